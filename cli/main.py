@@ -1,0 +1,67 @@
+"""`memstrata` command line. Thin: parse, call one library function, render."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from memstrata.errors import MemstrataError
+
+
+class MemstrataGroup(click.Group):
+    """Turns domain errors into one clear line on stderr; a traceback would be a bug."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except MemstrataError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            sys.exit(130)
+        except Exception as exc:  # noqa: BLE001 - last line of defence for users
+            click.echo(
+                f"Error: unexpected {type(exc).__name__}: {exc} "
+                "(this is a bug in memstrata; please report it)", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=MemstrataGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="memstrata")
+@click.option("--root", envvar="MEMSTRATA_ROOT", type=click.Path(file_okay=False),
+              help="Project memory folder (or the repository holding .memory/). "
+                   "Default: walk up from the current directory.")
+@click.pass_context
+def cli(ctx: click.Context, root: str | None) -> None:
+    """memstrata: layered memory for AI coding assistants.
+
+    Project facts, decisions, caveats, your criteria and a journal of what happened live as
+    markdown under .memory/ (the truth); a hybrid index makes them recallable and a loader
+    hands a session what it needs under a token budget.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["root"] = root
+
+
+def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
+    from memstrata.api import Memory
+
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    return Memory.open(root, require_project=require_project, **overrides)
+
+
+def _register() -> None:
+    from . import memory_cmds
+
+    for command in memory_cmds.COMMANDS:
+        cli.add_command(command)
+
+
+_register()
+
+if __name__ == "__main__":  # pragma: no cover
+    cli()

@@ -1,0 +1,91 @@
+"""Durable file primitives: atomic replace, locked appends, checksums."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from memstrata.errors import MemstrataError
+
+LOCK_TIMEOUT_S = 10.0
+
+
+def checksum(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_checksum(path: Path) -> str | None:
+    try:
+        return checksum(path.read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def append_durable(path: Path, data: bytes) -> None:
+    """One write(2) with O_APPEND, then fsync. Call under a lock."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def locked(lock_dir: Path, name: str, timeout: float = LOCK_TIMEOUT_S):
+    """An inter-process lock named `name`, kept outside tracked files."""
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    safe = name.replace(os.sep, "_").replace("/", "_")
+    lock = FileLock(str(lock_dir / f"{safe}.lock"))
+    try:
+        lock.acquire(timeout=timeout)
+    except Timeout as exc:
+        raise MemstrataError(
+            f"another memstrata process holds the lock '{name}' for more than {timeout:.0f}s; "
+            "try again shortly"
+        ) from exc
+    try:
+        yield
+    finally:
+        lock.release()

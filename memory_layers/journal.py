@@ -1,0 +1,178 @@
+"""L3 journal: append-only, one markdown file per day, each entry self-delimiting with its id.
+
+An entry looks like this (the heading is for people; the two comments delimit it):
+
+    ## 14:03 · decision · ev-7k2m9q4x
+    <!-- memstrata:event {"schema": 1, "id": "ev-7k2m9q4x", "time": "...", ...} -->
+    We moved the queue to Redis streams.
+    <!-- /memstrata:event ev-7k2m9q4x -->
+
+Appends take a lock, then one O_APPEND write and an fsync, so a reader never sees half an
+entry: an entry without its closing marker is skipped (and reported), never guessed at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from memstrata.paths import MemoryPaths
+
+from .fsutil import append_durable, locked
+from .models import SCHEMA_VERSION, JournalEvent
+
+_BEGIN = "<!-- memstrata:event "
+_END = "<!-- /memstrata:event "
+_BEGIN_RE = re.compile(r"^<!-- memstrata:event (\{.*\}) -->$")
+_ESCAPE_RE = re.compile(r"^(\\*)(<!-- /?memstrata:event )", re.M)
+_UNESCAPE_RE = re.compile(r"^\\(\\*<!-- /?memstrata:event )", re.M)
+
+
+def _escape(text: str) -> str:
+    return _ESCAPE_RE.sub(lambda m: "\\" + m.group(1) + m.group(2), text)
+
+
+def _unescape(text: str) -> str:
+    return _UNESCAPE_RE.sub(lambda m: m.group(1), text)
+
+
+def render_event(event: JournalEvent) -> str:
+    meta = event.model_dump(mode="json", by_alias=True, exclude={"text"}, exclude_none=True)
+    local = event.time.astimezone(timezone.utc).strftime("%H:%M")
+    text = _escape(event.text.replace("\r\n", "\n").strip("\n"))
+    return (
+        f"## {local} · {event.kind} · {event.id}\n"
+        f"{_BEGIN}{json.dumps(meta, ensure_ascii=False)} -->\n"
+        f"{text}\n"
+        f"{_END}{event.id} -->\n\n"
+    )
+
+
+@dataclass
+class JournalProblem:
+    path: Path
+    line: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.problem}"
+
+
+@dataclass
+class ParsedJournal:
+    events: list[JournalEvent] = field(default_factory=list)
+    problems: list[JournalProblem] = field(default_factory=list)
+
+
+def parse_journal_text(text: str, path: Path) -> ParsedJournal:
+    out = ParsedJournal()
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        match = _BEGIN_RE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        start = i
+        try:
+            meta = json.loads(match.group(1))
+        except json.JSONDecodeError:
+            out.problems.append(JournalProblem(path, i + 1, "entry header is not valid JSON"))
+            i += 1
+            continue
+        event_id = str(meta.get("id", ""))
+        end_marker = f"{_END}{event_id} -->"
+        j = i + 1
+        while j < len(lines) and lines[j] != end_marker:
+            if _BEGIN_RE.match(lines[j]):
+                break
+            j += 1
+        if j >= len(lines) or lines[j] != end_marker:
+            out.problems.append(
+                JournalProblem(path, start + 1, f"entry {event_id or '?'} has no closing marker; skipped")
+            )
+            i = j
+            continue
+        schema = meta.get("schema", SCHEMA_VERSION)
+        if schema != SCHEMA_VERSION:
+            out.problems.append(JournalProblem(
+                path, start + 1, f"entry {event_id}: unknown schema version {schema!r}"))
+            i = j + 1
+            continue
+        meta["text"] = _unescape("\n".join(lines[start + 1:j]))
+        try:
+            out.events.append(JournalEvent.model_validate(meta))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(p) for p in err["loc"])
+            out.problems.append(JournalProblem(path, start + 1, f"entry {event_id}: {loc}: {err['msg']}"))
+        i = j + 1
+    return out
+
+
+class Journal:
+    """The journal of one memory root."""
+
+    def __init__(self, paths: MemoryPaths):
+        self.paths = paths
+
+    def day_file(self, day: date) -> Path:
+        return self.paths.journal_dir / f"{day.isoformat()}.md"
+
+    def append(self, event: JournalEvent) -> Path:
+        """Atomically and durably append one event to its day's file."""
+        path = self.day_file(event.time.astimezone(timezone.utc).date())
+        entry = render_event(event)
+        with locked(self.paths.locks_dir, f"journal-{path.name}"):
+            header = ""
+            if not path.exists() or path.stat().st_size == 0:
+                header = f"# Journal {path.stem}\n\n"
+            append_durable(path, (header + entry).encode("utf-8"))
+        return path
+
+    def days(self) -> list[date]:
+        out = []
+        if not self.paths.journal_dir.is_dir():
+            return out
+        for path in self.paths.journal_dir.glob("*.md"):
+            try:
+                out.append(date.fromisoformat(path.stem))
+            except ValueError:
+                continue
+        return sorted(out)
+
+    def read_day(self, day: date) -> ParsedJournal:
+        return self.read_file(self.day_file(day))
+
+    def read_file(self, path: Path) -> ParsedJournal:
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return ParsedJournal()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return ParsedJournal(problems=[JournalProblem(path, 0, f"not valid UTF-8 (byte {exc.start})")])
+        return parse_journal_text(text, path)
+
+    def read_all(self, since: datetime | None = None) -> ParsedJournal:
+        out = ParsedJournal()
+        for day in self.days():
+            if since is not None and day < since.date():
+                continue
+            parsed = self.read_day(day)
+            out.problems.extend(parsed.problems)
+            out.events.extend(e for e in parsed.events if since is None or e.time >= since)
+        out.events.sort(key=lambda e: e.time)
+        return out
+
+    def get(self, event_id: str) -> JournalEvent | None:
+        for event in self.read_all().events:
+            if event.id == event_id:
+                return event
+        return None

@@ -1,0 +1,203 @@
+"""Pydantic models for memory items, decision criteria and journal events (schema version 1)."""
+
+from __future__ import annotations
+
+import re
+import secrets as _secrets
+from datetime import datetime, timezone
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+SCHEMA_VERSION = 1
+
+ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "event"]
+ITEM_TYPES: tuple[str, ...] = ("fact", "decision", "caveat", "preference", "criterion", "event")
+Status = Literal["active", "pending", "archived"]
+EventKind = Literal["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
+EVENT_KINDS: tuple[str, ...] = (
+    "progress", "discussion", "rejected", "todo", "blocker", "decision", "note",
+)
+
+# folder per type, one item per file
+TYPE_FOLDERS: dict[str, str] = {
+    "fact": "facts",
+    "decision": "decisions",
+    "caveat": "caveats",
+    "preference": "preferences",
+    "criterion": "criteria",
+}
+FOLDER_TYPES = {v: k for k, v in TYPE_FOLDERS.items()}
+
+# L1 project facts, L2 profile & criteria, L3 events
+TYPE_LAYER: dict[str, str] = {
+    "fact": "L1", "decision": "L1", "caveat": "L1",
+    "preference": "L2", "criterion": "L2",
+    "event": "L3",
+}
+LAYERS = ("L1", "L2", "L3")
+
+_ID_PREFIX = {
+    "fact": "fact", "decision": "dec", "caveat": "cav", "preference": "pref",
+    "criterion": "crit", "event": "ev",
+}
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def new_id(item_type: str) -> str:
+    """A short, stable, unique id such as `dec-7k2m9q4x`."""
+    tail = "".join(_secrets.choice(_ALPHABET) for _ in range(8))
+    return f"{_ID_PREFIX.get(item_type, 'mem')}-{tail}"
+
+
+def slugify(text: str, max_len: int = 48) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return (slug[:max_len].rstrip("-")) or "item"
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+class AppliesTo(BaseModel):
+    """What a criterion is about: path globs, keywords and topics."""
+
+    model_config = ConfigDict(extra="forbid")
+    paths: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.paths or self.keywords or self.topics)
+
+
+class CriterionSpec(BaseModel):
+    """A decidable condition: when it applies, what violates it, and what then happens."""
+
+    model_config = ConfigDict(extra="forbid")
+    applies_to: AppliesTo = Field(default_factory=AppliesTo)
+    condition: str = ""
+    forbid: list[str] = Field(default_factory=list)   # terms or /regex/ that violate it
+    require: list[str] = Field(default_factory=list)  # terms or /regex/ that must be present
+    verdict: Literal["warn", "block"] = "warn"
+    rationale: str = ""
+    review_when: str = ""
+
+    def missing_parts(self) -> list[str]:
+        missing = []
+        if self.applies_to.is_empty():
+            missing.append("applies-to (paths, keywords or topics)")
+        if not (self.condition.strip() or self.forbid or self.require):
+            missing.append("a condition (condition text, forbid or require terms)")
+        return missing
+
+
+class Source(BaseModel):
+    """Who or what wrote an item."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str = "user"  # user | session | consolidation | import | hook
+    session: str | None = None
+    run: str | None = None
+    events: list[str] = Field(default_factory=list)
+    commit: str | None = None
+
+
+class MemoryItem(BaseModel):
+    """One L1/L2 memory item: YAML frontmatter + markdown body in one file."""
+
+    model_config = ConfigDict(extra="allow")
+
+    schema_: int = Field(default=SCHEMA_VERSION, alias="schema")
+    id: str
+    type: ItemType
+    scope: str = "project"
+    title: str
+    created: datetime = Field(default_factory=now_utc)
+    updated: datetime = Field(default_factory=now_utc)
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    source: Source = Field(default_factory=Source)
+    supersedes: list[str] = Field(default_factory=list)
+    superseded_by: str | None = None
+    status: Status = "active"
+    tags: list[str] = Field(default_factory=list)
+    anchors: list[str] = Field(default_factory=list)
+    criterion: CriterionSpec | None = None
+    body: str = Field(default="", exclude=True)
+
+    @field_validator("created", "updated")
+    @classmethod
+    def _tz(cls, value: datetime) -> datetime:
+        return _aware(value)
+
+    @field_validator("tags", "anchors", "supersedes", mode="before")
+    @classmethod
+    def _listify(cls, value):
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @property
+    def layer(self) -> str:
+        return TYPE_LAYER[self.type]
+
+    @property
+    def text(self) -> str:
+        """Title and body, the text that is indexed and shown."""
+        body = self.body.strip()
+        return f"{self.title}\n\n{body}" if body and body != self.title else self.title
+
+    @property
+    def human_confirmed(self) -> bool:
+        return self.source.kind == "user" and self.confidence >= 1.0
+
+    def frontmatter(self) -> dict:
+        data = self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        data.pop("body", None)
+        return data
+
+
+class JournalEvent(BaseModel):
+    """One L3 event. Append-only: never edited after it is written."""
+
+    model_config = ConfigDict(extra="allow")
+
+    schema_: int = Field(default=SCHEMA_VERSION, alias="schema")
+    id: str = Field(default_factory=lambda: new_id("event"))
+    time: datetime = Field(default_factory=now_utc)
+    kind: EventKind = "note"
+    tags: list[str] = Field(default_factory=list)
+    source: str = "user"
+    text: str
+    session: str | None = None
+    speaker: str | None = None
+
+    @field_validator("time")
+    @classmethod
+    def _tz(cls, value: datetime) -> datetime:
+        return _aware(value)
+
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _listify(cls, value):
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @property
+    def type(self) -> str:
+        return "event"
+
+    @property
+    def title(self) -> str:
+        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
+        return first[:80]

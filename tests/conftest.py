@@ -1,0 +1,62 @@
+"""Every test runs in its own temporary places, with the real model from ../shared/models."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
+
+
+def model_dir() -> Path:
+    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+    return Path(env) if env else SHARED_MODEL
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    """Point every path memstrata uses at tmp_path; no test touches the real home."""
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "repo"
+    work.mkdir()
+    for var in list(os.environ):
+        if var.startswith("MEMSTRATA_"):
+            monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+    monkeypatch.chdir(work)
+    return work
+
+
+@pytest.fixture
+def repo(isolated):
+    """A project folder with an initialised .memory/."""
+    from memstrata.api import Memory
+
+    Memory.init(isolated)
+    return isolated
+
+
+@pytest.fixture
+def mem(repo):
+    from memstrata.api import Memory
+
+    return Memory.open(repo)
+
+
+def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=None,
+            timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run `memstrata` as a whole process, as a user or a client hook would."""
+    return subprocess.run(
+        [sys.executable, "-m", "memstrata.cli.main", *args], input=input, capture_output=True,
+        text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout,
+    )
