@@ -57,6 +57,6 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=N
             timeout: float = 120) -> subprocess.CompletedProcess:
     """Run `memstrata` as a whole process, as a user or a client hook would."""
     return subprocess.run(
-        [sys.executable, "-m", "memstrata.cli.main", *args], input=input, capture_output=True,
+        [sys.executable, "-m", "memstrata.cli", *args], input=input, capture_output=True,
         text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout,
     )

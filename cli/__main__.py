@@ -1,0 +1,3 @@
+from .main import cli
+
+cli(prog_name="memstrata")
