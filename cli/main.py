@@ -55,10 +55,12 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
 
 
 def _register() -> None:
-    from . import memory_cmds
+    """Each module lists its commands; heavy libraries load only inside the commands."""
+    from . import bench_cmds, install_cmds, memory_cmds
 
-    for command in memory_cmds.COMMANDS:
-        cli.add_command(command)
+    for module in (memory_cmds, install_cmds, bench_cmds):
+        for command in module.COMMANDS:
+            cli.add_command(command)
 
 
 _register()

@@ -75,6 +75,7 @@ class HookSettings(BaseModel):
 class LLMSettings(BaseModel):
     model: str = ""
     api_base: str = ""
+    api_key_env: str = ""  # name of the env var holding the key; litellm's defaults otherwise
     timeout_s: float = 30
     max_retries: int = 2
     temperature: float = 0.0

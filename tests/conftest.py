@@ -60,3 +60,26 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=N
         [sys.executable, "-m", "memstrata.cli", *args], input=input, capture_output=True,
         text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout,
     )
+
+
+@pytest.fixture
+def fake_llm(monkeypatch):
+    """Start a scripted OpenAI-compatible server and configure memstrata to use it.
+
+    Usage: `with fake_llm(["{...}", {"status": 500}]) as server: ...`
+    """
+    from tests.fakellm import FakeLLM
+
+    def start(script=None, responder=None, timeout_s: float = 5):
+        server = FakeLLM(script, responder)
+        server.__enter__()
+        monkeypatch.setenv("MEMSTRATA_LLM__MODEL", "openai/fake-model")
+        monkeypatch.setenv("MEMSTRATA_LLM__API_BASE", server.api_base)
+        monkeypatch.setenv("MEMSTRATA_LLM__TIMEOUT_S", str(timeout_s))
+        started.append(server)
+        return server
+
+    started: list = []
+    yield start
+    for server in started:
+        server.__exit__(None, None, None)

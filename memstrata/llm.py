@@ -1,0 +1,170 @@
+"""The one narrow LLM provider: litellm, asked for JSON that a pydantic model validates.
+
+litellm is imported only here, inside the call, because it is slow to import and would
+otherwise fetch a price map. Every message passes the secret guard (redacting) before it
+leaves the machine. Errors are typed: transient (timeouts, 5xx, rate limits) are retried,
+permanent ones (bad request, auth) are not; a reply that never validates is an LLMError.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import LLMError
+from .settings import LLMSettings
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCED = re.compile(r"```(?:json)?\s*(\{.*\}|\[.*\])\s*```", re.S)
+
+
+def llm_configured(settings: LLMSettings) -> bool:
+    return bool(settings.model.strip())
+
+
+def _import_litellm():
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def extract_json(content: str) -> Any:
+    """Parse a JSON reply, tolerating a ```json fence or prose around one object."""
+    text = content.strip()
+    fenced = _FENCED.search(text)
+    if fenced:
+        text = fenced.group(1)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        start, end = text.find("{"), text.rfind("}")
+        if start != -1 and end > start:
+            return json.loads(text[start:end + 1])
+        raise
+
+
+@dataclass
+class LLMResult(Generic[T]):
+    value: T
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    attempts: int
+
+
+@dataclass
+class LLMUsage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class LLMClient:
+    """complete_json(messages, Schema) -> validated Schema instance, with usage accounting."""
+
+    def __init__(self, settings: LLMSettings, *, model: str | None = None,
+                 redact: bool = True, entropy_threshold: float = 4.2):
+        self.settings = settings
+        self.model = model or settings.model
+        if not self.model:
+            raise LLMError("no LLM configured: set [llm] model in config.toml or pass --model")
+        self.redact = redact
+        self.entropy_threshold = entropy_threshold
+        self.usage = LLMUsage()
+
+    def _clean(self, messages: list[dict]) -> list[dict]:
+        from memstrata.memory_layers.secret_guard import guard_text
+
+        return [
+            {**m, "content": guard_text(str(m.get("content", "")), redact_secrets=True,
+                                        where="LLM prompt", entropy_threshold=self.entropy_threshold)}
+            for m in messages
+        ]
+
+    def _kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"timeout": self.settings.timeout_s,
+                                  "temperature": self.settings.temperature}
+        if self.settings.api_base:
+            kwargs["api_base"] = self.settings.api_base
+        key = os.environ.get(self.settings.api_key_env) if self.settings.api_key_env else None
+        if key:
+            kwargs["api_key"] = key
+        elif self.settings.api_base:
+            kwargs["api_key"] = "unused"  # local OpenAI-compatible servers ignore it
+        return kwargs
+
+    def _call(self, litellm, messages: list[dict], max_tokens: int | None):
+        try:
+            return litellm.completion(
+                model=self.model, messages=messages, max_tokens=max_tokens,
+                response_format={"type": "json_object"}, num_retries=0, **self._kwargs(),
+            )
+        except (litellm.exceptions.Timeout, litellm.exceptions.APIConnectionError,
+                litellm.exceptions.RateLimitError, litellm.exceptions.InternalServerError,
+                litellm.exceptions.ServiceUnavailableError) as exc:
+            raise LLMError(f"LLM call failed ({type(exc).__name__}): {str(exc)[:200]}", transient=True) from exc
+        except litellm.exceptions.APIError as exc:
+            status = getattr(exc, "status_code", 0) or 0
+            raise LLMError(f"LLM call failed ({status}): {str(exc)[:200]}",
+                           transient=status >= 500) from exc
+        except Exception as exc:  # noqa: BLE001 - litellm raises many shapes; all are permanent here
+            raise LLMError(f"LLM call failed ({type(exc).__name__}): {str(exc)[:200]}") from exc
+
+    def complete_json(self, messages: list[dict], schema: type[T], *,
+                      max_tokens: int | None = None) -> LLMResult[T]:
+        """Ask for JSON, validate it with `schema`; retry transient failures and bad replies."""
+        litellm = _import_litellm()
+        clean = self._clean(messages)
+        last_error = "no attempt"
+        attempts = 0
+        prompt_tokens = completion_tokens = 0
+        cost = 0.0
+        for attempt in range(self.settings.max_retries + 1):
+            attempts = attempt + 1
+            try:
+                response = self._call(litellm, clean, max_tokens)
+            except LLMError as exc:
+                last_error = str(exc)
+                if not exc.transient:
+                    break
+                time.sleep(min(0.2 * 2 ** attempt, 2.0))
+                continue
+            self.usage.calls += 1
+            usage = getattr(response, "usage", None)
+            p = int(getattr(usage, "prompt_tokens", 0) or 0)
+            c = int(getattr(usage, "completion_tokens", 0) or 0)
+            prompt_tokens += p
+            completion_tokens += c
+            self.usage.prompt_tokens += p
+            self.usage.completion_tokens += c
+            try:
+                call_cost = float(litellm.completion_cost(completion_response=response) or 0.0)
+            except Exception:  # noqa: BLE001 - unknown (local) models have no price
+                call_cost = 0.0
+            cost += call_cost
+            self.usage.cost_usd += call_cost
+            content = response.choices[0].message.content or ""
+            try:
+                value = schema.model_validate(extract_json(content))
+            except (json.JSONDecodeError, ValidationError, ValueError) as exc:
+                last_error = f"reply did not validate as {schema.__name__}: {str(exc).splitlines()[0][:160]}"
+                continue
+            return LLMResult(value, prompt_tokens, completion_tokens, cost, attempts)
+        self.usage.failures.append(last_error)
+        raise LLMError(f"{last_error} (after {attempts} attempt(s))")
