@@ -64,8 +64,15 @@ def _looks_random(token: str, threshold: float) -> bool:
     classes = sum(bool(re.search(p, core)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
     if classes < 3:
         return False
-    # camelCase / snake identifiers made of words have low entropy per char
-    return _entropy(core) >= threshold
+    if _entropy(core) < min(threshold, math.log2(len(core)) - 0.45):
+        return False
+    # identifiers made of words (camelCase, snake_case) read like language: many vowels and
+    # few switches between letter case / digits; random tokens have neither
+    letters = [c for c in core if c.isalpha()]
+    vowels = sum(c in "aeiouAEIOU" for c in letters) / max(1, len(letters))
+    kinds = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "o" for c in core]
+    switches = sum(a != b for a, b in zip(kinds, kinds[1:])) / max(1, len(core) - 1)
+    return vowels < 0.28 or switches > 0.55
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,101 @@
+"""Bad files give one clear message naming the file; other items load; nothing is rewritten."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from memstrata.cli.main import cli
+from memstrata.memory_layers.operations import list_items, remember
+
+BAD_FILES = {
+    "malformed.md": (b"---\ntitle: [unclosed\n---\nbody\n", "malformed frontmatter"),
+    "unclosed.md": (b"---\ntitle: x\nbody without end\n", "no closing"),
+    "future.md": (b"---\nschema: 99\ntitle: from the future\n---\n", "unknown schema version 99"),
+    "latin1.md": ("---\ntitle: caf\xe9\n---\n".encode("latin-1"), "not valid UTF-8"),
+    "binary.md": (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", "binary file"),
+    "badfield.md": (b"---\ntitle: x\nconfidence: 7\n---\n", "confidence"),
+    "notamap.md": (b"---\n- a\n- b\n---\n", "not a mapping"),
+}
+
+
+@pytest.fixture
+def broken(mem, repo):
+    remember(mem, "A good fact that must still load", "fact")
+    facts = repo / ".memory" / "facts"
+    for name, (data, _) in BAD_FILES.items():
+        (facts / name).write_bytes(data)
+    return facts
+
+
+def test_each_bad_file_is_named_with_its_problem(mem, broken):
+    listing = list_items(mem)
+    assert "A good fact that must still load" in {i.title for i in listing.items}
+    messages = {p.path.name: p.problem for p in listing.problems}
+    for name, (_, expected) in BAD_FILES.items():
+        assert expected in messages[name], (name, messages.get(name))
+
+
+def test_bad_files_are_never_rewritten(mem, broken):
+    before = {p.name: p.read_bytes() for p in broken.iterdir()}
+    runner = CliRunner()
+    for args in (["list"], ["list", "--json"], ["remember", "another fact"], ["show", "nope"]):
+        result = runner.invoke(cli, args)
+        assert "Traceback" not in result.output
+    after = {p.name: p.read_bytes() for p in broken.iterdir() if p.name in before}
+    assert after == before
+
+
+def test_cli_list_warns_on_stderr_and_keeps_json_clean(mem, broken):
+    import json
+
+    result = CliRunner().invoke(cli, ["list", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert any(d["title"] == "A good fact that must still load" for d in data)
+    assert "malformed.md" in result.stderr
+
+
+def test_unknown_id(repo):
+    result = CliRunner().invoke(cli, ["show", "fact-doesnotexist"])
+    assert result.exit_code == 1
+    assert result.output.strip().startswith("Error: no memory item") and "Traceback" not in result.output
+
+
+def test_missing_memory_dir(isolated):
+    result = CliRunner().invoke(cli, ["list"])
+    assert result.exit_code == 1
+    assert "memstrata init" in result.output and "Traceback" not in result.output
+
+
+def test_file_deleted_mid_operation(mem, repo, monkeypatch):
+    written = remember(mem, "Soon gone", "fact")
+    from memstrata.memory_layers import store as store_mod
+
+    real = store_mod.MemoryStore.load_file
+
+    def vanish(self, path):
+        if path == written.path and path.exists():
+            path.unlink()  # deleted between listing and reading
+        return real(self, path)
+
+    monkeypatch.setattr(store_mod.MemoryStore, "load_file", vanish)
+    titles = {i.title for i in list_items(mem).items}
+    assert "Soon gone" not in titles and "Demo" not in titles  # no crash, the rest loads
+
+
+def test_hand_edit_between_read_and_write_is_detected(mem, repo):
+    from memstrata.errors import ConcurrentEdit
+
+    written = remember(mem, "Original text", "fact")
+    loaded = mem.get(written.item.id)
+    written.path.write_text(written.path.read_text().replace("Original text", "Hand edited"))
+    with pytest.raises(ConcurrentEdit):
+        mem.project_store.update(loaded, loaded.item)
+    assert "Hand edited" in written.path.read_text()
+
+
+def test_invalid_config_is_one_line(repo):
+    (repo / ".memory" / "config.toml").write_text("[loader\nbudget = ")
+    result = CliRunner().invoke(cli, ["list"])
+    assert result.exit_code == 1 and "config.toml" in result.output and "Traceback" not in result.output
