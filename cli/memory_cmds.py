@@ -68,8 +68,10 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
 @click.option("--scope", type=click.Choice(["project", "global"]), default="project", show_default=True,
               help="global items apply to every project.")
 @click.option("--supersedes", metavar="ID", help="Archive this item and link it to the new one.")
-@click.option("--confidence", type=click.FloatRange(0, 1), default=1.0, show_default=True)
-@click.option("--importance", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--confidence", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="How sure you are (1.0 = stated by you; machine claims are lower).")
+@click.option("--importance", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="How much it matters; slows its decay in recall.")
 @click.option("--applies-path", multiple=True, help="criterion: path glob it applies to (repeatable).")
 @click.option("--keyword", multiple=True, help="criterion: keyword it applies to (repeatable).")
 @click.option("--topic", multiple=True, help="criterion: topic it applies to (repeatable).")
@@ -131,7 +133,7 @@ def log_cmd(ctx, text, kind, tags, redact, as_json):
 @click.option("--type", "item_type", type=click.Choice(ITEM_TYPES + ["event"]), help="Only this type.")
 @click.option("--layer", type=click.Choice(["L1", "L2", "L3"]), help="Only this layer.")
 @click.option("--status", type=click.Choice(["active", "pending", "archived", "all"]), default="active",
-              show_default=True)
+              show_default=True, help="Only items with this status.")
 @click.option("--json", "as_json", is_flag=True, help="Print the items as JSON.")
 @click.pass_context
 def list_cmd(ctx, item_type, layer, status, as_json):

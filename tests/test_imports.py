@@ -1,0 +1,37 @@
+"""The CLI (and so every hook) starts without the heavy libraries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("chromadb", "litellm", "llama_index", "onnxruntime", "torch", "transformers", "sklearn", "mcp")
+
+
+def test_importing_the_cli_is_light():
+    code = (
+        "import sys, memstrata.cli.main\n"
+        f"print([m for m in sys.modules if m.split('.')[0] in {HEAVY!r}])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_every_command_has_help():
+    from click.testing import CliRunner
+
+    from memstrata.cli.main import cli
+
+    def walk(group, prefix):
+        for name, command in group.commands.items():
+            yield prefix + [name], command
+            if hasattr(command, "commands"):
+                yield from walk(command, prefix + [name])
+
+    for path, command in walk(cli, []):
+        assert (command.help or "").strip(), f"`memstrata {' '.join(path)}` has no help text"
+        result = CliRunner().invoke(cli, [*path, "--help"])
+        assert result.exit_code == 0, path
+        for param in command.params:
+            if param.param_type_name == "option":
+                assert (param.help or "").strip(), f"`memstrata {' '.join(path)}` --{param.name} has no help"
