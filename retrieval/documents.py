@@ -1,0 +1,182 @@
+"""What gets indexed: one `IndexDoc` per L1/L2 item and per L3 journal event.
+
+Documents are derived from the memory files. `collect_docs` reads only the files whose
+(mtime, size) changed since the last sync, so an unchanged 10k-item store costs one stat per
+file, not a parse per file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memstrata.api import Memory
+    from memstrata.memory_layers.models import JournalEvent, MemoryItem
+
+
+@dataclass
+class IndexDoc:
+    """The indexed view of one item or event."""
+
+    id: str
+    type: str
+    layer: str
+    scope: str
+    status: str
+    title: str
+    text: str
+    path: str
+    time: datetime
+    confidence: float = 1.0
+    importance: float = 0.5
+    tags: list[str] = field(default_factory=list)
+    human: bool = False  # human-confirmed: criteria set by a person do not fade
+    file_rank: int = 0   # 0 = global store, 1 = project store (project wins on conflicts)
+
+    @property
+    def content_hash(self) -> str:
+        """What the embedding depends on: re-embed only when this changes."""
+        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode("utf-8")).hexdigest()[:32]
+
+    @property
+    def doc_hash(self) -> str:
+        """Everything the indexes store: re-index (or update metadata) when this changes."""
+        data = asdict(self)
+        data["time"] = self.time.isoformat()
+        raw = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["time"] = self.time.isoformat()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "IndexDoc":
+        data = dict(data)
+        data["time"] = datetime.fromisoformat(data["time"])
+        return cls(**data)
+
+
+def item_doc(item: "MemoryItem", path: Path, rank: int) -> IndexDoc:
+    status = item.status
+    if status == "active" and item.superseded_by:
+        status = "superseded"  # hand-edited link without the archive move: still not current
+    return IndexDoc(
+        id=item.id, type=item.type, layer=item.layer, scope=item.scope, status=status,
+        title=item.title, text=item.text, path=str(path), time=item.updated,
+        confidence=item.confidence, importance=item.importance, tags=list(item.tags),
+        human=item.human_confirmed, file_rank=rank,
+    )
+
+
+def event_doc(event: "JournalEvent", path: Path) -> IndexDoc:
+    return IndexDoc(
+        id=event.id, type="event", layer="L3", scope="project", status="active",
+        title=event.title, text=event.text.strip(), path=str(path), time=event.time,
+        confidence=1.0 if event.source == "user" else 0.8, importance=0.5,
+        tags=list(event.tags), human=event.source == "user", file_rank=1,
+    )
+
+
+@dataclass
+class SourceFile:
+    """One memory file and what kind of parser it needs."""
+
+    path: Path
+    kind: str  # "item-global" | "item-project" | "journal"
+    mtime_ns: int
+    size: int
+
+
+def list_sources(mem: "Memory") -> list[SourceFile]:
+    """Every file that contributes documents, with its stat (one syscall per file)."""
+    out: list[SourceFile] = []
+    stores = []
+    if mem.home.root.is_dir():
+        stores.append(("item-global", mem.global_store))
+    if mem.project_store is not None:
+        stores.append(("item-project", mem.project_store))
+    for kind, store in stores:
+        for path in store.item_files(include_archived=True):
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            out.append(SourceFile(path, kind, st.st_mtime_ns, st.st_size))
+    if mem.journal is not None and mem.journal.paths.journal_dir.is_dir():
+        with os.scandir(mem.journal.paths.journal_dir) as entries:
+            for entry in entries:
+                if not entry.name.endswith(".md") or not entry.is_file():
+                    continue
+                try:
+                    datetime.strptime(entry.name[:-3], "%Y-%m-%d")
+                except ValueError:
+                    continue
+                st = entry.stat()
+                out.append(SourceFile(Path(entry.path), "journal", st.st_mtime_ns, st.st_size))
+    return out
+
+
+def parse_source(mem: "Memory", source: SourceFile, raw: bytes) -> tuple[list[IndexDoc], list[str]]:
+    """Docs and problems of one file, parsed from bytes already read (and hashed)."""
+    from memstrata.errors import InvalidItem
+    from memstrata.memory_layers.journal import parse_journal_text
+    from memstrata.memory_layers.markdown import parse_item
+
+    if source.kind == "journal":
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return [], [f"{source.path}: not valid UTF-8 (byte {exc.start})"]
+        parsed = parse_journal_text(text, source.path)
+        return [event_doc(e, source.path) for e in parsed.events], [str(p) for p in parsed.problems]
+    store = mem.global_store if source.kind == "item-global" else mem.project_store
+    fixed_id, default_type = store._defaults_for(source.path)
+    try:
+        item = parse_item(source.path, raw, default_type=default_type, default_scope=store.scope)
+    except InvalidItem as exc:
+        return [], [str(exc)]
+    # same normalisation as MemoryStore.load_file
+    if fixed_id:
+        item.id = fixed_id if item.id == source.path.stem else item.id
+    if store.paths.archive_dir in source.path.parents and item.status != "archived":
+        item.status = "archived"
+    item.scope = store.scope
+    return [item_doc(item, source.path, 1 if source.kind == "item-project" else 0)], []
+
+
+def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc], list[str]]:
+    """Apply Memory.load_items' rules: project overrides global; archived copy wins a dup id."""
+    problems: list[str] = []
+    by_id: dict[str, IndexDoc] = {}
+    project_titles: set[tuple[str, str]] = set()
+    project_ids: set[str] = set()
+    all_docs = [d for docs in per_file.values() for d in docs]
+    for doc in all_docs:
+        if doc.file_rank == 1 and doc.type != "event":
+            project_titles.add((doc.type, doc.title.strip().lower()))
+            project_ids.add(doc.id)
+    for doc in sorted(all_docs, key=lambda d: (d.file_rank, d.path)):
+        if doc.file_rank == 0 and (doc.id in project_ids
+                                   or (doc.type, doc.title.strip().lower()) in project_titles):
+            continue
+        other = by_id.get(doc.id)
+        if other is not None:
+            if other.file_rank == doc.file_rank:
+                problems.append(f"{doc.path}: duplicate id '{doc.id}' (also in {other.path})")
+                if doc.status == "archived" and other.status != "archived":
+                    by_id[doc.id] = doc
+                continue
+        by_id[doc.id] = doc
+    return by_id, problems
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)

@@ -1,0 +1,92 @@
+"""One retriever contract (`query -> ranked doc ids`); fusion is a retriever made of retrievers.
+
+Weighted reciprocal-rank fusion: score(d) = sum_r w_r / (k + rank_r(d)), k = 60 by default
+(Cormack et al.; llama-index's QueryFusionRetriever uses the same). A retriever that fails is
+left out and named in `warnings`, so a broken index degrades recall instead of failing search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, runtime_checkable
+
+from .lexical import Filters, LexicalIndex
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    name: str
+
+    def retrieve(self, query: str, limit: int, filters: Filters | None = None) -> list[tuple[str, float]]:
+        """[(doc id, score)] best first."""
+        ...
+
+
+class LexicalRetriever:
+    """BM25 over the tantivy index."""
+
+    name = "bm25"
+
+    def __init__(self, index: LexicalIndex):
+        self.index = index
+
+    def retrieve(self, query, limit, filters=None):
+        return self.index.search(query, limit, filters)
+
+
+class VectorRetriever:
+    """Cosine similarity over Chroma, the query embedded by our embedder."""
+
+    name = "vector"
+
+    def __init__(self, store, embed_query: Callable[[str], object]):
+        self.store = store
+        self.embed_query = embed_query
+
+    def retrieve(self, query, limit, filters=None):
+        if not query.strip():
+            return []
+        return self.store.search(self.embed_query(query), limit, filters)
+
+
+@dataclass
+class Fused:
+    id: str
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)  # retriever name -> 1-based rank
+
+
+@dataclass
+class FusionResult:
+    hits: list[Fused]
+    warnings: list[str] = field(default_factory=list)
+
+
+class FusionRetriever:
+    """Weighted RRF over any retrievers."""
+
+    name = "hybrid"
+
+    def __init__(self, retrievers: list[tuple[Retriever, float]], rrf_k: int = 60):
+        self.retrievers = retrievers
+        self.rrf_k = rrf_k
+
+    def fuse(self, query: str, limit: int, filters: Filters | None = None,
+             per_retriever: int | None = None) -> FusionResult:
+        table: dict[str, Fused] = {}
+        warnings: list[str] = []
+        for retriever, weight in self.retrievers:
+            try:
+                ranked = retriever.retrieve(query, per_retriever or limit, filters)
+            except Exception as exc:  # noqa: BLE001 - degrade to what still works
+                warnings.append(f"{retriever.name} retriever unavailable ({type(exc).__name__}: {exc})")
+                continue
+            for rank, (doc_id, _score) in enumerate(ranked, start=1):
+                entry = table.setdefault(doc_id, Fused(doc_id, 0.0))
+                entry.ranks[retriever.name] = rank
+                entry.score += weight / (self.rrf_k + rank)
+        hits = sorted(table.values(), key=lambda f: (-f.score, min(f.ranks.values())))
+        return FusionResult(hits[:limit], warnings)
+
+    def retrieve(self, query, limit, filters=None):
+        return [(f.id, f.score) for f in self.fuse(query, limit, filters).hits]

@@ -1,0 +1,314 @@
+"""L4: the hybrid index over every memory item and journal event.
+
+`MemoryIndex(mem).search(query)` syncs from the files (cheaply: a stat per file), runs BM25
+(tantivy) and dense (Chroma) retrieval, fuses them with weighted RRF and reranks with decay
+(or the configured reranker). Everything under `.memory/.index/` is a cache: a missing or
+corrupt part is rebuilt or skipped with a warning on stderr, never a failed search.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Callable
+
+from memstrata.errors import MemstrataError
+
+from .catalog import Catalog, CatalogError
+from .fusion import FusionRetriever, LexicalRetriever, VectorRetriever
+from .lexical import Filters, LexicalIndex
+from .rerank import Candidate, NoReranker, annotate, get_reranker
+from .sync import Progress, SyncReport, run_sync
+from .usage import UsageStore
+from .vectors import VectorStore
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memstrata.api import Memory
+
+    from .doctor import DoctorReport
+
+MODES = ("bm25", "vector", "hybrid", "default")
+MAX_QUERY_CHARS = 20_000
+# a search-triggered sync embeds at most this many items; more is a job for `reindex`
+SEARCH_EMBED_LIMIT = 500
+
+
+@dataclass
+class SearchHit:
+    id: str
+    type: str
+    layer: str
+    scope: str
+    status: str
+    title: str
+    text: str
+    path: str
+    time: datetime
+    confidence: float
+    score: float
+    explain: dict = field(default_factory=dict)
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"memstrata: warning: {message}", file=sys.stderr)
+
+
+class MemoryIndex:
+    """The derived index of one memory (project + global items, project journal)."""
+
+    def __init__(self, mem: "Memory", *, warn: Callable[[str], None] | None = None):
+        self.mem = mem
+        self.settings = mem.settings
+        self.dir = mem.primary.index_dir
+        self.warn = warn or _stderr_warning
+        self.lexical = LexicalIndex(self.dir / "tantivy")
+        self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
+                                   collection=self._collection_name())
+        self._catalog: Catalog | None = None
+        self._usage: UsageStore | None = None
+        self._embedder = None
+        self._file_stats: dict[str, tuple[int, int, str]] | None = None
+        self._query_vectors: OrderedDict[str, object] = OrderedDict()
+        self.pending_removals: list[str] = []
+        self.last_warnings: list[str] = []
+
+    def _collection_name(self) -> str:
+        if not self.settings.retrieval.chroma_url:
+            return "memstrata"
+        # a shared server holds many memories: one collection per memory root
+        digest = hashlib.sha256(str(self.mem.primary.root.resolve()).encode()).hexdigest()[:10]
+        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", self.mem.project_name).strip("-_")[:40] or "memory"
+        return f"memstrata-{slug}-{digest}"
+
+    # ---- parts ----------------------------------------------------------------------
+    @property
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            path = self.dir / "catalog.sqlite"
+            try:
+                self._catalog = Catalog(path)
+            except CatalogError as exc:
+                # the manifest is a cache too: start over, and drop indexes it described
+                self.warn(f"index catalog unreadable ({exc}); rebuilding the index")
+                for suffix in ("", "-wal", "-shm"):
+                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+                self.lexical.destroy()
+                self.vectors.destroy()
+                self._catalog = Catalog(path)
+        return self._catalog
+
+    @property
+    def usage(self) -> UsageStore:
+        if self._usage is None:
+            self._usage = UsageStore(self.dir / "usage.sqlite")
+        return self._usage
+
+    def embedder(self):
+        if self._embedder is None:
+            from .embedding import get_embedder
+
+            self._embedder = get_embedder(self.settings)
+        return self._embedder
+
+    def file_stats(self, refresh: bool = False) -> dict[str, tuple[int, int, str]]:
+        if self._file_stats is None or refresh:
+            self._file_stats = self.catalog.file_stats()
+        return self._file_stats
+
+    def close(self) -> None:
+        for part in (self._catalog, self._usage):
+            if part is not None:
+                part.close()
+        self._catalog = self._usage = None
+        self.lexical.close()
+        self.vectors.close()
+
+    # ---- health used by sync ----------------------------------------------------------
+    def is_clean(self) -> bool:
+        """Catalog says every index is up to date and both index folders are still there."""
+        if self.catalog.get_meta("state") != "clean":
+            return False
+        if not (self.lexical.directory / "meta.json").is_file():
+            return False
+        return self.vectors.remote or (self.vectors.directory / "chroma.sqlite3").is_file()
+
+    def set_clean(self, clean: bool) -> None:
+        self.catalog.set_meta("state", "clean" if clean else "dirty")
+
+    def ensure_lexical(self, report: SyncReport) -> bool:
+        """Open the lexical index; recreate it (and re-mark its docs) if missing or corrupt."""
+        existed = (self.lexical.directory / "meta.json").is_file()
+        try:
+            self.lexical.open(create=True)
+            if not existed:
+                self.catalog.reset_index_marks(lexical=True)
+            return True
+        except Exception as exc:  # noqa: BLE001 - corrupt files raise many types
+            report.warnings.append(f"lexical index was corrupt ({exc}); rebuilt it")
+            self.lexical.destroy()
+            try:
+                self.lexical.open(create=True)
+            except Exception as exc2:  # noqa: BLE001
+                report.warnings.append(f"lexical index cannot be created: {exc2}")
+                return False
+            self.catalog.reset_index_marks(lexical=True)
+            return True
+
+    def ensure_vectors(self, report: SyncReport) -> bool:
+        local_db = self.vectors.directory / "chroma.sqlite3"
+        existed = self.vectors.remote or local_db.is_file()
+        try:
+            col = self.vectors.collection(create=True)
+            if not existed or col.count() == 0:
+                self.catalog.reset_index_marks(vector=True)
+            return True
+        except Exception as exc:  # noqa: BLE001
+            report.warnings.append(f"vector index unusable ({type(exc).__name__}: {exc}); recreated it")
+            if self.vectors.remote:
+                return False
+            self.vectors.destroy()
+            try:
+                self.vectors.collection(create=True)
+            except Exception as exc2:  # noqa: BLE001
+                report.warnings.append(f"vector index cannot be created: {exc2}")
+                return False
+            self.catalog.reset_index_marks(vector=True)
+            return True
+
+    # ---- public API -----------------------------------------------------------------
+    def sync(self, progress: Progress | None = None) -> SyncReport:
+        """Bring both indexes up to date with the files (only what changed)."""
+        return self._locked_sync(progress)
+
+    def rebuild(self, progress: Progress | None = None) -> SyncReport:
+        """Drop both indexes and the manifest, then index every file (usage state is kept)."""
+        from memstrata.memory_layers.fsutil import locked
+
+        with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
+            self.lexical.destroy()
+            self.vectors.destroy()
+            self.catalog.clear()
+            self.catalog.set_meta("state", "dirty")
+            self._file_stats = None
+            return run_sync(self, progress, force=True)
+
+    def _locked_sync(self, progress=None, *, quick: bool = False, timeout: float = 60,
+                     max_embed: int | None = None) -> SyncReport:
+        from memstrata.memory_layers.fsutil import locked
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
+            return run_sync(self, progress, quick=quick, max_embed=max_embed)
+
+    def doctor(self, repair: bool = False) -> "DoctorReport":
+        from .doctor import run_doctor
+
+        return run_doctor(self, repair=repair)
+
+    def _embed_query(self, query: str):
+        vec = self._query_vectors.get(query)
+        if vec is None:
+            vec = self.embedder().embed([query])[0]
+            self._query_vectors[query] = vec
+            if len(self._query_vectors) > 64:
+                self._query_vectors.popitem(last=False)
+        return vec
+
+    def search(self, query: str, *, k: int = 10, types: list[str] | None = None,
+               layers: list[str] | None = None, mode: str = "default",
+               include_status=("active",), now: datetime | None = None, explain: bool = False,
+               sync: bool = True, record_access: bool = True,
+               scopes: list[str] | None = None) -> list[SearchHit]:
+        """Best `k` items/events for `query`. Never raises because of the query text."""
+        if mode not in MODES:
+            raise MemstrataError(f"unknown search mode '{mode}' ({' | '.join(MODES)})")
+        now = now or datetime.now(timezone.utc)
+        query = (query or "")[:MAX_QUERY_CHARS]
+        self.last_warnings = []
+        if sync:
+            self._search_sync()
+        if not query.strip() or k <= 0:
+            return []
+        r = self.settings.retrieval
+        n = max(k, r.candidates)
+        filters = Filters(types=list(types) if types else None,
+                          layers=list(layers) if layers else None,
+                          scopes=list(scopes) if scopes else None,
+                          statuses=list(include_status) if include_status else None)
+        parts = []
+        if mode in ("bm25", "hybrid", "default"):
+            parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
+        if mode in ("vector", "hybrid", "default"):
+            parts.append((VectorRetriever(self.vectors, self._embed_query),
+                          r.vector_weight if mode != "vector" else 1.0))
+        fused = FusionRetriever(parts, rrf_k=r.rrf_k).fuse(query, n, filters, per_retriever=n)
+        for message in fused.warnings:
+            self._warn(message + "; results from the remaining retrievers only")
+        docs = self.catalog.get_docs([f.id for f in fused.hits])
+        usage = self.usage.get(list(docs)) if docs else {}
+        candidates = []
+        for f in fused.hits:
+            doc = docs.get(f.id)
+            if doc is None or not _passes(doc, filters):
+                continue  # stale index entry: the catalog (from the files) has the last word
+            count, last = usage.get(f.id, (0, None))
+            candidates.append(Candidate(doc, f.score, f.ranks, count, last))
+        annotate(candidates, now, self.settings)
+        reranker = get_reranker(self.settings) if mode == "default" else NoReranker()
+        try:
+            ranked = reranker.rerank(query, candidates, now)
+        except MemstrataError as exc:
+            self._warn(f"{reranker.name} reranker failed ({exc}); using fused order")
+            ranked = NoReranker().rerank(query, candidates, now)
+        top = ranked[:k]
+        if record_access and top:
+            self.usage.record([c.doc.id for c in top], now)
+        return [_hit(c, explain) for c in top]
+
+    def _search_sync(self) -> None:
+        try:
+            report = self._locked_sync(quick=True, timeout=2, max_embed=SEARCH_EMBED_LIMIT)
+        except MemstrataError as exc:
+            self._warn(f"index not synced ({exc}); results may be stale")
+            return
+        except Exception as exc:  # noqa: BLE001 - a cache problem must not fail a search
+            self._warn(f"index sync failed ({type(exc).__name__}: {exc}); results may be stale")
+            return
+        for message in report.warnings:
+            self._warn(message)
+
+    def _warn(self, message: str) -> None:
+        self.last_warnings.append(message)
+        self.warn(message)
+
+
+def _passes(doc, filters: Filters) -> bool:
+    for field_name, values in filters.as_pairs():
+        if getattr(doc, field_name) not in values:
+            return False
+    return True
+
+
+def _hit(c: Candidate, explain: bool) -> SearchHit:
+    d = c.doc
+    info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
+            "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
+    if explain:
+        info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
+                     "confidence": d.confidence})
+    return SearchHit(id=d.id, type=d.type, layer=d.layer, scope=d.scope, status=d.status,
+                     title=d.title, text=d.text, path=d.path, time=d.time,
+                     confidence=d.confidence, score=round(c.final, 6), explain=info)
+
+
+def search(mem: "Memory", query: str, **kw) -> list[SearchHit]:
+    """One-shot search (opens the index, searches, closes)."""
+    index = MemoryIndex(mem)
+    try:
+        return index.search(query, **kw)
+    finally:
+        index.close()

@@ -1,0 +1,220 @@
+"""Lexical retriever: BM25 on tantivy with a code-aware tokenizer.
+
+Identifiers are indexed whole *and* split (`getUserById` -> getuserbyid, get, user, by, id;
+`auth_service.py` -> auth_service.py, auth_service, auth, service, py), so a query finds them
+by any part. Queries never go through tantivy's query parser: we build term queries from the
+same tokenizer, so punctuation or query syntax (`AND OR (`) is just text and never raises.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .documents import IndexDoc
+
+SCHEMA_VERSION = 1
+MAX_QUERY_TERMS = 64
+MAX_TOKEN_CHARS = 64
+
+# a token is a run of word characters possibly joined by . _ - / : # @ (paths, urls, ids)
+_TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
+_SEGMENT_SPLIT = re.compile(r"[._\-/:#@]+")
+_CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
+# scripts written without spaces: index single characters too so parts of a phrase match
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def code_terms(text: str) -> tuple[list[str], list[str]]:
+    """(words, exact): split parts + whole tokens for BM25, and whole tokens only."""
+    words: list[str] = []
+    exact: list[str] = []
+    for match in _TOKEN_RE.finditer(text):
+        token = match.group(0)
+        if len(token) > MAX_TOKEN_CHARS * 4:
+            continue  # base64 blobs and the like carry no recall value
+        whole = token.lower()
+        exact.append(whole)
+        words.append(whole)
+        segments = [s for s in _SEGMENT_SPLIT.split(token) if s]
+        if len(segments) > 1:
+            words.extend(s.lower() for s in segments)
+        for segment in segments:
+            parts = _CAMEL_RE.findall(segment)
+            if len(parts) > 1:
+                words.extend(p.lower() for p in parts)
+        if _CJK_RE.search(token):
+            words.extend(ch for ch in token if _CJK_RE.match(ch))
+    return words, exact
+
+
+def _analyzers():
+    import tantivy
+
+    words = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
+             .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS))
+             .filter(tantivy.Filter.lowercase())
+             .filter(tantivy.Filter.stemmer("english"))
+             .build())
+    exact = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
+             .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS * 4))
+             .filter(tantivy.Filter.lowercase())
+             .build())
+    return words, exact
+
+
+def _schema():
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("id", stored=True, tokenizer_name="raw")
+    for name in ("type", "layer", "scope", "status"):
+        builder.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
+    for name in ("title", "body", "tags"):
+        builder.add_text_field(name, stored=False, tokenizer_name="mem_words", index_option="freq")
+    builder.add_text_field("exact", stored=False, tokenizer_name="mem_exact", index_option="freq")
+    builder.add_date_field("time", stored=False, indexed=True, fast=True)
+    return builder.build()
+
+
+@dataclass
+class Filters:
+    """Field filters shared by every retriever; None means no restriction."""
+
+    types: list[str] | None = None
+    layers: list[str] | None = None
+    scopes: list[str] | None = None
+    statuses: list[str] | None = None
+
+    def as_pairs(self) -> list[tuple[str, list[str]]]:
+        pairs = [("type", self.types), ("layer", self.layers), ("scope", self.scopes),
+                 ("status", self.statuses)]
+        return [(k, list(v)) for k, v in pairs if v is not None]
+
+
+class LexicalIndex:
+    """A tantivy index under `.memory/.index/tantivy/`."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self._index = None
+        self._words, self._exact = _analyzers()
+
+    # ---- lifecycle ------------------------------------------------------------------
+    def open(self, create: bool = True):
+        """Open (or create) the index; raises if it exists but cannot be read."""
+        import tantivy
+
+        if self._index is not None:
+            return self._index
+        version_file = self.directory / "memstrata-schema"
+        exists = (self.directory / "meta.json").is_file()
+        if not exists and not create:
+            raise FileNotFoundError(f"{self.directory} has no tantivy index")
+        if exists and version_file.is_file() and version_file.read_text().strip() != str(SCHEMA_VERSION):
+            raise ValueError(f"lexical index schema {version_file.read_text().strip()} != {SCHEMA_VERSION}")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        index = tantivy.Index(_schema(), path=str(self.directory), reuse=True)
+        index.register_tokenizer("mem_words", self._words)
+        index.register_tokenizer("mem_exact", self._exact)
+        version_file.write_text(str(SCHEMA_VERSION))
+        self._index = index
+        return index
+
+    def close(self) -> None:
+        self._index = None
+
+    def destroy(self) -> None:
+        self.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def count(self) -> int:
+        index = self.open(create=False)
+        index.reload()
+        return index.searcher().num_docs
+
+    def ids(self) -> set[str]:
+        """Every doc id in the index (for doctor); reads stored fields, so not for hot paths."""
+        import tantivy
+
+        index = self.open(create=False)
+        index.reload()
+        searcher = index.searcher()
+        hits = searcher.search(tantivy.Query.all_query(), limit=max(1, searcher.num_docs), count=False).hits
+        return {searcher.doc(addr).get_first("id") for _, addr in hits}
+
+    # ---- writing --------------------------------------------------------------------
+    def apply(self, upserts: Iterable["IndexDoc"], deletes: Iterable[str]) -> int:
+        """Delete then (re)add; one commit. Returns how many docs were written."""
+        import tantivy
+
+        index = self.open()
+        writer = index.writer(heap_size=64_000_000, num_threads=1)
+        written = 0
+        try:
+            for doc_id in deletes:
+                writer.delete_documents_by_term("id", doc_id)
+            for doc in upserts:
+                writer.delete_documents_by_term("id", doc.id)
+                words_t, exact_t = code_terms(doc.title)
+                words_b, exact_b = code_terms(doc.text)
+                tags = " ".join(code_terms(" ".join(doc.tags))[0])
+                writer.add_document(tantivy.Document(
+                    id=doc.id, type=doc.type, layer=doc.layer, scope=doc.scope, status=doc.status,
+                    title=" ".join(words_t), body=" ".join(words_b), tags=tags,
+                    exact=" ".join(exact_t + exact_b), time=doc.time,
+                ))
+                written += 1
+            writer.commit()
+        except BaseException:
+            writer.rollback()
+            raise
+        finally:
+            writer.wait_merging_threads()
+        index.reload()
+        return written
+
+    # ---- reading --------------------------------------------------------------------
+    def query_terms(self, query: str) -> tuple[list[str], list[str]]:
+        words, exact = code_terms(query)
+        analysed: list[str] = []
+        for term in self._words.analyze(" ".join(words)):
+            if term not in analysed:
+                analysed.append(term)
+        exact_terms = list(dict.fromkeys(e for e in exact if len(e) <= MAX_TOKEN_CHARS * 4))
+        return analysed[:MAX_QUERY_TERMS], exact_terms[:MAX_QUERY_TERMS // 2]
+
+    def search(self, query: str, limit: int, filters: Filters | None = None,
+               reload: bool = True) -> list[tuple[str, float]]:
+        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing."""
+        import tantivy
+
+        index = self.open(create=False)
+        if reload:
+            index.reload()
+        words, exact = self.query_terms(query)
+        if not words and not exact:
+            return []
+        schema = index.schema
+        Occur = tantivy.Occur
+        should = []
+        for term in words:
+            for field, boost in (("title", 2.0), ("body", 1.0), ("tags", 1.5)):
+                q = tantivy.Query.term_query(schema, field, term, index_option="freq")
+                should.append((Occur.Should, tantivy.Query.boost_query(q, boost)))
+        for term in exact:
+            q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")
+            should.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
+        text_query = tantivy.Query.boolean_query(should)
+        clauses = [(Occur.Must, text_query)]
+        for field, values in (filters.as_pairs() if filters else []):
+            clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))
+        full = tantivy.Query.boolean_query(clauses) if len(clauses) > 1 else text_query
+        searcher = index.searcher()
+        result = searcher.search(full, limit=max(1, limit), count=False)
+        return [(searcher.doc(addr).get_first("id"), float(score)) for score, addr in result.hits]
+

@@ -1,0 +1,261 @@
+"""Incremental sync from memory files to both indexes.
+
+1. stat every source file; only files whose (mtime, size) changed are read and hashed, and
+   only files whose sha256 changed are parsed;
+2. the merged document set is diffed against the catalog by per-doc hashes;
+3. tantivy gets the docs whose `doc_hash` it lacks; Chroma re-embeds only docs whose
+   `content_hash` changed and just updates metadata for the rest (an archive move, a status
+   change). Index marks are written after each index commits, so a crash redoes, never skips.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from .documents import IndexDoc, list_sources, merge_docs, parse_source
+from .vectors import chunk_id, doc_metadata
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .index import MemoryIndex
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    embedded: int = 0        # docs whose vectors were (re)computed
+    indexed: int = 0         # docs (re)written to the lexical index
+    files_read: int = 0      # files whose bytes were read because their stat changed
+    total: int = 0           # docs in the index after the sync
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed or self.embedded or self.indexed)
+
+
+def embed_text(doc: IndexDoc) -> str:
+    return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+
+
+def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
+    """Split long text with llama-index's SentenceSplitter; short text stays one chunk."""
+    if len(text) <= chunk_tokens * 2:  # cheap pre-check: cannot exceed the limit
+        return [text]
+    from .tokens import count_tokens, get_encoding
+
+    if count_tokens(text, encoding) <= chunk_tokens:
+        return [text]
+    from llama_index.core.node_parser import SentenceSplitter
+
+    enc = get_encoding(encoding)
+    splitter = SentenceSplitter(
+        chunk_size=chunk_tokens, chunk_overlap=min(32, chunk_tokens // 8),
+        tokenizer=lambda s: enc.encode(s, disallowed_special=()))
+    return [c for c in splitter.split_text(text) if c.strip()] or [text]
+
+
+def scan_files(index: "MemoryIndex", report: SyncReport, force: bool = False) -> bool:
+    """Update the catalog's file table; True when some file's content changed."""
+    mem, catalog = index.mem, index.catalog
+    sources = list_sources(mem)
+    known = index.file_stats(refresh=False)
+    seen = set()
+    stale = []
+    for src in sources:
+        key = str(src.path)
+        seen.add(key)
+        old = known.get(key)
+        if force or old is None or old[0] != src.mtime_ns or old[1] != src.size:
+            stale.append(src)
+    gone = [p for p in known if p not in seen]
+    if (stale or gone) and not force:
+        # another process may have synced: compare with the catalog before doing work
+        known = index.file_stats(refresh=True)
+        stale = [s for s in stale if known.get(str(s.path), (None, None))[:2] != (s.mtime_ns, s.size)]
+        gone = [p for p in known if p not in seen]
+    content_changed = bool(gone)
+    with catalog.transaction():
+        for path in gone:
+            catalog.drop_file(path)
+        for src in stale:
+            try:
+                raw = src.path.read_bytes()
+            except FileNotFoundError:
+                catalog.drop_file(str(src.path))
+                content_changed = True
+                continue
+            report.files_read += 1
+            sha = hashlib.sha256(raw).hexdigest()
+            old = known.get(str(src.path))
+            if not force and old is not None and old[2] == sha:
+                catalog.touch_file(str(src.path), src.mtime_ns, src.size)
+                continue
+            docs, problems = parse_source(mem, src, raw)
+            catalog.put_file(str(src.path), src.kind, src.mtime_ns, src.size, sha, docs, problems)
+            content_changed = True
+    if stale or gone:
+        index.file_stats(refresh=True)
+    return content_changed
+
+
+def reconcile_docs(index: "MemoryIndex", report: SyncReport) -> None:
+    """Diff the merged doc set against the catalog's docs table."""
+    catalog = index.catalog
+    per_file = {}
+    for path, (docs, problems) in catalog.file_docs().items():
+        per_file[path] = docs
+        report.problems.extend(problems)
+    desired, merge_problems = merge_docs(per_file)
+    report.problems.extend(merge_problems)
+    states = catalog.doc_states()
+    with catalog.transaction():
+        for doc_id, doc in desired.items():
+            state = states.get(doc_id)
+            if state is None:
+                report.added += 1
+                catalog.put_doc(doc)
+            elif state.doc_hash != doc.doc_hash:
+                report.updated += 1
+                catalog.put_doc(doc)
+        for doc_id in states:
+            if doc_id not in desired:
+                report.removed += 1
+        # removed docs stay in the table (with their index marks) until the indexes drop them
+    index.pending_removals = [d for d in states if d not in desired]
+
+
+def apply_indexes(index: "MemoryIndex", report: SyncReport, progress: Progress | None,
+                  max_embed: int | None = None) -> None:
+    """Bring tantivy and Chroma in line with the docs table."""
+    catalog = index.catalog
+    # opening first: a missing or corrupt index resets its marks, so everything is redone
+    lexical_ok = index.ensure_lexical(report)
+    vectors_ok = index.ensure_vectors(report)
+    states = catalog.doc_states()
+    removals = [d for d in getattr(index, "pending_removals", []) if d in states]
+    index.pending_removals = []
+    lex_todo = [i for i, s in states.items() if s.lex_hash != s.doc_hash and i not in removals]
+    vec_embed = [i for i, s in states.items() if s.vec_hash != s.content_hash and i not in removals]
+    vec_meta = [i for i, s in states.items()
+                if s.vec_hash == s.content_hash and s.vec_meta != s.doc_hash and i not in removals]
+    total_work = len(lex_todo) + len(vec_embed)
+    done = 0
+    if progress and total_work:
+        progress(0, total_work)
+
+    # ---- lexical ----
+    if lexical_ok and (lex_todo or removals):
+        try:
+            for start in range(0, max(1, len(lex_todo)), 5000):
+                batch_ids = lex_todo[start:start + 5000]
+                docs = catalog.get_docs(batch_ids)
+                deletes = removals if start == 0 else []
+                report.indexed += index.lexical.apply(docs.values(), deletes)
+                catalog.mark_lexical([(i, states[i].doc_hash) for i in docs])
+                done += len(batch_ids)
+                if progress:
+                    progress(done, total_work)
+        except Exception as exc:  # noqa: BLE001 - lexical failure must not block vectors
+            report.warnings.append(f"lexical index update failed ({type(exc).__name__}: {exc})")
+            lexical_ok = False
+
+    # ---- vectors ----
+    if vectors_ok and max_embed is not None and len(vec_embed) > max_embed:
+        report.warnings.append(
+            f"{len(vec_embed)} items need embedding; skipped during search "
+            "(run `memstrata reindex`); vector results may be incomplete")
+        vectors_ok, vec_embed = False, []
+    if vectors_ok:
+        try:
+            _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress,
+                           done, total_work)
+        except Exception as exc:  # noqa: BLE001
+            report.warnings.append(f"vector index update failed ({type(exc).__name__}: {exc})")
+            vectors_ok = False
+
+    with catalog.transaction():
+        for doc_id in removals:
+            state = states[doc_id]
+            lex_done = lexical_ok or state.lex_hash is None
+            vec_done = vectors_ok or state.vec_hash is None
+            if lex_done and vec_done:
+                catalog.drop_doc(doc_id)
+            else:  # keep the row so the next sync retries the delete
+                catalog.db.execute("UPDATE docs SET doc_hash='removed', content_hash='removed' "
+                                   "WHERE id=?", (doc_id,))
+
+
+def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress, done, total_work):
+    catalog, store = index.catalog, index.vectors
+    settings = index.settings
+    stale_chunks = []
+    for doc_id in removals:
+        stale_chunks.extend(chunk_id(doc_id, n) for n in range(states[doc_id].chunks))
+    store.delete(stale_chunks)
+    if vec_meta:
+        docs = catalog.get_docs(vec_meta)
+        ids, metas, marks = [], [], []
+        for doc_id, doc in docs.items():
+            for n in range(states[doc_id].chunks):
+                ids.append(chunk_id(doc_id, n))
+                metas.append(doc_metadata(doc))
+            marks.append((doc_id, states[doc_id].content_hash, states[doc_id].doc_hash,
+                          states[doc_id].chunks))
+        store.update_metadata(ids, metas)
+        catalog.mark_vector(marks)
+    if not vec_embed:
+        return
+    embedder = index.embedder()
+    limit = settings.retrieval.chunk_tokens
+    limit = min(limit, int(getattr(embedder, "max_tokens", limit) * 0.8)) or limit
+    encoding = settings.tokens.encoding
+    batch = 256
+    for start in range(0, len(vec_embed), batch):
+        docs = catalog.get_docs(vec_embed[start:start + batch])
+        ids, texts, metas, marks = [], [], [], []
+        for doc_id, doc in docs.items():
+            chunks = chunk_texts(embed_text(doc), limit, encoding)
+            old = states[doc_id].chunks
+            if old > len(chunks):
+                store.delete([chunk_id(doc_id, n) for n in range(len(chunks), old)])
+            for n, text in enumerate(chunks):
+                ids.append(chunk_id(doc_id, n))
+                texts.append(text)
+                metas.append(doc_metadata(doc))
+            marks.append((doc_id, states[doc_id].content_hash, states[doc_id].doc_hash, len(chunks)))
+        vectors = embedder.embed(texts) if texts else None
+        if texts:
+            store.upsert(ids, vectors, metas)
+        catalog.mark_vector(marks)
+        report.embedded += len(marks)
+        done += len(vec_embed[start:start + batch])
+        if progress:
+            progress(done, total_work)
+
+
+def run_sync(index: "MemoryIndex", progress: Progress | None = None, *, force: bool = False,
+             max_embed: int | None = None, quick: bool = False) -> SyncReport:
+    """`quick` (the search path) skips the counts and problem list nobody reads there."""
+    report = SyncReport()
+    began = time.perf_counter()
+    changed = scan_files(index, report, force=force)
+    if changed or force or not index.is_clean():
+        index.set_clean(False)
+        reconcile_docs(index, report)
+        apply_indexes(index, report, progress, max_embed=max_embed)
+        index.set_clean(not report.warnings)
+    elif not quick:
+        report.problems = index.catalog.problems()
+    if not quick:
+        report.total = index.catalog.count_docs()
+    report.seconds = time.perf_counter() - began
+    return report

@@ -1,0 +1,160 @@
+"""Dense retriever storage: Chroma, embedded (PersistentClient) or a server (HttpClient).
+
+We hand Chroma our own vectors (collection created with `embedding_function=None`), so Chroma
+never loads or downloads a model. Long items are split into chunks (llama-index
+SentenceSplitter); each chunk is a vector `<doc id>::<n>` whose metadata names its doc.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .lexical import Filters
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .documents import IndexDoc
+
+COLLECTION = "memstrata"
+
+
+def chroma_settings():
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=True)
+
+
+def chunk_id(doc_id: str, n: int) -> str:
+    return f"{doc_id}::{n}"
+
+
+def doc_metadata(doc: "IndexDoc") -> dict:
+    return {"doc": doc.id, "type": doc.type, "layer": doc.layer, "scope": doc.scope,
+            "status": doc.status}
+
+
+def where_clause(filters: Filters | None) -> dict | None:
+    pairs = filters.as_pairs() if filters else []
+    conditions = [{field: {"$in": values}} for field, values in pairs]
+    if not conditions:
+        return None
+    return conditions[0] if len(conditions) == 1 else {"$and": conditions}
+
+
+class VectorStore:
+    """One Chroma collection per memory root (or per project name on a shared server)."""
+
+    def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION):
+        self.directory = directory
+        self.url = url
+        self.collection_name = collection
+        self._client = None
+        self._collection = None
+
+    @property
+    def remote(self) -> bool:
+        return bool(self.url)
+
+    def _make_client(self):
+        import chromadb
+
+        if self.url:
+            from urllib.parse import urlparse
+
+            parsed = urlparse(self.url if "://" in self.url else f"http://{self.url}")
+            return chromadb.HttpClient(host=parsed.hostname or "localhost",
+                                       port=parsed.port or (443 if parsed.scheme == "https" else 8000),
+                                       ssl=parsed.scheme == "https", settings=chroma_settings())
+        self.directory.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(self.directory), settings=chroma_settings())
+
+    def collection(self, create: bool = True):
+        if self._collection is not None:
+            return self._collection
+        if not create and not self.remote and not (self.directory / "chroma.sqlite3").is_file():
+            raise FileNotFoundError(f"{self.directory} has no Chroma database")
+        if self._client is None:
+            self._client = self._make_client()
+        if create:
+            self._collection = self._client.get_or_create_collection(
+                self.collection_name, metadata={"hnsw:space": "cosine"}, embedding_function=None)
+        else:
+            self._collection = self._client.get_collection(self.collection_name,
+                                                           embedding_function=None)
+        return self._collection
+
+    def close(self) -> None:
+        self._collection = None
+        self._client = None
+
+    def destroy(self) -> None:
+        """Drop everything (a rebuild or a repair). Local: also the folder and chroma's cache."""
+        if self.remote:
+            try:
+                client = self._client or self._make_client()
+                client.delete_collection(self.collection_name)
+            except Exception:  # noqa: BLE001 - missing collection is what we want anyway
+                pass
+            self.close()
+            return
+        self.close()
+        try:
+            from chromadb.api.client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
+        except Exception:  # noqa: BLE001 - chroma internals may move; the rmtree is what matters
+            pass
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def count(self) -> int:
+        return self.collection(create=False).count()
+
+    def doc_ids(self) -> set[str]:
+        """Docs that have at least one vector (for doctor)."""
+        col = self.collection(create=False)
+        out: set[str] = set()
+        total = col.count()
+        for offset in range(0, total, 5000):
+            got = col.get(include=["metadatas"], limit=5000, offset=offset)
+            out.update(m["doc"] for m in got["metadatas"] if m and "doc" in m)
+        return out
+
+    # ---- writing --------------------------------------------------------------------
+    def upsert(self, ids: list[str], vectors: np.ndarray, metadatas: list[dict]) -> None:
+        col = self.collection()
+        for start in range(0, len(ids), 2000):
+            end = start + 2000
+            col.upsert(ids=ids[start:end], embeddings=vectors[start:end],
+                       metadatas=metadatas[start:end])
+
+    def update_metadata(self, ids: list[str], metadatas: list[dict]) -> None:
+        col = self.collection()
+        for start in range(0, len(ids), 2000):
+            col.update(ids=ids[start:start + 2000], metadatas=metadatas[start:start + 2000])
+
+    def delete(self, ids: list[str]) -> None:
+        if not ids:
+            return
+        col = self.collection()
+        for start in range(0, len(ids), 2000):
+            col.delete(ids=ids[start:start + 2000])
+
+    # ---- reading --------------------------------------------------------------------
+    def search(self, vector: np.ndarray, limit: int,
+               filters: Filters | None = None) -> list[tuple[str, float]]:
+        """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk)."""
+        col = self.collection(create=False)
+        result = col.query(query_embeddings=[vector], n_results=max(1, limit * 2),
+                           where=where_clause(filters), include=["metadatas", "distances"])
+        best: dict[str, float] = {}
+        for meta, dist in zip(result["metadatas"][0], result["distances"][0]):
+            doc = meta.get("doc") if meta else None
+            if doc is None:
+                continue
+            sim = 1.0 - float(dist)
+            if sim > best.get(doc, -2.0):
+                best[doc] = sim
+        return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
