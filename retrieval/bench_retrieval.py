@@ -1,0 +1,258 @@
+"""`memstrata bench retrieval`: recall and context metrics on a `memstrata-bench/1` dataset.
+
+Each dataset line is ingested into its own fresh store (bench_dataset.ingest_events, which
+sees only the events), then every question is asked with its own time as "now" in each
+mode:
+
+- `bm25`, `vector`, `hybrid`: the retriever's ranking; the context is its top items packed
+  whole, in rank order, into the budget;
+- `default`: the full pipeline's ranking (fusion + rerank with decay at the question time);
+  the context is what the loader (`assemble_context`) assembles for the question;
+- `recency`: the newest events before "now", packed into the budget.
+
+An evidence event counts as present in a context only if its whole text is in it
+(whitespace-normalised, since renderers re-wrap lines).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from memstrata.errors import MemstrataError
+
+from .bench_dataset import FORMAT, BenchLine, BenchQuestion, IngestedStore, ingest_events, read_dataset
+
+MODES = ("bm25", "vector", "hybrid", "default", "recency")
+KS = (1, 5, 10)
+TIMING_KEYS = ("search_ms_p50", "search_ms_p95", "context_ms_p50", "ingest_events_per_s")
+
+Progress = Callable[[int, str], None]
+
+
+@dataclass
+class QuestionOutcome:
+    """One question in one mode: what was found where, and how long it took."""
+
+    question_id: str
+    mode: str
+    category: str
+    ranked: list[str]
+    found_at: dict[str, int | None]
+    in_context: dict[str, bool]
+    context_tokens: int
+    search_ms: float
+    context_ms: float
+
+
+@dataclass
+class BenchReport:
+    format: str
+    dataset: str
+    budget: int
+    modes: list[str]
+    lines: int = 0
+    events: int = 0
+    questions: int = 0
+    redacted_events: int = 0
+    ingest_events_per_s: float = 0.0
+    index_seconds: float = 0.0
+    results: dict[str, dict] = field(default_factory=dict)
+    details: list[QuestionOutcome] = field(default_factory=list)
+
+    def without_timings(self) -> dict:
+        """The metrics minus wall-clock figures: identical across runs for a fixed dataset."""
+        def strip(metrics: dict) -> dict:
+            return {k: v for k, v in metrics.items() if k not in TIMING_KEYS}
+        return {mode: {**strip(r), "by_category": {c: strip(m) for c, m in r["by_category"].items()}}
+                for mode, r in self.results.items()}
+
+
+def normalise_ws(text: str) -> str:
+    return " ".join(text.split())
+
+
+def parse_modes(value: str | None) -> list[str]:
+    if not value:
+        return list(MODES)
+    modes = [m.strip() for m in value.split(",") if m.strip()]
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise MemstrataError(f"unknown mode {unknown[0] if unknown else value!r}; "
+                             f"choose from {','.join(MODES)}")
+    return modes
+
+
+# ---- contexts ------------------------------------------------------------------------------
+def pack_context(ids: list[str], store: IngestedStore, budget: int, count: Callable[[str], int],
+                 now) -> tuple[str, int]:
+    """Whole items in rank order, each under a short header, greedily up to `budget` tokens."""
+    times = dict((eid, t) for t, eid in store.timeline)
+    blocks: list[str] = []
+    used = 0
+    for eid in ids:
+        when = times.get(eid)
+        age = f" · {(now - when).days} days ago" if when is not None else ""
+        block = f"### {eid}{age}\n{store.texts[eid].strip()}\n\n"
+        cost = count(block)
+        if used + cost > budget:
+            continue
+        blocks.append(block)
+        used += cost
+    text = "".join(blocks)
+    tokens = count(text)
+    while tokens > budget and blocks:  # sums are near-exact; never trust them past the budget
+        blocks.pop()
+        text = "".join(blocks)
+        tokens = count(text)
+    return text, tokens
+
+
+def _recent_ids(store: IngestedStore, now, limit: int | None = None) -> list[str]:
+    ids = [eid for when, eid in reversed(store.timeline) if when <= now]
+    return ids[:limit] if limit else ids
+
+
+# ---- one question in one mode -----------------------------------------------------------------
+def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int, count,
+         pack_k: int, loader_k: int) -> QuestionOutcome:
+    now = q.time
+    search_ms = context_ms = 0.0
+    if mode == "recency":
+        started = time.perf_counter()
+        ranked = _recent_ids(store, now)
+        search_ms = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        context, tokens = pack_context(ranked, store, budget, count, now)
+        context_ms = (time.perf_counter() - started) * 1000
+        ranked = ranked[: max(KS)]
+    else:
+        k = max(max(KS), loader_k) if mode == "default" else max(max(KS), pack_k)
+        started = time.perf_counter()
+        hits = store.index.search(q.question, k=k, mode=mode, now=now, sync=False,
+                                  record_access=False)
+        search_ms = (time.perf_counter() - started) * 1000
+        mapped = [store.store_ids.get(h.id) for h in hits]
+        ids = [m for m in dict.fromkeys(mapped) if m is not None]
+        started = time.perf_counter()
+        if mode == "default":
+            from .loader import assemble_context
+
+            result = assemble_context(store.mem, query=q.question, budget=budget, now=now,
+                                      hits=hits[:loader_k], sync=False)
+            context, tokens = result.text, result.tokens
+        else:
+            context, tokens = pack_context(ids, store, budget, count, now)
+        # a context needs its search too, so its time includes it
+        context_ms = (time.perf_counter() - started) * 1000 + search_ms
+        ranked = ids[: max(KS)]
+    flat = normalise_ws(context)
+    found_at = {e: (ranked.index(e) if e in ranked else None) for e in q.evidence}
+    in_context = {e: normalise_ws(store.texts[e]) in flat for e in q.evidence}
+    return QuestionOutcome(q.id, mode, q.category, ranked, found_at, in_context, tokens,
+                           search_ms, context_ms)
+
+
+# ---- metrics ----------------------------------------------------------------------------------
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return round(ordered[index], 2)
+
+
+def summarise(outcomes: list[QuestionOutcome], budget: int) -> dict:
+    """The metrics of BENCH_FORMAT.md for a group of outcomes (shares rounded to 4 places)."""
+    n = len(outcomes)
+    out: dict[str, float | int] = {"n": n}
+    if not n:
+        return out
+    for k in KS:
+        any_k = sum(any(p is not None and p < k for p in o.found_at.values()) for o in outcomes)
+        all_k = sum(all(p is not None and p < k for p in o.found_at.values()) for o in outcomes)
+        out[f"recall_any@{k}"] = round(any_k / n, 4)
+        out[f"recall_all@{k}"] = round(all_k / n, 4)
+    out[f"context_all@{budget}"] = round(sum(all(o.in_context.values()) for o in outcomes) / n, 4)
+    out[f"context_any@{budget}"] = round(sum(any(o.in_context.values()) for o in outcomes) / n, 4)
+    out["tokens_mean"] = round(statistics.fmean(o.context_tokens for o in outcomes), 1)
+    out["tokens_max"] = max(o.context_tokens for o in outcomes)
+    searches = [o.search_ms for o in outcomes]
+    out["search_ms_p50"] = _pct(searches, 0.5)
+    out["search_ms_p95"] = _pct(searches, 0.95)
+    out["context_ms_p50"] = _pct([o.context_ms for o in outcomes], 0.5)
+    return out
+
+
+def _results(outcomes: list[QuestionOutcome], modes: list[str], budget: int,
+             ingest_rate: float) -> dict[str, dict]:
+    results = {}
+    for mode in modes:
+        mine = [o for o in outcomes if o.mode == mode]
+        metrics = summarise(mine, budget)
+        metrics["ingest_events_per_s"] = ingest_rate
+        categories = sorted({o.category for o in mine})
+        metrics["by_category"] = {c: summarise([o for o in mine if o.category == c], budget)
+                                  for c in categories}
+        results[mode] = metrics
+    return results
+
+
+# ---- the run ----------------------------------------------------------------------------------
+def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None = None,
+              modes: list[str] | None = None, progress: Progress | None = None,
+              overrides: dict | None = None, details: bool = False) -> BenchReport:
+    """Ingest each line into a fresh store, ask its questions in every mode, aggregate."""
+    from .tokens import TokenCounter
+
+    modes = list(modes or MODES)
+    stores_settings = None
+    outcomes: list[QuestionOutcome] = []
+    report = BenchReport(FORMAT, dataset, budget or 0, modes)
+    write_s = index_s = 0.0
+    for line in lines:
+        store = ingest_events(line.events, overrides=overrides)
+        try:
+            settings = stores_settings = store.mem.settings
+            budget = budget or settings.loader.budget
+            report.budget = budget
+            count = TokenCounter(settings.tokens.encoding)
+            write_s += store.write_s
+            index_s += store.index_s
+            report.redacted_events += store.redacted
+            for mode in modes:
+                for q in line.questions:
+                    outcomes.append(_ask(store, q, mode, budget, count,
+                                         settings.retrieval.candidates, settings.retrieval.k))
+                    if progress:
+                        progress(1, f"{line.name} {mode}")
+        finally:
+            store.close()
+        report.lines += 1
+        report.events += len(line.events)
+        report.questions += len(line.questions)
+    if stores_settings is None:
+        raise MemstrataError("the dataset has no lines")
+    spent = write_s + index_s
+    report.ingest_events_per_s = round(report.events / spent, 1) if spent else 0.0
+    report.index_seconds = round(index_s, 2)
+    report.results = _results(outcomes, modes, report.budget, report.ingest_events_per_s)
+    if details:
+        report.details = outcomes
+    return report
+
+
+def run_retrieval_bench(dataset: str | Path, *, budget: int | None = None,
+                        modes: list[str] | None = None, limit: int | None = None,
+                        progress: Progress | None = None, on_start: Callable[[int], None] | None = None,
+                        overrides: dict | None = None, details: bool = False) -> BenchReport:
+    """Read a dataset file and run the bench on it (`on_start` gets the number of steps)."""
+    lines = read_dataset(dataset, limit=limit)
+    modes = list(modes or MODES)
+    if on_start:
+        on_start(sum(len(line.questions) for line in lines) * len(modes))
+    return run_lines(lines, dataset=str(dataset), budget=budget, modes=modes,
+                     progress=progress, overrides=overrides, details=details)
