@@ -58,7 +58,9 @@ def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
     from . import bench_cmds, install_cmds, memory_cmds
 
-    for module in (memory_cmds, install_cmds, bench_cmds):
+    from . import index_cmds
+
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

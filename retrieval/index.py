@@ -145,6 +145,8 @@ class MemoryIndex:
         try:
             self.lexical.open(create=True)
             if not existed:
+                if any(s.lex_hash for s in self.catalog.doc_states().values()):
+                    report.warnings.append("lexical index was missing; rebuilt it from the files")
                 self.catalog.reset_index_marks(lexical=True)
             return True
         except Exception as exc:  # noqa: BLE001 - corrupt files raise many types
@@ -164,6 +166,8 @@ class MemoryIndex:
         try:
             col = self.vectors.collection(create=True)
             if not existed or col.count() == 0:
+                if any(s.vec_hash for s in self.catalog.doc_states().values()):
+                    report.warnings.append("vector index was missing or empty; re-embedding")
                 self.catalog.reset_index_marks(vector=True)
             return True
         except Exception as exc:  # noqa: BLE001

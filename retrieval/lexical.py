@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Iterable
 if TYPE_CHECKING:  # pragma: no cover
     from .documents import IndexDoc
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_QUERY_TERMS = 64
 MAX_TOKEN_CHARS = 64
 
@@ -26,6 +26,14 @@ _TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
 _SEGMENT_SPLIT = re.compile(r"[._\-/:#@]+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
 # scripts written without spaces: index single characters too so parts of a phrase match
+# question and function words: BM25 matches on these are noise that RRF would reward
+STOPWORDS = sorted(set("""
+a an and are as at be but by for if in into is it no not of on or such that the their then
+there these they this to was will with what which who whom whose when where why how do does
+did done doing i me my we our us you your he she him her his its them am been being have has
+had can could should would may might must shall about any some all also just than so very
+""".split()))
+_STOP = frozenset(STOPWORDS)
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
@@ -58,6 +66,7 @@ def _analyzers():
     words = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
              .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS))
              .filter(tantivy.Filter.lowercase())
+             .filter(tantivy.Filter.custom_stopword(STOPWORDS))
              .filter(tantivy.Filter.stemmer("english"))
              .build())
     exact = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
@@ -185,7 +194,8 @@ class LexicalIndex:
         for term in self._words.analyze(" ".join(words)):
             if term not in analysed:
                 analysed.append(term)
-        exact_terms = list(dict.fromkeys(e for e in exact if len(e) <= MAX_TOKEN_CHARS * 4))
+        exact_terms = list(dict.fromkeys(
+            e for e in exact if len(e) <= MAX_TOKEN_CHARS * 4 and e not in _STOP))
         return analysed[:MAX_QUERY_TERMS], exact_terms[:MAX_QUERY_TERMS // 2]
 
     def search(self, query: str, limit: int, filters: Filters | None = None,
@@ -201,15 +211,19 @@ class LexicalIndex:
             return []
         schema = index.schema
         Occur = tantivy.Occur
-        should = []
+        units = []
         for term in words:
-            for field, boost in (("title", 2.0), ("body", 1.0), ("tags", 1.5)):
-                q = tantivy.Query.term_query(schema, field, term, index_option="freq")
-                should.append((Occur.Should, tantivy.Query.boost_query(q, boost)))
+            fields = [(Occur.Should, tantivy.Query.boost_query(
+                tantivy.Query.term_query(schema, field, term, index_option="freq"), boost))
+                for field, boost in (("title", 2.0), ("body", 1.0), ("tags", 1.5))]
+            units.append((Occur.Should, tantivy.Query.boolean_query(fields)))
         for term in exact:
             q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")
-            should.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
-        text_query = tantivy.Query.boolean_query(should)
+            units.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
+        # a long natural-language query must match two of its terms: one shared common word
+        # is not evidence (identifier queries match several units: whole + parts + exact)
+        need = 1 if len(words) <= 3 else 2
+        text_query = tantivy.Query.boolean_query(units, minimum_number_should_match=need)
         clauses = [(Occur.Must, text_query)]
         for field, values in (filters.as_pairs() if filters else []):
             clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))

@@ -1,0 +1,143 @@
+"""Commands over the L4 index: search, reindex, doctor."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .main import open_memory
+from .render import emit_json, humanize_age, table
+
+TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
+LAYERS = ["L1", "L2", "L3"]
+
+
+def _progress_bar(label: str):
+    """A (done, total) callback drawing one line on stderr (nothing when stderr is not a tty)."""
+    state = {"last": -1}
+
+    def update(done: int, total: int) -> None:
+        if total <= 0:
+            return
+        pct = int(100 * done / total)
+        if pct == state["last"]:
+            return
+        state["last"] = pct
+        filled = pct * 30 // 100
+        end = "\n" if done >= total else ""
+        click.echo(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}{end}",
+                   err=True, nl=False)
+        if end:
+            state["last"] = -1
+
+    return update
+
+
+@click.command()
+@click.argument("query")
+@click.option("-k", "--k", "k", type=click.IntRange(1, 1000), default=None,
+              help="How many results (default: retrieval.k, 10).")
+@click.option("--type", "types", multiple=True, type=click.Choice(TYPES),
+              help="Only this type (repeatable).")
+@click.option("--layer", "layers", multiple=True, type=click.Choice(LAYERS),
+              help="Only this layer (repeatable).")
+@click.option("--mode", type=click.Choice(["default", "hybrid", "bm25", "vector"]),
+              default="default", show_default=True,
+              help="default = hybrid fusion + the configured reranker (decay); hybrid = RRF "
+                   "fusion only; bm25 / vector = one retriever.")
+@click.option("--status", "statuses", multiple=True,
+              type=click.Choice(["active", "pending", "archived", "superseded"]),
+              help="Statuses to include (default: active only).")
+@click.option("--explain", is_flag=True,
+              help="Show BM25 rank, vector rank, fused score, decay factor and final score.")
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+@click.pass_context
+def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
+    """Find memory items and journal events for QUERY.
+
+    Identifiers, paths and error codes match whole or by their parts (getUserById finds
+    "user by id"); intent queries match by meaning. Superseded and archived items are hidden
+    unless --status asks for them.
+    """
+    from memstrata.retrieval.index import search as run_search
+
+    mem = open_memory(ctx, require_project=False)
+    hits = run_search(mem, query, k=k or mem.settings.retrieval.k, types=list(types) or None,
+                      layers=list(layers) or None, mode=mode,
+                      include_status=tuple(statuses) or ("active",), explain=explain)
+    if as_json:
+        emit_json(hits)
+        return
+    if not hits:
+        click.echo("no matches", err=True)
+        return
+    for n, hit in enumerate(hits, start=1):
+        click.echo(f"{n:>2}. [{hit.type}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
+        click.echo(f"    {hit.path}")
+        if explain:
+            e = hit.explain
+            click.echo(f"    bm25 rank={e.get('bm25_rank') or '-'}  vector rank="
+                       f"{e.get('vector_rank') or '-'}  fused={e['fused']:.4f}  "
+                       f"decay={e['decay']:.3f}  final={e['final']:.4f}")
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the sync report as JSON.")
+@click.pass_context
+def reindex(ctx, as_json):
+    """Rebuild the search index (.memory/.index/) from the memory files.
+
+    Safe at any time: the files are the truth; usage counts are kept.
+    """
+    from memstrata.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(open_memory(ctx, require_project=False))
+    try:
+        report = index.rebuild(progress=_progress_bar("indexing"))
+    finally:
+        index.close()
+    for problem in report.problems:
+        click.echo(f"warning: not indexed: {problem}", err=True)
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"indexed {report.total} documents ({report.embedded} embedded) "
+               f"in {report.seconds:.1f}s")
+
+
+@click.command()
+@click.option("--repair", is_flag=True, help="Rebuild or sync whatever is wrong.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def doctor(ctx, repair, as_json):
+    """Check the index against the files: drift, missing or corrupt indexes, bad files.
+
+    Exits 1 when something is wrong (and was not repaired).
+    """
+    from memstrata.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(open_memory(ctx, require_project=False))
+    try:
+        report = index.doctor(repair=repair)
+    finally:
+        index.close()
+    if as_json:
+        emit_json(report)
+    else:
+        rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
+                for h in (report.lexical, report.vector)]
+        click.echo(f"{report.files} files, {report.documents} documents, index {report.index_dir}")
+        click.echo(table(rows, ["index", "status", "docs", "missing", "stale"]))
+        for issue in report.issues:
+            click.echo(f"issue: {issue}")
+        for problem in report.problems:
+            click.echo(f"problem: {problem}")
+        for action in report.actions:
+            click.echo(f"action: {action}")
+        click.echo("ok" if report.ok else ("repaired" if report.repaired else "not ok"))
+    if not report.ok and not report.repaired:
+        sys.exit(1)
+
+
+COMMANDS = [search, reindex, doctor]
