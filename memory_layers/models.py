@@ -83,6 +83,7 @@ class CriterionSpec(BaseModel):
     condition: str = ""
     forbid: list[str] = Field(default_factory=list)   # terms or /regex/ that violate it
     require: list[str] = Field(default_factory=list)  # terms or /regex/ that must be present
+    unless: list[str] = Field(default_factory=list)   # terms or /regex/ that exempt a proposal
     verdict: Literal["warn", "block"] = "warn"
     rationale: str = ""
     review_when: str = ""

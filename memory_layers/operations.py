@@ -38,6 +38,7 @@ def _guard_item(mem: Memory, item: MemoryItem, redact: bool | None) -> MemoryIte
         spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
         spec.forbid = [mem.guard(t, redact=redact, where="forbid") for t in spec.forbid]
         spec.require = [mem.guard(t, redact=redact, where="require") for t in spec.require]
+        spec.unless = [mem.guard(t, redact=redact, where="unless") for t in spec.unless]
     return item
 
 

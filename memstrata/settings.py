@@ -93,6 +93,15 @@ class ConsolidationSettings(BaseModel):
 
 class GuardrailSettings(BaseModel):
     llm: bool = False
+    retrieval: bool = True
+    hook_retrieval: bool = False
+    retrieval_k: int = 6
+    min_similarity: float = 0.35
+    max_notes: int = 5
+    max_llm_items: int = 8
+    llm_max_tokens: int = 900
+    hook_llm_timeout_s: float = 20
+    max_proposal_chars: int = 12000
 
 
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,259 @@
+"""`memstrata check`, `memstrata criteria test`, `memstrata install|uninstall pre-commit`.
+
+Exit codes of `check`: 0 pass, 0 warn (1 with --strict), 2 block, 1 error. As a hook it
+fails open on errors (exit 0, one line on stderr) unless --fail-closed.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+
+from .install_cmds import install, uninstall
+from .main import open_memory
+from .render import emit_json
+
+CLIENT_CHOICES = ["claude-code", "codex", "cursor", "gemini"]
+WORKTREE = "\0worktree"
+
+
+def _proposal(text, file, diff_rev, staged, repo_dir: Path):
+    """Build one proposal from whatever inputs were given (they combine)."""
+    from memstrata.memory_layers import proposals as P
+
+    parts = []
+    if text == "-":
+        text = sys.stdin.read()
+    if text:
+        parts.append(P.from_text(text))
+    if file:
+        parts.append(P.from_file(file))
+    if staged:
+        parts.append(P.from_git_diff(repo_dir, staged=True))
+    elif diff_rev is not None:
+        parts.append(P.from_git_diff(repo_dir, None if diff_rev == WORKTREE else diff_rev))
+    if not parts:
+        if not sys.stdin.isatty():
+            data = sys.stdin.read()
+            if data.strip():
+                return P.from_text(data, label="stdin")
+        raise click.UsageError("give the proposal: TEXT, '-' for stdin, --file, --diff or --staged")
+    proposal = parts[0]
+    for extra in parts[1:]:
+        proposal = proposal.merged_with(extra)
+    return proposal
+
+
+def _repo_dir(mem) -> Path:
+    return mem.project.repo_dir if mem.project else Path.cwd()
+
+
+def _log_failure(ctx, message: str) -> None:
+    """Hooks fail quietly, so leave the reason where `memstrata` users can find it."""
+    try:
+        mem = open_memory(ctx, require_project=False)
+        log = mem.primary.log_file
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(f"{datetime.now(timezone.utc).isoformat()} check hook failed: {message}\n")
+    except Exception:  # noqa: BLE001 - logging a failure must not fail the hook
+        pass
+
+
+def _human(result, strict: bool) -> None:
+    from memstrata.guardrail_replies import report, verdict_line
+
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    body = report(result)
+    if result.verdict == "pass":
+        if body:
+            click.echo(body, err=True)
+        click.echo(verdict_line(result))
+        return
+    click.echo(body, err=True)
+    click.echo(verdict_line(result) + (" [--strict: failing]" if strict and result.verdict == "warn"
+                                       else ""), err=True)
+
+
+def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> None:
+    from memstrata.guardrail import check as do_check
+    from memstrata.guardrail_replies import hook_error_reply, hook_reply
+    from memstrata.memory_layers.proposals import from_hook_payload
+
+    try:
+        payload = sys.stdin.read()
+        mem = open_memory(ctx)
+        proposal = from_hook_payload(payload, client, repo_dir=_repo_dir(mem))
+        result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+        reply = hook_reply(result, client, strict=strict)
+    except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
+        message = f"{type(exc).__name__}: {exc}" if not hasattr(exc, "exit_code") else str(exc)
+        _log_failure(ctx, message)
+        reply = hook_error_reply(message, client, fail_closed=fail_closed)
+    if reply.stdout:
+        click.echo(reply.stdout)
+    if reply.stderr:
+        click.echo(reply.stderr, err=True)
+    sys.exit(reply.exit_code)
+
+
+def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> None:
+    from memstrata.guardrail import check as do_check
+
+    try:
+        mem = open_memory(ctx)
+        proposal = _proposal(text, file, None, True, _repo_dir(mem))
+        result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+    except Exception as exc:  # noqa: BLE001 - fail open unless asked otherwise
+        message = str(exc) if hasattr(exc, "exit_code") else f"{type(exc).__name__}: {exc}"
+        _log_failure(ctx, message)
+        click.echo(f"memstrata check failed: {message}"
+                   + ("" if fail_closed else " (commit allowed: the guardrail fails open)"), err=True)
+        sys.exit(1 if fail_closed else 0)
+    if result.verdict != "pass" or result.warnings:
+        _human(result, strict)
+        if result.verdict == "block":
+            click.echo("commit blocked by memstrata guardrail (bypass once: git commit --no-verify)",
+                       err=True)
+    sys.exit(result.exit_code(strict))
+
+
+@click.command()
+@click.argument("text", required=False)
+@click.option("--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file.")
+@click.option("--diff", "diff_rev", is_flag=False, flag_value=WORKTREE, default=None, metavar="[REV]",
+              help="Judge a git diff: the working tree vs HEAD, or what REV introduced "
+                   "(a commit, or a range A..B). Use --diff=REV when TEXT follows.")
+@click.option("--staged", is_flag=True, help="Judge the staged changes (git diff --cached).")
+@click.option("--hook", type=click.Choice(["pre-tool", "pre-commit"]),
+              help="Run as a hook: pre-tool reads the client's payload on stdin and answers in "
+                   "its format; pre-commit judges the staged diff. Hooks fail open on errors.")
+@click.option("--client", type=click.Choice(CLIENT_CHOICES), default="claude-code", show_default=True,
+              help="With --hook pre-tool: whose payload and reply format.")
+@click.option("--strict", is_flag=True, help="Treat warn as a failure (exit 1; deny in a hook).")
+@click.option("--fail-closed", is_flag=True, help="As a hook, deny/fail when the check itself errors.")
+@click.option("--retrieval/--no-retrieval", default=None,
+              help="Also look up related items in the hybrid index (default: [guardrail] "
+                   "retrieval, or hook_retrieval in hook mode).")
+@click.option("--llm/--no-llm", default=None,
+              help="Let the configured LLM judge what the rules cannot (default: [guardrail] llm).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (not in hook mode).")
+@click.pass_context
+def check(ctx, text, file, diff_rev, staged, hook, client, strict, fail_closed, retrieval, llm,
+          as_json):
+    """Hold a proposal (TEXT, '-' for stdin, --file, --diff, --staged) against your criteria,
+    decisions and caveats: pass (exit 0), warn (0; 1 with --strict) or block (exit 2).
+
+    Every verdict names the rule's id, its text, when it was set and why it exists.
+    """
+    if hook == "pre-tool":
+        _run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm)
+    if hook == "pre-commit":
+        _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm)
+    from memstrata.guardrail import check as do_check
+
+    mem = open_memory(ctx)
+    proposal = _proposal(text, file, diff_rev, staged, _repo_dir(mem))
+    result = do_check(mem, proposal, retrieval=retrieval, llm=llm)
+    if as_json:
+        emit_json(result)
+    else:
+        _human(result, strict)
+    sys.exit(result.exit_code(strict))
+
+
+@click.group()
+def criteria():
+    """Author and try out decision criteria."""
+
+
+@criteria.command(name="test")
+@click.argument("criterion_id")
+@click.argument("text", required=False)
+@click.option("--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file.")
+@click.option("--llm/--no-llm", default=None, help="Ask the configured LLM when the rules cannot decide.")
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
+@click.pass_context
+def criteria_test(ctx, criterion_id, text, file, llm, as_json):
+    """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
+    from memstrata.guardrail import test_criterion
+    from memstrata.guardrail_replies import describe
+
+    mem = open_memory(ctx)
+    proposal = _proposal(text, file, None, False, _repo_dir(mem))
+    trace = test_criterion(mem, criterion_id, proposal, llm=llm)
+    if as_json:
+        emit_json(trace)
+        return
+    click.echo(f"{trace.id}: {trace.title}")
+    if not trace.counts:
+        click.echo(f"  status {trace.status}"
+                   + (f", superseded by {trace.superseded_by}" if trace.superseded_by else "")
+                   + ": `memstrata check` skips it")
+    for problem in trace.problems:
+        click.echo(f"  problem: {problem}")
+    if not trace.decidable:
+        click.echo("  no --forbid/--require terms: the rules can only say it applies; "
+                   "an LLM ([guardrail] llm = true) or you must judge it")
+    rules = trace.rules
+    if rules:
+        click.echo(f"  applies: {', '.join(rules['triggers']) or 'no'}")
+        for ignored in rules["ignored_negated"]:
+            click.echo(f"  ignored: {ignored}")
+        click.echo(f"  rules: {rules['status']}: {rules['reason']}")
+        if rules["quote"]:
+            click.echo(f"  evidence: \"{rules['quote']}\"")
+    if trace.finding is not None:
+        click.echo(describe(trace.finding))
+    click.echo(f"would answer: {trace.verdict if trace.counts else 'nothing (skipped)'}")
+
+
+def _precommit_result(result, as_json: bool) -> None:
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(f"{result.action}: {result.path} ({result.mode})")
+    if result.backup:
+        click.echo(f"backup of the previous file: {result.backup}")
+    if result.note:
+        click.echo(result.note)
+
+
+@click.command(name="pre-commit")
+@click.option("--framework", is_flag=True,
+              help="Add an entry to .pre-commit-config.yaml (pre-commit framework) instead of "
+                   "writing .git/hooks/pre-commit.")
+@click.option("--strict", is_flag=True, help="Fail the commit on warn too, not only on block.")
+@click.option("--fail-closed", is_flag=True, help="Fail the commit when the check itself errors.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def install_pre_commit(ctx, framework, strict, fail_closed, as_json):
+    """Check the staged diff against your criteria before every commit (block stops it)."""
+    from memstrata import precommit
+
+    mem = open_memory(ctx)
+    do = precommit.install_framework if framework else precommit.install_git_hook
+    _precommit_result(do(_repo_dir(mem), strict=strict, fail_closed=fail_closed), as_json)
+
+
+@click.command(name="pre-commit")
+@click.option("--framework", is_flag=True, help="Remove the .pre-commit-config.yaml entry instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def uninstall_pre_commit(ctx, framework, as_json):
+    """Remove the memstrata block from the pre-commit hook (or the framework entry)."""
+    from memstrata import precommit
+
+    mem = open_memory(ctx)
+    do = precommit.uninstall_framework if framework else precommit.uninstall_git_hook
+    _precommit_result(do(_repo_dir(mem)), as_json)
+
+
+install.add_command(install_pre_commit)
+uninstall.add_command(uninstall_pre_commit)
+
+COMMANDS = [check, criteria]
