@@ -2,12 +2,146 @@
 
 from __future__ import annotations
 
+import json
+import sys
+
 import click
+
+from .render import emit_json, table, to_jsonable
 
 
 @click.group()
 def bench():
     """Measure retrieval quality, latency and embedding throughput."""
+
+
+def _stderr():
+    return click.get_text_stream("stderr")
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}" if value <= 1.0 else f"{value:.1f}"
+    return "" if value is None else str(value)
+
+
+def _render_retrieval(report) -> str:
+    budget = report.budget
+    ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
+    cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
+            "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
+    heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
+             f"ctx_any@{budget}", "tokens", "search p50", "search p95", "ctx p50"]
+    rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
+    modes = list(report.results)
+    categories = sorted({c for r in report.results.values() for c in r["by_category"]})
+    cat_rows = []
+    for cat in categories:
+        n = next(r["by_category"][cat]["n"] for r in report.results.values()
+                 if cat in r["by_category"])
+        cells = []
+        for mode in modes:
+            m = report.results[mode]["by_category"].get(cat, {})
+            cells.append(f"{_fmt(m.get(ctx_all))} / {_fmt(m.get('recall_any@10'))}")
+        cat_rows.append([cat, str(n), *cells])
+    lines = [
+        f"{report.dataset}: {report.lines} lines, {report.events} events, {report.questions} "
+        f"questions; ingest {report.ingest_events_per_s} events/s (index {report.index_seconds}s)",
+        "",
+        table(rows, heads),
+        "",
+        f"by category ({ctx_all} / recall_any@10):",
+        table(cat_rows, ["category", "n", *modes]),
+    ]
+    if report.redacted_events:
+        lines.append(f"\n{report.redacted_events} events had secret-looking text redacted")
+    return "\n".join(lines)
+
+
+@bench.command("retrieval")
+@click.option("--dataset", required=True, type=click.Path(dir_okay=False),
+              help="A memstrata-bench/1 JSONL file (see `memstrata bench generate`).")
+@click.option("--budget", type=click.IntRange(1), default=None,
+              help="Context budget in tokens for context_all@B (default: loader.budget).")
+@click.option("--modes", default=None, metavar="LIST",
+              help="Comma-separated modes: bm25,vector,hybrid,default,recency (default: all).")
+@click.option("--limit", type=click.IntRange(1), default=None,
+              help="Only the first N dataset lines.")
+@click.option("--details", "details_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write one JSON line per question and mode to this file.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+              help="Save recall by mode and category as a PNG (needs the 'plot' extra).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
+def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_json):
+    """Recall and context metrics per mode and category on a benchmark dataset.
+
+    Each line is ingested into its own fresh temporary store; questions are asked with
+    their own time as "now". Progress goes to stderr.
+    """
+    from memstrata.retrieval.bench_retrieval import parse_modes, run_retrieval_bench
+
+    chosen = parse_modes(modes)
+    if plot_file:
+        from memstrata.retrieval.bench_plot import _pyplot
+
+        _pyplot()  # fail before a long run, not after it
+    state: dict = {}
+
+    def on_start(total: int) -> None:
+        state["bar"] = click.progressbar(length=total, label="bench retrieval", file=_stderr())
+        state["bar"].__enter__()
+
+    def progress(n: int, _label: str) -> None:
+        state["bar"].update(n)
+
+    try:
+        report = run_retrieval_bench(dataset, budget=budget, modes=chosen, limit=limit,
+                                     on_start=on_start, progress=progress,
+                                     details=bool(details_file))
+    finally:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+    if details_file:
+        with open(details_file, "w", encoding="utf-8") as fh:
+            for outcome in report.details:
+                fh.write(json.dumps(to_jsonable(outcome), ensure_ascii=False) + "\n")
+        report.details = []
+    if plot_file:
+        from memstrata.retrieval.bench_plot import plot_retrieval
+
+        plot_retrieval(report.results, report.budget, plot_file)
+        click.echo(f"plot written to {plot_file}", err=True)
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(_render_retrieval(report))
+
+
+@bench.command("generate")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed; the same seed always gives the same bytes.")
+@click.option("--projects", type=click.IntRange(1), default=5, show_default=True,
+              help="Number of project histories (dataset lines).")
+@click.option("--days", type=click.IntRange(8), default=60, show_default=True,
+              help="Days of history per project.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of stdout.")
+def bench_generate(seed, projects, days, output):
+    """Write a synthetic coding-memory benchmark (memstrata-bench/1 JSONL).
+
+    Project histories with exact identifiers, decisions and rejected options, knowledge
+    updates, early preferences and criteria, temporal and multi-hop questions, and many
+    near-duplicate distractors. Deterministic for a given seed.
+    """
+    from memstrata.retrieval.bench_generate import generate_jsonl
+
+    text = generate_jsonl(seed, projects, days)
+    if output:
+        with open(output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        click.echo(f"wrote {projects} projects × {days} days to {output}", err=True)
+    else:
+        sys.stdout.write(text)
 
 
 COMMANDS = [bench]
