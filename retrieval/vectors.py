@@ -44,6 +44,22 @@ def where_clause(filters: Filters | None) -> dict | None:
     return conditions[0] if len(conditions) == 1 else {"$and": conditions}
 
 
+def forget_cached_system(directory: Path) -> None:
+    """Drop chroma's in-process system for `directory` so a new client reopens the files."""
+    try:
+        from chromadb.api.shared_system_client import SharedSystemClient
+    except ImportError:  # pragma: no cover - chroma internals moved
+        return
+    key = str(directory)
+    system = SharedSystemClient._identifier_to_system.pop(key, None)
+    SharedSystemClient._identifier_to_refcount.pop(key, None)
+    if system is not None:
+        try:
+            system.stop()
+        except Exception:  # noqa: BLE001, S110 - a system over deleted files may not stop cleanly
+            pass
+
+
 class VectorStore:
     """One Chroma collection per memory root (or per project name on a shared server)."""
 
@@ -68,6 +84,8 @@ class VectorStore:
             return chromadb.HttpClient(host=parsed.hostname or "localhost",
                                        port=parsed.port or (443 if parsed.scheme == "https" else 8000),
                                        ssl=parsed.scheme == "https", settings=chroma_settings())
+        if not (self.directory / "chroma.sqlite3").is_file():
+            forget_cached_system(self.directory)  # deleted under a live client of this process
         self.directory.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(self.directory), settings=chroma_settings())
 
@@ -87,8 +105,12 @@ class VectorStore:
         return self._collection
 
     def close(self) -> None:
-        self._collection = None
-        self._client = None
+        client, self._client, self._collection = self._client, None, None
+        if client is not None and hasattr(client, "close"):
+            try:
+                client.close()  # chroma shares one system per path, refcounted
+            except Exception:  # noqa: BLE001, S110 - closing a broken client is best effort
+                pass
 
     def destroy(self) -> None:
         """Drop everything (a rebuild or a repair). Local: also the folder and chroma's cache."""
@@ -101,12 +123,7 @@ class VectorStore:
             self.close()
             return
         self.close()
-        try:
-            from chromadb.api.client import SharedSystemClient
-
-            SharedSystemClient.clear_system_cache()
-        except Exception:  # noqa: BLE001 - chroma internals may move; the rmtree is what matters
-            pass
+        forget_cached_system(self.directory)
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def count(self) -> int:
@@ -147,8 +164,12 @@ class VectorStore:
                filters: Filters | None = None) -> list[tuple[str, float]]:
         """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk)."""
         col = self.collection(create=False)
-        result = col.query(query_embeddings=[vector], n_results=max(1, limit * 2),
-                           where=where_clause(filters), include=["metadatas", "distances"])
+        try:
+            result = col.query(query_embeddings=[vector], n_results=max(1, limit * 2),
+                               where=where_clause(filters), include=["metadatas", "distances"])
+        except Exception:
+            self.close()  # the next call reopens instead of reusing a broken handle
+            raise
         best: dict[str, float] = {}
         for meta, dist in zip(result["metadatas"][0], result["distances"][0]):
             doc = meta.get("doc") if meta else None
