@@ -24,6 +24,7 @@ MAX_TOKEN_CHARS = 64
 # a token is a run of word characters possibly joined by . _ - / : # @ (paths, urls, ids)
 _TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
 _SEGMENT_SPLIT = re.compile(r"[._\-/:#@]+")
+_COARSE_SPLIT = re.compile(r"[.\-/:#@]+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
 # scripts written without spaces: index single characters too so parts of a phrase match
 # question and function words: BM25 matches on these are noise that RRF would reward
@@ -48,6 +49,9 @@ def code_terms(text: str) -> tuple[list[str], list[str]]:
         whole = token.lower()
         exact.append(whole)
         words.append(whole)
+        coarse = [s for s in _COARSE_SPLIT.split(token) if s]  # keeps snake_case names whole
+        if len(coarse) > 1:
+            words.extend(s.lower() for s in coarse if "_" in s)
         segments = [s for s in _SEGMENT_SPLIT.split(token) if s]
         if len(segments) > 1:
             words.extend(s.lower() for s in segments)

@@ -1,0 +1,75 @@
+"""Our ONNX embedder gives chroma's default vectors; the protocol holds; imports stay light."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from memstrata.errors import ConfigError
+from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
+from memstrata.settings import load_settings
+
+from .conftest import model_dir
+
+TEXTS = [
+    "", "a", "getUserById in auth_service.py", "ERR_CONN_RESET after 30s under load",
+    "We sign JWTs with RS256 and rotate keys monthly. " * 3,
+    "日本語のテキストも埋め込める", "Ünïcödé façade naïve café",
+    "long " * 400,  # > 256 tokens: both truncate at 256
+    "Releases ship to production through GitHub Actions deploying to Fly.io",
+]
+
+
+@pytest.fixture(scope="module")
+def ours():
+    return OnnxMiniLMEmbedder(model_dir())
+
+
+def test_vectors_match_chromas_default_function(ours, monkeypatch):
+    from pathlib import Path
+
+    from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+    # chroma looks for <DOWNLOAD_PATH>/onnx/...; point it at the shared copy, never download
+    monkeypatch.setattr(ONNXMiniLM_L6_V2, "DOWNLOAD_PATH", Path(model_dir()).parent)
+    theirs = np.asarray(ONNXMiniLM_L6_V2()(TEXTS), dtype=np.float32)
+    mine = ours.embed(TEXTS)
+    cosine = (mine * theirs).sum(axis=1)
+    assert cosine.min() >= 0.9999, cosine
+
+
+def test_embed_shape_dtype_norm_and_order(ours):
+    vectors = ours.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    # batching and length-sorting must not reorder rows
+    single = np.stack([ours.embed([t])[0] for t in TEXTS])
+    assert (single * vectors).sum(axis=1).min() > 0.9999
+    assert ours.embed([]).shape == (0, 384)
+    assert isinstance(ours, Embedder)
+
+
+def test_get_embedder_uses_the_configured_folder_and_caches(tmp_path, monkeypatch):
+    settings = load_settings()
+    first = get_embedder(settings)
+    assert first is get_embedder(settings)
+    assert first.embed(["x"]).shape == (1, 384)
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(tmp_path))
+    with pytest.raises(ConfigError, match="model_dir"):
+        get_embedder(load_settings())
+
+
+def test_parent_folder_with_onnx_inside_is_accepted():
+    embedder = OnnxMiniLMEmbedder(model_dir().parent)
+    assert embedder.folder == model_dir()
+
+
+def test_embedding_module_does_not_import_chromadb():
+    code = ("import sys, memstrata.retrieval.embedding as e\n"
+            "print([m for m in sys.modules if m.split('.')[0] in ('chromadb', 'onnxruntime', "
+            "'litellm', 'llama_index')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
