@@ -78,6 +78,7 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
 @click.option("--condition", help="criterion: the condition, in words (default: TEXT).")
 @click.option("--forbid", multiple=True, help="criterion: term or /regex/ that violates it (repeatable).")
 @click.option("--require", multiple=True, help="criterion: term or /regex/ that must be present (repeatable).")
+@click.option("--unless", multiple=True, help="criterion: term or /regex/ that exempts a proposal (repeatable).")
 @click.option("--verdict", type=click.Choice(["warn", "block"]), default="warn", show_default=True,
               help="criterion: what a violation means.")
 @click.option("--rationale", help="criterion: why the rule exists.")
@@ -87,7 +88,7 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
 @click.pass_context
 def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, importance,
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
-             review_when, redact, as_json):
+             review_when, redact, as_json, unless=()):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
     from memstrata.memory_layers.operations import remember as do_remember
 
@@ -96,6 +97,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     if item_type == "criterion":
         spec = _criterion_spec(applies_path, keyword, topic, forbid, require, verdict,
                                rationale, review_when, condition)
+        spec.unless = list(unless)
     written = do_remember(
         mem, _read_text(text), item_type, title=title, tags=_tags(tags), scope=scope,
         supersedes=supersedes, confidence=confidence, importance=importance, criterion=spec,
@@ -105,6 +107,10 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
         emit_json({"item": written.item, "path": written.path, "archived": written.archived})
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
+    if spec is not None and not (spec.forbid or spec.require):
+        click.echo("note: no --forbid/--require terms, so `memstrata check` can only report it as "
+                   "possibly relevant (or ask an LLM); `memstrata criteria test ID \"...\"` shows how "
+                   "it judges", err=True)
     if written.archived:
         click.echo(f"archived {supersedes} → {written.archived}")
 

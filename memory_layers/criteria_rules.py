@@ -17,17 +17,19 @@ A criterion (`CriterionSpec`) is judged without any model, in this order:
 3. An `unless` term present → **satisfied** (an explicit exemption, e.g. "review note").
 4. A `forbid` term present → **violated**.
 5. A `require` entry absent → **violated**. Every `require` entry must be present; one entry
-   may list alternatives with `|` ("reuse | existing assets").
+   may list alternatives with `|` ("reuse | existing assets"), as may forbid/unless entries.
 6. Otherwise **satisfied**.
 
-Terms may be `/regex/` (searched case-insensitively, Python syntax) instead of words.
+Terms may be `/regex/` (searched case-insensitively, Python syntax) instead of words, or
+`path:GLOB`, which looks at the touched paths instead of the text: `forbid: path:gen/**`
+("never edit generated code"), `require: path:CHANGELOG.md` ("update the changelog").
 
 Negation: an occurrence preceded, in the same clause and within four words, by a negation
 cue ("no", "not", "never", "without", "avoid", "instead of", "rather than", "don't",
 "remove", "drop", "against", …) does not count: "no cron needed" does not trip a
 `forbid: cron`, and "without a review note" does not satisfy a `require: review note`.
 Clauses end at `. ; : ! ?`, commas, line breaks and the words "and", "but", "then",
-"however", "so", "while". This applies to regex matches too.
+"however", "so", "while", "although". This applies to regex matches too.
 
 For a diff, the judged text is the added lines (plus any message): removing a cron job
 never violates "no cron".
@@ -124,8 +126,11 @@ class Hit:
     start: int  # character offsets in the text
     end: int
     negated_by: str = ""  # the cue that cancels this occurrence, if any
+    quoted: str = ""  # for path terms: the matching path
 
     def quote(self, text: str, width: int = 60) -> str:
+        if self.quoted or self.start < 0:
+            return self.quoted
         lo = max(0, self.start - width)
         hi = min(len(text), self.end + width)
         snippet = " ".join(text[lo:hi].split())
@@ -155,6 +160,12 @@ def _negation_before(prepared: PreparedText, first_token: int) -> str:
 
 def _split_term(term: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(term.replace("_", " ").replace("-", " "))]
+
+
+def path_term(term: str) -> str | None:
+    """The glob of a `path:GLOB` term, else None."""
+    t = term.strip()
+    return t[5:].strip() if t.lower().startswith("path:") else None
 
 
 def is_regex(term: str) -> bool:
@@ -202,10 +213,18 @@ def find_term(prepared: PreparedText, term: str) -> list[Hit]:
     return hits
 
 
-def first_affirmed(prepared: PreparedText, terms: Iterable[str]) -> tuple[Hit | None, list[Hit]]:
-    """(first non-negated hit, negated hits seen) across `terms`."""
+def first_affirmed(prepared: PreparedText, terms: Iterable[str],
+                   paths: list[str] = ()) -> tuple[Hit | None, list[Hit]]:
+    """(first non-negated hit, negated hits seen) across `terms`; `path:GLOB` terms match
+    the proposal's paths instead of its text."""
     negated: list[Hit] = []
     for term in terms:
+        glob = path_term(term)
+        if glob is not None:
+            touched = next((p for p in paths if glob_matches(glob, p)), None)
+            if touched is not None:
+                return Hit(term, -1, -1, quoted=touched), negated
+            continue
         for hit in find_term(prepared, term):
             if hit.negated_by:
                 negated.append(hit)
@@ -362,19 +381,20 @@ def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> R
         for h in hits:
             ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
 
-    exempt, neg = first_affirmed(prepared, [a for u in spec.unless for a in _alternatives(u)])
+    exempt, neg = first_affirmed(prepared, [a for u in spec.unless for a in _alternatives(u)], paths)
     note_negated(neg)
     if exempt is not None:
         return RuleOutcome("satisfied", f"exempted: '{exempt.term}' is present", triggers,
                            quote=exempt.quote(text), exempted_by=exempt.term, ignored=ignored)
-    forbidden, neg = first_affirmed(prepared, spec.forbid)
+    forbidden, neg = first_affirmed(prepared, [a for f in spec.forbid for a in _alternatives(f)],
+                                    paths)
     note_negated(neg)
     if forbidden is not None:
         return RuleOutcome("violated", f"forbidden '{forbidden.term}' is present", triggers,
                            quote=forbidden.quote(text), forbid_hit=forbidden.term, ignored=ignored)
     missing = []
     for entry in spec.require:
-        found, neg = first_affirmed(prepared, _alternatives(entry))
+        found, neg = first_affirmed(prepared, _alternatives(entry), paths)
         note_negated(neg)
         if found is None:
             missing.append(entry)

@@ -78,6 +78,11 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
                 "a criterion must be decidable; missing: " + "; ".join(missing)
                 + " (e.g. --applies-path 'infra/**' --keyword cron --forbid 'crontab')"
             )
+        from .criteria_rules import spec_problems
+
+        bad = [p for p in spec_problems(spec) if p.startswith("invalid regex")]
+        if bad:
+            raise CriterionNotDecidable("; ".join(bad) + " (/regex/ terms use Python syntax)")
         criterion = spec
     item = build_item(text, item_type, title=title, tags=tags, scope=scope,
                       confidence=confidence, importance=importance, source=source,
