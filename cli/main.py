@@ -61,8 +61,9 @@ def _register() -> None:
     from . import index_cmds
 
     from . import check_cmds
+    from . import consolidate_cmds
 
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, check_cmds):
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, check_cmds, consolidate_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -89,6 +89,14 @@ class ConsolidationSettings(BaseModel):
     min_cluster_similarity: float = 0.55
     machine_confidence: float = 0.7
     git_commit: bool = False
+    similar_threshold: float = 0.5
+    duplicate_threshold: float = 0.7
+    tag_weight: float = 0.2
+    min_cluster_events: int = 2
+    max_failures: int = 3
+    llm_max_tokens: int = 400
+    candidates: int = 3
+    cron_at: str = "03:17"
 
 
 class GuardrailSettings(BaseModel):

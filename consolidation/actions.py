@@ -1,0 +1,226 @@
+"""Plan steps and their idempotent application.
+
+Every step carries a deterministic key (derived from the cited event ids) and a
+deterministic item id, so applying a step twice, or after a crash half-way through, ends in
+the same files: a step first looks for its own traces (an item with its id or key, a key in
+an item's `source.merged`, an archive copy) and only does what is missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel, Field
+
+from memstrata.api import Memory
+from memstrata.errors import ConcurrentEdit, InvalidItem
+from memstrata.memory_layers.fsutil import locked
+from memstrata.memory_layers.models import MemoryItem, new_id, now_utc
+from memstrata.memory_layers.store import LoadedItem, MemoryStore
+
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+Op = Literal["add", "merge", "supersede", "propose", "archive_item", "archive_day"]
+
+
+def claim_key(event_ids: list[str]) -> str:
+    """The identity of a claim: a hash of the sorted ids of the events behind it."""
+    digest = hashlib.sha256(",".join(sorted(event_ids)).encode()).hexdigest()
+    return f"c1-{digest[:20]}"
+
+
+def item_id_for(key: str, item_type: str) -> str:
+    prefix = new_id(item_type).split("-", 1)[0]
+    digest = hashlib.sha256(key.encode()).digest()
+    return f"{prefix}-{''.join(_ALPHABET[b % 32] for b in digest[:8])}"
+
+
+class Action(BaseModel):
+    """One step of a run's plan (stored as JSON in the checkpoint)."""
+
+    op: Op
+    key: str = ""
+    item: dict[str, Any] | None = None  # frontmatter of the item to create
+    body: str = ""
+    target: str | None = None  # existing item id (merge / supersede / propose / archive)
+    events: list[str] = Field(default_factory=list)
+    importance: float | None = None
+    reason: str = ""
+    day: str | None = None  # journal file name for archive_day
+    cluster: list[str] = Field(default_factory=list)  # every event of the cluster behind it
+
+    def describe(self) -> str:
+        title = (self.item or {}).get("title", "")
+        new = (self.item or {}).get("id", "")
+        if self.op == "add":
+            return f"add {new} ({(self.item or {}).get('status')}): {title}"
+        if self.op == "merge":
+            return f"merge {len(self.events)} event(s) into {self.target}"
+        if self.op == "supersede":
+            return f"{new} supersedes {self.target}: {title}"
+        if self.op == "propose":
+            return f"propose {new} to replace {self.target} (pending review): {title}"
+        if self.op == "archive_item":
+            return f"archive {self.target}: {self.reason}"
+        return f"archive journal/{self.day}"
+
+
+@dataclass
+class Applied:
+    action: Action
+    done: bool  # False: already applied earlier (resume) or impossible
+    note: str = ""
+    paths: list[Path] = field(default_factory=list)
+
+
+class World:
+    """The project's items by id, re-read on demand (files may change under us)."""
+
+    def __init__(self, mem: Memory):
+        self.mem = mem
+        self.store: MemoryStore = mem.require_project()
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.by_id: dict[str, list[LoadedItem]] = {}
+        self.keys: dict[str, str] = {}
+        self.merged: set[str] = set()
+        for path in self.store.item_files():
+            try:
+                loaded = self.store.load_file(path)
+            except (InvalidItem, OSError):
+                continue
+            self.by_id.setdefault(loaded.item.id, []).append(loaded)
+            extra = loaded.item.source.model_extra or {}
+            if extra.get("key"):
+                self.keys[extra["key"]] = loaded.item.id
+            self.merged.update(extra.get("merged") or [])
+
+    def get(self, item_id: str) -> LoadedItem | None:
+        copies = self.by_id.get(item_id) or []
+        archived = [c for c in copies if c.item.status == "archived"]
+        return (archived or copies or [None])[0]
+
+    def live(self, item_id: str) -> LoadedItem | None:
+        for copy in self.by_id.get(item_id) or []:
+            if copy.item.status != "archived":
+                return copy
+        return None
+
+    def key_applied(self, key: str) -> bool:
+        return key in self.keys or key in self.merged
+
+
+CrashHook = Callable[[str], None]
+
+
+def _noop(_: str) -> None:
+    return None
+
+
+def _item_from(action: Action) -> MemoryItem:
+    item = MemoryItem.model_validate(action.item)
+    item.body = action.body
+    now = now_utc()
+    item.created = item.updated = now
+    return item
+
+
+def _ensure_created(world: World, action: Action, mem: Memory) -> tuple[bool, Path | None]:
+    item = _item_from(action)
+    if world.get(item.id) is not None or action.key in world.keys:
+        return False, None
+    item.title = mem.guard(item.title, redact=True, where="claim title")
+    item.body = mem.guard(item.body, redact=True, where="claim text")
+    path = world.store.create(item)
+    world.refresh()
+    return True, path
+
+
+def _finish_archive(world: World, item_id: str) -> None:
+    """An archive interrupted between copy and unlink leaves two copies: drop the live one."""
+    copies = world.by_id.get(item_id) or []
+    if any(c.item.status == "archived" for c in copies):
+        for copy in copies:
+            if copy.item.status != "archived" and world.store.paths.archive_dir not in copy.path.parents:
+                try:
+                    os.unlink(copy.path)
+                except FileNotFoundError:
+                    pass
+        world.refresh()
+
+
+def _archive(world: World, item_id: str, *, reason: str, superseded_by: str | None = None
+             ) -> tuple[bool, Path | None]:
+    _finish_archive(world, item_id)
+    live = world.live(item_id)
+    if live is None:
+        return False, None
+    path = world.store.archive(live, reason=reason, superseded_by=superseded_by)
+    world.refresh()
+    return True, path
+
+
+def apply_action(mem: Memory, world: World, action: Action, crash: CrashHook = _noop) -> Applied:
+    """Do what is missing of `action`; report whether anything changed."""
+    try:
+        if action.op in ("add", "propose"):
+            done, path = _ensure_created(world, action, mem)
+            return Applied(action, done, paths=[path] if path else [])
+        if action.op == "supersede":
+            done, path = _ensure_created(world, action, mem)
+            crash("supersede:created")
+            new_id = (action.item or {}).get("id")
+            archived, old_path = _archive(world, action.target or "",
+                                          reason=f"superseded by {new_id} (consolidation)",
+                                          superseded_by=new_id)
+            return Applied(action, done or archived, paths=[p for p in (path, old_path) if p])
+        if action.op == "merge":
+            return _merge(world, action)
+        if action.op == "archive_item":
+            done, path = _archive(world, action.target or "", reason=action.reason)
+            return Applied(action, done, paths=[path] if path else [])
+        if action.op == "archive_day":
+            return _archive_day(mem, action)
+    except ConcurrentEdit as exc:
+        return Applied(action, False, note=f"skipped: {exc}")
+    raise ValueError(f"unknown plan step {action.op!r}")
+
+
+def _merge(world: World, action: Action) -> Applied:
+    if action.key in world.merged:
+        return Applied(action, False)
+    loaded = world.live(action.target or "")
+    if loaded is None:
+        return Applied(action, False, note=f"{action.target} is gone or archived; nothing merged")
+    item = loaded.item.model_copy(deep=True)
+    item.body = loaded.item.body
+    extra = dict(item.source.model_extra or {})
+    merged = list(extra.get("merged") or [])
+    merged.append(action.key)
+    source = item.source.model_copy(update={"events": sorted(set(item.source.events) | set(action.events))})
+    data = {**source.model_dump(exclude_none=True), "merged": merged}
+    item.source = type(item.source).model_validate(data)
+    if action.importance is not None:
+        item.importance = action.importance
+    world.store.update(loaded, item)
+    world.refresh()
+    return Applied(action, True, paths=[loaded.path])
+
+
+def _archive_day(mem: Memory, action: Action) -> Applied:
+    paths = mem.project
+    source = paths.journal_dir / (action.day or "")
+    target = paths.archive_dir / "journal" / (action.day or "")
+    with locked(paths.locks_dir, f"journal-{action.day}"):
+        if not source.exists():
+            return Applied(action, False)
+        if target.exists():
+            return Applied(action, False, note=f"{target} already exists; left {source} in place")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(source, target)  # a rename: the file is moved whole, never rewritten
+    return Applied(action, True, paths=[target])

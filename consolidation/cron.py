@@ -1,0 +1,255 @@
+"""Nightly scheduling of `memstrata consolidate`: a crontab line, a systemd user timer or a
+launchd agent — one entry per project, found again by a marker naming the project, so
+installing twice changes nothing and uninstalling removes exactly that entry.
+
+The scheduler commands can be pointed elsewhere (`MEMSTRATA_CRONTAB`, `MEMSTRATA_SYSTEMCTL`,
+`MEMSTRATA_LAUNCHCTL`): tests use fakes and never touch the real crontab.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import plistlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memstrata.api import Memory
+from memstrata.errors import MemstrataError
+
+MARKER = "# memstrata-consolidate"
+
+
+class ScheduleError(MemstrataError):
+    pass
+
+
+@dataclass
+class ScheduleResult:
+    scheduler: str
+    entry: str
+    changed: bool
+    dry_run: bool = False
+    files: list[Path] = field(default_factory=list)
+
+
+def _tool(env: str, default: str) -> list[str]:
+    return shlex.split(os.environ.get(env) or default)
+
+
+def memstrata_executable() -> list[str]:
+    """The absolute command that runs this memstrata (cron has a bare PATH)."""
+    beside = Path(sys.executable).parent / ("memstrata.exe" if os.name == "nt" else "memstrata")
+    if beside.is_file():
+        return [str(beside.absolute())]
+    found = shutil.which("memstrata")
+    if found:
+        return [str(Path(found).resolve())]
+    return [str(Path(sys.executable).absolute()), "-m", "memstrata.cli"]
+
+
+def parse_at(at: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", at or "")
+    if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+        raise ScheduleError(f"--at {at!r} is not a time of day; use HH:MM, e.g. 03:17")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _unit_name(repo: Path) -> str:
+    return "memstrata-consolidate-" + hashlib.sha256(str(repo).encode()).hexdigest()[:10]
+
+
+def _run(command: list[str], *, input: str | None = None) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(command, input=input, capture_output=True, text=True, timeout=30)
+    except FileNotFoundError as exc:
+        raise ScheduleError(f"{command[0]} is not installed; pick another --scheduler") from exc
+
+
+def choose(scheduler: str) -> str:
+    if scheduler != "auto":
+        return scheduler
+    if sys.platform == "darwin":
+        return "launchd"
+    if shutil.which(_tool("MEMSTRATA_CRONTAB", "crontab")[0]):
+        return "cron"
+    if shutil.which(_tool("MEMSTRATA_SYSTEMCTL", "systemctl")[0]):
+        return "systemd"
+    raise ScheduleError("found neither crontab nor systemctl; install cron or pass --scheduler")
+
+
+# ---- cron -------------------------------------------------------------------------------
+def cron_line(repo: Path, log: Path, at: str) -> str:
+    hour, minute = parse_at(at)
+    exe = " ".join(shlex.quote(part) for part in memstrata_executable())
+    command = (f"cd {shlex.quote(str(repo))} && {exe} consolidate --no-diff "
+               f">> {shlex.quote(str(log))} 2>&1")
+    command = command.replace("%", r"\%")  # cron turns a bare % into a newline
+    return f"{minute} {hour} * * * {command} {MARKER} {repo}"
+
+
+def _read_crontab() -> list[str]:
+    result = _run([*_tool("MEMSTRATA_CRONTAB", "crontab"), "-l"])
+    if result.returncode != 0:
+        if "no crontab" in (result.stderr or "").lower():
+            return []
+        raise ScheduleError(f"crontab -l failed: {(result.stderr or '').strip()[:200]}")
+    return result.stdout.splitlines()
+
+
+def _write_crontab(lines: list[str]) -> None:
+    text = "\n".join(lines).rstrip("\n") + "\n" if lines else ""
+    result = _run([*_tool("MEMSTRATA_CRONTAB", "crontab"), "-"], input=text)
+    if result.returncode != 0:
+        raise ScheduleError(f"crontab - failed: {(result.stderr or '').strip()[:200]}")
+
+
+def _is_ours(line: str, repo: Path) -> bool:
+    return line.rstrip().endswith(f"{MARKER} {repo}")
+
+
+def _cron_install(repo: Path, log: Path, at: str, dry_run: bool) -> ScheduleResult:
+    line = cron_line(repo, log, at)
+    current = _read_crontab()
+    ours = [i for i, existing in enumerate(current) if _is_ours(existing, repo)]
+    if len(ours) == 1 and current[ours[0]] == line:
+        return ScheduleResult("cron", line, False, dry_run)
+    updated = [existing for existing in current if not _is_ours(existing, repo)] + [line]
+    if not dry_run:
+        _write_crontab(updated)
+    return ScheduleResult("cron", line, True, dry_run)
+
+
+def _cron_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
+    current = _read_crontab()
+    ours = [line for line in current if _is_ours(line, repo)]
+    if ours and not dry_run:
+        _write_crontab([line for line in current if not _is_ours(line, repo)])
+    return ScheduleResult("cron", ours[0] if ours else "", bool(ours), dry_run)
+
+
+# ---- systemd ----------------------------------------------------------------------------
+def _systemd_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "systemd" / "user"
+
+
+def systemd_units(repo: Path, at: str) -> dict[str, str]:
+    hour, minute = parse_at(at)
+    exe = " ".join(shlex.quote(part) for part in memstrata_executable())
+    name = _unit_name(repo)
+    service = (f"[Unit]\nDescription=memstrata nightly consolidation for {repo}\n\n"
+               f"[Service]\nType=oneshot\nWorkingDirectory={repo}\n"
+               f"ExecStart={exe} consolidate --no-diff\n")
+    timer = (f"[Unit]\nDescription=memstrata nightly consolidation for {repo}\n\n"
+             f"[Timer]\nOnCalendar=*-*-* {hour:02d}:{minute:02d}:00\nPersistent=true\n\n"
+             f"[Install]\nWantedBy=timers.target\n")
+    return {f"{name}.service": service, f"{name}.timer": timer}
+
+
+def _systemd_install(repo: Path, at: str, dry_run: bool) -> ScheduleResult:
+    units = systemd_units(repo, at)
+    folder = _systemd_dir()
+    paths = [folder / name for name in units]
+    changed = any(not p.exists() or p.read_text("utf-8") != units[p.name] for p in paths)
+    timer = next(name for name in units if name.endswith(".timer"))
+    if changed and not dry_run:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in paths:
+            path.write_text(units[path.name], "utf-8")
+        systemctl = _tool("MEMSTRATA_SYSTEMCTL", "systemctl")
+        for args in (["--user", "daemon-reload"], ["--user", "enable", "--now", timer]):
+            result = _run([*systemctl, *args])
+            if result.returncode != 0:
+                raise ScheduleError(f"systemctl {' '.join(args)} failed: {result.stderr.strip()[:200]}")
+    return ScheduleResult("systemd", timer, changed, dry_run, paths)
+
+
+def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
+    name = _unit_name(repo)
+    folder = _systemd_dir()
+    paths = [p for p in (folder / f"{name}.service", folder / f"{name}.timer") if p.exists()]
+    if paths and not dry_run:
+        systemctl = _tool("MEMSTRATA_SYSTEMCTL", "systemctl")
+        _run([*systemctl, "--user", "disable", "--now", f"{name}.timer"])
+        for path in paths:
+            path.unlink()
+        _run([*systemctl, "--user", "daemon-reload"])
+    return ScheduleResult("systemd", f"{name}.timer", bool(paths), dry_run, paths)
+
+
+# ---- launchd ----------------------------------------------------------------------------
+def _launchd_path(repo: Path) -> Path:
+    label = _unit_name(repo).replace("memstrata-consolidate-", "dev.memstrata.consolidate.")
+    return Path.home() / "Library" / "LaunchAgents" / f"{label}.plist"
+
+
+def launchd_plist(repo: Path, log: Path, at: str) -> bytes:
+    hour, minute = parse_at(at)
+    path = _launchd_path(repo)
+    return plistlib.dumps({
+        "Label": path.stem,
+        "ProgramArguments": [*memstrata_executable(), "consolidate", "--no-diff"],
+        "WorkingDirectory": str(repo),
+        "StartCalendarInterval": {"Hour": hour, "Minute": minute},
+        "StandardOutPath": str(log), "StandardErrorPath": str(log),
+    })
+
+
+def _launchd_install(repo: Path, log: Path, at: str, dry_run: bool) -> ScheduleResult:
+    path = _launchd_path(repo)
+    data = launchd_plist(repo, log, at)
+    changed = not path.exists() or path.read_bytes() != data
+    if changed and not dry_run:
+        launchctl = _tool("MEMSTRATA_LAUNCHCTL", "launchctl")
+        if path.exists():
+            _run([*launchctl, "unload", str(path)])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        result = _run([*launchctl, "load", "-w", str(path)])
+        if result.returncode != 0:
+            raise ScheduleError(f"launchctl load failed: {result.stderr.strip()[:200]}")
+    return ScheduleResult("launchd", path.stem, changed, dry_run, [path])
+
+
+def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
+    path = _launchd_path(repo)
+    exists = path.exists()
+    if exists and not dry_run:
+        _run([*_tool("MEMSTRATA_LAUNCHCTL", "launchctl"), "unload", "-w", str(path)])
+        path.unlink()
+    return ScheduleResult("launchd", path.stem, exists, dry_run, [path] if exists else [])
+
+
+# ---- entry points -----------------------------------------------------------------------
+def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
+                     dry_run: bool = False) -> ScheduleResult:
+    """Add (or update) this project's nightly `memstrata consolidate`."""
+    mem.require_project()
+    parse_at(at)
+    repo = mem.project.repo_dir.resolve()
+    log = mem.project.index_dir.resolve() / "consolidate.log"
+    kind = choose(scheduler)
+    if kind == "cron":
+        return _cron_install(repo, log, at, dry_run)
+    if kind == "systemd":
+        return _systemd_install(repo, at, dry_run)
+    return _launchd_install(repo, log, at, dry_run)
+
+
+def uninstall_schedule(mem: Memory, *, scheduler: str = "auto",
+                       dry_run: bool = False) -> ScheduleResult:
+    """Remove exactly this project's entry; other lines and projects are left alone."""
+    mem.require_project()
+    repo = mem.project.repo_dir.resolve()
+    kind = choose(scheduler)
+    if kind == "cron":
+        return _cron_uninstall(repo, dry_run)
+    if kind == "systemd":
+        return _systemd_uninstall(repo, dry_run)
+    return _launchd_uninstall(repo, dry_run)

@@ -1,0 +1,333 @@
+"""The consolidation job: journal events since the checkpoint → stable L1/L2 claims.
+
+A run takes the lock, finishes any plan a crashed run left, then walks the new events one
+UTC day at a time (a backlog is replayed as the nights it missed, so a decision and its later
+reversal become a supersede chain): cluster → one claim per cluster → reconcile → write the
+day's plan → apply its steps → save the checkpoint. Then forgetting, as one more plan.
+Claim ids derive from the cited events, every step is idempotent, and the plan is on disk
+before the first write, so a rerun after `kill -9` anywhere ends in the same files.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import tempfile
+from collections.abc import Callable
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from memstrata.api import Memory
+from memstrata.llm import llm_configured
+from memstrata.memory_layers.models import JournalEvent, now_utc
+from memstrata.paths import MemoryPaths
+
+from .actions import Action, World, apply_action, claim_key
+from .checkpoint import Checkpoint, CrashPoints, Plan, State
+from .claims import (
+    BudgetExhausted, Candidate, ClaimSkipped, LLMClaimer, extractive_claim, worth_a_claim,
+)
+from .cluster import cluster_events
+from .forgetting import plan_forgetting
+from .reconcile import decide, rank_candidates
+from .report import ConsolidationReport, SkippedCluster, git_commit, render_diff, snapshot
+
+Progress = Callable[[int, int], None]
+
+
+class _Vectors:
+    """Embeds texts once per run (items are re-compared on every window)."""
+
+    def __init__(self, mem: Memory):
+        self.mem = mem
+        self._embedder = None
+        self._cache: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            if self._embedder is None:
+                from memstrata.retrieval.embedding import get_embedder
+
+                self._embedder = get_embedder(self.mem.settings)
+            for text, row in zip(missing, self._embedder.embed(missing)):
+                self._cache[text] = row
+        if not texts:
+            return np.zeros((0, 1), dtype=np.float32)
+        return np.vstack([self._cache[t] for t in texts])
+
+
+def _processed_ids(state: State, world: World) -> set[str]:
+    cited = set(state.processed)
+    for copies in world.by_id.values():
+        for loaded in copies:
+            cited.update(loaded.item.source.events)
+    return cited
+
+
+def _candidates(world: World, vectors: _Vectors) -> list[Candidate]:
+    out = []
+    for item_id in sorted(world.by_id):
+        loaded = world.live(item_id)
+        if loaded is None or item_id in ("project", "profile"):
+            continue
+        item = loaded.item
+        out.append(Candidate(id=item.id, type=item.type, title=item.title, text=item.text,
+                             status=item.status, machine=item.source.kind == "consolidation",
+                             importance=item.importance))
+    if out:
+        rows = vectors([c.text for c in out])
+        for cand, row in zip(out, rows):
+            cand.vector = row
+    return out
+
+
+class Runner:
+    def __init__(self, mem: Memory, report: ConsolidationReport, *, max_tokens: int | None,
+                 progress: Progress | None, crash: CrashPoints):
+        self.mem = mem
+        self.settings = mem.settings.consolidation
+        self.report = report
+        self.checkpoint = Checkpoint(mem.project)
+        self.crash = crash
+        self.progress = progress
+        self.vectors = _Vectors(mem)
+        self.world = World(mem)
+        self.state = self.checkpoint.load_state()
+        self.claimer = None
+        self.client = None
+        if llm_configured(mem.settings.llm):
+            from memstrata.llm import LLMClient
+
+            self.client = LLMClient(mem.settings.llm,
+                                    entropy_threshold=mem.settings.guard.entropy_threshold)
+            self.claimer = LLMClaimer(
+                self.client, budget=max_tokens or self.settings.max_tokens,
+                max_tokens=self.settings.llm_max_tokens, encoding=mem.settings.tokens.encoding,
+                machine_confidence=self.settings.machine_confidence)
+            report.method, report.model = "llm", self.client.model
+
+    # ---- applying ------------------------------------------------------------------------
+    def apply_plan(self, plan: Plan) -> None:
+        failed_clusters: set[str] = set()
+        for index, action in enumerate(plan.actions):
+            applied = apply_action(self.mem, self.world, action, self.crash)
+            self._record(action, applied.note)
+            if applied.note.startswith("skipped"):
+                failed_clusters.update(action.cluster)
+            self.crash(f"step:{index}")
+        for event_id, key in plan.processed.items():
+            if event_id not in failed_clusters:
+                self.state.processed[event_id] = key
+        for key, count in plan.failures.items():
+            if count:
+                self.state.failures[key] = count
+            else:
+                self.state.failures.pop(key, None)
+        self.checkpoint.save_state(self.state)
+        self.crash("state")
+        self.checkpoint.clear_plan()
+
+    def _record(self, action: Action, note: str) -> None:
+        report = self.report
+        report.steps.append(action.describe() + (f" [{note}]" if note else ""))
+        new_id = (action.item or {}).get("id")
+        if action.op == "add":
+            report.added.append(new_id)
+        elif action.op == "propose":
+            report.proposed.append(new_id)
+        elif action.op == "supersede":
+            report.superseded.append({"new": new_id, "old": action.target})
+        elif action.op == "merge":
+            report.merged.append(action.target)
+        elif action.op == "archive_item":
+            report.archived_items.append(action.target)
+        elif action.op == "archive_day":
+            report.archived_days.append(action.day)
+
+    # ---- planning ------------------------------------------------------------------------
+    def plan_window(self, day: date, events: list[JournalEvent], done_before: int, total: int) -> Plan:
+        plan = Plan(run=self.report.run, stage="claims", window=day.isoformat())
+        texts = [e.text.strip() for e in events]
+        vectors = self.vectors(texts)
+        clusters = cluster_events(events, vectors, min_similarity=self.settings.min_cluster_similarity,
+                                  tag_weight=self.settings.tag_weight)
+        self.report.clusters += len(clusters)
+        row_of = {e.id: i for i, e in enumerate(events)}
+        candidates = _candidates(self.world, self.vectors)
+        done = done_before
+        for number, cluster in enumerate(clusters):
+            key = claim_key(cluster.ids)
+            if self.world.key_applied(key):
+                plan.processed.update({i: key for i in cluster.ids})
+            elif not worth_a_claim(cluster, self.settings.min_cluster_events):
+                plan.processed.update({i: "" for i in cluster.ids})
+            else:
+                rows = vectors[[row_of[i] for i in (e.id for e in cluster.events)]]
+                centroid = rows.mean(axis=0)
+                centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
+                try:
+                    claim = self._claim(cluster, rows, centroid, candidates)
+                except BudgetExhausted as exc:
+                    plan.stopped = str(exc)
+                    self.report.deferred_events += sum(len(c.events) for c in clusters[number:])
+                    break
+                except ClaimSkipped as exc:
+                    self._skip(plan, key, cluster.ids, str(exc), exc.final)
+                else:
+                    claim_vec = self.vectors([claim.text])[0]
+                    if claim.method == "llm":  # the model named its target among those shown
+                        ranked = [c for c in candidates if c.id == claim.existing_id]
+                    else:
+                        ranked = rank_candidates(claim_vec, candidates, self.settings.candidates,
+                                                 min(self.settings.similar_threshold, 0.5))
+                    action, created = decide(claim, key, cluster.ids, ranked,
+                                             settings=self.settings, run_id=self.report.run)
+                    plan.actions.append(action)
+                    plan.processed.update({i: key for i in cluster.ids})
+                    plan.failures[key] = 0
+                    if created is not None:
+                        created.vector = claim_vec
+                        candidates.append(created)
+                    if action.op == "supersede":
+                        candidates = [c for c in candidates if c.id != action.target]
+            done += len(cluster.events)
+            if self.progress:
+                self.progress(done, total)
+        return plan
+
+    def _claim(self, cluster, rows, centroid, candidates):
+        if self.claimer is None:
+            return extractive_claim(cluster, rows, self.settings.machine_confidence)
+        ranked = rank_candidates(centroid, candidates, self.settings.candidates, 0.35)
+        return self.claimer.claim(cluster, ranked)
+
+    def _skip(self, plan: Plan, key: str, ids: list[str], reason: str, final: bool) -> None:
+        failures = self.state.failures.get(key, 0) + (0 if final else 1)
+        give_up = final or failures >= self.settings.max_failures
+        if give_up:
+            plan.processed.update({i: "" for i in ids})
+            plan.failures[key] = 0
+            if not final:
+                reason += f" (failed {failures} runs; dropped)"
+        else:
+            plan.failures[key] = failures
+        plan.skipped.append({"key": key, "events": ids, "reason": reason, "final": give_up})
+        self.report.skipped.append(SkippedCluster(key, ids, reason, give_up))
+
+    # ---- the run -------------------------------------------------------------------------
+    def run(self, *, since: datetime | None, now: datetime) -> None:
+        leftover = self.checkpoint.load_plan()
+        if leftover is not None:
+            self.report.resumed = True
+            self.apply_plan(leftover)
+            if leftover.stopped:
+                self.report.stopped = leftover.stopped
+        journal = self.mem.journal.read_all()
+        for problem in journal.problems:
+            self.report.notes.append(f"journal: {problem}")
+        processed = _processed_ids(self.state, self.world)
+        if since is not None:
+            pending = [e for e in journal.events if e.time >= since]
+        else:
+            pending = [e for e in journal.events if e.id not in processed]
+        self.report.events_considered = len(pending)
+        windows: dict[date, list[JournalEvent]] = {}
+        for event in pending:
+            windows.setdefault(event.time.astimezone(timezone.utc).date(), []).append(event)
+        done = 0
+        for day in sorted(windows):
+            if self.report.stopped:
+                self.report.deferred_events += len(windows[day])
+                continue
+            self.report.windows += 1
+            plan = self.plan_window(day, windows[day], done, len(pending))
+            done += len(windows[day])
+            if not plan.actions and not plan.processed and not plan.failures:
+                continue
+            self.checkpoint.save_plan(plan)
+            self.crash("plan")
+            self.apply_plan(plan)
+            if plan.stopped:
+                self.report.stopped = plan.stopped
+        self.forget(now)
+        if self.client is not None:
+            usage = self.client.usage
+            self.report.llm_calls = usage.calls
+            self.report.prompt_tokens = usage.prompt_tokens
+            self.report.completion_tokens = usage.completion_tokens
+            self.report.cost_usd = round(usage.cost_usd, 6)
+
+    def forget(self, now: datetime) -> None:
+        self.world.refresh()
+        processed = _processed_ids(self.state, self.world)
+        actions = plan_forgetting(self.mem, self.world, processed, now)
+        if actions:
+            plan = Plan(run=self.report.run, stage="forget", actions=actions)
+            self.checkpoint.save_plan(plan)
+            self.crash("plan")
+            self.apply_plan(plan)
+
+
+def _run_id(now: datetime) -> str:
+    return f"run-{now.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(2)}"
+
+
+def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now, progress,
+             crash: CrashPoints) -> None:
+    checkpoint = Checkpoint(mem.project)
+    with checkpoint.lock():
+        before = snapshot(mem.project.root)
+        runner = Runner(mem, report, max_tokens=max_tokens, progress=progress, crash=crash)
+        runner.run(since=since, now=now)
+        report.diff = render_diff(before, snapshot(mem.project.root))
+        state = runner.state
+        state.last_run = {"run": report.run, "at": now_utc().isoformat(), "added": len(report.added),
+                          "merged": len(report.merged), "superseded": len(report.superseded),
+                          "archived": len(report.archived_items) + len(report.archived_days),
+                          "tokens": report.total_tokens}
+        checkpoint.save_state(state)
+
+
+def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | date | None = None,
+                      max_tokens: int | None = None, now: datetime | None = None,
+                      progress: Progress | None = None, commit: bool | None = None,
+                      crash_at: int | None = None) -> ConsolidationReport:
+    """Consolidate the project journal; return what changed (with a reviewable diff)."""
+    mem.require_project()
+    now = now or now_utc()
+    if isinstance(since, date) and not isinstance(since, datetime):
+        since = datetime(since.year, since.month, since.day, tzinfo=timezone.utc)
+    report = ConsolidationReport(run=_run_id(now), dry_run=dry_run)
+    crash = CrashPoints(crash_at)
+    if not dry_run:
+        _execute(mem, report, since=since, max_tokens=max_tokens, now=now, progress=progress,
+                 crash=crash)
+        wants_commit = mem.settings.consolidation.git_commit if commit is None else commit
+        if wants_commit and report.changed:
+            report.commit, note = git_commit(mem.project.repo_dir, mem.project.root,
+                                             _commit_message(report))
+            report.notes.append(f"git: {note}")
+        return report
+    # a dry run is a real run on a scratch copy: what it shows is exactly what a run would do
+    with Checkpoint(mem.project).lock(), tempfile.TemporaryDirectory(prefix="memstrata-dry-") as tmp:
+        copy = Path(tmp) / ".memory"
+        shutil.copytree(mem.project.root, copy, ignore=shutil.ignore_patterns(".index"))
+        state_dir = mem.project.index_dir / "consolidation"
+        for name in ("state.json", "plan.json"):
+            if (state_dir / name).exists():
+                (copy / ".index" / "consolidation").mkdir(parents=True, exist_ok=True)
+                shutil.copy2(state_dir / name, copy / ".index" / "consolidation" / name)
+        scratch = Memory(MemoryPaths(copy), mem.home, mem.settings, project_name=mem.project_name)
+        _execute(scratch, report, since=since, max_tokens=max_tokens, now=now, progress=progress,
+                 crash=CrashPoints(0))
+    return report
+
+
+def _commit_message(report: ConsolidationReport) -> str:
+    return (f"memstrata consolidate {report.run}: +{len(report.added)} added, "
+            f"{len(report.proposed)} proposed, {len(report.merged)} merged, "
+            f"{len(report.superseded)} superseded, "
+            f"{len(report.archived_items) + len(report.archived_days)} archived")

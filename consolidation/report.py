@@ -1,0 +1,129 @@
+"""What a run did, as counts and as a diff of `.memory/` a person can review (and commit)."""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class SkippedCluster:
+    key: str
+    events: list[str]
+    reason: str
+    final: bool
+
+
+@dataclass
+class ConsolidationReport:
+    run: str
+    dry_run: bool = False
+    method: str = "extractive"
+    model: str | None = None
+    resumed: bool = False
+    events_considered: int = 0
+    windows: int = 0
+    clusters: int = 0
+    added: list[str] = field(default_factory=list)
+    proposed: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)
+    superseded: list[dict] = field(default_factory=list)
+    archived_items: list[str] = field(default_factory=list)
+    archived_days: list[str] = field(default_factory=list)
+    skipped: list[SkippedCluster] = field(default_factory=list)
+    deferred_events: int = 0
+    stopped: str = ""
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    steps: list[str] = field(default_factory=list)
+    diff: str = ""
+    commit: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.diff.strip())
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every markdown file of a memory root (not the derived `.index/`), by relative path."""
+    out: dict[str, str] = {}
+    if not root.is_dir():
+        return out
+    for path in sorted(root.rglob("*.md")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == ".index" or any(p.startswith(".") for p in rel.parts):
+            continue
+        try:
+            out[rel.as_posix()] = path.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+    return out
+
+
+def render_diff(before: dict[str, str], after: dict[str, str]) -> str:
+    """Unified diff; a file moved into archive/ shows as a rename plus what changed in it."""
+    removed = sorted(set(before) - set(after))
+    added = sorted(set(after) - set(before))
+    chunks: list[str] = []
+    renamed_to: dict[str, str] = {}
+    for old in removed:
+        name = old.split("/")[-1]
+        folder = old.rsplit("/", 1)[0] if "/" in old else ""
+        for new in added:
+            if new in renamed_to.values():
+                continue
+            if new.startswith("archive/") and new.endswith("/" + name) and (
+                    not folder or new == f"archive/{folder}/{name}" or new.split("/")[-2] == folder):
+                renamed_to[old] = new
+                break
+
+    def diff(a: str, b: str, old_name: str, new_name: str) -> str:
+        return "".join(difflib.unified_diff(
+            a.splitlines(keepends=True), b.splitlines(keepends=True),
+            fromfile=old_name, tofile=new_name))
+
+    for path in sorted(set(before) & set(after)):
+        if before[path] != after[path]:
+            chunks.append(diff(before[path], after[path], f"a/{path}", f"b/{path}"))
+    for old, new in sorted(renamed_to.items()):
+        body = diff(before[old], after[new], f"a/{old}", f"b/{new}")
+        chunks.append(f"rename {old} → {new}\n" + body)
+    for path in removed:
+        if path not in renamed_to:
+            chunks.append(diff(before[path], "", f"a/{path}", "/dev/null"))
+    for path in added:
+        if path not in renamed_to.values():
+            chunks.append(diff("", after[path], "/dev/null", f"b/{path}"))
+    return "\n".join(c if c.endswith("\n") else c + "\n" for c in chunks if c)
+
+
+def git_commit(repo_dir: Path, memory_dir: Path, message: str) -> tuple[str | None, str]:
+    """Commit only `.memory/` (tracked memory files); (sha or None, note)."""
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=True)
+
+    try:
+        inside = git("rev-parse", "--is-inside-work-tree")
+    except FileNotFoundError:
+        return None, "git is not installed; nothing committed"
+    if inside.returncode != 0:
+        return None, f"{repo_dir} is not a git repository; nothing committed"
+    rel = memory_dir.relative_to(repo_dir).as_posix() if memory_dir.is_relative_to(repo_dir) else str(memory_dir)
+    add = git("add", "-A", "--", rel)
+    if add.returncode != 0:
+        return None, f"git add failed: {add.stderr.strip()[:200]}"
+    if git("diff", "--cached", "--quiet", "--", rel).returncode == 0:
+        return None, "no memory changes to commit"
+    done = git("commit", "-q", "-m", message, "--", rel)
+    if done.returncode != 0:
+        return None, f"git commit failed: {done.stderr.strip()[:200]}"
+    return git("rev-parse", "HEAD").stdout.strip(), "committed"

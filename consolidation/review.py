@@ -1,0 +1,121 @@
+"""Review of machine claims waiting in `pending`: list, accept, reject.
+
+Accepting makes the claim active; if it was proposed to replace an item (a conflict with a
+human-stated item, or any conflict while review is on), the old item moves to archive/ with
+links both ways. Rejecting archives the claim with the reason: its key stays on disk, so
+the same events never propose it again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memstrata.api import Memory
+from memstrata.errors import ItemNotFound, MemstrataError
+from memstrata.memory_layers.models import MemoryItem
+
+
+@dataclass
+class PendingClaim:
+    id: str
+    type: str
+    title: str
+    text: str
+    confidence: float
+    events: list[str]
+    replaces: str | None
+    replaces_title: str | None
+    path: Path
+    created: object = None
+
+
+@dataclass
+class ReviewResult:
+    accepted: list[str] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+    archived: list[str] = field(default_factory=list)  # items replaced by accepted claims
+    notes: list[str] = field(default_factory=list)
+
+
+def _proposal(item: MemoryItem) -> str | None:
+    return (item.model_extra or {}).get("proposed_supersedes")
+
+
+def list_pending(mem: Memory) -> list[PendingClaim]:
+    store = mem.require_project()
+    loaded = store.load_all(include_archived=False)
+    titles = {li.item.id: li.item.title for li in loaded.items}
+    out = []
+    for li in loaded.items:
+        item = li.item
+        if item.status != "pending":
+            continue
+        target = _proposal(item)
+        out.append(PendingClaim(
+            id=item.id, type=item.type, title=item.title, text=item.body,
+            confidence=item.confidence, events=list(item.source.events), replaces=target,
+            replaces_title=titles.get(target) if target else None, path=li.path,
+            created=item.created))
+    out.sort(key=lambda p: (p.created, p.id))
+    return out
+
+
+def _pending(mem: Memory, item_id: str):
+    loaded = mem.require_project().find(item_id)
+    if loaded.item.status != "pending":
+        raise MemstrataError(f"'{item_id}' is {loaded.item.status}, not pending; "
+                             "`memstrata review` lists what waits for review")
+    return loaded
+
+
+def _copy(loaded) -> MemoryItem:
+    item = loaded.item.model_copy(deep=True)
+    item.body = loaded.item.body
+    return item
+
+
+def accept(mem: Memory, ids: list[str]) -> ReviewResult:
+    """Make pending claims active; carry out the replacements they proposed."""
+    store = mem.require_project()
+    result = ReviewResult()
+    for item_id in ids:
+        loaded = _pending(mem, item_id)
+        item = _copy(loaded)
+        target = _proposal(item)
+        data = item.frontmatter()
+        data.pop("proposed_supersedes", None)
+        data["status"] = "active"
+        data["reviewed"] = True
+        old = None
+        if target:
+            try:
+                old = mem.require_project().find(target)
+            except ItemNotFound:
+                result.notes.append(f"{item_id}: {target} no longer exists; accepted as new")
+            if old is not None and old.item.status == "archived":
+                result.notes.append(f"{item_id}: {target} was already archived")
+                old = None
+            if old is not None:
+                data["supersedes"] = sorted(set(data.get("supersedes") or []) | {target})
+        new = MemoryItem.model_validate(data)
+        new.body = item.body
+        store.update(loaded, new)
+        if old is not None:
+            store.archive(old, reason=f"superseded by {item_id} (accepted in review)",
+                          superseded_by=item_id)
+            result.archived.append(target)
+        result.accepted.append(item_id)
+    return result
+
+
+def reject(mem: Memory, ids: list[str], reason: str = "") -> ReviewResult:
+    """Archive pending claims (never deleted); the same events will not propose them again."""
+    store = mem.require_project()
+    result = ReviewResult()
+    why = mem.guard(reason.strip(), redact=True, where="reason") if reason else "no reason given"
+    for item_id in ids:
+        loaded = _pending(mem, item_id)
+        store.archive(loaded, reason=f"rejected in review: {why}")
+        result.rejected.append(item_id)
+    return result
