@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import date
 
 import click
@@ -115,7 +116,7 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, as_js
             return
         if progress_bar is None:
             progress_bar = click.progressbar(length=total, label="consolidating",
-                                             file=click.get_text_stream("stderr"))
+                                             file=sys.stderr)
             progress_bar.__enter__()
         progress_bar.update(done - progress_bar.pos)
 
