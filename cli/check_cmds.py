@@ -6,6 +6,7 @@ fails open on errors (exit 0, one line on stderr) unless --fail-closed.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -45,6 +46,11 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     for extra in parts[1:]:
         proposal = proposal.merged_with(extra)
     return proposal
+
+
+def _quiet_stdout():
+    """Libraries that print (litellm does on errors) must not corrupt JSON or a hook reply."""
+    return contextlib.redirect_stdout(sys.stderr)
 
 
 def _repo_dir(mem) -> Path:
@@ -88,7 +94,8 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
         payload = sys.stdin.read()
         mem = open_memory(ctx)
         proposal = from_hook_payload(payload, client, repo_dir=_repo_dir(mem))
-        result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+        with _quiet_stdout():
+            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
         reply = hook_reply(result, client, strict=strict)
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
         message = f"{type(exc).__name__}: {exc}" if not hasattr(exc, "exit_code") else str(exc)
@@ -107,7 +114,8 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> Non
     try:
         mem = open_memory(ctx)
         proposal = _proposal(text, file, None, True, _repo_dir(mem))
-        result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+        with _quiet_stdout():
+            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
     except Exception as exc:  # noqa: BLE001 - fail open unless asked otherwise
         message = str(exc) if hasattr(exc, "exit_code") else f"{type(exc).__name__}: {exc}"
         _log_failure(ctx, message)
@@ -158,7 +166,8 @@ def check(ctx, text, file, diff_rev, staged, hook, client, strict, fail_closed, 
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, diff_rev, staged, _repo_dir(mem))
-    result = do_check(mem, proposal, retrieval=retrieval, llm=llm)
+    with _quiet_stdout():
+        result = do_check(mem, proposal, retrieval=retrieval, llm=llm)
     if as_json:
         emit_json(result)
     else:
@@ -185,7 +194,8 @@ def criteria_test(ctx, criterion_id, text, file, llm, as_json):
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, None, False, _repo_dir(mem))
-    trace = test_criterion(mem, criterion_id, proposal, llm=llm)
+    with _quiet_stdout():
+        trace = test_criterion(mem, criterion_id, proposal, llm=llm)
     if as_json:
         emit_json(trace)
         return

@@ -243,6 +243,7 @@ def check(mem: "Memory", proposal: Proposal, *, retrieval: bool | None = None,
     if use_llm and undecided:
         undecided = _judge_with_llm(mem, proposal, undecided, by_id, result, hook, note)
     result.notes = undecided[: g.max_notes]
+    result.warnings = warnings
     worst = max((f.verdict for f in result.violations), key=_RANK.get, default="pass")
     result.verdict = "pass" if worst == "note" else worst  # type: ignore[assignment]
     result.violations.sort(key=lambda f: -_RANK[f.verdict])

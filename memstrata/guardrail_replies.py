@@ -45,6 +45,8 @@ def describe(f: Finding) -> str:
     parts = [f"{f.verdict.upper()} {f.id} ({f.type}, {set_on}): {f.title}"]
     if f.text.strip() and f.text.strip() != f.title.strip():
         parts.append(f"  rule: {' '.join(f.text.split())[:300]}")
+    if f.triggers:
+        parts.append(f"  applies: {', '.join(f.triggers)}")
     parts.append(f"  {f.judged_by}: {f.reason}")
     if f.quote:
         parts.append(f"  in the proposal: \"{f.quote}\"")

@@ -1,0 +1,290 @@
+"""`memstrata check` / `criteria test` / `install pre-commit` as users and clients call them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from memstrata.cli.main import cli
+from tests.conftest import run_cli
+
+CRON = ["--type", "criterion", "No cron for one-off tasks", "--keyword", "one-off",
+        "--forbid", "cron", "--verdict", "block", "--rationale", "one-off jobs get forgotten"]
+INFRA = ["--type", "criterion", "Nothing under infra/ without a review note",
+         "--applies-path", "infra/**", "--require", "review note", "--verdict", "block"]
+DEPS = ["--type", "criterion", "New dependencies need a justification", "--keyword", "pip install",
+        "--require", "because", "--verdict", "warn"]
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def remember(*args) -> str:
+    result = invoke("remember", "--json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["item"]["id"]
+
+
+@pytest.fixture
+def rules(repo):
+    return {"cron": remember(*CRON), "infra": remember(*INFRA), "deps": remember(*DEPS)}
+
+
+def git(cwd, *args, check=True, env=None):
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=check,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def git_repo(repo, rules):
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.com")
+    git(repo, "config", "user.name", "Dev")
+    git(repo, "config", "commit.gpgsign", "false")
+    (repo / "README.md").write_text("hello\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-qm", "init")
+    return repo
+
+
+# ---- exit codes and output ---------------------------------------------------------------
+def test_block_exits_2_and_cites_the_rule(rules):
+    result = invoke("check", "--no-retrieval", "Add a cron job for the one-off backfill")
+    assert result.exit_code == 2
+    assert rules["cron"] in result.stderr and "No cron for one-off tasks" in result.stderr
+    assert "set 20" in result.stderr and "one-off jobs get forgotten" in result.stderr
+    assert result.stdout == ""
+
+
+def test_pass_exits_0_on_stdout(rules):
+    result = invoke("check", "--no-retrieval", "Run the one-off backfill by hand, no cron")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("pass (3 criteria checked, 1 applied and held)")
+
+
+def test_warn_exits_0_or_1_with_strict(rules):
+    plain = invoke("check", "--no-retrieval", "pip install leftpad")
+    strict = invoke("check", "--no-retrieval", "--strict", "pip install leftpad")
+    assert plain.exit_code == 0 and "WARN" in plain.stderr and plain.stdout == ""
+    assert strict.exit_code == 1
+
+
+def test_json_is_the_only_stdout(rules):
+    result = invoke("check", "--no-retrieval", "--json", "Add a cron job for the one-off backfill")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 2
+    assert data["verdict"] == "block"
+    assert data["violations"][0]["id"] == rules["cron"]
+    assert data["violations"][0]["set_on"] and data["violations"][0]["quote"]
+
+
+def test_file_and_stdin_inputs(rules, repo):
+    plan = repo / "plan.md"
+    plan.write_text("# Plan\n\nSchedule the one-off cleanup with cron.\n")
+    assert invoke("check", "--no-retrieval", "--file", str(plan)).exit_code == 2
+    assert invoke("check", "--no-retrieval", "-", input="one-off job via cron").exit_code == 2
+
+
+def test_errors_exit_1_with_one_line(rules):
+    missing = invoke("check", "--file", "nope.md")
+    assert missing.exit_code == 1 and missing.stderr.count("\n") == 1
+    assert "nope.md" in missing.stderr
+
+
+def test_no_input_is_a_usage_error(rules):
+    assert invoke("check").exit_code == 2  # click usage error
+
+
+def test_diff_of_the_working_tree_and_of_a_commit(git_repo):
+    (git_repo / "infra").mkdir()
+    (git_repo / "infra" / "main.tf").write_text('resource "x" {}\n')
+    git(git_repo, "add", "infra/main.tf")
+    result = invoke("check", "--no-retrieval", "--diff")
+    assert result.exit_code == 2 and "infra/** ~ infra/main.tf" in result.stderr
+    git(git_repo, "commit", "-qm", "add infra\n\nReview note: approved by Ana")
+    assert invoke("check", "--no-retrieval", "--diff", "HEAD").exit_code == 0  # message counts
+    assert invoke("check", "--no-retrieval", "--diff=HEAD~1..HEAD").exit_code == 2
+
+
+def test_removed_lines_are_not_judged(git_repo):
+    (git_repo / "ops.txt").write_text("one-off: cron job\n")
+    git(git_repo, "add", "ops.txt")
+    git(git_repo, "commit", "-qm", "ops")
+    (git_repo / "ops.txt").write_text("one-off: run by hand\n")
+    assert invoke("check", "--no-retrieval", "--diff").exit_code == 0
+
+
+def test_retrieval_failure_degrades_to_rules(rules, monkeypatch):
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", "/nonexistent/model")
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__PROVIDER", "litellm")
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL", "openai/none")
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__API_BASE", "http://127.0.0.1:9")
+    result = invoke("check", "--retrieval", "--json", "Add a cron job for the one-off backfill")
+    assert json.loads(result.stdout)["verdict"] == "block"
+    assert result.exit_code == 2
+
+
+# ---- criteria test and authoring help -------------------------------------------------------
+def test_criteria_test_shows_each_step(rules):
+    result = invoke("criteria", "test", rules["cron"], "No cron: run the one-off job by hand")
+    assert result.exit_code == 0
+    assert "applies: keyword 'one-off'" in result.stdout
+    assert "ignored: 'cron' negated by 'no'" in result.stdout
+    assert "would answer: pass" in result.stdout
+    violated = invoke("criteria", "test", rules["cron"], "one-off job via cron")
+    assert "would answer: block" in violated.stdout
+
+
+def test_criteria_test_on_a_superseded_criterion_says_it_is_skipped(rules):
+    new = invoke("supersede", rules["cron"], "No cron for one-off tasks, ever")
+    assert new.exit_code == 0
+    result = invoke("criteria", "test", rules["cron"], "one-off job via cron")
+    assert "superseded by" in result.stdout and "would answer: nothing (skipped)" in result.stdout
+
+
+def test_remember_says_what_a_criterion_is_missing(repo):
+    result = invoke("remember", "--type", "criterion", "Stay focused")
+    assert result.exit_code == 1
+    assert "missing: applies-to" in result.stderr and "--applies-path" in result.stderr
+    bad = invoke("remember", "--type", "criterion", "x", "--keyword", "a", "--forbid", "/(oops/")
+    assert bad.exit_code == 1 and "invalid regex /(oops/" in bad.stderr
+    vague = invoke("remember", "--type", "criterion", "Mind the API", "--keyword", "api")
+    assert vague.exit_code == 0 and "no --forbid/--require" in vague.stderr
+
+
+def test_unless_exempts(repo):
+    cid = remember("--type", "criterion", "No new cache", "--keyword", "cache",
+                   "--forbid", "add a cache", "--unless", "ADR", "--verdict", "block")
+    assert invoke("check", "--no-retrieval", "Add a cache for sessions").exit_code == 2
+    assert invoke("check", "--no-retrieval", "Add a cache for sessions (ADR-9)").exit_code == 0
+    assert cid
+
+
+# ---- PreToolUse hook, as Claude Code runs it -------------------------------------------------
+def claude_payload(repo, tool, tool_input):
+    return json.dumps({
+        "session_id": "abc123", "transcript_path": str(repo / "t.jsonl"), "cwd": str(repo),
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
+        "tool_input": tool_input, "tool_use_id": "toolu_01ABC"})
+
+
+def test_pretooluse_hook_denies_with_the_rule(rules, repo):
+    payload = claude_payload(repo, "Write", {"file_path": str(repo / "infra" / "dns.tf"),
+                                             "content": 'record "www" {}'})
+    done = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", input=payload,
+                   cwd=repo)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "PreToolUse" and out["permissionDecision"] == "deny"
+    assert rules["infra"] in out["permissionDecisionReason"]
+    assert "Nothing under infra/ without a review note" in out["permissionDecisionReason"]
+
+
+def test_pretooluse_hook_passes_silently_and_warns_as_context(rules, repo):
+    ok = run_cli("check", "--hook", "pre-tool", cwd=repo,
+                 input=claude_payload(repo, "Bash", {"command": "ls -la", "description": "list"}))
+    assert ok.returncode == 0 and ok.stdout == ""
+    warn = run_cli("check", "--hook", "pre-tool", cwd=repo,
+                   input=claude_payload(repo, "Bash", {"command": "pip install leftpad"}))
+    data = json.loads(warn.stdout)
+    assert "permissionDecision" not in data["hookSpecificOutput"]
+    assert rules["deps"] in data["hookSpecificOutput"]["additionalContext"]
+    strict = run_cli("check", "--hook", "pre-tool", "--strict", cwd=repo,
+                     input=claude_payload(repo, "Bash", {"command": "pip install leftpad"}))
+    assert json.loads(strict.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_hook_fails_open_unless_fail_closed(rules, repo):
+    broken = run_cli("check", "--hook", "pre-tool", cwd=repo, input="{not json")
+    assert broken.returncode == 0 and broken.stdout == ""
+    assert "memstrata check failed" in broken.stderr
+    assert "check hook failed" in (repo / ".memory" / ".index" / "memstrata.log").read_text()
+    closed = run_cli("check", "--hook", "pre-tool", "--fail-closed", cwd=repo, input="{not json")
+    assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_other_clients_reply_in_their_own_format(rules, repo):
+    cursor = run_cli("check", "--hook", "pre-tool", "--client", "cursor", cwd=repo,
+                     input=json.dumps({"hook_event_name": "beforeShellExecution",
+                                       "command": "pip install leftpad", "cwd": str(repo)}))
+    data = json.loads(cursor.stdout)
+    assert data["permission"] == "ask" and rules["deps"] in data["agent_message"]
+    gemini = run_cli("check", "--hook", "pre-tool", "--client", "gemini", cwd=repo,
+                     input=json.dumps({"hook_event_name": "BeforeTool", "tool_name": "write_file",
+                                       "tool_input": {"file_path": "infra/x.tf", "content": "x"}}))
+    data = json.loads(gemini.stdout)
+    assert data["decision"] == "deny" and rules["infra"] in data["reason"]
+    codex = run_cli("check", "--hook", "pre-tool", "--client", "codex", cwd=repo,
+                    input=json.dumps({"hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                                      "tool_input": {"command": [
+                                          "apply_patch", "*** Begin Patch\n*** Add File: "
+                                          "infra/a.tf\n+resource {}\n*** End Patch"]}}))
+    assert json.loads(codex.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+# ---- pre-commit, in a real repository -----------------------------------------------------
+def test_precommit_hook_blocks_a_commit_and_uninstalls_cleanly(git_repo):
+    installed = invoke("install", "pre-commit")
+    assert installed.exit_code == 0 and "created" in installed.stdout
+    assert "unchanged" in invoke("install", "pre-commit").stdout
+    hook = git_repo / ".git" / "hooks" / "pre-commit"
+    (git_repo / "infra").mkdir()
+    (git_repo / "infra" / "main.tf").write_text('resource "x" {}\n')
+    git(git_repo, "add", "infra/main.tf")
+    blocked = git(git_repo, "commit", "-qm", "infra", check=False)
+    assert blocked.returncode != 0
+    assert "Nothing under infra/ without a review note" in blocked.stderr
+    (git_repo / "infra" / "REVIEW.md").write_text("Review note: approved by Ana\n")
+    git(git_repo, "add", "infra/REVIEW.md")
+    allowed = git(git_repo, "commit", "-qm", "infra with review", check=False)
+    assert allowed.returncode == 0, allowed.stderr
+    assert "removed" in invoke("uninstall", "pre-commit").stdout
+    assert not hook.exists()
+
+
+def test_precommit_keeps_an_existing_hook(git_repo):
+    hook = git_repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho existing-hook-ran\nexit 0\n")
+    hook.chmod(0o755)
+    result = invoke("install", "pre-commit")
+    assert "updated" in result.stdout and "backup" in result.stdout
+    text = hook.read_text()
+    assert text.index("memstrata guardrail") < text.index("existing-hook-ran")
+    invoke("uninstall", "pre-commit")
+    assert hook.read_text() == "#!/bin/sh\necho existing-hook-ran\nexit 0\n"
+
+
+def test_precommit_framework_entry(git_repo):
+    import yaml
+
+    config = git_repo / ".pre-commit-config.yaml"
+    config.write_text("# my hooks\nrepos:\n  - repo: https://github.com/psf/black\n"
+                      "    rev: 24.1.0\n    hooks:\n      - id: black\n")
+    assert invoke("install", "pre-commit", "--framework").exit_code == 0
+    data = yaml.safe_load(config.read_text())
+    local = [r for r in data["repos"] if r["repo"] == "local"][0]
+    assert local["hooks"][0]["id"] == "memstrata-check"
+    assert "check --hook pre-commit --staged" in local["hooks"][0]["entry"]
+    assert config.read_text().startswith("# my hooks")  # comments survive
+    invoke("uninstall", "pre-commit", "--framework")
+    assert yaml.safe_load(config.read_text())["repos"][0]["hooks"][0]["id"] == "black"
+
+
+def test_precommit_mode_fails_open_outside_a_memory(tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    git(outside, "init", "-q")
+    done = run_cli("check", "--hook", "pre-commit", cwd=outside)
+    assert done.returncode == 0 and "commit allowed" in done.stderr
+
+
+def test_check_is_a_python_module_command():
+    done = subprocess.run([sys.executable, "-m", "memstrata.cli", "check", "--help"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "--hook" in done.stdout
