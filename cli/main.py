@@ -59,11 +59,12 @@ def _register() -> None:
     from . import bench_cmds, install_cmds, memory_cmds
 
     from . import index_cmds
+    from . import context_cmds
 
     from . import check_cmds
     from . import consolidate_cmds
 
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, check_cmds, consolidate_cmds):
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -65,11 +65,18 @@ class LoaderSettings(BaseModel):
     catalog_share: float = 0.25
     prompt_budget: int = 600
     journal_days: int = 2
+    journal_share: float = 0.5
+    todo_days: int = 14
 
 
 class HookSettings(BaseModel):
     deadline_ms: int = 1500
     prompt_deadline_ms: int = 2500
+    session_retrieval: Literal["hybrid", "bm25", "vector", "none"] = "bm25"
+    prompt_retrieval: Literal["hybrid", "bm25", "vector", "none"] = "hybrid"
+    prompt_k: int = 8
+    session_end_min_interval_s: int = 600
+    client_timeout_s: int = 10
 
 
 class LLMSettings(BaseModel):

@@ -1,0 +1,127 @@
+"""Reading commands for sessions: `context`, `hook …` (client hooks) and `mcp` (the MCP server)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from .main import open_memory
+from .render import emit_json
+
+TIERS = ("resident", "catalog", "topk")
+CLIENTS = ("claude-code", "codex", "cursor", "gemini")
+HOOK_EVENTS = ("session-start", "prompt", "session-end")
+
+
+def _tiers(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return TIERS
+    chosen = tuple(t.strip() for t in value.split(",") if t.strip())
+    unknown = [t for t in chosen if t not in TIERS]
+    if unknown:
+        raise click.BadParameter(f"unknown tier {', '.join(unknown)}; choose from {', '.join(TIERS)}",
+                                 param_hint="--tiers")
+    return chosen
+
+
+def _report_text(result) -> str:
+    lines = [f"budget {result.budget} tokens ({result.encoding}); used {result.tokens}; "
+             f"fixed overhead {result.overhead}"]
+    for report in result.tiers.values():
+        lines.append(f"  {report.name:<9} {report.used:>5} / {report.budget:<5} tokens  "
+                     f"{len(report.items)} shown, {report.dropped} left out")
+    for dropped in result.dropped[:20]:
+        lines.append(f"  dropped {dropped.id} ({dropped.tier}): {dropped.reason}")
+    if len(result.dropped) > 20:
+        lines.append(f"  … and {len(result.dropped) - 20} more")
+    lines.extend(f"  note: {note}" for note in result.notes)
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--query", "-q", help="What the session is about; retrieved items fill the top-k tier.")
+@click.option("--budget", type=click.IntRange(min=0), help="Token budget (default: loader.budget).")
+@click.option("--tiers", help="Comma-separated tiers to include: resident,catalog,topk (default: all).")
+@click.option("--mode", type=click.Choice(["hybrid", "bm25", "vector", "none"]), default="hybrid",
+              show_default=True, help="How the query is retrieved.")
+@click.option("--no-recent", is_flag=True, help="Leave today's journal and open todos out of top-k.")
+@click.option("--report", is_flag=True, help="Also print the budget report (tokens per tier, what was left out and why).")
+@click.option("--json", "as_json", is_flag=True, help="Print the context and its report as JSON.")
+@click.pass_context
+def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
+    """Print what a new session would receive, within a token budget.
+
+    Three tiers: resident (identity card, criteria, caveats), a catalog of memory files, and
+    top-k (recent journal, open todos, items retrieved for --query). Never exceeds --budget.
+    """
+    from memstrata.retrieval.loader import assemble_context
+
+    mem = open_memory(ctx, require_project=False)
+    result = assemble_context(mem, query=query, budget=budget, tiers=_tiers(tiers),
+                              recent=not no_recent, retrieval=mode)
+    if as_json:
+        emit_json({"text": result.text, "tokens": result.tokens, "budget": result.budget,
+                   "encoding": result.encoding, "ids": result.ids, "tiers": result.tiers,
+                   "dropped": result.dropped, "notes": result.notes, "overhead": result.overhead})
+        return
+    if result.text:
+        click.echo(result.text, nl=False)
+    if report:
+        click.echo(_report_text(result), err=True)  # stdout stays the context itself
+
+
+@click.command()
+@click.argument("event", metavar="EVENT")
+@click.option("--client", default="claude-code", show_default=True,
+              help="Which client calls the hook: claude-code, codex, cursor or gemini.")
+@click.pass_context
+def hook(ctx, event: str, client: str):
+    """Run a client hook: EVENT is session-start, prompt or session-end.
+
+    Reads the client's hook payload (JSON) on stdin and answers in the client's own format.
+    Always exits 0: on any problem (no memory, broken store, deadline passed) it answers
+    empty and logs to .memory/.index/hooks.log.
+    """
+    try:
+        from memstrata.hooks import run_hook
+
+        root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+        try:
+            stdin_text = sys.stdin.read() if not sys.stdin.isatty() else ""
+        except (OSError, ValueError, UnicodeDecodeError):
+            stdin_text = ""
+        run = run_hook(event, client, stdin_text, root=root)
+        if run.output:
+            sys.stdout.write(run.output + "\n")
+        sys.stdout.flush()
+        if run.timed_out:
+            os._exit(0)  # the worker is still busy; do not wait for it
+    except BaseException:  # noqa: BLE001 - a hook never breaks the session
+        try:
+            from memstrata.hooks import log_failure
+            import traceback
+
+            log_failure(f"{event} ({client}): {traceback.format_exc(limit=4)}")
+        except BaseException:  # noqa: BLE001
+            pass
+        sys.stdout.flush()
+        os._exit(0)
+    sys.exit(0)
+
+
+@click.command()
+@click.pass_context
+def mcp(ctx):
+    """Serve memory over MCP on stdio: remember, recall, forget, list_memories tools.
+
+    Add it to a client as a stdio server, e.g. `claude mcp add memstrata -- memstrata mcp`.
+    """
+    from memstrata.mcp_server import serve
+
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    serve(root)
+
+
+COMMANDS = [context, hook, mcp]

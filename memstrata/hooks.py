@@ -1,0 +1,342 @@
+"""Client hooks: read the client's payload, do the work under a deadline, answer in its format.
+
+A hook must never break a session. Whatever happens — no memory here, a broken store, a
+corrupt index, a deadline that passes — the command exits 0, prints nothing the client could
+misread (an empty answer in the client's own format), and writes what went wrong to
+`hooks.log` under the index folder.
+
+Output formats (looked up in each client's hook documentation):
+- Claude Code (code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit take
+  `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": "..."}}`; SessionEnd and
+  PreCompact output is ignored. Payload: session_id, transcript_path, cwd, prompt, source.
+- Codex (developers.openai.com/codex/hooks): the same wire format as Claude Code for
+  SessionStart / UserPromptSubmit; it has no SessionEnd, so PreCompact and Stop (per turn)
+  carry the transcript pointer.
+- Cursor (cursor.com/docs/agent/hooks): sessionStart answers `{"additional_context": "..."}`;
+  beforeSubmitPrompt only answers `{"continue": true}` (it cannot add context); session_id or
+  conversation_id and workspace_roots identify the session and project.
+- Gemini CLI (geminicli.com/docs/hooks/reference): SessionStart and BeforeAgent take
+  `hookSpecificOutput.additionalContext`; stdout must be JSON only, so every answer is JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+CLIENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "gemini")
+EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end")
+_EVENT_NAMES = {
+    ("claude-code", "session-start"): "SessionStart", ("claude-code", "prompt"): "UserPromptSubmit",
+    ("codex", "session-start"): "SessionStart", ("codex", "prompt"): "UserPromptSubmit",
+    ("gemini", "session-start"): "SessionStart", ("gemini", "prompt"): "BeforeAgent",
+}
+_SESSION_TTL_S = 7 * 24 * 3600
+
+
+@dataclass
+class HookPayload:
+    """The fields memstrata uses from any client's hook input."""
+
+    client: str
+    event: str
+    session_id: str | None = None
+    cwd: str | None = None
+    prompt: str = ""
+    transcript_path: str | None = None
+    source: str | None = None
+    hook_event_name: str | None = None
+    raw: dict = field(default_factory=dict)
+
+
+def parse_payload(text: str, client: str, event: str) -> HookPayload:
+    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception."""
+    try:
+        raw = json.loads(text) if text and text.strip() else {}
+    except (ValueError, TypeError):
+        raw = {}
+    if not isinstance(raw, dict):
+        raw = {}
+
+    def text_field(*names: str) -> str | None:
+        for name in names:
+            value = raw.get(name)
+            if isinstance(value, str) and value.strip():
+                return value
+        return None
+
+    roots = raw.get("workspace_roots")
+    cwd = text_field("cwd")
+    if cwd is None and isinstance(roots, list) and roots and isinstance(roots[0], str):
+        cwd = roots[0]
+    return HookPayload(
+        client=client, event=event,
+        session_id=text_field("session_id", "conversation_id", "sessionId"),
+        cwd=cwd, prompt=text_field("prompt", "user_prompt") or "",
+        transcript_path=text_field("transcript_path", "transcriptPath"),
+        source=text_field("source", "trigger", "reason"),
+        hook_event_name=text_field("hook_event_name"), raw=raw,
+    )
+
+
+def format_output(client: str, event: str, context: str | None) -> str:
+    """What to print on stdout for this client and event ('' = print nothing)."""
+    if client == "cursor":
+        if event == "session-start":
+            return json.dumps({"additional_context": context} if context else {})
+        if event == "prompt":
+            return json.dumps({"continue": True})
+        return json.dumps({})
+    if client in ("claude-code", "codex", "gemini"):
+        name = _EVENT_NAMES.get((client, event))
+        if context and name:
+            return json.dumps({"hookSpecificOutput": {"hookEventName": name,
+                                                      "additionalContext": context}})
+        return json.dumps({}) if client == "gemini" else ""
+    return ""
+
+
+def fail_open_output(client: str, event: str) -> str:
+    """The harmless answer: valid for the client, adds nothing, blocks nothing."""
+    return format_output(client, event, None)
+
+
+# ---- logging and session state --------------------------------------------------------------
+def _log_path(mem=None) -> Path:
+    if mem is not None:
+        return mem.primary.index_dir / "hooks.log"
+    from memstrata.paths import find_project_root, global_home
+
+    try:
+        return find_project_root() / ".index" / "hooks.log"
+    except Exception:  # noqa: BLE001 - no project: the global home keeps the log
+        return global_home() / ".index" / "hooks.log"
+
+
+def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
+    """Append one line to hooks.log; logging itself never raises."""
+    try:
+        target = path or _log_path(mem)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(f"{stamp} {message.strip()}\n")
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _session_file(mem, session_id: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", session_id)[:80] or "session"
+    return mem.primary.index_dir / "sessions" / f"{safe}.json"
+
+
+def load_session(mem, session_id: str | None) -> dict:
+    if not session_id:
+        return {}
+    try:
+        data = json.loads(_session_file(mem, session_id).read_text("utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def save_session(mem, session_id: str | None, state: dict) -> None:
+    if not session_id:
+        return
+    from memstrata.memory_layers.fsutil import write_atomic
+
+    state = {**state, "updated": time.time()}
+    write_atomic(_session_file(mem, session_id), json.dumps(state).encode("utf-8"))
+
+
+def _prune_sessions(mem) -> None:
+    folder = mem.primary.index_dir / "sessions"
+    cutoff = time.time() - _SESSION_TTL_S
+    try:
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".json") and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+    except OSError:
+        pass
+
+
+# ---- the three events -------------------------------------------------------------------------
+def _git(args: list[str], cwd: Path) -> str:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                             timeout=0.5, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def session_query(mem, cwd: Path, now: datetime | None = None) -> str:
+    """What the session is probably about: branch name, recent commit subjects, open todos."""
+    from memstrata.retrieval.loader import open_todos
+
+    parts = []
+    branch = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
+    if branch and branch not in ("HEAD", "main", "master", "trunk"):
+        parts.append(branch.replace("/", " ").replace("-", " ").replace("_", " "))
+    subjects = _git(["log", "-5", "--format=%s"], cwd)
+    if subjects:
+        parts.extend(subjects.splitlines())
+    parts.extend(e.text.splitlines()[0] for e in open_todos(mem, now)[:5] if e.text.strip())
+    return "\n".join(p for p in parts if p.strip())
+
+
+def session_start(mem, payload: HookPayload) -> str | None:
+    from memstrata.retrieval.loader import assemble_context
+
+    hooks = mem.settings.hooks
+    cwd = Path(payload.cwd) if payload.cwd else Path.cwd()
+    query = session_query(mem, cwd)
+    result = assemble_context(mem, query=query or None, retrieval=hooks.session_retrieval,
+                              k=mem.settings.retrieval.k, sync=False)
+    for note in result.notes:
+        if note.startswith("retrieval skipped"):
+            log_failure(f"session-start ({payload.client}): {note}", mem=mem)
+    # a new (or compacted, cleared, resumed) context starts from what we just gave it
+    save_session(mem, payload.session_id, {"received": result.ids})
+    _prune_sessions(mem)
+    return result.text or None
+
+
+def prompt(mem, payload: HookPayload) -> str | None:
+    from memstrata.retrieval.loader import assemble_context
+
+    if payload.client == "cursor" or not payload.prompt.strip():
+        return None  # Cursor's beforeSubmitPrompt cannot carry context
+    hooks = mem.settings.hooks
+    state = load_session(mem, payload.session_id)
+    received = list(state.get("received", []))
+    result = assemble_context(
+        mem, query=payload.prompt, budget=mem.settings.loader.prompt_budget, tiers=("topk",),
+        recent=False, exclude_ids=received, retrieval=hooks.prompt_retrieval, k=hooks.prompt_k,
+        sync=False,
+    )
+    for note in result.notes:
+        if note.startswith("retrieval skipped"):
+            log_failure(f"prompt ({payload.client}): {note}", mem=mem)
+    if result.ids:
+        save_session(mem, payload.session_id, {**state, "received": received + result.ids})
+    return result.text or None
+
+
+def session_end(mem, payload: HookPayload) -> None:
+    """Hand the transcript to extraction; record the pointer as an L3 event if that is not possible."""
+    transcript = payload.transcript_path
+    if not transcript:
+        return
+    if payload.hook_event_name == "Stop":
+        # Codex fires Stop after every turn: extract at most every N seconds per session
+        state = load_session(mem, payload.session_id)
+        last = float(state.get("last_end", 0) or 0)
+        if time.time() - last < mem.settings.hooks.session_end_min_interval_s:
+            return
+        save_session(mem, payload.session_id, {**state, "last_end": time.time()})
+    try:
+        from memstrata.consolidation.extract import spawn_extraction
+    except ImportError:
+        spawn_extraction = None
+    if spawn_extraction is not None:
+        try:
+            spawn_extraction(mem, transcript, payload.client)
+            return
+        except Exception as exc:  # noqa: BLE001 - fall back to recording the pointer
+            log_failure(f"session-end ({payload.client}): extraction not started: {exc!r}", mem=mem)
+    if mem.journal is None:
+        return
+    from memstrata.memory_layers.operations import log_event
+
+    who = payload.session_id or "unknown session"
+    log_event(mem, f"Session {who} ended ({payload.client}); transcript: {transcript}",
+              "note", tags=["session-end", payload.client], source="hook",
+              session=payload.session_id, redact=True)
+
+
+HANDLERS: dict[str, Callable[[Any, HookPayload], str | None]] = {
+    "session-start": session_start, "prompt": prompt, "session-end": session_end,
+}
+
+
+# ---- running one hook under a deadline -----------------------------------------------------
+@dataclass
+class HookRun:
+    output: str
+    ok: bool = True
+    timed_out: bool = False
+    error: str | None = None
+    elapsed_ms: float = 0.0
+
+
+def _open_memory(payload: HookPayload, root: str | None):
+    from memstrata.api import Memory
+
+    cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    mem = Memory.open(root, cwd=cwd, require_project=False)
+    if mem.project is None and not mem.home.root.is_dir():
+        return None
+    return mem
+
+
+def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
+             deadline_ms: int | None = None) -> HookRun:
+    """Do the hook's work in a worker thread; at the deadline, give up and answer empty.
+
+    The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
+    read once the worker has opened the memory; until then the shipped default applies.
+    """
+    from memstrata.settings import HookSettings
+
+    started = time.perf_counter()
+    if client not in CLIENTS or event not in EVENTS:
+        log_failure(f"hook {event!r} --client {client!r}: unknown event or client; "
+                    f"events: {', '.join(EVENTS)}; clients: {', '.join(CLIENTS)}")
+        return HookRun("", ok=False, error="unknown event or client")
+    payload = parse_payload(stdin_text, client, event)
+    empty = fail_open_output(client, event)
+    box: dict[str, Any] = {}
+    opened = threading.Event()
+
+    def work() -> None:
+        try:
+            box["mem"] = _open_memory(payload, root)
+            opened.set()
+            if box["mem"] is not None:
+                box["context"] = HANDLERS[event](box["mem"], payload)
+        except BaseException as exc:  # noqa: BLE001 - fail open, log, never raise
+            box["error"] = f"{type(exc).__name__}: {exc}"
+            box["trace"] = traceback.format_exc(limit=6)
+        finally:
+            opened.set()
+
+    def pick(hooks) -> int:
+        return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
+
+    worker = threading.Thread(target=work, name=f"memstrata-hook-{event}", daemon=True)
+    worker.start()
+    limit = deadline_ms if deadline_ms is not None else pick(HookSettings())
+    opened.wait(max(0.0, limit / 1000.0))
+    mem = box.get("mem")
+    if deadline_ms is None and mem is not None:
+        limit = pick(mem.settings.hooks)
+    remaining = limit / 1000.0 - (time.perf_counter() - started)
+    worker.join(max(0.0, remaining))
+    elapsed = (time.perf_counter() - started) * 1000
+    if worker.is_alive():
+        log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
+        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=elapsed)
+    if "error" in box:
+        log_failure(f"{event} ({client}): {box['error']}\n{box.get('trace', '')}", mem=mem)
+        return HookRun(empty, ok=False, error=box["error"], elapsed_ms=elapsed)
+    return HookRun(format_output(client, event, box.get("context")), elapsed_ms=elapsed)
