@@ -100,19 +100,26 @@ class ClaimReply(BaseModel):
         return self
 
 
-def reply_schema(event_ids: set[str], candidate_ids: set[str]) -> type[ClaimReply]:
-    """The reply model for one cluster: citations must point into this cluster."""
+def reply_schema(event_ids: set[str], candidate_ids: set[str],
+                 problems: list[str] | None = None) -> type[ClaimReply]:
+    """The reply model for one cluster: citations must point into this cluster.
+
+    `problems` collects why replies were refused, so the skip reason names it.
+    """
+    seen = problems if problems is not None else []
 
     class ClusterClaimReply(ClaimReply):
         @model_validator(mode="after")
         def _cited_exist(self):
             unknown = sorted(set(self.cited_events) - event_ids)
             if unknown and not self.skip:
+                seen.append(f"cites unknown event ids {unknown}")
                 raise ValueError(f"cites unknown event ids {unknown}; cite only the listed ids")
             if self.existing_id and self.existing_id not in candidate_ids:
                 if self.relation == "new":
                     self.existing_id = None
                 else:
+                    seen.append(f"names unknown item {self.existing_id!r}")
                     raise ValueError(f"existing_id {self.existing_id!r} is not one of the listed items")
             return self
 
@@ -229,13 +236,15 @@ class LLMClaimer:
         if self.spent + estimate > self.budget:
             raise BudgetExhausted(
                 f"token budget {self.budget} spent ({self.spent} used, next call ~{estimate})")
-        schema = reply_schema(set(cluster.ids), {c.id for c in candidates})
+        problems: list[str] = []
+        schema = reply_schema(set(cluster.ids), {c.id for c in candidates}, problems)
         before = self.client.usage.total_tokens
         try:
             result = self.client.complete_json(messages, schema, max_tokens=self.max_tokens)
         except LLMError as exc:
             self.spent += max(self.client.usage.total_tokens - before, 0)
-            raise ClaimSkipped(f"LLM reply rejected: {exc}", final=False) from exc
+            detail = f" (last: {problems[-1]})" if problems else ""
+            raise ClaimSkipped(f"LLM reply rejected: {exc}{detail}", final=False) from exc
         self.spent += max(self.client.usage.total_tokens - before, result.prompt_tokens
                           + result.completion_tokens)
         reply = result.value

@@ -245,11 +245,10 @@ class Runner:
             self.report.windows += 1
             plan = self.plan_window(day, windows[day], done, len(pending))
             done += len(windows[day])
-            if not plan.actions and not plan.processed and not plan.failures:
-                continue
-            self.checkpoint.save_plan(plan)
-            self.crash("plan")
-            self.apply_plan(plan)
+            if plan.actions or plan.processed or plan.failures:
+                self.checkpoint.save_plan(plan)
+                self.crash("plan")
+                self.apply_plan(plan)
             if plan.stopped:
                 self.report.stopped = plan.stopped
         self.forget(now)

@@ -1,0 +1,147 @@
+"""The LLM path through litellm's real HTTP code against a scripted local server."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+from memstrata.api import Memory
+from memstrata.consolidation.checkpoint import Checkpoint
+from memstrata.consolidation.extract import extract_session
+from memstrata.consolidation.job import run_consolidation
+from tests.test_consolidation import BASE, SEED, items_by_id, seed
+from tests.test_extract import SECRET, claude_transcript
+
+EVENT_ID = re.compile(r"- id=(ev-[\w-]+) ")
+ITEM_LINE = re.compile(r"- id=((?:dec|fact|cav|pref)-[\w-]+) type=\S+ status=\S+ by=\S+: (.*)")
+
+
+def _prompt(request: dict) -> str:
+    return request["messages"][-1]["content"]
+
+
+def responder(request: dict) -> str:
+    """A well-behaved model: one claim per cluster, relations from the offered items."""
+    prompt = _prompt(request)
+    events = EVENT_ID.findall(prompt)
+    existing = dict(ITEM_LINE.findall(prompt))
+    reply = {"skip": False, "cited_events": events, "confidence": 0.9, "relation": "new",
+             "existing_id": None}
+    if "Redis" in prompt.split("Existing items")[0]:
+        old = next((i for i, text in existing.items() if "PostgreSQL" in text), None)
+        reply.update(claim="The job queue runs on Redis streams (Postgres locks hurt throughput).",
+                     title="Job queue on Redis streams", type="decision")
+        if old:
+            reply.update(relation="conflicts", existing_id=old)
+    elif "PostgreSQL" in prompt.split("Existing items")[0]:
+        old = next((i for i, text in existing.items() if "PostgreSQL" in text), None)
+        reply.update(claim="The job queue runs on PostgreSQL.", title="Job queue on PostgreSQL",
+                     type="decision")
+        if old:
+            reply.update(relation="agrees", existing_id=old)
+    elif "tailwind" in prompt:
+        reply.update(claim="The CSS build uses tailwind through postcss.", title="CSS: tailwind",
+                     type="fact")
+    else:
+        reply = {"skip": True, "reason": "nothing durable"}
+    return json.dumps(reply)
+
+
+def direct_mem(repo, **extra) -> Memory:
+    return Memory.open(repo, **{"consolidation.pending_review": False, **extra})
+
+
+def test_llm_claims_chain_tokens_and_noop_rerun(repo, fake_llm):
+    server = fake_llm(responder=responder)
+    mem = direct_mem(repo)
+    seed(mem)
+    report = run_consolidation(mem, now=BASE + timedelta(days=6))
+    assert report.method == "llm" and report.model == "openai/fake-model"
+    items = items_by_id(mem)
+    pg = next(i for i in items.values() if i.title == "Job queue on PostgreSQL")
+    redis = next(i for i in items.values() if i.title == "Job queue on Redis streams")
+    assert pg.source.events == ["ev-pg000001", "ev-pg000002", "ev-pg000003"]
+    assert redis.supersedes == [pg.id] and pg.superseded_by == redis.id and pg.status == "archived"
+    assert redis.confidence == 0.7  # capped at machine_confidence, below human 1.0
+    assert redis.source.method == "llm" and redis.source.events == ["ev-rd000001"]
+    # noise was filtered before any call: 3 PostgreSQL mentions + Redis + tailwind
+    assert report.llm_calls == len(server.requests) == 5
+    assert report.prompt_tokens == 500 and report.completion_tokens == 100
+    assert all(r["response_format"] == {"type": "json_object"} for r in server.requests)
+    again = run_consolidation(mem, now=BASE + timedelta(days=6))
+    assert again.llm_calls == 0 and not again.changed and len(server.requests) == 5
+
+
+ONE = [("ev-one00001", 0, 10, "decision", [], "We will use PostgreSQL for the job queue")]
+
+
+def test_malformed_refused_and_unknown_ids_are_retried_then_skipped(repo, fake_llm):
+    bad_ids = json.dumps({"claim": "The job queue runs on PostgreSQL.", "type": "decision",
+                          "confidence": 0.9, "cited_events": ["ev-invented1"]})
+    server = fake_llm(["{not json at all", "I'm sorry, I can't help with that.", bad_ids],
+                      responder=responder)
+    mem = direct_mem(repo)
+    seed(mem, rows=ONE)
+    report = run_consolidation(mem, now=BASE + timedelta(days=1))
+    assert len(server.requests) == 3  # one call, retried twice by the client
+    assert items_by_id(mem) == {} and not report.changed
+    assert len(report.skipped) == 1 and not report.skipped[0].final
+    assert "unknown event ids" in report.skipped[0].reason
+    state = Checkpoint(mem.project).load_state()
+    assert "ev-one00001" not in state.processed and list(state.failures.values()) == [1]
+    # next run: the model behaves; the waiting events become a claim citing them
+    later = run_consolidation(mem, now=BASE + timedelta(days=1))
+    assert later.added and items_by_id(mem)[later.added[0]].source.events == ["ev-one00001"]
+    assert Checkpoint(mem.project).load_state().failures == {}
+
+
+def test_timeouts_skip_without_writing(repo, fake_llm):
+    server = fake_llm([{"delay": 2, "content": "{}"}] * 3, timeout_s=0.4)
+    mem = direct_mem(repo, **{"consolidation.max_failures": 1})
+    seed(mem, rows=ONE)
+    report = run_consolidation(mem, now=BASE + timedelta(days=1))
+    assert items_by_id(mem) == {} and len(server.requests) == 3
+    assert report.skipped[0].final and "dropped" in report.skipped[0].reason
+    assert "Timeout" in report.skipped[0].reason or "timed out" in report.skipped[0].reason.lower()
+    # given up after max_failures: consolidated without a claim, never asked again
+    assert Checkpoint(mem.project).load_state().processed == {"ev-one00001": ""}
+
+
+def test_token_budget_caps_the_run_and_defers_the_rest(repo, fake_llm):
+    server = fake_llm(responder=responder)
+    mem = direct_mem(repo, **{"consolidation.ttl_days": 1, "consolidation.llm_max_tokens": 200})
+    seed(mem)
+    # each call is estimated at ~250 prompt tokens (tiktoken) + 200 completion; the server
+    # then reports 120 used: 500 pays for one call, not two
+    report = run_consolidation(mem, max_tokens=500, now=BASE + timedelta(days=30))
+    assert report.llm_calls == len(server.requests) == 1
+    assert report.stopped.startswith("token budget 500 spent")
+    assert report.deferred_events == 6  # day 1 (2 events) was done before the money ran out
+    state = Checkpoint(mem.project).load_state()
+    assert "ev-pg000001" in state.processed and "ev-pg000002" not in state.processed
+    # days whose events wait for the next run are not archived, however old
+    assert report.archived_days == ["2026-01-05.md"]
+    full = run_consolidation(mem, now=BASE + timedelta(days=30))
+    assert full.llm_calls == 4 and len(full.superseded) == 1
+    assert len(full.archived_days) == 4
+
+
+def test_secrets_from_a_transcript_never_reach_the_llm(repo, tmp_path, fake_llm):
+    server = fake_llm(responder=lambda request: json.dumps({
+        "claim": "Migrations must not run against production.", "type": "caveat",
+        "confidence": 0.8, "cited_events": EVENT_ID.findall(_prompt(request))}))
+    mem = direct_mem(repo)
+    extract_session(mem, claude_transcript(tmp_path / "s.jsonl"), "claude-code")
+    report = run_consolidation(mem, since=BASE.replace(year=2026, month=3, day=1),
+                               now=BASE.replace(month=3, day=3))
+    assert report.llm_calls >= 1
+    sent = "\n".join(server.prompts())
+    assert SECRET not in sent and SECRET[:12] not in sent and "[REDACTED" in sent
+    files = "\n".join(p.read_text() for p in (repo / ".memory").rglob("*.md"))
+    assert SECRET[:12] not in files
+
+
+def test_seed_rows_are_the_shared_fixture():
+    # the crash tests replay the same seed; keep ids unique so claim keys are stable
+    assert len({row[0] for row in SEED}) == len(SEED)
