@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .documents import IndexDoc
 
-CATALOG_VERSION = 1
+CATALOG_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS files (
     docs TEXT, problems TEXT);
 CREATE TABLE IF NOT EXISTS docs (
     id TEXT PRIMARY KEY, payload TEXT, doc_hash TEXT, content_hash TEXT,
-    lex_hash TEXT, vec_hash TEXT, vec_meta TEXT, chunks INTEGER DEFAULT 0);
+    lex_hash TEXT, vec_hash TEXT, vec_meta TEXT, chunks INTEGER DEFAULT 0,
+    type TEXT, layer TEXT, scope TEXT, status TEXT);
 """
 
 
@@ -110,10 +111,13 @@ class Catalog:
     def put_doc(self, doc: IndexDoc) -> None:
         """Record the desired doc; index columns are kept until the indexes confirm."""
         self.db.execute(
-            "INSERT INTO docs (id, payload, doc_hash, content_hash) VALUES (?,?,?,?) "
+            "INSERT INTO docs (id, payload, doc_hash, content_hash, type, layer, scope, status) "
+            "VALUES (?,?,?,?,?,?,?,?) "
             "ON CONFLICT(id) DO UPDATE SET payload=excluded.payload, doc_hash=excluded.doc_hash, "
-            "content_hash=excluded.content_hash",
-            (doc.id, json.dumps(doc.to_json(), ensure_ascii=False), doc.doc_hash, doc.content_hash))
+            "content_hash=excluded.content_hash, type=excluded.type, layer=excluded.layer, "
+            "scope=excluded.scope, status=excluded.status",
+            (doc.id, json.dumps(doc.to_json(), ensure_ascii=False), doc.doc_hash, doc.content_hash,
+             doc.type, doc.layer, doc.scope, doc.status))
 
     def drop_doc(self, doc_id: str) -> None:
         self.db.execute("DELETE FROM docs WHERE id=?", (doc_id,))
@@ -139,6 +143,17 @@ class Catalog:
             for doc_id, payload in self.db.execute(
                     f"SELECT id, payload FROM docs WHERE id IN ({marks})", chunk):
                 out[doc_id] = IndexDoc.from_json(json.loads(payload))
+        return out
+
+    def matching(self, ids: list[str], pairs: list[tuple[str, list[str]]]) -> set[str]:
+        """The subset of `ids` whose filter columns match (type/layer/scope/status)."""
+        out: set[str] = set()
+        where = "".join(f" AND {col} IN ({','.join('?' * len(vals))})" for col, vals in pairs)
+        params_tail = [v for _, vals in pairs for v in vals]
+        for start in range(0, len(ids), 400):
+            chunk = ids[start:start + 400]
+            sql = f"SELECT id FROM docs WHERE id IN ({','.join('?' * len(chunk))}){where}"
+            out.update(r[0] for r in self.db.execute(sql, [*chunk, *params_tail]))
         return out
 
     def count_docs(self) -> int:

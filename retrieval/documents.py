@@ -95,32 +95,63 @@ class SourceFile:
     size: int
 
 
+def _scan_md(directory: str, out: list, kind: str) -> None:
+    try:
+        entries = os.scandir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    with entries:
+        for entry in entries:
+            name = entry.name
+            if not name.endswith(".md") or name.startswith("."):
+                continue
+            try:
+                st = entry.stat()
+            except FileNotFoundError:
+                continue
+            if (st.st_mode & 0o170000) == 0o100000:  # regular file
+                out.append(SourceFile(Path(entry.path), kind, st.st_mtime_ns, st.st_size))
+
+
+def _scan_store(root: Path, kind: str, out: list) -> None:
+    """The files MemoryStore.item_files lists, without sorting Path objects (hot path)."""
+    from memstrata.memory_layers.models import TYPE_FOLDERS
+    from memstrata.memory_layers.store import SPECIAL_FILES
+
+    base = str(root)
+    for name in SPECIAL_FILES:
+        try:
+            st = os.stat(os.path.join(base, name))
+        except FileNotFoundError:
+            continue
+        out.append(SourceFile(root / name, kind, st.st_mtime_ns, st.st_size))
+    folders = set(TYPE_FOLDERS.values())
+    for folder in folders:
+        _scan_md(os.path.join(base, folder), out, kind)
+    archive = os.path.join(base, "archive")
+    if os.path.isdir(archive):
+        for dirpath, dirnames, _files in os.walk(archive):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            if os.path.basename(dirpath) in folders:
+                _scan_md(dirpath, out, kind)
+
+
 def list_sources(mem: "Memory") -> list[SourceFile]:
     """Every file that contributes documents, with its stat (one syscall per file)."""
     out: list[SourceFile] = []
-    stores = []
     if mem.home.root.is_dir():
-        stores.append(("item-global", mem.global_store))
+        _scan_store(mem.home.root, "item-global", out)
     if mem.project_store is not None:
-        stores.append(("item-project", mem.project_store))
-    for kind, store in stores:
-        for path in store.item_files(include_archived=True):
+        _scan_store(mem.project.root, "item-project", out)
+    if mem.journal is not None:
+        journal: list[SourceFile] = []
+        _scan_md(str(mem.journal.paths.journal_dir), journal, "journal")
+        for src in journal:
             try:
-                st = os.stat(path)
-            except FileNotFoundError:
+                datetime.strptime(src.path.name[:-3], "%Y-%m-%d")
+            except ValueError:
                 continue
-            out.append(SourceFile(path, kind, st.st_mtime_ns, st.st_size))
-    if mem.journal is not None and mem.journal.paths.journal_dir.is_dir():
-        with os.scandir(mem.journal.paths.journal_dir) as entries:
-            for entry in entries:
-                if not entry.name.endswith(".md") or not entry.is_file():
-                    continue
-                try:
-                    datetime.strptime(entry.name[:-3], "%Y-%m-%d")
-                except ValueError:
-                    continue
-                st = entry.stat()
-                out.append(SourceFile(Path(entry.path), "journal", st.st_mtime_ns, st.st_size))
+            out.append(src)
     return out
 
 

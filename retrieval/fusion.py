@@ -39,14 +39,16 @@ class VectorRetriever:
 
     name = "vector"
 
-    def __init__(self, store, embed_query: Callable[[str], object]):
+    def __init__(self, store, embed_query: Callable[[str], object], accept=None):
         self.store = store
         self.embed_query = embed_query
+        self.accept = accept  # doc ids -> those passing the filters (cheaper than chroma's where)
 
     def retrieve(self, query, limit, filters=None):
         if not query.strip():
             return []
-        return self.store.search(self.embed_query(query), limit, filters)
+        accept = (lambda ids: self.accept(ids, filters)) if self.accept and filters else None
+        return self.store.search(self.embed_query(query), limit, filters, accept=accept)
 
 
 @dataclass

@@ -247,7 +247,8 @@ class MemoryIndex:
         if mode in ("bm25", "hybrid", "default"):
             parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
         if mode in ("vector", "hybrid", "default"):
-            parts.append((VectorRetriever(self.vectors, self._embed_query),
+            accept = lambda ids, f: self.catalog.matching(ids, f.as_pairs())  # noqa: E731
+            parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
                           r.vector_weight if mode != "vector" else 1.0))
         fused = FusionRetriever(parts, rrf_k=r.rrf_k).fuse(query, n, filters, per_retriever=n)
         for message in fused.warnings:

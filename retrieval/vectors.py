@@ -160,22 +160,35 @@ class VectorStore:
             col.delete(ids=ids[start:start + 2000])
 
     # ---- reading --------------------------------------------------------------------
-    def search(self, vector: np.ndarray, limit: int,
-               filters: Filters | None = None) -> list[tuple[str, float]]:
-        """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk)."""
+    def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None,
+               accept=None) -> list[tuple[str, float]]:
+        """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk).
+
+        Chroma's metadata `where` pre-filter costs time linear in the collection, so with an
+        `accept(doc_ids) -> allowed ids` callback we first ask unfiltered (over-fetching) and
+        filter by the catalog; only when too few survive do we ask again with `where`.
+        """
         col = self.collection(create=False)
         try:
-            result = col.query(query_embeddings=[vector], n_results=max(1, limit * 2),
-                               where=where_clause(filters), include=["metadatas", "distances"])
+            if filters is not None and filters.as_pairs() and accept is not None:
+                ranked = self._query(col, vector, limit * 2 + 10, None)
+                allowed = accept([d for d, _ in ranked])
+                kept = [(d, s) for d, s in ranked if d in allowed]
+                if len(kept) >= limit or len(ranked) < limit * 2 + 10:
+                    return kept[:limit]
+            return self._query(col, vector, limit * 2, where_clause(filters))[:limit]
         except Exception:
             self.close()  # the next call reopens instead of reusing a broken handle
             raise
+
+    @staticmethod
+    def _query(col, vector, n: int, where) -> list[tuple[str, float]]:
+        result = col.query(query_embeddings=[vector], n_results=max(1, n), where=where,
+                           include=["distances"])
         best: dict[str, float] = {}
-        for meta, dist in zip(result["metadatas"][0], result["distances"][0]):
-            doc = meta.get("doc") if meta else None
-            if doc is None:
-                continue
+        for vid, dist in zip(result["ids"][0], result["distances"][0]):
+            doc = vid.rsplit("::", 1)[0]
             sim = 1.0 - float(dist)
             if sim > best.get(doc, -2.0):
                 best[doc] = sim
-        return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+        return sorted(best.items(), key=lambda kv: -kv[1])
