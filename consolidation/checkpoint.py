@@ -67,9 +67,11 @@ class CrashPoints:
         env = os.environ.get(CRASH_ENV, "")
         self.at = at if at is not None else (int(env) if env.strip().isdigit() else None)
         self.count = 0
+        self.names: list[str] = []
 
     def __call__(self, name: str) -> None:
         self.count += 1
+        self.names.append(name)
         if self.at is not None and self.count == self.at:
             os.kill(os.getpid(), signal.SIGKILL)
 

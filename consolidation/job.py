@@ -288,6 +288,7 @@ def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now
                           "archived": len(report.archived_items) + len(report.archived_days),
                           "tokens": report.total_tokens}
         checkpoint.save_state(state)
+        report.checkpoints = list(crash.names)
 
 
 def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | date | None = None,

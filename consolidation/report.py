@@ -43,6 +43,7 @@ class ConsolidationReport:
     diff: str = ""
     commit: str | None = None
     notes: list[str] = field(default_factory=list)
+    checkpoints: list[str] = field(default_factory=list)  # durable points passed, in order
 
     @property
     def changed(self) -> bool:
