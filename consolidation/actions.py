@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
+from memstrata.memory_layers.fsutil import locked
+from memstrata.memory_layers.models import MemoryItem, new_id, now_utc
+from memstrata.memory_layers.store import LoadedItem, MemoryStore
 from pydantic import BaseModel, Field
 
 from memstrata.api import Memory
 from memstrata.errors import ConcurrentEdit, InvalidItem
-from memstrata.memory_layers.fsutil import locked
-from memstrata.memory_layers.models import MemoryItem, new_id, now_utc
-from memstrata.memory_layers.store import LoadedItem, MemoryStore
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 

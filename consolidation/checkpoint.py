@@ -21,10 +21,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from filelock import FileLock, Timeout
+from memstrata.memory_layers.fsutil import write_atomic
 from pydantic import BaseModel, Field
 
 from memstrata.errors import MemstrataError
-from memstrata.memory_layers.fsutil import write_atomic
 from memstrata.paths import MemoryPaths
 
 from .actions import Action

@@ -27,8 +27,8 @@ from .cluster import Cluster
 ClaimType = Literal["fact", "decision", "caveat", "preference"]
 Relation = Literal["new", "agrees", "conflicts"]
 
-_CAVEAT_CUE = re.compile(r"\b(?:never|don'?t|do not|avoid|must not|careful)\b", re.I)
-_PREFERENCE_CUE = re.compile(r"\b(?:i prefer|i like|i'd rather|i want you to|please always)\b", re.I)
+_CAVEAT_CUE = re.compile(r"\b(?:never|don'?t|do not|avoid|must not|careful)\b", re.IGNORECASE)
+_PREFERENCE_CUE = re.compile(r"\b(?:i prefer|i like|i'd rather|i want you to|please always)\b", re.IGNORECASE)
 LOW_SIGNAL_KINDS = {"progress", "todo"}
 STRONG_KINDS = {"decision", "rejected"}
 

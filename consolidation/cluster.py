@@ -20,14 +20,13 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-
 from memstrata.memory_layers.models import JournalEvent
 
 CHANGE_CUE = re.compile(
     r"\b(?:switch(?:ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|from)|instead of|rather than|no longer|"
     r"replac(?:e|ed|ing)\b|mov(?:e|ed|ing) (?:\w+\s+){0,4}?(?:to|from|off)|migrat(?:e|ed|ing) "
     r"(?:\w+\s+){0,4}?(?:to|from|off)|drop(?:ped)? (?:\w+ ){0,3}?for|changed? (?:our|the) mind|"
-    r"revert(?:ed)? to|not anymore|stop(?:ped)? using)\b", re.I)
+    r"revert(?:ed)? to|not anymore|stop(?:ped)? using)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -78,7 +77,7 @@ def cluster_events(events: list[JournalEvent], vectors: np.ndarray, *,
     else:
         from sklearn.cluster import AgglomerativeClustering
 
-        tags = [set(t.lower() for t in e.tags) - _GENERIC_TAGS for e in events]
+        tags = [{t.lower() for t in e.tags} - _GENERIC_TAGS for e in events]
         sim = similarity_matrix(vectors, tags, tag_weight)
         distance = np.clip(1.0 - sim, 0.0, 2.0)
         np.fill_diagonal(distance, 0.0)

@@ -66,7 +66,8 @@ def _unit_name(repo: Path) -> str:
 
 def _run(command: list[str], *, input: str | None = None) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run(command, input=input, capture_output=True, text=True, timeout=30)
+        return subprocess.run(command, input=input, capture_output=True, text=True, timeout=30,
+                              check=False)
     except FileNotFoundError as exc:
         raise ScheduleError(f"{command[0]} is not installed; pick another --scheduler") from exc
 

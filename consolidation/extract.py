@@ -22,8 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.api import Memory
 from memstrata.memory_layers.models import JournalEvent, Source, now_utc
+
+from memstrata.api import Memory
 
 from .transcripts import UserMessage, read_user_messages
 
@@ -31,30 +32,30 @@ _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 _REMEMBER = re.compile(
     r"^(?:please\s+)?(?:remember|note|keep in mind|for future reference|fyi for later)"
-    r"(?:\s+(?:this|that))?\s*[:,\-–]?\s*(?P<what>.{6,})$", re.I)
+    r"(?:\s+(?:this|that))?\s*[:,\-–]?\s*(?P<what>.{6,})$", re.IGNORECASE)
 _CAVEAT = re.compile(
     r"(?:\b(?:don'?t|do not|never|stop)\b.*\bagain\b)|^(?:from now on,?\s*)?(?:never|don'?t ever|"
-    r"do not ever|always avoid|avoid)\b|^from now on,?\s*(?:don'?t|do not)\b", re.I)
+    r"do not ever|always avoid|avoid)\b|^from now on,?\s*(?:don'?t|do not)\b", re.IGNORECASE)
 _REJECTED = re.compile(
     r"\b(?:rejected|ruled out|we won'?t use|not going to use|we dropped|drop the idea|"
-    r"decided against|no longer consider)\b", re.I)
+    r"decided against|no longer consider)\b", re.IGNORECASE)
 _DECISION = re.compile(
     r"\b(?:let'?s (?:use|go|switch|keep|move|stick)|we(?:'ll| will) (?:use|go|switch|keep|move)|"
     r"we decided|decided to|decision:|go with|going with|we chose|we'?re going to use|"
-    r"switch(?:ing)? (?:\w+ )*to|stick with|instead of|from now on|we should (?:use|always))\b", re.I)
+    r"switch(?:ing)? (?:\w+ )*to|stick with|instead of|from now on|we should (?:use|always))\b", re.IGNORECASE)
 _BLOCKER = re.compile(
     r"\b(?:blocked|blocker|blocking|stuck (?:on|with)|waiting (?:on|for)|keeps failing|"
     r"is failing|fails|broken|doesn'?t work|does not work|can'?t (?:access|reach|log ?in|install|"
-    r"connect|deploy)|cannot (?:access|reach|log ?in|install|connect|deploy))\b", re.I)
+    r"connect|deploy)|cannot (?:access|reach|log ?in|install|connect|deploy))\b", re.IGNORECASE)
 _TODO = re.compile(
     r"\b(?:todo|to-do|later|next time|still (?:need|have) to|follow[- ]up|tomorrow|not finished|"
-    r"unfinished|left to do|come back to|pick (?:this|it) up)\b", re.I)
+    r"unfinished|left to do|come back to|pick (?:this|it) up)\b", re.IGNORECASE)
 _FACT = re.compile(
     r"\b(?:we use|we'?re using|we run|is using|uses|runs on|is deployed|deploys? (?:to|on)|"
     r"lives in|is located|is written in|is hosted|is on port|listens on|our \w+ (?:is|are)|"
-    r"the \w+ (?:is|are) (?:in|on|at|a|an|the)|requires|depends on|version \d)\b", re.I)
-_REASON = re.compile(r"\b(?:because|since|so that|as long as|unless|only if|otherwise)\b", re.I)
-_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+    r"the \w+ (?:is|are) (?:in|on|at|a|an|the)|requires|depends on|version \d)\b", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|since|so that|as long as|unless|only if|otherwise)\b", re.IGNORECASE)
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 KIND_ORDER = ("decision", "rejected", "blocker", "todo", "note")
@@ -198,7 +199,7 @@ def spawn_extraction(mem: Memory, transcript_path: str, client: str) -> None:
         else:  # pragma: no cover - Windows
             kwargs["creationflags"] = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(
                 subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-        subprocess.Popen(command, **kwargs)  # noqa: S603 - our own CLI, no shell
+        subprocess.Popen(command, **kwargs)
 
 
 __all__ = ["ExtractResult", "classify", "extract_session", "spawn_extraction"]

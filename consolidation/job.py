@@ -18,16 +18,21 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 import numpy as np
+from memstrata.memory_layers.models import JournalEvent, now_utc
 
 from memstrata.api import Memory
 from memstrata.llm import llm_configured
-from memstrata.memory_layers.models import JournalEvent, now_utc
 from memstrata.paths import MemoryPaths
 
 from .actions import Action, World, apply_action, claim_key
 from .checkpoint import Checkpoint, CrashPoints, Plan, State
 from .claims import (
-    BudgetExhausted, Candidate, ClaimSkipped, LLMClaimer, extractive_claim, worth_a_claim,
+    BudgetExhausted,
+    Candidate,
+    ClaimSkipped,
+    LLMClaimer,
+    extractive_claim,
+    worth_a_claim,
 )
 from .cluster import cluster_events
 from .forgetting import plan_forgetting

@@ -110,7 +110,8 @@ def render_diff(before: dict[str, str], after: dict[str, str]) -> str:
 def git_commit(repo_dir: Path, memory_dir: Path, message: str) -> tuple[str | None, str]:
     """Commit only `.memory/` (tracked memory files); (sha or None, note)."""
     def git(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=True)
+        return subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=True,
+                              check=False)
 
     try:
         inside = git("rev-parse", "--is-inside-work-tree")

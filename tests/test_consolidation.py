@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-
-from memstrata.api import Memory
 from memstrata.cli.main import cli
 from memstrata.consolidation.checkpoint import Checkpoint, RunLocked
 from memstrata.consolidation.job import run_consolidation
 from memstrata.memory_layers.markdown import serialize_item
 from memstrata.memory_layers.models import MemoryItem, Source
 from memstrata.memory_layers.operations import log_event, remember
+
+from memstrata.api import Memory
 
 BASE = datetime(2026, 1, 5, 10, 0, tzinfo=timezone.utc)
 
@@ -164,8 +164,8 @@ def test_forgetting_archives_old_days_and_faded_items_never_deletes(direct):
     seed(direct, base=now - timedelta(days=2),
          rows=[("ev-new1", 0, 9, "progress", [], "Reviewed the pull request for search")])
     stale = datetime(2024, 1, 1, tzinfo=timezone.utc)
-    common = dict(created=stale, updated=stale, importance=0.3, confidence=0.6,
-                  source=Source(kind="consolidation"))
+    common = {"created": stale, "updated": stale, "importance": 0.3, "confidence": 0.6,
+              "source": Source(kind="consolidation")}
     faded = MemoryItem(id="fact-faded001", type="fact", title="Old sprint board is in Trello", **common)
     caveat = MemoryItem(id="cav-keep0001", type="caveat", title="Never deploy on Fridays", **common)
     human = MemoryItem(id="fact-human001", type="fact", title="The repo uses trunk-based flow",
@@ -214,9 +214,8 @@ def test_dry_run_writes_nothing_and_shows_the_diff(direct, repo):
 
 
 def test_one_run_at_a_time(direct):
-    with Checkpoint(direct.project).lock():
-        with pytest.raises(RunLocked):
-            run_consolidation(direct)
+    with Checkpoint(direct.project).lock(), pytest.raises(RunLocked):
+        run_consolidation(direct)
 
 
 def test_cli_consolidate_json_and_text(repo):
@@ -240,7 +239,8 @@ def test_git_commit_of_memory(direct, repo):
     import subprocess
 
     def git(*args):
-        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                              check=False)
 
     git("init", "-q")
     git("config", "user.email", "t@example.com")

@@ -6,10 +6,11 @@ import json
 import re
 from datetime import timedelta
 
-from memstrata.api import Memory
 from memstrata.consolidation.checkpoint import Checkpoint
 from memstrata.consolidation.extract import extract_session
 from memstrata.consolidation.job import run_consolidation
+
+from memstrata.api import Memory
 from tests.test_consolidation import BASE, SEED, items_by_id, seed
 from tests.test_extract import SECRET, claude_transcript
 
