@@ -7,6 +7,7 @@ drifted, else an incremental sync.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .documents import list_sources, merge_docs, parse_source
@@ -47,12 +48,12 @@ def _expected_docs(index: "MemoryIndex") -> tuple[set[str], int, list[str]]:
     per_file, problems = {}, []
     for src in sources:
         try:
-            raw = src.path.read_bytes()
+            raw = Path(src.path).read_bytes()
         except OSError as exc:
             problems.append(f"{src.path}: cannot read ({exc.strerror})")
             continue
         docs, file_problems = parse_source(index.mem, src, raw)
-        per_file[str(src.path)] = docs
+        per_file[src.path] = docs
         problems.extend(file_problems)
     merged, merge_problems = merge_docs(per_file)
     return set(merged), len(sources), problems + merge_problems
@@ -84,7 +85,7 @@ def run_doctor(index: "MemoryIndex", repair: bool = False) -> DoctorReport:
         if index._catalog is None:  # open it ourselves: the property would silently rebuild
             Catalog(index.dir / "catalog.sqlite").close()
         known = index.catalog.file_stats()
-        stats = {str(s.path): (s.mtime_ns, s.size) for s in list_sources(index.mem)}
+        stats = {s.path: (s.mtime_ns, s.size) for s in list_sources(index.mem)}
         report.changed_files = sum(1 for p, st in stats.items() if known.get(p, (None, None))[:2] != st)
         report.changed_files += sum(1 for p in known if p not in stats)
     except Exception as exc:  # noqa: BLE001

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
@@ -71,7 +72,7 @@ def scan_files(index: "MemoryIndex", report: SyncReport, force: bool = False) ->
     seen = set()
     stale = []
     for src in sources:
-        key = str(src.path)
+        key = src.path
         seen.add(key)
         old = known.get(key)
         if force or old is None or old[0] != src.mtime_ns or old[1] != src.size:
@@ -80,7 +81,7 @@ def scan_files(index: "MemoryIndex", report: SyncReport, force: bool = False) ->
     if (stale or gone) and not force:
         # another process may have synced: compare with the catalog before doing work
         known = index.file_stats(refresh=True)
-        stale = [s for s in stale if known.get(str(s.path), (None, None))[:2] != (s.mtime_ns, s.size)]
+        stale = [s for s in stale if known.get(s.path, (None, None))[:2] != (s.mtime_ns, s.size)]
         gone = [p for p in known if p not in seen]
     content_changed = bool(gone)
     with catalog.transaction():
@@ -88,19 +89,19 @@ def scan_files(index: "MemoryIndex", report: SyncReport, force: bool = False) ->
             catalog.drop_file(path)
         for src in stale:
             try:
-                raw = src.path.read_bytes()
+                raw = Path(src.path).read_bytes()
             except FileNotFoundError:
-                catalog.drop_file(str(src.path))
+                catalog.drop_file(src.path)
                 content_changed = True
                 continue
             report.files_read += 1
             sha = hashlib.sha256(raw).hexdigest()
-            old = known.get(str(src.path))
+            old = known.get(src.path)
             if not force and old is not None and old[2] == sha:
-                catalog.touch_file(str(src.path), src.mtime_ns, src.size)
+                catalog.touch_file(src.path, src.mtime_ns, src.size)
                 continue
             docs, problems = parse_source(mem, src, raw)
-            catalog.put_file(str(src.path), src.kind, src.mtime_ns, src.size, sha, docs, problems)
+            catalog.put_file(src.path, src.kind, src.mtime_ns, src.size, sha, docs, problems)
             content_changed = True
     if stale or gone:
         index.file_stats(refresh=True)
