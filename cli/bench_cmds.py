@@ -144,4 +144,56 @@ def bench_generate(seed, projects, days, output):
         sys.stdout.write(text)
 
 
+@bench.command("embed")
+@click.option("--texts", type=click.IntRange(16), default=1000, show_default=True,
+              help="How many short synthetic memory texts to embed.")
+@click.option("--model-dir", type=click.Path(file_okay=False), default=None,
+              help="all-MiniLM-L6-v2 onnx folder (default: embedding.model_dir).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.pass_context
+def bench_embed(ctx, texts, model_dir, as_json):
+    """Embedding throughput: memstrata's ONNX embedder vs chroma's default function.
+
+    Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
+    cosine between the two sets of vectors.
+    """
+    from memstrata.retrieval.bench_search import embed_throughput
+    from memstrata.retrieval.embedding import resolve_model_dir
+    from memstrata.settings import load_settings
+
+    folder = model_dir or resolve_model_dir(load_settings().embedding)
+    result = embed_throughput(folder, texts)
+    if as_json:
+        emit_json(result)
+    else:
+        click.echo(table([[k, _fmt(v)] for k, v in result.items()], ["metric", "value"]))
+
+
+@bench.command("search")
+@click.option("--items", default="1000,10000", show_default=True,
+              help="Comma-separated store sizes to generate and measure.")
+@click.option("--queries", type=click.IntRange(10), default=200, show_default=True,
+              help="Warm searches timed per size.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_search(items, queries, as_json):
+    """Search latency and reindex speed on synthetic stores (temporary folders).
+
+    Per size: full reindex items/s and peak RSS, then warm in-process hybrid search
+    p50/p95 (default pipeline), with and without the per-search file sync.
+    """
+    from memstrata.retrieval.bench_search import search_latency
+
+    sizes = [int(x) for x in items.split(",") if x.strip()]
+    results = []
+    for n in sizes:
+        click.echo(f"measuring {n} items…", err=True)
+        results.append(search_latency(n, queries=queries))
+    if as_json:
+        emit_json(results)
+    else:
+        keys = list(results[0]) if results else []
+        click.echo(table([[k, *(_fmt(r[k]) for r in results)] for k in keys],
+                         ["metric", *(str(n) for n in sizes)]))
+
+
 COMMANDS = [bench]
