@@ -73,8 +73,8 @@ def _rss_mb() -> float:
 
 def embed_throughput(model_dir: str | os.PathLike, n_texts: int = 1000, seed: int = 7) -> dict:
     """Ours vs chroma's ONNXMiniLM_L6_V2 on the same texts (chroma reads the same model files)."""
-    from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
     import numpy as np
+    from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 
     from .embedding import OnnxMiniLMEmbedder, _model_folder
 
@@ -109,10 +109,11 @@ def embed_throughput(model_dir: str | os.PathLike, n_texts: int = 1000, seed: in
 
 def write_synthetic_store(root: Path, n_items: int, seed: int = 11, event_share: float = 0.4) -> None:
     """n items as real memory files: (1 - event_share) item files, the rest journal events."""
-    from memstrata.api import Memory
     from memstrata.memory_layers.journal import render_event
     from memstrata.memory_layers.markdown import serialize_item
     from memstrata.memory_layers.models import TYPE_FOLDERS, JournalEvent, MemoryItem, new_id
+
+    from memstrata.api import Memory
 
     Memory.init(root)
     mem_root = root / ".memory"
@@ -189,7 +190,7 @@ def search_latency(n_items: int, *, queries: int = 200, model_dir: str | None = 
                 samples.append((time.perf_counter() - t0) * 1000)
             timings[label] = _percentiles(samples)
         t0 = time.perf_counter()
-        noop = index.sync()
+        index.sync()  # a no-op sync: the cost every search pays when nothing changed
         noop_ms = (time.perf_counter() - t0) * 1000
         index.close()
         return {

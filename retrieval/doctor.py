@@ -42,7 +42,7 @@ class DoctorReport:
     actions: list[str] = field(default_factory=list)
 
 
-def _expected_docs(index: "MemoryIndex") -> tuple[set[str], int, list[str]]:
+def _expected_docs(index: MemoryIndex) -> tuple[set[str], int, list[str]]:
     """Doc ids the files define right now (parses everything: doctor is not a hot path)."""
     sources = list_sources(index.mem)
     per_file, problems = {}, []
@@ -75,7 +75,7 @@ def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
         health.status = "drift"
 
 
-def run_doctor(index: "MemoryIndex", repair: bool = False) -> DoctorReport:
+def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     expected, report.files, report.problems = _expected_docs(index)
     report.documents = len(expected)

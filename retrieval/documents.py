@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.api import Memory
     from memstrata.memory_layers.models import JournalEvent, MemoryItem
+
+    from memstrata.api import Memory
 
 
 @dataclass
@@ -42,7 +43,7 @@ class IndexDoc:
     @property
     def content_hash(self) -> str:
         """What the embedding depends on: re-embed only when this changes."""
-        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode("utf-8")).hexdigest()[:32]
+        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode()).hexdigest()[:32]
 
     @property
     def doc_hash(self) -> str:
@@ -58,13 +59,13 @@ class IndexDoc:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> "IndexDoc":
+    def from_json(cls, data: dict) -> IndexDoc:
         data = dict(data)
         data["time"] = datetime.fromisoformat(data["time"])
         return cls(**data)
 
 
-def item_doc(item: "MemoryItem", path: Path, rank: int) -> IndexDoc:
+def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
     status = item.status
     if status == "active" and item.superseded_by:
         status = "superseded"  # hand-edited link without the archive move: still not current
@@ -76,7 +77,7 @@ def item_doc(item: "MemoryItem", path: Path, rank: int) -> IndexDoc:
     )
 
 
-def event_doc(event: "JournalEvent", path: Path) -> IndexDoc:
+def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
     return IndexDoc(
         id=event.id, type="event", layer="L3", scope="project", status="active",
         title=event.title, text=event.text.strip(), path=str(path), time=event.time,
@@ -137,7 +138,7 @@ def _scan_store(root: Path, kind: str, out: list) -> None:
                 _scan_md(dirpath, out, kind)
 
 
-def list_sources(mem: "Memory") -> list[SourceFile]:
+def list_sources(mem: Memory) -> list[SourceFile]:
     """Every file that contributes documents, with its stat (one syscall per file)."""
     out: list[SourceFile] = []
     if mem.home.root.is_dir():
@@ -156,11 +157,12 @@ def list_sources(mem: "Memory") -> list[SourceFile]:
     return out
 
 
-def parse_source(mem: "Memory", source: SourceFile, raw: bytes) -> tuple[list[IndexDoc], list[str]]:
+def parse_source(mem: Memory, source: SourceFile, raw: bytes) -> tuple[list[IndexDoc], list[str]]:
     """Docs and problems of one file, parsed from bytes already read (and hashed)."""
-    from memstrata.errors import InvalidItem
     from memstrata.memory_layers.journal import parse_journal_text
     from memstrata.memory_layers.markdown import parse_item
+
+    from memstrata.errors import InvalidItem
 
     path = Path(source.path)
     if source.kind == "journal":
@@ -201,12 +203,11 @@ def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc]
                                    or (doc.type, doc.title.strip().lower()) in project_titles):
             continue
         other = by_id.get(doc.id)
-        if other is not None:
-            if other.file_rank == doc.file_rank:
-                problems.append(f"{doc.path}: duplicate id '{doc.id}' (also in {other.path})")
-                if doc.status == "archived" and other.status != "archived":
-                    by_id[doc.id] = doc
-                continue
+        if other is not None and other.file_rank == doc.file_rank:
+            problems.append(f"{doc.path}: duplicate id '{doc.id}' (also in {other.path})")
+            if doc.status == "archived" and other.status != "archived":
+                by_id[doc.id] = doc
+            continue
         by_id[doc.id] = doc
     return by_id, problems
 

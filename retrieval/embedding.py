@@ -157,7 +157,7 @@ class LiteLLMEmbedder:
         return out
 
 
-def resolve_model_dir(settings: "EmbeddingSettings") -> Path:
+def resolve_model_dir(settings: EmbeddingSettings) -> Path:
     """Configured folder, else chroma's cache (downloaded there by chroma when online)."""
     configured = settings.model_dir or os.environ.get("MEMSTRATA_EMBEDDING__MODEL_DIR", "")
     if configured:
@@ -174,7 +174,7 @@ def resolve_model_dir(settings: "EmbeddingSettings") -> Path:
         from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 
         ONNXMiniLM_L6_V2()._download_model_if_not_exists()
-    except Exception as exc:  # noqa: BLE001 - offline, blocked, or chromadb missing
+    except Exception as exc:
         raise ConfigError(
             "no embedding model available: set embedding.model_dir (or "
             f"MEMSTRATA_EMBEDDING__MODEL_DIR) to an all-MiniLM-L6-v2 onnx folder ({exc})") from exc
@@ -187,7 +187,7 @@ def resolve_model_dir(settings: "EmbeddingSettings") -> Path:
 _CACHE: dict[tuple, Embedder] = {}
 
 
-def get_embedder(settings: "Settings | EmbeddingSettings") -> Embedder:
+def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
     """The configured embedder; one instance per configuration per process (models are big)."""
     emb = getattr(settings, "embedding", settings)
     if emb.provider == "litellm":

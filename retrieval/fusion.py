@@ -7,8 +7,9 @@ left out and named in `warnings`, so a broken index degrades recall instead of f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .lexical import Filters, LexicalIndex
 

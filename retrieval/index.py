@@ -12,9 +12,10 @@ import hashlib
 import re
 import sys
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from memstrata.errors import MemstrataError
 
@@ -60,7 +61,7 @@ def _stderr_warning(message: str) -> None:
 class MemoryIndex:
     """The derived index of one memory (project + global items, project journal)."""
 
-    def __init__(self, mem: "Memory", *, warn: Callable[[str], None] | None = None):
+    def __init__(self, mem: Memory, *, warn: Callable[[str], None] | None = None):
         self.mem = mem
         self.settings = mem.settings
         self.dir = mem.primary.index_dir
@@ -208,7 +209,7 @@ class MemoryIndex:
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
             return run_sync(self, progress, quick=quick, max_embed=max_embed)
 
-    def doctor(self, repair: bool = False) -> "DoctorReport":
+    def doctor(self, repair: bool = False) -> DoctorReport:
         from .doctor import run_doctor
 
         return run_doctor(self, repair=repair)
@@ -247,7 +248,7 @@ class MemoryIndex:
         if mode in ("bm25", "hybrid", "default"):
             parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
         if mode in ("vector", "hybrid", "default"):
-            accept = lambda ids, f: self.catalog.matching(ids, f.as_pairs())  # noqa: E731
+            accept = lambda ids, f: self.catalog.matching(ids, f.as_pairs())
             parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
                           r.vector_weight if mode != "vector" else 1.0))
         fused = FusionRetriever(parts, rrf_k=r.rrf_k).fuse(query, n, filters, per_retriever=n)
@@ -310,7 +311,7 @@ def _hit(c: Candidate, explain: bool) -> SearchHit:
                      confidence=d.confidence, score=round(c.final, 6), explain=info)
 
 
-def search(mem: "Memory", query: str, **kw) -> list[SearchHit]:
+def search(mem: Memory, query: str, **kw) -> list[SearchHit]:
     """One-shot search (opens the index, searches, closes)."""
     index = MemoryIndex(mem)
     try:

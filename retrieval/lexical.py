@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from .documents import IndexDoc
@@ -26,15 +27,19 @@ _TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
 _SEGMENT_SPLIT = re.compile(r"[._\-/:#@]+")
 _COARSE_SPLIT = re.compile(r"[.\-/:#@]+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
-# scripts written without spaces: index single characters too so parts of a phrase match
 # question and function words: BM25 matches on these are noise that RRF would reward
-STOPWORDS = sorted(set("""
-a an and are as at be but by for if in into is it no not of on or such that the their then
-there these they this to was will with what which who whom whose when where why how do does
-did done doing i me my we our us you your he she him her his its them am been being have has
-had can could should would may might must shall about any some all also just than so very
-""".split()))
+STOPWORDS = (
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is",
+    "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there",
+    "these", "they", "this", "to", "was", "will", "with", "what", "which", "who", "whom",
+    "whose", "when", "where", "why", "how", "do", "does", "did", "done", "doing", "i", "me",
+    "my", "we", "our", "us", "you", "your", "he", "she", "him", "her", "his", "its", "them",
+    "am", "been", "being", "have", "has", "had", "can", "could", "should", "would", "may",
+    "might", "must", "shall", "about", "any", "some", "all", "also", "just", "than", "so",
+    "very",
+)
 _STOP = frozenset(STOPWORDS)
+# scripts written without spaces: index single characters too so parts of a phrase match
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
@@ -161,7 +166,7 @@ class LexicalIndex:
         return {searcher.doc(addr).get_first("id") for _, addr in hits}
 
     # ---- writing --------------------------------------------------------------------
-    def apply(self, upserts: Iterable["IndexDoc"], deletes: Iterable[str]) -> int:
+    def apply(self, upserts: Iterable[IndexDoc], deletes: Iterable[str]) -> int:
         """Delete then (re)add; one commit. Returns how many docs were written."""
         import tantivy
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from memstrata.errors import MemstrataError, MissingExtra
 from memstrata.settings import Settings
@@ -86,7 +86,7 @@ class CrossEncoderReranker:
     """Relevance from a cross-encoder, blended with the same prior as the decay reranker."""
 
     name = "cross-encoder"
-    _models: dict[str, object] = {}
+    _models: ClassVar[dict[str, object]] = {}  # loaded once per process
 
     def __init__(self, model: str, relevance_weight: float = 0.75, max_items: int = 50):
         self.model_name = model
@@ -103,7 +103,7 @@ class CrossEncoderReranker:
                     "pip install 'memstrata[rerank]' (or set retrieval.reranker = \"decay\")") from exc
             try:
                 self._models[self.model_name] = CrossEncoder(self.model_name)
-            except Exception as exc:  # noqa: BLE001 - missing weights, offline hub, bad name
+            except Exception as exc:
                 raise MemstrataError(
                     f"cannot load cross-encoder '{self.model_name}': {exc}; set "
                     "retrieval.cross_encoder_model to a local model folder") from exc

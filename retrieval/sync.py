@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import time
-from pathlib import Path
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .documents import IndexDoc, list_sources, merge_docs, parse_source
 from .vectors import chunk_id, doc_metadata
@@ -64,7 +65,7 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
     return [c for c in splitter.split_text(text) if c.strip()] or [text]
 
 
-def scan_files(index: "MemoryIndex", report: SyncReport, force: bool = False) -> bool:
+def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> bool:
     """Update the catalog's file table; True when some file's content changed."""
     mem, catalog = index.mem, index.catalog
     sources = list_sources(mem)
@@ -108,7 +109,7 @@ def scan_files(index: "MemoryIndex", report: SyncReport, force: bool = False) ->
     return content_changed
 
 
-def reconcile_docs(index: "MemoryIndex", report: SyncReport) -> None:
+def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
     """Diff the merged doc set against the catalog's docs table."""
     catalog = index.catalog
     per_file = {}
@@ -134,7 +135,7 @@ def reconcile_docs(index: "MemoryIndex", report: SyncReport) -> None:
     index.pending_removals = [d for d in states if d not in desired]
 
 
-def apply_indexes(index: "MemoryIndex", report: SyncReport, progress: Progress | None,
+def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | None,
                   max_embed: int | None = None) -> None:
     """Bring tantivy and Chroma in line with the docs table."""
     catalog = index.catalog
@@ -243,7 +244,7 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
             progress(done, total_work)
 
 
-def run_sync(index: "MemoryIndex", progress: Progress | None = None, *, force: bool = False,
+def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: bool = False,
              max_embed: int | None = None, quick: bool = False) -> SyncReport:
     """`quick` (the search path) skips the counts and problem list nobody reads there."""
     report = SyncReport()

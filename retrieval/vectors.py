@@ -31,7 +31,7 @@ def chunk_id(doc_id: str, n: int) -> str:
     return f"{doc_id}::{n}"
 
 
-def doc_metadata(doc: "IndexDoc") -> dict:
+def doc_metadata(doc: IndexDoc) -> dict:
     return {"doc": doc.id, "type": doc.type, "layer": doc.layer, "scope": doc.scope,
             "status": doc.status}
 
@@ -118,7 +118,7 @@ class VectorStore:
             try:
                 client = self._client or self._make_client()
                 client.delete_collection(self.collection_name)
-            except Exception:  # noqa: BLE001 - missing collection is what we want anyway
+            except Exception:  # noqa: BLE001, S110 - a missing collection is what we want anyway
                 pass
             self.close()
             return

@@ -7,9 +7,9 @@ import sys
 
 import numpy as np
 import pytest
+from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
 
 from memstrata.errors import ConfigError
-from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
 from memstrata.settings import load_settings
 
 from .conftest import model_dir

@@ -6,10 +6,10 @@ import json
 from datetime import timedelta
 
 import pytest
-
 from memstrata.memory_layers.operations import remember
 from memstrata.retrieval.decay import retention
 from memstrata.retrieval.index import MemoryIndex
+
 from memstrata.settings import DecaySettings
 
 from .retrieval_helpers import NOW, build_corpus
@@ -86,9 +86,10 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
     build_corpus(mem)
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # force ImportError
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "cross-encoder")
+    from memstrata.retrieval.rerank import CrossEncoderReranker
+
     from memstrata.api import Memory
     from memstrata.errors import MissingExtra
-    from memstrata.retrieval.rerank import CrossEncoderReranker
 
     with pytest.raises(MissingExtra, match=r"memstrata\[rerank\]"):
         CrossEncoderReranker("x")._model()
@@ -100,7 +101,6 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
 
 def test_llamaindex_retriever_returns_nodes(mem):
     from llama_index.core.schema import NodeWithScore, QueryBundle
-
     from memstrata.retrieval.llamaindex import MemstrataRetriever
 
     ids = build_corpus(mem)

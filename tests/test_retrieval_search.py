@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from memstrata.memory_layers.operations import remember, supersede
 from memstrata.retrieval.index import MemoryIndex, search
 
