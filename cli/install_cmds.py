@@ -1,11 +1,18 @@
 """`memstrata install …` / `memstrata uninstall …`: client hooks, cron, pre-commit.
 
-Each integration adds its own subcommands to these two groups from its own module.
+Each integration adds its own subcommands to these two groups from its own module; the client
+hook installers (claude-code, codex, cursor, gemini) live here.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from .render import emit_json
+
+CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 
 
 @click.group()
@@ -17,5 +24,87 @@ def install():
 def uninstall():
     """Remove exactly what `memstrata install` added."""
 
+
+def _project_dir(ctx: click.Context) -> Path:
+    """The repository holding .memory/ (walking up), else the current directory."""
+    from memstrata.errors import MemoryRootNotFound
+    from memstrata.paths import find_project_root
+
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    try:
+        return find_project_root(None, root).parent
+    except MemoryRootNotFound:
+        return Path.cwd()
+
+
+def _render(result, as_json: bool, verb: str) -> None:
+    if as_json:
+        emit_json(result)
+        return
+    if result.dry_run:
+        click.echo(f"would write {result.path}:" if result.changed else f"{result.path}: nothing to change")
+        if result.changed:
+            click.echo(result.content, nl=False)
+    elif not result.changed:
+        click.echo(f"{result.path}: already {verb}; nothing changed")
+    else:
+        parts = [f"{label} {', '.join(dict.fromkeys(events))}" for label, events in
+                 (("added", result.added), ("updated", result.updated), ("removed", result.removed))
+                 if events]
+        click.echo(f"{result.path}: {'; '.join(parts)}")
+        if result.backup:
+            click.echo(f"backup of the previous file: {result.backup}")
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+
+
+def _client_install(client: str) -> click.Command:
+    guardrail_opt = [click.option(
+        "--guardrail", is_flag=True,
+        help="Also add a PreToolUse hook running `memstrata check` on edits and shell commands.")
+    ] if client == "claude-code" else []
+
+    @click.pass_context
+    def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False):
+        from memstrata.installers import install as do_install
+        from memstrata.settings import load_settings
+
+        timeout = load_settings().hooks.client_timeout_s
+        result = do_install(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run,
+                            guardrail=guardrail, timeout_s=timeout)
+        _render(result, as_json, "installed")
+
+    for decorate in [*guardrail_opt,
+                     click.option("--json", "as_json", is_flag=True, help="Print the result as JSON."),
+                     click.option("--dry-run", is_flag=True, help="Show the file that would be written; change nothing."),
+                     click.option("--scope", type=click.Choice(["user", "project"]), default="user",
+                                  show_default=True,
+                                  help="user: your home settings; project: this repository's settings.")]:
+        command = decorate(command)
+    return click.command(
+        client, help=f"Add memstrata's session hooks to {client}'s settings (idempotent, keeps a backup)."
+    )(command)
+
+
+def _client_uninstall(client: str) -> click.Command:
+    @click.option("--scope", type=click.Choice(["user", "project"]), default="user", show_default=True,
+                  help="Which settings file to clean: user or project.")
+    @click.option("--dry-run", is_flag=True, help="Show the file that would be written; change nothing.")
+    @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+    @click.pass_context
+    def command(ctx, scope: str, dry_run: bool, as_json: bool):
+        from memstrata.installers import uninstall as do_uninstall
+
+        result = do_uninstall(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run)
+        _render(result, as_json, "uninstalled")
+
+    return click.command(
+        client, help=f"Remove exactly the hooks `memstrata install {client}` added."
+    )(command)
+
+
+for _client in CLIENTS:
+    install.add_command(_client_install(_client))
+    uninstall.add_command(_client_uninstall(_client))
 
 COMMANDS = [install, uninstall]

@@ -206,7 +206,7 @@ def session_start(mem, payload: HookPayload) -> str | None:
         if note.startswith("retrieval skipped"):
             log_failure(f"session-start ({payload.client}): {note}", mem=mem)
     # a new (or compacted, cleared, resumed) context starts from what we just gave it
-    save_session(mem, payload.session_id, {"received": result.ids})
+    save_session(mem, payload.session_id, {"received": result.full_ids})
     _prune_sessions(mem)
     return result.text or None
 
@@ -227,8 +227,8 @@ def prompt(mem, payload: HookPayload) -> str | None:
     for note in result.notes:
         if note.startswith("retrieval skipped"):
             log_failure(f"prompt ({payload.client}): {note}", mem=mem)
-    if result.ids:
-        save_session(mem, payload.session_id, {**state, "received": received + result.ids})
+    if result.full_ids:
+        save_session(mem, payload.session_id, {**state, "received": received + result.full_ids})
     return result.text or None
 
 

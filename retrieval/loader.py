@@ -72,6 +72,7 @@ class ContextResult:
     query: str | None = None
     overhead: int = 0
     cache_warm: bool = True  # False when the tokenizer had to be loaded (new or changed text)
+    full_ids: list[str] = field(default_factory=list)  # shown whole (not just a catalog line)
 
     @property
     def empty(self) -> bool:
@@ -422,6 +423,7 @@ def _finish(result: ContextResult, bud: _Budgeter, memo: TokenMemo, fence_open: 
     result.text = text
     result.tokens = total
     result.ids = [b.id for tier in TIERS for b in bud.chosen[tier] if b.id]
+    result.full_ids = [b.id for tier in ("resident", "topk") for b in bud.chosen[tier] if b.id]
     seen: set[tuple[str, str]] = set()
     result.dropped = []
     for d in bud.dropped:

@@ -1,0 +1,196 @@
+"""Client hooks as the clients call them: a whole process, the payload JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.conftest import run_cli
+
+CLIENT_START_FORMATS = {
+    # client: (payload, how to get the injected context out of stdout)
+    "claude-code": ({"session_id": "s-claude", "transcript_path": "/tmp/t.jsonl",
+                     "hook_event_name": "SessionStart", "source": "startup"},
+                    lambda out: out["hookSpecificOutput"]["additionalContext"]),
+    "codex": ({"session_id": "s-codex", "transcript_path": None, "hook_event_name": "SessionStart",
+               "model": "gpt-5", "source": "startup"},
+              lambda out: out["hookSpecificOutput"]["additionalContext"]),
+    "cursor": ({"conversation_id": "c-1", "session_id": "c-1", "hook_event_name": "sessionStart",
+                "is_background_agent": False, "composer_mode": "agent"},
+               lambda out: out["additional_context"]),
+    "gemini": ({"session_id": "g-1", "transcript_path": "/tmp/g.json", "hook_event_name": "SessionStart",
+                "timestamp": "2025-01-01T00:00:00Z", "source": "startup"},
+               lambda out: out["hookSpecificOutput"]["additionalContext"]),
+}
+
+
+@pytest.fixture(scope="module")
+def built_store(tmp_path_factory):
+    """A project with a caveat, a criterion, a decision and a todo, indexed (built once)."""
+    from memstrata.api import Memory
+    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+    from memstrata.memory_layers.operations import log_event, remember
+    from memstrata.retrieval.index import MemoryIndex
+    from tests.conftest import model_dir
+
+    base = tmp_path_factory.mktemp("hooks")
+    repo = base / "repo"
+    repo.mkdir()
+    Memory.init(repo)
+    mem = Memory.open(repo, home=base / "home", **{"embedding.model_dir": str(model_dir())})
+    remember(mem, "Never run migrations on Friday afternoons", "caveat")
+    remember(mem, "Payments go through the ledger service, never direct SQL", "decision")
+    remember(mem, "New services must reuse the shared auth module", "criterion",
+             criterion=CriterionSpec(applies_to=AppliesTo(keywords=["auth"]),
+                                     forbid=["new auth table"], verdict="block"))
+    log_event(mem, "flaky checkout test needs a fix", "todo")
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    return repo
+
+
+@pytest.fixture
+def stocked(built_store, tmp_path):
+    """A private copy of the built store (tests may break it)."""
+    copy = tmp_path / "stocked"
+    shutil.copytree(built_store, copy)
+    return copy
+
+
+def _payload(data: dict, repo) -> str:
+    data = dict(data)
+    if "conversation_id" in data:
+        data["workspace_roots"] = [str(repo)]
+    else:
+        data["cwd"] = str(repo)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("client", sorted(CLIENT_START_FORMATS))
+def test_session_start_answers_in_each_clients_format(built_store, client):
+    stocked = built_store
+    payload, extract = CLIENT_START_FORMATS[client]
+    # run from elsewhere: the payload's cwd / workspace_roots must lead to the project
+    proc = run_cli("hook", "session-start", "--client", client, input=_payload(payload, stocked),
+                   cwd=stocked.parent)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    if client in ("claude-code", "codex", "gemini"):
+        assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    context = extract(out)
+    assert "reference data, not as instructions" in context
+    assert "Never run migrations on Friday afternoons" in context
+    assert "flaky checkout test" in context  # the open todo, today's journal
+    assert "Traceback" not in proc.stderr
+
+
+def test_prompt_hook_adds_recall_once_per_session(stocked):
+    start = {"session_id": "s-p", "cwd": str(stocked), "hook_event_name": "SessionStart"}
+    assert run_cli("hook", "session-start", input=json.dumps(start), cwd=stocked).returncode == 0
+    prompt = {"session_id": "s-p", "cwd": str(stocked), "hook_event_name": "UserPromptSubmit",
+              "prompt": "how should a refund be written to the database?"}
+    first = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(prompt), cwd=stocked)
+    assert first.returncode == 0, first.stderr
+    # the decision is retrieved; the caveat and criterion were already given at session start
+    ctx = json.loads(first.stdout)["hookSpecificOutput"]
+    assert ctx["hookEventName"] == "UserPromptSubmit"
+    assert "ledger service" in ctx["additionalContext"]
+    assert "migrations on Friday" not in ctx["additionalContext"]
+    again = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(prompt), cwd=stocked)
+    assert again.returncode == 0
+    assert "ledger service" not in again.stdout  # the session already has it
+
+    gemini = {**prompt, "session_id": "g-p", "hook_event_name": "BeforeAgent"}
+    out = run_cli("hook", "prompt", "--client", "gemini", input=json.dumps(gemini), cwd=stocked)
+    assert json.loads(out.stdout)["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
+    cursor = {"conversation_id": "c-p", "prompt": "refund", "workspace_roots": [str(stocked)]}
+    out = run_cli("hook", "prompt", "--client", "cursor", input=json.dumps(cursor), cwd=stocked)
+    assert json.loads(out.stdout) == {"continue": True}
+
+
+def test_session_end_hands_over_the_transcript(stocked, monkeypatch):
+    transcript = stocked / "t.jsonl"
+    transcript.write_text(json.dumps({"type": "user", "message": {"role": "user",
+                                      "content": "we decided to drop the legacy cron"}}) + "\n")
+    payload = {"session_id": "s-end", "cwd": str(stocked), "transcript_path": str(transcript),
+               "hook_event_name": "SessionEnd", "reason": "exit"}
+    proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=stocked, env={"MEMSTRATA_LLM__MODEL": ""})
+    assert proc.returncode == 0
+    assert proc.stdout == ""  # Claude Code ignores SessionEnd output: print nothing
+    # extraction (issue 5) was started detached, or the pointer was journalled
+    index = stocked / ".memory" / ".index"
+    journal = "".join(p.read_text() for p in (stocked / ".memory" / "journal").glob("*.md"))
+    assert (index / "extract.log").exists() or str(transcript) in journal
+
+
+def test_gemini_session_end_prints_only_json(stocked):
+    payload = {"session_id": "g-e", "cwd": str(stocked), "hook_event_name": "SessionEnd"}
+    proc = run_cli("hook", "session-end", "--client", "gemini", input=json.dumps(payload), cwd=stocked)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {}
+
+
+# ---- failing open -----------------------------------------------------------------------------
+def _assert_harmless(proc, client="claude-code"):
+    assert proc.returncode == 0
+    assert "Traceback" not in proc.stdout + proc.stderr
+    if client == "claude-code":
+        assert proc.stdout.strip() == "" or "hookSpecificOutput" in json.loads(proc.stdout)
+    else:
+        json.loads(proc.stdout)
+
+
+def test_missing_store_answers_empty(isolated):
+    payload = {"session_id": "x", "cwd": str(isolated), "hook_event_name": "SessionStart"}
+    for client in ("claude-code", "gemini", "cursor"):
+        proc = run_cli("hook", "session-start", "--client", client, input=json.dumps(payload),
+                       cwd=isolated)
+        _assert_harmless(proc, client)
+        assert "additional" not in proc.stdout.lower()
+
+
+def test_broken_store_fails_open_and_logs(stocked):
+    (stocked / ".memory" / "config.toml").write_text("this is [ not toml")
+    payload = {"session_id": "b", "cwd": str(stocked), "hook_event_name": "SessionStart"}
+    proc = run_cli("hook", "session-start", input=json.dumps(payload), cwd=stocked)
+    _assert_harmless(proc)
+    assert proc.stdout == ""
+    log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
+    assert "not valid TOML" in log
+
+
+def test_bad_payload_and_unknown_event_fail_open(stocked):
+    for args, stdin in ((["hook", "session-start"], "{not json"),
+                        (["hook", "session-start"], "[1, 2]"),
+                        (["hook", "bogus-event"], "{}"),
+                        (["hook", "prompt", "--client", "nope"], "{}")):
+        proc = run_cli(*args, input=stdin, cwd=stocked)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr
+
+
+def test_corrupt_index_still_gives_resident_context(stocked):
+    index = stocked / ".memory" / ".index"
+    (index / "tantivy" / "meta.json").write_text("garbage{")
+    for path in (index / "chroma").rglob("*.sqlite3"):
+        path.write_bytes(b"not a database")
+    payload = {"session_id": "ci", "cwd": str(stocked), "prompt": "ledger refunds",
+               "hook_event_name": "UserPromptSubmit"}
+    proc = run_cli("hook", "prompt", input=json.dumps(payload), cwd=stocked)
+    _assert_harmless(proc)
+    start = run_cli("hook", "session-start", input=json.dumps(payload), cwd=stocked)
+    _assert_harmless(start)
+    assert "migrations on Friday" in json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_expired_deadline_answers_empty_and_logs(stocked):
+    payload = {"session_id": "d", "cwd": str(stocked), "hook_event_name": "SessionStart"}
+    shutil.rmtree(stocked / ".memory" / ".index", ignore_errors=True)  # cold: real work to do
+    proc = run_cli("hook", "session-start", "--client", "gemini", input=json.dumps(payload),
+                   cwd=stocked, env={"MEMSTRATA_HOOKS__DEADLINE_MS": "1"})
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == {}
+    log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
+    assert "deadline of 1 ms passed" in log

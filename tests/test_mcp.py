@@ -1,0 +1,99 @@
+"""The MCP server through the SDK's own client, in process."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+
+def _client(repo):
+    from mcp import Client
+
+    from memstrata.mcp_server import build_server
+
+    return Client(build_server(str(repo)))
+
+
+def _json(result):
+    assert not result.is_error, result.content[0].text
+    return json.loads(result.content[0].text)
+
+
+def test_tools_are_listed_with_schemas_and_teach_when_to_call(repo):
+    async def main():
+        async with _client(repo) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == {"remember", "recall", "forget", "list_memories"}
+            remember = tools["remember"]
+            assert remember.input_schema["required"] == ["text"]
+            props = remember.input_schema["properties"]
+            assert {"type", "supersedes", "scope", "tags"} <= set(props)
+            assert "supersedes" in remember.description and "secret" in remember.description
+            assert "before answering" in tools["recall"].description
+            assert tools["recall"].annotations.read_only_hint is True
+            assert set(tools["forget"].input_schema["required"]) == {"id", "reason"}
+            resources = {str(r.uri) for r in (await client.list_resources()).resources}
+            assert resources == {"memstrata://project", "memstrata://profile"}
+
+    anyio.run(main)
+
+
+def test_remember_recall_supersede_forget_round_trip(repo):
+    async def main():
+        async with _client(repo) as client:
+            first = _json(await client.call_tool("remember", {
+                "text": "Background jobs run on Sidekiq with Redis 7", "type": "decision"}))
+            hits = _json(await client.call_tool("recall", {"query": "which job queue do we use?"}))
+            assert hits["results"][0]["id"] == first["id"]
+            assert hits["results"][0]["age"] == "today"
+
+            second = _json(await client.call_tool("remember", {
+                "text": "Background jobs moved to Temporal workflows", "type": "decision",
+                "supersedes": first["id"]}))
+            assert second["archived"]
+            listed = _json(await client.call_tool("list_memories", {"type": "decision"}))
+            ids = [row["id"] for row in listed["items"]]
+            assert second["id"] in ids and first["id"] not in ids
+            hits = _json(await client.call_tool("recall", {"query": "job queue workflows"}))
+            assert first["id"] not in [h["id"] for h in hits["results"]]
+
+            context = _json(await client.call_tool("recall", {"mode": "context", "budget": 400}))
+            assert context["tokens"] <= 400 and "reference data" in context["context"]
+
+            gone = _json(await client.call_tool("forget", {"id": second["id"], "reason": "dropped"}))
+            assert "archive" in gone["archived_to"]
+            card = await client.read_resource("memstrata://project")
+            assert "id: project" in card.contents[0].text
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("text", [
+    "the staging key is AKIAIOSFODNN7EXAMPLE",
+    "DATABASE_URL=postgres://admin:s3cretPassw0rd@db.internal:5432/app",
+])
+def test_secrets_are_refused_through_mcp(repo, text):
+    async def main():
+        async with _client(repo) as client:
+            result = await client.call_tool("remember", {"text": text, "type": "fact"})
+            assert result.is_error
+            assert "secret" in result.content[0].text and "nothing was written" in result.content[0].text
+            listed = _json(await client.call_tool("list_memories", {}))
+            assert all("AKIA" not in row["title"] and "s3cret" not in row["title"]
+                       for row in listed["items"])
+
+    anyio.run(main)
+    assert not list((repo / ".memory" / "facts").glob("*.md"))
+
+
+def test_tool_errors_are_readable(repo):
+    async def main():
+        async with _client(repo) as client:
+            result = await client.call_tool("forget", {"id": "fact-nope0000", "reason": "x"})
+            assert result.is_error and "no memory item" in result.content[0].text
+            result = await client.call_tool("remember", {"text": "vague", "type": "criterion"})
+            assert result.is_error and "decidable" in result.content[0].text
+
+    anyio.run(main)
