@@ -138,6 +138,35 @@ def _from_rules(loaded: "LoadedItem", outcome: RuleOutcome) -> Finding:
                     outcome.triggers)
 
 
+def _load_judged(mem: "Memory", *, criteria_only: bool) -> tuple[list, list]:
+    """Active-folder criteria (and decisions/caveats unless `criteria_only`), project over
+    global by id or type+title as in `Memory.load_items`; archive/ is never read."""
+    if not criteria_only:
+        result = mem.load_items(include_archived=False)
+        return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
+    from memstrata.errors import InvalidItem
+
+    per_store: list[list] = []
+    problems: list = []
+    for store in (mem.project_store, mem.global_store):
+        items = []
+        folder = store.paths.root / "criteria" if store else None
+        for path in sorted(folder.glob("*.md")) if folder and folder.is_dir() else []:
+            try:
+                items.append(store.load_file(path))
+            except InvalidItem as exc:
+                problems.append(exc)
+            except OSError:
+                continue
+        per_store.append(items)
+    project, global_ = per_store
+    taken = {li.item.id for li in project} | {(li.item.type, li.item.title.strip().lower())
+                                              for li in project}
+    merged = project + [li for li in global_ if li.item.id not in taken
+                        and (li.item.type, li.item.title.strip().lower()) not in taken]
+    return [li for li in merged if li.item.type == "criterion"], problems
+
+
 # ---- retrieval -------------------------------------------------------------------------
 def related_items(mem: "Memory", proposal: Proposal, k: int, min_similarity: float,
                   warn: Callable[[str], None]) -> list[tuple[str, float]]:
@@ -192,11 +221,15 @@ def check(mem: "Memory", proposal: Proposal, *, retrieval: bool | None = None,
         result.skipped = "empty proposal: nothing to judge"
         return result
 
-    loaded = mem.load_items(include_archived=False)
-    for problem in loaded.problems:
+    use_retrieval = (g.hook_retrieval if hook else g.retrieval) if retrieval is None else retrieval
+    use_llm = (g.llm if llm is None else llm) and llm_configured(mem.settings.llm)
+    if llm and not llm_configured(mem.settings.llm):
+        note("no LLM configured ([llm] model); undecided rules are reported as notes")
+    # decisions and caveats only matter to retrieval and the LLM; a hook skips parsing them
+    loaded, problems = _load_judged(mem, criteria_only=not (use_retrieval or use_llm))
+    for problem in problems:
         note(f"skipped unreadable memory file: {problem}")
-    by_id = {li.item.id: li for li in loaded.items
-             if li.item.type in JUDGED_TYPES and _counts(li.item)}
+    by_id = {li.item.id: li for li in loaded if _counts(li.item)}
 
     prepared = PreparedText.of(proposal.text)
     paths = proposal.judged_paths()
@@ -223,7 +256,6 @@ def check(mem: "Memory", proposal: Proposal, *, retrieval: bool | None = None,
         else:
             undecided.append(finding)
 
-    use_retrieval = (g.hook_retrieval if hook else g.retrieval) if retrieval is None else retrieval
     if use_retrieval:
         try:
             for item_id, sim in related_items(mem, proposal, g.retrieval_k, g.min_similarity, note):
@@ -237,9 +269,6 @@ def check(mem: "Memory", proposal: Proposal, *, retrieval: bool | None = None,
             note(f"retrieval unavailable ({type(exc).__name__}: {str(exc)[:160]}); "
                  "judged by the rules only")
 
-    use_llm = (g.llm if llm is None else llm) and llm_configured(mem.settings.llm)
-    if llm and not llm_configured(mem.settings.llm):
-        note("no LLM configured ([llm] model); undecided rules are reported as notes")
     if use_llm and undecided:
         undecided = _judge_with_llm(mem, proposal, undecided, by_id, result, hook, note)
     result.notes = undecided[: g.max_notes]
