@@ -1,6 +1,6 @@
 """`memstrata mcp`: the memory as an MCP server (stdio), built on the official `mcp` SDK.
 
-Four tools whose names say what they do — remember, recall, forget, list_memories — and two
+Five tools whose names say what they do — remember, recall, forget, list_memories, check — and two
 resources, the identity card and the profile. Every write goes through the same operations
 as the CLI, so the secret guard refuses credentials here too (as a tool error the model can
 read). The SDK is imported only when the server is built.
@@ -158,6 +158,23 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
                 for i in listing.items]
         limit = max(1, min(limit, 500))
         return {"items": rows[-limit:], "total": len(rows)}
+
+    @server.tool(
+        name="check",
+        description=(
+            "Before carrying out a plan, a risky command or a design change, hold it against "
+            "the user's recorded decision criteria, decisions and caveats. Returns pass / warn / "
+            "block with each rule's id, text, when it was set and why. On block, do not proceed: "
+            "tell the user which rule the plan would break. Give touched file paths in `paths`."),
+        annotations=ToolAnnotations(title="Check against criteria", read_only_hint=True),
+    )
+    def check(proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
+        from memstrata.guardrail_replies import check_for_tool
+
+        try:
+            return check_for_tool(memory(), proposal, paths=paths)
+        except MemstrataError as exc:
+            raise ToolError(str(exc)) from exc
 
     def _read_special(name: str) -> str:
         mem = memory()

@@ -25,7 +25,7 @@ def test_tools_are_listed_with_schemas_and_teach_when_to_call(repo):
     async def main():
         async with _client(repo) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"remember", "recall", "forget", "list_memories"}
+            assert set(tools) == {"remember", "recall", "forget", "list_memories", "check"}
             remember = tools["remember"]
             assert remember.input_schema["required"] == ["text"]
             props = remember.input_schema["properties"]
