@@ -86,9 +86,10 @@ def _human(result, strict: bool) -> None:
 
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> None:
+    from memstrata.memory_layers.proposals import from_hook_payload
+
     from memstrata.guardrail import check as do_check
     from memstrata.guardrail_replies import hook_error_reply, hook_reply
-    from memstrata.memory_layers.proposals import from_hook_payload
 
     try:
         payload = sys.stdin.read()

@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Literal
+from typing import Literal
 
 from .models import CriterionSpec
 
@@ -83,7 +84,7 @@ class PreparedText:
     tokens: list[Token]
 
     @classmethod
-    def of(cls, text: str) -> "PreparedText":
+    def of(cls, text: str) -> PreparedText:
         tokens: list[Token] = []
         clause = 0
         last_end = 0
@@ -238,8 +239,7 @@ def first_affirmed(prepared: PreparedText, terms: Iterable[str],
 def _glob_regex(pattern: str) -> tuple[re.Pattern, bool]:
     """(regex, anchored). Unanchored globs (no '/') may match at any depth."""
     pat = pattern.strip()
-    if pat.startswith("./"):
-        pat = pat[2:]
+    pat = pat.removeprefix("./")
     anchored = pat.startswith("/")
     pat = pat.lstrip("/")
     if pat.endswith("/"):

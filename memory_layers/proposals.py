@@ -64,7 +64,7 @@ class Proposal(BaseModel):
                 out.append(p)
         return out
 
-    def merged_with(self, other: "Proposal") -> "Proposal":
+    def merged_with(self, other: Proposal) -> Proposal:
         paths = list(self.paths) + [p for p in other.paths if p not in self.paths]
         text = "\n\n".join(t for t in (self.text, other.text) if t.strip())
         label = " + ".join(x for x in (self.label, other.label) if x)
@@ -105,12 +105,17 @@ def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
         if p and p not in paths:
             paths.append(p)
 
+    in_header = True  # between `diff --git` and the first `@@`: ---/+++ are file names
     for line in diff.splitlines():
-        if line.startswith("+++ ") or line.startswith("--- "):
+        if line.startswith("diff "):
+            in_header = True
+        elif line.startswith("@@"):
+            in_header = False
+        elif in_header and line.startswith(("+++ ", "--- ")):
             add_path(line[4:].split("\t")[0])
-        elif line.startswith(("rename from ", "rename to ")):
+        elif in_header and line.startswith(("rename from ", "rename to ")):
             add_path(line.split(" ", 2)[2])
-        elif line.startswith("+"):
+        elif not in_header and line.startswith("+"):
             added.append(line[1:])
     return paths, added
 
@@ -138,7 +143,8 @@ def from_git_diff(repo_dir: str | os.PathLike, rev: str | None = None, *,
     """Changed paths and added lines of the staged changes, the working tree (vs HEAD), a
     revision (what that commit introduced, with its message) or a range `A..B`."""
     repo = Path(repo_dir)
-    base = ["--no-color", "--no-ext-diff", "-U0"]
+    # explicit prefixes: a user's diff.noprefix / diff.mnemonicPrefix must not change paths
+    base = ["--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-U0"]
     message = ""
     if staged:
         diff_args, label = ["diff", "--cached", *base], "staged changes"
@@ -155,7 +161,8 @@ def from_git_diff(repo_dir: str | os.PathLike, rev: str | None = None, *,
         message = _git(repo, "log", "-1", "--format=%B", rev).strip()
     diff = _git(repo, *diff_args)
     paths, added = parse_unified_diff(diff)
-    names_args = [a for a in diff_args if a not in ("-p", "-U0")] + ["--name-only", "-z"]
+    names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
+        "--name-only", "-z"]
     for name in _names(_git(repo, *names_args)):  # binary files and mode changes too
         if name not in paths:
             paths.append(name)

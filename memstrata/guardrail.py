@@ -16,13 +16,19 @@ caveats, the L4 index and the LLM provider.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
 from memstrata.errors import MemstrataError
-from memstrata.memory_layers.criteria_rules import PreparedText, RuleOutcome, evaluate, spec_problems
+from memstrata.memory_layers.criteria_rules import (
+    PreparedText,
+    RuleOutcome,
+    evaluate,
+    spec_problems,
+)
 from memstrata.memory_layers.proposals import Proposal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,7 +110,7 @@ def _rule_text(item) -> str:
     return item.text
 
 
-def _finding(loaded: "LoadedItem", outcome: str, verdict: str, judged_by: str, reason: str,
+def _finding(loaded: LoadedItem, outcome: str, verdict: str, judged_by: str, reason: str,
              quote: str = "", triggers: list[str] | None = None) -> Finding:
     item = loaded.item
     spec = item.criterion
@@ -126,7 +132,7 @@ def _counts(item) -> bool:
     return item.status == "active" and not item.superseded_by
 
 
-def _from_rules(loaded: "LoadedItem", outcome: RuleOutcome) -> Finding:
+def _from_rules(loaded: LoadedItem, outcome: RuleOutcome) -> Finding:
     item = loaded.item
     if outcome.status == "violated":
         return _finding(loaded, "violated", _violation_verdict(item), "rules", outcome.reason,
@@ -138,7 +144,7 @@ def _from_rules(loaded: "LoadedItem", outcome: RuleOutcome) -> Finding:
                     outcome.triggers)
 
 
-def _load_judged(mem: "Memory", *, criteria_only: bool) -> tuple[list, list]:
+def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     """Active-folder criteria (and decisions/caveats unless `criteria_only`), project over
     global by id or type+title as in `Memory.load_items`; archive/ is never read."""
     if not criteria_only:
@@ -168,7 +174,7 @@ def _load_judged(mem: "Memory", *, criteria_only: bool) -> tuple[list, list]:
 
 
 # ---- retrieval -------------------------------------------------------------------------
-def related_items(mem: "Memory", proposal: Proposal, k: int, min_similarity: float,
+def related_items(mem: Memory, proposal: Proposal, k: int, min_similarity: float,
                   warn: Callable[[str], None]) -> list[tuple[str, float]]:
     """(id, cosine) of criteria/decisions/caveats semantically close to the proposal.
 
@@ -196,7 +202,7 @@ def related_items(mem: "Memory", proposal: Proposal, k: int, min_similarity: flo
 
 
 # ---- the check -------------------------------------------------------------------------
-def check(mem: "Memory", proposal: Proposal, *, retrieval: bool | None = None,
+def check(mem: Memory, proposal: Proposal, *, retrieval: bool | None = None,
           llm: bool | None = None, hook: bool = False,
           warn: Callable[[str], None] | None = None) -> CheckResult:
     """Judge `proposal`; see the module docstring for the order."""
@@ -279,7 +285,7 @@ def check(mem: "Memory", proposal: Proposal, *, retrieval: bool | None = None,
     return result
 
 
-def _judge_with_llm(mem: "Memory", proposal: Proposal, undecided: list[Finding],
+def _judge_with_llm(mem: Memory, proposal: Proposal, undecided: list[Finding],
                     by_id: dict, result: CheckResult, hook: bool,
                     note: Callable[[str], None]) -> list[Finding]:
     """Turn undecided findings into LLM verdicts; returns what stays a note."""
@@ -317,7 +323,7 @@ def _judge_with_llm(mem: "Memory", proposal: Proposal, undecided: list[Finding],
     return remaining
 
 
-def test_criterion(mem: "Memory", item_id: str, proposal: Proposal, *,
+def test_criterion(mem: Memory, item_id: str, proposal: Proposal, *,
                    llm: bool | None = None) -> CriterionTrace:
     """How one criterion judges a proposal, with every step shown (authoring help)."""
     loaded = mem.get(item_id)

@@ -23,7 +23,7 @@ BEGIN = "# >>> memstrata guardrail >>>"
 END = "# <<< memstrata guardrail <<<"
 HOOK_ID = "memstrata-check"
 CONFIG_NAME = ".pre-commit-config.yaml"
-_BLOCK_RE = re.compile(rf"[ \t]*{re.escape(BEGIN)}.*?{re.escape(END)}[ \t]*\n?", re.S)
+_BLOCK_RE = re.compile(rf"[ \t]*{re.escape(BEGIN)}.*?{re.escape(END)}[ \t]*\n?", re.DOTALL)
 
 
 @dataclass
@@ -169,9 +169,9 @@ def install_framework(repo_dir: str | os.PathLike, *, strict: bool = False,
         return PrecommitResult(path, "unchanged", "framework")
     backup = _backup(path)
     # append to the `repos:` list as text, so the user's comments and layout survive
-    item = re.search(r"^(\s*)- repo:", current, re.M)
+    item = re.search(r"^(\s*)- repo:", current, re.MULTILINE)
     candidate = current.rstrip("\n") + "\n" + _entry_yaml(item.group(1) if item else "", command)
-    last_key = re.findall(r"^([A-Za-z_][\w-]*):", current, re.M)
+    last_key = re.findall(r"^([A-Za-z_][\w-]*):", current, re.MULTILINE)
     try:
         ok = last_key and last_key[-1] == "repos" and _has_hook(yaml.safe_load(candidate))
     except yaml.YAMLError:

@@ -22,8 +22,9 @@ def _spec(raw: dict):
 
 def build_memory(base, *, skip_supersede: bool = False):
     """A project + global memory holding CRITERIA; returns (mem, key -> id)."""
-    from memstrata.api import Memory
     from memstrata.memory_layers.operations import forget, remember
+
+    from memstrata.api import Memory
 
     repo = base / "repo"
     repo.mkdir(parents=True)
@@ -87,7 +88,7 @@ def test_labelled_case(labelled, case_id, raw, expected, fired):
 
 
 def test_accuracy_on_the_labelled_set_is_total(labelled):
-    mem, ids = labelled
+    mem, _ = labelled
     right = sum(run_case(mem, raw).verdict == expected for _, raw, expected, _ in CASES)
     assert right == len(CASES), f"deterministic accuracy {right}/{len(CASES)}"
 

@@ -6,7 +6,6 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from memstrata.cli.main import cli
 
 
@@ -30,8 +29,9 @@ def _open():
 
 
 def _check(text, **kw):
-    from memstrata.guardrail import check
     from memstrata.memory_layers.proposals import from_text
+
+    from memstrata.guardrail import check
 
     return check(_open(), from_text(text), retrieval=False, llm=True, **kw)
 
@@ -119,9 +119,10 @@ def test_cli_llm_flag_and_criteria_test(api_rule, fake_llm):
 
 def test_retrieved_decision_is_judged_by_the_llm(mem, fake_llm):
     """Hybrid retrieval (real tantivy + Chroma + ONNX) finds a decision no keyword names."""
-    from memstrata.guardrail import check
     from memstrata.memory_layers.operations import remember
     from memstrata.memory_layers.proposals import from_text
+
+    from memstrata.guardrail import check
 
     decision = remember(mem, "We chose PostgreSQL for all persistent data; MongoDB was rejected "
                              "because we cannot operate a second database", "decision").item.id

@@ -8,13 +8,20 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from memstrata.memory_layers.criteria_rules import (
-    PreparedText, evaluate, find_term, glob_matches, paths_in_text, spec_problems, word_forms,
+    PreparedText,
+    evaluate,
+    find_term,
+    glob_matches,
+    paths_in_text,
+    spec_problems,
+    word_forms,
 )
 from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 from memstrata.memory_layers.proposals import (
-    ProposalError, from_hook_payload, parse_unified_diff,
+    ProposalError,
+    from_hook_payload,
+    parse_unified_diff,
 )
 
 
@@ -139,12 +146,13 @@ def test_a_negated_forbidden_word_never_violates(word, cue):
 # ---- proposals ------------------------------------------------------------------------------
 def test_unified_diff_paths_added_lines_and_renames():
     diff = ("diff --git a/old.py b/new.py\nsimilarity index 90%\nrename from old.py\n"
-            "rename to new.py\n--- a/old.py\n+++ b/new.py\n@@ -1 +1 @@\n-removed cron\n+added line\n"
+            "rename to new.py\n--- a/old.py\n+++ b/new.py\n@@ -1,2 +1,2 @@\n-removed cron\n"
+            "--- a SQL comment removed\n+added line\n+++ a line starting with ++\n"
             "diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n"
             "+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n")
     paths, added = parse_unified_diff(diff)
     assert paths == ["old.py", "new.py", "gone.txt"]
-    assert added == ["added line"]
+    assert added == ["added line", "++ a line starting with ++"]
 
 
 def test_payload_shapes(tmp_path):
