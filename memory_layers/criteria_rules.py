@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -50,6 +50,7 @@ RuleStatus = Literal["not_applicable", "possibly_relevant", "satisfied", "violat
 
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
 PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
+MAX_REPORTED_NEGATIONS = 10
 
 _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
     ("no",), ("not",), ("never",), ("without",), ("avoid",), ("avoiding",), ("avoids",),
@@ -59,6 +60,7 @@ _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
     ("delete",), ("deleting",), ("get", "rid", "of"), ("against",), ("isn't",), ("aren't",),
     ("neither",), ("skip",), ("skipping",),
 )
+_CUE_WORDS = frozenset(w for cue in _NEGATION_CUES for w in cue)
 _BARRIER_WORDS = frozenset({"and", "but", "then", "however", "so", "while", "although"})
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
 _HARD_BREAK = re.compile(r"[.;:!?,\n]")
@@ -82,6 +84,13 @@ class PreparedText:
 
     text: str
     tokens: list[Token]
+    positions: dict[str, list[int]] = field(default_factory=dict)  # word -> token indexes
+    starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for i, tok in enumerate(self.tokens):
+            self.positions.setdefault(tok.word, []).append(i)
+        self.starts = [t.start for t in self.tokens]
 
     @classmethod
     def of(cls, text: str) -> PreparedText:
@@ -102,7 +111,7 @@ class PreparedText:
 
     def index_at(self, char_pos: int) -> int:
         """Index of the first token starting at or after `char_pos`."""
-        return bisect_left([t.start for t in self.tokens], char_pos)
+        return bisect_left(self.starts, char_pos)
 
 
 @lru_cache(maxsize=4096)
@@ -148,6 +157,9 @@ def _negation_before(prepared: PreparedText, first_token: int) -> str:
     if first_token >= len(tokens):
         return ""
     clause = tokens[first_token].clause
+    window = range(max(0, first_token - NEGATION_WINDOW - 2), first_token)
+    if not any(tokens[i].word in _CUE_WORDS for i in window):
+        return ""  # the common case, decided without trying every cue
     for cue in _NEGATION_CUES:
         n = len(cue)
         for end in range(max(n - 1, first_token - NEGATION_WINDOW), first_token):
@@ -178,28 +190,28 @@ def compile_regex(term: str) -> re.Pattern:
     return re.compile(term[1:-1], re.IGNORECASE | re.MULTILINE)
 
 
-def find_term(prepared: PreparedText, term: str) -> list[Hit]:
-    """Every occurrence of a word term or /regex/, each marked with its negation cue."""
+def iter_term(prepared: PreparedText, term: str, *, negation: bool = True) -> Iterator[Hit]:
+    """Occurrences of a word term or /regex/, lazily, each marked with its negation cue."""
     term = term.strip()
-    hits: list[Hit] = []
     if not term:
-        return hits
+        return
     if is_regex(term):
         for m in compile_regex(term).finditer(prepared.text):
             if m.end() == m.start():
                 continue
-            idx = prepared.index_at(m.start())
-            hits.append(Hit(term, m.start(), m.end(), _negation_before(prepared, idx)))
-        return hits
+            cue = _negation_before(prepared, prepared.index_at(m.start())) if negation else ""
+            yield Hit(term, m.start(), m.end(), cue)
+        return
     words = _split_term(term)
     if not words:  # punctuation-only term: plain substring
         pos = prepared.text.lower().find(term.lower())
-        return [Hit(term, pos, pos + len(term))] if pos >= 0 else []
+        if pos >= 0:
+            yield Hit(term, pos, pos + len(term))
+        return
     tokens = prepared.tokens
-    first_forms = word_forms(words[0])
-    for i, tok in enumerate(tokens):
-        if tok.word not in first_forms:
-            continue
+    starts = sorted(i for form in word_forms(words[0]) for i in prepared.positions.get(form, ()))
+    for i in starts:  # only where the first word occurs: long proposals stay cheap
+        tok = tokens[i]
         j, ok = i, True
         for w in words[1:]:
             forms = word_forms(w)
@@ -210,8 +222,13 @@ def find_term(prepared: PreparedText, term: str) -> list[Hit]:
                 break
             j = nxt
         if ok:
-            hits.append(Hit(term, tok.start, tokens[j].end, _negation_before(prepared, i)))
-    return hits
+            yield Hit(term, tok.start, tokens[j].end,
+                      _negation_before(prepared, i) if negation else "")
+
+
+def find_term(prepared: PreparedText, term: str) -> list[Hit]:
+    """Every occurrence of a word term or /regex/, each marked with its negation cue."""
+    return list(iter_term(prepared, term))
 
 
 def first_affirmed(prepared: PreparedText, terms: Iterable[str],
@@ -226,11 +243,11 @@ def first_affirmed(prepared: PreparedText, terms: Iterable[str],
             if touched is not None:
                 return Hit(term, -1, -1, quoted=touched), negated
             continue
-        for hit in find_term(prepared, term):
-            if hit.negated_by:
-                negated.append(hit)
-            else:
+        for hit in iter_term(prepared, term):
+            if not hit.negated_by:
                 return hit, negated
+            if len(negated) < MAX_REPORTED_NEGATIONS:
+                negated.append(hit)
     return None, negated
 
 
@@ -354,7 +371,7 @@ def applies(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> li
             triggers.append(f"path {glob} ~ {hit}")
     for kind, terms in (("keyword", spec.applies_to.keywords), ("topic", spec.applies_to.topics)):
         for term in terms:
-            if find_term(prepared, term):
+            if next(iter_term(prepared, term, negation=False), None) is not None:
                 triggers.append(f"{kind} '{term}'")
     return triggers
 
