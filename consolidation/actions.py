@@ -53,6 +53,10 @@ class Action(BaseModel):
     reason: str = ""
     day: str | None = None  # journal file name for archive_day
     cluster: list[str] = Field(default_factory=list)  # every event of the cluster behind it
+    keys: list[str] = Field(default_factory=list)  # merge: every claim folded into this write
+
+    def merge_keys(self) -> list[str]:
+        return self.keys or [self.key]
 
     def describe(self) -> str:
         title = (self.item or {}).get("title", "")
@@ -79,7 +83,7 @@ class Applied:
 
 
 class World:
-    """The project's items by id, re-read on demand (files may change under us)."""
+    """The project's items by id: read once, then kept current file by file as steps write."""
 
     def __init__(self, mem: Memory):
         self.mem = mem
@@ -87,19 +91,32 @@ class World:
         self.refresh()
 
     def refresh(self) -> None:
+        """Re-read every item file (at the start, and when files may have changed under us)."""
         self.by_id: dict[str, list[LoadedItem]] = {}
+        self.by_path: dict[Path, LoadedItem] = {}
         self.keys: dict[str, str] = {}
         self.merged: set[str] = set()
         for path in self.store.item_files():
-            try:
-                loaded = self.store.load_file(path)
-            except (InvalidItem, OSError):
-                continue
-            self.by_id.setdefault(loaded.item.id, []).append(loaded)
-            extra = loaded.item.source.model_extra or {}
-            if extra.get("key"):
-                self.keys[extra["key"]] = loaded.item.id
-            self.merged.update(extra.get("merged") or [])
+            self.touch(path)
+
+    def touch(self, path: Path | None) -> None:
+        """Re-read one file this process just wrote, moved or removed."""
+        if path is None:
+            return
+        previous = self.by_path.pop(path, None)
+        if previous is not None:
+            copies = self.by_id.get(previous.item.id, [])
+            self.by_id[previous.item.id] = [c for c in copies if c.path != path]
+        try:
+            loaded = self.store.load_file(path)
+        except (InvalidItem, OSError):
+            return
+        self.by_path[path] = loaded
+        self.by_id.setdefault(loaded.item.id, []).append(loaded)
+        extra = loaded.item.source.model_extra or {}
+        if extra.get("key"):
+            self.keys[extra["key"]] = loaded.item.id
+        self.merged.update(extra.get("merged") or [])
 
     def get(self, item_id: str) -> LoadedItem | None:
         copies = self.by_id.get(item_id) or []
@@ -138,7 +155,7 @@ def _ensure_created(world: World, action: Action, mem: Memory) -> tuple[bool, Pa
     item.title = mem.guard(item.title, redact=True, where="claim title")
     item.body = mem.guard(item.body, redact=True, where="claim text")
     path = world.store.create(item)
-    world.refresh()
+    world.touch(path)
     return True, path
 
 
@@ -152,7 +169,7 @@ def _finish_archive(world: World, item_id: str) -> None:
                     os.unlink(copy.path)
                 except FileNotFoundError:
                     pass
-        world.refresh()
+                world.touch(copy.path)
 
 
 def _archive(world: World, item_id: str, *, reason: str, superseded_by: str | None = None
@@ -162,7 +179,8 @@ def _archive(world: World, item_id: str, *, reason: str, superseded_by: str | No
     if live is None:
         return False, None
     path = world.store.archive(live, reason=reason, superseded_by=superseded_by)
-    world.refresh()
+    world.touch(live.path)
+    world.touch(path)
     return True, path
 
 
@@ -188,12 +206,35 @@ def apply_action(mem: Memory, world: World, action: Action, crash: CrashHook = _
         if action.op == "archive_day":
             return _archive_day(mem, action)
     except ConcurrentEdit as exc:
+        world.refresh()  # someone edited memory meanwhile: see their version from now on
         return Applied(action, False, note=f"skipped: {exc}")
     raise ValueError(f"unknown plan step {action.op!r}")
 
 
+def coalesce_merges(actions: list[Action]) -> list[Action]:
+    """One write per merged item per window: later merges into a target join the first."""
+    out: list[Action] = []
+    first: dict[str, Action] = {}
+    for action in actions:
+        if action.op != "merge" or not action.target:
+            out.append(action)
+            continue
+        head = first.get(action.target)
+        if head is None:
+            head = action.model_copy(deep=True)
+            head.keys = [action.key]
+            first[action.target] = head
+            out.append(head)
+            continue
+        head.keys.append(action.key)
+        head.events = sorted(set(head.events) | set(action.events))
+        head.cluster = sorted(set(head.cluster) | set(action.cluster))
+        head.importance = action.importance  # reinforcement accumulates in plan order
+    return out
+
+
 def _merge(world: World, action: Action) -> Applied:
-    if action.key in world.merged:
+    if all(key in world.merged for key in action.merge_keys()):
         return Applied(action, False)
     loaded = world.live(action.target or "")
     if loaded is None:
@@ -202,14 +243,14 @@ def _merge(world: World, action: Action) -> Applied:
     item.body = loaded.item.body
     extra = dict(item.source.model_extra or {})
     merged = list(extra.get("merged") or [])
-    merged.append(action.key)
+    merged.extend(k for k in action.merge_keys() if k not in merged)
     source = item.source.model_copy(update={"events": sorted(set(item.source.events) | set(action.events))})
     data = {**source.model_dump(exclude_none=True), "merged": merged}
     item.source = type(item.source).model_validate(data)
     if action.importance is not None:
         item.importance = action.importance
     world.store.update(loaded, item)
-    world.refresh()
+    world.touch(loaded.path)
     return Applied(action, True, paths=[loaded.path])
 
 

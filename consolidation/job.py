@@ -24,7 +24,7 @@ from memstrata.api import Memory
 from memstrata.llm import llm_configured
 from memstrata.paths import MemoryPaths
 
-from .actions import Action, World, apply_action, claim_key
+from .actions import Action, World, apply_action, claim_key, coalesce_merges
 from .checkpoint import Checkpoint, CrashPoints, Plan, State
 from .claims import (
     BudgetExhausted,
@@ -146,7 +146,7 @@ class Runner:
         elif action.op == "supersede":
             report.superseded.append({"new": new_id, "old": action.target})
         elif action.op == "merge":
-            report.merged.append(action.target)
+            report.merged.extend([action.target] * len(action.merge_keys()))
         elif action.op == "archive_item":
             report.archived_items.append(action.target)
         elif action.op == "archive_day":
@@ -201,6 +201,7 @@ class Runner:
             done += len(cluster.events)
             if self.progress:
                 self.progress(done, total)
+        plan.actions = coalesce_merges(plan.actions)
         return plan
 
     def _claim(self, cluster, rows, centroid, candidates):
