@@ -81,8 +81,11 @@ def _human(result, strict: bool) -> None:
         click.echo(verdict_line(result))
         return
     click.echo(body, err=True)
-    click.echo(verdict_line(result) + (" [--strict: failing]" if strict and result.verdict == "warn"
-                                       else ""), err=True)
+    click.echo(
+        verdict_line(result)
+        + (" [--strict: failing]" if strict and result.verdict == "warn" else ""),
+        err=True,
+    )
 
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> None:
@@ -120,40 +123,73 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> Non
     except Exception as exc:  # noqa: BLE001 - fail open unless asked otherwise
         message = str(exc) if hasattr(exc, "exit_code") else f"{type(exc).__name__}: {exc}"
         _log_failure(ctx, message)
-        click.echo(f"memstrata check failed: {message}"
-                   + ("" if fail_closed else " (commit allowed: the guardrail fails open)"), err=True)
+        click.echo(
+            f"memstrata check failed: {message}"
+            + ("" if fail_closed else " (commit allowed: the guardrail fails open)"),
+            err=True,
+        )
         sys.exit(1 if fail_closed else 0)
     if result.verdict != "pass" or result.warnings:
         _human(result, strict)
         if result.verdict == "block":
-            click.echo("commit blocked by memstrata guardrail (bypass once: git commit --no-verify)",
-                       err=True)
+            click.echo(
+                "commit blocked by memstrata guardrail (bypass once: git commit --no-verify)",
+                err=True,
+            )
     sys.exit(result.exit_code(strict))
 
 
 @click.command()
 @click.argument("text", required=False)
-@click.option("--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file.")
-@click.option("--diff", "diff_rev", is_flag=False, flag_value=WORKTREE, default=None, metavar="[REV]",
-              help="Judge a git diff: the working tree vs HEAD, or what REV introduced "
-                   "(a commit, or a range A..B). Use --diff=REV when TEXT follows.")
+@click.option(
+    "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
+)
+@click.option(
+    "--diff",
+    "diff_rev",
+    is_flag=False,
+    flag_value=WORKTREE,
+    default=None,
+    metavar="[REV]",
+    help="Judge a git diff: the working tree vs HEAD, or what REV introduced "
+    "(a commit, or a range A..B). Use --diff=REV when TEXT follows.",
+)
 @click.option("--staged", is_flag=True, help="Judge the staged changes (git diff --cached).")
-@click.option("--hook", type=click.Choice(["pre-tool", "pre-commit"]),
-              help="Run as a hook: pre-tool reads the client's payload on stdin and answers in "
-                   "its format; pre-commit judges the staged diff. Hooks fail open on errors.")
-@click.option("--client", type=click.Choice(CLIENT_CHOICES), default="claude-code", show_default=True,
-              help="With --hook pre-tool: whose payload and reply format.")
+@click.option(
+    "--hook",
+    type=click.Choice(["pre-tool", "pre-commit"]),
+    help="Run as a hook: pre-tool reads the client's payload on stdin and answers in "
+    "its format; pre-commit judges the staged diff. Hooks fail open on errors.",
+)
+@click.option(
+    "--client",
+    type=click.Choice(CLIENT_CHOICES),
+    default="claude-code",
+    show_default=True,
+    help="With --hook pre-tool: whose payload and reply format.",
+)
 @click.option("--strict", is_flag=True, help="Treat warn as a failure (exit 1; deny in a hook).")
-@click.option("--fail-closed", is_flag=True, help="As a hook, deny/fail when the check itself errors.")
-@click.option("--retrieval/--no-retrieval", default=None,
-              help="Also look up related items in the hybrid index (default: [guardrail] "
-                   "retrieval, or hook_retrieval in hook mode).")
-@click.option("--llm/--no-llm", default=None,
-              help="Let the configured LLM judge what the rules cannot (default: [guardrail] llm).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (not in hook mode).")
+@click.option(
+    "--fail-closed", is_flag=True, help="As a hook, deny/fail when the check itself errors."
+)
+@click.option(
+    "--retrieval/--no-retrieval",
+    default=None,
+    help="Also look up related items in the hybrid index (default: [guardrail] "
+    "retrieval, or hook_retrieval in hook mode).",
+)
+@click.option(
+    "--llm/--no-llm",
+    default=None,
+    help="Let the configured LLM judge what the rules cannot (default: [guardrail] llm).",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the result as JSON (not in hook mode)."
+)
 @click.pass_context
-def check(ctx, text, file, diff_rev, staged, hook, client, strict, fail_closed, retrieval, llm,
-          as_json):
+def check(
+    ctx, text, file, diff_rev, staged, hook, client, strict, fail_closed, retrieval, llm, as_json
+):
     """Hold a proposal (TEXT, '-' for stdin, --file, --diff, --staged) against your criteria,
     decisions and caveats: pass (exit 0), warn (0; 1 with --strict) or block (exit 2).
 
@@ -184,8 +220,12 @@ def criteria():
 @criteria.command(name="test")
 @click.argument("criterion_id")
 @click.argument("text", required=False)
-@click.option("--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file.")
-@click.option("--llm/--no-llm", default=None, help="Ask the configured LLM when the rules cannot decide.")
+@click.option(
+    "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
+)
+@click.option(
+    "--llm/--no-llm", default=None, help="Ask the configured LLM when the rules cannot decide."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
 @click.pass_context
 def criteria_test(ctx, criterion_id, text, file, llm, as_json):
@@ -202,14 +242,18 @@ def criteria_test(ctx, criterion_id, text, file, llm, as_json):
         return
     click.echo(f"{trace.id}: {trace.title}")
     if not trace.counts:
-        click.echo(f"  status {trace.status}"
-                   + (f", superseded by {trace.superseded_by}" if trace.superseded_by else "")
-                   + ": `memstrata check` skips it")
+        click.echo(
+            f"  status {trace.status}"
+            + (f", superseded by {trace.superseded_by}" if trace.superseded_by else "")
+            + ": `memstrata check` skips it"
+        )
     for problem in trace.problems:
         click.echo(f"  problem: {problem}")
     if not trace.decidable:
-        click.echo("  no --forbid/--require terms: the rules can only say it applies; "
-                   "an LLM ([guardrail] llm = true) or you must judge it")
+        click.echo(
+            "  no --forbid/--require terms: the rules can only say it applies; "
+            "an LLM ([guardrail] llm = true) or you must judge it"
+        )
     rules = trace.rules
     if rules:
         click.echo(f"  applies: {', '.join(rules['triggers']) or 'no'}")
@@ -217,7 +261,7 @@ def criteria_test(ctx, criterion_id, text, file, llm, as_json):
             click.echo(f"  ignored: {ignored}")
         click.echo(f"  rules: {rules['status']}: {rules['reason']}")
         if rules["quote"]:
-            click.echo(f"  evidence: \"{rules['quote']}\"")
+            click.echo(f'  evidence: "{rules["quote"]}"')
     if trace.finding is not None:
         click.echo(describe(trace.finding))
     click.echo(f"would answer: {trace.verdict if trace.counts else 'nothing (skipped)'}")
@@ -235,9 +279,12 @@ def _precommit_result(result, as_json: bool) -> None:
 
 
 @click.command(name="pre-commit")
-@click.option("--framework", is_flag=True,
-              help="Add an entry to .pre-commit-config.yaml (pre-commit framework) instead of "
-                   "writing .git/hooks/pre-commit.")
+@click.option(
+    "--framework",
+    is_flag=True,
+    help="Add an entry to .pre-commit-config.yaml (pre-commit framework) instead of "
+    "writing .git/hooks/pre-commit.",
+)
 @click.option("--strict", is_flag=True, help="Fail the commit on warn too, not only on block.")
 @click.option("--fail-closed", is_flag=True, help="Fail the commit when the check itself errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

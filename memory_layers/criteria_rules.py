@@ -53,12 +53,41 @@ PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
 MAX_REPORTED_NEGATIONS = 10
 
 _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
-    ("no",), ("not",), ("never",), ("without",), ("avoid",), ("avoiding",), ("avoids",),
-    ("instead", "of"), ("rather", "than"), ("don't",), ("dont",), ("doesn't",), ("won't",),
-    ("wont",), ("shouldn't",), ("mustn't",), ("cannot",), ("can't",), ("nor",), ("none",),
-    ("remove",), ("removes",), ("removing",), ("drop",), ("drops",), ("dropping",),
-    ("delete",), ("deleting",), ("get", "rid", "of"), ("against",), ("isn't",), ("aren't",),
-    ("neither",), ("skip",), ("skipping",),
+    ("no",),
+    ("not",),
+    ("never",),
+    ("without",),
+    ("avoid",),
+    ("avoiding",),
+    ("avoids",),
+    ("instead", "of"),
+    ("rather", "than"),
+    ("don't",),
+    ("dont",),
+    ("doesn't",),
+    ("won't",),
+    ("wont",),
+    ("shouldn't",),
+    ("mustn't",),
+    ("cannot",),
+    ("can't",),
+    ("nor",),
+    ("none",),
+    ("remove",),
+    ("removes",),
+    ("removing",),
+    ("drop",),
+    ("drops",),
+    ("dropping",),
+    ("delete",),
+    ("deleting",),
+    ("get", "rid", "of"),
+    ("against",),
+    ("isn't",),
+    ("aren't",),
+    ("neither",),
+    ("skip",),
+    ("skipping",),
 )
 _CUE_WORDS = frozenset(w for cue in _NEGATION_CUES for w in cue)
 _BARRIER_WORDS = frozenset({"and", "but", "then", "however", "so", "while", "although"})
@@ -66,7 +95,8 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
 _HARD_BREAK = re.compile(r"[.;:!?,\n]")
 # path-like tokens in prose: something/with/slashes or name.ext
 _PATH_IN_TEXT = re.compile(
-    r"(?<![\w@:/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|(?<![\w@/.-])[\w-]+\.[A-Za-z][\w]{0,7}\b")
+    r"(?<![\w@:/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|(?<![\w@/.-])[\w-]+\.[A-Za-z][\w]{0,7}\b"
+)
 
 
 # ---- text preparation -----------------------------------------------------------------
@@ -215,15 +245,22 @@ def iter_term(prepared: PreparedText, term: str, *, negation: bool = True) -> It
         j, ok = i, True
         for w in words[1:]:
             forms = word_forms(w)
-            nxt = next((k for k in range(j + 1, min(len(tokens), j + PHRASE_GAP + 2))
-                        if tokens[k].word in forms and tokens[k].clause == tok.clause), None)
+            nxt = next(
+                (
+                    k
+                    for k in range(j + 1, min(len(tokens), j + PHRASE_GAP + 2))
+                    if tokens[k].word in forms and tokens[k].clause == tok.clause
+                ),
+                None,
+            )
             if nxt is None:
                 ok = False
                 break
             j = nxt
         if ok:
-            yield Hit(term, tok.start, tokens[j].end,
-                      _negation_before(prepared, i) if negation else "")
+            yield Hit(
+                term, tok.start, tokens[j].end, _negation_before(prepared, i) if negation else ""
+            )
 
 
 def find_term(prepared: PreparedText, term: str) -> list[Hit]:
@@ -231,8 +268,9 @@ def find_term(prepared: PreparedText, term: str) -> list[Hit]:
     return list(iter_term(prepared, term))
 
 
-def first_affirmed(prepared: PreparedText, terms: Iterable[str],
-                   paths: list[str] = ()) -> tuple[Hit | None, list[Hit]]:
+def first_affirmed(
+    prepared: PreparedText, terms: Iterable[str], paths: list[str] = ()
+) -> tuple[Hit | None, list[Hit]]:
     """(first non-negated hit, negated hits seen) across `terms`; `path:GLOB` terms match
     the proposal's paths instead of its text."""
     negated: list[Hit] = []
@@ -286,7 +324,7 @@ def _glob_regex(pattern: str) -> tuple[re.Pattern, bool]:
                 out.append(re.escape(c))
                 i += 1
             else:
-                body = pat[i + 1:close].replace("\\", "\\\\")
+                body = pat[i + 1 : close].replace("\\", "\\\\")
                 if body.startswith("!"):
                     body = "^" + body[1:]
                 out.append(f"[{body}]")
@@ -352,8 +390,13 @@ def spec_problems(spec: CriterionSpec) -> list[str]:
     problems = []
     for part in spec.missing_parts():
         problems.append(f"missing {part}")
-    for term in [*spec.forbid, *spec.require, *spec.unless,
-                 *spec.applies_to.keywords, *spec.applies_to.topics]:
+    for term in [
+        *spec.forbid,
+        *spec.require,
+        *spec.unless,
+        *spec.applies_to.keywords,
+        *spec.applies_to.topics,
+    ]:
         if is_regex(term):
             try:
                 compile_regex(term)
@@ -389,26 +432,43 @@ def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> R
         return RuleOutcome("not_applicable", "none of its paths, keywords or topics occur")
     text = prepared.text
     if not (spec.forbid or spec.require):
-        return RuleOutcome("possibly_relevant",
-                           "applies, but has no forbid/require terms the rules can check",
-                           triggers)
+        return RuleOutcome(
+            "possibly_relevant",
+            "applies, but has no forbid/require terms the rules can check",
+            triggers,
+        )
     ignored: list[str] = []
 
     def note_negated(hits: list[Hit]) -> None:
         for h in hits:
             ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
 
-    exempt, neg = first_affirmed(prepared, [a for u in spec.unless for a in _alternatives(u)], paths)
+    exempt, neg = first_affirmed(
+        prepared, [a for u in spec.unless for a in _alternatives(u)], paths
+    )
     note_negated(neg)
     if exempt is not None:
-        return RuleOutcome("satisfied", f"exempted: '{exempt.term}' is present", triggers,
-                           quote=exempt.quote(text), exempted_by=exempt.term, ignored=ignored)
-    forbidden, neg = first_affirmed(prepared, [a for f in spec.forbid for a in _alternatives(f)],
-                                    paths)
+        return RuleOutcome(
+            "satisfied",
+            f"exempted: '{exempt.term}' is present",
+            triggers,
+            quote=exempt.quote(text),
+            exempted_by=exempt.term,
+            ignored=ignored,
+        )
+    forbidden, neg = first_affirmed(
+        prepared, [a for f in spec.forbid for a in _alternatives(f)], paths
+    )
     note_negated(neg)
     if forbidden is not None:
-        return RuleOutcome("violated", f"forbidden '{forbidden.term}' is present", triggers,
-                           quote=forbidden.quote(text), forbid_hit=forbidden.term, ignored=ignored)
+        return RuleOutcome(
+            "violated",
+            f"forbidden '{forbidden.term}' is present",
+            triggers,
+            quote=forbidden.quote(text),
+            forbid_hit=forbidden.term,
+            ignored=ignored,
+        )
     missing = []
     for entry in spec.require:
         found, neg = first_affirmed(prepared, _alternatives(entry), paths)
@@ -417,7 +477,9 @@ def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> R
             missing.append(entry)
     if missing:
         listed = ", ".join(f"'{m}'" for m in missing)
-        return RuleOutcome("violated", f"required {listed} not present", triggers,
-                           missing=missing, ignored=ignored)
-    return RuleOutcome("satisfied", "no forbidden term, every required term present", triggers,
-                       ignored=ignored)
+        return RuleOutcome(
+            "violated", f"required {listed} not present", triggers, missing=missing, ignored=ignored
+        )
+    return RuleOutcome(
+        "satisfied", "no forbidden term, every required term present", triggers, ignored=ignored
+    )

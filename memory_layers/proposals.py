@@ -24,21 +24,62 @@ CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 # tools that only read or talk: judging them would block harmless exploration
-READ_ONLY_TOOLS = frozenset({
-    # Claude Code / Codex
-    "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead",
-    "ExitPlanMode", "BashOutput", "KillShell", "ListMcpResourcesTool", "ReadMcpResourceTool",
-    "view_image", "update_plan", "read_file",
-    # Gemini CLI
-    "read_many_files", "list_directory", "glob", "search_file_content", "google_web_search",
-    "web_fetch", "save_memory",
-    # Cursor
-    "beforeReadFile", "Read File",
-})
-_PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "target_file", "absolute_path",
-              "directory", "dir_path")
-_TEXT_KEYS = ("command", "content", "new_string", "new_source", "description", "prompt",
-              "patch", "input", "code_edit", "new_str", "instructions", "query")
+READ_ONLY_TOOLS = frozenset(
+    {
+        # Claude Code / Codex
+        "Read",
+        "Glob",
+        "Grep",
+        "LS",
+        "WebFetch",
+        "WebSearch",
+        "TodoWrite",
+        "TodoRead",
+        "ExitPlanMode",
+        "BashOutput",
+        "KillShell",
+        "ListMcpResourcesTool",
+        "ReadMcpResourceTool",
+        "view_image",
+        "update_plan",
+        "read_file",
+        # Gemini CLI
+        "read_many_files",
+        "list_directory",
+        "glob",
+        "search_file_content",
+        "google_web_search",
+        "web_fetch",
+        "save_memory",
+        # Cursor
+        "beforeReadFile",
+        "Read File",
+    }
+)
+_PATH_KEYS = (
+    "file_path",
+    "path",
+    "notebook_path",
+    "filePath",
+    "target_file",
+    "absolute_path",
+    "directory",
+    "dir_path",
+)
+_TEXT_KEYS = (
+    "command",
+    "content",
+    "new_string",
+    "new_source",
+    "description",
+    "prompt",
+    "patch",
+    "input",
+    "code_edit",
+    "new_str",
+    "instructions",
+    "query",
+)
 
 
 class ProposalError(MemstrataError):
@@ -68,9 +109,14 @@ class Proposal(BaseModel):
         paths = list(self.paths) + [p for p in other.paths if p not in self.paths]
         text = "\n\n".join(t for t in (self.text, other.text) if t.strip())
         label = " + ".join(x for x in (self.label, other.label) if x)
-        return Proposal(source=other.source if self.source == "text" else self.source, text=text,
-                        paths=paths, label=label, tool=self.tool or other.tool,
-                        client=self.client or other.client)
+        return Proposal(
+            source=other.source if self.source == "text" else self.source,
+            text=text,
+            paths=paths,
+            label=label,
+            tool=self.tool or other.tool,
+            client=self.client or other.client,
+        )
 
 
 def from_text(text: str, label: str = "text") -> Proposal:
@@ -122,8 +168,14 @@ def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
 
 def _git(repo_dir: Path, *args: str) -> str:
     try:
-        done = subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True,
-                              text=True, encoding="utf-8", errors="replace", timeout=30)
+        done = subprocess.run(
+            ["git", "-C", str(repo_dir), *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=30,
+        )
     except FileNotFoundError as exc:
         raise ProposalError("git is not installed; --diff needs git") from exc
     except subprocess.TimeoutExpired as exc:
@@ -138,8 +190,9 @@ def _names(raw: str) -> list[str]:
     return [normalise_path(n) for n in raw.split("\0") if n.strip()]
 
 
-def from_git_diff(repo_dir: str | os.PathLike, rev: str | None = None, *,
-                  staged: bool = False) -> Proposal:
+def from_git_diff(
+    repo_dir: str | os.PathLike, rev: str | None = None, *, staged: bool = False
+) -> Proposal:
     """Changed paths and added lines of the staged changes, the working tree (vs HEAD), a
     revision (what that commit introduced, with its message) or a range `A..B`."""
     repo = Path(repo_dir)
@@ -156,13 +209,17 @@ def from_git_diff(repo_dir: str | os.PathLike, rev: str | None = None, *,
     elif ".." in rev:
         diff_args, label = ["diff", *base, rev], f"git diff {rev}"
     else:
-        diff_args, label = ["diff-tree", "-p", "-r", "--root", "--no-commit-id", *base, rev], \
-            f"commit {rev}"
+        diff_args, label = (
+            ["diff-tree", "-p", "-r", "--root", "--no-commit-id", *base, rev],
+            f"commit {rev}",
+        )
         message = _git(repo, "log", "-1", "--format=%B", rev).strip()
     diff = _git(repo, *diff_args)
     paths, added = parse_unified_diff(diff)
     names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
-        "--name-only", "-z"]
+        "--name-only",
+        "-z",
+    ]
     for name in _names(_git(repo, *names_args)):  # binary files and mode changes too
         if name not in paths:
             paths.append(name)
@@ -172,8 +229,12 @@ def from_git_diff(repo_dir: str | os.PathLike, rev: str | None = None, *,
 
 def _git_ok(repo: Path, *args: str) -> bool:
     try:
-        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True,
-                              timeout=30).returncode == 0
+        return (
+            subprocess.run(
+                ["git", "-C", str(repo), *args], capture_output=True, timeout=30
+            ).returncode
+            == 0
+        )
     except (FileNotFoundError, subprocess.TimeoutExpired):
         return False
 
@@ -185,7 +246,7 @@ def _parse_apply_patch(patch: str) -> tuple[list[str], list[str]]:
     for line in patch.splitlines():
         for marker in ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "):
             if line.startswith(marker):
-                paths.append(normalise_path(line[len(marker):]))
+                paths.append(normalise_path(line[len(marker) :]))
                 break
         else:
             if line.startswith("+") and not line.startswith("+++"):
@@ -228,8 +289,9 @@ def _collect(value: Any, texts: list[str], paths: list[str], key: str = "") -> N
             texts.append(value)
 
 
-def from_hook_payload(payload: str | dict, client: str = "claude-code", *,
-                      repo_dir: str | os.PathLike | None = None) -> Proposal:
+def from_hook_payload(
+    payload: str | dict, client: str = "claude-code", *, repo_dir: str | os.PathLike | None = None
+) -> Proposal:
     """A pre-tool hook's stdin. Claude Code / Codex PreToolUse and Gemini BeforeTool send
     `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""
     if client not in CLIENTS:
@@ -249,19 +311,29 @@ def from_hook_payload(payload: str | dict, client: str = "claude-code", *,
     if tool is None and "command" in payload:  # Cursor beforeShellExecution
         tool, tool_input = "Shell", {"command": payload["command"]}
     elif tool is None and ("file_path" in payload or "edits" in payload):  # Cursor file events
-        tool, tool_input = event or "Edit", {k: payload[k] for k in ("file_path", "edits",
-                                                                     "content") if k in payload}
+        tool, tool_input = (
+            event or "Edit",
+            {k: payload[k] for k in ("file_path", "edits", "content") if k in payload},
+        )
     if isinstance(tool_input, str):
         try:
             tool_input = json.loads(tool_input)
         except json.JSONDecodeError:
             tool_input = {"input": tool_input}
-    bases = [Path(b) for b in (repo_dir, payload.get("cwd"), *(payload.get("workspace_roots") or []))
-             if b]
+    bases = [
+        Path(b)
+        for b in (repo_dir, payload.get("cwd"), *(payload.get("workspace_roots") or []))
+        if b
+    ]
     label = f"{client} {tool or event or 'tool call'}"
     if tool in READ_ONLY_TOOLS or event in READ_ONLY_TOOLS:
-        return Proposal(source="tool", tool=tool, client=client, label=label,
-                        skip_reason=f"{tool or event} only reads; nothing to judge")
+        return Proposal(
+            source="tool",
+            tool=tool,
+            client=client,
+            label=label,
+            skip_reason=f"{tool or event} only reads; nothing to judge",
+        )
     texts: list[str] = []
     raw_paths: list[str] = []
     _collect(tool_input if tool_input is not None else {}, texts, raw_paths)

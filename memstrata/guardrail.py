@@ -110,15 +110,32 @@ def _rule_text(item) -> str:
     return item.text
 
 
-def _finding(loaded: LoadedItem, outcome: str, verdict: str, judged_by: str, reason: str,
-             quote: str = "", triggers: list[str] | None = None) -> Finding:
+def _finding(
+    loaded: LoadedItem,
+    outcome: str,
+    verdict: str,
+    judged_by: str,
+    reason: str,
+    quote: str = "",
+    triggers: list[str] | None = None,
+) -> Finding:
     item = loaded.item
     spec = item.criterion
     return Finding(
-        id=item.id, type=item.type, title=item.title, text=_rule_text(item), scope=item.scope,
-        set_on=item.created, path=str(loaded.path), outcome=outcome, verdict=verdict,
-        judged_by=judged_by, reason=reason, quote=quote,
-        rationale=spec.rationale if spec else "", review_when=spec.review_when if spec else "",
+        id=item.id,
+        type=item.type,
+        title=item.title,
+        text=_rule_text(item),
+        scope=item.scope,
+        set_on=item.created,
+        path=str(loaded.path),
+        outcome=outcome,
+        verdict=verdict,
+        judged_by=judged_by,
+        reason=reason,
+        quote=quote,
+        rationale=spec.rationale if spec else "",
+        review_when=spec.review_when if spec else "",
         triggers=list(triggers or []),
     )
 
@@ -135,13 +152,22 @@ def _counts(item) -> bool:
 def _from_rules(loaded: LoadedItem, outcome: RuleOutcome) -> Finding:
     item = loaded.item
     if outcome.status == "violated":
-        return _finding(loaded, "violated", _violation_verdict(item), "rules", outcome.reason,
-                        outcome.quote, outcome.triggers)
+        return _finding(
+            loaded,
+            "violated",
+            _violation_verdict(item),
+            "rules",
+            outcome.reason,
+            outcome.quote,
+            outcome.triggers,
+        )
     if outcome.status == "satisfied":
-        return _finding(loaded, "satisfied", "pass", "rules", outcome.reason, outcome.quote,
-                        outcome.triggers)
-    return _finding(loaded, "possibly_relevant", "note", "rules", outcome.reason, "",
-                    outcome.triggers)
+        return _finding(
+            loaded, "satisfied", "pass", "rules", outcome.reason, outcome.quote, outcome.triggers
+        )
+    return _finding(
+        loaded, "possibly_relevant", "note", "rules", outcome.reason, "", outcome.triggers
+    )
 
 
 def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
@@ -166,16 +192,21 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
                 continue
         per_store.append(items)
     project, global_ = per_store
-    taken = {li.item.id for li in project} | {(li.item.type, li.item.title.strip().lower())
-                                              for li in project}
-    merged = project + [li for li in global_ if li.item.id not in taken
-                        and (li.item.type, li.item.title.strip().lower()) not in taken]
+    taken = {li.item.id for li in project} | {
+        (li.item.type, li.item.title.strip().lower()) for li in project
+    }
+    merged = project + [
+        li
+        for li in global_
+        if li.item.id not in taken and (li.item.type, li.item.title.strip().lower()) not in taken
+    ]
     return [li for li in merged if li.item.type == "criterion"], problems
 
 
 # ---- retrieval -------------------------------------------------------------------------
-def related_items(mem: Memory, proposal: Proposal, k: int, min_similarity: float,
-                  warn: Callable[[str], None]) -> list[tuple[str, float]]:
+def related_items(
+    mem: Memory, proposal: Proposal, k: int, min_similarity: float, warn: Callable[[str], None]
+) -> list[tuple[str, float]]:
     """(id, cosine) of criteria/decisions/caveats semantically close to the proposal.
 
     Fused hybrid scores are relative to the best hit, so the cut uses the MiniLM cosine
@@ -188,8 +219,9 @@ def related_items(mem: Memory, proposal: Proposal, k: int, min_similarity: float
         return []
     index = MemoryIndex(mem, warn=warn)
     try:
-        hits = index.search(query, k=k, types=list(JUDGED_TYPES), mode="hybrid",
-                            record_access=False)
+        hits = index.search(
+            query, k=k, types=list(JUDGED_TYPES), mode="hybrid", record_access=False
+        )
         if not hits:
             return []
         vectors = index.embedder().embed([query[:2000]] + [h.text for h in hits])
@@ -202,9 +234,15 @@ def related_items(mem: Memory, proposal: Proposal, k: int, min_similarity: float
 
 
 # ---- the check -------------------------------------------------------------------------
-def check(mem: Memory, proposal: Proposal, *, retrieval: bool | None = None,
-          llm: bool | None = None, hook: bool = False,
-          warn: Callable[[str], None] | None = None) -> CheckResult:
+def check(
+    mem: Memory,
+    proposal: Proposal,
+    *,
+    retrieval: bool | None = None,
+    llm: bool | None = None,
+    hook: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> CheckResult:
     """Judge `proposal`; see the module docstring for the order."""
     from memstrata.llm import llm_configured
 
@@ -216,9 +254,13 @@ def check(mem: Memory, proposal: Proposal, *, retrieval: bool | None = None,
         if warn:
             warn(message)
 
-    summary = ProposalSummary(source=proposal.source, label=proposal.label,
-                              paths=proposal.paths[:50], chars=len(proposal.text),
-                              tool=proposal.tool)
+    summary = ProposalSummary(
+        source=proposal.source,
+        label=proposal.label,
+        paths=proposal.paths[:50],
+        chars=len(proposal.text),
+        tool=proposal.tool,
+    )
     result = CheckResult(proposal=summary)
     if proposal.skip_reason:
         result.skipped = proposal.skip_reason
@@ -269,11 +311,20 @@ def check(mem: Memory, proposal: Proposal, *, retrieval: bool | None = None,
                 if li is None or item_id in decided:
                     continue
                 decided.add(item_id)
-                undecided.append(_finding(li, "possibly_relevant", "note", "retrieval",
-                                          f"related by meaning (similarity {sim:.2f})"))
+                undecided.append(
+                    _finding(
+                        li,
+                        "possibly_relevant",
+                        "note",
+                        "retrieval",
+                        f"related by meaning (similarity {sim:.2f})",
+                    )
+                )
         except Exception as exc:  # noqa: BLE001 - retrieval is optional; the rules still hold
-            note(f"retrieval unavailable ({type(exc).__name__}: {str(exc)[:160]}); "
-                 "judged by the rules only")
+            note(
+                f"retrieval unavailable ({type(exc).__name__}: {str(exc)[:160]}); "
+                "judged by the rules only"
+            )
 
     if use_llm and undecided:
         undecided = _judge_with_llm(mem, proposal, undecided, by_id, result, hook, note)
@@ -285,22 +336,34 @@ def check(mem: Memory, proposal: Proposal, *, retrieval: bool | None = None,
     return result
 
 
-def _judge_with_llm(mem: Memory, proposal: Proposal, undecided: list[Finding],
-                    by_id: dict, result: CheckResult, hook: bool,
-                    note: Callable[[str], None]) -> list[Finding]:
+def _judge_with_llm(
+    mem: Memory,
+    proposal: Proposal,
+    undecided: list[Finding],
+    by_id: dict,
+    result: CheckResult,
+    hook: bool,
+    note: Callable[[str], None],
+) -> list[Finding]:
     """Turn undecided findings into LLM verdicts; returns what stays a note."""
     from memstrata.guardrail_llm import Candidate, judge, quote_is_grounded
 
-    candidates = [Candidate(f.id, f.type, f.text, f.rationale, f.set_on.date().isoformat())
-                  for f in undecided]
+    candidates = [
+        Candidate(f.id, f.type, f.text, f.rationale, f.set_on.date().isoformat()) for f in undecided
+    ]
     try:
-        judged = judge(mem.settings, candidates, proposal.text, proposal_label=proposal.label,
-                       hook=hook)
+        judged = judge(
+            mem.settings, candidates, proposal.text, proposal_label=proposal.label, hook=hook
+        )
     except MemstrataError as exc:
         note(f"LLM judge unavailable ({exc}); undecided rules are reported as notes")
         return undecided
-    result.llm = {"calls": judged.calls, "prompt_tokens": judged.prompt_tokens,
-                  "completion_tokens": judged.completion_tokens, "cost_usd": judged.cost_usd}
+    result.llm = {
+        "calls": judged.calls,
+        "prompt_tokens": judged.prompt_tokens,
+        "completion_tokens": judged.completion_tokens,
+        "cost_usd": judged.cost_usd,
+    }
     remaining = []
     for f in undecided:
         j = judged.judgements.get(f.id)
@@ -309,42 +372,75 @@ def _judge_with_llm(mem: Memory, proposal: Proposal, undecided: list[Finding],
             continue
         li = by_id[f.id]
         if j.applies and j.violated and quote_is_grounded(j.quote, proposal.text):
-            result.violations.append(_finding(
-                li, "violated", _violation_verdict(li.item), "llm", j.why or "judged violated",
-                j.quote, f.triggers))
+            result.violations.append(
+                _finding(
+                    li,
+                    "violated",
+                    _violation_verdict(li.item),
+                    "llm",
+                    j.why or "judged violated",
+                    j.quote,
+                    f.triggers,
+                )
+            )
         elif j.applies and j.violated:
-            remaining.append(f.model_copy(update={
-                "reason": f"LLM says violated but its quote is not in the proposal: {j.why}"}))
+            remaining.append(
+                f.model_copy(
+                    update={
+                        "reason": f"LLM says violated but its quote is not in the proposal: {j.why}"
+                    }
+                )
+            )
         elif j.applies:
-            result.satisfied.append(f.model_copy(update={
-                "outcome": "satisfied", "verdict": "pass", "judged_by": "llm",
-                "reason": j.why or "applies, not violated"}))
+            result.satisfied.append(
+                f.model_copy(
+                    update={
+                        "outcome": "satisfied",
+                        "verdict": "pass",
+                        "judged_by": "llm",
+                        "reason": j.why or "applies, not violated",
+                    }
+                )
+            )
         # does not apply: dropped
     return remaining
 
 
-def test_criterion(mem: Memory, item_id: str, proposal: Proposal, *,
-                   llm: bool | None = None) -> CriterionTrace:
+def test_criterion(
+    mem: Memory, item_id: str, proposal: Proposal, *, llm: bool | None = None
+) -> CriterionTrace:
     """How one criterion judges a proposal, with every step shown (authoring help)."""
     loaded = mem.get(item_id)
     item = loaded.item
     if item.type != "criterion" or item.criterion is None:
         raise MemstrataError(
             f"'{item_id}' is a {item.type}, not a criterion with a condition; "
-            "`memstrata list --type criterion` shows criteria")
+            "`memstrata list --type criterion` shows criteria"
+        )
     spec = item.criterion
     problems = spec_problems(spec)
-    trace = CriterionTrace(id=item.id, title=item.title, status=item.status,
-                           superseded_by=item.superseded_by, counts=_counts(item),
-                           problems=problems, decidable=bool(spec.forbid or spec.require),
-                           rules={})
+    trace = CriterionTrace(
+        id=item.id,
+        title=item.title,
+        status=item.status,
+        superseded_by=item.superseded_by,
+        counts=_counts(item),
+        problems=problems,
+        decidable=bool(spec.forbid or spec.require),
+        rules={},
+    )
     if any(p.startswith("invalid regex") for p in problems):
         return trace
     outcome = evaluate(spec, PreparedText.of(proposal.text), proposal.judged_paths())
     trace.rules = {
-        "status": outcome.status, "reason": outcome.reason, "triggers": outcome.triggers,
-        "quote": outcome.quote, "forbid_hit": outcome.forbid_hit, "missing": outcome.missing,
-        "exempted_by": outcome.exempted_by, "ignored_negated": outcome.ignored,
+        "status": outcome.status,
+        "reason": outcome.reason,
+        "triggers": outcome.triggers,
+        "quote": outcome.quote,
+        "forbid_hit": outcome.forbid_hit,
+        "missing": outcome.missing,
+        "exempted_by": outcome.exempted_by,
+        "ignored_negated": outcome.ignored,
     }
     if outcome.status == "not_applicable":
         return trace
@@ -355,8 +451,15 @@ def test_criterion(mem: Memory, item_id: str, proposal: Proposal, *,
         g = mem.settings.guardrail
         if (g.llm if llm is None else llm) and llm_configured(mem.settings.llm):
             shadow = CheckResult(proposal=ProposalSummary(source=proposal.source))
-            left = _judge_with_llm(mem, proposal, [finding], {item.id: loaded}, shadow, False,
-                                   lambda m: trace.problems.append(m))
+            left = _judge_with_llm(
+                mem,
+                proposal,
+                [finding],
+                {item.id: loaded},
+                shadow,
+                False,
+                lambda m: trace.problems.append(m),
+            )
             finding = (shadow.violations or shadow.satisfied or left or [finding])[0]
     trace.finding = finding
     trace.verdict = finding.verdict

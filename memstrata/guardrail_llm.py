@@ -69,8 +69,9 @@ def quote_is_grounded(quote: str, proposal_text: str) -> bool:
     return bool(q) and q in _squash(proposal_text)
 
 
-def build_messages(candidates: list[Candidate], proposal_text: str, proposal_label: str,
-                   max_chars: int) -> list[dict]:
+def build_messages(
+    candidates: list[Candidate], proposal_text: str, proposal_label: str, max_chars: int
+) -> list[dict]:
     rules = []
     for c in candidates:
         line = f"- id: {c.id}\n  kind: {c.type}\n  rule: {c.text.strip()}"
@@ -79,18 +80,31 @@ def build_messages(candidates: list[Candidate], proposal_text: str, proposal_lab
         if c.set_on:
             line += f"\n  set: {c.set_on}"
         rules.append(line)
-    body = proposal_text if len(proposal_text) <= max_chars else (
-        proposal_text[:max_chars] + f"\n[... {len(proposal_text) - max_chars} more characters cut]")
+    body = (
+        proposal_text
+        if len(proposal_text) <= max_chars
+        else (
+            proposal_text[:max_chars]
+            + f"\n[... {len(proposal_text) - max_chars} more characters cut]"
+        )
+    )
     user = (
-        "RULES:\n" + "\n".join(rules)
+        "RULES:\n"
+        + "\n".join(rules)
         + f"\n\nPROPOSAL ({proposal_label or 'text'}):\n<<<\n{body}\n>>>\n"
         + "Answer for every rule id above."
     )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def judge(settings: Settings, candidates: list[Candidate], proposal_text: str, *,
-          proposal_label: str = "", hook: bool = False) -> LLMJudging:
+def judge(
+    settings: Settings,
+    candidates: list[Candidate],
+    proposal_text: str,
+    *,
+    proposal_label: str = "",
+    hook: bool = False,
+) -> LLMJudging:
     """One LLM call for all candidates. Raises LLMError (the caller degrades to notes)."""
     from memstrata.llm import LLMClient
 
@@ -98,13 +112,22 @@ def judge(settings: Settings, candidates: list[Candidate], proposal_text: str, *
     llm_settings = settings.llm
     if hook:
         llm_settings = llm_settings.model_copy(
-            update={"timeout_s": min(llm_settings.timeout_s, g.hook_llm_timeout_s),
-                    "max_retries": min(llm_settings.max_retries, 1)})
+            update={
+                "timeout_s": min(llm_settings.timeout_s, g.hook_llm_timeout_s),
+                "max_retries": min(llm_settings.max_retries, 1),
+            }
+        )
     client = LLMClient(llm_settings, entropy_threshold=settings.guard.entropy_threshold)
-    messages = build_messages(candidates[: g.max_llm_items], proposal_text, proposal_label,
-                              g.max_proposal_chars)
+    messages = build_messages(
+        candidates[: g.max_llm_items], proposal_text, proposal_label, g.max_proposal_chars
+    )
     result = client.complete_json(messages, JudgementReply, max_tokens=g.llm_max_tokens)
     wanted = {c.id for c in candidates}
     judgements = {j.id: j for j in result.value.judgements if j.id in wanted}
-    return LLMJudging(judgements, client.usage.calls, result.prompt_tokens,
-                      result.completion_tokens, result.cost_usd)
+    return LLMJudging(
+        judgements,
+        client.usage.calls,
+        result.prompt_tokens,
+        result.completion_tokens,
+        result.cost_usd,
+    )

@@ -49,7 +49,7 @@ def describe(f: Finding) -> str:
         parts.append(f"  applies: {', '.join(f.triggers)}")
     parts.append(f"  {f.judged_by}: {f.reason}")
     if f.quote:
-        parts.append(f"  in the proposal: \"{f.quote}\"")
+        parts.append(f'  in the proposal: "{f.quote}"')
     if f.rationale:
         parts.append(f"  rationale: {f.rationale}")
     if f.review_when:
@@ -67,10 +67,13 @@ def report(result: CheckResult) -> str:
         lines.append(
             "If the proposal should go ahead anyway because a rule is outdated, the user can "
             f"`memstrata supersede {result.violations[0].id} ...` or `memstrata forget ID "
-            f"--reason ...` ({ids}).")
+            f"--reason ...` ({ids})."
+        )
     for f in result.notes:
-        lines.append(f"note: possibly relevant {f.id} ({f.type}, set "
-                     f"{f.set_on.date().isoformat()}): {f.title} — {f.reason}")
+        lines.append(
+            f"note: possibly relevant {f.id} ({f.type}, set "
+            f"{f.set_on.date().isoformat()}): {f.title} — {f.reason}"
+        )
     return "\n".join(lines)
 
 
@@ -85,9 +88,11 @@ def verdict_line(result: CheckResult) -> str:
 
 
 def _agent_message(result: CheckResult) -> str:
-    head = ("memstrata guardrail: this would break a rule the user recorded."
-            if result.verdict == "block" else
-            "memstrata guardrail: this may conflict with a rule the user recorded.")
+    head = (
+        "memstrata guardrail: this would break a rule the user recorded."
+        if result.verdict == "block"
+        else "memstrata guardrail: this may conflict with a rule the user recorded."
+    )
     return head + "\n" + report(result)
 
 
@@ -101,19 +106,30 @@ def hook_reply(result: CheckResult, client: str, *, strict: bool = False) -> Hoo
     message = _agent_message(result)
     if client in ("claude-code", "codex"):
         if verdict == "block":
-            out = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                          "permissionDecision": "deny",
-                                          "permissionDecisionReason": message}}
+            out = {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": message,
+                }
+            }
         else:
-            out = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                          "additionalContext": message},
-                   "systemMessage": message}
+            out = {
+                "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": message},
+                "systemMessage": message,
+            }
     elif client == "cursor":
-        out = {"permission": "deny" if verdict == "block" else "ask",
-               "user_message": message, "agent_message": message}
+        out = {
+            "permission": "deny" if verdict == "block" else "ask",
+            "user_message": message,
+            "agent_message": message,
+        }
     else:  # gemini
-        out = ({"decision": "deny", "reason": message} if verdict == "block"
-               else {"systemMessage": message})
+        out = (
+            {"decision": "deny", "reason": message}
+            if verdict == "block"
+            else {"systemMessage": message}
+        )
     return HookReply(json.dumps(out, ensure_ascii=False), "", 0)
 
 
@@ -124,9 +140,13 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
         return HookReply("{}" if client in ("cursor", "gemini") else "", line, 0)
     reason = line + " (the guardrail is set to fail closed)"
     if client in ("claude-code", "codex"):
-        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                      "permissionDecision": "deny",
-                                      "permissionDecisionReason": reason}}
+        out = {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
     elif client == "cursor":
         out = {"permission": "deny", "user_message": reason, "agent_message": reason}
     else:
@@ -148,8 +168,9 @@ def check_for_tool(mem, proposal_text: str, *, paths: list[str] | None = None) -
         "verdict": result.verdict,
         "message": report(result) or verdict_line(result),
         "violations": [f.model_dump(mode="json") for f in result.violations],
-        "notes": [{"id": f.id, "type": f.type, "title": f.title, "reason": f.reason}
-                  for f in result.notes],
+        "notes": [
+            {"id": f.id, "type": f.type, "title": f.title, "reason": f.reason} for f in result.notes
+        ],
         "criteria_checked": result.criteria_checked,
         "warnings": result.warnings,
     }

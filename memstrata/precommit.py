@@ -37,13 +37,16 @@ class PrecommitResult:
 
 def _git(repo: Path, *args: str) -> str:
     try:
-        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
-                              timeout=30)
+        done = subprocess.run(
+            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=30
+        )
     except FileNotFoundError as exc:
         raise MemstrataError("git is not installed; the pre-commit hook needs git") from exc
     if done.returncode != 0:
-        raise MemstrataError(f"{repo} is not inside a git repository (git {args[0]}: "
-                             f"{done.stderr.strip().splitlines()[0] if done.stderr.strip() else 'failed'})")
+        raise MemstrataError(
+            f"{repo} is not inside a git repository (git {args[0]}: "
+            f"{done.stderr.strip().splitlines()[0] if done.stderr.strip() else 'failed'})"
+        )
     return done.stdout.strip()
 
 
@@ -64,8 +67,10 @@ def _hook_path(repo: Path) -> Path:
 
 
 def _block(command: str) -> str:
-    return (f"{BEGIN}\n# Checks the staged diff against your recorded criteria; remove with "
-            f"`memstrata uninstall pre-commit`.\n{command} || exit $?\n{END}\n")
+    return (
+        f"{BEGIN}\n# Checks the staged diff against your recorded criteria; remove with "
+        f"`memstrata uninstall pre-commit`.\n{command} || exit $?\n{END}\n"
+    )
 
 
 def _write_executable(path: Path, text: str) -> None:
@@ -82,8 +87,9 @@ def _backup(path: Path) -> Path:
     return backup
 
 
-def install_git_hook(repo_dir: str | os.PathLike, *, strict: bool = False,
-                     fail_closed: bool = False) -> PrecommitResult:
+def install_git_hook(
+    repo_dir: str | os.PathLike, *, strict: bool = False, fail_closed: bool = False
+) -> PrecommitResult:
     repo = Path(repo_dir)
     path = _hook_path(repo)
     block = _block(hook_command(strict=strict, fail_closed=fail_closed))
@@ -101,12 +107,14 @@ def install_git_hook(repo_dir: str | os.PathLike, *, strict: bool = False,
         raise MemstrataError(
             f"{path} is managed by the pre-commit framework; run "
             "`memstrata install pre-commit --framework` to add memstrata to "
-            f"{CONFIG_NAME} instead")
+            f"{CONFIG_NAME} instead"
+        )
     first = current.splitlines()[0] if current else ""
     if not (first.startswith("#!") and re.search(r"\b(sh|bash|zsh|dash|ksh)\b", first)):
         raise MemstrataError(
             f"{path} exists and is not a shell script, so memstrata will not edit it; add this "
-            f"line to it yourself: {hook_command(strict=strict, fail_closed=fail_closed)}")
+            f"line to it yourself: {hook_command(strict=strict, fail_closed=fail_closed)}"
+        )
     backup = _backup(path)
     head, _, rest = current.partition("\n")
     _write_executable(path, f"{head}\n{block}{rest}")  # before any `exec` in the old hook
@@ -131,40 +139,50 @@ def uninstall_git_hook(repo_dir: str | os.PathLike) -> PrecommitResult:
 # ---- pre-commit framework ----------------------------------------------------------------
 def _entry_yaml(indent: str, command: str) -> str:
     i = indent
-    return (f"{i}{BEGIN}\n"
-            f"{i}- repo: local\n"
-            f"{i}  hooks:\n"
-            f"{i}  - id: {HOOK_ID}\n"
-            f"{i}    name: memstrata guardrail (recorded criteria)\n"
-            f"{i}    entry: {command}\n"
-            f"{i}    language: system\n"
-            f"{i}    pass_filenames: false\n"
-            f"{i}    always_run: true\n"
-            f"{i}    stages: [pre-commit]\n"
-            f"{i}{END}\n")
+    return (
+        f"{i}{BEGIN}\n"
+        f"{i}- repo: local\n"
+        f"{i}  hooks:\n"
+        f"{i}  - id: {HOOK_ID}\n"
+        f"{i}    name: memstrata guardrail (recorded criteria)\n"
+        f"{i}    entry: {command}\n"
+        f"{i}    language: system\n"
+        f"{i}    pass_filenames: false\n"
+        f"{i}    always_run: true\n"
+        f"{i}    stages: [pre-commit]\n"
+        f"{i}{END}\n"
+    )
 
 
 def _has_hook(data) -> bool:
     repos = (data or {}).get("repos") or [] if isinstance(data, dict) else []
-    return any(h.get("id") == HOOK_ID for r in repos if isinstance(r, dict)
-               for h in (r.get("hooks") or []) if isinstance(h, dict))
+    return any(
+        h.get("id") == HOOK_ID
+        for r in repos
+        if isinstance(r, dict)
+        for h in (r.get("hooks") or [])
+        if isinstance(h, dict)
+    )
 
 
-def install_framework(repo_dir: str | os.PathLike, *, strict: bool = False,
-                      fail_closed: bool = False) -> PrecommitResult:
+def install_framework(
+    repo_dir: str | os.PathLike, *, strict: bool = False, fail_closed: bool = False
+) -> PrecommitResult:
     top = Path(_git(Path(repo_dir), "rev-parse", "--show-toplevel"))
     path = top / CONFIG_NAME
     command = hook_command(strict=strict, fail_closed=fail_closed, portable=True)
     if not path.exists():
         write_atomic(path, ("repos:\n" + _entry_yaml("", command)).encode("utf-8"))
-        return PrecommitResult(path, "created", "framework",
-                               note="run `pre-commit install` once to activate it")
+        return PrecommitResult(
+            path, "created", "framework", note="run `pre-commit install` once to activate it"
+        )
     current = path.read_text("utf-8")
     try:
         data = yaml.safe_load(current) or {}
     except yaml.YAMLError as exc:
-        raise MemstrataError(f"{path} is not valid YAML ({str(exc).splitlines()[0]}); fix it "
-                             "first") from exc
+        raise MemstrataError(
+            f"{path} is not valid YAML ({str(exc).splitlines()[0]}); fix it first"
+        ) from exc
     if _has_hook(data):
         return PrecommitResult(path, "unchanged", "framework")
     backup = _backup(path)
@@ -177,14 +195,31 @@ def install_framework(repo_dir: str | os.PathLike, *, strict: bool = False,
     except yaml.YAMLError:
         ok = False
     if not ok:  # unusual layout: rewrite through YAML (comments are lost, backup kept)
-        data.setdefault("repos", []).append({"repo": "local", "hooks": [{
-            "id": HOOK_ID, "name": "memstrata guardrail (recorded criteria)", "entry": command,
-            "language": "system", "pass_filenames": False, "always_run": True,
-            "stages": ["pre-commit"]}]})
+        data.setdefault("repos", []).append(
+            {
+                "repo": "local",
+                "hooks": [
+                    {
+                        "id": HOOK_ID,
+                        "name": "memstrata guardrail (recorded criteria)",
+                        "entry": command,
+                        "language": "system",
+                        "pass_filenames": False,
+                        "always_run": True,
+                        "stages": ["pre-commit"],
+                    }
+                ],
+            }
+        )
         candidate = yaml.safe_dump(data, sort_keys=False)
     write_atomic(path, candidate.encode("utf-8"))
-    return PrecommitResult(path, "updated", "framework", backup,
-                           note="" if ok else "rewrote the file through YAML; comments were not kept")
+    return PrecommitResult(
+        path,
+        "updated",
+        "framework",
+        backup,
+        note="" if ok else "rewrote the file through YAML; comments were not kept",
+    )
 
 
 def uninstall_framework(repo_dir: str | os.PathLike) -> PrecommitResult:

@@ -13,12 +13,41 @@ from memstrata.cli.main import cli
 
 from tests.conftest import run_cli
 
-CRON = ["--type", "criterion", "No cron for one-off tasks", "--keyword", "one-off",
-        "--forbid", "cron", "--verdict", "block", "--rationale", "one-off jobs get forgotten"]
-INFRA = ["--type", "criterion", "Nothing under infra/ without a review note",
-         "--applies-path", "infra/**", "--require", "review note", "--verdict", "block"]
-DEPS = ["--type", "criterion", "New dependencies need a justification", "--keyword", "pip install",
-        "--require", "because", "--verdict", "warn"]
+CRON = [
+    "--type",
+    "criterion",
+    "No cron for one-off tasks",
+    "--keyword",
+    "one-off",
+    "--forbid",
+    "cron",
+    "--verdict",
+    "block",
+    "--rationale",
+    "one-off jobs get forgotten",
+]
+INFRA = [
+    "--type",
+    "criterion",
+    "Nothing under infra/ without a review note",
+    "--applies-path",
+    "infra/**",
+    "--require",
+    "review note",
+    "--verdict",
+    "block",
+]
+DEPS = [
+    "--type",
+    "criterion",
+    "New dependencies need a justification",
+    "--keyword",
+    "pip install",
+    "--require",
+    "because",
+    "--verdict",
+    "warn",
+]
 
 
 def invoke(*args, input=None):
@@ -37,8 +66,14 @@ def rules(repo):
 
 
 def git(cwd, *args, check=True, env=None):
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=check,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=check,
+        env={**os.environ, **(env or {})},
+    )
 
 
 @pytest.fixture
@@ -161,8 +196,19 @@ def test_remember_says_what_a_criterion_is_missing(repo):
 
 
 def test_unless_exempts(repo):
-    cid = remember("--type", "criterion", "No new cache", "--keyword", "cache",
-                   "--forbid", "add a cache", "--unless", "ADR", "--verdict", "block")
+    cid = remember(
+        "--type",
+        "criterion",
+        "No new cache",
+        "--keyword",
+        "cache",
+        "--forbid",
+        "add a cache",
+        "--unless",
+        "ADR",
+        "--verdict",
+        "block",
+    )
     assert invoke("check", "--no-retrieval", "Add a cache for sessions").exit_code == 2
     assert invoke("check", "--no-retrieval", "Add a cache for sessions (ADR-9)").exit_code == 0
     assert cid
@@ -170,17 +216,27 @@ def test_unless_exempts(repo):
 
 # ---- PreToolUse hook, as Claude Code runs it -------------------------------------------------
 def claude_payload(repo, tool, tool_input):
-    return json.dumps({
-        "session_id": "abc123", "transcript_path": str(repo / "t.jsonl"), "cwd": str(repo),
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
-        "tool_input": tool_input, "tool_use_id": "toolu_01ABC"})
+    return json.dumps(
+        {
+            "session_id": "abc123",
+            "transcript_path": str(repo / "t.jsonl"),
+            "cwd": str(repo),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": "toolu_01ABC",
+        }
+    )
 
 
 def test_pretooluse_hook_denies_with_the_rule(rules, repo):
-    payload = claude_payload(repo, "Write", {"file_path": str(repo / "infra" / "dns.tf"),
-                                             "content": 'record "www" {}'})
-    done = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", input=payload,
-                   cwd=repo)
+    payload = claude_payload(
+        repo, "Write", {"file_path": str(repo / "infra" / "dns.tf"), "content": 'record "www" {}'}
+    )
+    done = run_cli(
+        "check", "--hook", "pre-tool", "--client", "claude-code", input=payload, cwd=repo
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)["hookSpecificOutput"]
     assert out["hookEventName"] == "PreToolUse" and out["permissionDecision"] == "deny"
@@ -189,16 +245,32 @@ def test_pretooluse_hook_denies_with_the_rule(rules, repo):
 
 
 def test_pretooluse_hook_passes_silently_and_warns_as_context(rules, repo):
-    ok = run_cli("check", "--hook", "pre-tool", cwd=repo,
-                 input=claude_payload(repo, "Bash", {"command": "ls -la", "description": "list"}))
+    ok = run_cli(
+        "check",
+        "--hook",
+        "pre-tool",
+        cwd=repo,
+        input=claude_payload(repo, "Bash", {"command": "ls -la", "description": "list"}),
+    )
     assert ok.returncode == 0 and ok.stdout == ""
-    warn = run_cli("check", "--hook", "pre-tool", cwd=repo,
-                   input=claude_payload(repo, "Bash", {"command": "pip install leftpad"}))
+    warn = run_cli(
+        "check",
+        "--hook",
+        "pre-tool",
+        cwd=repo,
+        input=claude_payload(repo, "Bash", {"command": "pip install leftpad"}),
+    )
     data = json.loads(warn.stdout)
     assert "permissionDecision" not in data["hookSpecificOutput"]
     assert rules["deps"] in data["hookSpecificOutput"]["additionalContext"]
-    strict = run_cli("check", "--hook", "pre-tool", "--strict", cwd=repo,
-                     input=claude_payload(repo, "Bash", {"command": "pip install leftpad"}))
+    strict = run_cli(
+        "check",
+        "--hook",
+        "pre-tool",
+        "--strict",
+        cwd=repo,
+        input=claude_payload(repo, "Bash", {"command": "pip install leftpad"}),
+    )
     assert json.loads(strict.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
@@ -212,21 +284,60 @@ def test_hook_fails_open_unless_fail_closed(rules, repo):
 
 
 def test_other_clients_reply_in_their_own_format(rules, repo):
-    cursor = run_cli("check", "--hook", "pre-tool", "--client", "cursor", cwd=repo,
-                     input=json.dumps({"hook_event_name": "beforeShellExecution",
-                                       "command": "pip install leftpad", "cwd": str(repo)}))
+    cursor = run_cli(
+        "check",
+        "--hook",
+        "pre-tool",
+        "--client",
+        "cursor",
+        cwd=repo,
+        input=json.dumps(
+            {
+                "hook_event_name": "beforeShellExecution",
+                "command": "pip install leftpad",
+                "cwd": str(repo),
+            }
+        ),
+    )
     data = json.loads(cursor.stdout)
     assert data["permission"] == "ask" and rules["deps"] in data["agent_message"]
-    gemini = run_cli("check", "--hook", "pre-tool", "--client", "gemini", cwd=repo,
-                     input=json.dumps({"hook_event_name": "BeforeTool", "tool_name": "write_file",
-                                       "tool_input": {"file_path": "infra/x.tf", "content": "x"}}))
+    gemini = run_cli(
+        "check",
+        "--hook",
+        "pre-tool",
+        "--client",
+        "gemini",
+        cwd=repo,
+        input=json.dumps(
+            {
+                "hook_event_name": "BeforeTool",
+                "tool_name": "write_file",
+                "tool_input": {"file_path": "infra/x.tf", "content": "x"},
+            }
+        ),
+    )
     data = json.loads(gemini.stdout)
     assert data["decision"] == "deny" and rules["infra"] in data["reason"]
-    codex = run_cli("check", "--hook", "pre-tool", "--client", "codex", cwd=repo,
-                    input=json.dumps({"hook_event_name": "PreToolUse", "tool_name": "apply_patch",
-                                      "tool_input": {"command": [
-                                          "apply_patch", "*** Begin Patch\n*** Add File: "
-                                          "infra/a.tf\n+resource {}\n*** End Patch"]}}))
+    codex = run_cli(
+        "check",
+        "--hook",
+        "pre-tool",
+        "--client",
+        "codex",
+        cwd=repo,
+        input=json.dumps(
+            {
+                "hook_event_name": "PreToolUse",
+                "tool_name": "apply_patch",
+                "tool_input": {
+                    "command": [
+                        "apply_patch",
+                        "*** Begin Patch\n*** Add File: infra/a.tf\n+resource {}\n*** End Patch",
+                    ]
+                },
+            }
+        ),
+    )
     assert json.loads(codex.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
@@ -266,8 +377,10 @@ def test_precommit_framework_entry(git_repo):
     import yaml
 
     config = git_repo / ".pre-commit-config.yaml"
-    config.write_text("# my hooks\nrepos:\n  - repo: https://github.com/psf/black\n"
-                      "    rev: 24.1.0\n    hooks:\n      - id: black\n")
+    config.write_text(
+        "# my hooks\nrepos:\n  - repo: https://github.com/psf/black\n"
+        "    rev: 24.1.0\n    hooks:\n      - id: black\n"
+    )
     assert invoke("install", "pre-commit", "--framework").exit_code == 0
     data = yaml.safe_load(config.read_text())
     local = [r for r in data["repos"] if r["repo"] == "local"][0]
@@ -287,6 +400,7 @@ def test_precommit_mode_fails_open_outside_a_memory(tmp_path):
 
 
 def test_check_is_a_python_module_command():
-    done = subprocess.run([sys.executable, "-m", "memstrata.cli", "check", "--help"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", "check", "--help"], capture_output=True, text=True
+    )
     assert done.returncode == 0 and "--hook" in done.stdout

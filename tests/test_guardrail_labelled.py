@@ -13,11 +13,18 @@ def _spec(raw: dict):
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 
     return CriterionSpec(
-        applies_to=AppliesTo(paths=raw.get("paths", []), keywords=raw.get("keywords", []),
-                             topics=raw.get("topics", [])),
-        forbid=raw.get("forbid", []), require=raw.get("require", []),
-        unless=raw.get("unless", []), verdict=raw.get("verdict", "warn"),
-        rationale=raw.get("rationale", ""), condition="")
+        applies_to=AppliesTo(
+            paths=raw.get("paths", []),
+            keywords=raw.get("keywords", []),
+            topics=raw.get("topics", []),
+        ),
+        forbid=raw.get("forbid", []),
+        require=raw.get("require", []),
+        unless=raw.get("unless", []),
+        verdict=raw.get("verdict", "warn"),
+        rationale=raw.get("rationale", ""),
+        condition="",
+    )
 
 
 def build_memory(base, *, skip_supersede: bool = False):
@@ -36,9 +43,13 @@ def build_memory(base, *, skip_supersede: bool = False):
     for key, raw in CRITERIA.items():
         supersedes = raw.get("supersedes")
         written = remember(
-            mem, raw["text"], "criterion", scope=raw.get("scope", "project"),
+            mem,
+            raw["text"],
+            "criterion",
+            scope=raw.get("scope", "project"),
             criterion=_spec(raw["spec"]),
-            supersedes=ids[supersedes] if supersedes and not skip_supersede else None)
+            supersedes=ids[supersedes] if supersedes and not skip_supersede else None,
+        )
         ids[key] = written.item.id
         if raw.get("forget"):
             forget(mem, written.item.id, reason="we deploy any day now")

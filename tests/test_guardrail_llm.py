@@ -14,8 +14,9 @@ def _criterion(mem, text, **spec):
     from memstrata.memory_layers.operations import remember
 
     applies = AppliesTo(keywords=spec.pop("keywords", []), paths=spec.pop("paths", []))
-    return remember(mem, text, "criterion",
-                    criterion=CriterionSpec(applies_to=applies, **spec)).item.id
+    return remember(
+        mem, text, "criterion", criterion=CriterionSpec(applies_to=applies, **spec)
+    ).item.id
 
 
 def _reply(*judgements) -> str:
@@ -38,19 +39,37 @@ def _check(text, **kw):
 
 @pytest.fixture
 def api_rule(mem):
-    return _criterion(mem, "Public API changes must stay backwards compatible",
-                      keywords=["api", "endpoint"], verdict="block",
-                      rationale="mobile clients update slowly")
+    return _criterion(
+        mem,
+        "Public API changes must stay backwards compatible",
+        keywords=["api", "endpoint"],
+        verdict="block",
+        rationale="mobile clients update slowly",
+    )
 
 
 def test_grounded_violation_becomes_the_criterion_verdict(api_rule, fake_llm):
-    server = fake_llm([_reply({"id": api_rule, "applies": True, "violated": True,
-                               "why": "removes a field clients read",
-                               "quote": "remove the email field"})])
+    server = fake_llm(
+        [
+            _reply(
+                {
+                    "id": api_rule,
+                    "applies": True,
+                    "violated": True,
+                    "why": "removes a field clients read",
+                    "quote": "remove the email field",
+                }
+            )
+        ]
+    )
     result = _check("In the /users API endpoint, remove the email field from the response")
     assert result.verdict == "block"
     finding = result.violations[0]
-    assert (finding.id, finding.judged_by, finding.quote) == (api_rule, "llm", "remove the email field")
+    assert (finding.id, finding.judged_by, finding.quote) == (
+        api_rule,
+        "llm",
+        "remove the email field",
+    )
     assert result.llm["calls"] == 1 and result.llm["prompt_tokens"] == 100
     prompt = server.prompts()[0]
     assert api_rule in prompt and "mobile clients update slowly" in prompt
@@ -59,8 +78,19 @@ def test_grounded_violation_becomes_the_criterion_verdict(api_rule, fake_llm):
 
 
 def test_an_ungrounded_quote_stays_a_note(api_rule, fake_llm):
-    fake_llm([_reply({"id": api_rule, "applies": True, "violated": True, "why": "breaks clients",
-                      "quote": "drop version 1 of the API"})])
+    fake_llm(
+        [
+            _reply(
+                {
+                    "id": api_rule,
+                    "applies": True,
+                    "violated": True,
+                    "why": "breaks clients",
+                    "quote": "drop version 1 of the API",
+                }
+            )
+        ]
+    )
     result = _check("Add a new optional field to the /users API endpoint")
     assert result.verdict == "pass"
     assert [n.id for n in result.notes] == [api_rule]
@@ -68,16 +98,20 @@ def test_an_ungrounded_quote_stays_a_note(api_rule, fake_llm):
 
 
 def test_applies_but_not_violated_is_satisfied(api_rule, fake_llm):
-    fake_llm([_reply({"id": api_rule, "applies": True, "violated": False,
-                      "why": "additive change"})])
+    fake_llm(
+        [_reply({"id": api_rule, "applies": True, "violated": False, "why": "additive change"})]
+    )
     result = _check("Add a new optional field to the /users API endpoint")
     assert result.verdict == "pass" and not result.notes
-    assert result.satisfied[0].judged_by == "llm" and result.satisfied[0].reason == "additive change"
+    assert (
+        result.satisfied[0].judged_by == "llm" and result.satisfied[0].reason == "additive change"
+    )
 
 
 def test_rule_verdicts_never_reach_the_llm(mem, api_rule, fake_llm):
-    cron = _criterion(mem, "No cron for one-off tasks", keywords=["one-off"], forbid=["cron"],
-                      verdict="block")
+    cron = _criterion(
+        mem, "No cron for one-off tasks", keywords=["one-off"], forbid=["cron"], verdict="block"
+    )
     server = fake_llm([_reply({"id": api_rule, "applies": False, "violated": False})])
     result = _check("one-off API backfill via cron")
     assert [f.id for f in result.violations] == [cron]
@@ -92,8 +126,20 @@ def test_llm_failure_degrades_to_notes(api_rule, fake_llm):
 
 
 def test_malformed_reply_is_retried_then_validated(api_rule, fake_llm):
-    fake_llm(["sure! here you go", _reply({"id": api_rule, "applies": True, "violated": True,
-                                           "why": "w", "quote": "rename the /users API"})])
+    fake_llm(
+        [
+            "sure! here you go",
+            _reply(
+                {
+                    "id": api_rule,
+                    "applies": True,
+                    "violated": True,
+                    "why": "w",
+                    "quote": "rename the /users API",
+                }
+            ),
+        ]
+    )
     result = _check("Rename the /users API endpoint")
     assert result.verdict == "block"
 
@@ -105,15 +151,24 @@ def test_secrets_in_the_proposal_never_reach_the_llm(api_rule, fake_llm):
 
 
 def test_cli_llm_flag_and_criteria_test(api_rule, fake_llm):
-    reply = _reply({"id": api_rule, "applies": True, "violated": True, "why": "breaking",
-                    "quote": "remove the email field"})
+    reply = _reply(
+        {
+            "id": api_rule,
+            "applies": True,
+            "violated": True,
+            "why": "breaking",
+            "quote": "remove the email field",
+        }
+    )
     fake_llm([reply, reply])
     runner = CliRunner()
-    checked = runner.invoke(cli, ["check", "--llm", "--no-retrieval",
-                                  "API: remove the email field from /users"])
+    checked = runner.invoke(
+        cli, ["check", "--llm", "--no-retrieval", "API: remove the email field from /users"]
+    )
     assert checked.exit_code == 2 and "llm: breaking" in checked.stderr
-    traced = runner.invoke(cli, ["criteria", "test", api_rule, "--llm",
-                                 "API: remove the email field from /users"])
+    traced = runner.invoke(
+        cli, ["criteria", "test", api_rule, "--llm", "API: remove the email field from /users"]
+    )
     assert "would answer: block" in traced.stdout
 
 
@@ -124,15 +179,30 @@ def test_retrieved_decision_is_judged_by_the_llm(mem, fake_llm):
 
     from memstrata.guardrail import check
 
-    decision = remember(mem, "We chose PostgreSQL for all persistent data; MongoDB was rejected "
-                             "because we cannot operate a second database", "decision").item.id
+    decision = remember(
+        mem,
+        "We chose PostgreSQL for all persistent data; MongoDB was rejected "
+        "because we cannot operate a second database",
+        "decision",
+    ).item.id
     remember(mem, "The office plants are watered on Mondays", "fact")
     proposal = from_text("Move the product catalog from PostgreSQL into MongoDB collections")
     plain = check(mem, proposal, retrieval=True, llm=False)
     assert plain.verdict == "pass" and [n.id for n in plain.notes] == [decision]
     assert plain.notes[0].judged_by == "retrieval"
-    fake_llm([_reply({"id": decision, "applies": True, "violated": True,
-                      "why": "MongoDB was rejected", "quote": "into MongoDB collections"})])
+    fake_llm(
+        [
+            _reply(
+                {
+                    "id": decision,
+                    "applies": True,
+                    "violated": True,
+                    "why": "MongoDB was rejected",
+                    "quote": "into MongoDB collections",
+                }
+            )
+        ]
+    )
     judged = check(_open(), proposal, retrieval=True, llm=True)
     assert judged.verdict == "warn"  # decisions and caveats warn; only criteria block
     assert judged.violations[0].id == decision and judged.violations[0].judged_by == "llm"

@@ -16,17 +16,23 @@ def test_mcp_check_blocks_with_the_rule_and_passes_look_alikes(repo, monkeypatch
     from memstrata.mcp_server import build_server
 
     monkeypatch.setenv("MEMSTRATA_GUARDRAIL__RETRIEVAL", "false")
-    rule = remember(Memory.open(repo), "Nothing under infra/ without a review note", "criterion",
-                    criterion=CriterionSpec(applies_to=AppliesTo(paths=["infra/**"]),
-                                            require=["review note"], verdict="block")).item.id
+    rule = remember(
+        Memory.open(repo),
+        "Nothing under infra/ without a review note",
+        "criterion",
+        criterion=CriterionSpec(
+            applies_to=AppliesTo(paths=["infra/**"]), require=["review note"], verdict="block"
+        ),
+    ).item.id
 
     async def main():
         async with Client(build_server(str(repo))) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert tools["check"].annotations.read_only_hint is True
             assert tools["check"].input_schema["required"] == ["proposal"]
-            blocked = await client.call_tool("check", {"proposal": "tighten the firewall",
-                                                       "paths": ["infra/fw.tf"]})
+            blocked = await client.call_tool(
+                "check", {"proposal": "tighten the firewall", "paths": ["infra/fw.tf"]}
+            )
             data = json.loads(blocked.content[0].text)
             assert data["verdict"] == "block" and data["violations"][0]["id"] == rule
             assert "Nothing under infra/" in data["message"]

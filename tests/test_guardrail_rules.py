@@ -26,8 +26,9 @@ from memstrata.memory_layers.proposals import (
 
 
 def spec(**kw) -> CriterionSpec:
-    applies = AppliesTo(paths=kw.pop("paths", []), keywords=kw.pop("keywords", []),
-                        topics=kw.pop("topics", []))
+    applies = AppliesTo(
+        paths=kw.pop("paths", []), keywords=kw.pop("keywords", []), topics=kw.pop("topics", [])
+    )
     return CriterionSpec(applies_to=applies, **kw)
 
 
@@ -35,23 +36,26 @@ def judge(s: CriterionSpec, text: str, paths=()) -> str:
     return evaluate(s, PreparedText.of(text), list(paths) + paths_in_text(text)).status
 
 
-@pytest.mark.parametrize("pattern,path,expected", [
-    ("infra/**", "infra/main.tf", True),
-    ("infra/**", "infra", True),
-    ("infra/**", "infrastructure/main.tf", False),
-    ("infra/", "infra/a/b.tf", True),
-    ("infra", "deploy/infra/a.tf", True),       # no slash: any depth
-    ("/infra", "deploy/infra/a.tf", False),     # leading slash: anchored
-    ("*.tf", "infra/modules/vpc.tf", True),
-    ("*.tf", "infra/modules/vpc.tfvars", False),
-    ("src/*.py", "src/app.py", True),
-    ("src/*.py", "src/pkg/app.py", False),      # * stays in one folder
-    ("src/**/*.py", "src/pkg/app.py", True),
-    ("docs/**/*.md", "docs/index.md", True),
-    ("migrations/00??_*.py", "migrations/0042_add.py", True),
-    ("[Mm]akefile", "Makefile", True),
-    ("Makefile", "makefile", False),            # case-sensitive
-])
+@pytest.mark.parametrize(
+    "pattern,path,expected",
+    [
+        ("infra/**", "infra/main.tf", True),
+        ("infra/**", "infra", True),
+        ("infra/**", "infrastructure/main.tf", False),
+        ("infra/", "infra/a/b.tf", True),
+        ("infra", "deploy/infra/a.tf", True),  # no slash: any depth
+        ("/infra", "deploy/infra/a.tf", False),  # leading slash: anchored
+        ("*.tf", "infra/modules/vpc.tf", True),
+        ("*.tf", "infra/modules/vpc.tfvars", False),
+        ("src/*.py", "src/app.py", True),
+        ("src/*.py", "src/pkg/app.py", False),  # * stays in one folder
+        ("src/**/*.py", "src/pkg/app.py", True),
+        ("docs/**/*.md", "docs/index.md", True),
+        ("migrations/00??_*.py", "migrations/0042_add.py", True),
+        ("[Mm]akefile", "Makefile", True),
+        ("Makefile", "makefile", False),  # case-sensitive
+    ],
+)
 def test_globs(pattern, path, expected):
     assert glob_matches(pattern, path) is expected
 
@@ -63,19 +67,22 @@ def test_word_forms_are_plural_tolerant_both_ways():
     assert "class" in word_forms("class") and "clas" not in word_forms("class")
 
 
-@pytest.mark.parametrize("text,found,negated", [
-    ("add a redis cache", True, False),
-    ("no redis cache", True, True),
-    ("we decided against a redis cache", True, True),
-    ("instead of a redis cache, memoise in process", True, True),
-    ("rather than the redis cache", True, True),
-    ("don't add the redis cache", True, True),
-    ("not now, but later add a redis cache", True, False),   # clause barrier
-    ("no time to lose: add a redis cache", True, False),     # ':' ends the clause
-    ("never mind the docs and add a redis cache", True, False),  # 'and' ends it
-    ("no, we will really definitely add a redis cache", True, False),  # comma
-    ("redis is fine, but not a cache", False, False),        # phrase crosses a clause
-])
+@pytest.mark.parametrize(
+    "text,found,negated",
+    [
+        ("add a redis cache", True, False),
+        ("no redis cache", True, True),
+        ("we decided against a redis cache", True, True),
+        ("instead of a redis cache, memoise in process", True, True),
+        ("rather than the redis cache", True, True),
+        ("don't add the redis cache", True, True),
+        ("not now, but later add a redis cache", True, False),  # clause barrier
+        ("no time to lose: add a redis cache", True, False),  # ':' ends the clause
+        ("never mind the docs and add a redis cache", True, False),  # 'and' ends it
+        ("no, we will really definitely add a redis cache", True, False),  # comma
+        ("redis is fine, but not a cache", False, False),  # phrase crosses a clause
+    ],
+)
 def test_negation_scope(text, found, negated):
     hits = find_term(PreparedText.of(text), "redis cache")
     assert bool(hits) is found
@@ -124,7 +131,9 @@ def test_spec_problems_name_what_is_missing():
 
 def test_paths_in_text():
     assert paths_in_text("edit infra/main.tf, then setup.cfg; see https://x.io/a/b.") == [
-        "infra/main.tf", "setup.cfg"]
+        "infra/main.tf",
+        "setup.cfg",
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -145,23 +154,33 @@ def test_a_negated_forbidden_word_never_violates(word, cue):
 
 # ---- proposals ------------------------------------------------------------------------------
 def test_unified_diff_paths_added_lines_and_renames():
-    diff = ("diff --git a/old.py b/new.py\nsimilarity index 90%\nrename from old.py\n"
-            "rename to new.py\n--- a/old.py\n+++ b/new.py\n@@ -1,2 +1,2 @@\n-removed cron\n"
-            "--- a SQL comment removed\n+added line\n+++ a line starting with ++\n"
-            "diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n"
-            "+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n")
+    diff = (
+        "diff --git a/old.py b/new.py\nsimilarity index 90%\nrename from old.py\n"
+        "rename to new.py\n--- a/old.py\n+++ b/new.py\n@@ -1,2 +1,2 @@\n-removed cron\n"
+        "--- a SQL comment removed\n+added line\n+++ a line starting with ++\n"
+        "diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n"
+        "+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n"
+    )
     paths, added = parse_unified_diff(diff)
     assert paths == ["old.py", "new.py", "gone.txt"]
     assert added == ["added line", "++ a line starting with ++"]
 
 
 def test_payload_shapes(tmp_path):
-    multi = from_hook_payload({"tool_name": "MultiEdit", "cwd": str(tmp_path), "tool_input": {
-        "file_path": str(tmp_path / "src" / "a.py"),
-        "edits": [{"old_string": "cron", "new_string": "timer"}]}})
+    multi = from_hook_payload(
+        {
+            "tool_name": "MultiEdit",
+            "cwd": str(tmp_path),
+            "tool_input": {
+                "file_path": str(tmp_path / "src" / "a.py"),
+                "edits": [{"old_string": "cron", "new_string": "timer"}],
+            },
+        }
+    )
     assert multi.paths == ["src/a.py"] and "timer" in multi.text and "cron" not in multi.text
-    gemini = from_hook_payload({"tool_name": "run_shell_command",
-                                "tool_input": {"command": "crontab -e"}}, "gemini")
+    gemini = from_hook_payload(
+        {"tool_name": "run_shell_command", "tool_input": {"command": "crontab -e"}}, "gemini"
+    )
     assert gemini.text == "crontab -e"
     cursor = from_hook_payload({"command": "rm -rf build", "cwd": "/x"}, "cursor")
     assert cursor.tool == "Shell" and cursor.text == "rm -rf build"
@@ -177,23 +196,40 @@ def test_payload_shapes(tmp_path):
 def _result(verdict):
     from memstrata.guardrail import CheckResult, Finding, ProposalSummary
 
-    finding = Finding(id="crit-1", type="criterion", title="No cron", text="No cron",
-                      set_on=datetime(2024, 1, 2, tzinfo=timezone.utc), outcome="violated",
-                      verdict=verdict, judged_by="rules", reason="forbidden 'cron' is present",
-                      quote="add cron", rationale="forgotten jobs")
-    return CheckResult(verdict=verdict, violations=[finding],
-                       proposal=ProposalSummary(source="tool"))
+    finding = Finding(
+        id="crit-1",
+        type="criterion",
+        title="No cron",
+        text="No cron",
+        set_on=datetime(2024, 1, 2, tzinfo=timezone.utc),
+        outcome="violated",
+        verdict=verdict,
+        judged_by="rules",
+        reason="forbidden 'cron' is present",
+        quote="add cron",
+        rationale="forgotten jobs",
+    )
+    return CheckResult(
+        verdict=verdict, violations=[finding], proposal=ProposalSummary(source="tool")
+    )
 
 
-@pytest.mark.parametrize("client,verdict,check", [
-    ("claude-code", "block", lambda d: d["hookSpecificOutput"]["permissionDecision"] == "deny"),
-    ("claude-code", "warn", lambda d: "crit-1" in d["hookSpecificOutput"]["additionalContext"]),
-    ("codex", "block", lambda d: "2024-01-02" in d["hookSpecificOutput"]["permissionDecisionReason"]),
-    ("cursor", "block", lambda d: d["permission"] == "deny" and "crit-1" in d["agent_message"]),
-    ("cursor", "warn", lambda d: d["permission"] == "ask"),
-    ("gemini", "block", lambda d: d["decision"] == "deny" and "forgotten jobs" in d["reason"]),
-    ("gemini", "warn", lambda d: "crit-1" in d["systemMessage"]),
-])
+@pytest.mark.parametrize(
+    "client,verdict,check",
+    [
+        ("claude-code", "block", lambda d: d["hookSpecificOutput"]["permissionDecision"] == "deny"),
+        ("claude-code", "warn", lambda d: "crit-1" in d["hookSpecificOutput"]["additionalContext"]),
+        (
+            "codex",
+            "block",
+            lambda d: "2024-01-02" in d["hookSpecificOutput"]["permissionDecisionReason"],
+        ),
+        ("cursor", "block", lambda d: d["permission"] == "deny" and "crit-1" in d["agent_message"]),
+        ("cursor", "warn", lambda d: d["permission"] == "ask"),
+        ("gemini", "block", lambda d: d["decision"] == "deny" and "forgotten jobs" in d["reason"]),
+        ("gemini", "warn", lambda d: "crit-1" in d["systemMessage"]),
+    ],
+)
 def test_hook_replies(client, verdict, check):
     from memstrata.guardrail_replies import hook_reply
 
