@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -96,6 +97,9 @@ class SourceFile:
     size: int
 
 
+_DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
+
+
 def _scan_md(directory: str, out: list, kind: str) -> None:
     try:
         entries = os.scandir(directory)
@@ -148,12 +152,7 @@ def list_sources(mem: Memory) -> list[SourceFile]:
     if mem.journal is not None:
         journal: list[SourceFile] = []
         _scan_md(str(mem.journal.paths.journal_dir), journal, "journal")
-        for src in journal:
-            try:
-                datetime.strptime(os.path.basename(src.path)[:-3], "%Y-%m-%d")
-            except ValueError:
-                continue
-            out.append(src)
+        out.extend(s for s in journal if _DAY_FILE.fullmatch(os.path.basename(s.path)))
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -61,8 +62,13 @@ def _stderr_warning(message: str) -> None:
 class MemoryIndex:
     """The derived index of one memory (project + global items, project journal)."""
 
-    def __init__(self, mem: Memory, *, warn: Callable[[str], None] | None = None):
+    def __init__(self, mem: Memory, *, warn: Callable[[str], None] | None = None,
+                 sync_interval: float = 0.0):
+        """`sync_interval` (seconds): a long-lived process (MCP server) may skip the per-search
+        stat sweep when the last one is that recent; 0 sweeps before every search."""
         self.mem = mem
+        self.sync_interval = sync_interval
+        self._last_sweep = 0.0
         self.settings = mem.settings
         self.dir = mem.primary.index_dir
         self.warn = warn or _stderr_warning
@@ -276,6 +282,8 @@ class MemoryIndex:
         return [_hit(c, explain) for c in top]
 
     def _search_sync(self) -> None:
+        if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:
+            return
         try:
             report = self._locked_sync(quick=True, timeout=2, max_embed=SEARCH_EMBED_LIMIT)
         except MemstrataError as exc:
@@ -284,6 +292,7 @@ class MemoryIndex:
         except Exception as exc:  # noqa: BLE001 - a cache problem must not fail a search
             self._warn(f"index sync failed ({type(exc).__name__}: {exc}); results may be stale")
             return
+        self._last_sweep = time.monotonic()
         for message in report.warnings:
             self._warn(message)
 

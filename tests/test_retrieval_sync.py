@@ -175,3 +175,14 @@ def test_long_items_are_chunked_and_found_by_their_tail(mem, index):
     assert states[item.id].chunks > 1
     hits = index.search("restoring from tape after a disaster", k=3, mode="vector")
     assert item.id in [h.id for h in hits]
+
+
+def test_sync_interval_lets_a_long_lived_process_skip_sweeps(mem, index):
+    throttled = MemoryIndex(mem, warn=lambda m: None, sync_interval=3600)
+    throttled.search("anything", k=1)  # first search sweeps
+    item = mem.get(next(i.item.id for i in mem.load_items().items if i.item.type == "decision"))
+    item.path.write_text(item.path.read_text() + "\nkilimanjaro\n")
+    assert throttled.search("kilimanjaro", k=3, mode="bm25") == []  # within the interval
+    throttled.sync()
+    assert throttled.search("kilimanjaro", k=3, mode="bm25")[0].id == item.item.id
+    throttled.close()
