@@ -16,7 +16,7 @@ def bench():
 
 
 def _stderr():
-    return click.get_text_stream("stderr")
+    return sys.stderr  # looked up at call time: CliRunner swaps it
 
 
 def _fmt(value) -> str:
@@ -194,6 +194,64 @@ def bench_search(items, queries, as_json):
         keys = list(results[0]) if results else []
         click.echo(table([[k, *(_fmt(r[k]) for r in results)] for k in keys],
                          ["metric", *(str(n) for n in sizes)]))
+
+
+def _render_latency(report) -> str:
+    cols = [("items", "items"), ("session_start_ms_p50", "start p50"),
+            ("session_start_ms_p95", "start p95"), ("prompt_ms_p50", "prompt p50"),
+            ("prompt_ms_p95", "prompt p95"), ("search_ms_p50", "search p50"),
+            ("search_ms_p95", "search p95"), ("context_ms_p50", "context p50"),
+            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak MB")]
+    rows = [[_fmt(r.get(key)) for key, _ in cols] for r in report.rows]
+    lines = ["milliseconds unless noted; hooks are whole processes, search/context in-process",
+             table(rows, [head for _, head in cols])]
+    e = report.embedding
+    if e:
+        lines.append(f"\nembedding {e['texts']} texts (~{e['tokens_mean']} tokens): ours "
+                     f"{e['ours_items_per_s']}/s, chroma default {e['chroma_items_per_s']}/s, "
+                     f"ratio {e['ratio']}x, min cosine {e['min_cosine']:.4f}")
+    return "\n".join(lines)
+
+
+@bench.command("latency")
+@click.option("--items", "items", default="1000,10000,100000", show_default=True, metavar="LIST",
+              help="Comma-separated store sizes to generate and measure (10k = 10000).")
+@click.option("--runs", type=click.IntRange(1), default=20, show_default=True,
+              help="Whole-process hook runs (and context assemblies) per size.")
+@click.option("--queries", type=click.IntRange(1), default=200, show_default=True,
+              help="In-process searches per size.")
+@click.option("--embed-texts", type=click.IntRange(0), default=1000, show_default=True,
+              help="Texts for the embedder comparison (0 skips it).")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+              help="Save latency by store size as a PNG (needs the 'plot' extra).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stdout.")
+@click.pass_context
+def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
+    """Hook, search, context and reindex speed on generated stores of each size.
+
+    Builds temporary stores (nothing touches your memory); large sizes take minutes
+    (indexing embeds every item). Progress goes to stderr.
+    """
+    from memstrata.retrieval.bench_latency import parse_sizes, run_latency_bench
+    from memstrata.settings import load_settings
+
+    sizes = parse_sizes(items)
+    if plot_file:
+        from memstrata.retrieval.bench_plot import _pyplot
+
+        _pyplot()
+    report = run_latency_bench(sizes, runs=runs, queries=queries, embed_texts=embed_texts,
+                               settings=load_settings(),
+                               progress=lambda msg: click.echo(f"bench latency: {msg}", err=True))
+    if plot_file:
+        from memstrata.retrieval.bench_plot import plot_latency
+
+        plot_latency(report.rows, plot_file)
+        click.echo(f"plot written to {plot_file}", err=True)
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(_render_latency(report))
 
 
 COMMANDS = [bench]

@@ -6,6 +6,7 @@ the harness (bench_retrieval.py), so the pipeline under test cannot see them whi
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
 import time
@@ -138,6 +139,16 @@ class IngestedStore:
             self.workdir.cleanup()
 
 
+def stable_item_id(item_type: str, dataset_id: str) -> str:
+    """An id in the usual `pref-7k2m9q4x` shape, derived from the dataset id so that
+    repeated runs render identical contexts (random ids change token counts)."""
+    from memstrata.memory_layers.models import _ALPHABET, new_id
+
+    digest = hashlib.sha256(dataset_id.encode("utf-8")).digest()
+    tail = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:8])
+    return f"{new_id(item_type).split('-')[0]}-{tail}"
+
+
 def _criterion_spec(event: BenchEvent, text: str):
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 
@@ -183,6 +194,7 @@ def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) ->
                 source=Source(kind="import", session=event.session),
                 criterion=_criterion_spec(event, text) if event.type == "criterion" else None)
             item.title = mem.guard(item.title, redact=True, where="title")
+            item.id = stable_item_id(event.type, event.id)
             item.created = item.updated = event.time
             store.create(item)
             stored_id = item.id
