@@ -1,0 +1,51 @@
+"""`memstrata bench latency`: the orchestration runs end to end on a tiny store (figures are
+reported, never asserted: only their presence and sanity are checked here)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from memstrata.cli.main import cli
+from memstrata.errors import MemstrataError
+from memstrata.retrieval.bench_latency import parse_sizes
+
+FIGURES = ("session_start_ms_p50", "session_start_ms_p95", "prompt_ms_p50", "prompt_ms_p95",
+           "search_ms_p50", "search_ms_p95", "context_ms_p50", "reindex_items_per_s",
+           "reindex_peak_rss_mb")
+
+
+def test_parse_sizes():
+    assert parse_sizes("1000, 10k,100_000") == [1000, 10000, 100000]
+    for bad in ("", "ten", "5"):
+        with pytest.raises(MemstrataError):
+            parse_sizes(bad)
+
+
+def test_latency_json_has_every_figure_and_leaves_the_environment_alone(monkeypatch, tmp_path):
+    import os
+
+    before = {k: v for k, v in os.environ.items() if k.startswith("MEMSTRATA_")}
+    plot = tmp_path / "latency.png"
+    args = ["bench", "latency", "--items", "20", "--runs", "1", "--queries", "3",
+            "--embed-texts", "16", "--json"]
+    try:
+        import matplotlib  # noqa: F401
+        args += ["--plot", str(plot)]
+    except ImportError:
+        plot = None
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    (row,) = data["rows"]
+    assert row["items"] == 20
+    for key in FIGURES:
+        assert isinstance(row[key], (int, float)) and row[key] > 0, key
+    assert row["session_start_tokens"] <= row["memory_file_tokens"]
+    embedding = data["embedding"]
+    assert embedding["texts"] == 16 and embedding["min_cosine"] > 0.99
+    assert {k: v for k, v in os.environ.items() if k.startswith("MEMSTRATA_")} == before
+    if plot is not None:
+        assert plot.read_bytes()[:4] == b"\x89PNG"
