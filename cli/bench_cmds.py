@@ -45,8 +45,8 @@ def _render_retrieval(report) -> str:
             cells.append(f"{_fmt(m.get(ctx_all))} / {_fmt(m.get('recall_any@10'))}")
         cat_rows.append([cat, str(n), *cells])
     lines = [
-        f"{report.dataset}: {report.lines} lines, {report.events} events, {report.questions} "
-        f"questions; ingest {report.ingest_events_per_s} events/s (index {report.index_seconds}s)",
+        (f"{report.dataset}: {report.lines} lines, {report.events} events, {report.questions} "
+         f"questions; ingest {report.ingest_events_per_s} events/s (index {report.index_seconds}s)"),
         "",
         table(rows, heads),
         "",
@@ -103,8 +103,8 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
             state["bar"].__exit__(None, None, None)
     if details_file:
         with open(details_file, "w", encoding="utf-8") as fh:
-            for outcome in report.details:
-                fh.write(json.dumps(to_jsonable(outcome), ensure_ascii=False) + "\n")
+            fh.writelines(json.dumps(to_jsonable(o), ensure_ascii=False) + "\n"
+                          for o in report.details)
         report.details = []
     if plot_file:
         from memstrata.retrieval.bench_plot import plot_retrieval
@@ -159,6 +159,7 @@ def bench_embed(ctx, texts, model_dir, as_json):
     """
     from memstrata.retrieval.bench_search import embed_throughput
     from memstrata.retrieval.embedding import resolve_model_dir
+
     from memstrata.settings import load_settings
 
     folder = model_dir or resolve_model_dir(load_settings().embedding)
@@ -233,6 +234,7 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
     (indexing embeds every item). Progress goes to stderr.
     """
     from memstrata.retrieval.bench_latency import parse_sizes, run_latency_bench
+
     from memstrata.settings import load_settings
 
     sizes = parse_sizes(items)

@@ -164,10 +164,11 @@ def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) ->
     credential-looking string in a foreign dataset is replaced instead of aborting the run
     (the count is reported). Global memory is a fresh empty folder, never the user's.
     """
-    from memstrata.api import Memory
     from memstrata.memory_layers.models import EVENT_KINDS, JournalEvent, Source
     from memstrata.memory_layers.operations import build_item
     from memstrata.retrieval.index import MemoryIndex
+
+    from memstrata.api import Memory
 
     workdir = tempfile.TemporaryDirectory(prefix="memstrata-bench-")
     base = Path(workdir.name)

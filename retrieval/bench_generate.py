@@ -411,22 +411,22 @@ def _fillers(p: _Project, day: int) -> None:
             continue
         kind, text = [
             ("progress", f"Refactored `{func}` in {path}; no behaviour change, tests green."),
-            ("discussion", f"Review on PR #{rng.randint(100, 999)} for {comp.name}: asked for "
-                           f"smaller functions around `{func}`."),
-            ("progress", f"Paired with {rng.choice(p.people)} on {comp.name}: traced the {words} "
-                         f"flow through `{func}`."),
+            ("discussion", (f"Review on PR #{rng.randint(100, 999)} for {comp.name}: asked for "
+                            f"smaller functions around `{func}`.")),
+            ("progress", (f"Paired with {rng.choice(p.people)} on {comp.name}: traced the {words} "
+                          f"flow through `{func}`.")),
             ("todo", f"TODO: cover `{func}` with a test for an empty {words} list."),
-            ("progress", f"Benchmarked `{func}`: p95 is {rng.randint(3, 400)} ms on the {words} "
-                         "fixture."),
-            ("discussion", f"Talked about splitting {comp.name} into its own deployable; parked "
-                           "for now."),
+            ("progress", (f"Benchmarked `{func}`: p95 is {rng.randint(3, 400)} ms on the {words} "
+                          "fixture.")),
+            ("discussion", (f"Talked about splitting {comp.name} into its own deployable; parked "
+                            "for now.")),
             ("progress", f"Renamed `{p.func(noun)}` to `{func}` in {path}."),
             ("progress", f"Updated the {comp.name} README with the {words} lifecycle."),
             ("note", f"Planning: {comp.name} gets the {words} cleanup next sprint."),
-            ("note", f"`test_{noun}_{rng.choice(V.VERBS)}` flaked twice on CI today; re-ran it "
-                     "and moved on."),
-            ("blocker", f"Blocked on {comp.name}: waiting for {rng.choice(p.people)} to expose "
-                        f"the {words} endpoint."),
+            ("note", (f"`test_{noun}_{rng.choice(V.VERBS)}` flaked twice on CI today; re-ran it "
+                      "and moved on.")),
+            ("blocker", (f"Blocked on {comp.name}: waiting for {rng.choice(p.people)} to expose "
+                         f"the {words} endpoint.")),
             ("progress", f"Added type hints across {path}."),
             ("progress", f"Wired {comp.name} metrics for {words} throughput into the dashboard."),
             ("discussion", f"Customer call: they want {words} exports from {comp.name} as CSV."),

@@ -15,10 +15,10 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 CONTEXT_QUERIES = [
     "why does the billing service retry calls?", "how do we deploy changes?",

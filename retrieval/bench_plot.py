@@ -66,7 +66,7 @@ def plot_latency(rows: list[dict], out: str | Path) -> Path:
     sizes = [r["items"] for r in rows]
     fig, ax = plt.subplots(figsize=(8, 5))
     keys = sorted({k for r in rows for k, v in r.items()
-                   if k.endswith("_ms") or k.endswith("_ms_p50") or k.endswith("_ms_p95")})
+                   if k.endswith(("_ms", "_ms_p50", "_ms_p95"))})
     for key in keys:
         ys = [r.get(key) for r in rows]
         if all(y is None for y in ys):

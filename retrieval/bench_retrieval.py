@@ -18,13 +18,20 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from memstrata.errors import MemstrataError
 
-from .bench_dataset import FORMAT, BenchLine, BenchQuestion, IngestedStore, ingest_events, read_dataset
+from .bench_dataset import (
+    FORMAT,
+    BenchLine,
+    BenchQuestion,
+    IngestedStore,
+    ingest_events,
+    read_dataset,
+)
 
 MODES = ("bm25", "vector", "hybrid", "default", "recency")
 KS = (1, 5, 10)
@@ -90,7 +97,7 @@ def parse_modes(value: str | None) -> list[str]:
 def pack_context(ids: list[str], store: IngestedStore, budget: int, count: Callable[[str], int],
                  now) -> tuple[str, int]:
     """Whole items in rank order, each under a short header, greedily up to `budget` tokens."""
-    times = dict((eid, t) for t, eid in store.timeline)
+    times = {eid: t for t, eid in store.timeline}
     blocks: list[str] = []
     used = 0
     for eid in ids:

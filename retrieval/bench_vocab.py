@@ -183,12 +183,12 @@ MIGRATIONS = [
 RULES = [
     ("Preference: keep pull requests under {n} changed lines; split anything bigger before review.",
      "How large can a PR get before I should break it up?", "{n} changed lines", "preference"),
-    ("For the {table} table every migration needs a reversible down step and a dry run on staging "
-     "before it merges.",
+    (("For the {table} table every migration needs a reversible down step and a dry run on "
+      "staging before it merges."),
      "I'm writing a schema change for {table} - what has to happen before it can merge?",
      "a reversible down step and a staging dry run", "criterion"),
-    ("Never run `make reset-db` against staging: it drops the {schema} schema and reseeding takes "
-     "three hours.",
+    (("Never run `make reset-db` against staging: it drops the {schema} schema and reseeding "
+      "takes three hours."),
      "Can I just wipe the staging database with the make target?", "no - it drops {schema}",
      "caveat"),
     ("I prefer table-driven tests with plain asserts; no test class hierarchies in new tests.",

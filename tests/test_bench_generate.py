@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from memstrata.cli.main import cli
 from memstrata.memory_layers.secret_guard import guard_text
 from memstrata.retrieval.bench_dataset import BenchFormatError, parse_line, read_dataset

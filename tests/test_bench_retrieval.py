@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from memstrata.cli.main import cli
 from memstrata.retrieval.bench_dataset import BenchEvent, ingest_events, read_dataset
 from memstrata.retrieval.bench_generate import generate_jsonl
 from memstrata.retrieval.bench_retrieval import (
-    MODES, pack_context, parse_modes, run_lines, run_retrieval_bench,
+    MODES,
+    pack_context,
+    parse_modes,
+    run_lines,
+    run_retrieval_bench,
 )
 from memstrata.retrieval.tokens import TokenCounter
 
@@ -96,8 +99,9 @@ def test_results_are_deterministic_apart_from_timings(tiny_set):
 
 
 def test_ingest_never_sees_questions_and_ignores_the_users_global_memory(tiny_set, bench_env):
-    from memstrata.api import Memory
     from memstrata.memory_layers.operations import remember
+
+    from memstrata.api import Memory
 
     Memory.init(Path("."), global_=True)
     remember(Memory.open(require_project=False), "global note zebra-unicorn-42",
