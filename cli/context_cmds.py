@@ -27,8 +27,8 @@ def _tiers(value: str | None) -> tuple[str, ...]:
 
 
 def _report_text(result) -> str:
-    lines = [f"budget {result.budget} tokens ({result.encoding}); used {result.tokens}; "
-             f"fixed overhead {result.overhead}"]
+    lines = [(f"budget {result.budget} tokens ({result.encoding}); used {result.tokens}; "
+              f"fixed overhead {result.overhead}")]
     for report in result.tiers.values():
         lines.append(f"  {report.name:<9} {report.used:>5} / {report.budget:<5} tokens  "
                      f"{len(report.items)} shown, {report.dropped} left out")
@@ -100,11 +100,12 @@ def hook(ctx, event: str, client: str):
             os._exit(0)  # the worker is still busy; do not wait for it
     except BaseException:  # noqa: BLE001 - a hook never breaks the session
         try:
-            from memstrata.hooks import log_failure
             import traceback
 
+            from memstrata.hooks import log_failure
+
             log_failure(f"{event} ({client}): {traceback.format_exc(limit=4)}")
-        except BaseException:  # noqa: BLE001
+        except BaseException:  # noqa: BLE001, S110 - nothing left to report to
             pass
         sys.stdout.flush()
         os._exit(0)

@@ -28,10 +28,11 @@ import subprocess
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 CLIENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "gemini")
 EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end")
@@ -130,7 +131,7 @@ def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with open(target, "a", encoding="utf-8") as fh:
             fh.write(f"{stamp} {message.strip()}\n")
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001, S110 - a log that cannot be written is skipped
         pass
 
 
@@ -173,7 +174,7 @@ def _prune_sessions(mem) -> None:
 def _git(args: list[str], cwd: Path) -> str:
     try:
         out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                             timeout=0.5, stdin=subprocess.DEVNULL)
+                             timeout=0.5, stdin=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.SubprocessError):
         return ""
     return out.stdout.strip() if out.returncode == 0 else ""
@@ -264,6 +265,31 @@ def session_end(mem, payload: HookPayload) -> None:
               session=payload.session_id, redact=True)
 
 
+def spawn_warmup(mem) -> None:
+    """Build the loader cache in a detached process, so the next session start is fast.
+
+    A first session start on a big store (parsing thousands of files) can outlast the hook's
+    deadline; the hook then answers empty and leaves this to finish in the background.
+    """
+    import sys
+
+    marker = mem.primary.index_dir / "loader" / "warming"
+    try:
+        if marker.exists() and time.time() - marker.stat().st_mtime < 120:
+            return  # one is already running
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        command = [sys.executable, "-m", "memstrata.cli", "--root", str(mem.primary.root),
+                   "context", "--mode", "none", "--no-recent"]
+        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
+                        "stderr": subprocess.DEVNULL, "close_fds": True}
+        if os.name == "posix":
+            kwargs["start_new_session"] = True
+        subprocess.Popen(command, **kwargs)
+    except Exception as exc:  # noqa: BLE001
+        log_failure(f"cache warm-up not started: {exc!r}", mem=mem)
+
+
 HANDLERS: dict[str, Callable[[Any, HookPayload], str | None]] = {
     "session-start": session_start, "prompt": prompt, "session-end": session_end,
 }
@@ -335,6 +361,8 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
     elapsed = (time.perf_counter() - started) * 1000
     if worker.is_alive():
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
+        if mem is not None and event == "session-start":
+            spawn_warmup(mem)
         return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=elapsed)
     if "error" in box:
         log_failure(f"{event} ({client}): {box['error']}\n{box.get('trace', '')}", mem=mem)

@@ -67,6 +67,7 @@ class LoaderSettings(BaseModel):
     journal_days: int = 2
     journal_share: float = 0.5
     todo_days: int = 14
+    catalog_rescan_s: float = 300.0
 
 
 class HookSettings(BaseModel):

@@ -20,7 +20,12 @@ from pathlib import Path
 from memstrata.paths import MemoryPaths
 
 from .render_context import (
-    RENDER_VERSION, TokenMemo, catalog_line, display_path, item_body, longest_tilde_fence,
+    RENDER_VERSION,
+    TokenMemo,
+    catalog_line,
+    display_path,
+    item_body,
+    longest_tilde_fence,
 )
 
 CACHE_VERSION = 1
@@ -49,7 +54,31 @@ class Scan:
         return f"{len(self.entries)}-{total:x}"
 
 
-def scan_root(paths: MemoryPaths) -> Scan:
+RESIDENT_FOLDERS = ("criteria", "caveats")
+
+
+def quick_scan(paths: MemoryPaths) -> Scan:
+    """Resident files stat by stat; the other folders by their own mtime only.
+
+    Adding, removing or renaming a file (every memstrata write, most editors) changes the
+    folder's mtime; an in-place edit of a non-resident file is caught by the periodic full
+    scan (`loader.catalog_rescan_s`). Resident files are always checked one by one.
+    """
+    from memstrata.memory_layers.models import TYPE_FOLDERS
+
+    scan = scan_root(paths, folders=RESIDENT_FOLDERS)
+    for folder in TYPE_FOLDERS.values():
+        if folder in RESIDENT_FOLDERS:
+            continue
+        try:
+            st = os.stat(paths.root / folder)
+        except OSError:
+            continue
+        scan.entries.append(ScanEntry(folder + "/", st.st_mtime_ns, 0))
+    return scan
+
+
+def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Scan:
     """Stat every live item file (special files + type folders; archive excluded)."""
     from memstrata.memory_layers.models import TYPE_FOLDERS
     from memstrata.memory_layers.store import SPECIAL_FILES
@@ -62,7 +91,7 @@ def scan_root(paths: MemoryPaths) -> Scan:
         except OSError:
             continue
         scan.entries.append(ScanEntry(name, st.st_mtime_ns, st.st_size))
-    for folder in TYPE_FOLDERS.values():
+    for folder in folders if folders is not None else TYPE_FOLDERS.values():
         try:
             it = os.scandir(root / folder)
         except OSError:
@@ -89,7 +118,7 @@ class CachedItem:
     title: str
     status: str
     scope: str
-    path: str           # absolute
+    path: str           # relative to the memory root (the folder may move)
     display: str        # how the catalog shows it
     updated: str        # ISO time
     updated_ts: float   # the same, as a POSIX timestamp (for sorting)
@@ -111,6 +140,12 @@ class CachedItem:
     def updated_at(self) -> datetime:
         return datetime.fromisoformat(self.updated)
 
+    def sort_key(self) -> str:
+        """`priority()` as one string that sorts the same way (stored in the catalog file)."""
+        importance = round((1 - max(0.0, min(1.0, self.importance))) * 999999)
+        age = int(max(0.0, 9_999_999_999 - self.updated_ts))
+        return f"{1 - int(self.resident)}{_TYPE_RANK.get(self.type, 9)}{importance:06d}{age:010d}{self.display}"
+
     def priority(self) -> tuple:
         """Catalog order: resident kinds first, then important, then recently updated."""
         return (-int(self.resident), _TYPE_RANK.get(self.type, 9), -self.importance,
@@ -121,8 +156,83 @@ def is_resident(item_id: str, item_type: str) -> bool:
     return item_id in RESIDENT_IDS or item_type in RESIDENT_TYPES
 
 
+@dataclass
+class CatalogRow:
+    """One catalog line as stored: sort key, id, type, merge key, line tokens, the line."""
+
+    sort: str
+    id: str
+    type: str
+    key: str
+    line_tokens: int
+    path: str
+    line: str
+
+
+def _row_text(item: CachedItem) -> str:
+    key = f"{item.type}\x1f{item.title.strip().lower()}"
+    fields = [item.sort_key(), item.id, item.type, key, str(item.line_tokens), item.path,
+              item.line.rstrip("\n")]
+    return "\t".join(f.replace("\t", " ").replace("\n", " ") for f in fields) + "\n"
+
+
+def _parse_row(text: str) -> CatalogRow:
+    sort, item_id, kind, key, tokens, path, line = text.split("\t", 6)
+    return CatalogRow(sort, item_id, kind, key, int(tokens), path, line + "\n")
+
+
+class RootView:
+    """A root's resident items (whole) and its catalog (parsed lazily, in priority order)."""
+
+    def __init__(self, resident: list[CachedItem], catalog_text: str, problems: list[str],
+                 root: Path | None = None):
+        self.root = root
+        self.resident = resident
+        self._catalog_text = catalog_text
+        self.problems = problems
+
+    def rows(self):
+        for text in self._catalog_text.splitlines():
+            if text:
+                yield _parse_row(text)
+
+    def keys(self) -> set[str]:
+        """Ids and type+title keys of every item (to let project items override global ones)."""
+        out: set[str] = set()
+        for row in self.rows():
+            out.add(row.id)
+            out.add(row.key)
+        return out
+
+    def paths_for(self, ids: set[str]) -> dict[str, str]:
+        """Absolute file paths of the given item ids (stops once all are found)."""
+        found: dict[str, str] = {}
+        for text in self._catalog_text.splitlines():
+            item_id = text.split("\t", 2)[1] if text else ""
+            if item_id in ids and item_id not in found:
+                rel = _parse_row(text).path
+                found[item_id] = str(self.root / rel) if self.root else rel
+                if len(found) == len(ids):
+                    break
+        return found
+
+    @property
+    def line_count(self) -> int:
+        return self._catalog_text.count("\n")
+
+    @property
+    def empty(self) -> bool:
+        return not self.resident and not self._catalog_text.strip()
+
+
 class RootCache:
-    """Cached items of one memory root (project or global)."""
+    """Cached items of one memory root (project or global).
+
+    Three files under `.index/loader/`: `manifest-<scope>.json` (every file's stat, hash and
+    rendering; read only when something changed), `resident-<scope>.json` (the fingerprint and
+    the resident items, small) and `catalog-<scope>.tsv` (active items' catalog lines, sorted
+    by priority, parsed only as far as the budget reaches).
+    """
 
     def __init__(self, paths: MemoryPaths, scope: str, memo: TokenMemo, *,
                  repo_dir: Path | None, home: Path | None):
@@ -131,43 +241,81 @@ class RootCache:
         self.memo = memo
         self.repo_dir = repo_dir
         self.home = home
-        self.file = paths.index_dir / "loader" / f"items-{scope}.json"
-        self.problems: list[str] = []
+        folder = paths.index_dir / "loader"
+        self.manifest_file = folder / f"manifest-{scope}.json"
+        self.resident_file = folder / f"resident-{scope}.json"
+        self.catalog_file = folder / f"catalog-{scope}.tsv"
 
-    def _read(self) -> dict:
+    def _valid(self, data: dict) -> bool:
+        return (data.get("version") == CACHE_VERSION and data.get("render") == RENDER_VERSION
+                and data.get("encoding") == self.memo.encoding)
+
+    def _read_json(self, path: Path) -> dict:
         try:
-            data = json.loads(self.file.read_text("utf-8"))
+            data = json.loads(path.read_text("utf-8"))
         except (OSError, ValueError):
             return {}
-        if (data.get("version") != CACHE_VERSION or data.get("render") != RENDER_VERSION
-                or data.get("encoding") != self.memo.encoding):
-            return {}
-        return data
+        return data if isinstance(data, dict) and self._valid(data) else {}
 
-    def load(self) -> list[CachedItem]:
-        """Fresh items for this root; re-parses only files whose stat changed."""
+    def load(self, rescan_s: float = 300.0) -> RootView:
+        """Fresh view of this root; re-parses only files whose stat changed."""
+        import time
+
         if not self.paths.root.is_dir():
-            return []
+            return RootView([], "", [])
+        fast = self._read_json(self.resident_file)
+        quick = quick_scan(self.paths).fingerprint
+        recent = time.time() - float(fast.get("full_scan_at", 0) or 0) < rescan_s
+        if fast and recent and fast.get("quick") == quick:
+            view = self._view(fast)
+            if view is not None:
+                return view
         scan = scan_root(self.paths)
-        data = self._read()
-        if data and data.get("fingerprint") == scan.fingerprint:
-            self.problems = list(data.get("problems", []))
-            return [CachedItem(**row) for row in data.get("items", [])]
-        return self._refresh(scan, data)
+        if fast and fast.get("fingerprint") == scan.fingerprint:
+            view = self._view(fast)
+            if view is not None:
+                self._write_fast(fast, quick)
+                return view
+        return self._refresh(scan, self._read_json(self.manifest_file), quick)
 
-    def _refresh(self, scan: Scan, data: dict) -> list[CachedItem]:
-        from memstrata.errors import InvalidItem
+    def _view(self, fast: dict) -> RootView | None:
+        try:
+            catalog = self.catalog_file.read_text("utf-8")
+        except OSError:
+            return None
+        if fast.get("catalog_fingerprint") != fast.get("fingerprint"):
+            return None
+        return RootView([CachedItem(**row) for row in fast.get("resident", [])], catalog,
+                        list(fast.get("problems", [])), self.paths.root)
+
+    def _write_fast(self, fast: dict, quick: str) -> None:
+        import time
+
+        from memstrata.memory_layers.fsutil import write_atomic
+
+        try:
+            write_atomic(self.resident_file, json.dumps(
+                {**fast, "quick": quick, "full_scan_at": time.time()},
+                ensure_ascii=False).encode("utf-8"))
+        except OSError:
+            pass
+
+    def _refresh(self, scan: Scan, data: dict, quick: str) -> RootView:
+        import time
+
         from memstrata.memory_layers.fsutil import checksum, write_atomic
         from memstrata.memory_layers.store import MemoryStore
 
-        old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}
+        from memstrata.errors import InvalidItem
+
+        old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}  # by rel path
         store = MemoryStore(self.paths, self.scope)
         items: list[CachedItem] = []
         problems: list[str] = []
         seen_ids: set[str] = set()
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
-            prev = old.get(str(path))
+            prev = old.get(entry.rel)
             if prev is not None and prev.mtime_ns == entry.mtime_ns and prev.size == entry.size:
                 if prev.id not in seen_ids:
                     seen_ids.add(prev.id)
@@ -194,39 +342,55 @@ class RootCache:
                 continue
             seen_ids.add(item.id)
             items.append(self._entry(item, path, sha, entry, raw))
-        payload = {
-            "version": CACHE_VERSION, "render": RENDER_VERSION, "encoding": self.memo.encoding,
-            "fingerprint": scan.fingerprint, "problems": problems,
-            "items": [vars(i) for i in sorted(items, key=CachedItem.priority)],
-        }
+        items.sort(key=CachedItem.priority)
+        resident = [i for i in items if i.resident]
+        catalog = "".join(_row_text(i) for i in items if i.status == "active")
+        head = {"version": CACHE_VERSION, "render": RENDER_VERSION, "encoding": self.memo.encoding}
         try:
-            write_atomic(self.file, json.dumps(payload, ensure_ascii=False).encode("utf-8"))
+            write_atomic(self.manifest_file, json.dumps(
+                {**head, "items": [vars(i) for i in items]}, ensure_ascii=False).encode("utf-8"))
+            write_atomic(self.catalog_file, catalog.encode("utf-8"))
+            # written last: its fingerprints vouch for the other two files
+            write_atomic(self.resident_file, json.dumps(
+                {**head, "fingerprint": scan.fingerprint, "catalog_fingerprint": scan.fingerprint,
+                 "quick": quick, "full_scan_at": time.time(),
+                 "problems": problems, "resident": [vars(i) for i in resident]},
+                ensure_ascii=False).encode("utf-8"))
         except OSError:
             pass  # read-only index: correct, just slower next time
-        self.problems = problems
-        return sorted(items, key=CachedItem.priority)
+        return RootView(resident, catalog, problems, self.paths.root)
 
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
         shown = display_path(path, self.repo_dir, self.home)
-        file_tokens = self.memo(raw.decode("utf-8", "replace"))
+        file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
         line = catalog_line(shown, item.type, file_tokens, item.title)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item) if resident else ""
         verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         return CachedItem(
             id=item.id, type=item.type, title=item.title, status=item.status, scope=self.scope,
-            path=str(path), display=shown, updated=item.updated.isoformat(),
+            path=entry.rel, display=shown, updated=item.updated.isoformat(),
             updated_ts=item.updated.timestamp(),
             confidence=float(item.confidence), importance=float(item.importance),
-            file_tokens=file_tokens, line=line, line_tokens=self.memo(line), resident=resident,
-            body=body, body_tokens=self.memo(body), tilde=longest_tilde_fence(body),
+            file_tokens=file_tokens, line=line, line_tokens=self.memo.exact(line), resident=resident,
+            body=body, body_tokens=self.memo.exact(body), tilde=longest_tilde_fence(body),
             verdict=verdict, sha=sha, mtime_ns=entry.mtime_ns, size=entry.size,
         )
 
 
-def merged_items(project: list[CachedItem], global_: list[CachedItem]) -> list[CachedItem]:
-    """Project items override global ones with the same id or (type, title), like load_items."""
-    keys = {i.id for i in project} | {(i.type, i.title.strip().lower()) for i in project}
-    out = [g for g in global_ if g.id not in keys and (g.type, g.title.strip().lower()) not in keys]
-    out.extend(project)
-    return sorted(out, key=CachedItem.priority)
+def merged_view(project: RootView | None, global_: RootView):
+    """(resident items, catalog rows iterator): project items override global ones
+    with the same id or (type, title), as `Memory.load_items` does."""
+    import heapq
+
+    p_resident = project.resident if project else []
+    p_keys_small = {i.id for i in p_resident} | {(i.type, i.title.strip().lower()) for i in p_resident}
+    resident = [g for g in global_.resident
+                if g.id not in p_keys_small and (g.type, g.title.strip().lower()) not in p_keys_small]
+    resident += p_resident
+    if global_.empty:
+        return resident, (project.rows() if project else iter(()))
+    keys = project.keys() if project else set()
+    g_rows = (r for r in global_.rows() if r.id not in keys and r.key not in keys)
+    streams = [project.rows(), g_rows] if project else [g_rows]
+    return resident, heapq.merge(*streams, key=lambda r: r.sort)

@@ -12,21 +12,29 @@ appears twice, and the total — counted with tiktoken — is at most the budget
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from memstrata.api import Memory
 
-from .context_cache import CachedItem, RootCache, merged_items
+from .context_cache import RootCache
 from .render_context import (
-    PREFACE, SECTION_TITLES, TokenMemo, fence_for, item_body, item_header,
-    longest_tilde_fence, normalise_block, today_utc,
+    PREFACE,
+    SECTION_TITLES,
+    TokenMemo,
+    fence_for,
+    item_body,
+    item_header,
+    longest_tilde_fence,
+    normalise_block,
+    today_utc,
 )
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
 RETRIEVAL_MODES = ("hybrid", "bm25", "vector", "none")
+MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
 _RESIDENT_ORDER = {"caveat": 1, "criterion": 2}
 
 
@@ -85,17 +93,52 @@ def _memo(mem: Memory) -> TokenMemo:
                      index_dir / "loader" / "tokens.json" if index_dir.parent.is_dir() else None)
 
 
-def cached_items(mem: Memory, memo: TokenMemo) -> tuple[list[CachedItem], list[str]]:
-    """Project + global items from the stat-validated cache (see context_cache)."""
+def cached_view(mem: Memory, memo: TokenMemo):
+    """(resident items, lazy catalog rows, catalog size, problems) from the stat-validated cache."""
+    from .context_cache import merged_view
+
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()
-    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir)
+    rescan = mem.settings.loader.catalog_rescan_s
+    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
                if mem.project else None)
-    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir)
-    p_items = project.load() if project else []
-    g_items = global_.load()
+    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
+    resident, rows = merged_view(project, global_)
     problems = (project.problems if project else []) + global_.problems
-    return merged_items(p_items, g_items), problems
+    total = (project.line_count if project else 0) + global_.line_count
+    return resident, rows, total, problems, [v for v in (project, global_) if v is not None]
+
+
+@dataclass
+class LightHit:
+    """A lexical hit found without the full index stack (see `lexical_hits`)."""
+
+    id: str
+    type: str
+    path: str | None
+    time: datetime | None = None
+    scope: str = "project"
+
+
+def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
+    """BM25 over the tantivy index alone, for L1/L2 items: the session-start fast path.
+
+    It imports neither the vector store nor numpy, so a session start that already has a warm
+    lexical index can afford recall; ranking is the lexical retriever's own.
+    """
+    from .lexical import Filters, LexicalIndex
+
+    index = LexicalIndex(mem.primary.index_dir / "tantivy")
+    try:
+        ranked = index.search(query, k * 2, Filters(
+            types=["fact", "decision", "caveat", "preference", "criterion"], statuses=["active"]))
+    finally:
+        index.close()
+    wanted = {doc_id for doc_id, _ in ranked}
+    paths: dict[str, str] = {}
+    for view in views:
+        paths.update(view.paths_for(wanted - set(paths)))
+    return [LightHit(doc_id, "item", paths[doc_id]) for doc_id, _ in ranked if doc_id in paths][:k]
 
 
 # ---- top-k sources -------------------------------------------------------------------------
@@ -176,29 +219,33 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
         index.close()
 
 
-def _hit_block(mem: Memory, hit, by_id: dict[str, CachedItem], now: datetime,
-               memo: TokenMemo) -> Block | None:
+def _hit_block(mem: Memory, hit, now: datetime, memo: TokenMemo,
+               known_path: str | None = None) -> Block | None:
     """Render a hit as its *whole* item or event (the index may hold only a chunk)."""
     if getattr(hit, "type", None) == "event":
         event = _find_event(mem, hit)
         return _event_block(event, now, memo, "retrieved") if event else None
-    cached = by_id.get(hit.id)
-    path = Path(cached.path) if cached else (Path(hit.path) if getattr(hit, "path", None) else None)
-    if path is None:
-        return None
     from memstrata.memory_layers.store import MemoryStore
 
-    scope = cached.scope if cached else ("global" if getattr(hit, "scope", "") == "global" else "project")
-    paths = mem.home if scope == "global" else mem.project
-    if paths is None:
-        return None
-    try:
-        loaded = MemoryStore(paths, scope).load_file(path)
-    except Exception:  # noqa: BLE001 - a vanished or broken file is simply not shown
+    path = known_path or getattr(hit, "path", None)
+    path = Path(path) if path else None
+    loaded = None
+    for scope, paths in (("project", mem.project), ("global", mem.home)):
+        if paths is None:
+            continue
+        store = MemoryStore(paths, scope)
+        try:
+            if path is not None and paths.root in path.parents:
+                loaded = store.load_file(path)
+            elif path is None:
+                loaded = store.find(hit.id)  # slow path: callers without a path
+        except Exception:  # noqa: BLE001 - a vanished or broken file is simply not shown
+            loaded = None
+        if loaded is not None:
+            break
+    if loaded is None or loaded.item.id != hit.id or loaded.item.status != "active":
         return None
     item = loaded.item
-    if item.id != hit.id or item.status != "active":
-        return None
     verdict = item.criterion.verdict if item.criterion else ""
     return _item_block(item, item.updated, now, memo, "topk", "retrieved", verdict=verdict)
 
@@ -273,14 +320,13 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     bud = _Budgeter(memo)
     bud.ids |= excluded
 
-    items, problems = cached_items(mem, memo)
+    resident_items, catalog_rows, catalog_total, problems, views = cached_view(mem, memo)
     result.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:5])
-    by_id = {i.id: i for i in items}
 
     # candidate blocks ------------------------------------------------------------------
     resident: list[Block] = []
     if "resident" in tiers:
-        chosen = [i for i in items if i.resident and i.status == "active"]
+        chosen = [i for i in resident_items if i.status == "active"]
         chosen.sort(key=lambda i: (0 if i.id == "project" else 3 if i.id == "profile"
                                    else _RESIDENT_ORDER.get(i.type, 4), -i.importance, -i.updated_ts))
         resident = [_item_block(i, i.updated_at, now, memo, "resident", "resident", i.body,
@@ -299,23 +345,29 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
             else:
                 warnings: list[str] = []
                 try:
-                    hits = search_hits(mem, query, k=k or mem.settings.retrieval.k, mode=retrieval,
-                                       sync=sync, warnings=warnings)
+                    if retrieval == "bm25" and not sync:
+                        hits = lexical_hits(mem, query, k or mem.settings.retrieval.k, views)
+                    else:
+                        hits = search_hits(mem, query, k=k or mem.settings.retrieval.k,
+                                           mode=retrieval, sync=sync, warnings=warnings)
                 except Exception as exc:  # noqa: BLE001 - context without recall beats none
                     result.notes.append(f"retrieval skipped: {type(exc).__name__}: {exc}")
                     hits = []
                 result.notes.extend(f"retrieval: {w}" for w in warnings)
+        # where each hit's file is now, per our own cache (the index may hold older paths)
+        item_ids = {h.id for h in hits or [] if getattr(h, "type", None) != "event"}
+        known: dict[str, str] = {}
+        for view in views:
+            known.update(view.paths_for(item_ids - set(known)))
         seen_hits: set[str] = set()
         for hit in hits or []:
             if hit.id in seen_hits or hit.id in excluded:
                 continue
             seen_hits.add(hit.id)
-            block = _hit_block(mem, hit, by_id, now, memo)
+            block = _hit_block(mem, hit, now, memo, known.get(hit.id))
             if block is not None:
                 hit_blocks.append(block)
-    catalog_items = ([i for i in items if i.status == "active"] if "catalog" in tiers else [])
-
-    longest = max([i.tilde for i in items if i.resident] +
+    longest = max([i.tilde for i in resident_items] +
                   [longest_tilde_fence(b.text) for b in recent_blocks + hit_blocks] + [0])
     fence_open, fence_close = fence_for(longest)
     overhead = memo(PREFACE) + memo(fence_open) + memo(fence_close)
@@ -356,19 +408,23 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     # catalog ----------------------------------------------------------------------------
     if "catalog" in tiers:
         reports["catalog"].budget = rest
-        cat_used, skipped = 0, 0
+        cat_used = 0
         heading = memo(SECTION_TITLES["catalog"])
-        for item in catalog_items:
-            if item.id in bud.ids:
+        for row in catalog_rows:
+            room = rest - cat_used
+            if room < MIN_CATALOG_LINE_TOKENS:
+                break  # nothing more can fit; the rest stays unparsed
+            if row.id in bud.ids:
                 continue
-            cost = item.line_tokens + (0 if bud.chosen["catalog"] else heading)
-            if cost > rest - cat_used:
-                skipped += 1
+            cost = row.line_tokens + (0 if bud.chosen["catalog"] else heading)
+            if cost > room:
                 continue
-            bud.chosen["catalog"].append(Block("catalog", item.id, item.type, item.line,
-                                               item.line_tokens, "catalog"))
-            bud.ids.add(item.id)
+            bud.chosen["catalog"].append(Block("catalog", row.id, row.type, row.line,
+                                               row.line_tokens, "catalog"))
+            bud.ids.add(row.id)
             cat_used += cost
+        # catalog lines neither listed nor shown whole elsewhere
+        skipped = max(0, catalog_total - len(bud.ids - excluded))
         reports["catalog"].used = cat_used
         reports["catalog"].dropped = skipped
         if skipped:

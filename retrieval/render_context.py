@@ -27,9 +27,9 @@ SECTION_TITLES = {
     "catalog": "## Catalog: memory files you can open (path · type · tokens · title)\n",
     "topk": "## Recent and relevant\n",
 }
-_TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.M)
+_TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 2  # bump when a cached block's rendering changes
+RENDER_VERSION = 4  # bump when a cached block's rendering changes
 _MEMO_LIMIT = 50000
 
 

@@ -7,7 +7,14 @@ import shutil
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli as _run_cli
+
+# behaviour, not speed: a loaded CI machine must not turn a slow answer into an empty one
+NO_DEADLINE = {"MEMSTRATA_HOOKS__DEADLINE_MS": "120000", "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"}
+
+
+def run_cli(*args, env=None, **kw):
+    return _run_cli(*args, env={**NO_DEADLINE, **(env or {})}, **kw)
 
 CLIENT_START_FORMATS = {
     # client: (payload, how to get the injected context out of stdout)
@@ -29,10 +36,11 @@ CLIENT_START_FORMATS = {
 @pytest.fixture(scope="module")
 def built_store(tmp_path_factory):
     """A project with a caveat, a criterion, a decision and a todo, indexed (built once)."""
-    from memstrata.api import Memory
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
     from memstrata.memory_layers.operations import log_event, remember
     from memstrata.retrieval.index import MemoryIndex
+
+    from memstrata.api import Memory
     from tests.conftest import model_dir
 
     base = tmp_path_factory.mktemp("hooks")

@@ -6,7 +6,6 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from memstrata.cli.main import cli
 
 CLAUDE_SETTINGS = {

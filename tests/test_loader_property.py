@@ -16,14 +16,13 @@ from types import SimpleNamespace
 import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from memstrata.retrieval.tokens import ensure_offline_cache
 
 ensure_offline_cache()
 ENC = tiktoken.get_encoding("cl100k_base")
 NOW = datetime(2025, 3, 14, 12, 0, tzinfo=timezone.utc)
-HEADER = re.compile(r"^### (\S+) · ", re.M)
-CATALOG = re.compile(r"^- (\S+) · ", re.M)
+HEADER = re.compile(r"^### (\S+) · ", re.MULTILINE)
+CATALOG = re.compile(r"^- (\S+) · ", re.MULTILINE)
 
 # bodies that stress the block rules: fences, slashes, odd whitespace, CJK, emoji, CRLF
 pieces = st.sampled_from([
@@ -44,12 +43,18 @@ tier_sets = st.sampled_from([("resident", "catalog", "topk"), ("resident",), ("c
 
 
 def _build(root: Path, items, events):
-    from memstrata.api import Memory
     from memstrata.memory_layers.journal import render_event
     from memstrata.memory_layers.markdown import serialize_item
     from memstrata.memory_layers.models import (
-        TYPE_FOLDERS, AppliesTo, CriterionSpec, JournalEvent, MemoryItem, new_id,
+        TYPE_FOLDERS,
+        AppliesTo,
+        CriterionSpec,
+        JournalEvent,
+        MemoryItem,
+        new_id,
     )
+
+    from memstrata.api import Memory
 
     Memory.init(root)
     Memory.init(root, global_=True, home=root / "home")
