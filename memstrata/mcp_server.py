@@ -176,6 +176,26 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         except MemstrataError as exc:
             raise ToolError(str(exc)) from exc
 
+    @server.tool(
+        name="check",
+        description=(
+            "Before you commit to a plan, a design or an edit, check it against the user's "
+            "decision criteria, past decisions and caveats. Give the proposal in words (or a "
+            "diff) and, if known, the file paths it touches. Returns pass / warn / block with "
+            "the rule that applies and when it was set; on block, change the plan or ask."),
+        annotations=ToolAnnotations(title="Check a proposal", read_only_hint=True),
+    )
+    def check(proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
+        from memstrata.guardrail import check as do_check
+        from memstrata.memory_layers.proposals import Proposal
+
+        try:
+            result = do_check(memory(), Proposal(source="text", text=proposal, label="mcp",
+                                                 paths=list(paths or [])))
+        except MemstrataError as exc:
+            raise ToolError(str(exc)) from exc
+        return result.model_dump(mode="json")
+
     def _read_special(name: str) -> str:
         mem = memory()
         parts = []

@@ -97,3 +97,19 @@ def test_tool_errors_are_readable(repo):
             assert result.is_error and "decidable" in result.content[0].text
 
     anyio.run(main)
+
+
+def test_check_tool_blocks_a_proposal_against_a_criterion(repo):
+    async def main():
+        async with _client(repo) as client:
+            _json(await client.call_tool("remember", {
+                "text": "Scheduled jobs must use the job runner, never crontab", "type": "criterion",
+                "keywords": ["cron", "schedule"], "forbid": ["crontab"], "verdict": "block"}))
+            verdict = _json(await client.call_tool("check", {
+                "proposal": "Add a crontab entry to schedule the nightly cron export"}))
+            assert verdict["verdict"] == "block"
+            assert verdict["violations"][0]["type"] == "criterion"
+            ok = _json(await client.call_tool("check", {"proposal": "Rename a CSS class"}))
+            assert ok["verdict"] == "pass"
+
+    anyio.run(main)
