@@ -153,24 +153,3 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
         out = {"decision": "deny", "reason": reason}
     return HookReply(json.dumps(out), line, 0)
 
-
-def check_for_tool(mem, proposal_text: str, *, paths: list[str] | None = None) -> dict:
-    """The MCP `check` tool: judge a plan or command and answer in a JSON-ready shape with a
-    readable message the assistant can relay."""
-    from memstrata.memory_layers.proposals import from_text
-
-    from .guardrail import check
-
-    proposal = from_text(proposal_text, label="mcp")
-    proposal.paths = [p for p in (paths or []) if p]
-    result = check(mem, proposal)
-    return {
-        "verdict": result.verdict,
-        "message": report(result) or verdict_line(result),
-        "violations": [f.model_dump(mode="json") for f in result.violations],
-        "notes": [
-            {"id": f.id, "type": f.type, "title": f.title, "reason": f.reason} for f in result.notes
-        ],
-        "criteria_checked": result.criteria_checked,
-        "warnings": result.warnings,
-    }

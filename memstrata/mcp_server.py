@@ -162,23 +162,6 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
     @server.tool(
         name="check",
         description=(
-            "Before carrying out a plan, a risky command or a design change, hold it against "
-            "the user's recorded decision criteria, decisions and caveats. Returns pass / warn / "
-            "block with each rule's id, text, when it was set and why. On block, do not proceed: "
-            "tell the user which rule the plan would break. Give touched file paths in `paths`."),
-        annotations=ToolAnnotations(title="Check against criteria", read_only_hint=True),
-    )
-    def check(proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
-        from memstrata.guardrail_replies import check_for_tool
-
-        try:
-            return check_for_tool(memory(), proposal, paths=paths)
-        except MemstrataError as exc:
-            raise ToolError(str(exc)) from exc
-
-    @server.tool(
-        name="check",
-        description=(
             "Before you commit to a plan, a design or an edit, check it against the user's "
             "decision criteria, past decisions and caveats. Give the proposal in words (or a "
             "diff) and, if known, the file paths it touches. Returns pass / warn / block with "

@@ -35,7 +35,8 @@ def test_mcp_check_blocks_with_the_rule_and_passes_look_alikes(repo, monkeypatch
             )
             data = json.loads(blocked.content[0].text)
             assert data["verdict"] == "block" and data["violations"][0]["id"] == rule
-            assert "Nothing under infra/" in data["message"]
+            assert data["violations"][0]["title"] == "Nothing under infra/ without a review note"
+            assert data["violations"][0]["set_on"] and data["violations"][0]["reason"]
             fine = await client.call_tool("check", {"proposal": "edit infrastructure/README.md"})
             assert json.loads(fine.content[0].text)["verdict"] == "pass"
 
