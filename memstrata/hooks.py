@@ -212,12 +212,29 @@ def session_start(mem, payload: HookPayload) -> str | None:
     return result.text or None
 
 
+def _preload_vector_store() -> None:
+    """Import chromadb on a side thread while this one loads the ONNX model and searches BM25.
+
+    Both are needed for hybrid recall; the model's session setup runs in native code, so the
+    two overlap instead of adding up on a cold process.
+    """
+    def load() -> None:
+        try:
+            import chromadb  # noqa: F401
+        except Exception:  # noqa: BLE001, S110 - the search reports what is missing
+            pass
+
+    threading.Thread(target=load, name="memstrata-preload-chromadb", daemon=True).start()
+
+
 def prompt(mem, payload: HookPayload) -> str | None:
     from memstrata.retrieval.loader import assemble_context
 
     if payload.client == "cursor" or not payload.prompt.strip():
         return None  # Cursor's beforeSubmitPrompt cannot carry context
     hooks = mem.settings.hooks
+    if hooks.prompt_retrieval in ("hybrid", "vector"):
+        _preload_vector_store()
     state = load_session(mem, payload.session_id)
     received = list(state.get("received", []))
     result = assemble_context(
