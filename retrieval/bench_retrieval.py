@@ -5,10 +5,12 @@ sees only the events), then every question is asked with its own time as "now" i
 mode:
 
 - `bm25`, `vector`, `hybrid`: the retriever's ranking; the context is its top items packed
-  whole, in rank order, into the budget;
+  whole, in rank order, into the budget (by the loader's top-k tier alone, so every mode's
+  blocks are rendered and counted the same way);
 - `default`: the full pipeline's ranking (fusion + rerank with decay at the question time);
-  the context is what the loader (`assemble_context`) assembles for the question;
-- `recency`: the newest events before "now", packed into the budget.
+  the context is what the loader (`assemble_context`) assembles for the question, with the
+  retriever's hits computed at the question time;
+- `recency`: the newest events before "now", packed the same way.
 
 An evidence event counts as present in a context only if its whole text is in it
 (whitespace-normalised, since renderers re-wrap lines).
@@ -20,6 +22,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timezone
 from pathlib import Path
 
 from memstrata.errors import MemstrataError
@@ -94,68 +97,64 @@ def parse_modes(value: str | None) -> list[str]:
 
 
 # ---- contexts ------------------------------------------------------------------------------
-def pack_context(ids: list[str], store: IngestedStore, budget: int, count: Callable[[str], int],
-                 now) -> tuple[str, int]:
-    """Whole items in rank order, each under a short header, greedily up to `budget` tokens."""
-    times = {eid: t for t, eid in store.timeline}
-    blocks: list[str] = []
-    used = 0
-    for eid in ids:
-        when = times.get(eid)
-        age = f" · {(now - when).days} days ago" if when is not None else ""
-        block = f"### {eid}{age}\n{store.texts[eid].strip()}\n\n"
-        cost = count(block)
-        if used + cost > budget:
+def build_context(store: IngestedStore, query: str, budget: int, now, hits: list,
+                  full: bool) -> tuple[str, int]:
+    """The loader renders every mode's context, so block formats and token counts are equal.
+
+    `full` is the default pipeline (resident + catalog + journal + hits); otherwise only the
+    top-k tier: the given hits packed whole, in rank order, until the budget is used.
+    """
+    from .loader import assemble_context
+
+    if full:
+        result = assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
+                                  sync=False)
+    else:
+        result = assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
+                                  tiers=("topk",), recent=False, sync=False)
+    return result.text, result.tokens
+
+
+def recency_hits(store: IngestedStore, now, budget: int) -> list:
+    """The newest events before `now`, as hits (enough of them to overflow the budget)."""
+    from .index import SearchHit
+
+    limit = budget // 10 + 10  # no event renders in fewer than ~10 tokens with its header
+    hits = []
+    for when, eid in reversed(store.timeline):
+        if when > now:
             continue
-        blocks.append(block)
-        used += cost
-    text = "".join(blocks)
-    tokens = count(text)
-    while tokens > budget and blocks:  # sums are near-exact; never trust them past the budget
-        blocks.pop()
-        text = "".join(blocks)
-        tokens = count(text)
-    return text, tokens
-
-
-def _recent_ids(store: IngestedStore, now, limit: int | None = None) -> list[str]:
-    ids = [eid for when, eid in reversed(store.timeline) if when <= now]
-    return ids[:limit] if limit else ids
+        day = store.mem.journal.day_file(when.astimezone(timezone.utc).date())
+        hits.append(SearchHit(id=eid, type="event", layer="L3", scope="project",
+                               status="active", title="", text="", path=str(day), time=when,
+                               confidence=1.0, score=0.0))
+        if len(hits) >= limit:
+            break
+    return hits
 
 
 # ---- one question in one mode -----------------------------------------------------------------
-def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int, count,
+def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
          pack_k: int, loader_k: int) -> QuestionOutcome:
     now = q.time
-    search_ms = context_ms = 0.0
+    started = time.perf_counter()
     if mode == "recency":
-        started = time.perf_counter()
-        ranked = _recent_ids(store, now)
-        search_ms = (time.perf_counter() - started) * 1000
-        started = time.perf_counter()
-        context, tokens = pack_context(ranked, store, budget, count, now)
-        context_ms = (time.perf_counter() - started) * 1000
-        ranked = ranked[: max(KS)]
+        hits = recency_hits(store, now, budget)
     else:
-        k = max(max(KS), loader_k) if mode == "default" else max(max(KS), pack_k)
-        started = time.perf_counter()
+        k = max(max(KS), loader_k if mode == "default" else pack_k)
         hits = store.index.search(q.question, k=k, mode=mode, now=now, sync=False,
                                   record_access=False)
-        search_ms = (time.perf_counter() - started) * 1000
-        mapped = [store.store_ids.get(h.id) for h in hits]
-        ids = [m for m in dict.fromkeys(mapped) if m is not None]
-        started = time.perf_counter()
-        if mode == "default":
-            from .loader import assemble_context
-
-            result = assemble_context(store.mem, query=q.question, budget=budget, now=now,
-                                      hits=hits[:loader_k], sync=False)
-            context, tokens = result.text, result.tokens
-        else:
-            context, tokens = pack_context(ids, store, budget, count, now)
-        # a context needs its search too, so its time includes it
-        context_ms = (time.perf_counter() - started) * 1000 + search_ms
-        ranked = ids[: max(KS)]
+    search_ms = (time.perf_counter() - started) * 1000
+    mapped = [store.store_ids.get(h.id) for h in hits]
+    ids = [m for m in dict.fromkeys(mapped) if m is not None]
+    started = time.perf_counter()
+    if mode == "default":
+        context, tokens = build_context(store, q.question, budget, now, hits[:loader_k], True)
+    else:
+        context, tokens = build_context(store, q.question, budget, now, hits, False)
+    # a context needs its search too, so its time includes it
+    context_ms = (time.perf_counter() - started) * 1000 + search_ms
+    ranked = ids[: max(KS)]
     flat = normalise_ws(context)
     found_at = {e: (ranked.index(e) if e in ranked else None) for e in q.evidence}
     in_context = {e: normalise_ws(store.texts[e]) in flat for e in q.evidence}
@@ -213,8 +212,6 @@ def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None =
               modes: list[str] | None = None, progress: Progress | None = None,
               overrides: dict | None = None, details: bool = False) -> BenchReport:
     """Ingest each line into a fresh store, ask its questions in every mode, aggregate."""
-    from .tokens import TokenCounter
-
     modes = list(modes or MODES)
     stores_settings = None
     outcomes: list[QuestionOutcome] = []
@@ -226,14 +223,13 @@ def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None =
             settings = stores_settings = store.mem.settings
             budget = budget or settings.loader.budget
             report.budget = budget
-            count = TokenCounter(settings.tokens.encoding)
             write_s += store.write_s
             index_s += store.index_s
             report.redacted_events += store.redacted
             for mode in modes:
                 for q in line.questions:
-                    outcomes.append(_ask(store, q, mode, budget, count,
-                                         settings.retrieval.candidates, settings.retrieval.k))
+                    outcomes.append(_ask(store, q, mode, budget, settings.retrieval.candidates,
+                                         settings.retrieval.k))
                     if progress:
                         progress(1, f"{line.name} {mode}")
         finally:
