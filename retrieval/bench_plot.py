@@ -64,7 +64,7 @@ def plot_latency(rows: list[dict], out: str | Path) -> Path:
     """Milliseconds by store size (log-log), one line per measured figure."""
     plt = _pyplot()
     sizes = [r["items"] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(10, 5))
     keys = sorted({k for r in rows for k, v in r.items()
                    if k.endswith(("_ms", "_ms_p50", "_ms_p95"))})
     for key in keys:
@@ -78,7 +78,7 @@ def plot_latency(rows: list[dict], out: str | Path) -> Path:
     ax.set_ylabel("milliseconds")
     ax.set_title("memstrata latency by store size", fontsize=10)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     out = Path(out)
     fig.savefig(out, dpi=120)
