@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import secrets as _secrets
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
@@ -61,6 +61,20 @@ def slugify(text: str, max_len: int = 48) -> str:
 
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def _split_list(value):
+    """Hand-written frontmatter may say `tags: a, b` or leave the key empty."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return value
+
+
+# naive times in hand-written files are read as UTC
+Timestamp = Annotated[datetime, AfterValidator(_aware)]
+StrList = Annotated[list[str], BeforeValidator(_split_list)]
 
 
 class AppliesTo(BaseModel):
@@ -118,32 +132,18 @@ class MemoryItem(BaseModel):
     type: ItemType
     scope: str = "project"
     title: str
-    created: datetime = Field(default_factory=now_utc)
-    updated: datetime = Field(default_factory=now_utc)
+    created: Timestamp = Field(default_factory=now_utc)
+    updated: Timestamp = Field(default_factory=now_utc)
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     source: Source = Field(default_factory=Source)
-    supersedes: list[str] = Field(default_factory=list)
+    supersedes: StrList = Field(default_factory=list)
     superseded_by: str | None = None
     status: Status = "active"
-    tags: list[str] = Field(default_factory=list)
-    anchors: list[str] = Field(default_factory=list)
+    tags: StrList = Field(default_factory=list)
+    anchors: StrList = Field(default_factory=list)
     criterion: CriterionSpec | None = None
     body: str = Field(default="", exclude=True)
-
-    @field_validator("created", "updated")
-    @classmethod
-    def _tz(cls, value: datetime) -> datetime:
-        return _aware(value)
-
-    @field_validator("tags", "anchors", "supersedes", mode="before")
-    @classmethod
-    def _listify(cls, value):
-        if value is None:
-            return []
-        if isinstance(value, str):
-            return [v.strip() for v in value.split(",") if v.strip()]
-        return value
 
     @property
     def layer(self) -> str:
@@ -172,27 +172,13 @@ class JournalEvent(BaseModel):
 
     schema_: int = Field(default=SCHEMA_VERSION, alias="schema")
     id: str = Field(default_factory=lambda: new_id("event"))
-    time: datetime = Field(default_factory=now_utc)
+    time: Timestamp = Field(default_factory=now_utc)
     kind: EventKind = "note"
-    tags: list[str] = Field(default_factory=list)
+    tags: StrList = Field(default_factory=list)
     source: str = "user"
     text: str
     session: str | None = None
     speaker: str | None = None
-
-    @field_validator("time")
-    @classmethod
-    def _tz(cls, value: datetime) -> datetime:
-        return _aware(value)
-
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _listify(cls, value):
-        if value is None:
-            return []
-        if isinstance(value, str):
-            return [v.strip() for v in value.split(",") if v.strip()]
-        return value
 
     @property
     def type(self) -> str:
