@@ -137,6 +137,11 @@ def recency_hits(store: IngestedStore, now, budget: int) -> list:
 def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
          pack_k: int, loader_k: int) -> QuestionOutcome:
     now = q.time
+    # each mode pays for its own query embedding: the index caches query vectors, and the
+    # same question is asked in every mode
+    cache = getattr(store.index, "_query_vectors", None)
+    if cache is not None:
+        cache.clear()
     started = time.perf_counter()
     if mode == "recency":
         hits = recency_hits(store, now, budget)
