@@ -24,7 +24,7 @@ _SECRET_NAME = r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|
 _RULES: list[tuple[str, re.Pattern[str], int]] = [
     # (kind, pattern, group holding the secret value)
     ("env assignment", re.compile(
-        rf"(?i)\b[A-Z0-9_]*{_SECRET_NAME}[A-Z0-9_]*\s*[:=]\s*['\"]?([^\s'\"`]{{6,}})"), 1),
+        rf"(?i)\b(?P<key>[A-Z0-9_]*{_SECRET_NAME}[A-Z0-9_]*)\s*(?P<sep>[:=])\s*['\"]?([^\s'\"`]{{6,}})"), 3),
     ("connection string", re.compile(
         r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]+:([^\s@/]{3,})@[^\s]+"), 1),
     ("api key", re.compile(r"\b(sk-(?:proj-|ant-|live-)?[A-Za-z0-9_\-]{20,})"), 1),
@@ -38,6 +38,27 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
 ]
 
 _TOKEN = re.compile(r"[A-Za-z0-9+/_\-=]{24,}")
+
+
+_PLACEHOLDERS = {"true", "false", "none", "null", "required", "optional", "changeme"}
+
+
+def _prose_not_assignment(match: re.Match, value: str) -> bool:
+    """`auth: waiting for review` is prose; `DB_PASSWORD: hunter2x` and `password=x` are not.
+
+    A colon after a plain word is how people write notes, so there the value must look like
+    a credential (digits, symbols, inner capitals) unless the key is written like an env
+    variable or is literally a password field.
+    """
+    if value.lower() in _PLACEHOLDERS:
+        return True
+    if match.group("sep") == "=":
+        return False
+    key = match.group("key")
+    if "_" in key or key.isupper() or key.lower() in {"password", "passwd", "pwd", "passphrase"}:
+        return False
+    looks_random = re.search(r"[0-9]|[^A-Za-z]|.[A-Z]", value)
+    return not looks_random
 
 
 @dataclass(frozen=True)
@@ -91,7 +112,7 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
     for kind, pattern, group in _RULES:
         for match in pattern.finditer(text):
             value = match.group(group)
-            if kind == "env assignment" and value.lower() in {"true", "false", "none", "null", "required"}:
+            if kind == "env assignment" and _prose_not_assignment(match, value):
                 continue
             findings.append(Finding(kind, value))
     for line_no, line in enumerate(text.splitlines(), 1):

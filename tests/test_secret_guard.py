@@ -13,6 +13,8 @@ SECRETS = {
     "aws": "aws key AKIAIOSFODNN7EXAMPLE for the bucket",
     "openai": "OPENAI_API_KEY=sk-proj-abcdefghij1234567890ABCDEFGH",
     "env password": "DB_PASSWORD: hunter2x",
+    "password field": "password: correcthorsebattery",
+    "token in prose": "the auth token: x9f2kLq7Zp",
     "url password": "connect to postgres://admin:S3cretPw@db.internal:5432/app",
     "github": "use ghp_abcdefghijklmnopqrstuvwxyz0123456789 for CI",
     "slack": "xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
@@ -33,6 +35,9 @@ CLEAN = [
     "set SECRET_KEY in the vault, never in code",
     "uuid 123e4567-e89b-12d3-a456-426614174000 is the tenant",
     "see https://example.org/org/repo/blob/main/src/app.py",
+    "Blocked on auth: waiting for the identity team",
+    "token: budget is 600 per prompt",
+    "secret: sauce is caching",
 ]
 
 
