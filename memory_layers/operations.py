@@ -76,7 +76,7 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
         if missing:
             raise CriterionNotDecidable(
                 "a criterion must be decidable; missing: " + "; ".join(missing)
-                + " (e.g. --applies-path 'infra/**' --keyword cron --forbid 'crontab')"
+                + " (e.g. --keyword one-off --forbid cron, or --applies-path 'infra/**' --require 'review note')"
             )
         from .criteria_rules import spec_problems
 
