@@ -40,6 +40,7 @@ class RetrievalSettings(BaseModel):
     bm25_weight: float = 1.0
     vector_weight: float = 1.0
     candidates: int = 50
+    date_weight: float = 1.0
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
     chroma_url: str = ""
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
@@ -66,6 +67,7 @@ class LoaderSettings(BaseModel):
     prompt_budget: int = 600
     journal_days: int = 2
     journal_share: float = 0.5
+    candidates: int = 50
     todo_days: int = 14
     catalog_rescan_s: float = 300.0
 

@@ -9,7 +9,8 @@ mode:
   blocks are rendered and counted the same way);
 - `default`: the full pipeline's ranking (fusion + rerank with decay at the question time);
   the context is what the loader (`assemble_context`) assembles for the question, with the
-  retriever's hits computed at the question time;
+  retriever's hits (`loader.candidates` of them, as the loader draws when it searches itself)
+  computed at the question time;
 - `recency`: the newest events before "now", packed the same way.
 
 An evidence event counts as present in a context only if its whole text is in it
@@ -234,7 +235,7 @@ def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None =
             for mode in modes:
                 for q in line.questions:
                     outcomes.append(_ask(store, q, mode, budget, settings.retrieval.candidates,
-                                         settings.retrieval.k))
+                                         settings.loader.candidates))
                     if progress:
                         progress(1, f"{line.name} {mode}")
         finally:

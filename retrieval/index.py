@@ -257,6 +257,11 @@ class MemoryIndex:
             accept = lambda ids, f: self.catalog.matching(ids, f.as_pairs())
             parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
                           r.vector_weight if mode != "vector" else 1.0))
+        if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:
+            from .temporal import DateRetriever
+
+            parts.append((DateRetriever(self.mem.journal, self.lexical, now, self.catalog.get_docs),
+                          r.date_weight))
         fused = FusionRetriever(parts, rrf_k=r.rrf_k).fuse(query, n, filters, per_retriever=n)
         for message in fused.warnings:
             self._warn(message + "; results from the remaining retrievers only")

@@ -12,6 +12,7 @@ appears twice, and the total — counted with tiktoken — is at most the budget
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -207,16 +208,44 @@ def index_is_warm(mem: Memory) -> bool:
 
 
 def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
-                warnings: list[str] | None = None) -> list:
-    """The retriever's hits for the query ("hybrid" = fused + reranked); warnings collected."""
+                warnings: list[str] | None = None, now: datetime | None = None,
+                record_access: bool = True) -> list:
+    """The retriever's hits for the query ("hybrid" = fused + reranked); warnings collected.
+
+    `now` is the caller's time: decay and access reinforcement use it, not the wall clock.
+    """
     from memstrata.retrieval.index import MemoryIndex
 
     index = MemoryIndex(mem, warn=(warnings.append if warnings is not None else None))
     try:
         return index.search(query, k=k, mode="default" if mode == "hybrid" else mode,
-                            sync=sync, record_access=True)
+                            sync=sync, record_access=record_access, now=now)
     finally:
         index.close()
+
+
+def _record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
+    """Reinforce (decay) only what the context actually showed, not every candidate searched."""
+    from .usage import UsageStore
+
+    if not ids or not mem.primary.index_dir.is_dir():
+        return
+    store = UsageStore(mem.primary.index_dir / "usage.sqlite")
+    try:
+        store.record(ids, now)
+    finally:
+        store.close()
+
+
+def _catalog_need(rows, taken: set[str], heading: int, cap: int) -> int:
+    """Tokens the catalog would use, counted only up to `cap` (the rows are parsed lazily)."""
+    need = 0
+    for row in rows:
+        if need >= cap:
+            break
+        if row.id not in taken:
+            need += row.line_tokens + (0 if need else heading)
+    return min(need, cap)
 
 
 def _hit_block(mem: Memory, hit, now: datetime, memo: TokenMemo,
@@ -333,6 +362,7 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
                                 i.body_tokens, i.verdict) for i in chosen]
     recent_blocks: list[Block] = []
     hit_blocks: list[Block] = []
+    searched = False
     if "topk" in tiers:
         if recent:
             events, open_items = _recent_events(mem, now, cfg.journal_days, cfg.todo_days)
@@ -344,12 +374,14 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
                 hits = []
             else:
                 warnings: list[str] = []
+                searched = True
                 try:
                     if retrieval == "bm25" and not sync:
-                        hits = lexical_hits(mem, query, k or mem.settings.retrieval.k, views)
+                        hits = lexical_hits(mem, query, k or cfg.candidates, views)
                     else:
-                        hits = search_hits(mem, query, k=k or mem.settings.retrieval.k,
-                                           mode=retrieval, sync=sync, warnings=warnings)
+                        hits = search_hits(mem, query, k=k or cfg.candidates, mode=retrieval,
+                                           sync=sync, warnings=warnings, now=now,
+                                           record_access=False)
                 except Exception as exc:  # noqa: BLE001 - context without recall beats none
                     result.notes.append(f"retrieval skipped: {type(exc).__name__}: {exc}")
                     hits = []
@@ -391,7 +423,11 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     # top-k ------------------------------------------------------------------------------
     topk_used = 0
     if "topk" in tiers:
-        reserve = int(rest * cfg.catalog_share) if "catalog" in tiers else 0
+        reserve = 0
+        if "catalog" in tiers:  # a small catalog hands the rest of its share back to top-k
+            need_rows, catalog_rows = itertools.tee(catalog_rows)
+            reserve = _catalog_need(need_rows, bud.ids, memo(SECTION_TITLES["catalog"]),
+                                    int(rest * cfg.catalog_share))
         room = rest - reserve
         reports["topk"].budget = room
         recent_room = int(room * cfg.journal_share) if hit_blocks else room
@@ -429,8 +465,18 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
         reports["catalog"].dropped = skipped
         if skipped:
             result.notes.append(f"catalog: {skipped} lines left out for budget (lowest priority first)")
+        rest -= cat_used
+    if "topk" in tiers and rest > 0:  # whatever the catalog did not use (its lines were shown)
+        for block in [*hit_blocks, *recent_blocks]:
+            if block.id not in bud.ids:
+                extra = bud.offer(block, rest)
+                rest -= extra
+                reports["topk"].used += extra
 
     _finish(result, bud, memo, fence_open, fence_close, budget)
+    if searched:
+        _record_shown(mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id],
+                      now)
     result.cache_warm = not memo.encoder_loaded
     memo.save()
     return result
