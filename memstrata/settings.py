@@ -36,11 +36,11 @@ class EmbeddingSettings(BaseModel):
 
 class RetrievalSettings(BaseModel):
     k: int = 10
-    rrf_k: int = 60
+    rrf_k: int = 10
     bm25_weight: float = 1.0
     vector_weight: float = 1.0
     candidates: int = 50
-    date_weight: float = 1.0
+    date_weight: float = 2.0
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
     chroma_url: str = ""
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
@@ -66,7 +66,7 @@ class LoaderSettings(BaseModel):
     catalog_share: float = 0.25
     prompt_budget: int = 600
     journal_days: int = 2
-    journal_share: float = 0.5
+    journal_share: float = 0.2
     candidates: int = 50
     todo_days: int = 14
     catalog_rescan_s: float = 300.0
