@@ -317,6 +317,8 @@ def _hit(c: Candidate, explain: bool) -> SearchHit:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
+    if "date" in c.ranks:
+        info["date_rank"] = c.ranks["date"]
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})

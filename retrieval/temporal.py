@@ -34,7 +34,9 @@ _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\
                         re.I)
 _RELATIVE = re.compile(r"\b(today|yesterday|(\d{1,2}|two|three|four|five|six|seven)\s+days?\s+ago)\b",
                        re.I)
-_LAST_WEEKDAY = re.compile(rf"\b(last|on|this past|past)\s+({_WEEKDAY})\b", re.I)
+# "on Friday" only when the weekday ends the phrase: "our policy on Friday deploys" names no day
+_LAST_WEEKDAY = re.compile(rf"\b(?:(?:last|this past|past)\s+({_WEEKDAY})\b"
+                           rf"|on\s+({_WEEKDAY})(?=\s*(?:[?.!,;]|$)))", re.I)
 _AFTER = re.compile(r"\b(?:the\s+)?(day|morning)\s+(after|before)\s+(.+)", re.I)
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.\-/]*[a-z0-9]|[a-z0-9]", re.I)
@@ -110,7 +112,8 @@ def parse_date_query(query: str, now: datetime) -> DateQuery | None:
             days.append(today - timedelta(days=int(n) if n.isdigit() else _NUMBERS[n]))
     rest = _RELATIVE.sub(" ", rest)
     for m in _LAST_WEEKDAY.finditer(rest):
-        back = (today.weekday() - WEEKDAYS[m[2].lower()]) % 7 or 7  # "last Friday" is never today
+        named = (m[1] or m[2]).lower()
+        back = (today.weekday() - WEEKDAYS[named]) % 7 or 7  # "last Friday" is never today
         days.append(today - timedelta(days=back))
     rest = _LAST_WEEKDAY.sub(" ", rest)
     after = _AFTER.search(rest)
