@@ -21,6 +21,7 @@ from pathlib import Path
 from memstrata.api import Memory
 
 from .context_cache import RootCache
+from .recall import index_is_warm, lexical_hits, record_shown, search_hits
 from .render_context import (
     PREFACE,
     SECTION_TITLES,
@@ -110,38 +111,6 @@ def cached_view(mem: Memory, memo: TokenMemo):
     return resident, rows, total, problems, [v for v in (project, global_) if v is not None]
 
 
-@dataclass
-class LightHit:
-    """A lexical hit found without the full index stack (see `lexical_hits`)."""
-
-    id: str
-    type: str
-    path: str | None
-    time: datetime | None = None
-    scope: str = "project"
-
-
-def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
-    """BM25 over the tantivy index alone, for L1/L2 items: the session-start fast path.
-
-    It imports neither the vector store nor numpy, so a session start that already has a warm
-    lexical index can afford recall; ranking is the lexical retriever's own.
-    """
-    from .lexical import Filters, LexicalIndex
-
-    index = LexicalIndex(mem.primary.index_dir / "tantivy")
-    try:
-        ranked = index.search(query, k * 2, Filters(
-            types=["fact", "decision", "caveat", "preference", "criterion"], statuses=["active"]))
-    finally:
-        index.close()
-    wanted = {doc_id for doc_id, _ in ranked}
-    paths: dict[str, str] = {}
-    for view in views:
-        paths.update(view.paths_for(wanted - set(paths)))
-    return [LightHit(doc_id, "item", paths[doc_id]) for doc_id, _ in ranked if doc_id in paths][:k]
-
-
 # ---- top-k sources -------------------------------------------------------------------------
 def _recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
     """(today's + last working days' events, older open todos/blockers) from the journal."""
@@ -200,41 +169,6 @@ def _item_block(item, when, now: datetime, memo: TokenMemo, tier: str, source: s
         body = item_body(item)
         body_tokens = memo(body)
     return Block(tier, item.id, item.type, header + body, memo(header) + int(body_tokens or 0), source)
-
-
-def index_is_warm(mem: Memory) -> bool:
-    """Whether a lexical index was ever built here (without importing the index code)."""
-    return (mem.primary.index_dir / "tantivy" / "meta.json").is_file()
-
-
-def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
-                warnings: list[str] | None = None, now: datetime | None = None,
-                record_access: bool = True) -> list:
-    """The retriever's hits for the query ("hybrid" = fused + reranked); warnings collected.
-
-    `now` is the caller's time: decay and access reinforcement use it, not the wall clock.
-    """
-    from memstrata.retrieval.index import MemoryIndex
-
-    index = MemoryIndex(mem, warn=(warnings.append if warnings is not None else None))
-    try:
-        return index.search(query, k=k, mode="default" if mode == "hybrid" else mode,
-                            sync=sync, record_access=record_access, now=now)
-    finally:
-        index.close()
-
-
-def _record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
-    """Reinforce (decay) only what the context actually showed, not every candidate searched."""
-    from .usage import UsageStore
-
-    if not ids or not mem.primary.index_dir.is_dir():
-        return
-    store = UsageStore(mem.primary.index_dir / "usage.sqlite")
-    try:
-        store.record(ids, now)
-    finally:
-        store.close()
 
 
 def _catalog_need(rows, taken: set[str], heading: int, cap: int) -> int:
@@ -475,7 +409,7 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
 
     _finish(result, bud, memo, fence_open, fence_close, budget)
     if searched:
-        _record_shown(mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id],
+        record_shown(mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id],
                       now)
     result.cache_warm = not memo.encoder_loaded
     memo.save()

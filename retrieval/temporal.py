@@ -22,28 +22,33 @@ MONTHS = {name: i for i, names in enumerate(
      ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
      ("october", "oct"), ("november", "nov"), ("december", "dec")], start=1) for name in names}
 WEEKDAYS = {name: i for i, names in enumerate(
-    [("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thurs"),
-     ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")]) for name in names}
+    [("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"),
+     ("thursday", "thu", "thurs"), ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")])
+    for name in names}
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_DAY = re.compile(rf"\b(?:({_WEEKDAY})\.?,?\s+)?({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?"
-                        rf"\b(?:,?\s+(\d{{4}}))?", re.I)
-_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?(?:,?\s+(\d{{4}}))?",
-                        re.I)
-_RELATIVE = re.compile(r"\b(today|yesterday|(\d{1,2}|two|three|four|five|six|seven)\s+days?\s+ago)\b",
-                       re.I)
+                        rf"\b(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
+                        rf"(?:,?\s+(\d{{4}}))?",
+                        re.IGNORECASE)
+_RELATIVE = re.compile(r"\b(today|yesterday"
+                       r"|(\d{1,2}|two|three|four|five|six|seven)\s+days?\s+ago)\b",
+                       re.IGNORECASE)
 # "on Friday" only when the weekday ends the phrase: "our policy on Friday deploys" names no day
 _LAST_WEEKDAY = re.compile(rf"\b(?:(?:last|this past|past)\s+({_WEEKDAY})\b"
-                           rf"|on\s+({_WEEKDAY})(?=\s*(?:[?.!,;]|$)))", re.I)
-_AFTER = re.compile(r"\b(?:the\s+)?(day|morning)\s+(after|before)\s+(.+)", re.I)
+                           rf"|on\s+({_WEEKDAY})(?=\s*(?:[?.!,;]|$)))", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:the\s+)?(day|morning)\s+(after|before)\s+(.+)", re.IGNORECASE)
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
-_WORD = re.compile(r"[a-z0-9][a-z0-9_.\-/]*[a-z0-9]|[a-z0-9]", re.I)
-STOPWORDS = frozenset(
-    "a an the and or of on in at to for from by with what which who whom when where why how did do "
-    "does done we our us i you it its is was were be been are day days after before happened "
-    "happen work any some that this those these there then than ago last past".split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.\-/]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
+STOPWORDS = frozenset((
+    "a", "an", "the", "and", "or", "of", "on", "in", "at", "to", "for", "from", "by", "with",
+    "what", "which", "who", "whom", "when", "where", "why", "how", "did", "do", "does", "done",
+    "we", "our", "us", "i", "you", "it", "its", "is", "was", "were", "be", "been", "are", "day",
+    "days", "after", "before", "happened", "happen", "work", "any", "some", "that", "this",
+    "those", "these", "there", "then", "than", "ago", "last", "past"))
 
 
 @dataclass
@@ -56,11 +61,11 @@ class DateQuery:
     rest: str = ""         # the query minus its date words: what to rank the day's events by
 
 
-def _past(candidate_month: int, candidate_day: int, today: date, weekday: int | None) -> date | None:
+def _past(month: int, day: int, today: date, weekday: int | None) -> date | None:
     """The most recent (month, day) on or before `today`; a named weekday picks among years."""
     for year in range(today.year, today.year - 8, -1):
         try:
-            d = date(year, candidate_month, candidate_day)
+            d = date(year, month, day)
         except ValueError:
             continue
         if d > today:
@@ -183,7 +188,8 @@ class DateRetriever:
             return []
         days = parsed.days
         if parsed.anchor_text:
-            days = [d + timedelta(days=parsed.offset) for d in self._anchor_days(parsed.anchor_text)]
+            step = timedelta(days=parsed.offset)
+            days = [d + step for d in self._anchor_days(parsed.anchor_text)]
         words = content_words(parsed.rest)
         scored = []
         for rank_day, day in enumerate(days):

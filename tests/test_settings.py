@@ -11,7 +11,7 @@ from memstrata.settings import load_settings
 
 def test_shipped_defaults():
     s = load_settings()
-    assert s.loader.budget == 2000 and s.retrieval.rrf_k == 60 and s.tokens.encoding == "cl100k_base"
+    assert s.loader.budget == 2000 and s.retrieval.rrf_k == 10 and s.tokens.encoding == "cl100k_base"
 
 
 def test_layers_in_order(repo, monkeypatch, tmp_path):

@@ -1,0 +1,81 @@
+"""Recall for the loader's top-k tier: the retriever's hits for a query, and reinforcement.
+
+Kept apart from the loader so its assembly logic stays readable; `lexical_hits` is the
+session-start fast path (tantivy alone), `search_hits` the full pipeline at the caller's time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memstrata.api import Memory
+
+
+@dataclass
+class LightHit:
+    """A lexical hit found without the full index stack (see `lexical_hits`)."""
+
+    id: str
+    type: str
+    path: str | None
+    time: datetime | None = None
+    scope: str = "project"
+
+
+def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
+    """BM25 over the tantivy index alone, for L1/L2 items: the session-start fast path.
+
+    It imports neither the vector store nor numpy, so a session start that already has a warm
+    lexical index can afford recall; ranking is the lexical retriever's own.
+    """
+    from .lexical import Filters, LexicalIndex
+
+    index = LexicalIndex(mem.primary.index_dir / "tantivy")
+    try:
+        ranked = index.search(query, k * 2, Filters(
+            types=["fact", "decision", "caveat", "preference", "criterion"], statuses=["active"]))
+    finally:
+        index.close()
+    wanted = {doc_id for doc_id, _ in ranked}
+    paths: dict[str, str] = {}
+    for view in views:
+        paths.update(view.paths_for(wanted - set(paths)))
+    return [LightHit(doc_id, "item", paths[doc_id]) for doc_id, _ in ranked if doc_id in paths][:k]
+
+
+def index_is_warm(mem: Memory) -> bool:
+    """Whether a lexical index was ever built here (without importing the index code)."""
+    return (mem.primary.index_dir / "tantivy" / "meta.json").is_file()
+
+
+def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
+                warnings: list[str] | None = None, now: datetime | None = None,
+                record_access: bool = True) -> list:
+    """The retriever's hits for the query ("hybrid" = fused + reranked); warnings collected.
+
+    `now` is the caller's time: decay and access reinforcement use it, not the wall clock.
+    """
+    from memstrata.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(mem, warn=(warnings.append if warnings is not None else None))
+    try:
+        return index.search(query, k=k, mode="default" if mode == "hybrid" else mode,
+                            sync=sync, record_access=record_access, now=now)
+    finally:
+        index.close()
+
+
+def record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
+    """Reinforce (decay) only what the context actually showed, not every candidate searched."""
+    from .usage import UsageStore
+
+    if not ids or not mem.primary.index_dir.is_dir():
+        return
+    store = UsageStore(mem.primary.index_dir / "usage.sqlite")
+    try:
+        store.record(ids, now)
+    finally:
+        store.close()
