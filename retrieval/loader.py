@@ -308,11 +308,11 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
                 hits = []
             else:
                 warnings: list[str] = []
-                searched = True
                 try:
                     if retrieval == "bm25" and not sync:
                         hits = lexical_hits(mem, query, k or cfg.candidates, views)
                     else:
+                        searched = True  # the full pipeline reinforces what it recalls
                         hits = search_hits(mem, query, k=k or cfg.candidates, mode=retrieval,
                                            sync=sync, warnings=warnings, now=now,
                                            record_access=False)
