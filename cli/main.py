@@ -56,13 +56,15 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
 
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
-    from . import bench_cmds, install_cmds, memory_cmds
-
-    from . import index_cmds
-    from . import context_cmds
-
-    from . import check_cmds
-    from . import consolidate_cmds
+    from . import (
+        bench_cmds,
+        check_cmds,
+        consolidate_cmds,
+        context_cmds,
+        index_cmds,
+        install_cmds,
+        memory_cmds,
+    )
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds):
         for command in module.COMMANDS:

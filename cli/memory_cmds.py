@@ -168,8 +168,8 @@ def list_cmd(ctx, item_type, layer, status, as_json):
 @click.pass_context
 def show(ctx, item_id, as_json):
     """Show one item or journal event by id."""
-    from memstrata.memory_layers.operations import show as do_show
     from memstrata.memory_layers.models import JournalEvent
+    from memstrata.memory_layers.operations import show as do_show
 
     mem = open_memory(ctx)
     found = do_show(mem, item_id)

@@ -13,7 +13,13 @@ from memstrata.api import Memory
 from memstrata.errors import InvalidItem, ItemNotFound, MemstrataError
 
 from .models import (
-    TYPE_LAYER, CriterionSpec, JournalEvent, MemoryItem, Source, new_id, now_utc,
+    TYPE_LAYER,
+    CriterionSpec,
+    JournalEvent,
+    MemoryItem,
+    Source,
+    new_id,
+    now_utc,
 )
 
 

@@ -43,7 +43,7 @@ class Memory:
     @classmethod
     def open(cls, root: str | Path | None = None, *, cwd: Path | None = None,
              home: str | Path | None = None, require_project: bool = True,
-             **overrides: Any) -> "Memory":
+             **overrides: Any) -> Memory:
         """Find `.memory/` (walk up, `--root`, `MEMSTRATA_ROOT`) and read settings once."""
         home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
         try:

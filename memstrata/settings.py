@@ -6,11 +6,11 @@ Layers (later wins): shipped configs/default.toml < ~/.memstrata/config.toml <
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+import tomllib
 from pydantic import BaseModel, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 

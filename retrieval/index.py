@@ -254,7 +254,9 @@ class MemoryIndex:
         if mode in ("bm25", "hybrid", "default"):
             parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
         if mode in ("vector", "hybrid", "default"):
-            accept = lambda ids, f: self.catalog.matching(ids, f.as_pairs())
+            def accept(ids, f):
+                return self.catalog.matching(ids, f.as_pairs())
+
             parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
                           r.vector_weight if mode != "vector" else 1.0))
         if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 
 class FakeLLM:
@@ -36,7 +37,7 @@ class FakeLLM:
                 return self.script.pop(0)
         return self.responder(request)
 
-    def __enter__(self) -> "FakeLLM":
+    def __enter__(self) -> FakeLLM:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):

@@ -7,11 +7,16 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from memstrata.memory_layers.journal import parse_journal_text, render_event
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import (
-    EVENT_KINDS, AppliesTo, CriterionSpec, JournalEvent, MemoryItem, Source, new_id,
+    EVENT_KINDS,
+    AppliesTo,
+    CriterionSpec,
+    JournalEvent,
+    MemoryItem,
+    Source,
+    new_id,
 )
 
 text = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\r\x85\u2028\u2029"),

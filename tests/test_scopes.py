@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from memstrata.api import Memory
 from memstrata.memory_layers.operations import list_items, remember
+
+from memstrata.api import Memory
 
 
 def _titles(mem):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
 from memstrata.cli.main import cli
-from memstrata.errors import SecretDetected
 from memstrata.memory_layers.secret_guard import find_secrets, guard_text
+
+from memstrata.errors import SecretDetected
 
 SECRETS = {
     "aws": "aws key AKIAIOSFODNN7EXAMPLE for the bucket",
