@@ -99,6 +99,8 @@ def reindex(ctx, as_json):
         index.close()
     for problem in report.problems:
         click.echo(f"warning: not indexed: {problem}", err=True)
+    for message in report.warnings:
+        click.echo(f"warning: {message}", err=True)
     if as_json:
         emit_json(report)
         return

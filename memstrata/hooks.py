@@ -326,7 +326,8 @@ def _open_memory(payload: HookPayload, root: str | None):
     from memstrata.api import Memory
 
     cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
-    mem = Memory.open(root, cwd=cwd, require_project=False)
+    # a hook never downloads a model: without a local one, recall is BM25 only
+    mem = Memory.open(root, cwd=cwd, require_project=False, **{"embedding.allow_download": False})
     if mem.project is None and not mem.home.root.is_dir():
         return None
     return mem

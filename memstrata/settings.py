@@ -30,6 +30,7 @@ class EmbeddingSettings(BaseModel):
     provider: Literal["onnx", "litellm"] = "onnx"
     model: str = "all-MiniLM-L6-v2"
     model_dir: str = ""
+    allow_download: bool = True  # hooks turn this off: they never wait on the network
     batch_size: int = 32
     max_tokens: int = 256
 

@@ -170,6 +170,10 @@ def resolve_model_dir(settings: EmbeddingSettings) -> Path:
     found = _model_folder(CHROMA_CACHE)
     if found is not None:
         return found
+    if not settings.allow_download:
+        raise ConfigError(
+            "no local embedding model and downloads are off here: set embedding.model_dir (or "
+            "MEMSTRATA_EMBEDDING__MODEL_DIR), or run `memstrata reindex` once on a networked machine")
     try:  # networked machine: let chroma download to its own cache, once
         from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 
