@@ -106,9 +106,17 @@ def _plugins():
     ]
 
 
+# Every rule above needs one of these: a long token, a URL with credentials, a key block or a
+# secret-ish word. Text without any (most prose) skips the per-line plugin scan.
+_CANDIDATE = re.compile(
+    r"[A-Za-z0-9+/_\-=.:]{14,}|://|BEGIN|(?i:pass|pwd|secret|token|key|auth|credential|xox)")
+
+
 def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
     """Every credential-looking span in `text`."""
     findings: list[Finding] = []
+    if not text or not _CANDIDATE.search(text):
+        return findings
     for kind, pattern, group in _RULES:
         for match in pattern.finditer(text):
             value = match.group(group)
@@ -151,3 +159,15 @@ def guard_text(text: str, *, redact_secrets: bool = False, where: str = "input",
 
 def has_secret(text: str, entropy_threshold: float = 4.2) -> bool:
     return bool(text) and bool(find_secrets(text, entropy_threshold))
+
+
+def redact_for_reading(text: str, entropy_threshold: float = 4.2) -> tuple[str, list[str]]:
+    """(text with secrets replaced, kinds found) for what is indexed or shown to a session.
+
+    Write paths refuse secrets, but a memory file edited by hand can still hold one; the file
+    is the user's and stays untouched, while indexes and session context get the redacted text.
+    """
+    findings = find_secrets(text, entropy_threshold)
+    if not findings:
+        return text, []
+    return redact(text, findings), sorted({f.kind for f in findings})

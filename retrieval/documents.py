@@ -170,7 +170,8 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes) -> tuple[list[Inde
         except UnicodeDecodeError as exc:
             return [], [f"{path}: not valid UTF-8 (byte {exc.start})"]
         parsed = parse_journal_text(text, path)
-        return [event_doc(e, path) for e in parsed.events], [str(p) for p in parsed.problems]
+        docs = [event_doc(e, path) for e in parsed.events]
+        return _redacted(docs, path, mem), [str(p) for p in parsed.problems]
     store = mem.global_store if source.kind == "item-global" else mem.project_store
     fixed_id, default_type = store._defaults_for(path)
     try:
@@ -183,7 +184,32 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes) -> tuple[list[Inde
     if store.paths.archive_dir in path.parents and item.status != "archived":
         item.status = "archived"
     item.scope = store.scope
-    return [item_doc(item, path, 1 if source.kind == "item-project" else 0)], []
+    docs = _redacted([item_doc(item, path, 1 if source.kind == "item-project" else 0)], path, mem)
+    return docs, []
+
+
+def _redacted(docs: list[IndexDoc], path: Path, mem: Memory) -> list[IndexDoc]:
+    """Secrets written into a file by hand never reach an index: the docs carry them redacted.
+
+    The file itself is left alone (it is the user's); `reindex` and `doctor` warn about it.
+    """
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    threshold = mem.settings.guard.entropy_threshold
+    for doc in docs:
+        doc.title, kinds_title = redact_for_reading(doc.title, threshold)
+        doc.text, kinds_text = redact_for_reading(doc.text, threshold)
+        kinds = sorted(set(kinds_title) | set(kinds_text))
+        if kinds:
+            _warn(f"{path}: {doc.id} holds what looks like a secret ({', '.join(kinds)}); "
+                        "indexed and shown redacted — remove it from the file")
+    return docs
+
+
+def _warn(message: str) -> None:
+    import sys
+
+    print(f"memstrata: warning: {message}", file=sys.stderr)
 
 
 def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc], list[str]]:

@@ -29,13 +29,19 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 4  # bump when a cached block's rendering changes
+RENDER_VERSION = 5  # bump when a cached block's rendering changes
 _MEMO_LIMIT = 50000
 
 
 def normalise_block(text: str) -> str:
-    """Strip surrounding whitespace and end with one newline (the additivity rule)."""
-    stripped = text.strip()
+    """Strip surrounding whitespace and end with one newline (the additivity rule).
+
+    Every body and catalog line a session sees passes here, so this is also where a secret
+    that was written into a memory file by hand is redacted before it reaches the assistant.
+    """
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    stripped = redact_for_reading(text)[0].strip()
     if not stripped:
         return ""
     lines = [line.rstrip() for line in stripped.replace("\r\n", "\n").replace("\r", "\n").split("\n")]

@@ -1,0 +1,39 @@
+"""A secret typed into a memory file by hand never reaches an index or a session's context.
+
+The file stays exactly as the user wrote it; what is indexed and shown is redacted.
+"""
+
+from __future__ import annotations
+
+from memstrata.memory_layers.operations import remember
+from memstrata.retrieval.index import MemoryIndex
+from memstrata.retrieval.loader import assemble_context
+
+TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _hand_edit(mem):
+    written = remember(mem, "Deploy the billing service with the release script", "fact")
+    text = written.path.read_text()
+    written.path.write_text(text.replace("release script", f"release script and token {TOKEN}"))
+    return written.path
+
+
+def test_index_and_context_hold_the_secret_redacted(mem, capsys):
+    path = _hand_edit(mem)
+    before = path.read_bytes()
+    index = MemoryIndex(mem)
+    try:
+        hits = index.search("deploy billing release script", k=5, mode="bm25")
+        assert hits and all(TOKEN not in h.text for h in hits)
+        assert any("[REDACTED:" in h.text for h in hits)
+        # the token's parts are not searchable either: the lexical index never saw them
+        assert not [h for h in index.search("abcdefghijklmnopqrstuvwxyz0123456789", k=5, mode="bm25")
+                    if h.text.startswith("Deploy")]
+    finally:
+        index.close()
+    assert "looks like a secret" in capsys.readouterr().err
+    context = assemble_context(mem, query="deploy billing release script", budget=2000)
+    assert "Deploy the billing service" in context.text
+    assert TOKEN not in context.text
+    assert path.read_bytes() == before  # the user's file is never rewritten
