@@ -15,7 +15,7 @@ import click
 
 from .install_cmds import install, uninstall
 from .main import open_memory
-from .render import emit_json
+from .render import emit_json, read_piped_stdin
 
 CLIENT_CHOICES = ["claude-code", "codex", "cursor", "gemini"]
 WORKTREE = "\0worktree"
@@ -27,7 +27,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
 
     parts = []
     if text == "-":
-        text = sys.stdin.read()
+        text = read_piped_stdin() or ""
     if text:
         parts.append(P.from_text(text))
     if file:
@@ -37,10 +37,9 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     elif diff_rev is not None:
         parts.append(P.from_git_diff(repo_dir, None if diff_rev == WORKTREE else diff_rev))
     if not parts:
-        if not sys.stdin.isatty():
-            data = sys.stdin.read()
-            if data.strip():
-                return P.from_text(data, label="stdin")
+        data = read_piped_stdin()
+        if data and data.strip():
+            return P.from_text(data, label="stdin")
         raise click.UsageError("give the proposal: TEXT, '-' for stdin, --file, --diff or --staged")
     proposal = parts[0]
     for extra in parts[1:]:
@@ -95,7 +94,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
     from memstrata.guardrail_replies import hook_error_reply, hook_reply
 
     try:
-        payload = sys.stdin.read()
+        payload = read_piped_stdin() or ""
         mem = open_memory(ctx)
         proposal = from_hook_payload(payload, client, repo_dir=_repo_dir(mem))
         with _quiet_stdout():

@@ -8,7 +8,7 @@ import sys
 import click
 
 from .main import open_memory
-from .render import emit_json
+from .render import emit_json, read_piped_stdin
 
 TIERS = ("resident", "catalog", "topk")
 CLIENTS = ("claude-code", "codex", "cursor", "gemini")
@@ -88,10 +88,7 @@ def hook(ctx, event: str, client: str):
         from memstrata.hooks import run_hook
 
         root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
-        try:
-            stdin_text = sys.stdin.read() if not sys.stdin.isatty() else ""
-        except (OSError, ValueError, UnicodeDecodeError):
-            stdin_text = ""
+        stdin_text = read_piped_stdin() or ""
         run = run_hook(event, client, stdin_text, root=root)
         if run.output:
             sys.stdout.write(run.output + "\n")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from .main import open_memory
-from .render import emit_json, humanize_age, table
+from .render import emit_json, humanize_age, read_piped_stdin, table
 
 ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
@@ -19,10 +18,9 @@ def _tags(value: str | None) -> list[str]:
 
 
 def _read_text(text: str | None) -> str:
-    if text == "-" or (text is None and not sys.stdin.isatty()):
-        data = sys.stdin.read()
-        return data
-    return text or ""
+    if text == "-" or text is None:
+        return read_piped_stdin() or ""
+    return text
 
 
 @click.command()

@@ -33,6 +33,21 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
+def read_piped_stdin() -> str | None:
+    """What was piped in, or None for a terminal or no stdin at all (closed under CI or cron)."""
+    import sys
+
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        return None
+    try:
+        if stream.isatty():
+            return None
+        return stream.read()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
 
