@@ -156,8 +156,12 @@ def list_sources(mem: Memory) -> list[SourceFile]:
     return out
 
 
-def parse_source(mem: Memory, source: SourceFile, raw: bytes) -> tuple[list[IndexDoc], list[str]]:
-    """Docs and problems of one file, parsed from bytes already read (and hashed)."""
+def parse_source(mem: Memory, source: SourceFile, raw: bytes,
+                 notes: list[str] | None = None) -> tuple[list[IndexDoc], list[str]]:
+    """Docs and problems of one file, parsed from bytes already read (and hashed).
+
+    `notes` collects warnings about docs that were indexed anyway (redacted secrets).
+    """
     from memstrata.memory_layers.journal import parse_journal_text
     from memstrata.memory_layers.markdown import parse_item
 
@@ -171,7 +175,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes) -> tuple[list[Inde
             return [], [f"{path}: not valid UTF-8 (byte {exc.start})"]
         parsed = parse_journal_text(text, path)
         docs = [event_doc(e, path) for e in parsed.events]
-        return _redacted(docs, path, mem), [str(p) for p in parsed.problems]
+        return _redacted(docs, path, mem, notes), [str(p) for p in parsed.problems]
     store = mem.global_store if source.kind == "item-global" else mem.project_store
     fixed_id, default_type = store._defaults_for(path)
     try:
@@ -184,14 +188,16 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes) -> tuple[list[Inde
     if store.paths.archive_dir in path.parents and item.status != "archived":
         item.status = "archived"
     item.scope = store.scope
-    docs = _redacted([item_doc(item, path, 1 if source.kind == "item-project" else 0)], path, mem)
+    docs = _redacted([item_doc(item, path, 1 if source.kind == "item-project" else 0)], path, mem,
+                     notes)
     return docs, []
 
 
-def _redacted(docs: list[IndexDoc], path: Path, mem: Memory) -> list[IndexDoc]:
+def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
+              notes: list[str] | None) -> list[IndexDoc]:
     """Secrets written into a file by hand never reach an index: the docs carry them redacted.
 
-    The file itself is left alone (it is the user's); `reindex` and `doctor` warn about it.
+    The file itself is left alone (it is the user's); the sync report warns about it.
     """
     from memstrata.memory_layers.secret_guard import redact_for_reading
 
@@ -200,16 +206,10 @@ def _redacted(docs: list[IndexDoc], path: Path, mem: Memory) -> list[IndexDoc]:
         doc.title, kinds_title = redact_for_reading(doc.title, threshold)
         doc.text, kinds_text = redact_for_reading(doc.text, threshold)
         kinds = sorted(set(kinds_title) | set(kinds_text))
-        if kinds:
-            _warn(f"{path}: {doc.id} holds what looks like a secret ({', '.join(kinds)}); "
-                        "indexed and shown redacted — remove it from the file")
+        if kinds and notes is not None:
+            notes.append(f"{path}: {doc.id} holds what looks like a secret ({', '.join(kinds)}); "
+                         "indexed and shown redacted — remove it from the file")
     return docs
-
-
-def _warn(message: str) -> None:
-    import sys
-
-    print(f"memstrata: warning: {message}", file=sys.stderr)
 
 
 def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc], list[str]]:

@@ -101,7 +101,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             if not force and old is not None and old[2] == sha:
                 catalog.touch_file(src.path, src.mtime_ns, src.size)
                 continue
-            docs, problems = parse_source(mem, src, raw)
+            docs, problems = parse_source(mem, src, raw, report.warnings)
             catalog.put_file(src.path, src.kind, src.mtime_ns, src.size, sha, docs, problems)
             content_changed = True
     if stale or gone:
