@@ -1,3 +1,3 @@
-from .main import cli
+from memstrata.cli.main import cli
 
 cli(prog_name="memstrata")

@@ -6,8 +6,7 @@ import json
 import sys
 
 import click
-
-from .render import emit_json, table, to_jsonable
+from memstrata.cli.render import emit_json, table, to_jsonable
 
 
 @click.group()
@@ -78,11 +77,11 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
     Each line is ingested into its own fresh temporary store; questions are asked with
     their own time as "now". Progress goes to stderr.
     """
-    from memstrata.retrieval.bench_retrieval import parse_modes, run_retrieval_bench
+    from memstrata.bench.retrieval import parse_modes, run_retrieval_bench
 
     chosen = parse_modes(modes)
     if plot_file:
-        from memstrata.retrieval.bench_plot import _pyplot
+        from memstrata.bench.plot import _pyplot
 
         _pyplot()  # fail before a long run, not after it
     state: dict = {}
@@ -107,7 +106,7 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
                           for o in report.details)
         report.details = []
     if plot_file:
-        from memstrata.retrieval.bench_plot import plot_retrieval
+        from memstrata.bench.plot import plot_retrieval
 
         plot_retrieval(report.results, report.budget, plot_file)
         click.echo(f"plot written to {plot_file}", err=True)
@@ -133,7 +132,7 @@ def bench_generate(seed, projects, days, output):
     updates, early preferences and criteria, temporal and multi-hop questions, and many
     near-duplicate distractors. Deterministic for a given seed.
     """
-    from memstrata.retrieval.bench_generate import generate_jsonl
+    from memstrata.bench.generate import generate_jsonl
 
     text = generate_jsonl(seed, projects, days)
     if output:
@@ -157,10 +156,10 @@ def bench_embed(ctx, texts, model_dir, as_json):
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
-    from memstrata.retrieval.bench_search import embed_throughput
     from memstrata.retrieval.embedding import resolve_model_dir
 
-    from memstrata.settings import load_settings
+    from memstrata.bench.search import embed_throughput
+    from memstrata.core.settings import load_settings
 
     folder = model_dir or resolve_model_dir(load_settings().embedding)
     result = embed_throughput(folder, texts)
@@ -182,7 +181,7 @@ def bench_search(items, queries, as_json):
     Per size: full reindex items/s and peak RSS, then warm in-process hybrid search
     p50/p95 (default pipeline), with and without the per-search file sync.
     """
-    from memstrata.retrieval.bench_search import search_latency
+    from memstrata.bench.search import search_latency
 
     sizes = [int(x) for x in items.split(",") if x.strip()]
     results = []
@@ -233,20 +232,19 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
-    from memstrata.retrieval.bench_latency import parse_sizes, run_latency_bench
-
-    from memstrata.settings import load_settings
+    from memstrata.bench.latency import parse_sizes, run_latency_bench
+    from memstrata.core.settings import load_settings
 
     sizes = parse_sizes(items)
     if plot_file:
-        from memstrata.retrieval.bench_plot import _pyplot
+        from memstrata.bench.plot import _pyplot
 
         _pyplot()
     report = run_latency_bench(sizes, runs=runs, queries=queries, embed_texts=embed_texts,
                                settings=load_settings(),
                                progress=lambda msg: click.echo(f"bench latency: {msg}", err=True))
     if plot_file:
-        from memstrata.retrieval.bench_plot import plot_latency
+        from memstrata.bench.plot import plot_latency
 
         plot_latency(report.rows, plot_file)
         click.echo(f"plot written to {plot_file}", err=True)

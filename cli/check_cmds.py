@@ -12,10 +12,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import click
-
-from .install_cmds import install, uninstall
-from .main import open_memory
-from .render import emit_json, read_piped_stdin
+from memstrata.cli.install_cmds import install, uninstall
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json, read_piped_stdin
 
 CLIENT_CHOICES = ["claude-code", "codex", "cursor", "gemini"]
 WORKTREE = "\0worktree"
@@ -23,7 +22,7 @@ WORKTREE = "\0worktree"
 
 def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     """Build one proposal from whatever inputs were given (they combine)."""
-    from memstrata.memory_layers import proposals as P
+    from memstrata.guardrail import proposals as P
 
     parts = []
     if text == "-":
@@ -69,7 +68,7 @@ def _log_failure(ctx, message: str) -> None:
 
 
 def _human(result, strict: bool) -> None:
-    from memstrata.guardrail_replies import report, verdict_line
+    from memstrata.guardrail.replies import report, verdict_line
 
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -88,10 +87,9 @@ def _human(result, strict: bool) -> None:
 
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> None:
-    from memstrata.memory_layers.proposals import from_hook_payload
-
-    from memstrata.guardrail import check as do_check
-    from memstrata.guardrail_replies import hook_error_reply, hook_reply
+    from memstrata.guardrail.check import check as do_check
+    from memstrata.guardrail.proposals import from_hook_payload
+    from memstrata.guardrail.replies import hook_error_reply, hook_reply
 
     try:
         payload = read_piped_stdin() or ""
@@ -112,7 +110,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
 
 
 def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> None:
-    from memstrata.guardrail import check as do_check
+    from memstrata.guardrail.check import check as do_check
 
     try:
         mem = open_memory(ctx)
@@ -198,7 +196,7 @@ def check(
         _run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm)
     if hook == "pre-commit":
         _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm)
-    from memstrata.guardrail import check as do_check
+    from memstrata.guardrail.check import check as do_check
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, diff_rev, staged, _repo_dir(mem))
@@ -229,8 +227,8 @@ def criteria():
 @click.pass_context
 def criteria_test(ctx, criterion_id, text, file, llm, as_json):
     """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
-    from memstrata.guardrail import test_criterion
-    from memstrata.guardrail_replies import describe
+    from memstrata.guardrail.check import test_criterion
+    from memstrata.guardrail.replies import describe
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, None, False, _repo_dir(mem))
@@ -290,7 +288,7 @@ def _precommit_result(result, as_json: bool) -> None:
 @click.pass_context
 def install_pre_commit(ctx, framework, strict, fail_closed, as_json):
     """Check the staged diff against your criteria before every commit (block stops it)."""
-    from memstrata import precommit
+    from memstrata.guardrail import precommit
 
     mem = open_memory(ctx)
     do = precommit.install_framework if framework else precommit.install_git_hook
@@ -303,7 +301,7 @@ def install_pre_commit(ctx, framework, strict, fail_closed, as_json):
 @click.pass_context
 def uninstall_pre_commit(ctx, framework, as_json):
     """Remove the memstrata block from the pre-commit hook (or the framework entry)."""
-    from memstrata import precommit
+    from memstrata.guardrail import precommit
 
     mem = open_memory(ctx)
     do = precommit.uninstall_framework if framework else precommit.uninstall_git_hook

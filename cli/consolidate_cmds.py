@@ -6,10 +6,9 @@ import sys
 from datetime import date
 
 import click
-
-from .install_cmds import install, uninstall
-from .main import open_memory
-from .render import emit_json, humanize_age, table
+from memstrata.cli.install_cmds import install, uninstall
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json, humanize_age, table
 
 
 @click.command()
@@ -134,7 +133,7 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, as_js
 
 
 def _report_json(report) -> dict:
-    from .render import to_jsonable
+    from memstrata.cli.render import to_jsonable
 
     data = to_jsonable(report)
     data["changed"] = report.changed

@@ -6,9 +6,8 @@ import os
 import sys
 
 import click
-
-from .main import open_memory
-from .render import emit_json, read_piped_stdin
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json, read_piped_stdin
 
 TIERS = ("resident", "catalog", "topk")
 CLIENTS = ("claude-code", "codex", "cursor", "gemini")
@@ -85,7 +84,7 @@ def hook(ctx, event: str, client: str):
     empty and logs to .memory/.index/hooks.log.
     """
     try:
-        from memstrata.hooks import run_hook
+        from memstrata.integrations.hooks import run_hook
 
         root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
         stdin_text = read_piped_stdin() or ""
@@ -99,7 +98,7 @@ def hook(ctx, event: str, client: str):
         try:
             import traceback
 
-            from memstrata.hooks import log_failure
+            from memstrata.integrations.hooks import log_failure
 
             log_failure(f"{event} ({client}): {traceback.format_exc(limit=4)}")
         except BaseException:  # noqa: BLE001, S110 - nothing left to report to
@@ -116,7 +115,7 @@ def mcp(ctx):
 
     Add it to a client as a stdio server, e.g. `claude mcp add memstrata -- memstrata mcp`.
     """
-    from memstrata.mcp_server import serve
+    from memstrata.integrations.mcp_server import serve
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     serve(root)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 
 import click
-
-from .main import open_memory
-from .render import emit_json, humanize_age, table
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json, humanize_age, table
 
 TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
 LAYERS = ["L1", "L2", "L3"]

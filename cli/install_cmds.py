@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-
-from .render import emit_json
+from memstrata.cli.render import emit_json
 
 CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 
@@ -27,8 +26,8 @@ def uninstall():
 
 def _project_dir(ctx: click.Context) -> Path:
     """The repository holding .memory/ (walking up), else the current directory."""
-    from memstrata.errors import MemoryRootNotFound
-    from memstrata.paths import find_project_root
+    from memstrata.core.errors import MemoryRootNotFound
+    from memstrata.core.paths import find_project_root
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     try:
@@ -66,8 +65,8 @@ def _client_install(client: str) -> click.Command:
 
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False):
-        from memstrata.installers import install as do_install
-        from memstrata.settings import load_settings
+        from memstrata.core.settings import load_settings
+        from memstrata.integrations.installers import install as do_install
 
         timeout = load_settings().hooks.client_timeout_s
         result = do_install(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run,
@@ -93,7 +92,7 @@ def _client_uninstall(client: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool):
-        from memstrata.installers import uninstall as do_uninstall
+        from memstrata.integrations.installers import uninstall as do_uninstall
 
         result = do_uninstall(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run)
         _render(result, as_json, "uninstalled")

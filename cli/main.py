@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from memstrata.errors import MemstrataError
+from memstrata.core.errors import MemstrataError
 
 
 class MemstrataGroup(click.Group):
@@ -48,7 +48,7 @@ def cli(ctx: click.Context, root: str | None) -> None:
 
 
 def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     return Memory.open(root, require_project=require_project, **overrides)
@@ -56,7 +56,7 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
 
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
-    from . import (
+    from memstrata.cli import (
         bench_cmds,
         check_cmds,
         consolidate_cmds,

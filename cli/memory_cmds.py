@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-
-from .main import open_memory
-from .render import emit_json, humanize_age, read_piped_stdin, table
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json, humanize_age, read_piped_stdin, table
 
 ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
@@ -32,7 +31,7 @@ def init(ctx, global_: bool, as_json: bool):
 
     Safe to run again: it never overwrites files you edited.
     """
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     root = ctx.find_root().obj.get("root")
     result = Memory.init(Path(root) if root else Path.cwd(), global_=global_)

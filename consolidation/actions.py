@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memstrata.memory_layers.fsutil import locked
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, new_id, now_utc
 from memstrata.memory_layers.store import LoadedItem, MemoryStore
 from pydantic import BaseModel, Field
 
-from memstrata.api import Memory
-from memstrata.errors import ConcurrentEdit, InvalidItem
+from memstrata.core.errors import ConcurrentEdit, InvalidItem
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 

@@ -19,8 +19,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.api import Memory
-from memstrata.errors import MemstrataError
+from memstrata.memory_layers.memory import Memory
+
+from memstrata.core.errors import MemstrataError
 
 MARKER = "# memstrata-consolidate"
 

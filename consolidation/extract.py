@@ -22,11 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memstrata.consolidation.transcripts import UserMessage, read_user_messages
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import JournalEvent, Source, now_utc
-
-from memstrata.api import Memory
-
-from .transcripts import UserMessage, read_user_messages
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
-from memstrata.api import Memory
-
-from .actions import Action, World
+from memstrata.consolidation.actions import Action, World
+from memstrata.memory_layers.memory import Memory
 
 PROTECTED_TYPES = {"caveat", "criterion"}
 SPECIAL_IDS = {"project", "profile"}

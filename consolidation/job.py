@@ -18,15 +18,9 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 import numpy as np
-from memstrata.memory_layers.models import JournalEvent, now_utc
-
-from memstrata.api import Memory
-from memstrata.llm import llm_configured
-from memstrata.paths import MemoryPaths
-
-from .actions import Action, World, apply_action, claim_key, coalesce_merges
-from .checkpoint import Checkpoint, CrashPoints, Plan, State
-from .claims import (
+from memstrata.consolidation.actions import Action, World, apply_action, claim_key, coalesce_merges
+from memstrata.consolidation.checkpoint import Checkpoint, CrashPoints, Plan, State
+from memstrata.consolidation.claims import (
     BudgetExhausted,
     Candidate,
     ClaimSkipped,
@@ -34,10 +28,21 @@ from .claims import (
     extractive_claim,
     worth_a_claim,
 )
-from .cluster import cluster_events
-from .forgetting import plan_forgetting
-from .reconcile import decide, rank_candidates
-from .report import ConsolidationReport, SkippedCluster, git_commit, render_diff, snapshot
+from memstrata.consolidation.cluster import cluster_events
+from memstrata.consolidation.forgetting import plan_forgetting
+from memstrata.consolidation.reconcile import decide, rank_candidates
+from memstrata.consolidation.report import (
+    ConsolidationReport,
+    SkippedCluster,
+    git_commit,
+    render_diff,
+    snapshot,
+)
+from memstrata.memory_layers.memory import Memory
+from memstrata.memory_layers.models import JournalEvent, now_utc
+from memstrata.retrieval.llm import llm_configured
+
+from memstrata.core.paths import MemoryPaths
 
 Progress = Callable[[int, int], None]
 
@@ -104,7 +109,7 @@ class Runner:
         self.claimer = None
         self.client = None
         if llm_configured(mem.settings.llm):
-            from memstrata.llm import LLMClient
+            from memstrata.retrieval.llm import LLMClient
 
             self.client = LLMClient(mem.settings.llm,
                                     entropy_threshold=mem.settings.guard.entropy_threshold)

@@ -14,12 +14,11 @@ to", "instead of", "no longer") conflicts, anything else is new.
 from __future__ import annotations
 
 import numpy as np
+from memstrata.consolidation.actions import Action, item_id_for
+from memstrata.consolidation.claims import Candidate, Claim
+from memstrata.consolidation.cluster import CHANGE_CUE
 
-from memstrata.settings import ConsolidationSettings
-
-from .actions import Action, item_id_for
-from .claims import Candidate, Claim
-from .cluster import CHANGE_CUE
+from memstrata.core.settings import ConsolidationSettings
 
 RESTATEMENT = 0.95  # this close, even a change cue is the same sentence again
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem
 
-from memstrata.api import Memory
-from memstrata.errors import ItemNotFound, MemstrataError
+from memstrata.core.errors import ItemNotFound, MemstrataError
 
 
 @dataclass

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from memstrata.errors import MemstrataError
+from memstrata.core.errors import MemstrataError
 
 CLIENTS = ("auto", "claude-code", "codex", "gemini", "generic")
 

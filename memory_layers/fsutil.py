@@ -10,7 +10,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from memstrata.errors import MemstrataError
+from memstrata.core.errors import MemstrataError
 
 LOCK_TIMEOUT_S = 10.0
 

@@ -19,12 +19,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+from memstrata.memory_layers.fsutil import append_durable, locked
+from memstrata.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from pydantic import ValidationError
 
-from memstrata.paths import MemoryPaths
-
-from .fsutil import append_durable, locked
-from .models import SCHEMA_VERSION, JournalEvent
+from memstrata.core.paths import MemoryPaths
 
 _BEGIN = "<!-- memstrata:event "
 _END = "<!-- /memstrata:event "

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from memstrata.memory_layers.models import SCHEMA_VERSION, MemoryItem
 from pydantic import ValidationError
 
-from memstrata.errors import InvalidItem
-
-from .models import SCHEMA_VERSION, MemoryItem
+from memstrata.core.errors import InvalidItem
 
 _FENCE = "---"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -110,6 +110,19 @@ class CriterionSpec(BaseModel):
             missing.append("a condition (condition text, forbid or require terms)")
         return missing
 
+    def regex_problems(self) -> list[str]:
+        """`/regex/` terms that do not compile (each named with the error)."""
+        problems = []
+        terms = [*self.forbid, *self.require, *self.unless,
+                 *self.applies_to.keywords, *self.applies_to.topics]
+        for term in terms:
+            if len(term) >= 2 and term.startswith("/") and term.endswith("/"):
+                try:
+                    re.compile(term[1:-1], re.IGNORECASE | re.MULTILINE)
+                except re.error as exc:
+                    problems.append(f"invalid regex {term}: {exc}")
+        return problems
+
 
 class Source(BaseModel):
     """Who or what wrote an item."""

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from memstrata.api import Memory
-from memstrata.errors import InvalidItem, ItemNotFound, MemstrataError
-
-from .models import (
+from memstrata.memory_layers.memory import Memory
+from memstrata.memory_layers.models import (
     TYPE_LAYER,
     CriterionSpec,
     JournalEvent,
@@ -21,6 +19,8 @@ from .models import (
     new_id,
     now_utc,
 )
+
+from memstrata.core.errors import InvalidItem, ItemNotFound, MemstrataError
 
 
 @dataclass
@@ -84,9 +84,7 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
                 "a criterion must be decidable; missing: " + "; ".join(missing)
                 + " (e.g. --keyword one-off --forbid cron, or --applies-path 'infra/**' --require 'review note')"
             )
-        from .criteria_rules import spec_problems
-
-        bad = [p for p in spec_problems(spec) if p.startswith("invalid regex")]
+        bad = spec.regex_problems()
         if bad:
             raise CriterionNotDecidable("; ".join(bad) + " (/regex/ terms use Python syntax)")
         criterion = spec

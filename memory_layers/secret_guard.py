@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memstrata.errors import SecretDetected
+from memstrata.core.errors import SecretDetected
 
 _SKIPPED_PLUGINS = {"Base64 High Entropy String", "Hex High Entropy String", "Public IP (ipv4)"}
 

@@ -6,12 +6,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.errors import ConcurrentEdit, InvalidItem, ItemNotFound
-from memstrata.paths import MemoryPaths
+from memstrata.memory_layers.fsutil import checksum, locked, write_atomic
+from memstrata.memory_layers.markdown import parse_item, serialize_item
+from memstrata.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
 
-from .fsutil import checksum, locked, write_atomic
-from .markdown import parse_item, serialize_item
-from .models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
+from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
+from memstrata.core.paths import MemoryPaths
 
 # the identity card and the profile are single files with fixed ids
 SPECIAL_FILES = {"project.md": ("project", "fact"), "profile.md": ("profile", "preference")}

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from .documents import IndexDoc
+from memstrata.retrieval.documents import IndexDoc
 
 CATALOG_VERSION = 2
 

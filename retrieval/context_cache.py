@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from memstrata.paths import MemoryPaths
-
-from .render_context import (
+from memstrata.retrieval.render_context import (
     RENDER_VERSION,
     TokenMemo,
     catalog_line,
@@ -27,6 +25,8 @@ from .render_context import (
     item_body,
     longest_tilde_fence,
 )
+
+from memstrata.core.paths import MemoryPaths
 
 CACHE_VERSION = 1
 RESIDENT_TYPES = ("criterion", "caveat")
@@ -306,7 +306,7 @@ class RootCache:
         from memstrata.memory_layers.fsutil import checksum, write_atomic
         from memstrata.memory_layers.store import MemoryStore
 
-        from memstrata.errors import InvalidItem
+        from memstrata.core.errors import InvalidItem
 
         old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}  # by rel path
         store = MemoryStore(self.paths, self.scope)

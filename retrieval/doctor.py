@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .documents import list_sources, merge_docs, parse_source
+from memstrata.retrieval.documents import list_sources, merge_docs, parse_source
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .index import MemoryIndex
+    from memstrata.retrieval.index import MemoryIndex
 
 
 @dataclass
@@ -80,7 +80,7 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     expected, report.files, report.problems = _expected_docs(index)
     report.documents = len(expected)
     try:
-        from .catalog import Catalog
+        from memstrata.retrieval.catalog import Catalog
 
         if index._catalog is None:  # open it ourselves: the property would silently rebuild
             Catalog(index.dir / "catalog.sqlite").close()

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import JournalEvent, MemoryItem
-
-    from memstrata.api import Memory
 
 
 @dataclass
@@ -165,7 +164,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
     from memstrata.memory_layers.journal import parse_journal_text
     from memstrata.memory_layers.markdown import parse_item
 
-    from memstrata.errors import InvalidItem
+    from memstrata.core.errors import InvalidItem
 
     path = Path(source.path)
     if source.kind == "journal":

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from memstrata.errors import ConfigError, MemstrataError, MissingExtra
+from memstrata.core.errors import ConfigError, MemstrataError, MissingExtra
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.settings import EmbeddingSettings, Settings
+    from memstrata.core.settings import EmbeddingSettings, Settings
 
 MODEL_FILES = ("model.onnx", "tokenizer.json")
 # where chroma's ONNXMiniLM_L6_V2 keeps the model it downloads

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from .lexical import Filters, LexicalIndex
+from memstrata.retrieval.lexical import Filters, LexicalIndex
 
 
 @runtime_checkable

@@ -18,20 +18,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from memstrata.errors import MemstrataError
+from memstrata.retrieval.catalog import Catalog, CatalogError
+from memstrata.retrieval.fusion import FusionRetriever, LexicalRetriever, VectorRetriever
+from memstrata.retrieval.lexical import Filters, LexicalIndex
+from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
+from memstrata.retrieval.sync import Progress, SyncReport, run_sync
+from memstrata.retrieval.usage import UsageStore
+from memstrata.retrieval.vectors import VectorStore
 
-from .catalog import Catalog, CatalogError
-from .fusion import FusionRetriever, LexicalRetriever, VectorRetriever
-from .lexical import Filters, LexicalIndex
-from .rerank import Candidate, NoReranker, annotate, get_reranker
-from .sync import Progress, SyncReport, run_sync
-from .usage import UsageStore
-from .vectors import VectorStore
+from memstrata.core.errors import MemstrataError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.api import Memory
-
-    from .doctor import DoctorReport
+    from memstrata.memory_layers.memory import Memory
+    from memstrata.retrieval.doctor import DoctorReport
 
 MODES = ("bm25", "vector", "hybrid", "default")
 MAX_QUERY_CHARS = 20_000
@@ -116,7 +115,7 @@ class MemoryIndex:
 
     def embedder(self):
         if self._embedder is None:
-            from .embedding import get_embedder
+            from memstrata.retrieval.embedding import get_embedder
 
             self._embedder = get_embedder(self.settings)
         return self._embedder
@@ -216,7 +215,7 @@ class MemoryIndex:
             return run_sync(self, progress, quick=quick, max_embed=max_embed)
 
     def doctor(self, repair: bool = False) -> DoctorReport:
-        from .doctor import run_doctor
+        from memstrata.retrieval.doctor import run_doctor
 
         return run_doctor(self, repair=repair)
 
@@ -260,7 +259,7 @@ class MemoryIndex:
             parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
                           r.vector_weight if mode != "vector" else 1.0))
         if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:
-            from .temporal import DateRetriever
+            from memstrata.retrieval.temporal import DateRetriever
 
             parts.append((DateRetriever(self.mem.journal, self.lexical, now, self.catalog.get_docs),
                           r.date_weight))

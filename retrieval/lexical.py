@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .documents import IndexDoc
+    from memstrata.retrieval.documents import IndexDoc
 
 SCHEMA_VERSION = 2
 MAX_QUERY_TERMS = 64

@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from memstrata.api import Memory
-
-from .context_cache import RootCache
-from .recall import index_is_warm, lexical_hits, record_shown, search_hits
-from .render_context import (
+from memstrata.memory_layers.memory import Memory
+from memstrata.retrieval.context_cache import RootCache
+from memstrata.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
+from memstrata.retrieval.render_context import (
     PREFACE,
     SECTION_TITLES,
     TokenMemo,
@@ -97,7 +96,7 @@ def _memo(mem: Memory) -> TokenMemo:
 
 def cached_view(mem: Memory, memo: TokenMemo):
     """(resident items, lazy catalog rows, catalog size, problems) from the stat-validated cache."""
-    from .context_cache import merged_view
+    from memstrata.retrieval.context_cache import merged_view
 
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
 
 @dataclass
@@ -31,7 +31,7 @@ def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
     It imports neither the vector store nor numpy, so a session start that already has a warm
     lexical index can afford recall; ranking is the lexical retriever's own.
     """
-    from .lexical import Filters, LexicalIndex
+    from memstrata.retrieval.lexical import Filters, LexicalIndex
 
     index = LexicalIndex(mem.primary.index_dir / "tantivy")
     try:
@@ -70,7 +70,7 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
 
 def record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
     """Reinforce (decay) only what the context actually showed, not every candidate searched."""
-    from .usage import UsageStore
+    from memstrata.retrieval.usage import UsageStore
 
     if not ids or not mem.primary.index_dir.is_dir():
         return

@@ -170,7 +170,7 @@ class TokenMemo:
     def exact(self, text: str) -> int:
         """Count with the encoder, no memo (used to verify the assembled whole)."""
         if self._counter is None:
-            from .tokens import TokenCounter
+            from memstrata.retrieval.tokens import TokenCounter
 
             self._counter = TokenCounter(self.encoding)
         return self._counter(text)

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import ClassVar, Protocol, runtime_checkable
 
-from memstrata.errors import MemstrataError, MissingExtra
-from memstrata.settings import Settings
+from memstrata.retrieval.decay import freshness, retention
+from memstrata.retrieval.documents import IndexDoc
 
-from .decay import freshness, retention
-from .documents import IndexDoc
+from memstrata.core.errors import MemstrataError, MissingExtra
+from memstrata.core.settings import Settings
 
 PRIOR_WEIGHTS = {"decay": 0.5, "confidence": 0.25, "freshness": 0.25}
 
@@ -136,7 +136,7 @@ def get_reranker(settings: Settings, name: str | None = None) -> Reranker:
     if name == "cross-encoder":
         return CrossEncoderReranker(r.cross_encoder_model, r.relevance_weight)
     if name == "llm":
-        from .rerank_llm import LLMReranker
+        from memstrata.retrieval.rerank_llm import LLMReranker
 
         return LLMReranker(settings)
     raise MemstrataError(f"unknown reranker '{name}' (decay | llm | cross-encoder | none)")

@@ -7,11 +7,10 @@ caller warns), so a flaky provider never breaks search.
 
 from __future__ import annotations
 
+from memstrata.retrieval.rerank import Candidate, DecayReranker
 from pydantic import BaseModel, Field
 
-from memstrata.settings import Settings
-
-from .rerank import Candidate, DecayReranker
+from memstrata.core.settings import Settings
 
 EXCERPT_CHARS = 300
 
@@ -46,7 +45,7 @@ class LLMReranker:
         self.last_usage = None
 
     def rerank(self, query, candidates, now):
-        from memstrata.llm import LLMClient
+        from memstrata.retrieval.llm import LLMClient
 
         ordered = self.fallback.rerank(query, candidates, now)  # also sets `final`
         head, tail = ordered[: self.max_items], ordered[self.max_items:]

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .documents import IndexDoc, list_sources, merge_docs, parse_source
-from .vectors import chunk_id, doc_metadata
+from memstrata.retrieval.documents import IndexDoc, list_sources, merge_docs, parse_source
+from memstrata.retrieval.vectors import chunk_id, doc_metadata
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .index import MemoryIndex
+    from memstrata.retrieval.index import MemoryIndex
 
 Progress = Callable[[int, int], None]
 
@@ -52,7 +52,7 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
     """Split long text with llama-index's SentenceSplitter; short text stays one chunk."""
     if len(text) <= chunk_tokens * 2:  # cheap pre-check: cannot exceed the limit
         return [text]
-    from .tokens import count_tokens, get_encoding
+    from memstrata.retrieval.tokens import count_tokens, get_encoding
 
     if count_tokens(text, encoding) <= chunk_tokens:
         return [text]

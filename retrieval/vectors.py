@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from .lexical import Filters
+from memstrata.retrieval.lexical import Filters
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .documents import IndexDoc
+    from memstrata.retrieval.documents import IndexDoc
 
 COLLECTION = "memstrata"
 

@@ -40,7 +40,7 @@ def isolated(tmp_path, monkeypatch):
 @pytest.fixture
 def repo(isolated):
     """A project folder with an initialised .memory/."""
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     Memory.init(isolated)
     return isolated
@@ -48,7 +48,7 @@ def repo(isolated):
 
 @pytest.fixture
 def mem(repo):
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     return Memory.open(repo)
 

@@ -84,7 +84,7 @@ def test_file_deleted_mid_operation(mem, repo, monkeypatch):
 
 
 def test_hand_edit_between_read_and_write_is_detected(mem, repo):
-    from memstrata.errors import ConcurrentEdit
+    from memstrata.core.errors import ConcurrentEdit
 
     written = remember(mem, "Original text", "fact")
     loaded = mem.get(written.item.id)

@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 from memstrata.cli.main import cli
-from memstrata.retrieval.bench_latency import parse_sizes
 
-from memstrata.errors import MemstrataError
+from memstrata.bench.latency import parse_sizes
+from memstrata.core.errors import MemstrataError
 
 FIGURES = ("session_start_ms_p50", "session_start_ms_p95", "prompt_ms_p50", "prompt_ms_p95",
            "search_ms_p50", "search_ms_p95", "context_ms_p50", "reindex_items_per_s",

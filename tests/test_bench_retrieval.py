@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from memstrata.cli.main import cli
-from memstrata.retrieval.bench_dataset import BenchEvent, ingest_events, read_dataset
-from memstrata.retrieval.bench_generate import generate_jsonl
-from memstrata.retrieval.bench_retrieval import (
+
+from memstrata.bench.dataset import BenchEvent, ingest_events, read_dataset
+from memstrata.bench.generate import generate_jsonl
+from memstrata.bench.retrieval import (
     MODES,
     parse_modes,
     run_lines,
@@ -106,9 +107,8 @@ def test_results_are_deterministic_apart_from_timings(tiny_set):
 
 
 def test_ingest_never_sees_questions_and_ignores_the_users_global_memory(tiny_set, bench_env):
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.operations import remember
-
-    from memstrata.api import Memory
 
     Memory.init(Path("."), global_=True)
     remember(Memory.open(require_project=False), "global note zebra-unicorn-42",
@@ -234,7 +234,7 @@ def test_plot_without_matplotlib_says_what_to_install(tiny_set, monkeypatch):
 
 def test_plot_writes_a_png(small_report, tmp_path):
     pytest.importorskip("matplotlib")
-    from memstrata.retrieval.bench_plot import plot_latency, plot_retrieval
+    from memstrata.bench.plot import plot_latency, plot_retrieval
 
     out = plot_retrieval(small_report.results, small_report.budget, tmp_path / "r.png")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

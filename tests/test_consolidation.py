@@ -14,10 +14,9 @@ from memstrata.cli.main import cli
 from memstrata.consolidation.checkpoint import Checkpoint, RunLocked
 from memstrata.consolidation.job import run_consolidation
 from memstrata.memory_layers.markdown import serialize_item
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, Source
 from memstrata.memory_layers.operations import log_event, remember
-
-from memstrata.api import Memory
 
 BASE = datetime(2026, 1, 5, 10, 0, tzinfo=timezone.utc)
 

@@ -92,7 +92,7 @@ def test_dry_run_and_empty_crontab(repo, tmp_path, monkeypatch):
 
 
 def test_two_projects_keep_their_own_lines(repo, tmp_path, monkeypatch):
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     store = fake_crontab(tmp_path, monkeypatch)
     other = tmp_path / "other"

@@ -10,8 +10,7 @@ from click.testing import CliRunner
 from memstrata.cli.main import cli
 from memstrata.consolidation.extract import classify, extract_session, spawn_extraction
 from memstrata.consolidation.transcripts import read_user_messages
-
-from memstrata.api import Memory
+from memstrata.memory_layers.memory import Memory
 
 SECRET = "ghp_" + "Zq8" * 12  # 40 chars, the shape of a GitHub token
 SESSION = "5f1c2b9e-1d3a-4c55-9a0e-7b2f3c4d5e6f"

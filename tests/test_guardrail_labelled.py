@@ -29,9 +29,8 @@ def _spec(raw: dict):
 
 def build_memory(base, *, skip_supersede: bool = False):
     """A project + global memory holding CRITERIA; returns (mem, key -> id)."""
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.operations import forget, remember
-
-    from memstrata.api import Memory
 
     repo = base / "repo"
     repo.mkdir(parents=True)
@@ -62,7 +61,7 @@ def labelled(tmp_path_factory):
 
 
 def make_proposal(raw, repo_dir):
-    from memstrata.memory_layers.proposals import Proposal, from_hook_payload, from_text
+    from memstrata.guardrail.proposals import Proposal, from_hook_payload, from_text
 
     if isinstance(raw, str):
         return from_text(raw)
@@ -74,7 +73,7 @@ def make_proposal(raw, repo_dir):
 
 
 def run_case(mem, raw):
-    from memstrata.guardrail import check
+    from memstrata.guardrail.check import check
 
     return check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
 

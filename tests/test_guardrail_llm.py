@@ -24,15 +24,14 @@ def _reply(*judgements) -> str:
 
 
 def _open():
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     return Memory.open()
 
 
 def _check(text, **kw):
-    from memstrata.memory_layers.proposals import from_text
-
-    from memstrata.guardrail import check
+    from memstrata.guardrail.check import check
+    from memstrata.guardrail.proposals import from_text
 
     return check(_open(), from_text(text), retrieval=False, llm=True, **kw)
 
@@ -175,9 +174,9 @@ def test_cli_llm_flag_and_criteria_test(api_rule, fake_llm):
 def test_retrieved_decision_is_judged_by_the_llm(mem, fake_llm):
     """Hybrid retrieval (real tantivy + Chroma + ONNX) finds a decision no keyword names."""
     from memstrata.memory_layers.operations import remember
-    from memstrata.memory_layers.proposals import from_text
 
-    from memstrata.guardrail import check
+    from memstrata.guardrail.check import check
+    from memstrata.guardrail.proposals import from_text
 
     decision = remember(
         mem,

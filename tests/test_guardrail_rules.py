@@ -8,7 +8,14 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memstrata.memory_layers.criteria_rules import (
+from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+
+from memstrata.guardrail.proposals import (
+    ProposalError,
+    from_hook_payload,
+    parse_unified_diff,
+)
+from memstrata.guardrail.rules import (
     PreparedText,
     evaluate,
     find_term,
@@ -16,12 +23,6 @@ from memstrata.memory_layers.criteria_rules import (
     paths_in_text,
     spec_problems,
     word_forms,
-)
-from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-from memstrata.memory_layers.proposals import (
-    ProposalError,
-    from_hook_payload,
-    parse_unified_diff,
 )
 
 
@@ -194,7 +195,7 @@ def test_payload_shapes(tmp_path):
 
 # ---- replies --------------------------------------------------------------------------------
 def _result(verdict):
-    from memstrata.guardrail import CheckResult, Finding, ProposalSummary
+    from memstrata.guardrail.check import CheckResult, Finding, ProposalSummary
 
     finding = Finding(
         id="crit-1",
@@ -231,15 +232,15 @@ def _result(verdict):
     ],
 )
 def test_hook_replies(client, verdict, check):
-    from memstrata.guardrail_replies import hook_reply
+    from memstrata.guardrail.replies import hook_reply
 
     reply = hook_reply(_result(verdict), client)
     assert reply.exit_code == 0 and check(json.loads(reply.stdout))
 
 
 def test_a_pass_never_grants_permission():
-    from memstrata.guardrail import CheckResult, ProposalSummary
-    from memstrata.guardrail_replies import hook_reply
+    from memstrata.guardrail.check import CheckResult, ProposalSummary
+    from memstrata.guardrail.replies import hook_reply
 
     ok = CheckResult(proposal=ProposalSummary(source="tool"))
     for client in ("claude-code", "codex", "cursor", "gemini"):
@@ -249,8 +250,8 @@ def test_a_pass_never_grants_permission():
 def test_precommit_refuses_hooks_it_cannot_edit(tmp_path):
     import subprocess
 
-    from memstrata.errors import MemstrataError
-    from memstrata.precommit import install_git_hook
+    from memstrata.core.errors import MemstrataError
+    from memstrata.guardrail.precommit import install_git_hook
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     hook = tmp_path / ".git" / "hooks" / "pre-commit"

@@ -36,11 +36,11 @@ CLIENT_START_FORMATS = {
 @pytest.fixture(scope="module")
 def built_store(tmp_path_factory):
     """A project with a caveat, a criterion, a decision and a todo, indexed (built once)."""
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
     from memstrata.memory_layers.operations import log_event, remember
     from memstrata.retrieval.index import MemoryIndex
 
-    from memstrata.api import Memory
     from tests.conftest import model_dir
 
     base = tmp_path_factory.mktemp("hooks")

@@ -101,7 +101,7 @@ def test_claude_code_events_and_guardrail(isolated):
 
 
 def test_moved_install_is_updated_in_place_not_duplicated(isolated):
-    from memstrata.installers import install
+    from memstrata.integrations.installers import install
 
     install("codex", command="/old/venv/bin/memstrata")
     result = install("codex", command="/new/venv/bin/memstrata")
@@ -128,7 +128,7 @@ def test_dry_run_writes_nothing_and_invalid_json_is_refused(isolated):
 
 
 def test_gemini_and_cursor_formats(isolated):
-    from memstrata.installers import install
+    from memstrata.integrations.installers import install
 
     gemini = json.loads(install("gemini").path.read_text())
     handler = gemini["hooks"]["SessionStart"][0]["hooks"][0]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from memstrata.api import Memory
+from memstrata.memory_layers.memory import Memory
 
 WRITER = r"""
 import sys
-from memstrata.api import Memory
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.operations import log_event
 mem = Memory.open(sys.argv[1])
 worker = sys.argv[2]

@@ -87,7 +87,7 @@ def test_session_start_recalls_by_branch_and_commits(mem):
     from memstrata.retrieval.index import MemoryIndex
     from memstrata.retrieval.loader import assemble_context
 
-    from memstrata.hooks import session_query
+    from memstrata.integrations.hooks import session_query
 
     decision = _remember(mem, "Refunds are written through the ledger service, never direct SQL",
                          "decision")

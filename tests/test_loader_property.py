@@ -45,6 +45,7 @@ tier_sets = st.sampled_from([("resident", "catalog", "topk"), ("resident",), ("c
 def _build(root: Path, items, events):
     from memstrata.memory_layers.journal import render_event
     from memstrata.memory_layers.markdown import serialize_item
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import (
         TYPE_FOLDERS,
         AppliesTo,
@@ -53,8 +54,6 @@ def _build(root: Path, items, events):
         MemoryItem,
         new_id,
     )
-
-    from memstrata.api import Memory
 
     Memory.init(root)
     Memory.init(root, global_=True, home=root / "home")

@@ -11,7 +11,7 @@ import pytest
 def _client(repo):
     from mcp import Client
 
-    from memstrata.mcp_server import build_server
+    from memstrata.integrations.mcp_server import build_server
 
     return Client(build_server(str(repo)))
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from memstrata.errors import ConfigError
-from memstrata.settings import load_settings
+from memstrata.core.errors import ConfigError
+from memstrata.core.settings import load_settings
 from tests.conftest import run_cli
 
 
@@ -22,7 +22,7 @@ def test_no_model_and_downloads_off_is_a_clear_error(monkeypatch, tmp_path):
 
 
 def test_hooks_open_memory_with_downloads_off(repo):
-    from memstrata.hooks import HookPayload, _open_memory
+    from memstrata.integrations.hooks import HookPayload, _open_memory
 
     mem = _open_memory(HookPayload(client="claude-code", event="prompt", cwd=str(repo)), None)
     assert mem.settings.embedding.allow_download is False
@@ -30,9 +30,8 @@ def test_hooks_open_memory_with_downloads_off(repo):
 
 
 def test_prompt_hook_without_any_model_still_answers(repo, tmp_path):
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.operations import log_event
-
-    from memstrata.api import Memory
 
     log_event(Memory.open(repo), "We pinned ERR_CONN_RESET retries to 3", "decision")
     no_model = {"MEMSTRATA_EMBEDDING__MODEL_DIR": "", "HOME": str(tmp_path / "nohome")}

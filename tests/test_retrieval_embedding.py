@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
 
-from memstrata.errors import ConfigError
-from memstrata.settings import load_settings
+from memstrata.core.errors import ConfigError
+from memstrata.core.settings import load_settings
 
 from .conftest import model_dir
 

@@ -10,7 +10,7 @@ from memstrata.memory_layers.operations import remember
 from memstrata.retrieval.decay import retention
 from memstrata.retrieval.index import MemoryIndex
 
-from memstrata.settings import DecaySettings
+from memstrata.core.settings import DecaySettings
 
 from .retrieval_helpers import NOW, build_corpus
 
@@ -51,7 +51,7 @@ def test_llm_reranker_orders_by_the_models_reply(mem, fake_llm, monkeypatch):
     server = fake_llm(responder=None, script=['{"ranking": [3, 1]}'])
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "llm")
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__LLM_RERANK_MAX_ITEMS", "4")
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     mem = Memory.open(mem.project.repo_dir)
     index = MemoryIndex(mem)
@@ -71,7 +71,7 @@ def test_llm_reranker_failure_falls_back_with_a_warning(mem, fake_llm, monkeypat
     build_corpus(mem)
     fake_llm(script=[{"status": 400}] * 5)
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "llm")
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     warnings = []
     index = MemoryIndex(Memory.open(mem.project.repo_dir), warn=warnings.append)
@@ -86,10 +86,10 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
     build_corpus(mem)
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # force ImportError
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "cross-encoder")
+    from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval.rerank import CrossEncoderReranker
 
-    from memstrata.api import Memory
-    from memstrata.errors import MissingExtra
+    from memstrata.core.errors import MissingExtra
 
     with pytest.raises(MissingExtra, match=r"memstrata\[rerank\]"):
         CrossEncoderReranker("x")._model()

@@ -137,7 +137,7 @@ def test_access_is_recorded_outside_the_markdown(corpus):
 def test_module_level_search_and_unknown_mode(corpus):
     mem, _, ids = corpus
     assert search(mem, "RS256", k=1)[0].id == ids["jwt"]
-    from memstrata.errors import MemstrataError
+    from memstrata.core.errors import MemstrataError
 
     with pytest.raises(MemstrataError):
         search(mem, "x", mode="fuzzy")

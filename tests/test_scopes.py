@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.operations import list_items, remember
-
-from memstrata.api import Memory
 
 
 def _titles(mem):

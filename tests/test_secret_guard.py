@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from memstrata.cli.main import cli
 from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 
-from memstrata.errors import SecretDetected
+from memstrata.core.errors import SecretDetected
 
 SECRETS = {
     "aws": "aws key AKIAIOSFODNN7EXAMPLE for the bucket",

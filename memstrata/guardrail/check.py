@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from memstrata.errors import MemstrataError
-from memstrata.memory_layers.criteria_rules import (
+from memstrata.core.errors import MemstrataError
+from memstrata.guardrail.proposals import Proposal
+from memstrata.guardrail.rules import (
     PreparedText,
     RuleOutcome,
     evaluate,
     spec_problems,
 )
-from memstrata.memory_layers.proposals import Proposal
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.store import LoadedItem
 
 Verdict = Literal["pass", "warn", "block"]
@@ -176,7 +176,7 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     if not criteria_only:
         result = mem.load_items(include_archived=False)
         return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
-    from memstrata.errors import InvalidItem
+    from memstrata.core.errors import InvalidItem
 
     per_store: list[list] = []
     problems: list = []
@@ -244,7 +244,7 @@ def check(
     warn: Callable[[str], None] | None = None,
 ) -> CheckResult:
     """Judge `proposal`; see the module docstring for the order."""
-    from memstrata.llm import llm_configured
+    from memstrata.retrieval.llm import llm_configured
 
     g = mem.settings.guardrail
     warnings: list[str] = []
@@ -346,7 +346,7 @@ def _judge_with_llm(
     note: Callable[[str], None],
 ) -> list[Finding]:
     """Turn undecided findings into LLM verdicts; returns what stays a note."""
-    from memstrata.guardrail_llm import Candidate, judge, quote_is_grounded
+    from memstrata.guardrail.judge_llm import Candidate, judge, quote_is_grounded
 
     candidates = [
         Candidate(f.id, f.type, f.text, f.rationale, f.set_on.date().isoformat()) for f in undecided
@@ -446,7 +446,7 @@ def test_criterion(
         return trace
     finding = _from_rules(loaded, outcome)
     if finding.outcome == "possibly_relevant":
-        from memstrata.llm import llm_configured
+        from memstrata.retrieval.llm import llm_configured
 
         g = mem.settings.guardrail
         if (g.llm if llm is None else llm) and llm_configured(mem.settings.llm):

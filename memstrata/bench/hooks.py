@@ -44,6 +44,7 @@ def build_store(root: Path, n_items: int, *, seed: int = 7, journal_days: int = 
     """A `.memory/` with `n_items` items and a month of journal (plain writes, no fsync)."""
     from memstrata.memory_layers.journal import render_event
     from memstrata.memory_layers.markdown import serialize_item
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import (
         TYPE_FOLDERS,
         AppliesTo,
@@ -53,8 +54,6 @@ def build_store(root: Path, n_items: int, *, seed: int = 7, journal_days: int = 
         new_id,
         now_utc,
     )
-
-    from memstrata.api import Memory
 
     rng = random.Random(seed)
     repo = root / "repo"
@@ -102,9 +101,8 @@ def _run_hook(event: str, payload: dict, repo: Path, env: dict) -> tuple[float, 
 def hook_latency(n_items: int = 10_000, runs: int = 20, *, seed: int = 7,
                  index: bool = True, keep_dir: str | None = None) -> dict:
     """Time whole-process hooks on a store of `n_items` items; see the module docstring."""
+    from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval.tokens import count_tokens
-
-    from memstrata.api import Memory
 
     root = Path(keep_dir) if keep_dir else Path(tempfile.mkdtemp(prefix="memstrata-bench-hooks-"))
     try:
@@ -160,7 +158,7 @@ def hook_latency(n_items: int = 10_000, runs: int = 20, *, seed: int = 7,
             shutil.rmtree(root, ignore_errors=True)
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m memstrata.retrieval.bench_hooks N RUNS`
+if __name__ == "__main__":  # pragma: no cover - `python -m memstrata.bench.hooks N RUNS`
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     r = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     print(json.dumps(hook_latency(n, r), indent=2))

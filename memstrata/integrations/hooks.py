@@ -115,7 +115,7 @@ def fail_open_output(client: str, event: str) -> str:
 def _log_path(mem=None) -> Path:
     if mem is not None:
         return mem.primary.index_dir / "hooks.log"
-    from memstrata.paths import find_project_root, global_home
+    from memstrata.core.paths import find_project_root, global_home
 
     try:
         return find_project_root() / ".index" / "hooks.log"
@@ -323,7 +323,7 @@ class HookRun:
 
 
 def _open_memory(payload: HookPayload, root: str | None):
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
     # a hook never downloads a model: without a local one, recall is BM25 only
@@ -340,7 +340,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
     The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
     read once the worker has opened the memory; until then the shipped default applies.
     """
-    from memstrata.settings import HookSettings
+    from memstrata.core.settings import HookSettings
 
     started = time.perf_counter()
     if client not in CLIENTS or event not in EVENTS:

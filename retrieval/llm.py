@@ -17,8 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import LLMError
-from .settings import LLMSettings
+from memstrata.core.errors import LLMError
+from memstrata.core.settings import LLMSettings
 
 T = TypeVar("T", bound=BaseModel)
 

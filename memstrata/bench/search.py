@@ -76,7 +76,7 @@ def embed_throughput(model_dir: str | os.PathLike, n_texts: int = 1000, seed: in
     import numpy as np
     from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 
-    from .embedding import OnnxMiniLMEmbedder, _model_folder
+    from memstrata.retrieval.embedding import OnnxMiniLMEmbedder, _model_folder
 
     folder = _model_folder(model_dir)
     if folder is None:
@@ -111,9 +111,8 @@ def write_synthetic_store(root: Path, n_items: int, seed: int = 11, event_share:
     """n items as real memory files: (1 - event_share) item files, the rest journal events."""
     from memstrata.memory_layers.journal import render_event
     from memstrata.memory_layers.markdown import serialize_item
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import TYPE_FOLDERS, JournalEvent, MemoryItem, new_id
-
-    from memstrata.api import Memory
 
     Memory.init(root)
     mem_root = root / ".memory"
@@ -145,9 +144,8 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
 def search_latency(n_items: int, *, queries: int = 200, model_dir: str | None = None,
                    workdir: str | os.PathLike | None = None, seed: int = 3) -> dict:
     """Build a store of n items, reindex it, then time warm searches (in-process)."""
-    from memstrata.api import Memory
-
-    from .index import MemoryIndex
+    from memstrata.memory_layers.memory import Memory
+    from memstrata.retrieval.index import MemoryIndex
 
     if model_dir:
         os.environ["MEMSTRATA_EMBEDDING__MODEL_DIR"] = str(model_dir)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memstrata.errors import MissingExtra
+from memstrata.core.errors import MissingExtra
 
 
 def _pyplot():

@@ -14,7 +14,7 @@ import tomllib
 from pydantic import BaseModel, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from .errors import ConfigError
+from memstrata.core.errors import ConfigError
 
 
 class TokenSettings(BaseModel):

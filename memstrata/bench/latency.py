@@ -49,7 +49,7 @@ def _restored_environ():
 
 
 def parse_sizes(value: str) -> list[int]:
-    from memstrata.errors import MemstrataError
+    from memstrata.core.errors import MemstrataError
 
     try:
         sizes = [int(v.strip().lower().replace("k", "000").replace("_", ""))
@@ -63,17 +63,16 @@ def parse_sizes(value: str) -> list[int]:
 
 def model_dir_for(settings) -> str:
     """The ONNX model folder the embedder would use (configured, else chroma's cache)."""
-    from .embedding import resolve_model_dir
+    from memstrata.retrieval.embedding import resolve_model_dir
 
     return str(resolve_model_dir(settings.embedding))
 
 
 def context_latency(repo: Path, home: Path, runs: int) -> dict:
     """In-process `assemble_context` for developer-style queries on an indexed store."""
-    from memstrata.api import Memory
-
-    from .index import MemoryIndex
-    from .loader import assemble_context
+    from memstrata.memory_layers.memory import Memory
+    from memstrata.retrieval.index import MemoryIndex
+    from memstrata.retrieval.loader import assemble_context
 
     mem = Memory.open(repo, home=home)
     index = MemoryIndex(mem, warn=lambda _m: None)
@@ -97,8 +96,8 @@ def context_latency(repo: Path, home: Path, runs: int) -> dict:
 def measure_size(n_items: int, *, runs: int, queries: int, model_dir: str | None,
                  progress: Progress | None = None) -> dict:
     """Every figure for one store size (each helper builds its own temporary store)."""
-    from .bench_hooks import hook_latency
-    from .bench_search import search_latency
+    from memstrata.bench.hooks import hook_latency
+    from memstrata.bench.search import search_latency
 
     row: dict = {"items": n_items}
     if progress:
@@ -137,9 +136,8 @@ def run_latency_bench(sizes: list[int], *, runs: int = 20, queries: int = 200,
                       embed_texts: int = 1000, settings=None,
                       progress: Progress | None = None) -> LatencyReport:
     """Figures for each size, then the embedder comparison (once, same texts for both)."""
-    from memstrata.settings import load_settings
-
-    from .bench_search import embed_throughput
+    from memstrata.bench.search import embed_throughput
+    from memstrata.core.settings import load_settings
 
     settings = settings or load_settings()
     model_dir = model_dir_for(settings)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from .models import CriterionSpec
+from memstrata.memory_layers.models import CriterionSpec
 
 RuleStatus = Literal["not_applicable", "possibly_relevant", "satisfied", "violated"]
 
@@ -390,18 +390,7 @@ def spec_problems(spec: CriterionSpec) -> list[str]:
     problems = []
     for part in spec.missing_parts():
         problems.append(f"missing {part}")
-    for term in [
-        *spec.forbid,
-        *spec.require,
-        *spec.unless,
-        *spec.applies_to.keywords,
-        *spec.applies_to.topics,
-    ]:
-        if is_regex(term):
-            try:
-                compile_regex(term)
-            except re.error as exc:
-                problems.append(f"invalid regex {term}: {exc}")
+    problems.extend(spec.regex_problems())
     return problems
 
 

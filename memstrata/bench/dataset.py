@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from memstrata.errors import MemstrataError
+from memstrata.core.errors import MemstrataError
 
 FORMAT = "memstrata-bench/1"
 
@@ -164,11 +164,10 @@ def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) ->
     credential-looking string in a foreign dataset is replaced instead of aborting the run
     (the count is reported). Global memory is a fresh empty folder, never the user's.
     """
+    from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import EVENT_KINDS, JournalEvent, Source
     from memstrata.memory_layers.operations import build_item
     from memstrata.retrieval.index import MemoryIndex
-
-    from memstrata.api import Memory
 
     workdir = tempfile.TemporaryDirectory(prefix="memstrata-bench-")
     base = Path(workdir.name)

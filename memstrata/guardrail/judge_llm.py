@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from memstrata.settings import Settings
+from memstrata.core.settings import Settings
 
 SYSTEM_PROMPT = (
     "You check a proposed change against rules a software team recorded earlier. "
@@ -106,7 +106,7 @@ def judge(
     hook: bool = False,
 ) -> LLMJudging:
     """One LLM call for all candidates. Raises LLMError (the caller degrades to notes)."""
-    from memstrata.llm import LLMClient
+    from memstrata.retrieval.llm import LLMClient
 
     g = settings.guardrail
     llm_settings = settings.llm

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from memstrata.errors import MemstrataError
+from memstrata.core.errors import MemstrataError
 from memstrata.memory_layers.fsutil import write_atomic
 
 BEGIN = "# >>> memstrata guardrail >>>"

@@ -31,7 +31,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.errors import MemstrataError
+from memstrata.core.errors import MemstrataError
 
 CLIENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "gemini")
 BACKUP_SUFFIX = ".memstrata-backup"

@@ -23,7 +23,7 @@ ItemType = Literal["fact", "decision", "caveat", "preference", "criterion"]
 
 
 def _open(root: str | None, cwd: Path | None):
-    from memstrata.api import Memory
+    from memstrata.memory_layers.memory import Memory
 
     return Memory.open(root, cwd=cwd, require_project=False)
 
@@ -34,7 +34,7 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp_types import ToolAnnotations
 
-    from memstrata.errors import MemstrataError
+    from memstrata.core.errors import MemstrataError
 
     server = MCPServer("memstrata", instructions=INSTRUCTIONS)
 
@@ -169,8 +169,8 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         annotations=ToolAnnotations(title="Check a proposal", read_only_hint=True),
     )
     def check(proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
-        from memstrata.guardrail import check as do_check
-        from memstrata.memory_layers.proposals import Proposal
+        from memstrata.guardrail.check import check as do_check
+        from memstrata.guardrail.proposals import Proposal
 
         try:
             result = do_check(memory(), Proposal(source="text", text=proposal, label="mcp",

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import MemoryRootNotFound
+from memstrata.core.errors import MemoryRootNotFound
 
 MEMORY_DIRNAME = ".memory"
 

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from .guardrail import CheckResult, Finding
+from memstrata.guardrail.check import CheckResult, Finding
 
 
 @dataclass

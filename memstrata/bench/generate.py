@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import IO
 
-from . import bench_vocab as V
+from memstrata.bench import vocab as V
 
 FORMAT = "memstrata-bench/1"
 EPOCH = date(2024, 1, 8)

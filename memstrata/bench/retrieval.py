@@ -26,9 +26,7 @@ from dataclasses import dataclass, field
 from datetime import timezone
 from pathlib import Path
 
-from memstrata.errors import MemstrataError
-
-from .bench_dataset import (
+from memstrata.bench.dataset import (
     FORMAT,
     BenchLine,
     BenchQuestion,
@@ -36,6 +34,7 @@ from .bench_dataset import (
     ingest_events,
     read_dataset,
 )
+from memstrata.core.errors import MemstrataError
 
 MODES = ("bm25", "vector", "hybrid", "default", "recency")
 KS = (1, 5, 10)
@@ -105,7 +104,7 @@ def build_context(store: IngestedStore, query: str, budget: int, now, hits: list
     `full` is the default pipeline (resident + catalog + journal + hits); otherwise only the
     top-k tier: the given hits packed whole, in rank order, until the budget is used.
     """
-    from .loader import assemble_context
+    from memstrata.retrieval.loader import assemble_context
 
     if full:
         result = assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
@@ -118,7 +117,7 @@ def build_context(store: IngestedStore, query: str, budget: int, now, hits: list
 
 def recency_hits(store: IngestedStore, now, budget: int) -> list:
     """The newest events before `now`, as hits (enough of them to overflow the budget)."""
-    from .index import SearchHit
+    from memstrata.retrieval.index import SearchHit
 
     limit = budget // 10 + 10  # no event renders in fewer than ~10 tokens with its header
     hits = []

@@ -1,0 +1,152 @@
+"""The public facade: one object that knows the project memory, the global memory and settings.
+
+Every CLI command, hook and MCP tool calls one method here (or in the subpackages) and
+renders what it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memstrata.core.errors import ItemNotFound, MemoryRootNotFound, MemstrataError
+from memstrata.core.paths import MemoryPaths, find_project_root, global_home
+from memstrata.core.settings import Settings, load_settings
+
+
+@dataclass
+class InitResult:
+    root: Path
+    created: list[Path] = field(default_factory=list)
+    card_written: bool = False
+    card_kept: bool = False
+
+
+class Memory:
+    """Project memory (may be absent) + global memory + settings."""
+
+    def __init__(self, project: MemoryPaths | None, home: MemoryPaths, settings: Settings,
+                 project_name: str | None = None):
+        from memstrata.memory_layers.journal import Journal
+        from memstrata.memory_layers.store import MemoryStore
+
+        self.project = project
+        self.home = home
+        self.settings = settings
+        self.project_name = project_name or (project.repo_dir.name if project else "global")
+        self.project_store = MemoryStore(project, "project") if project else None
+        self.global_store = MemoryStore(home, "global")
+        self.journal = Journal(project) if project else None
+
+    # ---- opening ------------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: str | Path | None = None, *, cwd: Path | None = None,
+             home: str | Path | None = None, require_project: bool = True,
+             **overrides: Any) -> Memory:
+        """Find `.memory/` (walk up, `--root`, `MEMSTRATA_ROOT`) and read settings once."""
+        home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
+        try:
+            project_root = find_project_root(cwd, root)
+            if not project_root.is_dir():
+                raise MemoryRootNotFound(
+                    f"{project_root} does not exist; run `memstrata init` there first")
+        except MemoryRootNotFound:
+            if require_project:
+                raise
+            project_root = None
+        settings = load_settings(project_root, home_paths.root, **overrides)
+        project = MemoryPaths(project_root) if project_root else None
+        return cls(project, home_paths, settings)
+
+    @property
+    def primary(self) -> MemoryPaths:
+        """Where derived state (index, logs) lives: the project, else the global home."""
+        return self.project or self.home
+
+    def require_project(self):
+        if self.project_store is None or self.journal is None:
+            raise MemoryRootNotFound("no project memory here; run `memstrata init` first")
+        return self.project_store
+
+    def store_for(self, scope: str):
+        if scope == "global":
+            return self.global_store
+        return self.require_project()
+
+    # ---- init ---------------------------------------------------------------------------
+    @staticmethod
+    def init(directory: Path, *, global_: bool = False, home: Path | None = None) -> InitResult:
+        """Create the layout and draft `project.md`; never overwrite what the user edited."""
+        from memstrata.memory_layers.identity import draft_identity
+        from memstrata.memory_layers.models import MemoryItem
+        from memstrata.memory_layers.store import MemoryStore
+
+        if global_:
+            paths = MemoryPaths(Path(home) if home else global_home())
+        else:
+            directory = directory.resolve()
+            paths = MemoryPaths(directory if directory.name == ".memory" else directory / ".memory")
+        store = MemoryStore(paths, "global" if global_ else "project")
+        result = InitResult(root=paths.root)
+        result.created = store.ensure_layout()
+        target = paths.profile if global_ else paths.project_card
+        if target.exists():
+            result.card_kept = True
+            return result
+        if global_:
+            item = MemoryItem(id="profile", type="preference", scope="global",
+                              title="Collaboration profile",
+                              body="# Collaboration profile\n\n- (how you like to work with an assistant)\n")
+        else:
+            title, body = draft_identity(paths.repo_dir)
+            item = MemoryItem(id="project", type="fact", title=title, body=body,
+                              importance=1.0, tags=["identity"])
+        try:
+            store.write_special(target.name, item, expected=None)
+            result.card_written = True
+        except MemstrataError:
+            result.card_kept = True  # someone created it meanwhile: theirs wins
+        return result
+
+    # ---- reading ------------------------------------------------------------------------
+    def load_items(self, include_archived: bool = True):
+        """(items, problems) across global + project; project items override global ones."""
+        from memstrata.memory_layers.store import LoadResult
+
+        merged = LoadResult()
+        global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
+        project_result = self.project_store.load_all(include_archived) if self.project_store else LoadResult()
+        project_keys = {
+            (li.item.type, li.item.title.strip().lower()) for li in project_result.items
+        } | {li.item.id for li in project_result.items}
+        for li in global_result.items:
+            if li.item.id in project_keys or (li.item.type, li.item.title.strip().lower()) in project_keys:
+                continue
+            merged.items.append(li)
+        merged.items.extend(project_result.items)
+        merged.problems = global_result.problems + project_result.problems
+        return merged
+
+    def get(self, item_id: str):
+        for store in filter(None, (self.project_store, self.global_store)):
+            if not store.exists():
+                continue
+            try:
+                return store.find(item_id)
+            except ItemNotFound:
+                continue
+        raise ItemNotFound(f"no memory item or event with id '{item_id}'; `memstrata list` shows ids")
+
+    def guard(self, text: str, *, redact: bool | None = None, where: str = "input") -> str:
+        from memstrata.memory_layers.secret_guard import guard_text
+
+        return guard_text(
+            text,
+            redact_secrets=self.settings.guard.redact if redact is None else redact,
+            where=where,
+            entropy_threshold=self.settings.guard.entropy_threshold,
+        )
+
+
+__all__ = ["Memory", "InitResult"]

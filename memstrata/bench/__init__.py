@@ -1,0 +1,1 @@
+"""Benchmarks: generated sets, retrieval quality, search and hook latency."""

@@ -1,0 +1,1 @@
+"""The decision guardrail: proposals, rules, the judge, client replies, pre-commit."""

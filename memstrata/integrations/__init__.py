@@ -1,0 +1,1 @@
+"""Where memstrata meets its clients: hooks, installers, the MCP server."""
