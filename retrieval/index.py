@@ -329,9 +329,8 @@ def _hit(c: Candidate, explain: bool) -> SearchHit:
 
 
 def search(mem: Memory, query: str, **kw) -> list[SearchHit]:
-    """One-shot search (opens the index, searches, closes)."""
-    index = MemoryIndex(mem)
-    try:
+    """One-shot search (opens the index, searches, closes; the service's warm one if pooled)."""
+    from memstrata.retrieval.pool import borrow_index
+
+    with borrow_index(mem, warn=_stderr_warning) as index:
         return index.search(query, **kw)
-    finally:
-        index.close()

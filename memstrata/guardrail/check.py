@@ -212,23 +212,18 @@ def related_items(
     Fused hybrid scores are relative to the best hit, so the cut uses the MiniLM cosine
     between the proposal and each hit, which means the same thing in every memory.
     """
-    from memstrata.retrieval.index import MemoryIndex
+    from memstrata.retrieval.pool import borrow_index
 
     query = (proposal.text + "\n" + " ".join(proposal.paths)).strip()
     if not query:
         return []
-    index = MemoryIndex(mem, warn=warn)
-    try:
+    with borrow_index(mem, warn=warn) as index:
         hits = index.search(
             query, k=k, types=list(JUDGED_TYPES), mode="hybrid", record_access=False
         )
         if not hits:
             return []
         vectors = index.embedder().embed([query[:2000]] + [h.text for h in hits])
-    finally:
-        close = getattr(index, "close", None)
-        if close:
-            close()
     sims = vectors[1:] @ vectors[0]
     return [(h.id, float(s)) for h, s in zip(hits, sims) if float(s) >= min_similarity]
 

@@ -227,27 +227,39 @@ def _preload_vector_store() -> None:
     threading.Thread(target=load, name="memstrata-preload-chromadb", daemon=True).start()
 
 
-def prompt(mem, payload: HookPayload) -> str | None:
+def prompt_context(mem, payload: HookPayload, retrieval: str) -> tuple[str | None, list[str]]:
+    """(context, ids shown whole) for the prompt with one retrieval mode; saves nothing."""
     from memstrata.retrieval.loader import assemble_context
 
     if payload.client == "cursor" or not payload.prompt.strip():
-        return None  # Cursor's beforeSubmitPrompt cannot carry context
-    hooks = mem.settings.hooks
-    if hooks.prompt_retrieval in ("hybrid", "vector"):
-        _preload_vector_store()
-    state = load_session(mem, payload.session_id)
-    received = list(state.get("received", []))
+        return None, []  # Cursor's beforeSubmitPrompt cannot carry context
+    received = list(load_session(mem, payload.session_id).get("received", []))
     result = assemble_context(
         mem, query=payload.prompt, budget=mem.settings.loader.prompt_budget, tiers=("topk",),
-        recent=False, exclude_ids=received, retrieval=hooks.prompt_retrieval, k=hooks.prompt_k,
+        recent=False, exclude_ids=received, retrieval=retrieval, k=mem.settings.hooks.prompt_k,
         sync=False,
     )
     for note in result.notes:
         if note.startswith("retrieval skipped"):
             log_failure(f"prompt ({payload.client}): {note}", mem=mem)
-    if result.full_ids:
-        save_session(mem, payload.session_id, {**state, "received": received + result.full_ids})
-    return result.text or None
+    return result.text or None, list(result.full_ids)
+
+
+def remember_shown(mem, payload: HookPayload, ids: list[str]) -> None:
+    """Record what the session received, so later prompts do not repeat it."""
+    if ids:
+        state = load_session(mem, payload.session_id)
+        save_session(mem, payload.session_id,
+                     {**state, "received": list(state.get("received", [])) + ids})
+
+
+def prompt(mem, payload: HookPayload) -> str | None:
+    hooks = mem.settings.hooks
+    if hooks.prompt_retrieval in ("hybrid", "vector"):
+        _preload_vector_store()
+    text, ids = prompt_context(mem, payload, hooks.prompt_retrieval)
+    remember_shown(mem, payload, ids)
+    return text
 
 
 def session_end(mem, payload: HookPayload) -> None:
@@ -333,12 +345,38 @@ def _open_memory(payload: HookPayload, root: str | None):
     return mem
 
 
+def _work(event: str, payload: HookPayload, root: str | None, box: dict,
+          opened: threading.Event, open_memory) -> None:
+    """The hook's work; for a hybrid/vector prompt, a BM25 answer is kept ready first, so a
+    deadline that passes during the full pipeline still leaves the client the cheaper recall."""
+    try:
+        mem = box["mem"] = (open_memory or _open_memory)(payload, root)
+        opened.set()
+        if mem is None:
+            return
+        if event != "prompt":
+            box["context"] = HANDLERS[event](mem, payload)
+            return
+        mode = mem.settings.hooks.prompt_retrieval
+        if mode in ("hybrid", "vector"):
+            _preload_vector_store()
+            box["fallback"] = prompt_context(mem, payload, "bm25")
+        box["answer"] = prompt_context(mem, payload, mode)
+    except BaseException as exc:  # noqa: BLE001 - fail open, log, never raise
+        box["error"] = f"{type(exc).__name__}: {exc}"
+        box["trace"] = traceback.format_exc(limit=6)
+    finally:
+        opened.set()
+
+
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
-             deadline_ms: int | None = None) -> HookRun:
-    """Do the hook's work in a worker thread; at the deadline, give up and answer empty.
+             deadline_ms: int | None = None, open_memory=None) -> HookRun:
+    """Do the hook's work in a worker thread; at the deadline, answer with what is ready.
 
     The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
-    read once the worker has opened the memory; until then the shipped default applies.
+    read once the worker has opened the memory; until then the shipped default applies. An
+    explicit `deadline_ms` (the thin client's remaining time, the service's budget) caps it.
+    `open_memory(payload, root)` lets a long-lived caller (the service) hand in a warm memory.
     """
     from memstrata.core.settings import HookSettings
 
@@ -352,31 +390,30 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
     box: dict[str, Any] = {}
     opened = threading.Event()
 
-    def work() -> None:
-        try:
-            box["mem"] = _open_memory(payload, root)
-            opened.set()
-            if box["mem"] is not None:
-                box["context"] = HANDLERS[event](box["mem"], payload)
-        except BaseException as exc:  # noqa: BLE001 - fail open, log, never raise
-            box["error"] = f"{type(exc).__name__}: {exc}"
-            box["trace"] = traceback.format_exc(limit=6)
-        finally:
-            opened.set()
-
     def pick(hooks) -> int:
         return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
 
-    worker = threading.Thread(target=work, name=f"memstrata-hook-{event}", daemon=True)
+    worker = threading.Thread(target=_work, args=(event, payload, root, box, opened, open_memory),
+                              name=f"memstrata-hook-{event}", daemon=True)
     worker.start()
-    limit = deadline_ms if deadline_ms is not None else pick(HookSettings())
+    limit = pick(HookSettings()) if deadline_ms is None else deadline_ms
     opened.wait(max(0.0, limit / 1000.0))
     mem = box.get("mem")
-    if deadline_ms is None and mem is not None:
-        limit = pick(mem.settings.hooks)
+    if mem is not None:
+        configured = pick(mem.settings.hooks)
+        limit = configured if deadline_ms is None else min(deadline_ms, configured)
     remaining = limit / 1000.0 - (time.perf_counter() - started)
     worker.join(max(0.0, remaining))
     elapsed = (time.perf_counter() - started) * 1000
+    if event == "prompt" and "error" not in box:
+        chosen = box.get("answer") or (box.get("fallback") if worker.is_alive() else None)
+        if chosen is not None:
+            if chosen is not box.get("answer"):
+                log_failure(f"prompt ({client}): deadline of {limit} ms passed during "
+                            "full recall; answered with BM25 recall", mem=mem)
+            remember_shown(mem, payload, chosen[1])
+            return HookRun(format_output(client, event, chosen[0]), ok="answer" in box,
+                           timed_out=worker.is_alive(), elapsed_ms=elapsed)
     if worker.is_alive():
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":
@@ -385,4 +422,6 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
     if "error" in box:
         log_failure(f"{event} ({client}): {box['error']}\n{box.get('trace', '')}", mem=mem)
         return HookRun(empty, ok=False, error=box["error"], elapsed_ms=elapsed)
+    if event == "prompt":  # no memory here, or nothing to recall
+        return HookRun(format_output(client, event, None), elapsed_ms=elapsed)
     return HookRun(format_output(client, event, box.get("context")), elapsed_ms=elapsed)
