@@ -80,16 +80,23 @@ class Service:
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
         print(f"{stamp} [{os.getpid()}] {message}", file=sys.stderr, flush=True)
 
-    def bind(self) -> None:
-        """Lock, clear a stale socket, bind 0600. AlreadyRunning when another holds the lock."""
+    def bind(self, wait_s: float = 5.0) -> None:
+        """Lock, clear a stale socket, bind 0600. AlreadyRunning when another keeps the lock
+        for `wait_s` (a service being replaced releases it within that time)."""
         protocol.check_private(self.directory, want_dir=True)
         path = protocol.socket_path(self.directory)
         fd = os.open(self.directory / protocol.LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            os.close(fd)
-            raise AlreadyRunning(f"a memstrata service is already running in {self.directory}") from exc
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError as exc:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise AlreadyRunning(
+                        f"a memstrata service is already running in {self.directory}") from exc
+                time.sleep(0.1)
         self._lock_fd = fd
         if os.path.lexists(path):
             os.unlink(path)  # we hold the lock: whoever made it is dead
