@@ -111,7 +111,9 @@ def hook_latency(n_items: int = 10_000, runs: int = 20, *, seed: int = 7,
         build_s = time.perf_counter() - t0
         env = {**os.environ, "MEMSTRATA_HOME": str(root / "home"), "MEMSTRATA_ROOT": "",
                # time the work, not the deadline: a slow run must show up, not be cut off
-               "MEMSTRATA_HOOKS__DEADLINE_MS": "60000", "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "60000"}
+               "MEMSTRATA_HOOKS__DEADLINE_MS": "60000", "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "60000",
+               # today's in-process figures; `bench.service` measures the resident service
+               "MEMSTRATA_SERVICE__ENABLED": "false"}
         env.pop("MEMSTRATA_ROOT")
         mem = Memory.open(repo, home=root / "home")
         encoding = mem.settings.tokens.encoding
