@@ -6,6 +6,8 @@ Layers (later wins): shipped configs/default.toml < ~/.memstrata/config.toml <
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -153,12 +155,18 @@ def default_config_text() -> str:
     return resources.files("memstrata.configs").joinpath("default.toml").read_text("utf-8")
 
 
+@lru_cache(maxsize=1)
+def _shipped_defaults() -> dict[str, Any]:
+    """The shipped defaults, parsed once per process (the service opens settings per command)."""
+    return tomllib.loads(default_config_text())
+
+
 class _LayeredTomlSource(PydanticBaseSettingsSource):
     """The three TOML layers, deep-merged, below env and explicit values."""
 
     def __init__(self, settings_cls: type[BaseSettings], files: tuple[Path, ...]):
         super().__init__(settings_cls)
-        merged = tomllib.loads(default_config_text())
+        merged = copy.deepcopy(_shipped_defaults())
         for path in files:
             merged = _deep_merge(merged, _read_toml(path))
         self._data = merged
