@@ -77,13 +77,26 @@ def run_cli_request(request: dict) -> dict:
 
 
 @click.command()
-@click.option("--foreground", "mode", flag_value="foreground",
-              help="Run the service in this process (what the automatic start runs).")
-@click.option("--status", "mode", flag_value="status", help="Show whether it runs, its pid, "
-              "version, memory use, projects it keeps warm and queued extraction jobs.")
+@click.option(
+    "--foreground",
+    "mode",
+    flag_value="foreground",
+    help="Run the service in this process (what the automatic start runs).",
+)
+@click.option(
+    "--status",
+    "mode",
+    flag_value="status",
+    help="Show whether it runs, its pid, "
+    "version, memory use, projects it keeps warm and queued extraction jobs.",
+)
 @click.option("--stop", "mode", flag_value="stop", help="Ask the running service to exit.")
-@click.option("--idle-exit", type=click.FloatRange(min=1), default=None,
-              help="Seconds without requests before the service exits (default: service.idle_exit_s).")
+@click.option(
+    "--idle-exit",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Seconds without requests before the service exits (default: service.idle_exit_s).",
+)
 @click.option("--json", "as_json", is_flag=True, help="With --status / --stop: print JSON.")
 def serve(mode, idle_exit, as_json):
     """The resident memory service: one per user, on a private Unix socket.
@@ -96,14 +109,15 @@ def serve(mode, idle_exit, as_json):
     from memstrata.integrations.service import client, protocol
 
     if mode == "foreground":
-        from memstrata.core.settings import load_settings
         from memstrata.core.paths import global_home
+        from memstrata.core.settings import load_settings
         from memstrata.integrations.service.server import run_service
 
         settings = load_settings(None, global_home())
         try:
-            code = run_service(idle_exit_s=idle_exit or settings.service.idle_exit_s,
-                               run_cli=run_cli_request)
+            code = run_service(
+                idle_exit_s=idle_exit or settings.service.idle_exit_s, run_cli=run_cli_request
+            )
         except protocol.UnsafeRuntimeDir as exc:
             raise click.ClickException(str(exc)) from exc
         sys.exit(code)
@@ -141,23 +155,31 @@ def serve(mode, idle_exit, as_json):
         status.pop("ok", None)
         status["running"] = True
     except client.Unavailable as exc:
-        status = {"running": False, "reason": exc.reason, "detail": exc.detail,
-                  "runtime_dir": str(protocol.runtime_dir())}
+        status = {
+            "running": False,
+            "reason": exc.reason,
+            "detail": exc.detail,
+            "runtime_dir": str(protocol.runtime_dir()),
+        }
     if as_json:
         emit_json(status)
         return
     if not status["running"]:
         click.echo(f"not running ({status['reason']}); runtime dir {status['runtime_dir']}")
         return
-    click.echo(f"running: pid {status['pid']}, version {status['version']}, up "
-               f"{status['uptime_s']:.0f}s, {status['requests']} requests, rss "
-               f"{status['rss_mb']} MB, idle exit after {status['idle_exit_s']:.0f}s")
+    click.echo(
+        f"running: pid {status['pid']}, version {status['version']}, up "
+        f"{status['uptime_s']:.0f}s, {status['requests']} requests, rss "
+        f"{status['rss_mb']} MB, idle exit after {status['idle_exit_s']:.0f}s"
+    )
     click.echo(f"socket {status['socket']} (Unix socket, private; nothing on the network)")
     for project in status["projects"]:
         click.echo(f"  warm: {project}")
     jobs = status["jobs"]
-    click.echo(f"  extraction jobs: {len(jobs['pending'])} waiting"
-               f"{', one running' if jobs['running'] else ''}")
+    click.echo(
+        f"  extraction jobs: {len(jobs['pending'])} waiting"
+        f"{', one running' if jobs['running'] else ''}"
+    )
 
 
 COMMANDS = [serve]

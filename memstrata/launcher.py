@@ -16,12 +16,14 @@ import sys
 import time
 
 THIN_COMMANDS = ("context", "search", "check", "remember", "log")
-HOOK_DEADLINES_MS = {"prompt": ("MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS", 2500),
-                     "session-start": ("MEMSTRATA_HOOKS__DEADLINE_MS", 1500),
-                     "session-end": ("MEMSTRATA_HOOKS__DEADLINE_MS", 1500)}
+HOOK_DEADLINES_MS = {
+    "prompt": ("MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS", 2500),
+    "session-start": ("MEMSTRATA_HOOKS__DEADLINE_MS", 1500),
+    "session-end": ("MEMSTRATA_HOOKS__DEADLINE_MS", 1500),
+}
 SERVICE_SHARE = 0.6  # of a hook's deadline spent waiting for the service; the rest is fallback
 END_WAIT_S = 1.0  # session end: the service only queues the job
-CLI_WAIT_S = 120.0  # a read command the service has accepted (a big first sync can take long)
+CLI_WAIT_S = 30.0  # a command the service accepted; past this, run it here instead
 
 
 def _full_cli(argv: list[str]) -> int:
@@ -107,8 +109,15 @@ def run_hook_thin(event: str, client_name: str, root: str | None) -> None:
     stdin_text = _read_stdin() or ""
     root = root or os.environ.get("MEMSTRATA_ROOT") or None
     wait = END_WAIT_S if event == "session-end" else total_ms * SERVICE_SHARE / 1000
-    request = {"op": "hook", "event": event, "client": client_name, "stdin": stdin_text,
-               "root": root, "cwd": os.getcwd(), "budget_ms": int(total_ms * 0.5)}
+    request = {
+        "op": "hook",
+        "event": event,
+        "client": client_name,
+        "stdin": stdin_text,
+        "root": root,
+        "cwd": os.getcwd(),
+        "budget_ms": int(total_ms * 0.5),
+    }
     try:
         reply = client.call(request, wait)
         out = reply.get("output") or ""
@@ -116,8 +125,10 @@ def run_hook_thin(event: str, client_name: str, root: str | None) -> None:
     except client.Unavailable as exc:
         reason = exc.reason
     if event == "session-end":
-        _leave(_end_without_service(event, client_name, stdin_text, root),
-               after=lambda: client.after_failure(reason))
+        _leave(
+            _end_without_service(event, client_name, stdin_text, root),
+            after=lambda: client.after_failure(reason),
+        )
     # in-process, within what is left of the deadline
     from memstrata.integrations.hooks import log_failure, run_hook
 
@@ -144,10 +155,23 @@ def _end_without_service(event: str, client_name: str, stdin_text: str, root: st
         with tempfile.TemporaryFile() as payload:
             payload.write(stdin_text.encode("utf-8", "surrogatepass"))
             payload.seek(0)
-            subprocess.Popen([sys.executable, "-m", "memstrata.launcher", "hook", event,
-                              "--client", client_name], stdin=payload,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             close_fds=True, start_new_session=True, env=env)
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "memstrata.launcher",
+                    "hook",
+                    event,
+                    "--client",
+                    client_name,
+                ],
+                stdin=payload,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                start_new_session=True,
+                env=env,
+            )
     except OSError:
         pass
     from memstrata.integrations.hooks import fail_open_output
@@ -166,8 +190,13 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         argv = ["--root", root, *argv]
     needs_stdin = "-" in rest or any(a == "--hook" or a.startswith("--hook=") for a in rest)
     stdin_text = _read_stdin() if needs_stdin else None
-    request = {"op": "cli", "argv": argv, "cwd": os.getcwd(), "stdin": stdin_text,
-               "stdin_piped": _stdin_is_piped() if stdin_text is None else True}
+    request = {
+        "op": "cli",
+        "argv": argv,
+        "cwd": os.getcwd(),
+        "stdin": stdin_text,
+        "stdin_piped": _stdin_is_piped() if stdin_text is None else True,
+    }
     reason = "absent"
     for _attempt in range(2):
         try:

@@ -20,8 +20,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class IndexPool:
-    def __init__(self, sync_interval: float = 300.0,
-                 on_open: Callable[[Memory], None] | None = None):
+    def __init__(
+        self, sync_interval: float = 300.0, on_open: Callable[[Memory], None] | None = None
+    ):
         self.sync_interval = sync_interval
         self.on_open = on_open  # the service starts watching a memory it opens
         self._open: dict[tuple[str, str], MemoryIndex] = {}

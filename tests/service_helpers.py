@@ -15,8 +15,10 @@ import pytest
 from tests.conftest import run_cli
 
 BOUND_S = 90  # generous bound for "the service is up" on a loaded machine
-NO_DEADLINE = {"MEMSTRATA_HOOKS__DEADLINE_MS": "120000",
-               "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"}
+NO_DEADLINE = {
+    "MEMSTRATA_HOOKS__DEADLINE_MS": "120000",
+    "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000",
+}
 
 
 def poll(predicate, bound: float = BOUND_S, step: float = 0.05):
@@ -91,7 +93,9 @@ def status() -> dict:
         return {}
 
 
-def hook(event: str, payload: dict, cwd: Path, env: dict | None = None, client: str = "claude-code"):
+def hook(
+    event: str, payload: dict, cwd: Path, env: dict | None = None, client: str = "claude-code"
+):
     return run_cli("hook", event, "--client", client, input=json.dumps(payload), cwd=cwd, env=env)
 
 
@@ -108,8 +112,9 @@ def stocked(repo):
     from memstrata.retrieval.index import MemoryIndex
 
     mem = Memory.open(repo)
-    remember(mem, "Refunds are written through the ledger service, never with direct SQL",
-             "decision")
+    remember(
+        mem, "Refunds are written through the ledger service, never with direct SQL", "decision"
+    )
     remember(mem, "Never run migrations on Friday afternoons", "caveat")
     index = MemoryIndex(mem, warn=lambda _m: None)
     index.sync()

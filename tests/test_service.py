@@ -8,20 +8,21 @@ import subprocess
 import sys
 import sysconfig
 
+from tests import service_helpers
 from tests.conftest import run_cli
-from tests.service_helpers import (  # noqa: F401 - fixtures
+from tests.service_helpers import (
     NO_DEADLINE,
     context_of,
     hook,
     poll,
-    run_dir,
-    service_pid,
     start_service,
     status,
-    stocked,
 )
 
 PROMPT = "how should a refund be written to the database?"
+
+run_dir = service_helpers.run_dir  # fixture
+stocked = service_helpers.stocked  # fixture
 
 
 def test_first_hook_answers_in_process_and_starts_the_service(stocked, run_dir):
@@ -57,14 +58,17 @@ def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_
     before = status()["answered"]
     served = run_cli("search", "refund ledger", "--json", cwd=stocked)
     assert served.returncode == 0, served.stderr
-    assert [h["id"] for h in json.loads(served.stdout)] == [h["id"] for h in json.loads(local.stdout)]
+    assert [h["id"] for h in json.loads(served.stdout)] == [
+        h["id"] for h in json.loads(local.stdout)
+    ]
     assert status()["answered"] > before
     checked = run_cli("check", "run the migration on friday afternoon", "--json", cwd=stocked)
     assert checked.returncode in (0, 1, 2) and json.loads(checked.stdout)["verdict"]
     piped = run_cli("log", "-", "--kind", "todo", input="wire the refund retries\n", cwd=stocked)
     assert piped.returncode == 0, piped.stderr
     assert "wire the refund retries" in "".join(
-        p.read_text() for p in (stocked / ".memory" / "journal").glob("*.md"))
+        p.read_text() for p in (stocked / ".memory" / "journal").glob("*.md")
+    )
     usage = run_cli("search", cwd=stocked)  # click's own errors come back as they are
     assert usage.returncode == 2 and "Missing argument" in usage.stderr
 
@@ -101,8 +105,16 @@ def test_a_project_the_service_never_saw_is_opened_on_demand(stocked, run_dir, t
 def test_session_end_queues_one_extraction_per_session(stocked, run_dir):
     start_service(stocked)
     transcript = stocked / "t.jsonl"
-    lines = [{"type": "user", "sessionId": "e1", "message": {"role": "user", "content":
-              "remember that the invoice exporter runs on Sundays"}}]
+    lines = [
+        {
+            "type": "user",
+            "sessionId": "e1",
+            "message": {
+                "role": "user",
+                "content": "remember that the invoice exporter runs on Sundays",
+            },
+        }
+    ]
     transcript.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     base = {"session_id": "e1", "cwd": str(stocked), "transcript_path": str(transcript)}
     for name in ("PreCompact", "SessionEnd"):
@@ -125,25 +137,47 @@ def _stdlib(name: str) -> bool:
 
 def test_the_hook_path_imports_only_the_standard_library_and_the_client(stocked, run_dir):
     start_service(stocked)
-    assert "ledger" in context_of(hook("prompt", {"session_id": "w", "cwd": str(stocked),
-                                                   "prompt": PROMPT}, stocked))  # warm
+    assert "ledger" in context_of(
+        hook("prompt", {"session_id": "w", "cwd": str(stocked), "prompt": PROMPT}, stocked)
+    )  # warm
     env = {**os.environ, **NO_DEADLINE}
 
     def imported(*args: str, **kw) -> tuple[list[str], str]:
-        proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True,
-                              text=True, env=env, cwd=stocked, timeout=120, **kw)
-        names = [line.split("|")[-1].strip() for line in proc.stderr.splitlines()
-                 if line.startswith("import time:") and "imported package" not in line]
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=stocked,
+            timeout=120,
+            **kw,
+        )
+        names = [
+            line.split("|")[-1].strip()
+            for line in proc.stderr.splitlines()
+            if line.startswith("import time:") and "imported package" not in line
+        ]
         return names[1:], proc.stdout
 
     site, _ = imported("-c", "pass")  # what the interpreter and site-packages load anyway
-    names, out = imported("-m", "memstrata.launcher", "hook", "prompt", "--client", "claude-code",
-                          input=json.dumps({"session_id": "w2", "cwd": str(stocked),
-                                            "prompt": PROMPT}))
+    names, out = imported(
+        "-m",
+        "memstrata.launcher",
+        "hook",
+        "prompt",
+        "--client",
+        "claude-code",
+        input=json.dumps({"session_id": "w2", "cwd": str(stocked), "prompt": PROMPT}),
+    )
     assert "ledger service" in context_of(subprocess.CompletedProcess([], 0, out, ""))
     ours = [n for n in names if n not in set(site) and not _stdlib(n)]
-    assert set(ours) <= {"memstrata", "memstrata.launcher", "memstrata.integrations",
-                         "memstrata.integrations.service", "memstrata.integrations.service.client",
-                         "memstrata.integrations.service.protocol"}, ours
+    assert set(ours) <= {
+        "memstrata",
+        "memstrata.launcher",
+        "memstrata.integrations",
+        "memstrata.integrations.service",
+        "memstrata.integrations.service.client",
+        "memstrata.integrations.service.protocol",
+    }, ours
     assert "click" not in names and "pydantic" not in names and "memstrata.cli" not in names
     assert sysconfig.get_paths()  # the interpreter under test is this one

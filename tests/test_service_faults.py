@@ -14,20 +14,21 @@ import threading
 import pytest
 
 from memstrata.integrations.service import client, protocol
+from tests import service_helpers
 from tests.conftest import run_cli
-from tests.service_helpers import (  # noqa: F401 - fixtures
+from tests.service_helpers import (
     alive,
     context_of,
     hook,
     poll,
-    run_dir,
-    service_pid,
     start_service,
     status,
-    stocked,
 )
 
 PROMPT = {"session_id": "f1", "prompt": "how should a refund be written to the database?"}
+
+run_dir = service_helpers.run_dir  # fixture
+stocked = service_helpers.stocked  # fixture
 
 
 _SESSIONS = iter(range(10**6))
@@ -54,8 +55,10 @@ def test_stale_socket_file_is_replaced(stocked, run_dir):
 
 def _has_socket(pid: int) -> bool:
     try:
-        return any(os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-                   for fd in os.listdir(f"/proc/{pid}/fd"))
+        return any(
+            os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+            for fd in os.listdir(f"/proc/{pid}/fd")
+        )
     except OSError:
         return False
 
@@ -65,9 +68,14 @@ def test_service_killed_mid_request_still_answers(stocked, run_dir):
     pid = start_service(stocked)
     os.kill(pid, signal.SIGSTOP)  # accepts nothing from now on: the request stays in flight
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "memstrata.cli", "hook", "prompt"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=stocked)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memstrata.cli", "hook", "prompt"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=stocked,
+        )
         proc.stdin.write(json.dumps({**PROMPT, "cwd": str(stocked)}))
         proc.stdin.close()
         assert poll(lambda: _has_socket(proc.pid)), "the hook never connected"
@@ -82,8 +90,12 @@ def test_service_killed_mid_request_still_answers(stocked, run_dir):
 def test_two_services_started_at_once_leave_one(stocked, run_dir):
     protocol.private_dir(create=True)
     command = [sys.executable, "-m", "memstrata.cli", "serve", "--foreground"]
-    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              cwd=stocked) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=stocked
+        )
+        for _ in range(2)
+    ]
     try:
         assert poll(lambda: any(p.poll() is not None for p in procs), bound=120)
         done = [p for p in procs if p.poll() is not None]
@@ -169,8 +181,13 @@ def _raw(run_dir, data: bytes) -> dict:
 
 def test_malformed_and_oversized_requests_get_an_error_reply(stocked, run_dir):
     start_service(stocked)
-    for data in (b"not json\n", b"[1, 2]\n", b'{"op": "fly"', b"\xff\xfe\n",
-                 b"x" * (protocol.MAX_REQUEST + 10)):
+    for data in (
+        b"not json\n",
+        b"[1, 2]\n",
+        b'{"op": "fly"',
+        b"\xff\xfe\n",
+        b"x" * (protocol.MAX_REQUEST + 10),
+    ):
         reply = _raw(run_dir, data)
         assert reply["ok"] is False and reply["error"] == "bad-request", data[:20]
     unknown = _raw(run_dir, protocol.encode({"op": "fly", "version": protocol.VERSION}))
@@ -199,8 +216,9 @@ def test_memory_folder_deleted_while_watched(stocked, run_dir):
 
 
 def test_full_disk_during_extraction_loses_nothing(stocked, run_dir, monkeypatch):
-    from memstrata.integrations.service import warm
     from memstrata.memory_layers import journal, store
+
+    from memstrata.integrations.service import warm
 
     failures = {"left": 2}
 
@@ -210,24 +228,55 @@ def test_full_disk_during_extraction_loses_nothing(stocked, run_dir, monkeypatch
                 failures["left"] -= 1
                 raise OSError(errno.ENOSPC, "No space left on device")
             return real(*args, **kw)
+
         return write
 
     monkeypatch.setattr(journal, "append_durable", failing(journal.append_durable))
     monkeypatch.setattr(store, "write_atomic", failing(store.write_atomic))
     runs = []
     real_run = warm.run_extraction
-    monkeypatch.setattr("memstrata.integrations.service.server.run_extraction",
-                        lambda job: (runs.append(job.key), real_run(job)))
+    monkeypatch.setattr(
+        "memstrata.integrations.service.server.run_extraction",
+        lambda job: (runs.append(job.key), real_run(job)),
+    )
     service, thread = _thread_service(run_dir, retry_pauses=(0.01,))
     try:
         transcript = stocked / "t.jsonl"
-        said = ["we decided to keep the invoices in Postgres", "remember that staging resets nightly"]
-        transcript.write_text("".join(json.dumps({"type": "user", "sessionId": "d1", "message": {
-            "role": "user", "content": text}}) + "\n" for text in said))
-        payload = json.dumps({"session_id": "d1", "cwd": str(stocked),
-                              "transcript_path": str(transcript), "hook_event_name": "SessionEnd"})
-        reply = client.call({"op": "hook", "event": "session-end", "client": "claude-code",
-                             "stdin": payload, "cwd": str(stocked)}, 30.0)
+        said = [
+            "we decided to keep the invoices in Postgres",
+            "remember that staging resets nightly",
+        ]
+        transcript.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "type": "user",
+                        "sessionId": "d1",
+                        "message": {"role": "user", "content": text},
+                    }
+                )
+                + "\n"
+                for text in said
+            )
+        )
+        payload = json.dumps(
+            {
+                "session_id": "d1",
+                "cwd": str(stocked),
+                "transcript_path": str(transcript),
+                "hook_event_name": "SessionEnd",
+            }
+        )
+        reply = client.call(
+            {
+                "op": "hook",
+                "event": "session-end",
+                "client": "claude-code",
+                "stdin": payload,
+                "cwd": str(stocked),
+            },
+            30.0,
+        )
         assert reply["output"] == ""
         assert service.jobs.wait_idle(120)
     finally:

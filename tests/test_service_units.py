@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import threading
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 from memstrata.integrations import hooks
 from memstrata.integrations.service import protocol
 from memstrata.integrations.service.jobs import ExtractionJob, ExtractionQueue
-from tests.service_helpers import stocked  # noqa: F401 - fixture
+from tests import service_helpers
+
+stocked = service_helpers.stocked  # fixture
 
 
 def test_prompt_answers_with_bm25_when_the_full_pipeline_misses_the_deadline(stocked, monkeypatch):
@@ -23,8 +26,11 @@ def test_prompt_answers_with_bm25_when_the_full_pipeline_misses_the_deadline(sto
         return real(mem, payload, retrieval)
 
     monkeypatch.setattr(hooks, "prompt_context", slow_hybrid)
-    payload = {"session_id": "dl", "cwd": str(stocked),
-               "prompt": "how should a refund be written to the database?"}
+    payload = {
+        "session_id": "dl",
+        "cwd": str(stocked),
+        "prompt": "how should a refund be written to the database?",
+    }
     try:
         run = hooks.run_hook("prompt", "claude-code", json.dumps(payload), deadline_ms=6000)
     finally:
@@ -83,11 +89,33 @@ def test_framing_and_fingerprint():
     right.close()
     base = {"HOME": "/h", "MEMSTRATA_LOADER__BUDGET": "900", "MEMSTRATA_ROOT": "/a"}
     assert protocol.env_fingerprint(base) == protocol.env_fingerprint(
-        {**base, "MEMSTRATA_ROOT": "/b", "MEMSTRATA_SERVICE__RUNTIME_DIR": "/r", "PATH": "/x"})
+        {**base, "MEMSTRATA_ROOT": "/b", "MEMSTRATA_SERVICE__RUNTIME_DIR": "/r", "PATH": "/x"}
+    )
     assert protocol.env_fingerprint(base) != protocol.env_fingerprint(
-        {**base, "MEMSTRATA_LOADER__BUDGET": "901"})
+        {**base, "MEMSTRATA_LOADER__BUDGET": "901"}
+    )
 
 
 def test_handshake_version_is_the_package_version():
     pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     assert protocol.PACKAGE_VERSION == pyproject["project"]["version"]
+
+
+def test_an_idle_service_exits_and_removes_its_socket(tmp_path, monkeypatch):
+    import tempfile
+
+    from memstrata.integrations.service.server import Service
+
+    folder = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"
+    monkeypatch.setenv("MEMSTRATA_SERVICE__RUNTIME_DIR", str(folder))
+    service = Service(protocol.private_dir(create=True), idle_exit_s=0.2, watch=False)
+    service.bind()
+    assert (folder / "service.sock").exists()
+    thread = threading.Thread(target=service.serve_forever, daemon=True)
+    thread.start()
+    thread.join(120)  # returns once idle for 0.2 s (bounded, generous)
+    assert not thread.is_alive()
+    assert not (folder / "service.sock").exists()
+    second = Service(folder, idle_exit_s=0.2, watch=False)
+    second.bind(wait_s=0)  # the lock was released with it
+    second.close()

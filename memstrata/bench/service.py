@@ -30,8 +30,16 @@ def _command() -> list[str]:
 
 def _timed(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> tuple[float, str]:
     started = time.perf_counter()
-    proc = subprocess.run([*_command(), *args], input=stdin, capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=300, check=False)
+    proc = subprocess.run(
+        [*_command(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+        check=False,
+    )
     return (time.perf_counter() - started) * 1000, proc.stdout
 
 
@@ -53,30 +61,59 @@ def _suite(env: dict, repo: Path, runs: int, seed: int, tag: str) -> dict:
     rng = random.Random(seed)
     starts, prompts, searches, checks, pretool, recalled = [], [], [], [], [], 0
     for i in range(runs):
-        ms, _ = _timed(["hook", "session-start"], env, repo, json.dumps(
-            {"cwd": str(repo), "session_id": f"{tag}-s{i}", "hook_event_name": "SessionStart"}))
+        ms, _ = _timed(
+            ["hook", "session-start"],
+            env,
+            repo,
+            json.dumps(
+                {"cwd": str(repo), "session_id": f"{tag}-s{i}", "hook_event_name": "SessionStart"}
+            ),
+        )
         starts.append(ms)
         text = rng.choice(_PROMPTS).format(a=rng.choice(_AREAS), t=rng.choice(_TECH))
-        ms, out = _timed(["hook", "prompt"], env, repo, json.dumps(
-            {"cwd": str(repo), "session_id": f"{tag}-p{i}", "hook_event_name": "UserPromptSubmit",
-             "prompt": text}))
+        ms, out = _timed(
+            ["hook", "prompt"],
+            env,
+            repo,
+            json.dumps(
+                {
+                    "cwd": str(repo),
+                    "session_id": f"{tag}-p{i}",
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": text,
+                }
+            ),
+        )
         prompts.append(ms)
         recalled += bool(out.strip())
         ms, _ = _timed(["search", text], env, repo)
         searches.append(ms)
-        ms, _ = _timed(["check", f"add {rng.choice(_TECH)} to the {rng.choice(_AREAS)} service"],
-                       env, repo)
+        ms, _ = _timed(
+            ["check", f"add {rng.choice(_TECH)} to the {rng.choice(_AREAS)} service"], env, repo
+        )
         checks.append(ms)
-        ms, _ = _timed(["check", "--hook", "pre-tool"], env, repo, json.dumps(
-            {"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "cwd": str(repo)}))
+        ms, _ = _timed(
+            ["check", "--hook", "pre-tool"],
+            env,
+            repo,
+            json.dumps(
+                {"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "cwd": str(repo)}
+            ),
+        )
         pretool.append(ms)
-    return {"session_start_ms": _round(starts), "prompt_ms": _round(prompts),
-            "search_ms": _round(searches), "check_ms": _round(checks),
-            "pre_tool_ms": _round(pretool), "prompt_recalled": f"{recalled}/{runs}"}
+    return {
+        "session_start_ms": _round(starts),
+        "prompt_ms": _round(prompts),
+        "search_ms": _round(searches),
+        "check_ms": _round(checks),
+        "pre_tool_ms": _round(pretool),
+        "prompt_recalled": f"{recalled}/{runs}",
+    }
 
 
-def service_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
-                    idle_s: float = 5.0) -> dict:
+def service_latency(
+    repo: Path, home: Path, runs: int, *, seed: int = 11, idle_s: float = 5.0
+) -> dict:
     """Service off vs on on the store at `repo` (already indexed); see the module docstring."""
     from memstrata.integrations.service import client
 
@@ -85,15 +122,28 @@ def service_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
     base.update({"MEMSTRATA_HOME": str(home)})
     base.pop("MEMSTRATA_ROOT", None)
     off = {**base, "MEMSTRATA_SERVICE__ENABLED": "false"}
-    on = {**base, "MEMSTRATA_SERVICE__ENABLED": "true",
-          "MEMSTRATA_SERVICE__RUNTIME_DIR": str(run_dir)}
+    on = {
+        **base,
+        "MEMSTRATA_SERVICE__ENABLED": "true",
+        "MEMSTRATA_SERVICE__RUNTIME_DIR": str(run_dir),
+    }
     saved = {k: os.environ.get(k) for k in ("MEMSTRATA_SERVICE__RUNTIME_DIR",)}
     os.environ["MEMSTRATA_SERVICE__RUNTIME_DIR"] = str(run_dir)
     try:
         result: dict = {"off": _suite(off, repo, runs, seed, "off")}
         # first call after boot: no service; the default deadline applies
-        ms, out = _timed(["hook", "prompt"], on, repo, json.dumps(
-            {"cwd": str(repo), "session_id": "boot", "prompt": "how do we deploy billing changes?"}))
+        ms, out = _timed(
+            ["hook", "prompt"],
+            on,
+            repo,
+            json.dumps(
+                {
+                    "cwd": str(repo),
+                    "session_id": "boot",
+                    "prompt": "how do we deploy billing changes?",
+                }
+            ),
+        )
         result["first_prompt_ms"] = round(ms, 1)
         result["first_prompt_recalled"] = bool(out.strip())
         up = client.wait_until_up(120)

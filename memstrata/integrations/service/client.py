@@ -64,7 +64,7 @@ def call(request: dict, timeout: float, *, check_env: bool = True) -> dict:
         sock.shutdown(socket.SHUT_WR)
         sock.settimeout(max(0.001, deadline - time.monotonic()))
         reply = protocol.read_message(sock, protocol.MAX_REPLY)
-    except socket.timeout as exc:
+    except TimeoutError as exc:
         raise Unavailable("timeout") from exc
     except (OSError, protocol.ProtocolError) as exc:
         raise Unavailable("broken", str(exc)) from exc  # e.g. the service died mid-request
@@ -95,11 +95,19 @@ def start(*, force: bool = False) -> bool:
 
     try:
         marker.touch()
+        env = {k: v for k, v in os.environ.items() if k != "MEMSTRATA_ROOT"}
         with open(directory / protocol.LOG_NAME, "ab") as log:
             os.chmod(directory / protocol.LOG_NAME, 0o600)
-            subprocess.Popen([sys.executable, "-m", "memstrata.launcher", "serve", "--foreground"],
-                             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                             close_fds=True, start_new_session=True, cwd="/")
+            subprocess.Popen(
+                [sys.executable, "-m", "memstrata.launcher", "serve", "--foreground"],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                close_fds=True,
+                start_new_session=True,
+                cwd="/",
+                env=env,
+            )
     except OSError:
         return False
     return True

@@ -34,9 +34,14 @@ class ExtractionJob:
 
 
 class ExtractionQueue:
-    def __init__(self, run: Callable[[ExtractionJob], None], *, state_file: Path | None = None,
-                 log: Callable[[str], None] = lambda _m: None,
-                 pauses: tuple[float, ...] = RETRY_PAUSES_S):
+    def __init__(
+        self,
+        run: Callable[[ExtractionJob], None],
+        *,
+        state_file: Path | None = None,
+        log: Callable[[str], None] = lambda _m: None,
+        pauses: tuple[float, ...] = RETRY_PAUSES_S,
+    ):
         self._run = run
         self._log = log
         self._pauses = pauses
@@ -59,8 +64,11 @@ class ExtractionQueue:
 
     def snapshot(self) -> dict:
         with self._cond:
-            return {"pending": [asdict(j) for j in self._pending.values()],
-                    "running": self._running, "done": len(self._done)}
+            return {
+                "pending": [asdict(j) for j in self._pending.values()],
+                "running": self._running,
+                "done": len(self._done),
+            }
 
     def submit(self, job: ExtractionJob, event: str = "") -> str:
         """'queued' for a new job, 'merged' when the session already had one waiting."""
@@ -112,8 +120,10 @@ class ExtractionQueue:
                 job.attempts += 1
                 pause = self._pauses[min(job.attempts - 1, len(self._pauses) - 1)]
                 job.not_before = time.time() + pause
-                self._log(f"extraction of {job.transcript} failed ({type(exc).__name__}: "
-                          f"{exc}); attempt {job.attempts}, retrying in {pause:.0f}s")
+                self._log(
+                    f"extraction of {job.transcript} failed ({type(exc).__name__}: "
+                    f"{exc}); attempt {job.attempts}, retrying in {pause:.0f}s"
+                )
                 with self._cond:
                     self._pending.setdefault(job.key, job)
             finally:

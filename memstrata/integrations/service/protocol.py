@@ -64,15 +64,21 @@ def check_private(path: Path, *, want_dir: bool) -> None:
     info = os.lstat(path)
     kind = "directory" if want_dir else "socket"
     if want_dir and not stat.S_ISDIR(info.st_mode):
-        raise UnsafeRuntimeDir(f"{path} is not a directory (a symlink or file is refused); remove it")
+        raise UnsafeRuntimeDir(
+            f"{path} is not a directory (a symlink or file is refused); remove it"
+        )
     if not want_dir and not stat.S_ISSOCK(info.st_mode):
         raise UnsafeRuntimeDir(f"{path} is not a socket; remove it")
     if info.st_uid != os.geteuid():
-        raise UnsafeRuntimeDir(f"service {kind} {path} is owned by uid {info.st_uid}, not you "
-                               f"(uid {os.geteuid()}); refusing to use it")
+        raise UnsafeRuntimeDir(
+            f"service {kind} {path} is owned by uid {info.st_uid}, not you "
+            f"(uid {os.geteuid()}); refusing to use it"
+        )
     if info.st_mode & 0o077:
-        raise UnsafeRuntimeDir(f"service {kind} {path} has mode {stat.S_IMODE(info.st_mode):o}; "
-                               f"it must be private (chmod {'700' if want_dir else '600'}) — refusing")
+        raise UnsafeRuntimeDir(
+            f"service {kind} {path} has mode {stat.S_IMODE(info.st_mode):o}; "
+            f"it must be private (chmod {'700' if want_dir else '600'}) — refusing"
+        )
 
 
 def private_dir(create: bool = True) -> Path:
@@ -91,16 +97,19 @@ def private_dir(create: bool = True) -> Path:
 def socket_path(directory: Path) -> Path:
     path = directory / SOCKET_NAME
     if len(os.fsencode(path)) >= 104:  # sun_path is 104-108 bytes depending on the system
-        raise UnsafeRuntimeDir(f"socket path {path} is too long for a Unix socket; "
-                               "set MEMSTRATA_SERVICE__RUNTIME_DIR to a shorter folder")
+        raise UnsafeRuntimeDir(
+            f"socket path {path} is too long for a Unix socket; "
+            "set MEMSTRATA_SERVICE__RUNTIME_DIR to a shorter folder"
+        )
     return path
 
 
 def env_fingerprint(environ: dict[str, str] | None = None) -> str:
     """What in the environment changes how memory behaves: MEMSTRATA_* settings and HOME."""
     environ = os.environ if environ is None else environ
-    keys = sorted(k for k in environ if k.startswith("MEMSTRATA_")
-                  and not k.startswith(_NOT_FINGERPRINTED))
+    keys = sorted(
+        k for k in environ if k.startswith("MEMSTRATA_") and not k.startswith(_NOT_FINGERPRINTED)
+    )
     text = "\n".join(f"{k}={environ[k]}" for k in keys) + f"\nHOME={environ.get('HOME', '')}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 

@@ -47,9 +47,17 @@ def _rss_mb() -> float | None:
 
 
 class Service:
-    def __init__(self, directory: Path, *, idle_exit_s: float = 1800.0,
-                 run_cli: CliRunner | None = None, version: str = protocol.VERSION,
-                 env: str | None = None, watch: bool = True, retry_pauses=None):
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        idle_exit_s: float = 1800.0,
+        run_cli: CliRunner | None = None,
+        version: str = protocol.VERSION,
+        env: str | None = None,
+        watch: bool = True,
+        retry_pauses=None,
+    ):
         self.directory = directory
         self.idle_exit_s = idle_exit_s
         self.run_cli = run_cli
@@ -95,7 +103,8 @@ class Service:
                 if time.monotonic() >= deadline:
                     os.close(fd)
                     raise AlreadyRunning(
-                        f"a memstrata service is already running in {self.directory}") from exc
+                        f"a memstrata service is already running in {self.directory}"
+                    ) from exc
                 time.sleep(0.1)
         self._lock_fd = fd
         if os.path.lexists(path):
@@ -111,8 +120,12 @@ class Service:
         sock.settimeout(0.5)
         self._sock = sock
         self._sock_ino = os.stat(path).st_ino
-        info = {"pid": os.getpid(), "version": self.version, "socket": str(path),
-                "started": self.started}
+        info = {
+            "pid": os.getpid(),
+            "version": self.version,
+            "socket": str(path),
+            "started": self.started,
+        }
         (self.directory / protocol.INFO_NAME).write_text(json.dumps(info), "utf-8")
         (self.directory / "starting").unlink(missing_ok=True)
 
@@ -124,7 +137,7 @@ class Service:
             while not self._stop.is_set():
                 try:
                     conn, _addr = self._sock.accept()
-                except socket.timeout:
+                except TimeoutError:
                     if self._idle():
                         self.log(f"idle for {self.idle_exit_s:.0f}s; exiting")
                         break
@@ -136,8 +149,9 @@ class Service:
                 with self._count_lock:
                     self._inflight += 1
                     self.last_activity = time.monotonic()
-                threading.Thread(target=self._handle, args=(conn,), daemon=True,
-                                 name="memstrata-request").start()
+                threading.Thread(
+                    target=self._handle, args=(conn,), daemon=True, name="memstrata-request"
+                ).start()
         finally:
             self.close()
 
@@ -189,11 +203,19 @@ class Service:
                 self.last_activity = time.monotonic()
 
     def status(self) -> dict:
-        return {"pid": os.getpid(), "version": self.version, "uptime_s": round(time.time() - self.started, 1),
-                "requests": self.requests, "answered": self.answered, "rss_mb": _rss_mb(), "projects": self.warm.projects(),
-                "watching": self.warm.watcher.watching() if self.warm.watcher else [],
-                "jobs": self.jobs.snapshot(), "idle_exit_s": self.idle_exit_s,
-                "socket": str(self.directory / protocol.SOCKET_NAME)}
+        return {
+            "pid": os.getpid(),
+            "version": self.version,
+            "uptime_s": round(time.time() - self.started, 1),
+            "requests": self.requests,
+            "answered": self.answered,
+            "rss_mb": _rss_mb(),
+            "projects": self.warm.projects(),
+            "watching": self.warm.watcher.watching() if self.warm.watcher else [],
+            "jobs": self.jobs.snapshot(),
+            "idle_exit_s": self.idle_exit_s,
+            "socket": str(self.directory / protocol.SOCKET_NAME),
+        }
 
     def dispatch(self, request: dict) -> dict:
         op = request.get("op")
@@ -206,8 +228,11 @@ class Service:
             self.stop()
             return {"ok": True, "pid": os.getpid()}
         if request.get("version") != self.version:
-            return {"ok": False, "error": "version",
-                    "message": f"service runs {self.version}, caller {request.get('version')}"}
+            return {
+                "ok": False,
+                "error": "version",
+                "message": f"service runs {self.version}, caller {request.get('version')}",
+            }
         if request.get("env") not in (None, self.env):
             return {"ok": False, "error": "env", "message": "caller's MEMSTRATA_* settings differ"}
         if op == "hook":
@@ -228,6 +253,8 @@ class Service:
 def run_service(*, idle_exit_s: float, run_cli: CliRunner | None = None) -> int:
     """`memstrata serve --foreground`: serve until stopped or idle; 0 also when one already runs."""
     directory = protocol.private_dir(create=True)
+    # each request names its project; the first caller's MEMSTRATA_ROOT must not become ours
+    os.environ.pop("MEMSTRATA_ROOT", None)
     service = Service(directory, idle_exit_s=idle_exit_s, run_cli=run_cli)
     try:
         service.bind()

@@ -95,8 +95,7 @@ class WarmMemories:
     # ---- watcher callbacks --------------------------------------------------------------
     def _forget(self, root: str) -> None:
         with self._lock:
-            for key in [k for k, m in self._mems.items()
-                        if k == root or str(m.home.root) == root]:
+            for key in [k for k, m in self._mems.items() if k == root or str(m.home.root) == root]:
                 self._mems.pop(key, None)
         self.pool.drop(root)
 
@@ -127,8 +126,9 @@ def handle_hook(warm: WarmMemories, jobs: ExtractionQueue, request: dict) -> dic
     root = request.get("root") or None
     payload_cwd = request.get("cwd")
     if event == "session-end":
-        return {"output": queue_session_end(warm, jobs, event, client, stdin_text, root,
-                                            payload_cwd)}
+        return {
+            "output": queue_session_end(warm, jobs, event, client, stdin_text, root, payload_cwd)
+        }
     budget = request.get("budget_ms")
 
     def opener(payload, root_):
@@ -137,13 +137,26 @@ def handle_hook(warm: WarmMemories, jobs: ExtractionQueue, request: dict) -> dic
         return warm.open(payload, root_)
 
     with warm.work_lock:
-        run = hooks.run_hook(event, client, stdin_text, root=root, open_memory=opener,
-                             deadline_ms=int(budget) if isinstance(budget, (int, float)) else None)
+        run = hooks.run_hook(
+            event,
+            client,
+            stdin_text,
+            root=root,
+            open_memory=opener,
+            deadline_ms=int(budget) if isinstance(budget, (int, float)) else None,
+        )
     return {"output": run.output, "timed_out": run.timed_out, "elapsed_ms": run.elapsed_ms}
 
 
-def queue_session_end(warm: WarmMemories, jobs: ExtractionQueue, event: str, client: str,
-                      stdin_text: str, root: str | None, cwd: str | None) -> str:
+def queue_session_end(
+    warm: WarmMemories,
+    jobs: ExtractionQueue,
+    event: str,
+    client: str,
+    stdin_text: str,
+    root: str | None,
+    cwd: str | None,
+) -> str:
     """Queue the transcript for extraction and answer at once (fail-open format)."""
     empty = hooks.fail_open_output(client, event) if client in hooks.CLIENTS else ""
     payload = hooks.parse_payload(stdin_text, client, event)
@@ -161,12 +174,19 @@ def queue_session_end(warm: WarmMemories, jobs: ExtractionQueue, event: str, cli
     if payload.hook_event_name == "Stop":
         # Codex fires Stop after every turn: extract at most every N seconds per session
         state = hooks.load_session(mem, payload.session_id)
-        if time.time() - float(state.get("last_end", 0) or 0) < mem.settings.hooks.session_end_min_interval_s:
+        if (
+            time.time() - float(state.get("last_end", 0) or 0)
+            < mem.settings.hooks.session_end_min_interval_s
+        ):
             return empty
         hooks.save_session(mem, payload.session_id, {**state, "last_end": time.time()})
-    job = ExtractionJob(key=payload.session_id or payload.transcript_path,
-                        transcript=payload.transcript_path, client=client,
-                        root=str(mem.project.root), session=payload.session_id)
+    job = ExtractionJob(
+        key=payload.session_id or payload.transcript_path,
+        transcript=payload.transcript_path,
+        client=client,
+        root=str(mem.project.root),
+        session=payload.session_id,
+    )
     jobs.submit(job, payload.hook_event_name or event)
     return empty
 

@@ -19,9 +19,15 @@ def _outside_index(change, path: str) -> bool:
 
 
 class FolderWatcher:
-    def __init__(self, on_change: Callable[[str, set[str]], None],
-                 on_gone: Callable[[str], None], *, log: Callable[[str], None] = lambda _m: None,
-                 debounce_ms: int = 100, poll_ms: int = 1000):
+    def __init__(
+        self,
+        on_change: Callable[[str, set[str]], None],
+        on_gone: Callable[[str], None],
+        *,
+        log: Callable[[str], None] = lambda _m: None,
+        debounce_ms: int = 100,
+        poll_ms: int = 1000,
+    ):
         self.on_change = on_change
         self.on_gone = on_gone
         self.log = log
@@ -41,8 +47,12 @@ class FolderWatcher:
             if current is not None and current[0].is_alive():
                 return
             stop = threading.Event()
-            thread = threading.Thread(target=self._run, args=(root, stop), daemon=True,
-                                      name=f"memstrata-watch-{root.parent.name}")
+            thread = threading.Thread(
+                target=self._run,
+                args=(root, stop),
+                daemon=True,
+                name=f"memstrata-watch-{root.parent.name}",
+            )
             self._threads[key] = (thread, stop)
             thread.start()
 
@@ -64,9 +74,15 @@ class FolderWatcher:
 
         key = str(root)
         try:
-            for changes in watch(root, watch_filter=_outside_index, stop_event=stop,
-                                 debounce=self.debounce_ms, rust_timeout=self.poll_ms,
-                                 yield_on_timeout=True, raise_interrupt=False):
+            for changes in watch(
+                root,
+                watch_filter=_outside_index,
+                stop_event=stop,
+                debounce=self.debounce_ms,
+                rust_timeout=self.poll_ms,
+                yield_on_timeout=True,
+                raise_interrupt=False,
+            ):
                 if not root.is_dir():
                     break
                 if changes:
