@@ -124,6 +124,8 @@ def run_hook_thin(event: str, client_name: str, root: str | None) -> None:
         _leave(out + "\n" if out else "")
     except client.Unavailable as exc:
         reason = exc.reason
+    except Exception as exc:  # noqa: BLE001 - whatever went wrong, answer in-process
+        reason = f"error {type(exc).__name__}"
     if event == "session-end":
         _leave(
             _end_without_service(event, client_name, stdin_text, root),
@@ -207,6 +209,9 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
             if reason == "needs-stdin" and request["stdin"] is None:
                 request["stdin"] = _read_stdin() or ""
                 continue
+            break
+        except Exception as exc:  # noqa: BLE001 - run it here instead
+            reason = f"error {type(exc).__name__}"
             break
     client.after_failure(reason)
     if request["stdin"] is not None:

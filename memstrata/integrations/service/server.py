@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
@@ -44,6 +45,18 @@ def _rss_mb() -> float | None:
     except OSError:
         pass
     return None
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """The peer's uid (Linux SO_PEERCRED); elsewhere the 0700 folder is the only gate."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    try:
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, 12))
+    except OSError:
+        return True
+    return uid == os.geteuid()
 
 
 class Service:
@@ -185,8 +198,12 @@ class Service:
         try:
             conn.settimeout(10)
             try:
+                if not _same_user(conn):
+                    raise PermissionError("connection from another user refused")
                 request = protocol.read_message(conn, protocol.MAX_REQUEST)
                 reply = self.dispatch(request)
+            except PermissionError as exc:
+                reply = {"ok": False, "error": "forbidden", "message": str(exc)}
             except protocol.ProtocolError as exc:
                 reply = {"ok": False, "error": "bad-request", "message": str(exc)}
             except Exception as exc:  # noqa: BLE001 - one bad request never ends the service
