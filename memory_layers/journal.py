@@ -149,6 +149,18 @@ class Journal:
         return self.read_file(self.day_file(day))
 
     def read_file(self, path: Path) -> ParsedJournal:
+        from memstrata.memory_layers import parse_cache
+
+        if parse_cache.enabled():
+            try:
+                return parse_cache.cached(
+                    path, "journal", lambda: self._read_file(path),
+                    lambda pj: ParsedJournal(list(pj.events), list(pj.problems)))
+            except FileNotFoundError:
+                return ParsedJournal()
+        return self._read_file(path)
+
+    def _read_file(self, path: Path) -> ParsedJournal:
         try:
             raw = path.read_bytes()
         except FileNotFoundError:

@@ -110,13 +110,18 @@ class Memory:
         return result
 
     # ---- reading ------------------------------------------------------------------------
-    def load_items(self, include_archived: bool = True):
-        """(items, problems) across global + project; project items override global ones."""
+    def load_items(self, include_archived: bool = True, types=None):
+        """(items, problems) across global + project; project items override global ones.
+
+        `types` reads only those types' folders (files memstrata writes live in their type's
+        folder), so a check need not parse thousands of facts to find the decisions."""
         from memstrata.memory_layers.store import LoadResult
 
         merged = LoadResult()
-        global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
-        project_result = self.project_store.load_all(include_archived) if self.project_store else LoadResult()
+        global_result = (self.global_store.load_all(include_archived, types)
+                         if self.home.root.is_dir() else LoadResult())
+        project_result = (self.project_store.load_all(include_archived, types)
+                          if self.project_store else LoadResult())
         project_keys = {
             (li.item.type, li.item.title.strip().lower()) for li in project_result.items
         } | {li.item.id for li in project_result.items}

@@ -56,17 +56,21 @@ class MemoryStore:
         return created
 
     # ---- reading ------------------------------------------------------------------------
-    def item_files(self, include_archived: bool = True) -> list[Path]:
+    def item_files(self, include_archived: bool = True, types=None) -> list[Path]:
+        """Item files, by folder; `types` keeps only those types' folders (and special files)."""
         root = self.paths.root
-        files = [root / name for name in SPECIAL_FILES if (root / name).is_file()]
-        for folder in TYPE_FOLDERS.values():
+        folders = [f for t, f in TYPE_FOLDERS.items() if types is None or t in types]
+        files = [root / name for name, (_id, kind) in SPECIAL_FILES.items()
+                 if (types is None or kind in types) and (root / name).is_file()]
+        for folder in folders:
             directory = root / folder
             if directory.is_dir():
-                files.extend(sorted(p for p in directory.glob("*.md") if not p.name.startswith(".")))
+                files.extend(sorted((p for p in directory.glob("*.md") if not p.name.startswith(".")),
+                                    key=lambda p: p.name))
         if include_archived and self.paths.archive_dir.is_dir():
             files.extend(sorted(
                 p for p in self.paths.archive_dir.rglob("*.md")
-                if not p.name.startswith(".") and p.parent.name in TYPE_FOLDERS.values()
+                if not p.name.startswith(".") and p.parent.name in folders
             ))
         return files
 
@@ -76,6 +80,15 @@ class MemoryStore:
         return None, FOLDER_TYPES.get(path.parent.name)
 
     def load_file(self, path: Path) -> LoadedItem:
+        from memstrata.memory_layers import parse_cache
+
+        if not parse_cache.enabled():
+            return self._parse_file(path)
+        return parse_cache.cached(
+            path, f"item:{self.scope}", lambda: self._parse_file(path),
+            lambda li: LoadedItem(li.item.model_copy(), li.path, li.checksum))
+
+    def _parse_file(self, path: Path) -> LoadedItem:
         raw = path.read_bytes()
         fixed_id, default_type = self._defaults_for(path)
         item = parse_item(path, raw, default_type=default_type, default_scope=self.scope)
@@ -86,11 +99,11 @@ class MemoryStore:
         item.scope = self.scope
         return LoadedItem(item, path, checksum(raw))
 
-    def load_all(self, include_archived: bool = True) -> LoadResult:
+    def load_all(self, include_archived: bool = True, types=None) -> LoadResult:
         """Every item that parses; every file that does not is reported, never touched."""
         result = LoadResult()
         seen: dict[str, int] = {}
-        for path in self.item_files(include_archived):
+        for path in self.item_files(include_archived, types):
             try:
                 loaded = self.load_file(path)
             except FileNotFoundError:

@@ -174,7 +174,7 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     """Active-folder criteria (and decisions/caveats unless `criteria_only`), project over
     global by id or type+title as in `Memory.load_items`; archive/ is never read."""
     if not criteria_only:
-        result = mem.load_items(include_archived=False)
+        result = mem.load_items(include_archived=False, types=JUDGED_TYPES)
         return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
     from memstrata.core.errors import InvalidItem
 

@@ -143,7 +143,10 @@ class Service:
         (self.directory / "starting").unlink(missing_ok=True)
 
     def serve_forever(self) -> None:
+        from memstrata.memory_layers import parse_cache
+
         install(self.pool)
+        parse_cache.enable(True)
         self.jobs.start()
         self.log(f"serving {self.version} on {self._sock.getsockname() if self._sock else '?'}")
         try:
@@ -180,6 +183,9 @@ class Service:
         self.jobs.stop()
         self.warm.close()
         install(None)
+        from memstrata.memory_layers import parse_cache
+
+        parse_cache.enable(False)
         path = self.directory / protocol.SOCKET_NAME
         try:  # only our own socket: a newer service may have replaced it
             if self._sock_ino is not None and os.stat(path).st_ino == self._sock_ino:

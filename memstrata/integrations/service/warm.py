@@ -100,6 +100,9 @@ class WarmMemories:
         self.pool.drop(root)
 
     def _changed(self, root: str, paths: set[str]) -> None:
+        from memstrata.memory_layers import parse_cache
+
+        parse_cache.forget(paths)
         if any(Path(p).name in _SETTINGS_FILES for p in paths):
             with self.work_lock:
                 self._forget(root)  # settings are read once per memory: open it again
