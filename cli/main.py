@@ -43,6 +43,9 @@ def cli(ctx: click.Context, root: str | None) -> None:
     markdown under .memory/ (the truth); a hybrid index makes them recallable and a loader
     hands a session what it needs under a token budget.
     """
+    from memstrata.core.logs import attach_stderr
+
+    attach_stderr()  # library warnings as `warning: …` lines on stderr, never on stdout
     ctx.ensure_object(dict)
     ctx.obj["root"] = root
 
