@@ -11,11 +11,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
+# Read once at import: the `isolated` fixture removes every MEMSTRATA_* variable per test.
+_TEST_MODEL_DIR = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
 
 
 def model_dir() -> Path:
-    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
-    return Path(env) if env else SHARED_MODEL
+    """The ONNX model the tests use: MEMSTRATA_TEST_MODEL_DIR, else ../shared's copy."""
+    return Path(_TEST_MODEL_DIR) if _TEST_MODEL_DIR else SHARED_MODEL
 
 
 @pytest.fixture(autouse=True)
@@ -25,13 +27,12 @@ def isolated(tmp_path, monkeypatch):
     home.mkdir()
     work = tmp_path / "repo"
     work.mkdir()
-    model = model_dir()  # read MEMSTRATA_TEST_MODEL_DIR before the loop below clears it
     for var in list(os.environ):
         if var.startswith("MEMSTRATA_"):
             monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model))
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     # no test leaves a resident service behind; tests/test_service*.py turn it on explicitly

@@ -27,10 +27,9 @@ import re
 import subprocess
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -123,14 +122,23 @@ def _log_path(mem=None) -> Path:
         return global_home() / ".index" / "hooks.log"
 
 
-def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
-    """Append one line to hooks.log; logging itself never raises."""
+def _log_to(mem=None, path: Path | None = None) -> None:
+    """Send memstrata's log records (warnings included) to this memory's hooks.log."""
+    from memstrata.core.logs import attach_file
+
     try:
-        target = path or _log_path(mem)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write(f"{stamp} {message.strip()}\n")
+        attach_file(path or _log_path(mem))
+    except Exception:  # noqa: BLE001 - no log is better than a failed hook
+        pass
+
+
+def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
+    """One line in hooks.log (through the `memstrata` logger); logging itself never raises."""
+    from memstrata.core.logs import get_logger
+
+    _log_to(mem, path)
+    try:
+        get_logger("hooks").warning(message.strip())
     except Exception:  # noqa: BLE001, S110 - a log that cannot be written is skipped
         pass
 
@@ -345,83 +353,71 @@ def _open_memory(payload: HookPayload, root: str | None):
     return mem
 
 
-def _work(event: str, payload: HookPayload, root: str | None, box: dict,
-          opened: threading.Event, open_memory) -> None:
-    """The hook's work; for a hybrid/vector prompt, a BM25 answer is kept ready first, so a
-    deadline that passes during the full pipeline still leaves the client the cheaper recall."""
-    try:
-        mem = box["mem"] = (open_memory or _open_memory)(payload, root)
-        opened.set()
-        if mem is None:
-            return
-        if event != "prompt":
-            box["context"] = HANDLERS[event](mem, payload)
-            return
-        mode = mem.settings.hooks.prompt_retrieval
-        if mode in ("hybrid", "vector"):
-            _preload_vector_store()
-            box["fallback"] = prompt_context(mem, payload, "bm25")
-        box["answer"] = prompt_context(mem, payload, mode)
-    except BaseException as exc:  # noqa: BLE001 - fail open, log, never raise
-        box["error"] = f"{type(exc).__name__}: {exc}"
-        box["trace"] = traceback.format_exc(limit=6)
-    finally:
-        opened.set()
-
-
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
              deadline_ms: int | None = None, open_memory=None) -> HookRun:
-    """Do the hook's work in a worker thread; at the deadline, answer with what is ready.
+    """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer with what
+    is ready: for a hybrid/vector prompt a BM25 answer is computed first and kept, so a
+    deadline that passes during the full pipeline still leaves the client the cheaper recall.
 
     The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
     read once the worker has opened the memory; until then the shipped default applies. An
     explicit `deadline_ms` (the thin client's remaining time, the service's budget) caps it.
     `open_memory(payload, root)` lets a long-lived caller (the service) hand in a warm memory.
     """
+    from memstrata.core.guarded import Deadline, run_guarded
+    from memstrata.core.logs import detach_stderr
     from memstrata.core.settings import HookSettings
 
-    started = time.perf_counter()
+    detach_stderr()  # a hook's stderr may be shown to the user or read as a failure
     if client not in CLIENTS or event not in EVENTS:
         log_failure(f"hook {event!r} --client {client!r}: unknown event or client; "
                     f"events: {', '.join(EVENTS)}; clients: {', '.join(CLIENTS)}")
         return HookRun("", ok=False, error="unknown event or client")
     payload = parse_payload(stdin_text, client, event)
     empty = fail_open_output(client, event)
-    box: dict[str, Any] = {}
-    opened = threading.Event()
 
-    def pick(hooks) -> int:
+    def pick(hooks: HookSettings) -> int:
         return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
 
-    worker = threading.Thread(target=_work, args=(event, payload, root, box, opened, open_memory),
-                              name=f"memstrata-hook-{event}", daemon=True)
-    worker.start()
-    limit = pick(HookSettings()) if deadline_ms is None else deadline_ms
-    opened.wait(max(0.0, limit / 1000.0))
-    mem = box.get("mem")
-    if mem is not None:
+    deadline = Deadline((deadline_ms if deadline_ms is not None else pick(HookSettings())) / 1000)
+    box: dict[str, Any] = {}
+
+    def work(deadline: Deadline):
+        mem = box["mem"] = (open_memory or _open_memory)(payload, root)
+        if mem is None:
+            return None
+        _log_to(mem)
         configured = pick(mem.settings.hooks)
-        limit = configured if deadline_ms is None else min(deadline_ms, configured)
-    remaining = limit / 1000.0 - (time.perf_counter() - started)
-    worker.join(max(0.0, remaining))
-    elapsed = (time.perf_counter() - started) * 1000
-    if event == "prompt" and "error" not in box:
-        chosen = box.get("answer") or (box.get("fallback") if worker.is_alive() else None)
+        deadline.set((configured if deadline_ms is None else min(deadline_ms, configured)) / 1000)
+        if event != "prompt":
+            return HANDLERS[event](mem, payload)
+        mode = mem.settings.hooks.prompt_retrieval
+        if mode in ("hybrid", "vector"):
+            _preload_vector_store()
+            box["fallback"] = prompt_context(mem, payload, "bm25")
+        return prompt_context(mem, payload, mode)
+
+    run = run_guarded(work, deadline, name=f"memstrata-hook-{event}")
+    mem = box.get("mem")
+    limit = round(deadline.seconds * 1000)
+    if event == "prompt" and (run.ok or run.timed_out):
+        chosen = run.value if run.ok else box.get("fallback")
         if chosen is not None:
-            if chosen is not box.get("answer"):
-                log_failure(f"prompt ({client}): deadline of {limit} ms passed during "
-                            "full recall; answered with BM25 recall", mem=mem)
-            remember_shown(mem, payload, chosen[1])
-            return HookRun(format_output(client, event, chosen[0]), ok="answer" in box,
-                           timed_out=worker.is_alive(), elapsed_ms=elapsed)
-    if worker.is_alive():
+            if not run.ok:
+                log_failure(f"prompt ({client}): deadline of {limit} ms passed during full "
+                            "recall; answered with BM25 recall", mem=mem)
+            text, shown = chosen
+            remember_shown(mem, payload, shown)
+            return HookRun(format_output(client, event, text), ok=run.ok,
+                           timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
+        if run.ok:  # no memory here
+            return HookRun(format_output(client, event, None), elapsed_ms=run.elapsed_ms)
+    if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":
             spawn_warmup(mem)
-        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=elapsed)
-    if "error" in box:
-        log_failure(f"{event} ({client}): {box['error']}\n{box.get('trace', '')}", mem=mem)
-        return HookRun(empty, ok=False, error=box["error"], elapsed_ms=elapsed)
-    if event == "prompt":  # no memory here, or nothing to recall
-        return HookRun(format_output(client, event, None), elapsed_ms=elapsed)
-    return HookRun(format_output(client, event, box.get("context")), elapsed_ms=elapsed)
+        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=run.elapsed_ms)
+    if not run.ok:
+        log_failure(f"{event} ({client}): {run.error}\n{run.trace or ''}", mem=mem)
+        return HookRun(empty, ok=False, error=run.error, elapsed_ms=run.elapsed_ms)
+    return HookRun(format_output(client, event, run.value), elapsed_ms=run.elapsed_ms)
