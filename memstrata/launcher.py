@@ -192,7 +192,7 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         argv = ["--root", root, *argv]
     needs_stdin = "-" in rest or any(a == "--hook" or a.startswith("--hook=") for a in rest)
     stdin_text = _read_stdin() if needs_stdin else None
-    request = {
+    request: dict = {
         "op": "cli",
         "argv": argv,
         "cwd": os.getcwd(),

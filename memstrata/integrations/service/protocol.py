@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 PROTOCOL = 1
@@ -104,13 +105,13 @@ def socket_path(directory: Path) -> Path:
     return path
 
 
-def env_fingerprint(environ: dict[str, str] | None = None) -> str:
+def env_fingerprint(environ: Mapping[str, str] | None = None) -> str:
     """What in the environment changes how memory behaves: MEMSTRATA_* settings and HOME."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     keys = sorted(
-        k for k in environ if k.startswith("MEMSTRATA_") and not k.startswith(_NOT_FINGERPRINTED)
+        k for k in env if k.startswith("MEMSTRATA_") and not k.startswith(_NOT_FINGERPRINTED)
     )
-    text = "\n".join(f"{k}={environ[k]}" for k in keys) + f"\nHOME={environ.get('HOME', '')}"
+    text = "\n".join(f"{k}={env[k]}" for k in keys) + f"\nHOME={env.get('HOME', '')}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 

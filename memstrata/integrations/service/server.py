@@ -145,6 +145,7 @@ class Service:
     def serve_forever(self) -> None:
         from memstrata.memory_layers import parse_cache
 
+        assert self._sock is not None, "bind() first"
         install(self.pool)
         parse_cache.enable(True)
         self.jobs.start()
