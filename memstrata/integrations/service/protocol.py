@@ -18,7 +18,9 @@ from pathlib import Path
 
 PROTOCOL = 1
 PACKAGE_VERSION = "0.1.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
-VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}"
+# two installs of memstrata (two venvs) are two versions: each gets the service of its own code
+_INSTALL = hashlib.sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
+VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.{_INSTALL}"
 MAX_REQUEST = 4 * 1024 * 1024
 MAX_REPLY = 64 * 1024 * 1024
 SOCKET_NAME = "service.sock"
