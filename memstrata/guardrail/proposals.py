@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from memstrata.core.errors import MemstrataError
-from memstrata.guardrail.rules import normalise_path, paths_in_text
+from memstrata.guardrail.terms import normalise_path, paths_in_text
 
 CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
