@@ -227,7 +227,7 @@ def criteria():
 @click.pass_context
 def criteria_test(ctx, criterion_id, text, file, llm, as_json):
     """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
-    from memstrata.guardrail.check import test_criterion
+    from memstrata.guardrail.trace import test_criterion
     from memstrata.guardrail.replies import describe
 
     mem = open_memory(ctx)

@@ -96,6 +96,10 @@ class Proposal(BaseModel):
     client: str | None = None
     skip_reason: str = ""  # set when there is nothing worth judging (a read-only tool)
 
+    def is_change(self) -> bool:
+        """A diff or a tool's edit: its text is what would be added (not a description)."""
+        return self.source == "diff" or (self.source == "tool" and bool(self.paths))
+
     def judged_paths(self) -> list[str]:
         """Touched paths plus path-like words in the text."""
         out = list(self.paths)

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from memstrata.guardrail.check import CheckResult, Finding
+from memstrata.guardrail.findings import CheckResult, Finding
 
 
 @dataclass
@@ -152,4 +152,3 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
     else:
         out = {"decision": "deny", "reason": reason}
     return HookReply(json.dumps(out), line, 0)
-

@@ -22,9 +22,11 @@ added lines (plus any message): removing a cron job never violates "no cron".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from memstrata.guardrail.sentences import SentenceDraft, read_sentence
 from memstrata.guardrail.terms import (  # noqa: F401 - re-exported for callers and tests
     Hit,
     PreparedText,
@@ -42,7 +44,7 @@ from memstrata.guardrail.terms import (  # noqa: F401 - re-exported for callers 
 )
 from memstrata.memory_layers.models import CriterionSpec
 
-RuleStatus = Literal["not_applicable", "possibly_relevant", "satisfied", "violated"]
+RuleStatus = Literal["not_applicable", "possibly_relevant", "undecided", "satisfied", "violated"]
 
 
 # ---- evaluation -------------------------------------------------------------------------
@@ -93,61 +95,104 @@ def _alternatives(entry: str) -> list[str]:
     return [alt.strip() for alt in entry.split("|") if alt.strip()]
 
 
+def _only_negated_mentions(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> bool:
+    """True when no path applies and every keyword/topic occurrence is negated: "we will not
+    remove any public function" does not do what "deprecate before removing" is about."""
+    if any(glob_matches(g, p) for g in spec.applies_to.paths for p in paths):
+        return False
+    terms = [*spec.applies_to.keywords, *spec.applies_to.topics]
+    hits = [h for t in terms for h in iter_term(prepared, t)]
+    return bool(hits) and all(h.negated_by for h in hits)
+
+
 def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> RuleOutcome:
     """Judge one criterion against a prepared proposal (see the module docstring)."""
     triggers = applies(spec, prepared, paths)
     if not triggers:
         return RuleOutcome("not_applicable", "none of its paths, keywords or topics occur")
-    text = prepared.text
     if not (spec.forbid or spec.require):
         return RuleOutcome(
             "possibly_relevant",
             "applies, but has no forbid/require terms the rules can check",
             triggers,
         )
-    ignored: list[str] = []
+    out = RuleOutcome("satisfied", "no forbidden term, every required term present", triggers)
+    text = prepared.text
 
-    def note_negated(hits: list[Hit]) -> None:
-        for h in hits:
-            ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
+    def affirmed(entries: list[str]) -> Hit | None:
+        hit, negated = first_affirmed(
+            prepared, [a for e in entries for a in _alternatives(e)], paths
+        )
+        for h in negated:
+            out.ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
+        return hit
 
-    exempt, neg = first_affirmed(
-        prepared, [a for u in spec.unless for a in _alternatives(u)], paths
-    )
-    note_negated(neg)
+    exempt = affirmed(spec.unless)
     if exempt is not None:
-        return RuleOutcome(
-            "satisfied",
-            f"exempted: '{exempt.term}' is present",
-            triggers,
-            quote=exempt.quote(text),
-            exempted_by=exempt.term,
-            ignored=ignored,
-        )
-    forbidden, neg = first_affirmed(
-        prepared, [a for f in spec.forbid for a in _alternatives(f)], paths
-    )
-    note_negated(neg)
+        out.reason = f"exempted: '{exempt.term}' is present"
+        out.quote, out.exempted_by = exempt.quote(text), exempt.term
+        return out
+    forbidden = affirmed(spec.forbid)
     if forbidden is not None:
-        return RuleOutcome(
-            "violated",
-            f"forbidden '{forbidden.term}' is present",
-            triggers,
-            quote=forbidden.quote(text),
-            forbid_hit=forbidden.term,
-            ignored=ignored,
-        )
-    missing = []
-    for entry in spec.require:
-        found, neg = first_affirmed(prepared, _alternatives(entry), paths)
-        note_negated(neg)
-        if found is None:
-            missing.append(entry)
-    if missing:
-        listed = ", ".join(f"'{m}'" for m in missing)
-        return RuleOutcome(
-            "violated", f"required {listed} not present", triggers, missing=missing, ignored=ignored
-        )
-    return RuleOutcome(
-        "satisfied", "no forbidden term, every required term present", triggers, ignored=ignored
+        out.status, out.reason = "violated", f"forbidden '{forbidden.term}' is present"
+        out.quote, out.forbid_hit = forbidden.quote(text), forbidden.term
+        return out
+    out.missing = [entry for entry in spec.require if affirmed([entry]) is None]
+    if out.missing and _only_negated_mentions(spec, prepared, paths):
+        out.reason = "it only mentions what the rule is about in the negative"
+    elif out.missing:
+        listed = ", ".join(f"'{m}'" for m in out.missing)
+        out.status, out.reason = "violated", f"required {listed} not present"
+    return out
+
+
+def _related(words: list[str], terms: list[str]) -> bool:
+    stems = {stem(w) for t in terms for w in re.findall(r"[a-z0-9]+", t.lower())}
+    return any(stem(w) in stems for k in words for w in re.findall(r"[a-z0-9]+", k.lower()))
+
+
+def sentence_spec(spec: CriterionSpec, sentence: str) -> tuple[CriterionSpec, SentenceDraft]:
+    """The criterion with the terms read from its sentence; applies-to widens with the
+    sentence's words unless the user scoped it to paths."""
+    draft = read_sentence(sentence)
+    a = spec.applies_to
+    keywords, paths = list(a.keywords), list(a.paths)
+    if not a.paths:
+        keywords += [k for k in draft.keywords if k not in keywords]
+        paths += [p for p in draft.paths if p not in paths]
+    derived = spec.model_copy(
+        update={
+            "applies_to": a.model_copy(update={"keywords": keywords, "paths": paths}),
+            "forbid": draft.forbid,
+            "require": draft.require,
+            "unless": [*spec.unless, *draft.unless],
+        }
     )
+    return derived, draft
+
+
+def evaluate_sentence(
+    spec: CriterionSpec, sentence: str, prepared: PreparedText, paths: list[str]
+) -> RuleOutcome | None:
+    """Judge a criterion that has no terms by its sentence; None when the sentence is no
+    prohibition or obligation. "applies, undecided" when the rules cannot tell."""
+    derived, draft = sentence_spec(spec, sentence)
+    if not draft.kind:
+        return None
+    out = evaluate(derived, prepared, paths)
+    out.reason = f"from the sentence: {out.reason}"
+    if out.status == "possibly_relevant":
+        out.status = "undecided"
+        out.reason = "applies, undecided: the sentence names nothing the rules can look for"
+    elif (
+        out.status == "satisfied"
+        and draft.kind == "prohibition"
+        and not (out.exempted_by or out.ignored)
+        and not _related(derived.applies_to.keywords, derived.forbid)
+    ):
+        out.status = "undecided"
+        out.reason = (
+            "applies, undecided: none of what it forbids or recommends "
+            f"({', '.join(draft.forbid + draft.unless)}) occurs as such"
+        )
+    return out
