@@ -101,8 +101,11 @@ class Proposal(BaseModel):
         return self.source == "diff" or (self.source == "tool" and bool(self.paths))
 
     def judged_paths(self) -> list[str]:
-        """Touched paths plus path-like words in the text."""
+        """Touched paths plus, for prose or a command, path-like words in the text (a
+        diff's or an edit's text is file content: a path in it is not touched)."""
         out = list(self.paths)
+        if self.is_change():
+            return out
         for p in paths_in_text(self.text):
             if p not in out:
                 out.append(p)

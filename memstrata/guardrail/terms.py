@@ -91,7 +91,7 @@ _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
 _CUE_WORDS = frozenset(w for cue in _NEGATION_CUES for w in cue)
 _BARRIER_WORDS = frozenset({"and", "but", "then", "however", "so", "while", "although"})
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
-_HARD_BREAK = re.compile(r"[.;:!?,\n]")
+_HARD_BREAK = re.compile(r"[;:!?,\n]|\.(?=\s)")  # "Context.invoke" stays one clause
 
 
 # ---- text preparation -----------------------------------------------------------------
