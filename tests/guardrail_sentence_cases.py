@@ -397,3 +397,60 @@ def split(name: str) -> list[tuple[str, str, object, str]]:
     """'tune' (two thirds, looked at while tuning) or 'held' (every third case)."""
     held = name == "held"
     return [c for i, c in enumerate(CASES) if (i % 3 == 2) == held]
+
+
+# ---- a fresh set, written after tuning had finished and run once, never tuned on ------------
+# (the held-out third above was written together with the sentence reader's design, so it is
+# not independent of it; these cases are a truer estimate of sentences the reader never saw)
+FRESH_CRITERIA: dict[str, dict] = {
+    "globals": dict(
+        text="Avoid global mutable state in the parser; pass a context object instead",
+        path="src/parser/**",
+        verdict="warn",
+    ),
+    "sleep": dict(
+        text="Never use time.sleep in tests, use the fake clock",
+        path="tests/**",
+        verdict="warn",
+    ),
+    "orm": dict(
+        text="Do not add another ORM (SQLAlchemy is the one we use)",
+        keyword="orm",
+        verdict="block",
+    ),
+    "lockfile": dict(
+        text="Never edit poetry.lock by hand",
+        verdict="block",
+    ),
+    "docs": dict(
+        text="Every new CLI flag must be documented in the README",
+        keyword="flag",
+        verdict="warn",
+    ),
+    "jquery": dict(
+        text="No jQuery in the new frontend; use plain DOM APIs",
+        path="web/**",
+        verdict="block",
+    ),
+}
+
+FRESH_CASES: list[tuple[str, str, object, str]] = [
+    ("globals-v1", "globals", _diff("src/parser/state.py", "_CACHE = {}\nglobal _CACHE"), "violation"),
+    ("globals-p1", "globals", _diff("src/parser/core.py", "def parse(ctx, text):\n    ctx.seen.add(text)"), "pass"),
+    ("sleep-v1", "sleep", _diff("tests/test_retry.py", "time.sleep(2)"), "violation"),
+    ("sleep-v2", "sleep", _edit("tests/test_poll.py", "import time\ntime.sleep(0.5)"), "violation"),
+    ("sleep-p1", "sleep", _diff("tests/test_retry.py", "clock.advance(2)"), "pass"),
+    ("sleep-p2", "sleep", _diff("src/retry.py", "time.sleep(backoff)"), "pass"),
+    ("orm-v1", "orm", "Add Peewee as a lightweight ORM for the reporting service", "violation"),
+    ("orm-v2", "orm", "pip install tortoise-orm for the async ORM models", "violation"),
+    ("orm-p1", "orm", "Map the reports table with the existing SQLAlchemy ORM models", "pass"),
+    ("orm-p2", "orm", "We don't need another ORM: SQLAlchemy covers the reporting tables", "pass"),
+    ("lockfile-v1", "lockfile", _edit("poetry.lock", 'version = "1.2.3"'), "violation"),
+    ("lockfile-p1", "lockfile", _bash("poetry lock --no-update"), "pass"),
+    ("docs-v1", "docs", "Add a --verbose flag to the export command", "violation"),
+    ("docs-p1", "docs", "Add a --verbose flag to the export command and document it in the README", "pass"),
+    ("docs-p2", "docs", "Fix the parsing of the --verbose flag value", "pass"),
+    ("jquery-v1", "jquery", _diff("web/app.js", "import $ from 'jquery'\n$('#btn').click(go)"), "violation"),
+    ("jquery-p1", "jquery", _diff("web/app.js", "document.querySelector('#btn').addEventListener('click', go)"), "pass"),
+    ("jquery-p2", "jquery", _diff("legacy/app.js", "$('#btn').click(go) // jQuery"), "pass"),
+]

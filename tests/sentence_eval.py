@@ -12,7 +12,7 @@ def build(base, *, drafted: bool):
     from memstrata.guardrail.drafting import draft_rules
     from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import remember
+    from memstrata.memory_layers.operations import CriterionNotDecidable, remember
 
     repo = base / "repo"
     repo.mkdir(parents=True)
@@ -35,7 +35,10 @@ def build(base, *, drafted: bool):
             spec = drafted_spec
         elif spec.applies_to.is_empty():  # a bare sentence can only be stored with scope
             spec.applies_to = drafted_spec.applies_to
-        ids[key] = remember(mem, raw["text"], "criterion", criterion=spec).item.id
+        try:
+            ids[key] = remember(mem, raw["text"], "criterion", criterion=spec).item.id
+        except CriterionNotDecidable:  # stored by nobody: every case of it answers pass
+            ids[key] = None
     return mem, ids
 
 
