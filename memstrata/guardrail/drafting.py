@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from memstrata.guardrail.rules import sentence_spec
+from memstrata.guardrail.rules import merge_draft, sentence_spec
 from memstrata.guardrail.sentences import SentenceDraft, read_sentence
 from memstrata.guardrail.terms import gate_of, is_regex, path_term, stem
 
@@ -57,31 +57,12 @@ class DraftResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _merge(spec: CriterionSpec, sentence: str, draft: SentenceDraft) -> CriterionSpec:
-    """The user's spec with the draft's terms; the user's own terms are never replaced."""
-    if spec.forbid or spec.require:
-        return spec
-    a = spec.applies_to
-    keywords, paths = list(a.keywords), list(a.paths)
-    if not a.paths:
-        keywords += [k for k in draft.keywords if k not in keywords]
-        paths += [p for p in draft.paths if p not in paths]
-    return spec.model_copy(
-        update={
-            "applies_to": a.model_copy(update={"keywords": keywords, "paths": paths}),
-            "forbid": list(draft.forbid),
-            "require": list(draft.require),
-            "unless": [*spec.unless, *(u for u in draft.unless if u not in spec.unless)],
-        }
-    )
-
-
 def draft_rules(sentence: str, spec: CriterionSpec) -> DraftResult:
     """The rule-based draft (no model): what `check` would read from the sentence."""
     if spec.forbid or spec.require:
         return DraftResult(spec, SentenceDraft(), "user")
     _, draft = sentence_spec(spec, sentence)
-    return DraftResult(_merge(spec, sentence, draft), draft, "rules")
+    return DraftResult(merge_draft(spec, draft), draft, "rules")
 
 
 # ---- the LLM draft ----------------------------------------------------------------------
@@ -149,7 +130,7 @@ def draft_llm(settings: Settings, sentence: str, spec: CriterionSpec) -> DraftRe
     result = client.complete_json(messages, DraftReply, max_tokens=400)
     draft, dropped = _from_reply(result.value, sentence)
     notes = [f"dropped ungrounded {d}" for d in dropped]
-    return DraftResult(_merge(spec, sentence, draft), draft, "llm", dropped, notes)
+    return DraftResult(merge_draft(spec, draft), draft, "llm", dropped, notes)
 
 
 def draft_criterion(
@@ -177,4 +158,11 @@ def draft_criterion(
     return draft_rules(sentence, spec)
 
 
-__all__ = ["DraftResult", "draft_criterion", "draft_llm", "draft_rules", "grounded", "read_sentence"]
+__all__ = [
+    "DraftResult",
+    "draft_criterion",
+    "draft_llm",
+    "draft_rules",
+    "grounded",
+    "read_sentence",
+]

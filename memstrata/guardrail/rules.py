@@ -32,6 +32,7 @@ from memstrata.guardrail.terms import (  # noqa: F401 - re-exported for callers 
     PreparedText,
     find_term,
     first_affirmed,
+    gate_of,
     glob_matches,
     is_regex,
     iter_term,
@@ -84,7 +85,11 @@ def applies(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> li
             triggers.append(f"path {glob} ~ {hit}")
     for kind, terms in (("keyword", spec.applies_to.keywords), ("topic", spec.applies_to.topics)):
         for term in terms:
-            if next(iter_term(prepared, term, negation=False), None) is not None:
+            if gate_of(term)[0]:  # "added:flag": only where a flag is added
+                hit = next((h for h in term_hits(prepared, term) if not h.negated_by), None)
+            else:
+                hit = next(iter_term(prepared, term, negation=False), None)
+            if hit is not None:
                 triggers.append(f"{kind} '{term}'")
     return triggers
 
@@ -151,24 +156,31 @@ def _related(words: list[str], terms: list[str]) -> bool:
     return any(stem(w) in stems for k in words for w in re.findall(r"[a-z0-9]+", k.lower()))
 
 
-def sentence_spec(spec: CriterionSpec, sentence: str) -> tuple[CriterionSpec, SentenceDraft]:
-    """The criterion with the terms read from its sentence; applies-to widens with the
-    sentence's words unless the user scoped it to paths."""
-    draft = read_sentence(sentence)
+def merge_draft(spec: CriterionSpec, draft: SentenceDraft) -> CriterionSpec:
+    """The criterion with a draft's terms; applies-to widens with the draft's words unless
+    the user scoped it to paths. The user's own forbid/require terms are never replaced."""
+    if spec.forbid or spec.require:
+        return spec
     a = spec.applies_to
-    keywords, paths = list(a.keywords), list(a.paths)
+    gated = {gate_of(k)[1]: k for k in draft.keywords if gate_of(k)[0]}
+    keywords, paths = [gated.get(k, k) for k in a.keywords], list(a.paths)
     if not a.paths:
         keywords += [k for k in draft.keywords if k not in keywords]
         paths += [p for p in draft.paths if p not in paths]
-    derived = spec.model_copy(
+    return spec.model_copy(
         update={
             "applies_to": a.model_copy(update={"keywords": keywords, "paths": paths}),
-            "forbid": draft.forbid,
-            "require": draft.require,
-            "unless": [*spec.unless, *draft.unless],
+            "forbid": list(draft.forbid),
+            "require": list(draft.require),
+            "unless": [*spec.unless, *(u for u in draft.unless if u not in spec.unless)],
         }
     )
-    return derived, draft
+
+
+def sentence_spec(spec: CriterionSpec, sentence: str) -> tuple[CriterionSpec, SentenceDraft]:
+    """The criterion with the terms read from its sentence."""
+    draft = read_sentence(sentence)
+    return merge_draft(spec, draft), draft
 
 
 def evaluate_sentence(

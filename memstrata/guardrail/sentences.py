@@ -94,9 +94,19 @@ class SentenceDraft:
         return bool(self.forbid or self.require)
 
 
+_FILE_EXTENSIONS = frozenset(
+    "lock py js ts tsx jsx md json yaml yml toml cfg ini txt tf sql sh env xml html css go "
+    "rs java rb c h cpp proto mod sum gradle".split()
+)
+
+
 def _is_path(word: str) -> bool:
+    """A folder, a glob, a dotfile or a file name with a known extension (`poetry.lock`)."""
     w = word.rstrip(".,")
-    return "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha())
+    if "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha()):
+        return True
+    stem_, dot, ext = w.rpartition(".")
+    return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
 
 
 def _glob(word: str) -> str:
@@ -223,15 +233,22 @@ def _read_prohibition(r: _Reading, cue: str, before: list[str], after: list[str]
     del before
 
 
-def _read_obligation(r: _Reading, cue: str, after: list[str]) -> None:
+def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
     d = r.draft
+    if "new" in before:  # "every new CLI flag must …": only what is added is bound by it
+        subject, _, _ = _content(before)
+        for word in subject.split():
+            _add(d.keywords, f"added:{word}")
+        d.steps.append(f"'new {subject}': applies when {subject} is added")
     if cue in _VERB_CUES:
         verb = cue
     elif after:
         verb, after = after[0], after[1:]
     else:
         return
-    if verb in _COPULAS:
+    if verb in _COPULAS and after and after[0].endswith("ed") and len(after[0]) > 4:
+        verb, after = after[0], after[1:]  # "must be documented": the act is required
+    elif verb in _COPULAS:
         r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
         return
     if "instead" in after and "of" in after:  # "use X instead of Y"
@@ -297,7 +314,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if kind == "prohibition":
             _read_prohibition(r, cue, words[:start], words[end:], items)
         else:
-            _read_obligation(r, cue, words[end:])
+            _read_obligation(r, cue, words[:start], words[end:])
     return _settle(r, kinds)
 
 
@@ -307,8 +324,12 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
     d = r.draft
     if "prohibition" in kinds and d.forbid:
         d.kind = "prohibition"
+        forbidden = {w for t in r.forbidden for w in t.split()}
         for alt in r.alternatives + r.required:
             _add(d.unless, alt)
+            head = alt.split()[-1]
+            if " " in alt and head not in forbidden and head not in _GENERIC_NOUNS:
+                _add(d.unless, head)  # the alternative named by its head: "fake clock" -> clock
         for words in r.loose:  # "… plus the local cache covers the load": allowed forms
             for i, w in enumerate(words[1:], 1):
                 if w in r.forbidden and words[i - 1] not in _DETERMINERS | _STOP:
