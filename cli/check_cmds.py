@@ -86,39 +86,70 @@ def _human(result, strict: bool) -> None:
     )
 
 
-def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> None:
+def _error_message(exc: BaseException) -> str:
+    return str(exc) if hasattr(exc, "exit_code") else f"{type(exc).__name__}: {exc}"
+
+
+def _guarded_check(ctx, mem, build, retrieval, llm, deadline_ms):
+    """(result, proposal) of the check under the hook deadline; raises on error or timeout."""
     from memstrata.guardrail.check import check as do_check
+    from memstrata.guardrail.deadline import run_with_deadline
+
+    def work():
+        proposal = build(mem)
+        return do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True), proposal
+
+    limit = deadline_ms if deadline_ms is not None else mem.settings.guardrail.hook_deadline_ms
+    with _quiet_stdout():
+        guarded = run_with_deadline(work, limit / 1000.0)
+    if guarded.timed_out:
+        raise TimeoutError(
+            f"no answer within the {limit} ms deadline ([guardrail] hook_deadline_ms)"
+        )
+    if guarded.error is not None:
+        raise guarded.error
+    return guarded.value
+
+
+def _run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm, deadline_ms) -> None:
+    from memstrata.guardrail.asked import first_ask
     from memstrata.guardrail.proposals import from_hook_payload
     from memstrata.guardrail.replies import hook_error_reply, hook_reply
 
+    out = sys.stdout
     try:
         payload = read_piped_stdin() or ""
         mem = open_memory(ctx)
-        proposal = from_hook_payload(payload, client, repo_dir=_repo_dir(mem))
-        with _quiet_stdout():
-            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
-        reply = hook_reply(result, client, strict=strict)
+
+        def build(m):
+            return from_hook_payload(payload, client, repo_dir=_repo_dir(m))
+
+        result, proposal = _guarded_check(ctx, mem, build, retrieval, llm, deadline_ms)
+        first = True
+        if result.undecided and not result.violations and client in ("cursor", "gemini"):
+            first = first_ask(mem.primary.index_dir, client, result, proposal)
+        reply = hook_reply(result, client, strict=strict, first_ask=first)
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
-        message = f"{type(exc).__name__}: {exc}" if not hasattr(exc, "exit_code") else str(exc)
+        message = _error_message(exc)
         _log_failure(ctx, message)
         reply = hook_error_reply(message, client, fail_closed=fail_closed)
     if reply.stdout:
-        click.echo(reply.stdout)
+        click.echo(reply.stdout, file=out)
     if reply.stderr:
         click.echo(reply.stderr, err=True)
     sys.exit(reply.exit_code)
 
 
-def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> None:
-    from memstrata.guardrail.check import check as do_check
-
+def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm, deadline_ms) -> None:
     try:
         mem = open_memory(ctx)
-        proposal = _proposal(text, file, None, True, _repo_dir(mem))
-        with _quiet_stdout():
-            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+
+        def build(m):
+            return _proposal(text, file, None, True, _repo_dir(m))
+
+        result, _ = _guarded_check(ctx, mem, build, retrieval, llm, deadline_ms)
     except Exception as exc:  # noqa: BLE001 - fail open unless asked otherwise
-        message = str(exc) if hasattr(exc, "exit_code") else f"{type(exc).__name__}: {exc}"
+        message = _error_message(exc)
         _log_failure(ctx, message)
         click.echo(
             f"memstrata check failed: {message}"
@@ -181,11 +212,30 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> Non
     help="Let the configured LLM judge what the rules cannot (default: [guardrail] llm).",
 )
 @click.option(
+    "--deadline-ms",
+    type=click.IntRange(0),
+    default=None,
+    help="As a hook: answer as on an error (fail open, or closed) when the check takes "
+    "longer (default: [guardrail] hook_deadline_ms).",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="Print the result as JSON (not in hook mode)."
 )
 @click.pass_context
 def check(
-    ctx, text, file, diff_rev, staged, hook, client, strict, fail_closed, retrieval, llm, as_json
+    ctx,
+    text,
+    file,
+    diff_rev,
+    staged,
+    hook,
+    client,
+    strict,
+    fail_closed,
+    retrieval,
+    llm,
+    deadline_ms,
+    as_json,
 ):
     """Hold a proposal (TEXT, '-' for stdin, --file, --diff, --staged) against your criteria,
     decisions and caveats: pass (exit 0), warn (0; 1 with --strict) or block (exit 2).
@@ -193,9 +243,9 @@ def check(
     Every verdict names the rule's id, its text, when it was set and why it exists.
     """
     if hook == "pre-tool":
-        _run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm)
+        _run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm, deadline_ms)
     if hook == "pre-commit":
-        _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm)
+        _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm, deadline_ms)
     from memstrata.guardrail.check import check as do_check
 
     mem = open_memory(ctx)
@@ -227,8 +277,8 @@ def criteria():
 @click.pass_context
 def criteria_test(ctx, criterion_id, text, file, llm, as_json):
     """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
-    from memstrata.guardrail.trace import test_criterion
     from memstrata.guardrail.replies import describe
+    from memstrata.guardrail.trace import test_criterion
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, None, False, _repo_dir(mem))

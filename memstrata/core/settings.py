@@ -121,6 +121,8 @@ class GuardrailSettings(BaseModel):
     llm_max_tokens: int = 900
     hook_llm_timeout_s: float = 20
     max_proposal_chars: int = 12000
+    hook_deadline_ms: int = 3000  # `check --hook …`: past it, answer as on an error
+    draft: bool = True  # `remember --type criterion` drafts forbid/require terms from the text
 
 
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
