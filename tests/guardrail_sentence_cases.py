@@ -143,9 +143,19 @@ CASES: list[tuple[str, str, object, str]] = [
         "pass",
     ),
     # -- storage
-    ("storage-v1", "storage", "Let's add Cassandra as a new database for the event store", "violation"),
+    (
+        "storage-v1",
+        "storage",
+        "Let's add Cassandra as a new database for the event store",
+        "violation",
+    ),
     ("storage-v2", "storage", "Spin up a Postgres database for the analytics events", "violation"),
-    ("storage-v3", "storage", "Introduce a Redis queue between the API and the workers", "violation"),
+    (
+        "storage-v3",
+        "storage",
+        "Introduce a Redis queue between the API and the workers",
+        "violation",
+    ),
     (
         "storage-p1",
         "storage",
@@ -200,20 +210,32 @@ CASES: list[tuple[str, str, object, str]] = [
         "pass",
     ),
     # -- infra review note
-    ("infra-v1", "infra", _diff("infra/main.tf", 'resource "aws_s3_bucket" "logs" {}'), "violation"),
+    (
+        "infra-v1",
+        "infra",
+        _diff("infra/main.tf", 'resource "aws_s3_bucket" "logs" {}'),
+        "violation",
+    ),
     ("infra-v2", "infra", _edit("infra/vars.tf", 'region = "eu-west-1"'), "violation"),
     ("infra-v3", "infra", "Bump the instance size in infra/prod.tf to m5.large", "violation"),
     (
         "infra-p1",
         "infra",
-        _diff("infra/main.tf", 'Review note: approved by ops (#123)\nresource "aws_s3_bucket" "x" {}'),
+        _diff(
+            "infra/main.tf", 'Review note: approved by ops (#123)\nresource "aws_s3_bucket" "x" {}'
+        ),
         "pass",
     ),
     ("infra-p2", "infra", _diff("docs/infra.md", "Describe the infra layout"), "pass"),
     ("infra-p3", "infra", _diff("src/infra_utils.py", "def region(): ..."), "pass"),
     # -- deprecate before removing
     ("deprecate-v1", "deprecate", "Remove Client.fetch from the public API in 3.0", "violation"),
-    ("deprecate-v2", "deprecate", "Removing the public --legacy flag now, nobody uses it", "violation"),
+    (
+        "deprecate-v2",
+        "deprecate",
+        "Removing the public --legacy flag now, nobody uses it",
+        "violation",
+    ),
     (
         "deprecate-v3",
         "deprecate",
@@ -327,7 +349,9 @@ CASES: list[tuple[str, str, object, str]] = [
     (
         "migrations-v1",
         "migrations",
-        _diff("migrations/0042_add_col.py", "def upgrade():\n    op.add_column('t', sa.Column('c'))"),
+        _diff(
+            "migrations/0042_add_col.py", "def upgrade():\n    op.add_column('t', sa.Column('c'))"
+        ),
         "violation",
     ),
     (
@@ -362,7 +386,10 @@ CASES: list[tuple[str, str, object, str]] = [
     (
         "mocks-v1",
         "mocks",
-        _diff("tests/integration/test_db.py", "from unittest.mock import patch\n@patch('app.db.connect')"),
+        _diff(
+            "tests/integration/test_db.py",
+            "from unittest.mock import patch\n@patch('app.db.connect')",
+        ),
         "violation",
     ),
     (
@@ -383,7 +410,12 @@ CASES: list[tuple[str, str, object, str]] = [
         _diff("tests/integration/test_db.py", "with PostgresContainer('postgres:16') as pg:"),
         "pass",
     ),
-    ("mocks-p2", "mocks", _diff("tests/unit/test_parse.py", "from unittest.mock import patch"), "pass"),
+    (
+        "mocks-p2",
+        "mocks",
+        _diff("tests/unit/test_parse.py", "from unittest.mock import patch"),
+        "pass",
+    ),
     (
         "mocks-p3",
         "mocks",
@@ -435,8 +467,18 @@ FRESH_CRITERIA: dict[str, dict] = {
 }
 
 FRESH_CASES: list[tuple[str, str, object, str]] = [
-    ("globals-v1", "globals", _diff("src/parser/state.py", "_CACHE = {}\nglobal _CACHE"), "violation"),
-    ("globals-p1", "globals", _diff("src/parser/core.py", "def parse(ctx, text):\n    ctx.seen.add(text)"), "pass"),
+    (
+        "globals-v1",
+        "globals",
+        _diff("src/parser/state.py", "_CACHE = {}\nglobal _CACHE"),
+        "violation",
+    ),
+    (
+        "globals-p1",
+        "globals",
+        _diff("src/parser/core.py", "def parse(ctx, text):\n    ctx.seen.add(text)"),
+        "pass",
+    ),
     ("sleep-v1", "sleep", _diff("tests/test_retry.py", "time.sleep(2)"), "violation"),
     ("sleep-v2", "sleep", _edit("tests/test_poll.py", "import time\ntime.sleep(0.5)"), "violation"),
     ("sleep-p1", "sleep", _diff("tests/test_retry.py", "clock.advance(2)"), "pass"),
@@ -448,9 +490,24 @@ FRESH_CASES: list[tuple[str, str, object, str]] = [
     ("lockfile-v1", "lockfile", _edit("poetry.lock", 'version = "1.2.3"'), "violation"),
     ("lockfile-p1", "lockfile", _bash("poetry lock --no-update"), "pass"),
     ("docs-v1", "docs", "Add a --verbose flag to the export command", "violation"),
-    ("docs-p1", "docs", "Add a --verbose flag to the export command and document it in the README", "pass"),
+    (
+        "docs-p1",
+        "docs",
+        "Add a --verbose flag to the export command and document it in the README",
+        "pass",
+    ),
     ("docs-p2", "docs", "Fix the parsing of the --verbose flag value", "pass"),
-    ("jquery-v1", "jquery", _diff("web/app.js", "import $ from 'jquery'\n$('#btn').click(go)"), "violation"),
-    ("jquery-p1", "jquery", _diff("web/app.js", "document.querySelector('#btn').addEventListener('click', go)"), "pass"),
+    (
+        "jquery-v1",
+        "jquery",
+        _diff("web/app.js", "import $ from 'jquery'\n$('#btn').click(go)"),
+        "violation",
+    ),
+    (
+        "jquery-p1",
+        "jquery",
+        _diff("web/app.js", "document.querySelector('#btn').addEventListener('click', go)"),
+        "pass",
+    ),
     ("jquery-p2", "jquery", _diff("legacy/app.js", "$('#btn').click(go) // jQuery"), "pass"),
 ]

@@ -187,6 +187,8 @@ def hook_reply(
         }
     elif only_undecided and first_ask:  # the only way to reach the model is to refuse once
         out = _deny(client, message + "\nIf it keeps the rule, run the same call again.")
+    elif only_undecided:  # the agent reviewed it and retried: let it through
+        return HookReply("{}", "", 0)
     elif client == "cursor":
         out = {"permission": "ask", "user_message": message, "agent_message": message}
     else:  # gemini
