@@ -119,6 +119,10 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
             click.echo(line)
         for note in drafted.notes if drafted else []:
             click.echo(f"note: {note}", err=True)
+        if drafted and drafted.drafted_by != "user" and not drafted.draft.kind:
+            click.echo("note: no prohibition or obligation the rules can read (\"do not …\", "
+                       "\"must …\"): `memstrata check` can only report it as possibly relevant, "
+                       "or ask an LLM; add --forbid/--require terms to decide it", err=True)
         click.echo(f"change it: memstrata criteria edit {written.item.id} --forbid … ; "
                    f"try it: memstrata criteria test {written.item.id} \"…\"")
     if written.archived:
