@@ -139,6 +139,9 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
     from memstrata.guardrail.replies import hook_error_reply, hook_reply
 
     payload = read_piped_stdin() or ""
+    # the check thread redirects sys.stdout to stderr while it runs (_quiet_stdout); if it
+    # is still running at the deadline, the reply must still reach the real stdout
+    out = sys.stdout
     run = _guarded_check(
         ctx,
         "pre-tool",
@@ -157,7 +160,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
     else:
         reply = hook_error_reply(run.error or "no result", client, fail_closed=fail_closed)
     if reply.stdout:
-        click.echo(reply.stdout)
+        click.echo(reply.stdout, file=out)
     if reply.stderr:
         click.echo(reply.stderr, err=True)
     return reply.exit_code

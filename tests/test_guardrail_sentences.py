@@ -345,7 +345,7 @@ def test_a_missed_hook_deadline_fails_open_or_closed(mem, monkeypatch, fail_clos
         commit = invoke("check", "--hook", "pre-commit", *extra)
     finally:
         release.set()
-    assert result.exit_code == 0 and "deadline" in result.stderr
+    assert result.exit_code == 0 and "deadline" in result.stderr, (result.stdout, result.stderr)
     if fail_closed:
         assert json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     else:
