@@ -4,6 +4,8 @@ back to the agent to judge; term matching people expect; the hook deadline."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import threading
 
 import anyio
@@ -351,3 +353,41 @@ def test_a_missed_hook_deadline_fails_open_or_closed(mem, monkeypatch, fail_clos
     else:
         assert result.stdout == ""
     assert commit.exit_code == (1 if fail_closed else 0) and "deadline" in commit.stderr
+
+
+# ---- the README's example is what memstrata prints -----------------------------------------
+def _readme_sessions() -> list[list[tuple[str, list[str]]]]:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    section = readme.split("### Criteria as people write them", 1)[1].split("\n## ", 1)[0]
+    sessions = []
+    for block in re.findall(r"```console\n(.*?)```", section, re.S):
+        steps: list[tuple[str, list[str]]] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            elif steps:
+                steps[-1][1].append(line)
+        sessions.append(steps)
+    return sessions
+
+
+def test_the_readme_guardrail_example_runs_as_shown(repo):
+    from tests.conftest import run_cli
+
+    sessions = [step for session in _readme_sessions() for step in session]
+    assert len(sessions) >= 5
+    for command, shown in sessions:
+        args = shlex.split(command)
+        assert args[0] == "memstrata"
+        done = run_cli(*args[1:], cwd=repo, env={"MEMSTRATA_GUARDRAIL__RETRIEVAL": "false"})
+        printed = done.stdout + done.stderr
+        assert "Traceback" not in printed
+        for line in shown:  # "…" stands for ids, dates and paths
+            for piece in filter(None, (p.strip() for p in line.split("…"))):
+                assert piece in printed, (command, piece, printed)
+        if "block (" in printed:
+            assert done.returncode == 2
+        if "[--strict: failing]" in printed:
+            assert done.returncode == 1

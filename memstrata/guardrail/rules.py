@@ -203,8 +203,9 @@ def evaluate_sentence(
         and not _related(derived.applies_to.keywords, derived.forbid)
     ):
         out.status = "undecided"
+        named = [gate_of(t)[1] for t in draft.forbid + draft.unless if not is_regex(t)]
         out.reason = (
-            "applies, undecided: none of what it forbids or recommends "
-            f"({', '.join(draft.forbid + draft.unless)}) occurs as such"
+            f"applies, undecided: none of what it forbids or recommends ({', '.join(named)}) "
+            "occurs as such"
         )
     return out
