@@ -96,7 +96,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     spec = drafted = None
     text = _read_text(text)
     if item_type == "criterion":
-        from memstrata.cli.check_cmds import draft_for_remember
+        from memstrata.cli.criteria_cmds import draft_for_remember
 
         spec = _criterion_spec(applies_path, keyword, topic, forbid, require, verdict,
                                rationale, review_when, condition)
@@ -113,7 +113,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
     if spec is not None:
-        from memstrata.cli.check_cmds import describe_draft
+        from memstrata.cli.criteria_cmds import describe_draft
 
         for line in describe_draft(written.item.criterion, drafted.drafted_by if drafted else "user"):
             click.echo(line)

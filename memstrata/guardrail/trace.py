@@ -36,6 +36,29 @@ def _sentence_view(item) -> dict | None:
     }
 
 
+def _ask_llm(mem, proposal, loaded, finding, llm, problems: list[str]):
+    """The LLM's view of a finding the rules left open (when one is configured and wanted)."""
+    from memstrata.retrieval.llm import llm_configured
+
+    g = mem.settings.guardrail
+    if not ((g.llm if llm is None else llm) and llm_configured(mem.settings.llm)):
+        return finding
+    shadow = CheckResult(proposal=ProposalSummary(source=proposal.source))
+    undecided = finding.outcome == "undecided"
+    shadow.undecided = [finding] if undecided else []
+    left = judge_with_llm(
+        mem,
+        proposal,
+        [] if undecided else [finding],
+        {loaded.item.id: loaded},
+        shadow,
+        False,
+        problems.append,
+    )
+    found = shadow.violations or shadow.satisfied or shadow.undecided or left
+    return (found or [finding])[0]
+
+
 def test_criterion(
     mem: Memory, item_id: str, proposal: Proposal, *, llm: bool | None = None
 ) -> CriterionTrace:
@@ -78,24 +101,7 @@ def test_criterion(
         return trace
     finding = from_rules(loaded, outcome, how)
     if finding.outcome in ("possibly_relevant", "undecided"):
-        from memstrata.retrieval.llm import llm_configured
-
-        g = mem.settings.guardrail
-        if (g.llm if llm is None else llm) and llm_configured(mem.settings.llm):
-            shadow = CheckResult(proposal=ProposalSummary(source=proposal.source))
-            undecided = finding.outcome == "undecided"
-            shadow.undecided = [finding] if undecided else []
-            left = judge_with_llm(
-                mem,
-                proposal,
-                [] if undecided else [finding],
-                {item.id: loaded},
-                shadow,
-                False,
-                trace.problems.append,
-            )
-            found = shadow.violations or shadow.satisfied or shadow.undecided or left
-            finding = (found or [finding])[0]
+        finding = _ask_llm(mem, proposal, loaded, finding, llm, trace.problems)
     trace.finding = finding
     trace.verdict = finding.verdict
     return trace
