@@ -11,6 +11,8 @@ import threading
 import anyio
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from memstrata.cli.main import cli
 
 from tests import guardrail_sentence_cases as C
@@ -391,3 +393,35 @@ def test_the_readme_guardrail_example_runs_as_shown(repo):
             assert done.returncode == 2
         if "[--strict: failing]" in printed:
             assert done.returncode == 1
+
+
+# ---- never a crash on what people type ------------------------------------------------------
+_VOCAB = (
+    "do not don't never no not nothing avoid must always use only go through without unless "
+    "instead of rather than new add introduce edit to in from the a ( ) , ; : . infra/ *.tf "
+    ".env poetry.lock database cache be documented before removing it X-y"
+).split(" ")
+_RULE_LIKE = st.lists(st.sampled_from(_VOCAB), max_size=25).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sentence=st.one_of(st.text(max_size=160), _RULE_LIKE),
+    proposal=st.one_of(st.text(max_size=160), _RULE_LIKE),
+)
+def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
+    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+
+    from memstrata.guardrail.rules import PreparedText, evaluate_sentence
+    from memstrata.guardrail.sentences import read_sentence
+
+    read_sentence(sentence)
+    spec = CriterionSpec(applies_to=AppliesTo(keywords=["x"], paths=["**"]))
+    out = evaluate_sentence(spec, sentence, PreparedText.of(proposal), ["a/b.py"])
+    assert out is None or out.status in (
+        "not_applicable",
+        "possibly_relevant",
+        "undecided",
+        "satisfied",
+        "violated",
+    )
