@@ -27,6 +27,7 @@ from memstrata.guardrail.findings import (  # noqa: F401 - the public names live
     CheckResult,
     CriterionTrace,
     Finding,
+    JudgedBy,
     ProposalSummary,
     counts,
     from_rules,
@@ -57,7 +58,7 @@ def prepare(proposal: Proposal) -> PreparedText:
 
 def judge_criterion(
     loaded: LoadedItem, prepared: PreparedText, paths: list[str]
-) -> tuple[RuleOutcome, str]:
+) -> tuple[RuleOutcome, JudgedBy]:
     """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
     spec = loaded.item.criterion
     if not (spec.forbid or spec.require):
@@ -269,7 +270,7 @@ def judge_with_llm(
     }
     undecided_ids = {f.id for f in result.undecided}
     result.undecided = []
-    remaining = []
+    remaining: list[Finding] = []
     for f in pending:
         settled = _apply_judgement(f, judged.judgements.get(f.id), by_id, proposal, result)
         if settled is None:

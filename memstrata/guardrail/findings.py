@@ -13,7 +13,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.store import LoadedItem
 
 Verdict = Literal["pass", "warn", "block"]
-RANK = {"pass": 0, "note": 0, "warn": 1, "block": 2}
+Outcome = Literal["violated", "undecided", "satisfied", "possibly_relevant"]
+FindingVerdict = Literal["pass", "warn", "block", "note"]
+JudgedBy = Literal["rules", "sentence", "llm", "retrieval"]
+RANK: dict[str, int] = {"pass": 0, "note": 0, "warn": 1, "block": 2}
 
 
 class Finding(BaseModel):
@@ -26,9 +29,9 @@ class Finding(BaseModel):
     scope: str = "project"
     set_on: datetime
     path: str = ""
-    outcome: Literal["violated", "undecided", "satisfied", "possibly_relevant"]
-    verdict: Literal["pass", "warn", "block", "note"]
-    judged_by: Literal["rules", "sentence", "llm", "retrieval"]
+    outcome: Outcome
+    verdict: FindingVerdict
+    judged_by: JudgedBy
     reason: str
     quote: str = ""
     rationale: str = ""
@@ -68,7 +71,9 @@ class CheckResult(BaseModel):
     def settle(self) -> None:
         """The verdict is the worst finding; an undecided criterion is a warn."""
         worst = max(
-            (f.verdict for f in self.violations + self.undecided), key=RANK.get, default="pass"
+            (f.verdict for f in self.violations + self.undecided),
+            key=lambda v: RANK[v],
+            default="pass",
         )
         self.verdict = "pass" if worst == "note" else worst  # type: ignore[assignment]
         self.violations.sort(key=lambda f: -RANK[f.verdict])
@@ -98,9 +103,9 @@ def rule_text(item) -> str:
 
 def make_finding(
     loaded: LoadedItem,
-    outcome: str,
-    verdict: str,
-    judged_by: str,
+    outcome: Outcome,
+    verdict: FindingVerdict,
+    judged_by: JudgedBy,
     reason: str,
     quote: str = "",
     triggers: list[str] | None = None,
@@ -126,7 +131,7 @@ def make_finding(
     )
 
 
-def violation_verdict(item) -> str:
+def violation_verdict(item) -> FindingVerdict:
     """A criterion says warn or block; decisions and caveats warn."""
     return item.criterion.verdict if item.criterion else "warn"
 
@@ -135,12 +140,13 @@ def counts(item) -> bool:
     return item.status == "active" and not item.superseded_by
 
 
-def from_rules(loaded: LoadedItem, outcome: RuleOutcome, judged_by: str = "rules") -> Finding:
+def from_rules(loaded: LoadedItem, outcome: RuleOutcome, judged_by: JudgedBy = "rules") -> Finding:
     """The finding for what the rules (or the sentence rules) concluded."""
-    kind, verdict = {
+    table: dict[str, tuple[Outcome, FindingVerdict]] = {
         "violated": ("violated", violation_verdict(loaded.item)),
         "satisfied": ("satisfied", "pass"),
         "undecided": ("undecided", "warn"),
-    }.get(outcome.status, ("possibly_relevant", "note"))
+    }
+    kind, verdict = table.get(outcome.status, ("possibly_relevant", "note"))
     quote = outcome.quote if kind != "possibly_relevant" else ""
     return make_finding(loaded, kind, verdict, judged_by, outcome.reason, quote, outcome.triggers)

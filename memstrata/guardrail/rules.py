@@ -86,10 +86,10 @@ def applies(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> li
     for kind, terms in (("keyword", spec.applies_to.keywords), ("topic", spec.applies_to.topics)):
         for term in terms:
             if gate_of(term)[0]:  # "added:flag": only where a flag is added
-                hit = next((h for h in term_hits(prepared, term) if not h.negated_by), None)
+                found = next((h for h in term_hits(prepared, term) if not h.negated_by), None)
             else:
-                hit = next(iter_term(prepared, term, negation=False), None)
-            if hit is not None:
+                found = next(iter_term(prepared, term, negation=False), None)
+            if found is not None:
                 triggers.append(f"{kind} '{term}'")
     return triggers
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -208,7 +208,7 @@ _TERM_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?\*?")
 
 def _split_term(term: str) -> list[str]:
     """A term's words, identifiers split like the text (`getUserById` -> get user by id)."""
-    words = []
+    words: list[str] = []
     for raw in _TERM_WORD.findall(term.replace("_", " ").replace("-", " ")):
         star = raw.endswith("*")
         parts = [p for _, p in _identifier_parts(raw.rstrip("*"))]
@@ -314,7 +314,7 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
     return False
 
 
-def _path_hits(prepared: PreparedText, term: str, glob: str, paths: list[str]) -> list[Hit]:
+def _path_hits(prepared: PreparedText, term: str, glob: str, paths: Sequence[str]) -> list[Hit]:
     hits = []
     for p in paths:
         if glob_matches(glob, p):
@@ -324,14 +324,14 @@ def _path_hits(prepared: PreparedText, term: str, glob: str, paths: list[str]) -
     return hits
 
 
-def _conjunct_present(prepared: PreparedText, term: str, paths: list[str]) -> bool:
+def _conjunct_present(prepared: PreparedText, term: str, paths: Sequence[str]) -> bool:
     glob = path_term(term)
     if glob is not None:
         return any(glob_matches(glob, p) for p in paths)
     return any(not h.negated_by for h in iter_term(prepared, term))
 
 
-def term_hits(prepared: PreparedText, term: str, paths: list[str] = ()) -> Iterator[Hit]:
+def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> Iterator[Hit]:
     """Occurrences of one term in any syntax (gate, `&`, path, regex, words); a hit whose
     gate stays shut is reported as negated by 'no add/change verb'."""
     gate, bare = gate_of(term)
@@ -348,7 +348,7 @@ def term_hits(prepared: PreparedText, term: str, paths: list[str] = ()) -> Itera
 
 
 def first_affirmed(
-    prepared: PreparedText, terms: Iterable[str], paths: list[str] = ()
+    prepared: PreparedText, terms: Iterable[str], paths: Sequence[str] = ()
 ) -> tuple[Hit | None, list[Hit]]:
     """(first non-negated hit, negated hits seen) across `terms`; `path:GLOB` terms match
     the proposal's paths instead of its text."""

@@ -107,4 +107,4 @@ def test_criterion(
     return trace
 
 
-test_criterion.__test__ = False  # not a pytest test despite the name
+test_criterion.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
