@@ -425,3 +425,25 @@ def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
         "satisfied",
         "violated",
     )
+
+
+@pytest.mark.parametrize(
+    "sentence,forbid,unless",
+    [
+        ("Prefer httpx over requests", ["requests"], ["httpx"]),
+        ("Use pathlib instead of os.path", ["os.path"], ["pathlib"]),
+        ("Global state is not allowed in the parser", ["global state"], []),
+        ("Mutable default arguments are forbidden", ["mutable default arguments"], []),
+        (
+            "Never use time.sleep in tests, use the fake clock",
+            ["time.sleep"],
+            ["fake clock", "clock"],
+        ),
+    ],
+)
+def test_more_ways_people_say_it(sentence, forbid, unless):
+    from memstrata.guardrail.sentences import read_sentence
+
+    d = read_sentence(sentence)
+    assert d.kind == "prohibition" and d.forbid == forbid and d.unless == unless
+    assert d.keywords  # it applies where the forbidden thing is named

@@ -251,12 +251,22 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
     elif verb in _COPULAS:
         r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
         return
+    if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
+        cut = after.index("over")
+        old, _, _ = _content(after[cut + 1 :])
+        if old:
+            r.forbidden.append(old)
+            _add(d.forbid, old)
+            _add(d.keywords, old)
+            d.steps.append(f"'{cue} … over {old}': forbids '{old}'")
+        after = after[:cut]
     if "instead" in after and "of" in after:  # "use X instead of Y"
         cut = after.index("instead")
         old, _, _ = _content(after[cut + 2 :])
         if old:
             r.forbidden.append(old)
             _add(d.forbid, old)
+            _add(d.keywords, old)
         after = after[:cut]
     obj, scope, trigger = _split_scope([w for w in after if w != "instead"])
     term, _, paths = _content(obj, alternative=True)
@@ -300,11 +310,31 @@ def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
     return out
 
 
+_ALLOWED = frozenset("allowed permitted acceptable ok okay".split())
+_PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
+_BE = frozenset("is are be".split())
+
+
+def _passive(words: list[str]) -> list[str] | None:
+    """The subject of "X is not allowed" / "X is forbidden", else None."""
+    for i, w in enumerate(words):
+        negated_allowed = w in _ALLOWED and i >= 1 and words[i - 1] == "not"
+        if w in _PASSIVE_BANS or negated_allowed:
+            subject = [x for x in words[: i - (1 if negated_allowed else 0)] if x not in _BE]
+            return subject or None
+    return None
+
+
 @lru_cache(maxsize=512)
 def _read_cached(sentence: str) -> SentenceDraft:
     r = _Reading(SentenceDraft())
     kinds = set()
     for words, items in _clauses(sentence):
+        subject = _passive(words)
+        if subject:  # "global state is not allowed in the parser"
+            kinds.add("prohibition")
+            _read_prohibition(r, "no", [], subject, items)
+            continue
         kind, start, end = _find_cue(words)
         if not kind:
             r.loose.append(words)
@@ -322,7 +352,7 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
     """Decide what the clauses add up to: a prohibition (obligations in it name the
     alternative) or an obligation (its wants become required)."""
     d = r.draft
-    if "prohibition" in kinds and d.forbid:
+    if d.forbid:
         d.kind = "prohibition"
         forbidden = {w for t in r.forbidden for w in t.split()}
         for alt in r.alternatives + r.required:
