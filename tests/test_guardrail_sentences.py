@@ -447,3 +447,15 @@ def test_more_ways_people_say_it(sentence, forbid, unless):
     d = read_sentence(sentence)
     assert d.kind == "prohibition" and d.forbid == forbid and d.unless == unless
     assert d.keywords  # it applies where the forbidden thing is named
+
+
+def test_the_sentence_verb_gates_the_users_own_forbid_words(mem):
+    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+    from memstrata.memory_layers.operations import remember as do_remember
+
+    spec = CriterionSpec(
+        applies_to=AppliesTo(keywords=["cache"]), forbid=["cache | queue"], verdict="block"
+    )
+    do_remember(mem, STORAGE, "criterion", criterion=spec)
+    assert _check(mem, "Sessions already live in the local cache; tune its TTL").verdict == "pass"
+    assert _check(mem, "Add a Redis cache in front of the API").verdict == "block"

@@ -41,6 +41,7 @@ from memstrata.guardrail.rules import (
     RuleOutcome,
     evaluate,
     evaluate_sentence,
+    gate_user_terms,
     spec_problems,
 )
 
@@ -61,11 +62,12 @@ def judge_criterion(
 ) -> tuple[RuleOutcome, JudgedBy]:
     """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
     spec = loaded.item.criterion
+    sentence = rule_text(loaded.item)
     if not (spec.forbid or spec.require):
-        outcome = evaluate_sentence(spec, rule_text(loaded.item), prepared, paths)
+        outcome = evaluate_sentence(spec, sentence, prepared, paths)
         if outcome is not None:
             return outcome, "sentence"
-    return evaluate(spec, prepared, paths), "rules"
+    return evaluate(gate_user_terms(spec, sentence), prepared, paths), "rules"
 
 
 def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:

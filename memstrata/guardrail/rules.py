@@ -177,6 +177,29 @@ def merge_draft(spec: CriterionSpec, draft: SentenceDraft) -> CriterionSpec:
     )
 
 
+def _gated(entry: str, gate: str) -> str:
+    if is_regex(entry):
+        return entry
+    alts = [a.strip() for a in entry.split("|")]
+    if any(":" in a.split(" ")[0] for a in alts):  # path:, added:, changed: stay as written
+        return entry
+    return " | ".join(f"{gate}:{a}" for a in alts if a)
+
+
+def gate_user_terms(spec: CriterionSpec, sentence: str) -> CriterionSpec:
+    """Plain forbid words the user gave, gated like the sentence's verb: for "Do not
+    introduce a new storage component", `--forbid cache` counts where a cache is added,
+    not where one is merely mentioned."""
+    if not spec.forbid:
+        return spec
+    draft = read_sentence(sentence)
+    gates = {gate_of(f)[0] for f in draft.forbid} - {""}
+    if gates != {"added"}:
+        return spec
+    forbid = [_gated(f, "added") for f in spec.forbid]
+    return spec if forbid == spec.forbid else spec.model_copy(update={"forbid": forbid})
+
+
 def sentence_spec(spec: CriterionSpec, sentence: str) -> tuple[CriterionSpec, SentenceDraft]:
     """The criterion with the terms read from its sentence."""
     draft = read_sentence(sentence)
