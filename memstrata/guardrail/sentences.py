@@ -72,6 +72,8 @@ _STOP = frozenset(
 _IMPLIED = {
     "raw sql": [r"/\b(select|insert|update|delete)\b[^\n]{0,120}?\b(from|into|set|where)\b/"],
 }
+# acts whose command-line spelling differs: `git push -f` is a force-push
+_IMPLIED_ACTS = {"force push": ["push f"]}
 _WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
 _PAREN = re.compile(r"\(([^()]*)\)")
 _CLAUSE_SPLIT = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
@@ -175,7 +177,7 @@ class _Reading:
     loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
 
 
-def _read_prohibition(r: _Reading, cue: str, before: list[str], after: list[str], items):
+def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str]) -> None:
     d = r.draft
     if "without" in after or "unless" in after or "except" in after:
         cut = next(i for i, w in enumerate(after) if w in ("without", "unless", "except"))
@@ -197,8 +199,9 @@ def _read_prohibition(r: _Reading, cue: str, before: list[str], after: list[str]
     term, says_new, paths = _content(obj)
     base = verb.removesuffix("ing")
     gate = "added" if says_new or base in _INTRODUCE or base + "e" in _INTRODUCE else ""
+    gate = "changed" if not gate and (base in _EDIT or verb in _EDIT) else gate
     scope_paths = [_glob(w) for w in scope if _is_path(w)]
-    if base in _EDIT or verb in _EDIT:
+    if (base in _EDIT or verb in _EDIT) and scope_paths + paths:
         for p in scope_paths + paths:
             _add(d.forbid, f"changed:path:{p}")
             _add(d.paths, p)
@@ -211,10 +214,8 @@ def _read_prohibition(r: _Reading, cue: str, before: list[str], after: list[str]
         where, _, _ = _content(scope[1:])
         act = verb.replace("-", " ")
         flipped = " ".join(reversed(act.split()))
-        for form in dict.fromkeys([act, flipped]):
+        for form in dict.fromkeys([act, flipped, *_IMPLIED_ACTS.get(act, [])]):
             _add(d.forbid, f"{form} & {where}" if where else form)
-        if act == "force push":
-            _add(d.forbid, f"push f & {where}" if where else "push f")
         _add(d.keywords, act.split()[-1])
         d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
         return
@@ -226,11 +227,10 @@ def _read_prohibition(r: _Reading, cue: str, before: list[str], after: list[str]
         _add(d.keywords, t)
         r.forbidden.append(t)
     if terms:
-        how = " when added" if gate else ""
+        how = f" when {gate}" if gate else ""
         d.steps.append(f"'{cue}{' ' + verb if verb else ''}': forbids {', '.join(terms)}{how}")
     if trigger:
         _add(d.keywords, _content(trigger)[0])
-    del before
 
 
 def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
@@ -333,7 +333,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         subject = _passive(words)
         if subject:  # "global state is not allowed in the parser"
             kinds.add("prohibition")
-            _read_prohibition(r, "no", [], subject, items)
+            _read_prohibition(r, "no", subject, items)
             continue
         kind, start, end = _find_cue(words)
         if not kind:
@@ -342,7 +342,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         kinds.add(kind)
         cue = " ".join(words[start:end])
         if kind == "prohibition":
-            _read_prohibition(r, cue, words[:start], words[end:], items)
+            _read_prohibition(r, cue, words[end:], items)
         else:
             _read_obligation(r, cue, words[:start], words[end:])
     return _settle(r, kinds)
