@@ -459,3 +459,29 @@ def test_the_sentence_verb_gates_the_users_own_forbid_words(mem):
     do_remember(mem, STORAGE, "criterion", criterion=spec)
     assert _check(mem, "Sessions already live in the local cache; tune its TTL").verdict == "pass"
     assert _check(mem, "Add a Redis cache in front of the API").verdict == "block"
+
+
+def test_a_commit_that_records_the_rule_is_not_judged_by_its_own_words(mem):
+    """The commit holds the criterion file (which names the alternative) and a violation."""
+    import subprocess
+
+    from memstrata.guardrail.check import check
+    from memstrata.guardrail.proposals import from_git_diff
+
+    repo = mem.project.repo_dir
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "0")
+    _sentence_rule(
+        mem, "Handlers must not use raw SQL; go through the repository layer", paths=["app/**"]
+    )
+    (repo / "app").mkdir()
+    (repo / "app" / "orders.py").write_text('db.execute("SELECT * FROM orders WHERE id = 1")\n')
+    git("add", "-A")
+    git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "orders")
+    proposal = from_git_diff(repo, "HEAD")
+    assert proposal.paths == ["app/orders.py"]
+    assert check(mem, proposal, retrieval=False).verdict == "block"

@@ -220,13 +220,15 @@ def from_git_diff(
             f"commit {rev}",
         )
         message = _git(repo, "log", "-1", "--format=%B", rev).strip()
-    diff = _git(repo, *diff_args)
+    # the memory folder holds the rules themselves: committing a criterion is no proposal
+    spec = ["--", ":/", ":(exclude).memory"]
+    diff = _git(repo, *diff_args, *spec)
     paths, added = parse_unified_diff(diff)
     names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
         "--name-only",
         "-z",
     ]
-    for name in _names(_git(repo, *names_args)):  # binary files and mode changes too
+    for name in _names(_git(repo, *names_args, *spec)):  # binary files and mode changes too
         if name not in paths:
             paths.append(name)
     text = "\n".join(x for x in (message, "\n".join(added)) if x)
