@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from memstrata.core.clients import get as client_spec
 from memstrata.guardrail.check import CheckResult, Finding
 
 
@@ -102,9 +103,10 @@ def hook_reply(result: CheckResult, client: str, *, strict: bool = False) -> Hoo
     if verdict == "warn" and strict:
         verdict = "block"
     if verdict == "pass":
-        return HookReply("{}" if client in ("cursor", "gemini") else "", "", 0)
+        return HookReply(client_spec(client).pass_output, "", 0)
     message = _agent_message(result)
-    if client in ("claude-code", "codex"):
+    style = client_spec(client).tool_reply
+    if style == "hook-specific":
         if verdict == "block":
             out = {
                 "hookSpecificOutput": {
@@ -118,7 +120,7 @@ def hook_reply(result: CheckResult, client: str, *, strict: bool = False) -> Hoo
                 "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": message},
                 "systemMessage": message,
             }
-    elif client == "cursor":
+    elif style == "permission":
         out = {
             "permission": "deny" if verdict == "block" else "ask",
             "user_message": message,
@@ -137,9 +139,10 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
     """A failed check: fail open (let the tool run) unless asked to fail closed."""
     line = f"memstrata check failed: {error}"
     if not fail_closed:
-        return HookReply("{}" if client in ("cursor", "gemini") else "", line, 0)
+        return HookReply(client_spec(client).pass_output, line, 0)
     reason = line + " (the guardrail is set to fail closed)"
-    if client in ("claude-code", "codex"):
+    style = client_spec(client).tool_reply
+    if style == "hook-specific":
         out = {
             "hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
@@ -147,7 +150,7 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
                 "permissionDecisionReason": reason,
             }
         }
-    elif client == "cursor":
+    elif style == "permission":
         out = {"permission": "deny", "user_message": reason, "agent_message": reason}
     else:
         out = {"decision": "deny", "reason": reason}
