@@ -255,8 +255,8 @@ def test_doctor_command_is_not_ok_with_misses_logged(tmp_path):
     repo = tmp_path / "repo"  # the isolated fixture made it, and HOME
     env: dict = {}
     assert run_cli("init", cwd=repo, env=env).returncode == 0
-    assert run_cli("reindex", cwd=repo, env=env).returncode == 0
-    assert run_cli("doctor", cwd=repo, env=env).returncode == 0
+    before = run_cli("doctor", cwd=repo, env=env)
+    assert "hooks:" not in before.stdout and before.stdout.strip().endswith("ok")
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     (repo / ".memory" / ".index" / "hooks.log").write_text(
         f"{stamp} prompt (claude-code): deadline of 2500 ms passed; answered empty\n")
