@@ -36,8 +36,12 @@ class Recorded:
 
 
 class FakeModelServer:
-    def __init__(self, reply: str = "Noted.", *, max_requests: int = 300, max_seconds: float = 600):
+    def __init__(self, reply: str = "Noted.", *, max_requests: int = 300, max_seconds: float = 600,
+                 tool_calls: list[dict] | None = None):
         self.reply = reply
+        # Anthropic only: answer the first model requests with these tool calls
+        # ({"name": "Bash", "input": {...}}), one per request, then with `reply`
+        self.tool_calls = list(tool_calls or [])
         self.max_requests = max_requests
         self.max_seconds = max_seconds
         self.requests: list[Recorded] = []
@@ -192,6 +196,26 @@ class _Handler(BaseHTTPRequestHandler):
         msg_id = f"msg_{uuid.uuid4().hex[:20]}"
         model = request.get("model", "claude-fake")
         usage = {"input_tokens": 12, "output_tokens": 3}
+        owner = self.server_owner
+        if owner.tool_calls and request.get("tools") and request.get("stream"):
+            call = owner.tool_calls.pop(0)
+            tool_id = f"toolu_{uuid.uuid4().hex[:20]}"
+            self._sse([
+                ("message_start", {"type": "message_start", "message": {
+                    "id": msg_id, "type": "message", "role": "assistant", "model": model,
+                    "content": [], "stop_reason": None, "stop_sequence": None,
+                    "usage": {"input_tokens": 12, "output_tokens": 1}}}),
+                ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
+                    "type": "tool_use", "id": tool_id, "name": call["name"], "input": {}}}),
+                ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+                    "type": "input_json_delta", "partial_json": json.dumps(call["input"])}}),
+                ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use",
+                                                                      "stop_sequence": None},
+                                   "usage": {"output_tokens": 5}}),
+                ("message_stop", {"type": "message_stop"}),
+            ])
+            return
         if not request.get("stream"):
             self._json(200, {"id": msg_id, "type": "message", "role": "assistant", "model": model,
                              "content": [{"type": "text", "text": reply}],

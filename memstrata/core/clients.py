@@ -25,6 +25,12 @@ Code 2.1, Codex CLI 0.171, Gemini CLI 0.61 — in tests/test_real_clients.py):
 - Gemini CLI: SessionStart and BeforeAgent take `hookSpecificOutput.additionalContext`
   (it wraps it in `<hook_context>…</hook_context>` and, for BeforeAgent, puts that block into
   later payloads' `prompt` too); stdout must be JSON only, so every answer is JSON.
+
+Pre-tool replies, as seen by the model (Claude Code 2.1.197 against a recording model
+server): a `permissionDecision: "deny"` reply's `permissionDecisionReason` becomes the
+tool_result content (`is_error: true`); an `additionalContext` reply lets the tool run and
+adds `<system-reminder>PreToolUse:Bash hook additional context: …</system-reminder>` after
+the tool result; `systemMessage` is shown to the user only and never reaches the model.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ class ClientSpec:
     guardrail_install: bool = False            # `install CLIENT --guardrail` is offered
     settings_version: int | None = None        # a top-level {"version": N} the file must carry
     hooks_need_trust: bool = False             # the client skips hooks the user has not trusted
+    per_turn_end_events: tuple[str, ...] = ()  # end-like events that fire after every turn
+    #   (extraction is throttled to hooks.session_end_min_interval_s for these)
     npm_package: str | None = None             # where the real client comes from (e2e tests)
     notes: tuple[str, ...] = field(default_factory=tuple)  # printed after `install CLIENT`
 
@@ -91,7 +99,7 @@ CLIENT_SPECS: dict[str, ClientSpec] = {spec.name: spec for spec in (
         events=(("SessionStart", "session-start"), ("UserPromptSubmit", "prompt"),
                 ("PreCompact", "session-end"), ("Stop", "session-end")),
         reply="hook-specific", transcript="codex-rollout", pre_tool_event="PreToolUse",
-        hooks_need_trust=True, npm_package="@openai/codex",
+        hooks_need_trust=True, per_turn_end_events=("Stop",), npm_package="@openai/codex",
         notes=("Codex releases before hooks were on by default need "
                "`[features] codex_hooks = true` in ~/.codex/config.toml",),
     ),

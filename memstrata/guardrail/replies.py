@@ -110,14 +110,14 @@ def hook_reply(result: CheckResult, client: str, *, strict: bool = False) -> Hoo
         if verdict == "block":
             out = {
                 "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
+                    "hookEventName": client_spec(client).pre_tool_event,
                     "permissionDecision": "deny",
                     "permissionDecisionReason": message,
                 }
             }
         else:
             out = {
-                "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": message},
+                "hookSpecificOutput": {"hookEventName": client_spec(client).pre_tool_event, "additionalContext": message},
                 "systemMessage": message,
             }
     elif style == "permission":
@@ -145,7 +145,7 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
     if style == "hook-specific":
         out = {
             "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
+                "hookEventName": client_spec(client).pre_tool_event,
                 "permissionDecision": "deny",
                 "permissionDecisionReason": reason,
             }

@@ -185,8 +185,8 @@ def session_end(mem, payload: HookPayload) -> None:
     transcript = payload.transcript_path
     if not transcript:
         return
-    if payload.hook_event_name == "Stop":
-        # Codex fires Stop after every turn: extract at most every N seconds per session
+    if payload.hook_event_name in client_spec(payload.client).per_turn_end_events:
+        # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
         state = load_session(mem, payload.session_id)
         last = float(state.get("last_end", 0) or 0)
         if time.time() - last < mem.settings.hooks.session_end_min_interval_s:
