@@ -276,3 +276,12 @@ def test_doctor_reports_a_hook_whose_command_moved(tmp_path):
     (entry,) = installed_hooks(tmp_path)
     assert entry.client == "claude-code" and entry.scope == "project"
     assert any("does not exist" in p for p in entry.problems)
+
+
+def test_trust_state_is_read_without_tomllib_too(codex_home):
+    from memstrata.integrations.installers import _hook_states_by_hand, _read_toml, install, trust_hooks
+
+    install("codex", command="/opt/memstrata")
+    trust_hooks("codex", codex_home / ".codex" / "hooks.json")
+    config = codex_home / ".codex" / "config.toml"
+    assert _hook_states_by_hand(config.read_text()) == _read_toml(config)

@@ -334,16 +334,39 @@ def _codex_hash(event: str, group: dict, handler: dict) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def _hook_states_by_hand(text: str) -> dict:
+    """Python 3.10 has no tomllib: read just the `[hooks.state."…"]` tables."""
+    import re
+
+    states: dict = {}
+    current: dict | None = None
+    for line in text.splitlines():
+        header = re.match(r'^\s*\[\s*hooks\.state\.("(?:[^"\\]|\\.)*")\s*\]\s*$', line)
+        if header:
+            current = states.setdefault(json.loads(header.group(1)), {})
+        elif line.strip().startswith("["):
+            current = None
+        elif current is not None:
+            pair = re.match(r'^\s*(trusted_hash|enabled)\s*=\s*("[^"]*"|true|false)\s*(#.*)?$', line)
+            if pair:
+                current[pair.group(1)] = json.loads(pair.group(2))
+    return {"hooks": {"state": states}} if states else {}
+
+
 def _read_toml(path: Path) -> dict:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallerError(f"cannot read {path}: {exc}") from exc
     try:
         import tomllib
     except ImportError:  # Python 3.10
-        return {}
+        return _hook_states_by_hand(text)
     try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return tomllib.loads(text)
+    except ValueError as exc:
         raise InstallerError(f"cannot read {path}: {exc}") from exc
 
 
