@@ -420,8 +420,8 @@ def trust_instructions(client: str, result: InstallResult) -> list[str]:
     lines = [
         f"Codex will not run these {len(pending)} hooks ({events}) until you trust them; "
         "`codex exec` skips untrusted hooks without a warning. To trust them:",
-        "  1. run `codex` (the interactive CLI) and type `/hooks`;",
-        "  2. review the memstrata hooks and trust each one;",
+        "  1. start `codex` (the interactive CLI): it says hooks need review; or type `/hooks`;",
+        "  2. review the memstrata hooks (`… memstrata hook … --client codex`) and trust them;",
         f"  or run `memstrata install codex --scope {result.scope} --trust`, which records the "
         f"same trust in {codex_home() / 'config.toml'} for exactly these commands.",
         "Check with `memstrata doctor`; reinstalling with a different command or timeout needs "
