@@ -46,6 +46,7 @@ class Memory:
              **overrides: Any) -> Memory:
         """Find `.memory/` (walk up, `--root`, `MEMSTRATA_ROOT`) and read settings once."""
         home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
+        project_root: Path | None
         try:
             project_root = find_project_root(cwd, root)
             if not project_root.is_dir():
@@ -114,16 +115,13 @@ class Memory:
         """(items, problems) across global + project; project items override global ones."""
         from memstrata.memory_layers.store import LoadResult
 
+        from memstrata.memory_layers.scopes import visible_global
+
         merged = LoadResult()
         global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
         project_result = self.project_store.load_all(include_archived) if self.project_store else LoadResult()
-        project_keys = {
-            (li.item.type, li.item.title.strip().lower()) for li in project_result.items
-        } | {li.item.id for li in project_result.items}
-        for li in global_result.items:
-            if li.item.id in project_keys or (li.item.type, li.item.title.strip().lower()) in project_keys:
-                continue
-            merged.items.append(li)
+        merged.items.extend(visible_global(project_result.items, global_result.items,
+                                           lambda li: (li.item.id, li.item.type, li.item.title)))
         merged.items.extend(project_result.items)
         merged.problems = global_result.problems + project_result.problems
         return merged

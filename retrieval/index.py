@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from memstrata.retrieval.usage import UsageStore
 from memstrata.retrieval.vectors import VectorStore
 
 from memstrata.core.errors import MemstrataError
+from memstrata.core.logs import get_logger
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
@@ -54,8 +54,8 @@ class SearchHit:
     explain: dict = field(default_factory=dict)
 
 
-def _stderr_warning(message: str) -> None:
-    print(f"memstrata: warning: {message}", file=sys.stderr)
+def _log_warning(message: str) -> None:
+    get_logger("index").warning(message)
 
 
 class MemoryIndex:
@@ -70,7 +70,7 @@ class MemoryIndex:
         self._last_sweep = 0.0
         self.settings = mem.settings
         self.dir = mem.primary.index_dir
-        self.warn = warn or _stderr_warning
+        self.warn = warn or _log_warning
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
                                    collection=self._collection_name())

@@ -279,7 +279,12 @@ def test_doctor_reports_a_hook_whose_command_moved(tmp_path):
 
 
 def test_trust_state_is_read_without_tomllib_too(codex_home):
-    from memstrata.integrations.installers import _hook_states_by_hand, _read_toml, install, trust_hooks
+    from memstrata.integrations.installers import (
+        _hook_states_by_hand,
+        _read_toml,
+        install,
+        trust_hooks,
+    )
 
     install("codex", command="/opt/memstrata")
     trust_hooks("codex", codex_home / ".codex" / "hooks.json")
