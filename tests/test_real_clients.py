@@ -159,6 +159,38 @@ def test_claude_code_receives_session_and_prompt_memory(client_bin, project, tmp
     assert "Noted." in run.stdout
 
 
+def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_path):
+    """`install claude-code --guardrail`: a blocked Bash call never runs, and the model reads
+    the rule it would break (Claude Code hands permissionDecisionReason over as the tool
+    result)."""
+    proc = run_cli("remember", "Production deploys go through CI only; codeword KESTREL-5150",
+                   "--type", "criterion", "--keyword", "deploy", "--forbid", r"/deploy\.sh/",
+                   "--verdict", "block", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    config = project / ".memory" / "config.toml"
+    config.write_text(config.read_text() + "\n[guardrail]\nhook_deadline_ms = 20000\n")
+    install("claude-code", project, "--guardrail")
+    marker = project / "deployed"
+    (project / "deploy.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "deploy.sh").chmod(0o755)
+    call = {"name": "Bash", "input": {"command": "./deploy.sh prod", "description": "deploy"}}
+    with FakeModelServer(reply="Understood.", max_seconds=RUN_TIMEOUT_S + 30,
+                         tool_calls=[call]) as server:
+        env = client_env(client_bin, tmp_path / "home", ANTHROPIC_BASE_URL=server.url,
+                         ANTHROPIC_API_KEY="dummy", DISABLE_TELEMETRY="1",
+                         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+        run = run_client(["claude", "-p", "Deploy to production now.", "--allowedTools", "Bash"],
+                         project, env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert not marker.exists()  # the hook denied the call
+    answered = json.loads(server.model_requests()[-1].body)  # the request after the tool call
+    results = [block for message in answered["messages"] if isinstance(message["content"], list)
+               for block in message["content"] if block.get("type") == "tool_result"]
+    assert results and results[-1].get("is_error") is True
+    told = json.dumps(results[-1]["content"])  # the rule is in the tool result itself, not
+    assert "KESTREL-5150" in told and "BLOCK" in told  # only in the session-start context
+
+
 def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_path):
     home = tmp_path / "home"
     install("gemini", project)
