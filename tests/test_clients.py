@@ -290,3 +290,17 @@ def test_trust_state_is_read_without_tomllib_too(codex_home):
     trust_hooks("codex", codex_home / ".codex" / "hooks.json")
     config = codex_home / ".codex" / "config.toml"
     assert _hook_states_by_hand(config.read_text()) == _read_toml(config)
+
+
+def test_doctor_sees_codex_hooks_turned_off(codex_home):
+    from memstrata.integrations.hook_health import installed_hooks
+    from memstrata.integrations.installers import install, memstrata_command, trust_hooks
+
+    install("codex", command=memstrata_command())  # a command that exists
+    trust_hooks("codex", codex_home / ".codex" / "hooks.json")
+    assert installed_hooks(None)[0].problems == []
+    config = codex_home / ".codex" / "config.toml"
+    config.write_text("[features]\nhooks = false\n\n" + config.read_text())
+    (entry,) = installed_hooks(None)
+    assert entry.problems == [f"Codex CLI will not run any of them: hooks are turned off in "
+                              f"{config} ([features] hooks = false)"]

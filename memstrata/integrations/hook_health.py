@@ -112,6 +112,9 @@ def installed_hooks(project_dir: Path | None) -> list[InstalledHooks]:
                             entry.problems.append(f"{event}: will not run: {problem}")
             if not entry.events:
                 continue
+            off = installers.hooks_turned_off(name)
+            if off:
+                entry.problems.append(f"{registry.get(name).title} will not run any of them: {off}")
             for trust in installers.hook_trust(name, path):
                 if trust.status != "trusted":
                     entry.problems.append(

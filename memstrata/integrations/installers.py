@@ -409,6 +409,19 @@ def hook_trust(client: str, path: Path) -> list[HookTrust]:
     return found
 
 
+def hooks_turned_off(client: str) -> str | None:
+    """Why the client runs no hooks at all, when its own config says so (else None)."""
+    if not registry.get(client).hooks_need_trust:  # Codex: `[features] hooks = false`
+        return None
+    config = codex_home() / "config.toml"
+    features = _read_toml(config).get("features")
+    if isinstance(features, dict):
+        for key in ("hooks", "codex_hooks"):  # 0.171's name, then the older one
+            if features.get(key) is False:
+                return f"hooks are turned off in {config} ([features] {key} = false)"
+    return None
+
+
 def trust_instructions(client: str, result: InstallResult) -> list[str]:
     """What the user must do so the client runs the hooks just installed ([] if nothing)."""
     if result.dry_run or not registry.get(client).hooks_need_trust:
