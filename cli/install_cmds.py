@@ -106,9 +106,16 @@ def _client_uninstall(client: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool):
-        from memstrata.integrations.installers import uninstall as do_uninstall
+        from memstrata.integrations import installers
 
-        result = do_uninstall(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run)
+        path = installers.settings_path(client, scope, _project_dir(ctx))
+        trusted = installers.hook_trust(client, path) if path.is_file() else []
+        result = installers.uninstall(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run)
+        if trusted and not dry_run:
+            gone = installers.forget_trust(client, trusted)
+            if gone:
+                result.notes.append(f"removed the trust of {gone} hook(s) from "
+                                    f"{installers.codex_home() / 'config.toml'}")
         _render(result, as_json, "uninstalled")
 
     return click.command(

@@ -214,6 +214,9 @@ def test_install_codex_says_how_to_trust_and_trust_is_opt_in(codex_home, tmp_pat
     from memstrata.integrations.installers import hook_trust
 
     assert {t.status for t in hook_trust("codex", hooks_json)} == {"trusted"}
+    gone = run_cli("uninstall", "codex", cwd=tmp_path, env=env)
+    assert "removed the trust of 4 hook(s)" in gone.stderr
+    assert config.read_text() == 'model = "gpt-5"\n\n[features]\ncodex_hooks = true\n'
 
 
 def test_changed_codex_hook_needs_trust_again(codex_home):
@@ -226,6 +229,8 @@ def test_changed_codex_hook_needs_trust_again(codex_home):
     assert {t.status for t in hook_trust("codex", path)} == {"modified"}
     assert len(trust_hooks("codex", path)) == 4
     assert {t.status for t in hook_trust("codex", path)} == {"trusted"}
+    text = (codex_home / ".codex" / "config.toml").read_text()
+    assert text.count("# trusted by") == 4 and text.count("[hooks.state.") == 4  # replaced
 
 
 # ---- doctor and hooks.log ---------------------------------------------------------------------

@@ -450,6 +450,44 @@ def _toml_key(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)  # a TOML basic string for ordinary paths
 
 
+_TRUST_NOTE = "# trusted by `memstrata install"
+
+
+def _drop_state_tables(text: str, keys: list[str]) -> str:
+    """TEXT without the `[hooks.state."KEY"]` tables (and the note memstrata wrote above them)."""
+    headers = {f"[hooks.state.{_toml_key(key)}]" for key in keys}
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            skipping = stripped in headers
+            if skipping:
+                while kept and (kept[-1].startswith(_TRUST_NOTE) or not kept[-1].strip()):
+                    kept.pop()
+        if not skipping:
+            kept.append(line)
+    new = "".join(kept)
+    return new + "\n" if new and not new.endswith("\n") else new
+
+
+def forget_trust(client: str, entries: list[HookTrust]) -> int:
+    """After uninstall: drop the trust tables of handlers that are gone (the count removed)."""
+    from memstrata.memory_layers.fsutil import write_atomic
+
+    config = codex_home() / "config.toml"
+    try:
+        text = config.read_text("utf-8")
+    except FileNotFoundError:
+        return 0
+    keys = [t.key for t in entries if f"[hooks.state.{_toml_key(t.key)}]" in text]
+    if not keys:
+        return 0
+    shutil.copy2(config, config.with_name(config.name + BACKUP_SUFFIX))
+    write_atomic(config, _drop_state_tables(text, keys).encode("utf-8"))
+    return len(keys)
+
+
 def trust_hooks(client: str, path: Path) -> list[HookTrust]:
     """Record trust for memstrata's own handlers in PATH, as Codex's `/hooks` review would.
 
@@ -467,18 +505,7 @@ def trust_hooks(client: str, path: Path) -> list[HookTrust]:
         text = config.read_text("utf-8")
     except FileNotFoundError:
         text = ""
-    headers = {f"[hooks.state.{_toml_key(t.key)}]" for t in todo}
-    kept: list[str] = []
-    skipping = False
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            skipping = stripped in headers
-        if not skipping:
-            kept.append(line)
-    new = "".join(kept)
-    if new and not new.endswith("\n"):
-        new += "\n"
+    new = _drop_state_tables(text, [t.key for t in todo])
     for t in todo:
         new += (f"\n# trusted by `memstrata install {client} --trust` ({t.event})\n"
                 f"[hooks.state.{_toml_key(t.key)}]\ntrusted_hash = {_toml_key(t.hash)}\n")
