@@ -309,3 +309,16 @@ def test_doctor_sees_codex_hooks_turned_off(codex_home):
     (entry,) = installed_hooks(None)
     assert entry.problems == [f"Codex CLI will not run any of them: hooks are turned off in "
                               f"{config} ([features] hooks = false)"]
+
+
+def test_session_end_of_a_client_without_a_known_transcript_format_guesses(repo, monkeypatch):
+    import subprocess
+
+    from memstrata.consolidation import extract
+    from memstrata.memory_layers.memory import Memory
+
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda command, **kw: started.append(command))
+    extract.spawn_extraction(Memory.open(repo), "/tmp/t.jsonl", "cursor")
+    extract.spawn_extraction(Memory.open(repo), "/tmp/t.jsonl", "gemini")
+    assert [c[c.index("--client") + 1] for c in started] == ["auto", "gemini"]
