@@ -5,7 +5,8 @@ every request it receives (method, path, body) so a test can see what reached th
 - Anthropic Messages (`POST /v1/messages`, streaming SSE or not; `count_tokens`), as Claude
   Code uses it;
 - Gemini (`POST /v1beta/models/M:generateContent` and `:streamGenerateContent?alt=sse`,
-  `:countTokens`), as Gemini CLI uses it;
+  `:countTokens`), as Gemini CLI uses it (a request with a response schema — its model
+  router — gets the smallest JSON value the schema allows);
 - OpenAI Responses (`POST /v1/responses`, streaming SSE), as Codex CLI uses it.
 Anything else gets `{}` (GET) or a small JSON 404, which the clients treat as optional.
 
@@ -183,9 +184,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif path.endswith(":countTokens"):
             self._json(200, {"totalTokens": 12})
         elif path.endswith(":streamGenerateContent"):
-            self._sse([(None, _gemini_chunk(reply))])
+            self._sse([(None, _gemini_chunk(_gemini_reply(request, reply)))])
         elif path.endswith(":generateContent"):
-            self._json(200, _gemini_chunk(reply))
+            self._json(200, _gemini_chunk(_gemini_reply(request, reply)))
         elif path.startswith("/v1/responses") or path.endswith("/responses"):
             self._responses(request, reply)
         else:
@@ -262,6 +263,35 @@ class _Handler(BaseHTTPRequestHandler):
             ("response.completed", {"type": "response.completed", "response": {
                 **base, "status": "completed", "output": [item], "usage": usage}}),
         ])
+
+
+def _from_schema(schema: dict):
+    """The smallest value that fits a JSON schema (Gemini's upper-case type names too)."""
+    kind = str(schema.get("type", "object")).lower()
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if kind == "object":
+        props = schema.get("properties") or {}
+        return {name: _from_schema(sub) for name, sub in props.items()}
+    if kind == "array":
+        return []
+    if kind == "integer":
+        return max(int(schema.get("minimum", 10)), 10)
+    if kind == "number":
+        return 0.5
+    if kind == "boolean":
+        return False
+    return "A simple, bounded request."
+
+
+def _gemini_reply(request: dict, reply: str) -> str:
+    """Requests for JSON (Gemini CLI's "auto" model router asks for a complexity score or a
+    model choice first) get the smallest answer their schema allows; the rest the reply."""
+    config = request.get("generationConfig") or {}
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    if isinstance(schema, dict):
+        return json.dumps(_from_schema(schema))
+    return reply
 
 
 def _gemini_chunk(reply: str) -> dict:

@@ -202,8 +202,8 @@ def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_
         env = client_env(client_bin, home, GOOGLE_GEMINI_BASE_URL=server.url,
                          GEMINI_API_KEY="dummy", GEMINI_CLI_TRUST_WORKSPACE="true",
                          GEMINI_CLI_NO_RELAUNCH="true")
-        # a fixed model: the default "auto" first asks a router model for a JSON verdict
-        run = run_client(["gemini", "-m", "gemini-2.5-flash", "-p", PROMPT], project, env)
+        # the default "auto" model: a router request (JSON) first, then the answer
+        run = run_client(["gemini", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
     # the chat Gemini CLI wrote is read back: the person's words, without <hook_context>
     from memstrata.consolidation.transcripts import read_user_messages
