@@ -37,8 +37,14 @@ class Recorded:
 
 
 class FakeModelServer:
-    def __init__(self, reply: str = "Noted.", *, max_requests: int = 300, max_seconds: float = 600,
-                 tool_calls: list[dict] | None = None):
+    def __init__(
+        self,
+        reply: str = "Noted.",
+        *,
+        max_requests: int = 300,
+        max_seconds: float = 600,
+        tool_calls: list[dict] | None = None,
+    ):
         self.reply = reply
         # Anthropic only: answer the first model requests with these tool calls
         # ({"name": "Bash", "input": {...}}), one per request, then with `reply`
@@ -66,8 +72,12 @@ class FakeModelServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        serve = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
-                                 name="fake-model-server", daemon=True)
+        serve = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name="fake-model-server",
+            daemon=True,
+        )
         watchdog = threading.Thread(target=self._watchdog, name="fake-model-watchdog", daemon=True)
         self._threads = [serve, watchdog]
         for thread in self._threads:
@@ -99,10 +109,18 @@ class FakeModelServer:
 
     def model_requests(self) -> list[Recorded]:
         """Requests that asked the model for an answer (not token counts or metadata)."""
-        return [r for r in self.requests if r.method == "POST" and (
-            r.path.startswith("/v1/messages") and "count_tokens" not in r.path
-            or "generateContent" in r.path or "streamGenerateContent" in r.path
-            or r.path.startswith("/v1/responses"))]
+        return [
+            r
+            for r in self.requests
+            if r.method == "POST"
+            and (
+                r.path.startswith("/v1/messages")
+                and "count_tokens" not in r.path
+                or "generateContent" in r.path
+                or "streamGenerateContent" in r.path
+                or r.path.startswith("/v1/responses")
+            )
+        ]
 
     def received(self, text: str) -> bool:
         """Did any model request carry TEXT (also as JSON-escaped text)?"""
@@ -201,68 +219,191 @@ class _Handler(BaseHTTPRequestHandler):
         if owner.tool_calls and request.get("tools") and request.get("stream"):
             call = owner.tool_calls.pop(0)
             tool_id = f"toolu_{uuid.uuid4().hex[:20]}"
-            self._sse([
-                ("message_start", {"type": "message_start", "message": {
-                    "id": msg_id, "type": "message", "role": "assistant", "model": model,
-                    "content": [], "stop_reason": None, "stop_sequence": None,
-                    "usage": {"input_tokens": 12, "output_tokens": 1}}}),
-                ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
-                    "type": "tool_use", "id": tool_id, "name": call["name"], "input": {}}}),
-                ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
-                    "type": "input_json_delta", "partial_json": json.dumps(call["input"])}}),
-                ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-                ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use",
-                                                                      "stop_sequence": None},
-                                   "usage": {"output_tokens": 5}}),
-                ("message_stop", {"type": "message_stop"}),
-            ])
+            self._sse(
+                [
+                    (
+                        "message_start",
+                        {
+                            "type": "message_start",
+                            "message": {
+                                "id": msg_id,
+                                "type": "message",
+                                "role": "assistant",
+                                "model": model,
+                                "content": [],
+                                "stop_reason": None,
+                                "stop_sequence": None,
+                                "usage": {"input_tokens": 12, "output_tokens": 1},
+                            },
+                        },
+                    ),
+                    (
+                        "content_block_start",
+                        {
+                            "type": "content_block_start",
+                            "index": 0,
+                            "content_block": {
+                                "type": "tool_use",
+                                "id": tool_id,
+                                "name": call["name"],
+                                "input": {},
+                            },
+                        },
+                    ),
+                    (
+                        "content_block_delta",
+                        {
+                            "type": "content_block_delta",
+                            "index": 0,
+                            "delta": {
+                                "type": "input_json_delta",
+                                "partial_json": json.dumps(call["input"]),
+                            },
+                        },
+                    ),
+                    ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                    (
+                        "message_delta",
+                        {
+                            "type": "message_delta",
+                            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                            "usage": {"output_tokens": 5},
+                        },
+                    ),
+                    ("message_stop", {"type": "message_stop"}),
+                ]
+            )
             return
         if not request.get("stream"):
-            self._json(200, {"id": msg_id, "type": "message", "role": "assistant", "model": model,
-                             "content": [{"type": "text", "text": reply}],
-                             "stop_reason": "end_turn", "stop_sequence": None, "usage": usage})
+            self._json(
+                200,
+                {
+                    "id": msg_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [{"type": "text", "text": reply}],
+                    "stop_reason": "end_turn",
+                    "stop_sequence": None,
+                    "usage": usage,
+                },
+            )
             return
-        self._sse([
-            ("message_start", {"type": "message_start", "message": {
-                "id": msg_id, "type": "message", "role": "assistant", "model": model,
-                "content": [], "stop_reason": None, "stop_sequence": None,
-                "usage": {"input_tokens": 12, "output_tokens": 1}}}),
-            ("content_block_start", {"type": "content_block_start", "index": 0,
-                                     "content_block": {"type": "text", "text": ""}}),
-            ("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                     "delta": {"type": "text_delta", "text": reply}}),
-            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-            ("message_delta", {"type": "message_delta",
-                               "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                               "usage": {"output_tokens": 3}}),
-            ("message_stop", {"type": "message_stop"}),
-        ])
+        self._sse(
+            [
+                (
+                    "message_start",
+                    {
+                        "type": "message_start",
+                        "message": {
+                            "id": msg_id,
+                            "type": "message",
+                            "role": "assistant",
+                            "model": model,
+                            "content": [],
+                            "stop_reason": None,
+                            "stop_sequence": None,
+                            "usage": {"input_tokens": 12, "output_tokens": 1},
+                        },
+                    },
+                ),
+                (
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": 0,
+                        "content_block": {"type": "text", "text": ""},
+                    },
+                ),
+                (
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": 0,
+                        "delta": {"type": "text_delta", "text": reply},
+                    },
+                ),
+                ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                (
+                    "message_delta",
+                    {
+                        "type": "message_delta",
+                        "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                        "usage": {"output_tokens": 3},
+                    },
+                ),
+                ("message_stop", {"type": "message_stop"}),
+            ]
+        )
 
     def _responses(self, request: dict, reply: str) -> None:
         resp_id = f"resp_{uuid.uuid4().hex[:20]}"
         item_id = f"msg_{uuid.uuid4().hex[:20]}"
         model = request.get("model", "gpt-fake")
-        item = {"type": "message", "id": item_id, "status": "completed", "role": "assistant",
-                "content": [{"type": "output_text", "text": reply, "annotations": []}]}
-        usage = {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
-                 "output_tokens": 3, "output_tokens_details": {"reasoning_tokens": 0},
-                 "total_tokens": 15}
-        base = {"id": resp_id, "object": "response", "created_at": int(time.time()),
-                "model": model, "output": [], "status": "in_progress"}
+        item = {
+            "type": "message",
+            "id": item_id,
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": reply, "annotations": []}],
+        }
+        usage = {
+            "input_tokens": 12,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 3,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 15,
+        }
+        base = {
+            "id": resp_id,
+            "object": "response",
+            "created_at": int(time.time()),
+            "model": model,
+            "output": [],
+            "status": "in_progress",
+        }
         if not request.get("stream"):
             self._json(200, {**base, "status": "completed", "output": [item], "usage": usage})
             return
-        self._sse([
-            ("response.created", {"type": "response.created", "response": base}),
-            ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
-                                            "item": {**item, "status": "in_progress", "content": []}}),
-            ("response.output_text.delta", {"type": "response.output_text.delta", "item_id": item_id,
-                                            "output_index": 0, "content_index": 0, "delta": reply}),
-            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0,
-                                           "item": item}),
-            ("response.completed", {"type": "response.completed", "response": {
-                **base, "status": "completed", "output": [item], "usage": usage}}),
-        ])
+        self._sse(
+            [
+                ("response.created", {"type": "response.created", "response": base}),
+                (
+                    "response.output_item.added",
+                    {
+                        "type": "response.output_item.added",
+                        "output_index": 0,
+                        "item": {**item, "status": "in_progress", "content": []},
+                    },
+                ),
+                (
+                    "response.output_text.delta",
+                    {
+                        "type": "response.output_text.delta",
+                        "item_id": item_id,
+                        "output_index": 0,
+                        "content_index": 0,
+                        "delta": reply,
+                    },
+                ),
+                (
+                    "response.output_item.done",
+                    {"type": "response.output_item.done", "output_index": 0, "item": item},
+                ),
+                (
+                    "response.completed",
+                    {
+                        "type": "response.completed",
+                        "response": {
+                            **base,
+                            "status": "completed",
+                            "output": [item],
+                            "usage": usage,
+                        },
+                    },
+                ),
+            ]
+        )
 
 
 def _from_schema(schema: dict):
@@ -295,8 +436,14 @@ def _gemini_reply(request: dict, reply: str) -> str:
 
 
 def _gemini_chunk(reply: str) -> dict:
-    return {"candidates": [{"content": {"role": "model", "parts": [{"text": reply}]},
-                            "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": 3,
-                              "totalTokenCount": 15},
-            "modelVersion": "gemini-fake"}
+    return {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": reply}]},
+                "finishReason": "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": 3, "totalTokenCount": 15},
+        "modelVersion": "gemini-fake",
+    }

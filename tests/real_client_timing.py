@@ -25,8 +25,14 @@ from tests.test_real_clients import npm_cache
 
 
 def _memstrata(*args: str, cwd: Path, env: dict) -> None:
-    subprocess.run([sys.executable, "-m", "memstrata.cli", *args], cwd=cwd, env=env, check=True,
-                   capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", *args],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
 
 
 def main() -> None:
@@ -45,29 +51,46 @@ def main() -> None:
         env["MEMSTRATA_HOME"] = str(base / "memstrata-home")
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         _memstrata("init", cwd=repo, env={**env, "HOME": str(with_home)})
-        for text, kind in (("Never run database migrations on Fridays", "caveat"),
-                           ("Invoice PDFs embed the Tilda Sans font", "decision")):
-            _memstrata("remember", text, "--type", kind, cwd=repo, env={**env, "HOME": str(with_home)})
+        for text, kind in (
+            ("Never run database migrations on Fridays", "caveat"),
+            ("Invoice PDFs embed the Tilda Sans font", "decision"),
+        ):
+            _memstrata(
+                "remember", text, "--type", kind, cwd=repo, env={**env, "HOME": str(with_home)}
+            )
         _memstrata("reindex", cwd=repo, env={**env, "HOME": str(with_home)})
         _memstrata("install", "claude-code", cwd=repo, env={**env, "HOME": str(with_home)})
         times: dict[str, list[float]] = {"with": [], "without": []}
         with FakeModelServer(reply="Noted.", max_seconds=60 * args.runs + 120) as server:
-            client_env = {**env, "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
-                          "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "dummy",
-                          "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1",
-                          "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+            client_env = {
+                **env,
+                "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+                "ANTHROPIC_BASE_URL": server.url,
+                "ANTHROPIC_API_KEY": "dummy",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            }
             for i in range(args.runs):
                 order = ("with", "without") if i % 2 == 0 else ("without", "with")
                 for arm in order:
                     home = with_home if arm == "with" else without_home
                     started = time.perf_counter()
-                    subprocess.run(["claude", "-p", "Which font do invoice PDFs embed?"], cwd=repo,
-                                   env={**client_env, "HOME": str(home)}, capture_output=True,
-                                   timeout=180, stdin=subprocess.DEVNULL, check=True)
+                    subprocess.run(
+                        ["claude", "-p", "Which font do invoice PDFs embed?"],
+                        cwd=repo,
+                        env={**client_env, "HOME": str(home)},
+                        capture_output=True,
+                        timeout=180,
+                        stdin=subprocess.DEVNULL,
+                        check=True,
+                    )
                     times[arm].append(time.perf_counter() - started)
                     print(f"run {i} {arm:<7} {times[arm][-1]:.2f} s", flush=True)
-        result = {arm: {"median_s": round(statistics.median(v), 2), "runs": [round(x, 2) for x in v]}
-                  for arm, v in times.items()}
+        result = {
+            arm: {"median_s": round(statistics.median(v), 2), "runs": [round(x, 2) for x in v]}
+            for arm, v in times.items()
+        }
         result["overhead_s"] = round(result["with"]["median_s"] - result["without"]["median_s"], 2)
         result["load"] = os.getloadavg()[0]
         print(json.dumps(result))

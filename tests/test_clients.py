@@ -25,7 +25,11 @@ def _string_constants(path: Path):
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
             yield node
 
 
@@ -79,8 +83,10 @@ def test_installers_and_hooks_follow_the_registry(tmp_path):
                 continue
             parsed = json.loads(out)
             if spec.reply == "hook-specific":
-                assert parsed["hookSpecificOutput"] == {"hookEventName": client_event,
-                                                        "additionalContext": "CTX"}
+                assert parsed["hookSpecificOutput"] == {
+                    "hookEventName": client_event,
+                    "additionalContext": "CTX",
+                }
             elif ours == "session-start":
                 assert parsed == {"additional_context": "CTX"}
         assert registry.format_output(name, "session-end", None) == spec.pass_output
@@ -110,11 +116,14 @@ GEMINI_PROMPT = (
 
 
 def test_gemini_prompt_is_cleaned_of_injected_context():
-    payload = registry.parse_payload(json.dumps({"prompt": GEMINI_PROMPT, "session_id": "g"}),
-                                     "gemini", "prompt")
+    payload = registry.parse_payload(
+        json.dumps({"prompt": GEMINI_PROMPT, "session_id": "g"}), "gemini", "prompt"
+    )
     assert payload.prompt == "how do we rotate the signing keys?"
-    fenced = ("memstrata: recalled memory for this project.\n~~~~ memory\nold stuff\n~~~~\n"
-              "and what about tokens?")
+    fenced = (
+        "memstrata: recalled memory for this project.\n~~~~ memory\nold stuff\n~~~~\n"
+        "and what about tokens?"
+    )
     assert registry.strip_injected(fenced) == "and what about tokens?"
     assert registry.strip_injected("<hook_context>unclosed recall") == ""
     assert registry.strip_injected("plain a < b question") == "plain a < b question"
@@ -122,20 +131,45 @@ def test_gemini_prompt_is_cleaned_of_injected_context():
 
 def _gemini_jsonl(path: Path) -> Path:
     lines = [
-        {"sessionId": "sess-61", "projectHash": "abc", "startTime": "2026-11-30T10:00:00Z",
-         "lastUpdated": "2026-11-30T10:00:00Z", "kind": "main"},
-        {"id": "m1", "timestamp": "2026-11-30T10:00:01Z", "type": "user",
-         "content": [{"text": GEMINI_PROMPT}]},
-        {"id": "m2", "timestamp": "2026-11-30T10:00:02Z", "type": "gemini",
-         "content": "Rotate them with the vault job."},
+        {
+            "sessionId": "sess-61",
+            "projectHash": "abc",
+            "startTime": "2026-11-30T10:00:00Z",
+            "lastUpdated": "2026-11-30T10:00:00Z",
+            "kind": "main",
+        },
+        {
+            "id": "m1",
+            "timestamp": "2026-11-30T10:00:01Z",
+            "type": "user",
+            "content": [{"text": GEMINI_PROMPT}],
+        },
+        {
+            "id": "m2",
+            "timestamp": "2026-11-30T10:00:02Z",
+            "type": "gemini",
+            "content": "Rotate them with the vault job.",
+        },
         {"$set": {"lastUpdated": "2026-11-30T10:00:03Z"}},
-        {"id": "m3", "timestamp": "2026-11-30T10:00:04Z", "type": "user",
-         "content": [{"text": "scratch that, wrong question"}]},
+        {
+            "id": "m3",
+            "timestamp": "2026-11-30T10:00:04Z",
+            "type": "user",
+            "content": [{"text": "scratch that, wrong question"}],
+        },
         {"$rewindTo": "m3"},
-        {"id": "m4", "timestamp": "2026-11-30T10:00:05Z", "type": "user",
-         "content": [{"text": "we decided keys rotate every 90 days"}]},
-        {"id": "m4", "timestamp": "2026-11-30T10:00:05Z", "type": "user",
-         "content": [{"text": "we decided signing keys rotate every 90 days"}]},
+        {
+            "id": "m4",
+            "timestamp": "2026-11-30T10:00:05Z",
+            "type": "user",
+            "content": [{"text": "we decided keys rotate every 90 days"}],
+        },
+        {
+            "id": "m4",
+            "timestamp": "2026-11-30T10:00:05Z",
+            "type": "user",
+            "content": [{"text": "we decided signing keys rotate every 90 days"}],
+        },
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path
@@ -147,8 +181,10 @@ def test_gemini_061_jsonl_chat_is_read(tmp_path):
     path = _gemini_jsonl(tmp_path / "session-2026-11-30T10-00-sess61.jsonl")
     assert detect_client(path) == "gemini"
     messages = read_user_messages(path, "gemini")
-    assert [m.text for m in messages] == ["how do we rotate the signing keys?",
-                                          "we decided signing keys rotate every 90 days"]
+    assert [m.text for m in messages] == [
+        "how do we rotate the signing keys?",
+        "we decided signing keys rotate every 90 days",
+    ]
     assert {m.session for m in messages} == {"sess-61"}
     assert [m.text for m in read_user_messages(path)] == [m.text for m in messages]
 
@@ -157,11 +193,21 @@ def test_gemini_single_document_chat_is_still_read(tmp_path):
     from memstrata.consolidation.transcripts import read_user_messages
 
     path = tmp_path / "chat.json"
-    path.write_text(json.dumps({"sessionId": "old", "messages": [
-        {"id": "a", "type": "user", "content": GEMINI_PROMPT},
-        {"id": "b", "type": "gemini", "content": "ok"}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "sessionId": "old",
+                "messages": [
+                    {"id": "a", "type": "user", "content": GEMINI_PROMPT},
+                    {"id": "b", "type": "gemini", "content": "ok"},
+                ],
+            }
+        )
+    )
     messages = read_user_messages(path, "gemini")
-    assert [(m.text, m.session) for m in messages] == [("how do we rotate the signing keys?", "old")]
+    assert [(m.text, m.session) for m in messages] == [
+        ("how do we rotate the signing keys?", "old")
+    ]
 
 
 # ---- Codex trust -------------------------------------------------------------------------------
@@ -170,10 +216,14 @@ def test_codex_hook_hash_matches_the_real_client():
     # this handler in ~/.codex/hooks.json
     from memstrata.integrations.installers import _codex_hash
 
-    handler = {"type": "command", "command": "/usr/bin/memstrata hook session-start --client codex",
-               "timeout": 10}
+    handler = {
+        "type": "command",
+        "command": "/usr/bin/memstrata hook session-start --client codex",
+        "timeout": 10,
+    }
     assert _codex_hash("SessionStart", {"hooks": [handler]}, handler) == (
-        "sha256:aaaab311658d7d16290644000a54281ef8c8fd609b958549cc99ec6225dd7a91")
+        "sha256:aaaab311658d7d16290644000a54281ef8c8fd609b958549cc99ec6225dd7a91"
+    )
 
 
 @pytest.fixture
@@ -248,7 +298,8 @@ def test_doctor_reports_recent_deadline_misses_and_errors(tmp_path):
         f"{stamp(3)} prompt (claude-code): deadline of 2500 ms passed; answered empty\n"
         f"{stamp(2)} prompt (gemini): deadline of 2500 ms passed; answered empty\n"
         f"{stamp(1)} session-start (codex): OSError: disk full\nTraceback (most recent call last):\n"
-        "  File x, line 1\n")
+        "  File x, line 1\n"
+    )
     health = check(log, None, now=now)
     assert (health.deadline_misses, health.errors) == (2, 1)
     assert "prompt (gemini)" in health.last_miss and "disk full" in health.last_error
@@ -264,7 +315,8 @@ def test_doctor_command_is_not_ok_with_misses_logged(tmp_path):
     assert "hooks:" not in before.stdout and before.stdout.strip().endswith("ok")
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     (repo / ".memory" / ".index" / "hooks.log").write_text(
-        f"{stamp} prompt (claude-code): deadline of 2500 ms passed; answered empty\n")
+        f"{stamp} prompt (claude-code): deadline of 2500 ms passed; answered empty\n"
+    )
     proc = run_cli("doctor", cwd=repo, env=env)
     assert proc.returncode == 1
     assert "hooks: 1 hook(s) passed their deadline" in proc.stdout
@@ -277,7 +329,9 @@ def test_doctor_reports_a_hook_whose_command_moved(tmp_path):
     from memstrata.integrations.hook_health import installed_hooks
     from memstrata.integrations.installers import install
 
-    install("claude-code", "project", project_dir=tmp_path, command=str(tmp_path / "gone/memstrata"))
+    install(
+        "claude-code", "project", project_dir=tmp_path, command=str(tmp_path / "gone/memstrata")
+    )
     (entry,) = installed_hooks(tmp_path)
     assert entry.client == "claude-code" and entry.scope == "project"
     assert any("does not exist" in p for p in entry.problems)
@@ -307,8 +361,10 @@ def test_doctor_sees_codex_hooks_turned_off(codex_home):
     config = codex_home / ".codex" / "config.toml"
     config.write_text("[features]\nhooks = false\n\n" + config.read_text())
     (entry,) = installed_hooks(None)
-    assert entry.problems == [f"Codex CLI will not run any of them: hooks are turned off in "
-                              f"{config} ([features] hooks = false)"]
+    assert entry.problems == [
+        f"Codex CLI will not run any of them: hooks are turned off in "
+        f"{config} ([features] hooks = false)"
+    ]
 
 
 def test_session_end_of_a_client_without_a_known_transcript_format_guesses(repo, monkeypatch):

@@ -57,13 +57,28 @@ def client_bin() -> Path:
         return bin_dir
     npm = shutil.which("npm")
     if npm is None:
-        pytest.skip("npm is not installed: the real-client tests need Node.js and npm "
-                    f"(they install {', '.join(_packages())} into {prefix})")
+        pytest.skip(
+            "npm is not installed: the real-client tests need Node.js and npm "
+            f"(they install {', '.join(_packages())} into {prefix})"
+        )
     prefix.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                               "--loglevel=error", *_packages()], capture_output=True, text=True,
-                              timeout=900, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(prefix),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                *_packages(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            stdin=subprocess.DEVNULL,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         pytest.skip(f"npm install of the clients failed: {exc}")
     if proc.returncode != 0 or not all((bin_dir / b).exists() for b in BINARIES.values()):
@@ -88,40 +103,59 @@ def project(tmp_path):
     config.write_text(existing + "\n[hooks]\ndeadline_ms = 20000\nprompt_deadline_ms = 20000\n")
     for text, kind in (
         (f"Never run database migrations on Fridays; codeword {SESSION_FACT}", "caveat"),
-        ("Invoice PDF typeface\n\nThe invoice PDF renderer must embed the Tilda Sans font; "
-         f"codeword {PROMPT_FACT}", "decision"),
+        (
+            "Invoice PDF typeface\n\nThe invoice PDF renderer must embed the Tilda Sans font; "
+            f"codeword {PROMPT_FACT}",
+            "decision",
+        ),
         ("Frontend build uses vite; the preview server listens on port 5173", "fact"),
     ):
         proc = run_cli("remember", text, "--type", kind, cwd=repo)
         assert proc.returncode == 0, proc.stderr
     assert run_cli("reindex", cwd=repo).returncode == 0
     # the premise: the session start gives the caveat, and not the prompt-only body
-    start = run_cli("hook", "session-start", input=json.dumps({"session_id": "probe",
-                                                               "cwd": str(repo)}), cwd=repo)
+    start = run_cli(
+        "hook",
+        "session-start",
+        input=json.dumps({"session_id": "probe", "cwd": str(repo)}),
+        cwd=repo,
+    )
     context = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
     assert SESSION_FACT in context and PROMPT_FACT not in context
     return repo
 
 
 def install(client: str, repo: Path, *extra: str) -> None:
-    proc = run_cli("install", client, *extra, cwd=repo,
-                   env={"MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S": "60"})
+    proc = run_cli(
+        "install", client, *extra, cwd=repo, env={"MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S": "60"}
+    )
     assert proc.returncode == 0, proc.stderr
 
 
 def client_env(bin_dir: Path, home: Path, **extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CODEX_", "CLAUDE"))}
-    env.update(HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
-               NO_COLOR="1", **extra)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CODEX_", "CLAUDE"))
+    }
+    env.update(
+        HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", NO_COLOR="1", **extra
+    )
     return env
 
 
 def run_client(argv: list[str], repo: Path, env: dict) -> subprocess.CompletedProcess:
     """Run a client in its own process group; on timeout the whole group goes."""
-    proc = subprocess.Popen(argv, cwd=repo, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -138,9 +172,11 @@ def run_client(argv: list[str], repo: Path, env: dict) -> subprocess.CompletedPr
 
 def assert_both_facts_reached_the_model(server: FakeModelServer, run, repo: Path) -> None:
     log = repo / ".memory" / ".index" / "hooks.log"
-    notes = (f"\nexit {run.returncode}; stderr: {run.stderr[-1500:]}\nhooks.log: "
-             f"{log.read_text()[-1500:] if log.exists() else '(none)'}\nrequests: "
-             f"{[(r.method, r.path) for r in server.requests]}")
+    notes = (
+        f"\nexit {run.returncode}; stderr: {run.stderr[-1500:]}\nhooks.log: "
+        f"{log.read_text()[-1500:] if log.exists() else '(none)'}\nrequests: "
+        f"{[(r.method, r.path) for r in server.requests]}"
+    )
     assert server.model_requests(), "the model was never asked" + notes
     assert server.received(SESSION_FACT), "session-start context did not reach the model" + notes
     assert server.received(PROMPT_FACT), "prompt recall did not reach the model" + notes
@@ -151,9 +187,15 @@ def assert_both_facts_reached_the_model(server: FakeModelServer, run, repo: Path
 def test_claude_code_receives_session_and_prompt_memory(client_bin, project, tmp_path):
     install("claude-code", project)
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
-        env = client_env(client_bin, tmp_path / "home", ANTHROPIC_BASE_URL=server.url,
-                         ANTHROPIC_API_KEY="dummy", DISABLE_TELEMETRY="1",
-                         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+        env = client_env(
+            client_bin,
+            tmp_path / "home",
+            ANTHROPIC_BASE_URL=server.url,
+            ANTHROPIC_API_KEY="dummy",
+            DISABLE_TELEMETRY="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+        )
         run = run_client(["claude", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
     assert "Noted." in run.stdout
@@ -163,9 +205,19 @@ def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_p
     """`install claude-code --guardrail`: a blocked Bash call never runs, and the model reads
     the rule it would break (Claude Code hands permissionDecisionReason over as the tool
     result)."""
-    proc = run_cli("remember", "Production deploys go through CI only; codeword KESTREL-5150",
-                   "--type", "criterion", "--keyword", "deploy", "--forbid", r"/deploy\.sh/",
-                   "--verdict", "block", cwd=project)
+    proc = run_cli(
+        "remember",
+        "Production deploys go through CI only; codeword KESTREL-5150",
+        "--type",
+        "criterion",
+        "--keyword",
+        "deploy",
+        "--forbid",
+        r"/deploy\.sh/",
+        "--verdict",
+        "block",
+        cwd=project,
+    )
     assert proc.returncode == 0, proc.stderr
     config = project / ".memory" / "config.toml"
     config.write_text(config.read_text() + "\n[guardrail]\nhook_deadline_ms = 20000\n")
@@ -174,18 +226,31 @@ def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_p
     (project / "deploy.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
     (project / "deploy.sh").chmod(0o755)
     call = {"name": "Bash", "input": {"command": "./deploy.sh prod", "description": "deploy"}}
-    with FakeModelServer(reply="Understood.", max_seconds=RUN_TIMEOUT_S + 30,
-                         tool_calls=[call]) as server:
-        env = client_env(client_bin, tmp_path / "home", ANTHROPIC_BASE_URL=server.url,
-                         ANTHROPIC_API_KEY="dummy", DISABLE_TELEMETRY="1",
-                         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
-        run = run_client(["claude", "-p", "Deploy to production now.", "--allowedTools", "Bash"],
-                         project, env)
+    with FakeModelServer(
+        reply="Understood.", max_seconds=RUN_TIMEOUT_S + 30, tool_calls=[call]
+    ) as server:
+        env = client_env(
+            client_bin,
+            tmp_path / "home",
+            ANTHROPIC_BASE_URL=server.url,
+            ANTHROPIC_API_KEY="dummy",
+            DISABLE_TELEMETRY="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+        run = run_client(
+            ["claude", "-p", "Deploy to production now.", "--allowedTools", "Bash"], project, env
+        )
     assert run.returncode == 0, run.stderr[-2000:]
     assert not marker.exists()  # the hook denied the call
     answered = json.loads(server.model_requests()[-1].body)  # the request after the tool call
-    results = [block for message in answered["messages"] if isinstance(message["content"], list)
-               for block in message["content"] if block.get("type") == "tool_result"]
+    results = [
+        block
+        for message in answered["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
     assert results and results[-1].get("is_error") is True
     told = json.dumps(results[-1]["content"])  # the rule is in the tool result itself, not
     assert "KESTREL-5150" in told and "BLOCK" in told  # only in the session-start context
@@ -199,9 +264,14 @@ def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_
     data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
     settings.write_text(json.dumps(data, indent=2))
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
-        env = client_env(client_bin, home, GOOGLE_GEMINI_BASE_URL=server.url,
-                         GEMINI_API_KEY="dummy", GEMINI_CLI_TRUST_WORKSPACE="true",
-                         GEMINI_CLI_NO_RELAUNCH="true")
+        env = client_env(
+            client_bin,
+            home,
+            GOOGLE_GEMINI_BASE_URL=server.url,
+            GEMINI_API_KEY="dummy",
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+            GEMINI_CLI_NO_RELAUNCH="true",
+        )
         # the default "auto" model: a router request (JSON) first, then the answer
         run = run_client(["gemini", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
@@ -221,7 +291,8 @@ def _codex_provider(home: Path, base_url: str) -> None:
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(
         'model = "gpt-fake"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
-        f'base_url = "{base_url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n')
+        f'base_url = "{base_url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
+    )
 
 
 def test_codex_skips_untrusted_hooks_and_runs_them_once_trusted(client_bin, project, tmp_path):
@@ -248,8 +319,11 @@ def test_fake_model_server_stops_itself():
     with FakeModelServer(max_requests=1, max_seconds=30) as server:
         import urllib.request
 
-        request = urllib.request.Request(f"{server.url}/v1/messages", data=b'{"stream": false}',
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{server.url}/v1/messages",
+            data=b'{"stream": false}',
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=10) as reply:
             assert json.loads(reply.read())["content"][0]["text"] == "Noted."
         deadline = time.monotonic() + 10

@@ -45,30 +45,30 @@ EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end")
 
 @dataclass(frozen=True)
 class ClientSpec:
-    name: str                                  # the --client value
-    title: str                                 # for people
-    settings_dir: str                          # folder under $HOME or the repository
-    settings_file: str                         # file in that folder holding the hooks
-    layout: str                                # "groups": event -> [{matcher, hooks: [...]}]; "flat": event -> [handler]
-    events: tuple[tuple[str, str], ...]        # (client event, memstrata event), in install order
-    reply: str                                 # how context reaches the model: "hook-specific"
+    name: str  # the --client value
+    title: str  # for people
+    settings_dir: str  # folder under $HOME or the repository
+    settings_file: str  # file in that folder holding the hooks
+    layout: str  # "groups": event -> [{matcher, hooks: [...]}]; "flat": event -> [handler]
+    events: tuple[tuple[str, str], ...]  # (client event, memstrata event), in install order
+    reply: str  # how context reaches the model: "hook-specific"
     #   ({"hookSpecificOutput": {"hookEventName", "additionalContext"}}) | "additional-context"
     #   (session start only: {"additional_context": ...})
-    timeout_unit: str = "s"                    # unit of the handler's "timeout" field
-    named_handlers: bool = False               # handlers carry a name and description
-    json_only: bool = False                    # stdout must always be JSON ('{}' when nothing to say)
-    prompt_context: bool = True                # the prompt event can add context
-    transcript: str | None = None              # transcript format (consolidation.transcripts)
-    aliases: tuple[str, ...] = ()              # other names accepted where a client is named
-    pre_tool_event: str | None = None          # the client's pre-tool event, when it has one
-    tool_reply: str = "hook-specific"          # guardrail reply: hook-specific (permissionDecision)
+    timeout_unit: str = "s"  # unit of the handler's "timeout" field
+    named_handlers: bool = False  # handlers carry a name and description
+    json_only: bool = False  # stdout must always be JSON ('{}' when nothing to say)
+    prompt_context: bool = True  # the prompt event can add context
+    transcript: str | None = None  # transcript format (consolidation.transcripts)
+    aliases: tuple[str, ...] = ()  # other names accepted where a client is named
+    pre_tool_event: str | None = None  # the client's pre-tool event, when it has one
+    tool_reply: str = "hook-specific"  # guardrail reply: hook-specific (permissionDecision)
     #   | permission ({"permission": "deny"|"ask"}) | decision ({"decision": "deny", "reason"})
-    guardrail_install: bool = False            # `install CLIENT --guardrail` is offered
-    settings_version: int | None = None        # a top-level {"version": N} the file must carry
-    hooks_need_trust: bool = False             # the client skips hooks the user has not trusted
+    guardrail_install: bool = False  # `install CLIENT --guardrail` is offered
+    settings_version: int | None = None  # a top-level {"version": N} the file must carry
+    hooks_need_trust: bool = False  # the client skips hooks the user has not trusted
     per_turn_end_events: tuple[str, ...] = ()  # end-like events that fire after every turn
     #   (extraction is throttled to hooks.session_end_min_interval_s for these)
-    npm_package: str | None = None             # where the real client comes from (e2e tests)
+    npm_package: str | None = None  # where the real client comes from (e2e tests)
     notes: tuple[str, ...] = field(default_factory=tuple)  # printed after `install CLIENT`
 
     def client_event(self, event: str) -> str | None:
@@ -84,47 +84,100 @@ class ClientSpec:
         return "{}" if self.json_only else ""
 
 
-CLIENT_SPECS: dict[str, ClientSpec] = {spec.name: spec for spec in (
-    ClientSpec(
-        name="claude-code", title="Claude Code", settings_dir=".claude",
-        settings_file="settings.json", layout="groups",
-        events=(("SessionStart", "session-start"), ("UserPromptSubmit", "prompt"),
-                ("PreCompact", "session-end"), ("SessionEnd", "session-end")),
-        reply="hook-specific", transcript="claude-jsonl", pre_tool_event="PreToolUse",
-        guardrail_install=True, aliases=("claude",), npm_package="@anthropic-ai/claude-code",
-    ),
-    ClientSpec(
-        name="codex", title="Codex CLI", settings_dir=".codex", settings_file="hooks.json",
-        layout="groups",
-        events=(("SessionStart", "session-start"), ("UserPromptSubmit", "prompt"),
-                ("PreCompact", "session-end"), ("Stop", "session-end")),
-        reply="hook-specific", transcript="codex-rollout", pre_tool_event="PreToolUse",
-        hooks_need_trust=True, per_turn_end_events=("Stop",), npm_package="@openai/codex",
-        notes=("Codex releases before hooks were on by default need "
-               "`[features] codex_hooks = true` in ~/.codex/config.toml",),
-    ),
-    ClientSpec(
-        name="cursor", title="Cursor", settings_dir=".cursor", settings_file="hooks.json",
-        layout="flat",
-        events=(("sessionStart", "session-start"), ("preCompact", "session-end"),
-                ("sessionEnd", "session-end")),
-        reply="additional-context", json_only=True, prompt_context=False,
-        pre_tool_event="beforeShellExecution", tool_reply="permission", settings_version=1,
-        notes=("Cursor's beforeSubmitPrompt cannot add context, so per-prompt recall is not "
-               "installed; use the MCP server (`memstrata mcp`)",),
-    ),
-    ClientSpec(
-        name="gemini", title="Gemini CLI", settings_dir=".gemini", settings_file="settings.json",
-        layout="groups",
-        events=(("SessionStart", "session-start"), ("BeforeAgent", "prompt"),
-                ("PreCompress", "session-end"), ("SessionEnd", "session-end")),
-        reply="hook-specific", timeout_unit="ms", named_handlers=True, json_only=True,
-        transcript="gemini-chat", pre_tool_event="BeforeTool", tool_reply="decision",
-        npm_package="@google/gemini-cli",
-        notes=("older Gemini CLI releases need hooks enabled in settings.json "
-               "(see `gemini` docs: hooks)",),
-    ),
-)}
+CLIENT_SPECS: dict[str, ClientSpec] = {
+    spec.name: spec
+    for spec in (
+        ClientSpec(
+            name="claude-code",
+            title="Claude Code",
+            settings_dir=".claude",
+            settings_file="settings.json",
+            layout="groups",
+            events=(
+                ("SessionStart", "session-start"),
+                ("UserPromptSubmit", "prompt"),
+                ("PreCompact", "session-end"),
+                ("SessionEnd", "session-end"),
+            ),
+            reply="hook-specific",
+            transcript="claude-jsonl",
+            pre_tool_event="PreToolUse",
+            guardrail_install=True,
+            aliases=("claude",),
+            npm_package="@anthropic-ai/claude-code",
+        ),
+        ClientSpec(
+            name="codex",
+            title="Codex CLI",
+            settings_dir=".codex",
+            settings_file="hooks.json",
+            layout="groups",
+            events=(
+                ("SessionStart", "session-start"),
+                ("UserPromptSubmit", "prompt"),
+                ("PreCompact", "session-end"),
+                ("Stop", "session-end"),
+            ),
+            reply="hook-specific",
+            transcript="codex-rollout",
+            pre_tool_event="PreToolUse",
+            hooks_need_trust=True,
+            per_turn_end_events=("Stop",),
+            npm_package="@openai/codex",
+            notes=(
+                "Codex releases before hooks were on by default need "
+                "`[features] codex_hooks = true` in ~/.codex/config.toml",
+            ),
+        ),
+        ClientSpec(
+            name="cursor",
+            title="Cursor",
+            settings_dir=".cursor",
+            settings_file="hooks.json",
+            layout="flat",
+            events=(
+                ("sessionStart", "session-start"),
+                ("preCompact", "session-end"),
+                ("sessionEnd", "session-end"),
+            ),
+            reply="additional-context",
+            json_only=True,
+            prompt_context=False,
+            pre_tool_event="beforeShellExecution",
+            tool_reply="permission",
+            settings_version=1,
+            notes=(
+                "Cursor's beforeSubmitPrompt cannot add context, so per-prompt recall is not "
+                "installed; use the MCP server (`memstrata mcp`)",
+            ),
+        ),
+        ClientSpec(
+            name="gemini",
+            title="Gemini CLI",
+            settings_dir=".gemini",
+            settings_file="settings.json",
+            layout="groups",
+            events=(
+                ("SessionStart", "session-start"),
+                ("BeforeAgent", "prompt"),
+                ("PreCompress", "session-end"),
+                ("SessionEnd", "session-end"),
+            ),
+            reply="hook-specific",
+            timeout_unit="ms",
+            named_handlers=True,
+            json_only=True,
+            transcript="gemini-chat",
+            pre_tool_event="BeforeTool",
+            tool_reply="decision",
+            npm_package="@google/gemini-cli",
+            notes=(
+                "older Gemini CLI releases need hooks enabled in settings.json "
+                "(see `gemini` docs: hooks)",
+            ),
+        ),
+    )
+}
 
 CLIENTS: tuple[str, ...] = tuple(CLIENT_SPECS)
 DEFAULT_CLIENT = CLIENTS[0]  # what `--client` means when it is not given
@@ -136,7 +189,8 @@ class UnknownClient(ValueError):
 
 def get(name: str) -> ClientSpec:
     spec = CLIENT_SPECS.get(name) or next(
-        (s for s in CLIENT_SPECS.values() if name in s.aliases), None)
+        (s for s in CLIENT_SPECS.values() if name in s.aliases), None
+    )
     if spec is None:
         raise UnknownClient(f"unknown client '{name}'; choose from {', '.join(CLIENTS)}")
     return spec
@@ -190,12 +244,15 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
         cwd = roots[0]
     prompt = text_field("prompt", "user_prompt") or ""
     return HookPayload(
-        client=client, event=event,
+        client=client,
+        event=event,
         session_id=text_field("session_id", "conversation_id", "sessionId"),
-        cwd=cwd, prompt=strip_injected(prompt),
+        cwd=cwd,
+        prompt=strip_injected(prompt),
         transcript_path=text_field("transcript_path", "transcriptPath"),
         source=text_field("source", "trigger", "reason"),
-        hook_event_name=text_field("hook_event_name"), raw=raw,
+        hook_event_name=text_field("hook_event_name"),
+        raw=raw,
     )
 
 
@@ -209,9 +266,11 @@ _INJECTED = re.compile(
 # memstrata's own recalled-memory block (retrieval/render_context.py): preface + ~~~~ fence
 _RECALLED = re.compile(
     r"(?:^memstrata: recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
-    re.DOTALL | re.MULTILINE)
-_UNCLOSED_INJECTED = re.compile(r"<(system-reminder|hook_context|memstrata[\w-]*)\b[^>]*>.*\Z",
-                                re.DOTALL)
+    re.DOTALL | re.MULTILINE,
+)
+_UNCLOSED_INJECTED = re.compile(
+    r"<(system-reminder|hook_context|memstrata[\w-]*)\b[^>]*>.*\Z", re.DOTALL
+)
 
 
 def strip_injected(text: str) -> str:
@@ -239,8 +298,9 @@ def format_output(client: str, event: str, context: str | None) -> str:
         return json.dumps({})
     name = spec.client_event(event)
     if context and name:
-        return json.dumps({"hookSpecificOutput": {"hookEventName": name,
-                                                  "additionalContext": context}})
+        return json.dumps(
+            {"hookSpecificOutput": {"hookEventName": name, "additionalContext": context}}
+        )
     return spec.pass_output
 
 

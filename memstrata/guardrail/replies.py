@@ -117,7 +117,10 @@ def hook_reply(result: CheckResult, client: str, *, strict: bool = False) -> Hoo
             }
         else:
             out = {
-                "hookSpecificOutput": {"hookEventName": client_spec(client).pre_tool_event, "additionalContext": message},
+                "hookSpecificOutput": {
+                    "hookEventName": client_spec(client).pre_tool_event,
+                    "additionalContext": message,
+                },
                 "systemMessage": message,
             }
     elif style == "permission":

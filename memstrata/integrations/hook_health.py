@@ -101,9 +101,16 @@ def installed_hooks(project_dir: Path | None) -> list[InstalledHooks]:
             for event, groups in hooks.items():
                 if not isinstance(groups, list):
                     continue
-                handlers = groups if registry.get(name).layout == "flat" else [
-                    h for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
-                    for h in g["hooks"]]
+                handlers = (
+                    groups
+                    if registry.get(name).layout == "flat"
+                    else [
+                        h
+                        for g in groups
+                        if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+                        for h in g["hooks"]
+                    ]
+                )
                 for handler in handlers:
                     if installers._is_ours(handler, tails):
                         entry.events.append(event)
@@ -120,13 +127,19 @@ def installed_hooks(project_dir: Path | None) -> list[InstalledHooks]:
                     entry.problems.append(
                         f"{trust.event}: {registry.get(name).title} will not run it "
                         f"({trust.status}); trust it with its /hooks review or "
-                        f"`memstrata install {name} --scope {scope} --trust`")
+                        f"`memstrata install {name} --scope {scope} --trust`"
+                    )
             found.append(entry)
     return found
 
 
-def check(log_path: Path, project_dir: Path | None, *, now: datetime | None = None,
-          window_hours: int = WINDOW_HOURS) -> HookHealth:
+def check(
+    log_path: Path,
+    project_dir: Path | None,
+    *,
+    now: datetime | None = None,
+    window_hours: int = WINDOW_HOURS,
+) -> HookHealth:
     now = now or datetime.now(timezone.utc)
     health = HookHealth(str(log_path), window_hours)
     for _when, message in read_log(log_path, now - timedelta(hours=window_hours)):
@@ -139,16 +152,19 @@ def check(log_path: Path, project_dir: Path | None, *, now: datetime | None = No
     if health.deadline_misses:
         health.problems.append(
             f"{health.deadline_misses} hook(s) passed their deadline in the last {window_hours} h "
-            f"and answered empty (last: {health.last_miss}); see {log_path}")
+            f"and answered empty (last: {health.last_miss}); see {log_path}"
+        )
     if health.errors:
         health.problems.append(
             f"{health.errors} hook error(s) in the last {window_hours} h "
-            f"(last: {health.last_error}); see {log_path}")
+            f"(last: {health.last_error}); see {log_path}"
+        )
     try:
         health.installed = installed_hooks(project_dir)
     except Exception as exc:  # noqa: BLE001 - a settings file we cannot read is reported, not fatal
         health.problems.append(f"could not read the clients' hook settings: {exc}")
     for entry in health.installed:
-        health.problems.extend(f"{entry.client} ({entry.scope}, {entry.path}): {p}"
-                               for p in entry.problems)
+        health.problems.extend(
+            f"{entry.client} ({entry.scope}, {entry.path}): {p}" for p in entry.problems
+        )
     return health
