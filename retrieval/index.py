@@ -18,7 +18,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memstrata.retrieval.catalog import Catalog, CatalogError
-from memstrata.retrieval.fusion import FusionRetriever, LexicalRetriever, VectorRetriever
+from memstrata.retrieval.fusion import (
+    FusionRetriever,
+    LexicalRetriever,
+    Retriever,
+    VectorRetriever,
+)
 from memstrata.retrieval.lexical import Filters, LexicalIndex
 from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
 from memstrata.retrieval.sync import Progress, SyncReport, run_sync
@@ -249,7 +254,7 @@ class MemoryIndex:
                           layers=list(layers) if layers else None,
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
-        parts = []
+        parts: list[tuple[Retriever, float]] = []
         if mode in ("bm25", "hybrid", "default"):
             parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
         if mode in ("vector", "hybrid", "default"):

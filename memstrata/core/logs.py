@@ -27,18 +27,25 @@ class _StderrFormatter(logging.Formatter):
         return f"{level}: {record.getMessage()}"
 
 
+_attached: dict[str, logging.Handler] = {}  # tag -> the handler we attached under it
+
+
 def _replace_handler(handler: logging.Handler, tag: str, level: int) -> logging.Handler:
     """One handler per tag: attaching twice (tests, re-entry) never doubles each line."""
-    handler._memstrata_tag = tag
-    for old in list(logger.handlers):
-        if getattr(old, "_memstrata_tag", None) == tag:
-            logger.removeHandler(old)
-            old.close()
+    _remove(tag)
+    _attached[tag] = handler
     handler.setLevel(level)
     logger.addHandler(handler)
     if logger.level == logging.NOTSET or logger.level > level:
         logger.setLevel(level)
     return handler
+
+
+def _remove(tag: str) -> None:
+    old = _attached.pop(tag, None)
+    if old is not None:
+        logger.removeHandler(old)
+        old.close()
 
 
 def attach_stderr(level: int = logging.WARNING) -> logging.Handler:
@@ -97,7 +104,4 @@ def attach_file(path: Path, level: int = logging.INFO) -> logging.Handler:
 
 def detach_stderr() -> None:
     """Hooks: nothing on stderr (a client may show or misread it)."""
-    for old in list(logger.handlers):
-        if getattr(old, "_memstrata_tag", None) == "stderr":
-            logger.removeHandler(old)
-            old.close()
+    _remove("stderr")
