@@ -378,3 +378,23 @@ def test_session_end_of_a_client_without_a_known_transcript_format_guesses(repo,
     extract.spawn_extraction(Memory.open(repo), "/tmp/t.jsonl", "cursor")
     extract.spawn_extraction(Memory.open(repo), "/tmp/t.jsonl", "gemini")
     assert [c[c.index("--client") + 1] for c in started] == ["auto", "gemini"]
+
+
+def test_doctor_sees_gemini_hooks_turned_off(tmp_path):
+    from memstrata.integrations.hook_health import installed_hooks
+    from memstrata.integrations.installers import install, memstrata_command
+
+    result = install("gemini", command=memstrata_command())
+    assert installed_hooks(None)[0].problems == []
+    data = json.loads(result.path.read_text())
+    data["hooksConfig"] = {"disabled": ["memstrata-beforeagent"]}
+    result.path.write_text(json.dumps(data))
+    assert installed_hooks(None)[0].problems == [
+        f"BeforeAgent: Gemini CLI will not run it: listed in hooksConfig.disabled in {result.path}"
+    ]
+    data["hooksConfig"] = {"enabled": False}
+    result.path.write_text(json.dumps(data))
+    assert installed_hooks(None)[0].problems == [
+        f"Gemini CLI will not run any of them: hooks are turned off in {result.path} "
+        "(hooksConfig.enabled = false)"
+    ]

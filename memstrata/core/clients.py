@@ -68,6 +68,9 @@ class ClientSpec:
     hooks_need_trust: bool = False  # the client skips hooks the user has not trusted
     per_turn_end_events: tuple[str, ...] = ()  # end-like events that fire after every turn
     #   (extraction is throttled to hooks.session_end_min_interval_s for these)
+    off_switch: str | None = None  # where the client's own config can turn hooks off:
+    #   "features" (config.toml `[features] hooks|codex_hooks = false`) | "hooksConfig"
+    #   (settings.json `hooksConfig.enabled = false`, or a handler's name in `.disabled`)
     npm_package: str | None = None  # where the real client comes from (e2e tests)
     notes: tuple[str, ...] = field(default_factory=tuple)  # printed after `install CLIENT`
 
@@ -123,6 +126,7 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
             pre_tool_event="PreToolUse",
             hooks_need_trust=True,
             per_turn_end_events=("Stop",),
+            off_switch="features",
             npm_package="@openai/codex",
             notes=(
                 "Codex releases before hooks were on by default need "
@@ -170,6 +174,7 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
             transcript="gemini-chat",
             pre_tool_event="BeforeTool",
             tool_reply="decision",
+            off_switch="hooksConfig",
             npm_package="@google/gemini-cli",
             notes=(
                 "older Gemini CLI releases need hooks enabled in settings.json "

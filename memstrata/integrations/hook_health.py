@@ -119,9 +119,13 @@ def installed_hooks(project_dir: Path | None) -> list[InstalledHooks]:
                             entry.problems.append(f"{event}: will not run: {problem}")
             if not entry.events:
                 continue
-            off = installers.hooks_turned_off(name)
-            if off:
-                entry.problems.append(f"{registry.get(name).title} will not run any of them: {off}")
+            title = registry.get(name).title
+            for event, why in installers.hooks_turned_off(name, path):
+                entry.problems.append(
+                    f"{event}: {title} will not run it: {why}"
+                    if event
+                    else f"{title} will not run any of them: {why}"
+                )
             for trust in installers.hook_trust(name, path):
                 if trust.status != "trusted":
                     entry.problems.append(

@@ -409,17 +409,37 @@ def hook_trust(client: str, path: Path) -> list[HookTrust]:
     return found
 
 
-def hooks_turned_off(client: str) -> str | None:
-    """Why the client runs no hooks at all, when its own config says so (else None)."""
-    if not registry.get(client).hooks_need_trust:  # Codex: `[features] hooks = false`
-        return None
-    config = codex_home() / "config.toml"
-    features = _read_toml(config).get("features")
-    if isinstance(features, dict):
-        for key in ("hooks", "codex_hooks"):  # 0.171's name, then the older one
-            if features.get(key) is False:
-                return f"hooks are turned off in {config} ([features] {key} = false)"
-    return None
+def hooks_turned_off(client: str, path: Path) -> list[tuple[str | None, str]]:
+    """Why the client will skip memstrata's hooks in PATH, when its own config says so:
+    (the client event, or None for all of them; the reason)."""
+    switch = registry.get(client).off_switch
+    if switch == "features":  # Codex: config.toml `[features] hooks = false`
+        config = codex_home() / "config.toml"
+        features = _read_toml(config).get("features")
+        if isinstance(features, dict):
+            for key in ("hooks", "codex_hooks"):  # 0.171's name, then the older one
+                if features.get(key) is False:
+                    return [(None, f"hooks are turned off in {config} ([features] {key} = false)")]
+    if switch == "hooksConfig":  # Gemini CLI: settings.json hooksConfig.enabled / .disabled
+        data, _ = _read(path)
+        config = data.get("hooksConfig")
+        if not isinstance(config, dict):
+            return []
+        if config.get("enabled") is False:
+            return [(None, f"hooks are turned off in {path} (hooksConfig.enabled = false)")]
+        disabled = config.get("disabled")
+        if isinstance(disabled, list):
+            hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+            tails = _all_tails(client)
+            return [
+                (event, f"listed in hooksConfig.disabled in {path}")
+                for event, groups in hooks.items() if isinstance(groups, list)
+                for group in groups if isinstance(group, dict)
+                for handler in group.get("hooks") or []
+                if _is_ours(handler, tails)
+                and (handler.get("name") in disabled or handler.get("command") in disabled)
+            ]
+    return []
 
 
 def trust_instructions(client: str, result: InstallResult) -> list[str]:
