@@ -16,7 +16,9 @@ from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
 
-CLIENT_CHOICES = ["claude-code", "codex", "cursor", "gemini"]
+from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
+
+CLIENT_CHOICES = list(CLIENTS)
 WORKTREE = "\0worktree"
 
 
@@ -217,7 +219,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
 @click.option(
     "--client",
     type=click.Choice(CLIENT_CHOICES),
-    default="claude-code",
+    default=DEFAULT_CLIENT,
     show_default=True,
     help="With --hook pre-tool: whose payload and reply format.",
 )

@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.errors import MemstrataError
 from memstrata.guardrail.terms import normalise_path, paths_in_text
 
-CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 # tools that only read or talk: judging them would block harmless exploration
@@ -298,7 +298,7 @@ def _collect(value: Any, texts: list[str], paths: list[str], key: str = "") -> N
 
 
 def from_hook_payload(
-    payload: str | dict, client: str = "claude-code", *, repo_dir: str | os.PathLike | None = None
+    payload: str | dict, client: str = DEFAULT_CLIENT, *, repo_dir: str | os.PathLike | None = None
 ) -> Proposal:
     """A pre-tool hook's stdin. Claude Code / Codex PreToolUse and Gemini BeforeTool send
     `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""

@@ -26,6 +26,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from memstrata.core.clients import get as client_spec
 from memstrata.guardrail.findings import CheckResult, Finding
 
 ASK_AGAIN_AFTER_S = 600
@@ -153,15 +154,16 @@ def _agent_message(result: CheckResult) -> str:
 
 
 def _deny(client: str, message: str) -> dict:
-    if client in ("claude-code", "codex"):
+    spec = client_spec(client)
+    if spec.tool_reply == "hook-specific":
         return {
             "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
+                "hookEventName": spec.pre_tool_event,
                 "permissionDecision": "deny",
                 "permissionDecisionReason": message,
             }
         }
-    if client == "cursor":
+    if spec.tool_reply == "permission":
         return {"permission": "deny", "user_message": message, "agent_message": message}
     return {"decision": "deny", "reason": message}
 
@@ -175,23 +177,25 @@ def hook_reply(
     if verdict == "warn" and strict:
         verdict = "block"
     if verdict == "pass":
-        return HookReply("{}" if client in ("cursor", "gemini") else "", "", 0)
+        return HookReply(client_spec(client).pass_output, "", 0)
     message = _agent_message(result)
     only_undecided = not result.violations
+    style = client_spec(client).tool_reply
     if verdict == "block":
         out = _deny(client, message)
-    elif client in ("claude-code", "codex"):
+    elif style == "hook-specific":
         out = {
-            "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": message},
+            "hookSpecificOutput": {"hookEventName": client_spec(client).pre_tool_event,
+                                   "additionalContext": message},
             "systemMessage": message,
         }
     elif only_undecided and first_ask:  # the only way to reach the model is to refuse once
         out = _deny(client, message + "\nIf it keeps the rule, run the same call again.")
     elif only_undecided:  # the agent reviewed it and retried: let it through
         return HookReply("{}", "", 0)
-    elif client == "cursor":
+    elif style == "permission":
         out = {"permission": "ask", "user_message": message, "agent_message": message}
-    else:  # gemini
+    else:  # "decision" (Gemini CLI)
         out = {"systemMessage": message}
     return HookReply(json.dumps(out, ensure_ascii=False), "", 0)
 
@@ -200,6 +204,6 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
     """A failed check: fail open (let the tool run) unless asked to fail closed."""
     line = f"memstrata check failed: {error}"
     if not fail_closed:
-        return HookReply("{}" if client in ("cursor", "gemini") else "", line, 0)
+        return HookReply(client_spec(client).pass_output, line, 0)
     reason = line + " (the guardrail is set to fail closed)"
     return HookReply(json.dumps(_deny(client, reason)), line, 0)
