@@ -233,8 +233,13 @@ def install_cron(ctx, at, scheduler, dry_run, as_json):
         return
     verb = "would install" if dry_run else ("already installed" if not result.changed else "installed")
     click.echo(f"{verb} ({result.scheduler}): {result.entry}")
-    for path in result.files:
-        click.echo(f"  {path}")
+    if dry_run:
+        for where, text in result.content.items():
+            click.echo(f"--- {where}")
+            click.echo(text, nl=not text.endswith("\n"))
+    else:
+        for path in result.files:
+            click.echo(f"  {path}")
 
 
 @click.command(name="cron")
