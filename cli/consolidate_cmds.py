@@ -51,7 +51,9 @@ def _parse_since(value: str | None):
 
 def _render_report(report, show_diff: bool) -> None:
     what = "would change" if report.dry_run else "changed"
-    how = f"LLM {report.model}" if report.method == "llm" else "extractive (no model configured)"
+    how = f"LLM {report.model}" if report.method == "llm" else (
+        "extractive (model unavailable)" if any("extractive path instead" in n for n in report.notes)
+        else "extractive (no model configured)")
     click.echo(f"consolidation {report.run}{' (dry run)' if report.dry_run else ''}"
                f"{' — resumed an interrupted run' if report.resumed else ''}: {how}")
     click.echo(f"{report.events_considered} new event(s), {report.windows} day(s), "
@@ -92,9 +94,12 @@ def _render_report(report, show_diff: bool) -> None:
               help="git-commit the changes to .memory/ (default: [consolidation] git_commit).")
 @click.option("--diff/--no-diff", "show_diff", default=True, show_default=True,
               help="Print the diff of memory files after the summary.")
+@click.option("--require-llm", is_flag=True,
+              help="Fail (exit 1) instead of falling back to the extractive path when the "
+              "model cannot be called (no credentials, litellm missing).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report (with the diff) as JSON.")
 @click.pass_context
-def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, as_json):
+def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, require_llm, as_json):
     """Fold new journal events into stable facts, decisions and caveats.
 
     Clusters the events since the last run by topic, states one claim per cluster (with the
@@ -121,7 +126,8 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, as_js
 
     try:
         report = run_consolidation(mem, dry_run=dry_run, since=_parse_since(since),
-                                   max_tokens=max_tokens, progress=progress, commit=commit)
+                                   max_tokens=max_tokens, progress=progress, commit=commit,
+                                   require_llm=require_llm)
     finally:
         if progress_bar is not None:
             progress_bar.__exit__(None, None, None)
