@@ -86,7 +86,7 @@ def _candidates(world: World, vectors: _Vectors) -> list[Candidate]:
         item = loaded.item
         out.append(Candidate(id=item.id, type=item.type, title=item.title, text=item.text,
                              status=item.status, machine=item.source.kind == "consolidation",
-                             importance=item.importance))
+                             importance=item.importance, confidence=item.confidence))
     if out:
         rows = vectors([c.text for c in out])
         for cand, row in zip(out, rows):
