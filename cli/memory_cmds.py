@@ -81,11 +81,14 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
 @click.option("--rationale", help="criterion: why the rule exists.")
 @click.option("--review-when", help="criterion: what would make it worth revisiting.")
 @click.option("--redact", is_flag=True, default=None, help="Store with secrets replaced instead of refusing.")
+@click.option("--force", is_flag=True,
+              help="Store a new item even when the same one (same type and scope) exists; "
+              "by default a duplicate reinforces the existing item.")
 @click.option("--json", "as_json", is_flag=True, help="Print the new item as JSON.")
 @click.pass_context
 def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, importance,
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
-             review_when, redact, as_json, unless=()):
+             review_when, redact, force, as_json, unless=()):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
     from memstrata.memory_layers.operations import remember as do_remember
 
@@ -98,10 +101,15 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     written = do_remember(
         mem, _read_text(text), item_type, title=title, tags=_tags(tags), scope=scope,
         supersedes=supersedes, confidence=confidence, importance=importance, criterion=spec,
-        redact=redact,
+        redact=redact, force=force,
     )
     if as_json:
-        emit_json({"item": written.item, "path": written.path, "archived": written.archived})
+        emit_json({"item": written.item, "path": written.path, "archived": written.archived,
+                   "duplicate_of": written.duplicate_of})
+        return
+    if written.duplicate_of:
+        click.echo(f"already remembered as {written.item.id} ({written.path}); reinforced it "
+                   f"(importance {written.item.importance:g}). Use --force to store a second one.")
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
     if spec is not None and not (spec.forbid or spec.require):

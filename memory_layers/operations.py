@@ -5,6 +5,8 @@ Every write runs the secret guard before anything touches disk.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +30,52 @@ class Written:
     item: MemoryItem
     path: Path
     archived: Path | None = None
+    duplicate_of: str | None = None  # set when an existing item was reinforced instead
+
+
+NEAR_DUPLICATE = 0.9  # similarity of the normalised texts above which it is the same memory
+
+
+def _normalised(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def find_duplicate(mem: Memory, item: MemoryItem):
+    """An active item of the same type and scope saying the same thing (exactly, or near:
+    case, punctuation and small wording changes aside), else None."""
+    wanted = _normalised(item.text)
+    if not wanted:
+        return None
+    store = mem.store_for(item.scope)
+    best, best_ratio = None, 0.0
+    for loaded in store.load_all(include_archived=False).items:
+        other = loaded.item
+        if other.type != item.type or other.status != "active" or other.id in ("project", "profile"):
+            continue
+        text = _normalised(other.text)
+        if text == wanted:
+            return loaded
+        matcher = difflib.SequenceMatcher(None, wanted, text, autojunk=False)
+        if matcher.real_quick_ratio() < NEAR_DUPLICATE or matcher.quick_ratio() < NEAR_DUPLICATE:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= NEAR_DUPLICATE and ratio > best_ratio:
+            best, best_ratio = loaded, ratio
+    return best
+
+
+def _reinforce(mem: Memory, loaded, item: MemoryItem) -> Written:
+    """Saying it again makes it stronger: importance rises, confidence takes the higher value,
+    new tags join, `updated` moves; the text stays as first written."""
+    existing = loaded.item.model_copy(deep=True)
+    existing.body = loaded.item.body
+    existing.importance = round(min(1.0, max(existing.importance, item.importance)
+                                    + (1.0 - existing.importance) * 0.1), 3)
+    existing.confidence = max(existing.confidence, item.confidence)
+    existing.tags = list(dict.fromkeys([*existing.tags, *item.tags]))
+    existing.updated = now_utc()
+    mem.store_for(existing.scope).update(loaded, existing)
+    return Written(existing, loaded.path, None, duplicate_of=existing.id)
 
 
 class CriterionNotDecidable(MemstrataError):
@@ -72,8 +120,12 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
              tags=None, scope: str = "project", supersedes: str | None = None,
              confidence: float = 1.0, importance: float = 0.5, criterion: CriterionSpec | None = None,
              source: Source | None = None, status: str = "active",
-             redact: bool | None = None) -> Written:
-    """Create an item (optionally superseding an older one, which is archived, not deleted)."""
+             redact: bool | None = None, force: bool = False) -> Written:
+    """Create an item (optionally superseding an older one, which is archived, not deleted).
+
+    The same thing said again (an active item of the same type and scope with the same or
+    nearly the same text) reinforces that item instead of storing a copy, and the result says
+    so (`duplicate_of`); `force` stores a second one anyway."""
     if item_type == "criterion":
         spec = criterion or CriterionSpec()
         if not spec.condition and text:
@@ -94,6 +146,10 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
     item = _guard_item(mem, item, redact)
     store = mem.store_for(item.scope)
     store.ensure_layout()
+    if not force and not supersedes and status == "active":
+        duplicate = find_duplicate(mem, item)
+        if duplicate is not None:
+            return _reinforce(mem, duplicate, item)
     old = mem.get(supersedes) if supersedes else None
     if old is not None:
         item.supersedes = [old.item.id]

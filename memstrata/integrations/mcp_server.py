@@ -76,9 +76,14 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
                                   criterion=criterion, source=Source(kind="mcp"))
         except MemstrataError as exc:
             raise ToolError(str(exc)) from exc
-        return {"id": written.item.id, "type": written.item.type, "title": written.item.title,
-                "path": str(written.path),
-                "archived": str(written.archived) if written.archived else None}
+        result = {"id": written.item.id, "type": written.item.type, "title": written.item.title,
+                  "path": str(written.path),
+                  "archived": str(written.archived) if written.archived else None}
+        if written.duplicate_of:
+            result["duplicate_of"] = written.duplicate_of
+            result["note"] = ("already remembered: the existing item was reinforced instead "
+                              "of storing a copy")
+        return result
 
     @server.tool(
         name="recall",
