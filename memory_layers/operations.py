@@ -40,12 +40,17 @@ def _normalised(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+def _numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+(?:[.,:]\d+)*", text))
+
+
 def find_duplicate(mem: Memory, item: MemoryItem):
     """An active item of the same type and scope saying the same thing (exactly, or near:
     case, punctuation and small wording changes aside), else None."""
     wanted = _normalised(item.text)
     if not wanted:
         return None
+    numbers = _numbers(item.text)
     store = mem.store_for(item.scope)
     best, best_ratio = None, 0.0
     for loaded in store.load_all(include_archived=False).items:
@@ -55,6 +60,8 @@ def find_duplicate(mem: Memory, item: MemoryItem):
         text = _normalised(other.text)
         if text == wanted:
             return loaded
+        if _numbers(other.text) != numbers:
+            continue  # "Python 3.10" and "Python 3.12", "batch 1" and "batch 2" differ
         matcher = difflib.SequenceMatcher(None, wanted, text, autojunk=False)
         if matcher.real_quick_ratio() < NEAR_DUPLICATE or matcher.quick_ratio() < NEAR_DUPLICATE:
             continue

@@ -13,8 +13,12 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
 
 
+# read once at import: the `isolated` fixture clears every MEMSTRATA_* variable during a test
+_MODEL_ENV = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+
+
 def model_dir() -> Path:
-    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+    env = _MODEL_ENV
     return Path(env) if env else SHARED_MODEL
 
 

@@ -61,3 +61,10 @@ def test_mcp_remember_twice_is_one_item(repo):
     asyncio.run(call())
     run("remember", TEXT)
     assert len(_items()) == 1
+
+
+def test_different_numbers_are_different_memories(repo):
+    run("remember", "The reporting service exports CSV batch 1 nightly to S3")
+    out = json.loads(run("remember", "The reporting service exports CSV batch 2 nightly to S3",
+                         "--json").stdout)
+    assert out["duplicate_of"] is None and len(_items()) == 2
