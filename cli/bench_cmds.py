@@ -87,7 +87,9 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
     state: dict = {}
 
     def on_start(total: int) -> None:
-        state["bar"] = click.progressbar(length=total, label="bench retrieval", file=_stderr())
+        from memstrata.cli.render import progress as progress_bar
+
+        state["bar"] = progress_bar(total, "bench retrieval")  # silent unless stderr is a tty
         state["bar"].__enter__()
 
     def progress(n: int, _label: str) -> None:

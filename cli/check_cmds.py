@@ -67,6 +67,17 @@ def _log_failure(ctx, message: str) -> None:
         pass
 
 
+def _painted(line: str, verdict: str, *, err: bool) -> str:
+    """The verdict word in colour on a terminal (plain in pipes and with NO_COLOR)."""
+    from memstrata.cli.render import paint_verdict
+
+    head, sep, rest = line.partition(" ")
+    word = head.rstrip(":")
+    if word not in ("pass", "warn", "block"):
+        return line
+    return paint_verdict(word, err=err) + head[len(word):] + sep + rest
+
+
 def _human(result, strict: bool) -> None:
     from memstrata.guardrail.replies import report, verdict_line
 
@@ -76,11 +87,11 @@ def _human(result, strict: bool) -> None:
     if result.verdict == "pass":
         if body:
             click.echo(body, err=True)
-        click.echo(verdict_line(result))
+        click.echo(_painted(verdict_line(result), "pass", err=False))
         return
     click.echo(body, err=True)
     click.echo(
-        verdict_line(result)
+        _painted(verdict_line(result), result.verdict, err=True)
         + (" [--strict: failing]" if strict and result.verdict == "warn" else ""),
         err=True,
     )

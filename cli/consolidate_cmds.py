@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from datetime import date
 
 import click
@@ -112,25 +111,12 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, requi
 
     overrides = {"llm.model": model} if model else {}
     mem = open_memory(ctx, **overrides)
-    progress_bar = None
+    from memstrata.cli.render import ProgressCallback
 
-    def progress(done: int, total: int) -> None:
-        nonlocal progress_bar
-        if as_json or total <= 0:
-            return
-        if progress_bar is None:
-            progress_bar = click.progressbar(length=total, label="consolidating",
-                                             file=sys.stderr)
-            progress_bar.__enter__()
-        progress_bar.update(done - progress_bar.pos)
-
-    try:
+    with ProgressCallback("consolidating") as bar:  # a terminal only; silent when piped
         report = run_consolidation(mem, dry_run=dry_run, since=_parse_since(since),
-                                   max_tokens=max_tokens, progress=progress, commit=commit,
-                                   require_llm=require_llm)
-    finally:
-        if progress_bar is not None:
-            progress_bar.__exit__(None, None, None)
+                                   max_tokens=max_tokens, progress=None if as_json else bar,
+                                   commit=commit, require_llm=require_llm)
     if as_json:
         data = {**_report_json(report)}
         emit_json(data)

@@ -350,8 +350,9 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
 
 def _llm_fallback(mem: Memory, require_llm: bool) -> tuple[Memory, str] | None:
     """(memory without a model, note) when the configured model cannot be called."""
-    from memstrata.core.errors import LLMError
     from memstrata.retrieval.llm import credentials_problem
+
+    from memstrata.core.errors import LLMError
 
     if not llm_configured(mem.settings.llm):
         if require_llm:

@@ -221,9 +221,16 @@ class Listing:
     problems: list[InvalidItem]
 
 
+def display_status(item: MemoryItem) -> str:
+    """`superseded` for an archived item another one replaced; otherwise its status."""
+    return "superseded" if item.status == "archived" and item.superseded_by else item.status
+
+
 def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
                status: str | None = "active", include_events: bool = False) -> Listing:
-    loaded = mem.load_items(include_archived=status in (None, "archived"))
+    """Items by type/layer/status; status `superseded` is the archived items something replaced
+    (`archived` lists every archived item, superseded ones included)."""
+    loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
     items, paths = [], {}
     for li in loaded.items:
         it = li.item
@@ -231,7 +238,10 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             continue
         if layer and it.layer != layer:
             continue
-        if status and it.status != status:
+        if status == "superseded":
+            if display_status(it) != "superseded":
+                continue
+        elif status and it.status != status:
             continue
         items.append(it)
         paths[it.id] = li.path
