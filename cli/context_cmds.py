@@ -80,9 +80,25 @@ def hook(ctx, event: str, client: str):
     """Run a client hook: EVENT is session-start, prompt or session-end.
 
     Reads the client's hook payload (JSON) on stdin and answers in the client's own format.
-    Always exits 0: on any problem (no memory, broken store, deadline passed) it answers
-    empty and logs to .memory/.index/hooks.log.
+    Exits 0 on any runtime problem (no memory, broken store, deadline passed): it answers
+    empty and logs to .memory/.index/hooks.log. An unknown EVENT or --client is a setup
+    mistake: it still exits 0 (a hook never breaks a session) but says so in one line on
+    stderr, besides the log.
     """
+    from memstrata.integrations.hooks import CLIENTS, EVENTS
+
+    if client not in CLIENTS or event not in EVENTS:
+        what = (f"unknown client {client!r} (choose from {', '.join(CLIENTS)})" if client not in CLIENTS
+                else f"unknown event {event!r} (choose from {', '.join(EVENTS)})")
+        click.echo(f"memstrata hook: {what}; fix the hook command or re-run `memstrata install`",
+                   err=True)
+        try:
+            from memstrata.integrations.hooks import log_failure
+
+            log_failure(f"hook {event!r} --client {client!r}: {what}")
+        except Exception:  # noqa: BLE001 - the message above is what matters
+            pass
+        sys.exit(0)
     try:
         from memstrata.integrations.hooks import run_hook
 

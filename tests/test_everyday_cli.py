@@ -109,3 +109,30 @@ def test_progress_on_a_terminal_silent_when_piped(repo):
     run("log", "We chose Postgres for billing", "--kind", "decision")
     consolidated = run("consolidate", "--no-diff")
     assert "consolidating" not in consolidated.output  # CliRunner's stderr is not a terminal
+
+
+def test_mcp_reports_its_version_and_plain_argument_errors(repo):
+    import anyio
+    from mcp import Client
+    from memstrata.integrations.mcp_server import build_server, package_version
+
+    async def main():
+        async with Client(build_server(str(repo))) as client:
+            assert client.server_info.version == package_version() != ""
+            bad = await client.call_tool("remember", {"text": "x y z", "type": "note"})
+            assert bad.is_error
+            text = bad.content[0].text
+            assert "rememberArguments" not in text and "errors.pydantic.dev" not in text
+            assert "invalid arguments for remember" in text and "`type`" in text
+            assert "'fact'" in text  # says what is allowed
+            missing = await client.call_tool("forget", {"id": "fact-x"})
+            assert "`reason` is required" in missing.content[0].text
+
+    anyio.run(main)
+
+
+def test_hook_with_an_unknown_client_says_so_and_fails_open(repo):
+    done = subprocess.run([sys.executable, "-m", "memstrata.cli", "hook", "prompt", "--client",
+                           "bogus"], input="{}", capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == ""
+    assert "unknown client 'bogus'" in done.stderr and "claude-code" in done.stderr

@@ -28,6 +28,32 @@ def _open(root: str | None, cwd: Path | None):
     return Memory.open(root, cwd=cwd, require_project=False)
 
 
+def package_version() -> str:
+    """memstrata's installed version (reported to MCP clients in the handshake)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("memstrata")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def argument_problems(tool: str, errors: list[dict]) -> str:
+    """A model-readable line for arguments that failed validation: which argument, what was
+    expected — not pydantic's internal model name, error codes or documentation links."""
+    parts = []
+    for err in errors:
+        where = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+        message = str(err.get("msg", "is not valid"))
+        if err.get("type") == "missing":
+            parts.append(f"`{where}` is required")
+        elif err.get("type") == "extra_forbidden":
+            parts.append(f"`{where}` is not an argument of {tool}")
+        else:
+            parts.append(f"`{where}`: {message[0].lower() + message[1:] if message else message}")
+    return f"invalid arguments for {tool}: " + "; ".join(parts)
+
+
 def build_server(root: str | None = None, *, cwd: Path | None = None):
     """An MCPServer bound to the memory found from `root` / `cwd` (opened afresh per call)."""
     from mcp.server.mcpserver import MCPServer
@@ -36,7 +62,19 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
 
     from memstrata.core.errors import MemstrataError
 
-    server = MCPServer("memstrata", instructions=INSTRUCTIONS)
+    from pydantic import ValidationError
+
+    class MemstrataMCPServer(MCPServer):
+        async def call_tool(self, name, arguments, context=None):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                cause = exc.__cause__
+                if isinstance(cause, ValidationError):
+                    raise ToolError(argument_problems(name, cause.errors())) from cause
+                raise
+
+    server = MemstrataMCPServer("memstrata", instructions=INSTRUCTIONS, version=package_version())
 
     def memory():
         try:
