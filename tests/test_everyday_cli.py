@@ -136,3 +136,19 @@ def test_hook_with_an_unknown_client_says_so_and_fails_open(repo):
                            "bogus"], input="{}", capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == ""
     assert "unknown client 'bogus'" in done.stderr and "claude-code" in done.stderr
+
+
+def test_bench_timing_columns_name_their_units():
+    from types import SimpleNamespace
+
+    from memstrata.cli.bench_cmds import _render_latency, _with_unit
+
+    report = SimpleNamespace(rows=[{"items": 100, "session_start_ms_p50": 120.5,
+                                    "reindex_items_per_s": 300.0, "reindex_peak_rss_mb": 210.0}],
+                             embedding=None)
+    header = _render_latency(report).splitlines()[1]
+    assert "start p50 ms" in header and "reindex items/s" in header and "peak RSS MB" in header
+    assert _with_unit("search_ms_p95") == "search p95 (ms)"
+    assert _with_unit("ours_items_per_s") == "ours items (per s)"
+    assert _with_unit("index_seconds") == "index (s)"
+    assert _with_unit("min_cosine") == "min cosine"
