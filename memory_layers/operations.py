@@ -186,6 +186,60 @@ def supersede(mem: Memory, old_id: str, text: str, *, title: str | None = None, 
     )
 
 
+def check_edited(mem: Memory, before) -> tuple[object, bool]:
+    """Validate an item file a person just edited: it parses, keeps its id (ids are links),
+    a criterion stays decidable, and no secret was typed in. Returns (loaded item, changed)."""
+    path = before.path
+    store = mem.store_for(before.item.scope)
+    after = store.load_file(path)  # InvalidItem names the line and the problem
+    if after.checksum == before.checksum:
+        return after, False
+    if after.item.id != before.item.id:
+        raise MemstrataError(f"the id changed from '{before.item.id}' to '{after.item.id}'; ids "
+                             "are how other items link to this one, so keep it")
+    if after.item.criterion is not None:
+        problems = after.item.criterion.missing_parts() + after.item.criterion.regex_problems()
+        if problems:
+            raise CriterionNotDecidable("the criterion is not decidable: " + "; ".join(problems))
+    mem.guard(after.item.title, where="title", redact=False)
+    mem.guard(after.item.body, where="text", redact=False)
+    return after, True
+
+
+@dataclass
+class Restored:
+    item: MemoryItem
+    path: Path
+    was_superseded_by: str | None = None
+
+
+def restore(mem: Memory, item_id: str) -> Restored:
+    """Bring an archived item back to active. Its links stay: `supersedes` as it was, and the
+    item that had superseded it keeps its own `supersedes` entry; the archive reason and the
+    replacement are kept under `restored` so the history reads both ways."""
+    loaded = mem.get(item_id)
+    if loaded.item.status != "archived":
+        raise MemstrataError(f"'{item_id}' is not archived (status {loaded.item.status}); "
+                             "nothing to restore")
+    item = loaded.item.model_copy(deep=True)
+    extra = dict(item.model_extra or {})
+    history = {"at": now_utc().isoformat()}
+    reason = extra.pop("archived_reason", None)
+    if reason:
+        history["archived_reason"] = reason
+    replaced_by = item.superseded_by
+    if replaced_by:
+        history["superseded_by"] = replaced_by
+    data = {**item.frontmatter(), "status": "active", "restored": history}
+    data.pop("archived_reason", None)
+    data.pop("superseded_by", None)
+    fresh = MemoryItem.model_validate(data)
+    fresh.body = loaded.item.body
+    fresh.updated = now_utc()
+    path = mem.store_for(fresh.scope).unarchive(loaded, fresh)
+    return Restored(fresh, path, replaced_by)
+
+
 def forget(mem: Memory, item_id: str, reason: str) -> Path:
     """Archive an item (never delete)."""
     if not reason or not reason.strip():
