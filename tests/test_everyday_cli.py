@@ -114,6 +114,7 @@ def test_progress_on_a_terminal_silent_when_piped(repo):
 def test_mcp_reports_its_version_and_plain_argument_errors(repo):
     import anyio
     from mcp import Client
+
     from memstrata.integrations.mcp_server import build_server, package_version
 
     async def main():

@@ -59,10 +59,9 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp_types import ToolAnnotations
+    from pydantic import ValidationError
 
     from memstrata.core.errors import MemstrataError
-
-    from pydantic import ValidationError
 
     class MemstrataMCPServer(MCPServer):
         async def call_tool(self, name, arguments, context=None):
