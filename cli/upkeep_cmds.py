@@ -54,8 +54,11 @@ def edit(ctx, item_id, as_json):
             break
         except (InvalidItem, MemstrataError) as exc:
             click.echo(f"not saved: {exc}", err=True)
-            if sys.stdin is not None and sys.stdin.isatty() and click.confirm(
-                    "edit again?", default=True, err=True):
+            if (
+                sys.stdin is not None
+                and sys.stdin.isatty()
+                and click.confirm("edit again?", default=True, err=True)
+            ):
                 continue
             write_atomic(before.path, original)
             raise MemstrataError(f"{before.path} is back as it was before the edit") from exc
@@ -63,11 +66,20 @@ def edit(ctx, item_id, as_json):
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit_json({**after.item.frontmatter(), "body": after.item.body, "path": str(after.path),
-                   "changed": changed})
+        emit_json(
+            {
+                **after.item.frontmatter(),
+                "body": after.item.body,
+                "path": str(after.path),
+                "changed": changed,
+            }
+        )
         return
-    click.echo(f"saved {after.item.id} ({after.path}); index updated" if changed
-               else f"no changes to {after.item.id}")
+    click.echo(
+        f"saved {after.item.id} ({after.path}); index updated"
+        if changed
+        else f"no changes to {after.item.id}"
+    )
 
 
 @click.command()
@@ -84,20 +96,37 @@ def restore(ctx, item_id, as_json):
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit_json({"item": {**restored.item.frontmatter(), "body": restored.item.body},
-                   "path": restored.path, "was_superseded_by": restored.was_superseded_by})
+        emit_json(
+            {
+                "item": {**restored.item.frontmatter(), "body": restored.item.body},
+                "path": restored.path,
+                "was_superseded_by": restored.was_superseded_by,
+            }
+        )
         return
     click.echo(f"restored {restored.item.id} → {restored.path}")
     if restored.was_superseded_by:
-        click.echo(f"note: {restored.was_superseded_by} (which had superseded it) is still active; "
-                   f"forget or supersede one of them if only one should hold", err=True)
+        click.echo(
+            f"note: {restored.was_superseded_by} (which had superseded it) is still active; "
+            f"forget or supersede one of them if only one should hold",
+            err=True,
+        )
 
 
 @click.command()
-@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True),
-              help="Write to this file instead of stdout.")
-@click.option("--scope", type=click.Choice(["project", "global"]), default="project",
-              show_default=True, help="Which memory to export.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write to this file instead of stdout.",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "global"]),
+    default="project",
+    show_default=True,
+    help="Which memory to export.",
+)
 @click.pass_context
 def export(ctx, out, scope):
     """Write the whole memory as JSON lines: every item (archive included), journal day and
@@ -108,8 +137,10 @@ def export(ctx, out, scope):
 
     mem = open_memory(ctx, require_project=scope == "project")
     paths = mem.project if scope == "project" else mem.home
-    lines = (json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n"
-             for r in export_records(paths, scope=scope))
+    lines = (
+        json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n"
+        for r in export_records(paths, scope=scope)
+    )
     if out:
         count = 0
         with open(out, "w", encoding="utf-8") as fh:
@@ -124,10 +155,18 @@ def export(ctx, out, scope):
 
 @click.command(name="import-memory")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--scope", type=click.Choice(["project", "global"]), default="project",
-              show_default=True, help="Which memory to write into.")
-@click.option("--replace", is_flag=True, help="Overwrite files that differ (default: report them "
-              "as conflicts and leave them).")
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "global"]),
+    default="project",
+    show_default=True,
+    help="Which memory to write into.",
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Overwrite files that differ (default: report them as conflicts and leave them).",
+)
 @click.option("--dry-run", is_flag=True, help="Show what would be written; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
@@ -143,19 +182,28 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
 
     mem = open_memory(ctx, require_project=scope == "project")
     paths = mem.project if scope == "project" else mem.home
-    report = import_records(paths, read_records(file), scope=scope, replace=replace,
-                            dry_run=dry_run)
+    report = import_records(
+        paths, read_records(file), scope=scope, replace=replace, dry_run=dry_run
+    )
     if report.written and not dry_run:
         warning = _sync_index(mem)
         if warning:
             click.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit_json({**{k: getattr(report, k) for k in ("written", "unchanged", "conflicts",
-                                                     "problems", "dry_run")}})
+        emit_json(
+            {
+                **{
+                    k: getattr(report, k)
+                    for k in ("written", "unchanged", "conflicts", "problems", "dry_run")
+                }
+            }
+        )
     else:
         verb = "would write" if dry_run else "wrote"
-        click.echo(f"{verb} {len(report.written)} file(s), {len(report.unchanged)} unchanged, "
-                   f"{len(report.conflicts)} conflict(s)")
+        click.echo(
+            f"{verb} {len(report.written)} file(s), {len(report.unchanged)} unchanged, "
+            f"{len(report.conflicts)} conflict(s)"
+        )
         for rel in report.conflicts:
             click.echo(f"  conflict (differs, kept yours): {rel}")
     if report.problems:

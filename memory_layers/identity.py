@@ -19,14 +19,45 @@ from pathlib import Path
 import tomllib
 
 _LANG_BY_EXT = {
-    ".py": "Python", ".ts": "TypeScript", ".tsx": "TypeScript", ".js": "JavaScript",
-    ".jsx": "JavaScript", ".go": "Go", ".rs": "Rust", ".java": "Java", ".kt": "Kotlin",
-    ".rb": "Ruby", ".php": "PHP", ".cs": "C#", ".c": "C", ".h": "C", ".cpp": "C++",
-    ".hpp": "C++", ".swift": "Swift", ".scala": "Scala", ".ex": "Elixir", ".sh": "Shell",
+    ".py": "Python",
+    ".ts": "TypeScript",
+    ".tsx": "TypeScript",
+    ".js": "JavaScript",
+    ".jsx": "JavaScript",
+    ".go": "Go",
+    ".rs": "Rust",
+    ".java": "Java",
+    ".kt": "Kotlin",
+    ".rb": "Ruby",
+    ".php": "PHP",
+    ".cs": "C#",
+    ".c": "C",
+    ".h": "C",
+    ".cpp": "C++",
+    ".hpp": "C++",
+    ".swift": "Swift",
+    ".scala": "Scala",
+    ".ex": "Elixir",
+    ".sh": "Shell",
 }
-_SKIP_DIRS = {".git", ".memory", "node_modules", ".venv", "venv", "__pycache__", "dist",
-              "build", "target", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-              "htmlcov", ".eggs", ".nox"}
+_SKIP_DIRS = {
+    ".git",
+    ".memory",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "dist",
+    "build",
+    "target",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "htmlcov",
+    ".eggs",
+    ".nox",
+}
 _TITLE_MAX = 120
 _DESCRIPTION_MAX = 300
 
@@ -36,8 +67,20 @@ def _git_files(repo: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files (git's own view), or None outside git."""
     try:
         done = subprocess.run(
-            ["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, timeout=20, check=False)
+            [
+                "git",
+                "-C",
+                str(repo),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
+            capture_output=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode != 0:
@@ -103,8 +146,10 @@ def _manifest(repo: Path) -> tuple[str | None, str | None, dict]:
     candidates: list[tuple[object, object]] = []
     project = pyproject.get("project") or {}
     poetry = (pyproject.get("tool") or {}).get("poetry") or {}
-    candidates += [(project.get("name"), project.get("description")),
-                   (poetry.get("name"), poetry.get("description"))]
+    candidates += [
+        (project.get("name"), project.get("description")),
+        (poetry.get("name"), poetry.get("description")),
+    ]
     if (repo / "package.json").is_file():
         try:
             package = json.loads((repo / "package.json").read_text("utf-8"))
@@ -227,8 +272,9 @@ def _tools(repo: Path, files: list[str], pyproject: dict) -> tuple[list[str], li
         tools.append("sphinx")
     if has("Dockerfile", "compose.yaml", "docker-compose.yml"):
         tools.append("docker")
-    workflows = sorted(f for f in files if f.startswith(".github/workflows/")
-                       and f.endswith((".yml", ".yaml")))
+    workflows = sorted(
+        f for f in files if f.startswith(".github/workflows/") and f.endswith((".yml", ".yaml"))
+    )
     if workflows:
         tools.append("GitHub Actions (" + ", ".join(Path(f).stem for f in workflows[:6]) + ")")
     if has(".gitlab-ci.yml"):
@@ -239,7 +285,7 @@ def _tools(repo: Path, files: list[str], pyproject: dict) -> tuple[list[str], li
 def _commands(repo: Path, pyproject: dict) -> list[str]:
     cmds: list[str] = []
     project = pyproject.get("project") or {}
-    for name in (project.get("scripts") or {}):
+    for name in project.get("scripts") or {}:
         cmds.append(f"`{name}` (console script)")
     package = repo / "package.json"
     if package.is_file():

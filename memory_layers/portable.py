@@ -43,7 +43,11 @@ def _kind(rel: PurePosixPath) -> str:
     if parts[0] == "journal" or parts[:2] == ("archive", "journal"):
         return "journal" if rel.suffix == ".md" else "file"
     folder = parts[-2] if len(parts) >= 2 else ""
-    if rel.suffix == ".md" and folder in FOLDER_TYPES and (len(parts) == 2 or parts[0] == "archive"):
+    if (
+        rel.suffix == ".md"
+        and folder in FOLDER_TYPES
+        and (len(parts) == 2 or parts[0] == "archive")
+    ):
         return "item"
     return "file"
 
@@ -69,9 +73,13 @@ def _digest(data: bytes) -> str:
 def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[dict]:
     """The header, then one record per file (see the module docstring)."""
     files = memory_files(paths)
-    yield {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "scope": scope,
-           "exported": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-           "files": len(files)}
+    yield {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "scope": scope,
+        "exported": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+        "files": len(files),
+    }
     for path in files:
         rel = PurePosixPath(path.relative_to(paths.root).as_posix())
         raw = path.read_bytes()
@@ -86,16 +94,22 @@ def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[di
             continue
         if record["kind"] == "item":
             try:
-                item = parse_item(path, raw, default_type=None if len(rel.parts) > 1 or rel.name
-                                  not in SPECIAL_FILES else SPECIAL_FILES[rel.name][1],
-                                  default_scope=scope)
+                item = parse_item(
+                    path,
+                    raw,
+                    default_type=None
+                    if len(rel.parts) > 1 or rel.name not in SPECIAL_FILES
+                    else SPECIAL_FILES[rel.name][1],
+                    default_scope=scope,
+                )
                 record["item"] = {**item.frontmatter(), "body": item.body}
             except InvalidItem as exc:
                 record["problem"] = str(exc)
         elif record["kind"] == "journal":
             parsed = parse_journal_text(text, path)
-            record["events"] = [e.model_dump(mode="json", by_alias=True, exclude_none=True)
-                                for e in parsed.events]
+            record["events"] = [
+                e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in parsed.events
+            ]
         yield record
 
 
@@ -155,12 +169,14 @@ def read_records(lines: Iterable[str]) -> Iterator[dict]:
             if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
                 raise ImportFormatError(
                     "not a memstrata export (line 1 must be the "
-                    f'{{"format": "{EXPORT_FORMAT}", "version": …}} header from `memstrata export`)')
+                    f'{{"format": "{EXPORT_FORMAT}", "version": …}} header from `memstrata export`)'
+                )
             version = record.get("version")
             if not isinstance(version, int) or version > EXPORT_VERSION:
                 raise ImportFormatError(
                     f"export format version {version!r} is newer than this memstrata reads "
-                    f"(version {EXPORT_VERSION}); upgrade memstrata")
+                    f"(version {EXPORT_VERSION}); upgrade memstrata"
+                )
             header_seen = True
             continue
         if not isinstance(record, dict):
@@ -171,8 +187,14 @@ def read_records(lines: Iterable[str]) -> Iterator[dict]:
         raise ImportFormatError("the export is empty (no header line)")
 
 
-def import_records(paths: MemoryPaths, records: Iterable[dict], *, scope: str = "project",
-                   replace: bool = False, dry_run: bool = False) -> ImportReport:
+def import_records(
+    paths: MemoryPaths,
+    records: Iterable[dict],
+    *,
+    scope: str = "project",
+    replace: bool = False,
+    dry_run: bool = False,
+) -> ImportReport:
     """Write exported files into the memory at `paths` (see the module docstring)."""
     report = ImportReport(dry_run=dry_run)
     planned: list[tuple[Path, bytes, str]] = []

@@ -28,11 +28,19 @@ def _decisions(mem, cases):
     settings = mem.settings.consolidation
     out = []
     for label, item, text in cases:
-        cand = Candidate(id="crit-x", type="criterion", title=item, text=item, status="active",
-                         machine=True, confidence=0.7)
+        cand = Candidate(
+            id="crit-x",
+            type="criterion",
+            title=item,
+            text=item,
+            status="active",
+            machine=True,
+            confidence=0.7,
+        )
         cand.vector = vectors([item])[0]
-        ranked = rank_candidates(vectors([text])[0], [cand], settings.candidates,
-                                 min(settings.similar_threshold, 0.5))
+        ranked = rank_candidates(
+            vectors([text])[0], [cand], settings.candidates, min(settings.similar_threshold, 0.5)
+        )
         claim = Claim(text=text, title=text, type="decision", confidence=0.7, cited=["ev-1"])
         action, _ = decide(claim, "k", ["ev-1"], ranked, settings=settings, run_id="run-x")
         out.append((label, OPS[action.op], text))
@@ -47,12 +55,15 @@ def _matrix(decisions) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("name,cases,min_accuracy", [("tuned", CASES, 0.95),
-                                                     ("held-out", HELD_OUT, 0.8)])
+@pytest.mark.parametrize(
+    "name,cases,min_accuracy", [("tuned", CASES, 0.95), ("held-out", HELD_OUT, 0.8)]
+)
 def test_only_a_change_of_mind_supersedes(mem, name, cases, min_accuracy):
     decisions = _decisions(mem, cases)
     print(f"\nextractive path, {name} cases ({len(cases)}):\n{_matrix(decisions)}")
-    wrongly_superseded = [t for label, got, t in decisions if got == "supersede" and label != "contradict"]
+    wrongly_superseded = [
+        t for label, got, t in decisions if got == "supersede" and label != "contradict"
+    ]
     assert not wrongly_superseded  # agreeing, restating or refining never replaces an item
     missed = [t for label, got, t in decisions if label == "contradict" and got != "supersede"]
     assert not missed
@@ -62,12 +73,28 @@ def test_only_a_change_of_mind_supersedes(mem, name, cases, min_accuracy):
 
 def test_the_reported_case_reinforces_the_criterion_end_to_end(repo):
     runner = CliRunner()
-    crit = json.loads(runner.invoke(cli, [
-        "remember", "Tests must use CliRunner, not subprocess", "--type", "criterion",
-        "--keyword", "subprocess", "--forbid", "subprocess.run", "--importance", "0.5",
-        "--json"]).stdout)["item"]
-    for text in ("Rejected switching tests to subprocess invocation",
-                 "Rejected switching the CLI tests to subprocess invocation again"):
+    crit = json.loads(
+        runner.invoke(
+            cli,
+            [
+                "remember",
+                "Tests must use CliRunner, not subprocess",
+                "--type",
+                "criterion",
+                "--keyword",
+                "subprocess",
+                "--forbid",
+                "subprocess.run",
+                "--importance",
+                "0.5",
+                "--json",
+            ],
+        ).stdout
+    )["item"]
+    for text in (
+        "Rejected switching tests to subprocess invocation",
+        "Rejected switching the CLI tests to subprocess invocation again",
+    ):
         assert runner.invoke(cli, ["log", text, "--kind", "rejected"]).exit_code == 0
     done = runner.invoke(cli, ["consolidate", "--json"])
     assert done.exit_code == 0, done.output
@@ -90,6 +117,14 @@ def test_the_reported_case_reinforces_the_criterion_end_to_end(repo):
 
 
 def test_a_real_change_still_supersedes_a_machine_item(mem):
-    decisions = _decisions(mem, [("contradict", "Background jobs run on Redis streams",
-                                  "We moved background jobs from Redis streams to RabbitMQ")])
+    decisions = _decisions(
+        mem,
+        [
+            (
+                "contradict",
+                "Background jobs run on Redis streams",
+                "We moved background jobs from Redis streams to RabbitMQ",
+            )
+        ],
+    )
     assert decisions[0][1] == "supersede"

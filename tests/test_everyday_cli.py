@@ -22,22 +22,54 @@ def run(*args, env=None):
 
 
 def test_show_prints_criterion_fields_tags_scope_and_links(repo):
-    crit = json.loads(run(
-        "remember", "Nothing under infra/ without a review note", "--type", "criterion",
-        "--applies-path", "infra/**", "--keyword", "terraform", "--require", "review note",
-        "--forbid", "/rm -rf/", "--verdict", "block", "--rationale", "an outage in March",
-        "--tags", "infra,review", "--json").stdout)["item"]
+    crit = json.loads(
+        run(
+            "remember",
+            "Nothing under infra/ without a review note",
+            "--type",
+            "criterion",
+            "--applies-path",
+            "infra/**",
+            "--keyword",
+            "terraform",
+            "--require",
+            "review note",
+            "--forbid",
+            "/rm -rf/",
+            "--verdict",
+            "block",
+            "--rationale",
+            "an outage in March",
+            "--tags",
+            "infra,review",
+            "--json",
+        ).stdout
+    )["item"]
     out = run("show", crit["id"]).output
-    for expected in ("verdict: block", "applies to paths: infra/**", "keywords: terraform",
-                     "require: review note", "forbid: /rm -rf/", "rationale: an outage in March",
-                     "tags: infra, review", "scope project", "source: user"):
+    for expected in (
+        "verdict: block",
+        "applies to paths: infra/**",
+        "keywords: terraform",
+        "require: review note",
+        "forbid: /rm -rf/",
+        "rationale: an outage in March",
+        "tags: infra, review",
+        "scope project",
+        "source: user",
+    ):
         assert expected in out, expected
     assert ANSI not in out  # not a terminal: no colour
 
-    newer = json.loads(run("supersede", crit["id"], "Nothing under infra/ without two review notes",
-                           "--json").stdout)["item"]
+    newer = json.loads(
+        run(
+            "supersede", crit["id"], "Nothing under infra/ without two review notes", "--json"
+        ).stdout
+    )["item"]
     old = run("show", crit["id"]).output
-    assert f"superseded by: {newer['id']}" in old and f"archived because: superseded by {newer['id']}" in old
+    assert (
+        f"superseded by: {newer['id']}" in old
+        and f"archived because: superseded by {newer['id']}" in old
+    )
     assert " · superseded · " in old
     assert f"supersedes: {crit['id']}" in run("show", newer["id"]).output
 
@@ -71,8 +103,14 @@ def _on_a_terminal(args, env_extra=None, stdin=None):
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(env_extra or {})
-    proc = subprocess.Popen([sys.executable, "-m", "memstrata.cli", *args], stdout=slave,
-                            stderr=slave, stdin=subprocess.DEVNULL, env=env, close_fds=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memstrata.cli", *args],
+        stdout=slave,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        close_fds=True,
+    )
     os.close(slave)
     chunks = []
     while True:
@@ -93,8 +131,9 @@ def test_colour_on_a_terminal_never_in_pipes_or_with_no_color(repo):
     coloured = _on_a_terminal(["list"])
     assert ANSI in coloured and "caveat" in coloured
     assert ANSI not in _on_a_terminal(["list"], {"NO_COLOR": "1"})
-    piped = subprocess.run([sys.executable, "-m", "memstrata.cli", "list"], capture_output=True,
-                           text=True)
+    piped = subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", "list"], capture_output=True, text=True
+    )
     assert piped.returncode == 0 and "caveat" in piped.stdout and ANSI not in piped.stdout
 
 
@@ -103,8 +142,9 @@ def test_progress_on_a_terminal_silent_when_piped(repo):
         run("remember", f"Service number {n} listens on port 80{n}")
     shown = _on_a_terminal(["reindex"])
     assert "indexing" in shown and "indexed" in shown
-    piped = subprocess.run([sys.executable, "-m", "memstrata.cli", "reindex"],
-                           capture_output=True, text=True)
+    piped = subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", "reindex"], capture_output=True, text=True
+    )
     assert piped.returncode == 0 and "indexing" not in piped.stderr
     run("log", "We chose Postgres for billing", "--kind", "decision")
     consolidated = run("consolidate", "--no-diff")
@@ -133,8 +173,12 @@ def test_mcp_reports_its_version_and_plain_argument_errors(repo):
 
 
 def test_hook_with_an_unknown_client_says_so_and_fails_open(repo):
-    done = subprocess.run([sys.executable, "-m", "memstrata.cli", "hook", "prompt", "--client",
-                           "bogus"], input="{}", capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", "hook", "prompt", "--client", "bogus"],
+        input="{}",
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0 and done.stdout == ""
     assert "unknown client 'bogus'" in done.stderr and "claude-code" in done.stderr
 
@@ -144,9 +188,17 @@ def test_bench_timing_columns_name_their_units():
 
     from memstrata.cli.bench_cmds import _render_latency, _with_unit
 
-    report = SimpleNamespace(rows=[{"items": 100, "session_start_ms_p50": 120.5,
-                                    "reindex_items_per_s": 300.0, "reindex_peak_rss_mb": 210.0}],
-                             embedding=None)
+    report = SimpleNamespace(
+        rows=[
+            {
+                "items": 100,
+                "session_start_ms_p50": 120.5,
+                "reindex_items_per_s": 300.0,
+                "reindex_peak_rss_mb": 210.0,
+            }
+        ],
+        embedding=None,
+    )
     header = _render_latency(report).splitlines()[1]
     assert "start p50 ms" in header and "reindex items/s" in header and "peak RSS MB" in header
     assert _with_unit("search_ms_p95") == "search p95 (ms)"

@@ -49,23 +49,26 @@ def _write(root, files: dict[str, str]):
 
 
 def click_shaped(root, *, git: bool = True):
-    _write(root, {
-        "README.md": CLICK_README,
-        "pyproject.toml": CLICK_PYPROJECT,
-        "uv.lock": "version = 1\n",
-        ".pre-commit-config.yaml": "repos: []\n",
-        ".github/workflows/tests.yaml": "name: Tests\n",
-        ".github/workflows/publish.yaml": "name: Publish\n",
-        ".gitignore": ".venv/\n*.egg-info/\nhtmlcov/\ndist/\n.coverage*\nscratch/\n",
-        "src/click/__init__.py": "",
-        "src/click/core.py": "x = 1\n",
-        "tests/test_basic.py": "def test(): pass\n",
-        "docs/conf.py": "project = 'Click'\n",
-        "click.egg-info/PKG-INFO": "Name: click\n",
-        "htmlcov/index.html": "<html></html>\n",
-        "scratch/notes.js": "1\n",
-        "CHANGES.rst": "Version 8.3.0\n",
-    })
+    _write(
+        root,
+        {
+            "README.md": CLICK_README,
+            "pyproject.toml": CLICK_PYPROJECT,
+            "uv.lock": "version = 1\n",
+            ".pre-commit-config.yaml": "repos: []\n",
+            ".github/workflows/tests.yaml": "name: Tests\n",
+            ".github/workflows/publish.yaml": "name: Publish\n",
+            ".gitignore": ".venv/\n*.egg-info/\nhtmlcov/\ndist/\n.coverage*\nscratch/\n",
+            "src/click/__init__.py": "",
+            "src/click/core.py": "x = 1\n",
+            "tests/test_basic.py": "def test(): pass\n",
+            "docs/conf.py": "project = 'Click'\n",
+            "click.egg-info/PKG-INFO": "Name: click\n",
+            "htmlcov/index.html": "<html></html>\n",
+            "scratch/notes.js": "1\n",
+            "CHANGES.rst": "Version 8.3.0\n",
+        },
+    )
     if git:
         subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
@@ -91,10 +94,16 @@ def test_click_shaped_repository(isolated):
 
 
 def test_readme_markup_is_stripped_when_no_manifest_names_the_project(isolated):
-    _write(isolated, {"README.md": (
-        '<p align="center"><a href="https://x.dev"><img src="logo.png"></a></p>\n\n'
-        "[![CI](https://ci/badge.svg)](https://ci) [![PyPI](https://pypi/b.svg)](https://pypi)\n\n"
-        "# **Widget** _Service_\n\nA [small](https://x.dev) service that `renders` widgets.\n")})
+    _write(
+        isolated,
+        {
+            "README.md": (
+                '<p align="center"><a href="https://x.dev"><img src="logo.png"></a></p>\n\n'
+                "[![CI](https://ci/badge.svg)](https://ci) [![PyPI](https://pypi/b.svg)](https://pypi)\n\n"
+                "# **Widget** _Service_\n\nA [small](https://x.dev) service that `renders` widgets.\n"
+            )
+        },
+    )
     title, body = draft_identity(isolated)
     assert title == "Widget Service"
     assert "A small service that renders widgets." in body
@@ -102,8 +111,16 @@ def test_readme_markup_is_stripped_when_no_manifest_names_the_project(isolated):
 
 def test_other_manifests(isolated):
     for files, name, description in (
-        ({"package.json": '{"name": "left-pad", "description": "Pads strings"}'}, "left-pad", "Pads strings"),
-        ({"Cargo.toml": '[package]\nname = "ripgrep"\ndescription = "Fast grep"\n'}, "ripgrep", "Fast grep"),
+        (
+            {"package.json": '{"name": "left-pad", "description": "Pads strings"}'},
+            "left-pad",
+            "Pads strings",
+        ),
+        (
+            {"Cargo.toml": '[package]\nname = "ripgrep"\ndescription = "Fast grep"\n'},
+            "ripgrep",
+            "Fast grep",
+        ),
         ({"go.mod": "module github.com/spf13/cobra\n\ngo 1.21\n"}, "cobra", None),
     ):
         folder = isolated / name

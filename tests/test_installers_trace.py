@@ -45,7 +45,10 @@ def test_mode_and_layout_are_kept_and_uninstall_restores_the_bytes(isolated):
     after = target.read_text("utf-8")
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
     # members we do not own keep their exact text; the indentation stays four spaces
-    assert '    "permissions": {"allow": ["Bash(npm run lint)", "Read(~/.zshrc)"], "deny": []},' in after
+    assert (
+        '    "permissions": {"allow": ["Bash(npm run lint)", "Read(~/.zshrc)"], "deny": []},'
+        in after
+    )
     assert '    "env": { "GREETING": "grüß dich" },' in after
     assert '\n        "SessionStart": [' in after
     backup = target.with_name("settings.json.memstrata-backup")
@@ -101,19 +104,26 @@ def test_project_scope_uses_path_command_and_says_when_missing(isolated):
     # on a teammate's machine without memstrata: one clear line on stderr, non-blocking exit 1
     empty_bin = isolated / "empty-bin"
     empty_bin.mkdir()
-    done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True,
-                          env={"PATH": str(empty_bin)})
+    done = subprocess.run(
+        ["/bin/sh", "-c", command], capture_output=True, text=True, env={"PATH": str(empty_bin)}
+    )
     assert done.returncode == 1
     assert "`memstrata` command is not on PATH" in done.stderr
     # with memstrata on PATH the hook runs it with our arguments
     fake = empty_bin / "memstrata"
     fake.write_text('#!/bin/sh\necho "ran: $*"\n')
     fake.chmod(0o755)
-    done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True,
-                          env={"PATH": f"{empty_bin}:/usr/bin:/bin"})
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        capture_output=True,
+        text=True,
+        env={"PATH": f"{empty_bin}:/usr/bin:/bin"},
+    )
     assert done.stdout.strip() == "ran: hook session-start --client claude-code"
     # installing again recognises the entries; uninstall removes them and the file we created
-    assert not json.loads(_run("install", "claude-code", "--scope", "project", "--json").output)["changed"]
+    assert not json.loads(_run("install", "claude-code", "--scope", "project", "--json").output)[
+        "changed"
+    ]
     _run("uninstall", "claude-code", "--scope", "project")
     assert not target.exists()
     assert not list(isolated.rglob("*.memstrata-backup"))

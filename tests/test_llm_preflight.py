@@ -29,8 +29,9 @@ def test_missing_key_is_one_line_and_falls_back_to_extractive(repo, monkeypatch)
     for var in ("OPENAI_API_KEY", "AZURE_API_KEY"):
         monkeypatch.delenv(var, raising=False)
     _journal(repo)
-    done = CliRunner().invoke(cli, ["consolidate", "--dry-run", "--model", "openai/gpt-4o-mini",
-                                    "--json"])
+    done = CliRunner().invoke(
+        cli, ["consolidate", "--dry-run", "--model", "openai/gpt-4o-mini", "--json"]
+    )
     assert done.exit_code == 0, done.output
     report = json.loads(done.stdout)
     assert report["method"] == "extractive" and report["llm_calls"] == 0
@@ -43,14 +44,17 @@ def test_missing_key_is_one_line_and_falls_back_to_extractive(repo, monkeypatch)
     assert "extractive (model unavailable)" in human.output
     assert human.stderr.count("OPENAI_API_KEY") == 1
 
-    strict = CliRunner().invoke(cli, ["consolidate", "--dry-run", "--model", "openai/gpt-4o-mini",
-                                      "--require-llm"])
+    strict = CliRunner().invoke(
+        cli, ["consolidate", "--dry-run", "--model", "openai/gpt-4o-mini", "--require-llm"]
+    )
     assert strict.exit_code == 1
     assert "OPENAI_API_KEY" in strict.output and "Traceback" not in strict.output
 
 
 def test_local_api_base_needs_no_key(isolated, monkeypatch):
-    settings = load_settings().llm.model_copy(update={"model": "openai/x", "api_base": "http://127.0.0.1:9"})
+    settings = load_settings().llm.model_copy(
+        update={"model": "openai/x", "api_base": "http://127.0.0.1:9"}
+    )
     assert credentials_problem(settings) is None
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert "OPENAI_API_KEY" in credentials_problem(settings.model_copy(update={"api_base": ""}))
@@ -69,5 +73,7 @@ def test_permanent_errors_are_not_retried(fake_llm, status):
 
 def test_server_errors_are_still_retried(fake_llm):
     server = fake_llm([{"status": 503}, '{"claim": "ok"}'])
-    result = LLMClient(load_settings().llm).complete_json([{"role": "user", "content": "x"}], Answer)
+    result = LLMClient(load_settings().llm).complete_json(
+        [{"role": "user", "content": "x"}], Answer
+    )
     assert result.value.claim == "ok" and len(server.requests) == 2

@@ -26,8 +26,15 @@ def test_exact_and_near_duplicates_reinforce_and_say_so(repo):
     first = json.loads(run("remember", TEXT, "--importance", "0.5", "--json").stdout)["item"]
     again = run("remember", TEXT)
     assert f"already remembered as {first['id']}" in again.stdout and "reinforced" in again.stdout
-    near = json.loads(run("remember", "Memstrata needs Python 3.10 (or newer) to be installed.",
-                          "--tags", "setup", "--json").stdout)
+    near = json.loads(
+        run(
+            "remember",
+            "Memstrata needs Python 3.10 (or newer) to be installed.",
+            "--tags",
+            "setup",
+            "--json",
+        ).stdout
+    )
     assert near["duplicate_of"] == first["id"]
     items = _items()
     assert [i["id"] for i in items] == [first["id"]]
@@ -42,8 +49,12 @@ def test_other_type_scope_or_force_store_separately(repo):
     assert forced["duplicate_of"] is None
     assert len(_items()) == 2 and len(_items("caveat")) == 1
     # a different statement on the same topic is not a duplicate
-    assert json.loads(run("remember", "memstrata needs Python 3.12 or newer for the viewer",
-                          "--json").stdout)["duplicate_of"] is None
+    assert (
+        json.loads(
+            run("remember", "memstrata needs Python 3.12 or newer for the viewer", "--json").stdout
+        )["duplicate_of"]
+        is None
+    )
 
 
 def test_mcp_remember_twice_is_one_item(repo):
@@ -65,6 +76,7 @@ def test_mcp_remember_twice_is_one_item(repo):
 
 def test_different_numbers_are_different_memories(repo):
     run("remember", "The reporting service exports CSV batch 1 nightly to S3")
-    out = json.loads(run("remember", "The reporting service exports CSV batch 2 nightly to S3",
-                         "--json").stdout)
+    out = json.loads(
+        run("remember", "The reporting service exports CSV batch 2 nightly to S3", "--json").stdout
+    )
     assert out["duplicate_of"] is None and len(_items()) == 2

@@ -21,8 +21,10 @@ def run(*args, input=None, env=None, code=0):
 def editor(tmp_path: Path, old: str, new: str) -> dict:
     """An $EDITOR that replaces `old` with `new` in the file it is given."""
     script = tmp_path / "fake-editor"
-    script.write_text(f"#!{sys.executable}\nimport sys, pathlib\np = pathlib.Path(sys.argv[-1])\n"
-                      f"p.write_text(p.read_text().replace({old!r}, {new!r}))\n")
+    script.write_text(
+        f"#!{sys.executable}\nimport sys, pathlib\np = pathlib.Path(sys.argv[-1])\n"
+        f"p.write_text(p.read_text().replace({old!r}, {new!r}))\n"
+    )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return {"EDITOR": str(script), "VISUAL": str(script)}
 
@@ -59,8 +61,9 @@ def test_restore_brings_back_a_forgotten_and_a_superseded_item(repo):
     assert "/facts/" in restored["path"] and "/archive/" not in restored["path"]
     assert [i["id"] for i in json.loads(run("list", "--json").stdout) if i["id"] == gone["id"]]
 
-    old = json.loads(run("remember", "We deploy with Capistrano", "--type", "decision",
-                         "--json").stdout)["item"]
+    old = json.loads(
+        run("remember", "We deploy with Capistrano", "--type", "decision", "--json").stdout
+    )["item"]
     new = json.loads(run("supersede", old["id"], "We deploy with Kamal", "--json").stdout)["item"]
     back = run("restore", old["id"])
     assert f"{new['id']} (which had superseded it) is still active" in back.output
@@ -72,11 +75,30 @@ def test_restore_brings_back_a_forgotten_and_a_superseded_item(repo):
 
 
 def _stock(repo):
-    run("remember", "Refunds go through the ledger service", "--type", "decision",
-        "--tags", "billing,ledger", "--importance", "0.8")
-    run("remember", "Nothing under infra/ without a review note", "--type", "criterion",
-        "--applies-path", "infra/**", "--require", "review note", "--verdict", "block",
-        "--rationale", "the March outage")
+    run(
+        "remember",
+        "Refunds go through the ledger service",
+        "--type",
+        "decision",
+        "--tags",
+        "billing,ledger",
+        "--importance",
+        "0.8",
+    )
+    run(
+        "remember",
+        "Nothing under infra/ without a review note",
+        "--type",
+        "criterion",
+        "--applies-path",
+        "infra/**",
+        "--require",
+        "review note",
+        "--verdict",
+        "block",
+        "--rationale",
+        "the March outage",
+    )
     run("remember", "Ünïcode and emoji 🚀 survive", "--type", "preference", "--confidence", "0.7")
     gone = json.loads(run("remember", "Staging on Heroku", "--json").stdout)["item"]
     run("forget", gone["id"], "--reason", "moved")
@@ -84,12 +106,16 @@ def _stock(repo):
     (repo / ".memory" / "facts" / "hand-written.md").write_text(
         "---\nid: fact-handwrit\ntype: fact\ntitle: Written by hand\ncreated: 2025-01-02T03:04:05Z\n"
         "updated: 2025-01-02T03:04:05Z\nextra_field: kept\n---\n\n"
-        "Body with   odd   spacing\n\n\n")
+        "Body with   odd   spacing\n\n\n"
+    )
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".index" not in p.relative_to(root).parts}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".index" not in p.relative_to(root).parts
+    }
 
 
 def test_export_then_import_memory_is_exact(repo, tmp_path, monkeypatch):
@@ -130,7 +156,10 @@ def test_import_memory_refuses_tampered_or_escaping_lines_and_reports_conflicts(
     bad.write_text("\n".join([lines[0], json.dumps(tampered), json.dumps(escaping)]) + "\n")
     refused = run("import-memory", str(bad), code=1)
     assert "sha256 does not match" in refused.output and "outside the memory" in refused.output
-    assert not (repo / "outside.txt").exists() and not (repo / ".memory" / ".." / "outside.txt").exists()
+    assert (
+        not (repo / "outside.txt").exists()
+        and not (repo / ".memory" / ".." / "outside.txt").exists()
+    )
 
     decision = next(Path(p) for p in (repo / ".memory" / "decisions").glob("*.md"))
     original = decision.read_bytes()
