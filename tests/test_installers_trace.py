@@ -127,3 +127,16 @@ def test_project_scope_uses_path_command_and_says_when_missing(isolated):
     _run("uninstall", "claude-code", "--scope", "project")
     assert not target.exists()
     assert not list(isolated.rglob("*.memstrata-backup"))
+
+
+def test_render_json_changes_only_what_differs():
+    from memstrata.integrations.installers import render_json
+
+    original = '{\n\t"model": "x",\n\t"hooks": {"A": 1},\n\t"env": {"a": [1, 2]}\n}\n'
+    data = json.loads(original)
+    without = {"model": "x", "env": {"a": [1, 2]}}
+    assert render_json(original, data, without) == '{\n\t"model": "x",\n\t"env": {"a": [1, 2]}\n}\n'
+    added = {**data, "new": [1]}
+    text = render_json(original, data, added)
+    assert text.startswith('{\n\t"model": "x",\n\t"hooks": {"A": 1},') and json.loads(text) == added
+    assert render_json('{"a":1}', {"a": 1}, {"a": 1, "b": 2}) == '{"a":1,"b":2}\n'

@@ -334,6 +334,10 @@ def render_json(original_text: str | None, original: dict, data: dict) -> str:
     ascii_only = bool(original_text) and "\\u" in original_text
     if not original_text or not original_text.strip():
         return _dump(data, indent, ascii_only) + "\n"
+    if "\n" not in original_text.strip():  # a one-line file stays on one line
+        compact = '": ' not in original_text and '", ' not in original_text
+        separators = (",", ":") if compact else (", ", ": ")
+        return json.dumps(data, ensure_ascii=ascii_only, separators=separators) + "\n"
     spans = _members(original_text)
     ending = "" if original_text.endswith("\n") else "\n"
     if spans is None or [k for k, *_ in spans] != [k for k in original] or len(set(original)) != len(spans):
