@@ -39,6 +39,27 @@ def litellm_installed() -> bool:
     return importlib.util.find_spec("litellm") is not None
 
 
+_PROVIDER_KEYS = {
+    "openai": ("OPENAI_API_KEY",), "anthropic": ("ANTHROPIC_API_KEY",),
+    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",),
+    "groq": ("GROQ_API_KEY",), "openrouter": ("OPENROUTER_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",), "xai": ("XAI_API_KEY",), "cohere": ("COHERE_API_KEY",),
+}
+
+
+def _provider_keys(model: str) -> tuple[str, ...] | None:
+    """The key variables of a well-known hosted provider, or None (ask litellm)."""
+    provider, sep, rest = model.partition("/")
+    if sep:
+        return _PROVIDER_KEYS.get(provider.lower())
+    name = model.lower()
+    if name.startswith(("gpt-", "o1", "o3", "o4", "chatgpt-")):
+        return _PROVIDER_KEYS["openai"]
+    if name.startswith("claude-"):
+        return _PROVIDER_KEYS["anthropic"]
+    return None
+
+
 def credentials_problem(settings: LLMSettings, model: str | None = None) -> str | None:
     """Why a call to the configured model cannot succeed, known before making it: litellm
     missing, or the provider's key absent from the environment. None when it may work.
@@ -58,6 +79,12 @@ def credentials_problem(settings: LLMSettings, model: str | None = None) -> str 
                     "set in the environment")
     if settings.api_base:
         return None
+    known = _provider_keys(model)
+    if known is not None:  # answered without importing litellm (seconds on a cold start)
+        if any(os.environ.get(k) for k in known):
+            return None
+        return (f"LLM {model} has no credentials: set {' or '.join(known)} "
+                "(or [llm] api_key_env / api_base)")
     litellm = _import_litellm()
     try:
         found = litellm.validate_environment(model)

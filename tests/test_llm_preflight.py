@@ -77,3 +77,21 @@ def test_server_errors_are_still_retried(fake_llm):
         [{"role": "user", "content": "x"}], Answer
     )
     assert result.value.claim == "ok" and len(server.requests) == 2
+
+
+def test_known_providers_are_checked_without_litellm(isolated, monkeypatch):
+    settings = load_settings().llm
+    for var in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    problem = credentials_problem(settings.model_copy(update={"model": "gemini/gemini-2.0-flash"}))
+    assert "GEMINI_API_KEY or GOOGLE_API_KEY" in problem
+    monkeypatch.setenv("GOOGLE_API_KEY", "g-test")
+    assert (
+        credentials_problem(settings.model_copy(update={"model": "gemini/gemini-2.0-flash"}))
+        is None
+    )
+    assert "ANTHROPIC_API_KEY" in credentials_problem(
+        settings.model_copy(update={"model": "claude-3-5-haiku-latest"})
+    )
+    # a local provider litellm knows needs no key: ollama's *_API_BASE has a default
+    assert credentials_problem(settings.model_copy(update={"model": "ollama/llama3"})) is None
