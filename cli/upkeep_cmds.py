@@ -18,9 +18,12 @@ def _sync_index(mem) -> str | None:
     try:
         from memstrata.retrieval.index import MemoryIndex
 
+        from memstrata.cli.render import ProgressCallback
+
         index = MemoryIndex(mem)
         try:
-            index.sync()
+            with ProgressCallback("indexing") as bar:  # a terminal only; silent when piped
+                index.sync(progress=bar)
         finally:
             index.close()
     except Exception as exc:  # noqa: BLE001 - the files are written; the index can catch up later
