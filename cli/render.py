@@ -165,7 +165,7 @@ class ProgressCallback:
 
     def __init__(self, label: str):
         self.label = label
-        self.bar = None
+        self.bar: Any = None
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:

@@ -215,15 +215,15 @@ def import_records(
         planned.append((target, data, str(rel)))
     if report.problems:
         return report  # nothing is written from an export that does not read cleanly
-    for target, data, rel in planned:
+    for target, data, name in planned:
         if target.exists():
             if target.read_bytes() == data:
-                report.unchanged.append(rel)
+                report.unchanged.append(name)
                 continue
             if not replace:
-                report.conflicts.append(rel)
+                report.conflicts.append(name)
                 continue
         if not dry_run:
             write_atomic(target, data)
-        report.written.append(rel)
+        report.written.append(name)
     return report

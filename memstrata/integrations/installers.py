@@ -331,7 +331,7 @@ def render_json(original_text: str | None, original: dict, data: dict) -> str:
     keeping the file's indentation; falls back to a whole re-serialisation (same indentation)
     when the text is not laid out as one plain object."""
     indent = _indent_of(original_text)
-    ascii_only = bool(original_text) and "\\u" in original_text
+    ascii_only = "\\u" in (original_text or "")
     if not original_text or not original_text.strip():
         return _dump(data, indent, ascii_only) + "\n"
     if "\n" not in original_text.strip():  # a one-line file stays on one line
