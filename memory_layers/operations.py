@@ -80,6 +80,14 @@ def _reinforce(mem: Memory, loaded, item: MemoryItem) -> Written:
                                     + (1.0 - existing.importance) * 0.1), 3)
     existing.confidence = max(existing.confidence, item.confidence)
     existing.tags = list(dict.fromkeys([*existing.tags, *item.tags]))
+    key = (item.source.model_extra or {}).get("key")
+    if key:  # a keyed writer (session extraction) must recognise this statement next time
+        extra = dict(existing.source.model_extra or {})
+        keys = list(extra.get("reinforced_by") or [])
+        if key not in keys and key != extra.get("key"):
+            keys.append(key)
+            existing.source = type(existing.source).model_validate(
+                {**existing.source.model_dump(exclude_none=True), "reinforced_by": keys})
     existing.updated = now_utc()
     mem.store_for(existing.scope).update(loaded, existing)
     return Written(existing, loaded.path, None, duplicate_of=existing.id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 from memstrata.cli.main import cli
@@ -80,3 +81,29 @@ def test_different_numbers_are_different_memories(repo):
         run("remember", "The reporting service exports CSV batch 2 nightly to S3", "--json").stdout
     )
     assert out["duplicate_of"] is None and len(_items()) == 2
+
+
+def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path):
+    from memstrata.memory_layers.memory import Memory
+
+    from tests.test_extract import claude_transcript
+
+    transcript = claude_transcript(tmp_path / "session.jsonl")
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    Memory.init(probe)
+    run("--root", str(probe), "extract", "--transcript", str(transcript))
+    fact = next(
+        li.item
+        for li in Memory.open(probe).load_items().items
+        if li.item.type == "fact" and li.item.id != "project"
+    )
+    # the user had already said it: extraction reinforces that item instead of adding one
+    mine = json.loads(run("remember", fact.body, "--json").stdout)["item"]
+    run("extract", "--transcript", str(transcript))
+    facts = _items()
+    assert [f["id"] for f in facts] == [mine["id"]]
+    path = Path(json.loads(run("show", mine["id"], "--json").stdout)["path"])
+    after_first = path.read_bytes()
+    again = json.loads(run("extract", "--transcript", str(transcript), "--json").stdout)
+    assert again["items"] == [] and path.read_bytes() == after_first  # nothing reinforced twice
