@@ -40,9 +40,9 @@ _TURNED_DOWN = re.compile(
     r"refus(?:e|ed|ing)|vetoed|ruled out|without)\b", re.IGNORECASE)
 # ...or abandoned after it: "but kept ruff", "went back to uv", "and said no"
 _KEPT_AFTER = re.compile(
-    r"\b(?:but|and|so)\s+(?:we\s+)?(?:kept|keep|stay(?:ed)?|stuck|remain(?:ed)?)\b|\bstays?\b|"
-    r"\bremains?\b|\bkeeps? working\b|\bwent back\b|\brolled back\b|\bsaid no\b|\bgave up\b|"
-    r"\bit is\b", re.IGNORECASE)
+    r"\b(?:but|and|so)\s+(?:we\s+)?(?:kept|stay(?:ed)?|stuck|remained)\b|\bwent back\b|"
+    r"\brolled back\b|\bsaid no\b|\bgave up\b", re.IGNORECASE)
+_NEGATION_WINDOW = 5  # words before the cue a turning-down word may stand in
 _CLAUSES = re.compile(r"[.;!?]\s+|\s+-+\s+|\n")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_+#.'-]*", re.IGNORECASE)
 _STOP = frozenset(
@@ -105,7 +105,8 @@ def change_of_mind(claim_text: str, item_text: str) -> bool | None:
     for clause in _CLAUSES.split(claim_text):
         for cue in CHANGE_CUE.finditer(clause):
             seen_cue = True
-            if _TURNED_DOWN.search(clause[: cue.start()]) or _KEPT_AFTER.search(clause[cue.end():]):
+            lead = " ".join(clause[: cue.start()].split()[-_NEGATION_WINDOW:])
+            if _TURNED_DOWN.search(lead) or _KEPT_AFTER.search(clause[cue.end():]):
                 continue
             old, new = _sides(clause, cue)
             if set(old) & holds:

@@ -85,6 +85,18 @@ CASES: list[tuple[str, str, str]] = [
         "Tests must use CliRunner, not subprocess",
         "Switched the CLI tests from CliRunner to subprocess invocation",
     ),
+    # a negation elsewhere in the sentence, or a reason after the change, must not turn a real
+    # change into agreement
+    (
+        "contradict",
+        "We use Postgres 16 as the main database",
+        "We could not keep Postgres running cheaply, so we migrated the main database to MySQL",
+    ),
+    (
+        "contradict",
+        "Background jobs run on Redis streams",
+        "We moved background jobs from Redis streams to RabbitMQ because it is easier to run",
+    ),
     (
         "refine",
         "We use Postgres 16 as the main database",
