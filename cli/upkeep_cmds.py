@@ -16,9 +16,8 @@ from memstrata.cli.render import emit_json
 def _sync_index(mem) -> str | None:
     """Bring the index up to date with the files just written; a warning instead of a failure."""
     try:
-        from memstrata.retrieval.index import MemoryIndex
-
         from memstrata.cli.render import ProgressCallback
+        from memstrata.retrieval.index import MemoryIndex
 
         index = MemoryIndex(mem)
         try:
