@@ -224,7 +224,11 @@ def install_cron(ctx, at, scheduler, dry_run, as_json):
         emit_json(result)
         return
     verb = "would install" if dry_run else ("already installed" if not result.changed else "installed")
+    if result.notes and not dry_run:
+        verb += " but not running"  # e.g. a crontab line with no cron daemon to run it
     click.echo(f"{verb} ({result.scheduler}): {result.entry}")
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     if dry_run:
         for where, text in result.content.items():
             click.echo(f"--- {where}")

@@ -43,6 +43,7 @@ class ScheduleResult:
     files: list[Path] = field(default_factory=list)
     # what is (or, with dry_run, would be) written: file path or "crontab" -> text
     content: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 def _tool(env: str, default: str) -> list[str]:
@@ -121,17 +122,45 @@ def _is_ours(line: str, repo: Path) -> bool:
     return line.rstrip().endswith(f"{MARKER} {repo}")
 
 
+PROC_ROOT = Path("/proc")
+_CRON_DAEMONS = {"cron", "crond", "cronie", "busybox", "fcron", "dcron", "anacron"}
+
+
+def cron_daemon_running() -> bool | None:
+    """Whether a cron daemon runs (True/False), or None where that cannot be seen (no /proc)."""
+    if not PROC_ROOT.is_dir():
+        return None
+    try:
+        for entry in PROC_ROOT.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                comm = (entry / "comm").read_text().strip()
+                if comm in _CRON_DAEMONS and (comm != "busybox" or b"crond" in (
+                        entry / "cmdline").read_bytes()):
+                    return True
+            except OSError:
+                continue
+    except OSError:
+        return None
+    return False
+
+
 def _cron_install(repo: Path, log: Path, at: str, dry_run: bool) -> ScheduleResult:
     line = cron_line(repo, log, at)
     current = _read_crontab()
     ours = [i for i, existing in enumerate(current) if _is_ours(existing, repo)]
     content = {"crontab": line + "\n"}
+    notes = []
+    if cron_daemon_running() is False:
+        notes.append("no cron daemon is running on this machine, so the entry will not run until "
+                     "one is started (e.g. `sudo service cron start`); or use --scheduler systemd")
     if len(ours) == 1 and current[ours[0]] == line:
-        return ScheduleResult("cron", line, False, dry_run, content=content)
+        return ScheduleResult("cron", line, False, dry_run, content=content, notes=notes)
     updated = [existing for existing in current if not _is_ours(existing, repo)] + [line]
     if not dry_run:
         _write_crontab(updated)
-    return ScheduleResult("cron", line, True, dry_run, content=content)
+    return ScheduleResult("cron", line, True, dry_run, content=content, notes=notes)
 
 
 def _cron_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:

@@ -192,3 +192,21 @@ def test_dry_run_shows_the_content_that_would_be_written(repo, tmp_path, monkeyp
                                    "--at", "04:05"])
     assert "OnCalendar=*-*-* 04:05:00" in dry.output and "ExecStart=" in dry.output
     assert "[Install]" in dry.output and not (tmp_path / "config").exists()
+
+
+def test_a_crontab_line_without_a_cron_daemon_is_not_called_installed(repo, tmp_path, monkeypatch):
+    from memstrata.consolidation import cron
+
+    fake_crontab(tmp_path, monkeypatch)
+    procs = tmp_path / "proc"
+    (procs / "1").mkdir(parents=True)
+    (procs / "1" / "comm").write_text("systemd\n")
+    monkeypatch.setattr(cron, "PROC_ROOT", procs)
+    done = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "cron"])
+    assert done.exit_code == 0
+    assert done.stdout.startswith("installed but not running (cron)")
+    assert "no cron daemon is running" in done.stderr
+    (procs / "2").mkdir()
+    (procs / "2" / "comm").write_text("cron\n")
+    again = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "cron"])
+    assert again.stdout.startswith("already installed (cron)") and "no cron daemon" not in again.stderr
