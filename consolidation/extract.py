@@ -117,9 +117,10 @@ def _existing_keys(mem: Memory) -> tuple[set[str], set[str]]:
     event_ids = {e.id for e in mem.journal.read_all().events} if mem.journal else set()
     keys = set()
     for loaded in mem.load_items().items:
-        key = (loaded.item.source.model_extra or {}).get("key")
-        if key:
-            keys.add(key)
+        extra = loaded.item.source.model_extra or {}
+        if extra.get("key"):
+            keys.add(extra["key"])
+        keys.update(extra.get("reinforced_by") or [])  # statements folded into this item
     return event_ids, keys
 
 
