@@ -172,14 +172,16 @@ def test_mcp_reports_its_version_and_plain_argument_errors(repo):
     anyio.run(main)
 
 
-def test_hook_with_an_unknown_client_says_so_and_fails_open(repo):
+def test_hook_with_an_unknown_client_says_so(repo):
+    """A setup mistake: one line naming the known clients, exit 1 (a non-blocking error for
+    the clients; never 2, which they read as "block"), nothing on stdout."""
     done = subprocess.run(
         [sys.executable, "-m", "memstrata.cli", "hook", "prompt", "--client", "bogus"],
         input="{}",
         capture_output=True,
         text=True,
     )
-    assert done.returncode == 0 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""
     assert "unknown client 'bogus'" in done.stderr and "claude-code" in done.stderr
 
 
