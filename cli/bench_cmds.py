@@ -24,13 +24,24 @@ def _fmt(value) -> str:
     return "" if value is None else str(value)
 
 
+def _with_unit(key: str) -> str:
+    """`search_ms_p50` → `search p50 (ms)`: the unit spelled out in the row label."""
+    import re
+
+    for pattern, unit in ((r"_ms(?=_|$)", "ms"), (r"_per_s$", "per s"), (r"_mb$", "MB"),
+                          (r"_(?:s|seconds)$", "s")):
+        if re.search(pattern, key):
+            return f"{re.sub(pattern, '', key).replace('_', ' ')} ({unit})"
+    return key.replace("_", " ")
+
+
 def _render_retrieval(report) -> str:
     budget = report.budget
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
             "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", "tokens", "search p50", "search p95", "ctx p50"]
+             f"ctx_any@{budget}", "tokens", "search p50 ms", "search p95 ms", "ctx p50 ms"]
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})
@@ -87,7 +98,9 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
     state: dict = {}
 
     def on_start(total: int) -> None:
-        state["bar"] = click.progressbar(length=total, label="bench retrieval", file=_stderr())
+        from memstrata.cli.render import progress as progress_bar
+
+        state["bar"] = progress_bar(total, "bench retrieval")  # silent unless stderr is a tty
         state["bar"].__enter__()
 
     def progress(n: int, _label: str) -> None:
@@ -166,7 +179,7 @@ def bench_embed(ctx, texts, model_dir, as_json):
     if as_json:
         emit_json(result)
     else:
-        click.echo(table([[k, _fmt(v)] for k, v in result.items()], ["metric", "value"]))
+        click.echo(table([[_with_unit(k), _fmt(v)] for k, v in result.items()], ["metric", "value"]))
 
 
 @bench.command("search")
@@ -192,18 +205,18 @@ def bench_search(items, queries, as_json):
         emit_json(results)
     else:
         keys = list(results[0]) if results else []
-        click.echo(table([[k, *(_fmt(r[k]) for r in results)] for k in keys],
-                         ["metric", *(str(n) for n in sizes)]))
+        click.echo(table([[_with_unit(k), *(_fmt(r[k]) for r in results)] for k in keys],
+                         ["metric", *(f"{n} items" for n in sizes)]))
 
 
 def _render_latency(report) -> str:
-    cols = [("items", "items"), ("session_start_ms_p50", "start p50"),
-            ("session_start_ms_p95", "start p95"), ("prompt_ms_p50", "prompt p50"),
-            ("prompt_ms_p95", "prompt p95"), ("search_ms_p50", "search p50"),
-            ("search_ms_p95", "search p95"), ("context_ms_p50", "context p50"),
-            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak MB")]
+    cols = [("items", "items"), ("session_start_ms_p50", "start p50 ms"),
+            ("session_start_ms_p95", "start p95 ms"), ("prompt_ms_p50", "prompt p50 ms"),
+            ("prompt_ms_p95", "prompt p95 ms"), ("search_ms_p50", "search p50 ms"),
+            ("search_ms_p95", "search p95 ms"), ("context_ms_p50", "context p50 ms"),
+            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak RSS MB")]
     rows = [[_fmt(r.get(key)) for key, _ in cols] for r in report.rows]
-    lines = ["milliseconds unless noted; hooks are whole processes, search/context in-process",
+    lines = ["hooks are whole processes, search/context in-process",
              table(rows, [head for _, head in cols])]
     lines.extend(_render_service(report.rows))
     e = report.embedding

@@ -6,31 +6,17 @@ import sys
 
 import click
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, table
+from memstrata.cli.render import emit_json, humanize_age, paint_type, table
 
 TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
 LAYERS = ["L1", "L2", "L3"]
 
 
 def _progress_bar(label: str):
-    """A (done, total) callback drawing one line on stderr (nothing when stderr is not a tty)."""
-    state = {"last": -1}
+    """A (done, total) callback drawing a bar on stderr — nothing when stderr is not a tty."""
+    from memstrata.cli.render import ProgressCallback
 
-    def update(done: int, total: int) -> None:
-        if total <= 0:
-            return
-        pct = int(100 * done / total)
-        if pct == state["last"]:
-            return
-        state["last"] = pct
-        filled = pct * 30 // 100
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}{end}",
-                   err=True, nl=False)
-        if end:
-            state["last"] = -1
-
-    return update
+    return ProgressCallback(label)
 
 
 @click.command()
@@ -72,7 +58,7 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
         click.echo("no matches", err=True)
         return
     for n, hit in enumerate(hits, start=1):
-        click.echo(f"{n:>2}. [{hit.type}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
+        click.echo(f"{n:>2}. [{paint_type(hit.type)}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
         click.echo(f"    {hit.path}")
         if explain:
             e = hit.explain
@@ -93,7 +79,8 @@ def reindex(ctx, as_json):
 
     index = MemoryIndex(open_memory(ctx, require_project=False))
     try:
-        report = index.rebuild(progress=_progress_bar("indexing"))
+        with _progress_bar("indexing") as bar:
+            report = index.rebuild(progress=bar)
     finally:
         index.close()
     for problem in report.problems:
@@ -112,19 +99,28 @@ def reindex(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def doctor(ctx, repair, as_json):
-    """Check the index against the files: drift, missing or corrupt indexes, bad files.
+    """Check the index against the files (drift, missing or corrupt indexes, bad files) and
+    the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
+    hooks a client will not run, e.g. untrusted Codex hooks or a command that moved).
 
     Exits 1 when something is wrong (and was not repaired).
     """
     from memstrata.retrieval.index import MemoryIndex
 
-    index = MemoryIndex(open_memory(ctx, require_project=False))
+    from memstrata.integrations.hook_health import check as check_hooks
+
+    mem = open_memory(ctx, require_project=False)
+    index = MemoryIndex(mem)
     try:
         report = index.doctor(repair=repair)
     finally:
         index.close()
+    hooks = check_hooks(mem.primary.index_dir / "hooks.log",
+                        mem.project.repo_dir if mem.project else None)
     if as_json:
-        emit_json(report)
+        import dataclasses
+
+        emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
                 for h in (report.lexical, report.vector)]
@@ -136,8 +132,11 @@ def doctor(ctx, repair, as_json):
             click.echo(f"problem: {problem}")
         for action in report.actions:
             click.echo(f"action: {action}")
-        click.echo("ok" if report.ok else ("repaired" if report.repaired else "not ok"))
-    if not report.ok and not report.repaired:
+        for problem in hooks.problems:
+            click.echo(f"hooks: {problem}")
+        verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
+        click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")
+    if (not report.ok and not report.repaired) or not hooks.ok:
         sys.exit(1)
 
 

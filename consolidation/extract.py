@@ -117,9 +117,10 @@ def _existing_keys(mem: Memory) -> tuple[set[str], set[str]]:
     event_ids = {e.id for e in mem.journal.read_all().events} if mem.journal else set()
     keys = set()
     for loaded in mem.load_items().items:
-        key = (loaded.item.source.model_extra or {}).get("key")
-        if key:
-            keys.add(key)
+        extra = loaded.item.source.model_extra or {}
+        if extra.get("key"):
+            keys.add(extra["key"])
+        keys.update(extra.get("reinforced_by") or [])  # statements folded into this item
     return event_ids, keys
 
 
@@ -185,6 +186,10 @@ def spawn_extraction(mem: Memory, transcript_path: str, client: str) -> None:
     The child has no stdin, its own session (it outlives the hook and the client), and
     writes to the log under `.memory/.index/`, so the hook's deadline is never spent on it.
     """
+    from memstrata.core.clients import transcript_clients
+
+    if client not in transcript_clients():  # e.g. Cursor: its transcript format is not known
+        client = "auto"
     paths = mem.primary
     paths.index_dir.mkdir(parents=True, exist_ok=True)
     log_path = paths.index_dir / "extract.log"

@@ -97,7 +97,7 @@ def _leave(stdout: str, stderr: str = "", code: int = 0, after=None) -> None:
     os._exit(code)
 
 
-def run_hook_thin(event: str, client_name: str, root: str | None) -> None:
+def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str]) -> None:
     from memstrata.integrations.service import client
 
     started = time.monotonic()
@@ -126,6 +126,10 @@ def run_hook_thin(event: str, client_name: str, root: str | None) -> None:
         reason = exc.reason
     except Exception as exc:  # noqa: BLE001 - whatever went wrong, answer in-process
         reason = f"error {type(exc).__name__}"
+    from memstrata.integrations import hooks
+
+    if reason == "usage" or client_name not in hooks.CLIENTS or event not in hooks.EVENTS:
+        sys.exit(_full_cli(argv))  # a setup mistake: the CLI says so (exit 1)
     if event == "session-end":
         _leave(
             _end_without_service(event, client_name, stdin_text, root),
@@ -233,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         if rest[0] == "hook":
             hook = _hook_args(rest)
             if hook is not None:
-                run_hook_thin(hook[0], hook[1], root)
+                run_hook_thin(hook[0], hook[1], root, argv)
         elif rest[0] in THIN_COMMANDS:
             run_command_thin(root, rest)
     return _full_cli(argv)

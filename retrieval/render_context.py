@@ -78,7 +78,7 @@ def age_label(when: datetime | None, now: datetime) -> str:
         return f"{days} days ago"
     months = int(days / 30.4)
     if months < 24:
-        return f"{months} months ago"
+        return f"{months} month{'' if months == 1 else 's'} ago"
     return f"{days // 365} years ago"
 
 

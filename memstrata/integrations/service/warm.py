@@ -125,6 +125,8 @@ def handle_hook(warm: WarmMemories, jobs: ExtractionQueue, request: dict) -> dic
     """Answer a `hook` request: the client's output, within `budget_ms`."""
     event = str(request.get("event") or "")
     client = str(request.get("client") or "")
+    if client not in hooks.CLIENTS or event not in hooks.EVENTS:
+        return {"ok": False, "error": "usage", "message": f"unknown hook {event!r} / {client!r}"}
     stdin_text = str(request.get("stdin") or "")
     root = request.get("root") or None
     payload_cwd = request.get("cwd")
@@ -161,7 +163,7 @@ def queue_session_end(
     cwd: str | None,
 ) -> str:
     """Queue the transcript for extraction and answer at once (fail-open format)."""
-    empty = hooks.fail_open_output(client, event) if client in hooks.CLIENTS else ""
+    empty = hooks.fail_open_output(client, event)
     payload = hooks.parse_payload(stdin_text, client, event)
     if payload.cwd is None and cwd:
         payload.cwd = cwd
@@ -174,8 +176,8 @@ def queue_session_end(
         return empty
     if mem is None or mem.project is None:
         return empty
-    if payload.hook_event_name == "Stop":
-        # Codex fires Stop after every turn: extract at most every N seconds per session
+    if payload.hook_event_name in hooks.client_spec(client).per_turn_end_events:
+        # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
         state = hooks.load_session(mem, payload.session_id)
         if (
             time.time() - float(state.get("last_end", 0) or 0)
