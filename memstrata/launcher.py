@@ -48,10 +48,11 @@ def _split_root(argv: list[str]) -> tuple[str | None, list[str]] | None:
 
 
 def _hook_args(rest: list[str]) -> tuple[str, str] | None:
-    """(event, client) for `hook EVENT [--client C]`, else None (the CLI reports the error)."""
+    """(event, client) for `hook EVENT [--client C]`, else None (the CLI reports the error).
+    An empty client means the registry's default (resolved by whoever answers)."""
     if len(rest) < 2 or rest[1].startswith("-"):
         return None
-    event, client, tail = rest[1], "claude-code", rest[2:]
+    event, client, tail = rest[1], "", rest[2:]
     if tail[:1] == ["--client"] and len(tail) == 2:
         client = tail[1]
     elif len(tail) == 1 and tail[0].startswith("--client="):
@@ -126,8 +127,10 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
         reason = exc.reason
     except Exception as exc:  # noqa: BLE001 - whatever went wrong, answer in-process
         reason = f"error {type(exc).__name__}"
+    from memstrata.core.clients import DEFAULT_CLIENT
     from memstrata.integrations import hooks
 
+    client_name = client_name or DEFAULT_CLIENT
     if reason == "usage" or client_name not in hooks.CLIENTS or event not in hooks.EVENTS:
         sys.exit(_full_cli(argv))  # a setup mistake: the CLI says so (exit 1)
     if event == "session-end":

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memstrata.core.clients import DEFAULT_CLIENT
 from memstrata.integrations import hooks
 from memstrata.integrations.service.jobs import ExtractionJob, ExtractionQueue
 from memstrata.integrations.service.watch import FolderWatcher
@@ -124,7 +125,7 @@ class WarmMemories:
 def handle_hook(warm: WarmMemories, jobs: ExtractionQueue, request: dict) -> dict:
     """Answer a `hook` request: the client's output, within `budget_ms`."""
     event = str(request.get("event") or "")
-    client = str(request.get("client") or "")
+    client = str(request.get("client") or DEFAULT_CLIENT)
     if client not in hooks.CLIENTS or event not in hooks.EVENTS:
         return {"ok": False, "error": "usage", "message": f"unknown hook {event!r} / {client!r}"}
     stdin_text = str(request.get("stdin") or "")
