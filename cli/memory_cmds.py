@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, read_piped_stdin, table
+from memstrata.cli.render import emit_json, humanize_age, read_stdin_input, table
 
 ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
@@ -18,7 +18,7 @@ def _tags(value: str | None) -> list[str]:
 
 def _read_text(text: str | None) -> str:
     if text == "-" or text is None:
-        return read_piped_stdin() or ""
+        return read_stdin_input()
     return text
 
 

@@ -138,6 +138,12 @@ class Memory:
                 continue
         raise ItemNotFound(f"no memory item or event with id '{item_id}'; `memstrata list` shows ids")
 
+    def check_input(self, text: str, *, where: str = "input") -> None:
+        """Refuse input that would be stored invisible, break a writer, or stall every read."""
+        from memstrata.memory_layers.input_check import check_input_text
+
+        check_input_text(text, where=where, max_bytes=self.settings.limits.max_item_bytes)
+
     def guard(self, text: str, *, redact: bool | None = None, where: str = "input") -> str:
         from memstrata.memory_layers.secret_guard import guard_text
 

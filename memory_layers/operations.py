@@ -34,17 +34,32 @@ class CriterionNotDecidable(MemstrataError):
     pass
 
 
+def _guard_list(mem: Memory, values: list[str], redact: bool | None, where: str) -> list[str]:
+    return [mem.guard(v, redact=redact, where=where) for v in values]
+
+
+def _guard_criterion(mem: Memory, spec: CriterionSpec, redact: bool | None) -> CriterionSpec:
+    """Every field of a criterion is written to disk and shown to sessions: all are guarded."""
+    spec.condition = mem.guard(spec.condition, redact=redact, where="condition")
+    spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
+    spec.review_when = mem.guard(spec.review_when, redact=redact, where="review-when")
+    spec.forbid = _guard_list(mem, spec.forbid, redact, "forbid")
+    spec.require = _guard_list(mem, spec.require, redact, "require")
+    spec.unless = _guard_list(mem, spec.unless, redact, "unless")
+    applies = spec.applies_to
+    applies.paths = _guard_list(mem, applies.paths, redact, "applies-path")
+    applies.keywords = _guard_list(mem, applies.keywords, redact, "keyword")
+    applies.topics = _guard_list(mem, applies.topics, redact, "topic")
+    return spec
+
+
 def _guard_item(mem: Memory, item: MemoryItem, redact: bool | None) -> MemoryItem:
     item.title = mem.guard(item.title, redact=redact, where="title")
     item.body = mem.guard(item.body, redact=redact, where="text")
-    item.tags = [mem.guard(t, redact=redact, where="tags") for t in item.tags]
+    item.tags = _guard_list(mem, item.tags, redact, "tags")
+    item.anchors = _guard_list(mem, item.anchors, redact, "anchors")
     if item.criterion:
-        spec = item.criterion
-        spec.condition = mem.guard(spec.condition, redact=redact, where="condition")
-        spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
-        spec.forbid = [mem.guard(t, redact=redact, where="forbid") for t in spec.forbid]
-        spec.require = [mem.guard(t, redact=redact, where="require") for t in spec.require]
-        spec.unless = [mem.guard(t, redact=redact, where="unless") for t in spec.unless]
+        item.criterion = _guard_criterion(mem, item.criterion, redact)
     return item
 
 
@@ -74,6 +89,11 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
              source: Source | None = None, status: str = "active",
              redact: bool | None = None) -> Written:
     """Create an item (optionally superseding an older one, which is archived, not deleted)."""
+    mem.check_input(text or "", where="text")
+    # guard first: the title and the file name are derived from what is left
+    text = mem.guard(text or "", redact=redact, where="text")
+    if title is not None:
+        title = mem.guard(title, redact=redact, where="title")
     if item_type == "criterion":
         spec = criterion or CriterionSpec()
         if not spec.condition and text:
@@ -140,6 +160,7 @@ def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: 
     text = (text or "").strip()
     if not text:
         raise MemstrataError("nothing to log: give the event text")
+    mem.check_input(text, where="event text")
     mem.require_project()
     event = JournalEvent(
         text=mem.guard(text, redact=redact, where="event text"), kind=kind,

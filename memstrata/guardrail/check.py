@@ -234,6 +234,24 @@ def related_items(
 
 
 # ---- the check -------------------------------------------------------------------------
+def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None]) -> Proposal:
+    """A text proposal over the limit is refused; a diff, a file or a hook payload (which the
+    user did not size by hand) is judged on its first `max_bytes` with a warning."""
+    from memstrata.memory_layers.input_check import check_input_text, human_size
+
+    size = len(proposal.text.encode("utf-8", "surrogatepass"))
+    if max_bytes <= 0 or size <= max_bytes:
+        return proposal
+    if proposal.source == "text":
+        check_input_text(proposal.text, where="the proposal", max_bytes=max_bytes,
+                         setting="limits.max_proposal_bytes",
+                         outcome="nothing was checked", advice="Check a smaller part")
+    cut = proposal.text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
+    note(f"proposal is {human_size(size)}; judged its first {human_size(max_bytes)} "
+         "(limits.max_proposal_bytes)")
+    return proposal.model_copy(update={"text": cut})
+
+
 def check(
     mem: Memory,
     proposal: Proposal,
@@ -254,6 +272,7 @@ def check(
         if warn:
             warn(message)
 
+    proposal = _within_limit(proposal, mem.settings.limits.max_proposal_bytes, note)
     summary = ProposalSummary(
         source=proposal.source,
         label=proposal.label,
