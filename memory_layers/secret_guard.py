@@ -46,7 +46,12 @@ _PUBLIC_BLOCK = re.compile(
     r"SSH SIGNATURE|CERTIFICATE REQUEST|X509 CRL)-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|\Z)")
 _IPFS = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}")
 _MARKER = re.compile(r"\[REDACTED:[^\]]*\]")
-_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^A-Za-z0-9]+")
+_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_DIGEST_PREFIX = re.compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)-")
+# object ids that payment/SaaS APIs print in logs and dashboards: identifiers, not keys
+_OBJECT_ID = re.compile(
+    r"^(?:cus|pi|pm|ch|in|ii|sub|si|evt|price|prod|acct|req|txn|seti|po|re|tr|src|card|ba|"
+    r"file|cs|py|le|ipi|plink|cn|dp|du|or|sku|tok|txr)_[A-Za-z0-9]{8,32}$")
 
 
 def _entropy(text: str) -> float:
@@ -66,6 +71,8 @@ def looks_random(token: str, threshold: float = 4.2) -> bool:
     core = token.strip("=")
     if len(core) < 20 or core.count("/") >= 2:
         return False
+    if _DIGEST_PREFIX.match(core) or _OBJECT_ID.match(core):
+        return False
     if re.fullmatch(r"[0-9a-f\-]+|[0-9A-F\-]+", core):
         return False
     if _IPFS.fullmatch(core) or core.startswith(("AAAAB3NzaC", "AAAAC3NzaC", "AAAAE2VjZHNh")):
@@ -78,12 +85,18 @@ def looks_random(token: str, threshold: float = 4.2) -> bool:
     if _entropy(core) < min(threshold, math.log2(len(core)) - 0.9):
         return False
     segments = _SEGMENT.findall(core)
-    mean_segment = len(core) / max(1, len(segments))
+    mean_segment = sum(map(len, segments)) / max(1, len(segments))
     letters = [c for c in core if c.isalpha()]
     vowels = sum(c in "aeiouAEIOU" for c in letters) / max(1, len(letters))
     single_case = not (has_lower and has_upper)
     if single_case:
-        # base32/base36 keys: long, digits spread through, few vowels
+        # base32/base36 keys: long, digits spread through, few vowels; judged on the longest
+        # piece, since names like pod-name-5d9f8c7b6-x2k4p join words and short hashes
+        core = max(re.split(r"[-_/+]", core), key=len)
+        segments = _SEGMENT.findall(core)
+        mean_segment = sum(map(len, segments)) / max(1, len(segments))
+        letters = [c for c in core if c.isalpha()]
+        vowels = sum(c in "aeiouAEIOU" for c in letters) / max(1, len(letters))
         digits = sum(c.isdigit() for c in core) / len(core)
         return len(core) >= 28 and 0.15 <= digits <= 0.7 and vowels < 0.3 and mean_segment < 2.6
     if has_digit:

@@ -62,7 +62,7 @@ _PLACEHOLDER_SHAPE = re.compile(
       | (?:process\.env|os\.environ|env|getenv|os\.getenv|secrets|vault|settings|config)\b.*
       | [A-Za-z_]\w*\(.*                  # a call: getpass(), read_secret(...)
       | [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+   # attribute access: settings.SECRET_KEY
-      | [~.]?/\S*                         # a path: /run/secrets/db, ~/.pgpass
+      | (?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]*)*  # a path: /run/secrets/db, ~/.pgpass
     )$""",
     re.VERBOSE,
 )
@@ -74,7 +74,11 @@ def is_placeholder(value: str) -> bool:
         return True
     if v.lower() in _PLACEHOLDER_WORDS:
         return True
-    return bool(_PLACEHOLDER_SHAPE.match(v))
+    if not _PLACEHOLDER_SHAPE.match(v):
+        return False
+    # a "path" with capitals and digits mixed through it is a base64 key that has slashes
+    mixed = re.search(r"[A-Z]", v) and re.search(r"[a-z]", v) and re.search(r"[0-9]", v)
+    return not (v[:1] in "/~." and mixed and len(v) >= 20)
 
 
 def looks_like_password(value: str) -> bool:
@@ -274,7 +278,7 @@ CONTEXT_RULES: list[Rule] = [
     # prose: "the staging password is X", "passphrase: X", "the token was set to X"
     _r("password in prose",
        r"(?i)\b(?P<key>" + _SECRET_WORD + r")s?\b(?:\s+(?:for|of|on|to)\s+[\w.\-]+(?:\s+[\w.\-]+)?)?"
-       r"\s+(?:is|was|are|=|reads|becomes|(?:is\s+)?(?:now|still)|(?:was\s+|is\s+)?(?:set|changed|reset|rotated)\s+to)"
+       r"\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|=|reads|becomes)"
        r"\s*:?\s+" + _VALUE,
        ("pass", "pwd", "secret", "token", "key", "credential", "pin"), "v", _prose_ok),
     # scheme://user:password@host, including an empty user (redis://:pw@host)
