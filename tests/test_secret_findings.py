@@ -81,10 +81,13 @@ def test_random_24_character_tokens_are_caught():
 
 
 # ---- redaction replaces the whole token ------------------------------------------------
-def test_gitlab_token_leaves_no_tail():
-    token = "glpat-" + _r(20, B62 + "-_")
+@pytest.mark.parametrize("tail", [_r(20, string.ascii_lowercase + string.digits),
+                                  _r(8) + "-" + _r(11), _r(20)])
+def test_gitlab_token_leaves_no_tail(tail):
+    token = "glpat-" + tail
     out = guard_text(f"ci token {token} expires friday", redact_secrets=True)
-    assert token[6:] not in out and "glpat" not in out
+    assert "glpat" not in out
+    assert not any(part in out for part in tail.split("-") if len(part) >= 6)
 
 
 def test_twilio_auth_token_beside_its_sid_is_redacted():
@@ -93,8 +96,18 @@ def test_twilio_auth_token_beside_its_sid_is_redacted():
     assert token not in out
 
 
-def test_discord_token_loses_every_segment():
-    token = f"MTA{_r(22)}.{_r(6)}.{_r(38)}"
+def _discord_token(digits: int) -> str:
+    """First segment: the bot's snowflake id in base64 (digits), as Discord issues them."""
+    import base64
+
+    snowflake = str(RNG.randint(10 ** (digits - 1), 10**digits - 1)).encode()
+    first = base64.b64encode(snowflake).decode().rstrip("=")
+    return f"{first}.{_r(6)}.{_r(27, B62 + '-_')}"
+
+
+@pytest.mark.parametrize("token", [_discord_token(18), _discord_token(19), _discord_token(20),
+                                   "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs"])
+def test_discord_token_loses_every_segment(token):
     out = guard_text(f"discord bot {token}", redact_secrets=True)
     for segment in token.split("."):
         assert segment not in out
