@@ -34,6 +34,7 @@ class Finding:
     end: int = -1
 
 
+_HINTS = frozenset(h for rule in ALL_RULES for h in rule.hints)
 _TOKEN = re.compile(r"[A-Za-z0-9+/_\-=]{20,}")
 _TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-]")
 # digests, public keys and content addresses look random but are not secrets
@@ -122,8 +123,9 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
     if not text:
         return findings
     lower = text.lower()
+    present = {h for h in _HINTS if h in (text if h != h.lower() else lower)}
     for rule in ALL_RULES:
-        if rule.hints and not any(h in lower for h in rule.hints):
+        if rule.hints and present.isdisjoint(rule.hints):
             continue
         for match in rule.pattern.finditer(text):
             if rule.check is not None and not rule.check(match):

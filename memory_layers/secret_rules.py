@@ -20,22 +20,34 @@ import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
 class Rule:
     kind: str
-    pattern: re.Pattern[str]
+    source: str
     group: int | str = 0
-    hints: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()  # lower-case: matched in lowered text; else case-sensitive
     check: Callable[[re.Match[str]], bool] | None = None
+    flags: int = 0
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        # compiled on first use: most rules never run on prose, and a hook pays for imports
+        return re.compile(self.source, self.flags)
+
+    def may_match(self, text: str, lower: str) -> bool:
+        if not self.hints:
+            return True
+        return any(h in (text if h != h.lower() else lower) for h in self.hints)
 
 
 def _r(kind: str, pattern: str, hints: str | tuple[str, ...], group: int | str = 0,
        check: Callable[[re.Match[str]], bool] | None = None, flags: int = 0) -> Rule:
     if isinstance(hints, str):
         hints = (hints,)
-    return Rule(kind, re.compile(pattern, flags), group, tuple(h.lower() for h in hints), check)
+    return Rule(kind, pattern, group, tuple(hints), check, flags)
 
 
 # a token may not continue a longer word on either side
@@ -52,6 +64,7 @@ _PLACEHOLDER_WORDS = {
 _PLACEHOLDER_SHAPE = re.compile(
     r"""^(?:
         \$\{?[A-Za-z_][\w.]*\}?          # $VAR, ${VAR}
+      | \$\(.* | `.*                     # $(command), `command`
       | \{\{.*\}\} | \{[A-Za-z_][\w.]*\}  # {{ template }}, {name}
       | <[^<>]*>                          # <your-token>
       | %\(?\w*\)?s                       # %s, %(pw)s
@@ -152,13 +165,15 @@ PROVIDER_RULES: list[Rule] = [
     _r("terraform token", _L + r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,}", "atlasv1"),
     _r("npm token", _L + r"npm_[A-Za-z0-9]{36}" + _R, "npm_"),
     _r("pypi token", _L + r"pypi-AgE[A-Za-z0-9_\-]{50,}", "pypi-age"),
-    _r("twilio api key", _L + r"SK[0-9a-fA-F]{32}" + _R, "sk"),
-    _r("sendgrid key", _L + r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}", "sg."),
+    _r("twilio api key", _L + r"SK[0-9a-fA-F]{32}" + _R, "SK"),
+    # an account SID names the account the auth token unlocks; detect-secrets flags it too
+    _r("twilio account sid", _L + r"AC[a-f0-9]{32}" + _R, "AC"),
+    _r("sendgrid key", _L + r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}", "SG."),
     _r("mailgun key", _L + r"key-[0-9a-f]{32}" + _R, "key-"),
     _r("mailchimp key", _L + r"[0-9a-f]{32}-us\d{1,2}" + _R, "-us"),
     _r("discord token",
        _L + r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}" + _R,
-       ("m", "n", "o")),
+       ("M", "N", "O")),
     _r("discord webhook",
        r"https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}",
        "discord"),
@@ -174,7 +189,7 @@ PROVIDER_RULES: list[Rule] = [
     _r("sentry token", _L + r"(?:sntrys_[A-Za-z0-9+/=_\-]{40,}|sntryu_[a-f0-9]{64})", "sntry"),
     _r("grafana token", _L + r"(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
        r"|eyJrIjoi[A-Za-z0-9+/=]{40,})", ("glc_", "glsa_", "eyjrijoi")),
-    _r("new relic key", _L + r"NR(?:AK|JS|II|AA)-[A-Za-z0-9]{19,32}" + _R, "nr"),
+    _r("new relic key", _L + r"NR(?:AK|JS|II|AA)-[A-Za-z0-9]{19,32}" + _R, "NR"),
     _r("atlassian token", _L + r"(?:ATATT3|ATCTT3)[A-Za-z0-9_\-=]{50,}", ("atatt3", "atctt3")),
     _r("bitbucket token", _L + r"ATBB[A-Za-z0-9_=.\-]{28,}", "atbb"),
     _r("circleci token", _L + r"CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}", "ccipat_"),
@@ -200,7 +215,7 @@ PROVIDER_RULES: list[Rule] = [
     _r("clojars token", _L + r"CLOJARS_[a-z0-9]{60}" + _R, "clojars_"),
     _r("square token", _L + r"(?:sq0atp-[A-Za-z0-9_\-]{22}|sq0csp-[A-Za-z0-9_\-]{43}|EAAA[A-Za-z0-9_\-+=]{60})",
        ("sq0atp-", "sq0csp-", "eaaa")),
-    _r("facebook token", _L + r"EAA[A-Za-z0-9]{90,}", "eaa"),
+    _r("facebook token", _L + r"EAA[A-Za-z0-9]{90,}", "EAA"),
     _r("braintree token", r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}",
        "access_token$"),
     _r("mapbox token", _L + r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}", "sk.eyj"),
@@ -209,20 +224,20 @@ PROVIDER_RULES: list[Rule] = [
     _r("netlify token", _L + r"nfp_[A-Za-z0-9]{36}" + _R, "nfp_"),
     _r("1password token", _L + r"ops_eyJ[A-Za-z0-9+/=_\-]{100,}", "ops_eyj"),
     _r("1password secret key", _L + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
-       "a3-"),
-    _r("alibaba key", _L + r"LTAI[A-Za-z0-9]{17,21}" + _R, "ltai"),
+       "A3-"),
+    _r("alibaba key", _L + r"LTAI[A-Za-z0-9]{17,21}" + _R, "LTAI"),
     _r("yandex key", _L + r"(?:AQVN[A-Za-z0-9_\-]{35,38}|YC[A-Za-z0-9_\-]{38}|t1\.[A-Z0-9a-z_\-]+={0,2}\.[A-Z0-9a-z_\-]{86,}={0,2})",
-       ("aqvn", "yc", "t1.")),
+       ("AQVN", "YC", "t1.")),
     _r("twitter bearer token", _L + r"AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{30,}", "aaaaaaaaaaaaaaaaaaaaa"),
-    _r("artifactory token", _L + r"AKC[a-zA-Z0-9]{60,}" + _R, "akc"),
+    _r("artifactory token", _L + r"AKC[a-zA-Z0-9]{60,}" + _R, "AKC"),
     _r("jwt", _L + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", "eyj"),
     _r("infracost key", _L + r"ico-[A-Za-z0-9]{32}" + _R, "ico-"),
-    _r("octopus key", _L + r"API-[A-Z0-9]{26}" + _R, "api-"),
+    _r("octopus key", _L + r"API-[A-Z0-9]{26}" + _R, "API-"),
     _r("fly.io token", _L + r"(?:FlyV1 fm\d_[A-Za-z0-9+/=_\-,]{50,}|fo1_[A-Za-z0-9_\-]{43})",
        ("flyv1", "fo1_")),
     _r("flutterwave key", _L + r"FLW(?:SECK|PUBK)_TEST-[a-hA-H0-9]{32}-X", "flw"),
     _r("readme key", _L + r"rdme_[a-z0-9]{70}" + _R, "rdme_"),
-    _r("easypost key", _L + r"EZ[AT]K[A-Za-z0-9]{54}" + _R, "ez"),
+    _r("easypost key", _L + r"EZ[AT]K[A-Za-z0-9]{54}" + _R, "EZ"),
     _r("snyk / okta style token", r"(?i:okta|snyk)[^\n]{0,30}?[:=]\s*['\"]?(?P<v>[A-Za-z0-9_\-]{32,44})",
        ("okta", "snyk"), "v"),
 ]
