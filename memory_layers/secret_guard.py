@@ -26,6 +26,11 @@ from memstrata.memory_layers.secret_rules import (
 )
 
 
+# bump when the rules change what is found: indexes and cached context built by an older
+# detector are rebuilt from the files
+DETECTOR_VERSION = 2
+
+
 @dataclass(frozen=True)
 class Finding:
     kind: str

@@ -8,6 +8,7 @@ stored an invisible item or crashed, and unbounded input.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import string
@@ -297,3 +298,33 @@ def test_oversized_check_text_is_refused_and_a_file_is_judged_cut(repo):
     result = CliRunner().invoke(cli, ["check", "--file", str(plan), "--json"])
     assert result.exit_code == 0, result.output
     assert "judged its first" in result.output
+
+
+# ---- an upgraded detector re-reads what an older one indexed ---------------------------------
+def test_index_built_by_an_older_detector_is_redone(mem, repo):
+    from memstrata.memory_layers.operations import remember
+    from memstrata.memory_layers.secret_guard import DETECTOR_VERSION
+    from memstrata.retrieval.index import MemoryIndex
+
+    hook = f"https://hooks.slack.com/services/T{_r(9).upper()}/B{_r(9).upper()}/{_r(24)}"
+    filler = "q" * len(hook)
+    remember(mem, f"Billing alerts go to the ops channel at {filler}", "fact")
+    index = MemoryIndex(mem, warn=lambda m: None)
+    try:
+        index.sync()
+        assert index.catalog.get_meta("guard") == str(DETECTOR_VERSION)
+        assert index.sync().files_read == 0
+        path = next((repo / ".memory" / "facts").glob("*.md"))
+        # a file whose stat did not change is never re-read; only the version forces it
+        stat = path.stat()
+        path.write_text(path.read_text().replace(filler, hook))
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        assert index.sync().files_read == 0
+        index.catalog.set_meta("guard", "1")  # as an older detector left it
+        report = index.sync()
+        assert report.files_read >= 1
+        assert index.catalog.get_meta("guard") == str(DETECTOR_VERSION)
+        hits = index.search("billing alerts ops channel", k=3, mode="bm25")
+        assert hits and all(hook.rsplit("/", 1)[-1] not in h.text for h in hits)
+    finally:
+        index.close()
