@@ -231,7 +231,8 @@ def bench_secrets(runs, seed, baseline, as_json):
     click.echo(f"mean: {report.blocked_pct_mean:.1f}% blocked, "
                f"{report.false_positive_pct_mean:.1f}% false positives")
     click.echo(f"cost: {report.us_per_note} µs per note, {report.us_per_2kb_item} µs per 2 kB "
-               f"item, import {report.import_ms} ms")
+               f"item, import {report.import_ms} ms; worst 60 kB adversarial input "
+               f"{report.worst_adversarial_ms} ms ({report.worst_adversarial_case})")
     if report.baseline:
         for row in report.baseline:
             click.echo(f"detect-secrets plugins, seed {row['seed']}: {row['blocked_pct']:.1f}% "

@@ -153,7 +153,7 @@ PROVIDER_RULES: list[Rule] = [
     _r("private key",
        r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
        "private key"),
-    _r("putty private key", r"PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:\s*\d+\s*\n(?:[A-Za-z0-9+/=]+\n?)+",
+    _r("putty private key", r"PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:\s*\d+\s*\n(?:[A-Za-z0-9+/=]+\n)*[A-Za-z0-9+/=]*",
        "putty-user-key-file"),
     _r("age secret key", _L + r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", "age-secret-key-"),
     _r("digitalocean token", _L + r"do[opr]_v1_[a-f0-9]{64}", ("dop_v1_", "doo_v1_", "dor_v1_")),
@@ -286,7 +286,7 @@ def _prose_ok(m: re.Match[str]) -> bool:
 CONTEXT_RULES: list[Rule] = [
     # KEY = value, KEY: value, "key": "value" (.env, YAML, JSON, code)
     _r("secret assignment",
-       r"(?i)(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_\-.]*" + _SECRET_WORD + r"[A-Za-z0-9_\-]*)['\"]?"
+       r"(?i)(?<![A-Za-z0-9_\-.])(?P<key>[A-Za-z0-9_\-.]{0,40}?" + _SECRET_WORD + r"[A-Za-z0-9_\-]{0,40})['\"]?"
        r"[ \t]*(?P<sep>:=|=>|==|=|:)[ \t]*" + _VALUE,
        ("pass", "pwd", "secret", "token", "key", "auth", "credential", "bearer", "pin"), "v",
        _assignment_ok),
