@@ -254,7 +254,8 @@ _NOT_SECRET_KEY = re.compile(
     r"budget|usage|encoding|format)$|^(?:max|min|num|n)_|keyword|keyboard|passthrough|passenger|"
     r"password_?(?:reset|policy|hash|strength|length))")
 
-_VALUE = r"(?P<q>['\"`]?)(?P<v>[^\s'\"`,;]{4,200})(?P=q)"
+# a quoted value may hold spaces ("blue whale 42"); an unquoted one ends at a space or , ;
+_VALUE = (r"(?P<q>['\"`])?(?P<v>(?(q)[^'\"`\n]{4,200}?|[^\s'\"`,;]{4,200}))(?(q)(?P=q))")
 
 
 def _assignment_ok(m: re.Match[str]) -> bool:
@@ -325,6 +326,19 @@ CONTEXT_RULES: list[Rule] = [
        ("pass", "token", "key", "secret"), "v", _value_ok()),
     _r("password on command line", r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v>[^\s'\"]{3,})",
        "mysql", "v", _value_ok()),
+    _r("password on command line",
+       r"\b(?:docker|podman|nerdctl|helm|buildah|skopeo)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[\s=]+['\"]?(?P<v>[^\s'\"]{3,})",
+       "login", "v", _value_ok()),
+    # a secret word followed by a long hex value: "signing secret 8f74…", "api key: 3b9a…"
+    _r("secret hex value",
+       r"(?i)\b(?:secret|token|password|passphrase|api[\s_\-]?key|access[\s_\-]?key|auth[\s_\-]?key|"
+       r"signing[\s_\-]?key|private[\s_\-]?key|master[\s_\-]?key)s?\b[\s:=\-]{1,4}(?:is\s+)?['\"]?"
+       r"(?P<v>[0-9a-fA-F]{32,128})(?![0-9A-Za-z])",
+       ("secret", "token", "pass", "key"), "v"),
+    # ~/.pgpass lines: host:port:database:user:password
+    _r("password in pgpass",
+       r"(?m)(?i:pgpass)[^\n]*?\s(?:[\w.\-*]+):(?:\d+|\*):(?:[\w.\-*]+):(?:[\w.\-*@]+):(?P<v>\S{4,})",
+       "pgpass", "v", _value_ok()),
     _r("password on command line",
        r"(?i)\b(?:sshpass\s+-p|htpasswd\s+-b\S*\s+\S+\s+\S+|PGPASSWORD=|MYSQL_PWD=)\s*['\"]?(?P<v>[^\s'\"]{3,})",
        ("sshpass", "htpasswd", "pgpassword", "mysql_pwd"), "v", _value_ok()),

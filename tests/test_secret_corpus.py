@@ -51,6 +51,13 @@ DOCUMENTED = [
     "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     "https://user:pass1234@example.com/private/repo.git",
     "psql \"postgresql://dbuser:s3cr3t-pw@pg.example.com:5432/mydb?sslmode=require\"",
+    # everyday forms the corpus generator does not produce
+    "docker login -u ci -p Xk9#mQ2vL8pRz registry.example.com",
+    'my ssh key passphrase is "blue whale 42"',
+    "slack signing secret 8f742231b10e8888abcd99ab1c2d3e4f",
+    "in ~/.pgpass: db.internal:5432:app:app:Tr0ub4dor&3",
+    "kubectl create secret generic db --from-literal=password=hunter2x",
+    "git clone https://oauth2:glpat-abcdefghij0123456789@gitlab.com/org/repo.git",
 ]
 
 DOCUMENTED_BENIGN = [
@@ -62,6 +69,8 @@ DOCUMENTED_BENIGN = [
     "export AWS_SECRET_ACCESS_KEY=$(aws configure get aws_secret_access_key)",
     "password: ${{ secrets.DB_PASSWORD }}",
     "curl -u \"$USER:$TOKEN\" https://api.github.com/user",
+    "cache key d41d8cd98f00b204e9800998ecf8427e",
+    'secret = "required"',
 ]
 
 
