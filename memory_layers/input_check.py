@@ -23,28 +23,35 @@ def human_size(n: int) -> str:
     return f"{n} bytes"
 
 
-def check_input_text(text: str, *, where: str = "input", max_bytes: int = 0,
-                     setting: str = "limits.max_item_bytes",
-                     outcome: str = "nothing was written",
-                     advice: str = "Store a summary") -> None:
+def check_input_text(
+    text: str,
+    *,
+    where: str = "input",
+    max_bytes: int = 0,
+    setting: str = "limits.max_item_bytes",
+    outcome: str = "nothing was written",
+    advice: str = "Store a summary",
+) -> None:
     """Raise InputRejected for NUL bytes, undecodable bytes, or text over `max_bytes`."""
     if not text:
         return
     if "\x00" in text:
         raise InputRejected(
-            f"refused: {where} contains NUL bytes (binary data?); {outcome}. "
-            "Give plain text.")
+            f"refused: {where} contains NUL bytes (binary data?); {outcome}. Give plain text."
+        )
     bad = _SURROGATE.search(text)
     if bad:
         raise InputRejected(
             f"refused: {where} is not valid UTF-8 (undecodable bytes at character "
-            f"{bad.start()}); {outcome}. Convert it first, e.g. `iconv -t UTF-8`.")
+            f"{bad.start()}); {outcome}. Convert it first, e.g. `iconv -t UTF-8`."
+        )
     if max_bytes > 0:
         size = len(text.encode("utf-8"))
         if size > max_bytes:
             raise InputRejected(
                 f"refused: {where} is {human_size(size)}, over the {human_size(max_bytes)} limit "
-                f"({setting}); {outcome}. {advice}, or raise the limit in config.toml.")
+                f"({setting}); {outcome}. {advice}, or raise the limit in config.toml."
+            )
 
 
 def decode_input_bytes(data: bytes, *, where: str = "stdin") -> str:

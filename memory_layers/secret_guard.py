@@ -17,7 +17,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from memstrata.core.errors import SecretDetected
 from memstrata.memory_layers.secret_rules import (
     ALL_RULES,
     TWILIO_SID,
@@ -25,6 +24,7 @@ from memstrata.memory_layers.secret_rules import (
     TWILIO_WORDS,
 )
 
+from memstrata.core.errors import SecretDetected
 
 # bump when the rules change what is found: indexes and cached context built by an older
 # detector are rebuilt from the files
@@ -46,10 +46,12 @@ _TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-]")
 _BENIGN_BEFORE = re.compile(
     r"(?:sha(?:1|224|256|384|512)[-:]|md5[-:]|h1:|base64,|ssh-(?:rsa|dss|ed25519)\s+|"
     r"ecdsa-sha2-nistp\d+\s+|sk-ssh-ed25519@openssh\.com\s+|integrity[\"']?\s*[:=]\s*[\"']?)$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _PUBLIC_BLOCK = re.compile(
     r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|PGP SIGNATURE|"
-    r"SSH SIGNATURE|CERTIFICATE REQUEST|X509 CRL)-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|\Z)")
+    r"SSH SIGNATURE|CERTIFICATE REQUEST|X509 CRL)-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|\Z)"
+)
 _IPFS = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}")
 _MARKER = re.compile(r"\[REDACTED:[^\]]*\]")
 _SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -57,7 +59,8 @@ _DIGEST_PREFIX = re.compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)-")
 # object ids that payment/SaaS APIs print in logs and dashboards: identifiers, not keys
 _OBJECT_ID = re.compile(
     r"^(?:cus|pi|pm|ch|in|ii|sub|si|evt|price|prod|acct|req|txn|seti|po|re|tr|src|card|ba|"
-    r"file|cs|py|le|ipi|plink|cn|dp|du|or|sku|tok|txr)_[A-Za-z0-9]{8,32}$")
+    r"file|cs|py|le|ipi|plink|cn|dp|du|or|sku|tok|txr)_[A-Za-z0-9]{8,32}$"
+)
 
 
 def _entropy(text: str) -> float:
@@ -141,7 +144,7 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
             findings.append(Finding(rule.kind, text[start:end], start, end))
     if TWILIO_SID.search(text) or TWILIO_WORDS.search(text):
         for match in TWILIO_TOKEN.finditer(text):
-            near = text[max(0, match.start() - 160):match.end() + 160]
+            near = text[max(0, match.start() - 160) : match.end() + 160]
             if TWILIO_SID.search(near.replace(match.group(0), "")) or TWILIO_WORDS.search(near):
                 findings.append(Finding("twilio auth token", match.group(0), *match.span()))
     public = _public_ranges(text)
@@ -149,7 +152,7 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
         start, end = match.span()
         if any(a <= start < b for a, b in public):
             continue
-        if _BENIGN_BEFORE.search(text[max(0, start - 40):start]):
+        if _BENIGN_BEFORE.search(text[max(0, start - 40) : start]):
             continue
         if looks_random(match.group(0), entropy_threshold):
             findings.append(Finding("high-entropy string", match.group(0), start, end))
@@ -204,8 +207,9 @@ def redact_all(text: str, entropy_threshold: float = 4.2) -> tuple[str, list[str
     return text, sorted(kinds)
 
 
-def guard_text(text: str, *, redact_secrets: bool = False, where: str = "input",
-               entropy_threshold: float = 4.2) -> str:
+def guard_text(
+    text: str, *, redact_secrets: bool = False, where: str = "input", entropy_threshold: float = 4.2
+) -> str:
     """Return `text` unchanged if clean, redacted if asked, else raise SecretDetected."""
     if not text:
         return text

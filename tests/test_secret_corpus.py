@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from memstrata.bench.secret_corpus import generate, score
 from memstrata.memory_layers.secret_guard import find_secrets, guard_text
+
+from memstrata.bench.secret_corpus import generate, score
 
 SEEDS = [random.SystemRandom().randrange(1, 10**9) for _ in range(3)]
 
@@ -25,11 +26,13 @@ def test_corpus_has_enough_kinds():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_corpus_blocked_and_false_positive_targets(seed):
     result = score(seed)
-    print(f"\nseed {seed}: blocked {result.blocked}/{result.credential_kinds} "
-          f"({result.blocked_pct:.1f}%), fully redacted {result.fully_redacted}, "
-          f"false positives {result.false_positives}/{result.benign_kinds} "
-          f"({result.false_positive_pct:.1f}%); missed {result.missed}; "
-          f"flagged {result.flagged_benign}; leaked {result.leaked}")
+    print(
+        f"\nseed {seed}: blocked {result.blocked}/{result.credential_kinds} "
+        f"({result.blocked_pct:.1f}%), fully redacted {result.fully_redacted}, "
+        f"false positives {result.false_positives}/{result.benign_kinds} "
+        f"({result.false_positive_pct:.1f}%); missed {result.missed}; "
+        f"flagged {result.flagged_benign}; leaked {result.leaked}"
+    )
     assert result.blocked_pct >= 98.0, (seed, result.missed)
     assert result.false_positive_pct <= 2.0, (seed, result.flagged_benign)
     assert result.fully_redacted == result.blocked, (seed, result.leaked)
@@ -50,7 +53,7 @@ DOCUMENTED = [
     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
     "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     "https://user:pass1234@example.com/private/repo.git",
-    "psql \"postgresql://dbuser:s3cr3t-pw@pg.example.com:5432/mydb?sslmode=require\"",
+    'psql "postgresql://dbuser:s3cr3t-pw@pg.example.com:5432/mydb?sslmode=require"',
     # everyday forms the corpus generator does not produce
     "docker login -u ci -p Xk9#mQ2vL8pRz registry.example.com",
     'my ssh key passphrase is "blue whale 42"',
@@ -68,7 +71,7 @@ DOCUMENTED_BENIGN = [
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl user@example.com",
     "export AWS_SECRET_ACCESS_KEY=$(aws configure get aws_secret_access_key)",
     "password: ${{ secrets.DB_PASSWORD }}",
-    "curl -u \"$USER:$TOKEN\" https://api.github.com/user",
+    'curl -u "$USER:$TOKEN" https://api.github.com/user',
     "cache key d41d8cd98f00b204e9800998ecf8427e",
     'secret = "required"',
 ]
@@ -89,14 +92,18 @@ def test_every_note_detect_secrets_flags_is_flagged_here_too():
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
     skip = {"Base64 High Entropy String", "Hex High Entropy String", "Public IP (ipv4)"}
-    plugins = [cls() for kind, cls in get_mapping_from_secret_type_to_class().items()
-               if kind not in skip]
+    plugins = [
+        cls() for kind, cls in get_mapping_from_secret_type_to_class().items() if kind not in skip
+    ]
     creds, _ = generate(SEEDS[0])
     texts = [s.text for s in creds] + DOCUMENTED
     for text in texts:
-        theirs = [v.secret_value for p in plugins
-                  for n, line in enumerate(text.splitlines(), 1)
-                  for v in p.analyze_line(filename="n.md", line=line, line_number=n)]
+        theirs = [
+            v.secret_value
+            for p in plugins
+            for n, line in enumerate(text.splitlines(), 1)
+            for v in p.analyze_line(filename="n.md", line=line, line_number=n)
+        ]
         if theirs:
             clean = guard_text(text, redact_secrets=True)
             assert all(v not in clean for v in theirs if v and len(v) >= 6), text

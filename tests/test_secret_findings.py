@@ -45,7 +45,10 @@ MISSED_BEFORE = {
     "vault": (f"vault login hvs.{_r(90)}", "hvs."),
     "vault batch": (f"batch token hvb.{_r(110)}", "hvb."),
     "curl -u": (f"curl -u deploy:{_r(14)} https://ci.internal/api", "deploy:"),
-    "basic header": ("curl -H 'Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' https://x", "Basic "),
+    "basic header": (
+        "curl -H 'Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' https://x",
+        "Basic ",
+    ),
 }
 
 
@@ -58,8 +61,8 @@ def test_kinds_missed_before_are_blocked_and_removed_whole(name):
     clean = guard_text(text, redact_secrets=True)
     assert "[REDACTED:" in clean
     # no run of 8 characters of the original secret-bearing tail survives
-    tail = re.split(r"[\s@]", text[text.index(anchor) + len(anchor):].lstrip())[0]
-    assert not any(tail[i:i + 8] in clean for i in range(0, max(1, len(tail) - 8)))
+    tail = re.split(r"[\s@]", text[text.index(anchor) + len(anchor) :].lstrip())[0]
+    assert not any(tail[i : i + 8] in clean for i in range(0, max(1, len(tail) - 8)))
 
 
 def test_integrity_hashes_are_not_secrets():
@@ -74,16 +77,20 @@ def test_random_24_character_tokens_are_caught():
     caught = 0
     for _ in range(500):
         token = "".join(rng.choice(B62) for _ in range(24))
-        if not (any(c.isdigit() for c in token) and any(c.isupper() for c in token)
-                and any(c.islower() for c in token)):
+        if not (
+            any(c.isdigit() for c in token)
+            and any(c.isupper() for c in token)
+            and any(c.islower() for c in token)
+        ):
             token = "a1B" + token[3:]
         caught += bool(find_secrets(f"the partner key is {token} for staging"))
     assert caught >= 495
 
 
 # ---- redaction replaces the whole token ------------------------------------------------
-@pytest.mark.parametrize("tail", [_r(20, string.ascii_lowercase + string.digits),
-                                  _r(8) + "-" + _r(11), _r(20)])
+@pytest.mark.parametrize(
+    "tail", [_r(20, string.ascii_lowercase + string.digits), _r(8) + "-" + _r(11), _r(20)]
+)
 def test_gitlab_token_leaves_no_tail(tail):
     token = "glpat-" + tail
     out = guard_text(f"ci token {token} expires friday", redact_secrets=True)
@@ -106,17 +113,29 @@ def _discord_token(digits: int) -> str:
     return f"{first}.{_r(6)}.{_r(27, B62 + '-_')}"
 
 
-@pytest.mark.parametrize("token", [_discord_token(18), _discord_token(19), _discord_token(20),
-                                   "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs"])
+@pytest.mark.parametrize(
+    "token",
+    [
+        _discord_token(18),
+        _discord_token(19),
+        _discord_token(20),
+        "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+    ],
+)
 def test_discord_token_loses_every_segment(token):
     out = guard_text(f"discord bot {token}", redact_secrets=True)
     for segment in token.split("."):
         assert segment not in out
 
 
-@pytest.mark.parametrize("line", [
-    'API_TOKEN="{v}"', "API_TOKEN='{v}'", 'DB_PASSWORD="{v}" and SECRET_KEY="{v2}"',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'API_TOKEN="{v}"',
+        "API_TOKEN='{v}'",
+        'DB_PASSWORD="{v}" and SECRET_KEY="{v2}"',
+    ],
+)
 def test_quoted_env_values_become_one_clean_marker(line):
     v, v2 = _r(28), _r(30)
     out = guard_text(line.format(v=v, v2=v2), redact_secrets=True)
@@ -159,9 +178,15 @@ def test_mcp_keywords_are_guarded(repo):
 
     async def main():
         async with Client(build_server(str(repo))) as client:
-            result = await client.call_tool("remember", {
-                "text": "no cron jobs", "type": "criterion", "keywords": [secret],
-                "forbid": ["cron"]})
+            result = await client.call_tool(
+                "remember",
+                {
+                    "text": "no cron jobs",
+                    "type": "criterion",
+                    "keywords": [secret],
+                    "forbid": ["cron"],
+                },
+            )
             assert result.is_error and "secret" in result.content[0].text
 
     anyio.run(main)
@@ -173,7 +198,8 @@ def _hand_typed_webhook(repo) -> str:
     hook = f"https://hooks.slack.com/services/T{_r(9).upper()}/B{_r(9).upper()}/{_r(24)}"
     (repo / ".memory" / "facts" / "alerts.md").write_text(
         "---\ntitle: Alerting channel for the billing pipeline\ntype: fact\n---\n"
-        f"Billing pipeline alerts are posted to {hook} by the worker.\n")
+        f"Billing pipeline alerts are posted to {hook} by the worker.\n"
+    )
     return hook
 
 
@@ -188,15 +214,21 @@ def test_context_hook_and_recall_never_print_a_hand_typed_webhook(repo):
     assert context.exit_code == 0, context.output
     assert "billing pipeline" in context.stdout.lower() and tail not in context.stdout
 
-    prompt = {"session_id": "s-w", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
-              "prompt": "where do billing pipeline alerts go?"}
+    prompt = {
+        "session_id": "s-w",
+        "cwd": str(repo),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "where do billing pipeline alerts go?",
+    }
     out = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(prompt), cwd=repo)
     assert out.returncode == 0 and tail not in out.stdout
 
     async def main():
         async with Client(build_server(str(repo))) as client:
-            for args in ({"query": "billing pipeline alerts"},
-                         {"query": "billing pipeline alerts", "mode": "context"}):
+            for args in (
+                {"query": "billing pipeline alerts"},
+                {"query": "billing pipeline alerts", "mode": "context"},
+            ):
                 result = await client.call_tool("recall", args)
                 assert not result.is_error and tail not in result.content[0].text
 
@@ -240,8 +272,13 @@ def test_stdin_not_utf8_is_one_clear_line(repo, command):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "memstrata.cli", command, "-"],
-                          input=b"\xff\xfe x", capture_output=True, cwd=repo, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", command, "-"],
+        input=b"\xff\xfe x",
+        capture_output=True,
+        cwd=repo,
+        timeout=120,
+    )
     err = done.stderr.decode()
     assert done.returncode == 1, err
     assert "not valid UTF-8" in err and "Traceback" not in err and "bug" not in err
@@ -260,8 +297,11 @@ def test_surrogates_from_argv_or_mcp_are_refused(mem):
 # ---- size limits --------------------------------------------------------------------------
 def test_oversized_remember_is_refused_everywhere(repo):
     big = "word " * 20000  # 100 kB, over the 64 kB default
-    for args, kwargs in ((["remember", big], {}), (["remember", "-"], {"input": big}),
-                         (["log", "-"], {"input": big})):
+    for args, kwargs in (
+        (["remember", big], {}),
+        (["remember", "-"], {"input": big}),
+        (["log", "-"], {"input": big}),
+    ):
         result = CliRunner().invoke(cli, args, **kwargs)
         assert result.exit_code == 1, result.output
         assert "limits.max_item_bytes" in result.output

@@ -55,14 +55,19 @@ class SecretBenchReport:
 
 
 def _run_row(result: CorpusScore) -> dict:
-    return {"seed": result.seed, "credential_kinds": result.credential_kinds,
-            "benign_kinds": result.benign_kinds, "blocked": result.blocked,
-            "blocked_pct": round(result.blocked_pct, 2),
-            "fully_redacted": result.fully_redacted,
-            "false_positives": result.false_positives,
-            "false_positive_pct": round(result.false_positive_pct, 2),
-            "missed": result.missed, "leaked": result.leaked,
-            "flagged_benign": result.flagged_benign}
+    return {
+        "seed": result.seed,
+        "credential_kinds": result.credential_kinds,
+        "benign_kinds": result.benign_kinds,
+        "blocked": result.blocked,
+        "blocked_pct": round(result.blocked_pct, 2),
+        "fully_redacted": result.fully_redacted,
+        "false_positives": result.false_positives,
+        "false_positive_pct": round(result.false_positive_pct, 2),
+        "missed": result.missed,
+        "leaked": result.leaked,
+        "flagged_benign": result.flagged_benign,
+    }
 
 
 def _per_doc_us(texts: list[str], repeat: int = 5) -> float:
@@ -80,12 +85,15 @@ def _per_doc_us(texts: list[str], repeat: int = 5) -> float:
 def _import_ms(runs: int = 5) -> float:
     """Time a fresh interpreter spends importing the guard once settings are loaded (as in
     every hook): what a hook without the resident service pays; min over runs."""
-    code = ("import time, memstrata.core.settings; t = time.perf_counter(); "
-            "import memstrata.memory_layers.secret_guard; print(time.perf_counter() - t)")
+    code = (
+        "import time, memstrata.core.settings; t = time.perf_counter(); "
+        "import memstrata.memory_layers.secret_guard; print(time.perf_counter() - t)"
+    )
     best = float("inf")
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                             text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True
+        )
         best = min(best, float(out.stdout.strip()))
     return round(best * 1000, 1)
 
@@ -94,18 +102,25 @@ def _detect_secrets_row(seed: int) -> dict:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
     skip = {"Base64 High Entropy String", "Hex High Entropy String", "Public IP (ipv4)"}
-    plugins = [cls() for kind, cls in get_mapping_from_secret_type_to_class().items()
-               if kind not in skip]
+    plugins = [
+        cls() for kind, cls in get_mapping_from_secret_type_to_class().items() if kind not in skip
+    ]
 
     def flagged(text: str) -> bool:
-        return any(list(p.analyze_line(filename="note.md", line=line, line_number=n))
-                   for n, line in enumerate(text.splitlines(), 1) for p in plugins)
+        return any(
+            list(p.analyze_line(filename="note.md", line=line, line_number=n))
+            for n, line in enumerate(text.splitlines(), 1)
+            for p in plugins
+        )
 
     creds, benign = generate(seed)
     blocked = sum(flagged(s.text) for s in creds)
     fps = sum(flagged(s.text) for s in benign)
-    return {"seed": seed, "blocked_pct": round(100 * blocked / len(creds), 2),
-            "false_positive_pct": round(100 * fps / len(benign), 2)}
+    return {
+        "seed": seed,
+        "blocked_pct": round(100 * blocked / len(creds), 2),
+        "false_positive_pct": round(100 * fps / len(benign), 2),
+    }
 
 
 def run_secret_bench(seeds: list[int], *, baseline: bool = False) -> SecretBenchReport:
@@ -114,7 +129,8 @@ def run_secret_bench(seeds: list[int], *, baseline: bool = False) -> SecretBench
         report.runs.append(_run_row(score(seed)))
     report.blocked_pct_mean = round(statistics.mean(r["blocked_pct"] for r in report.runs), 2)
     report.false_positive_pct_mean = round(
-        statistics.mean(r["false_positive_pct"] for r in report.runs), 2)
+        statistics.mean(r["false_positive_pct"] for r in report.runs), 2
+    )
     creds, benign = generate(seeds[0])
     report.us_per_note = _per_doc_us([s.text for s in creds + benign])
     report.us_per_2kb_item = _per_doc_us([PROSE[:2048]] * 50)
