@@ -146,7 +146,8 @@ def list_cmd(ctx, item_type, layer, status, as_json):
     mem = open_memory(ctx)
     include_events = item_type == "event" or layer == "L3"
     listing = list_items(mem, item_type=item_type, layer=layer,
-                         status=None if status == "all" else status, include_events=include_events)
+                         status=None if status == "all" else status, include_events=include_events,
+                         redact=True)
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
@@ -169,7 +170,7 @@ def show(ctx, item_id, as_json):
     from memstrata.memory_layers.operations import show as do_show
 
     mem = open_memory(ctx)
-    found = do_show(mem, item_id)
+    found = do_show(mem, item_id, redact=True)
     if isinstance(found, JournalEvent):
         if as_json:
             emit_json(found)

@@ -179,8 +179,40 @@ class Listing:
     problems: list[InvalidItem]
 
 
+def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
+    """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
+    replaced (the file itself is left alone)."""
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    threshold = mem.settings.guard.entropy_threshold
+    found = False
+
+    def clean(value):
+        nonlocal found
+        if isinstance(value, str):
+            text, kinds = redact_for_reading(value, threshold)
+            found = found or bool(kinds)
+            return text
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    title, body, tags = clean(item.title), clean(item.body), clean(list(item.tags))
+    criterion = clean(item.criterion.model_dump()) if item.criterion else None
+    if not found:
+        return item
+    copy = item.model_copy(deep=True)
+    copy.title, copy.body, copy.tags = title, body, tags
+    if criterion is not None:
+        copy.criterion = CriterionSpec.model_validate(criterion)
+    return copy
+
+
 def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
-               status: str | None = "active", include_events: bool = False) -> Listing:
+               status: str | None = "active", include_events: bool = False,
+               redact: bool = False) -> Listing:
     loaded = mem.load_items(include_archived=status in (None, "archived"))
     items, paths = [], {}
     for li in loaded.items:
@@ -199,16 +231,28 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
                                     created=ev.time, updated=ev.time, tags=ev.tags,
                                     source=Source(kind=ev.source)))
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
+    if redact:
+        items = [_redacted_item(mem, it) for it in items]
     return Listing(items, paths, loaded.problems)
 
 
-def show(mem: Memory, item_id: str):
-    """An item (with its path) or a journal event."""
+def show(mem: Memory, item_id: str, *, redact: bool = False):
+    """An item (with its path) or a journal event; `redact` for output that leaves the process."""
     try:
-        return mem.get(item_id)
+        loaded = mem.get(item_id)
     except ItemNotFound:
         if mem.journal is not None:
             event = mem.journal.get(item_id)
             if event is not None:
+                if redact:
+                    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+                    text = redact_for_reading(event.text, mem.settings.guard.entropy_threshold)[0]
+                    event = event.model_copy(update={"text": text})
                 return event
         raise
+    if redact:
+        from dataclasses import replace
+
+        return replace(loaded, item=_redacted_item(mem, loaded.item))
+    return loaded

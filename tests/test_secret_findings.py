@@ -368,3 +368,33 @@ def test_index_built_by_an_older_detector_is_redone(mem, repo):
         assert hits and all(hook.rsplit("/", 1)[-1] not in h.text for h in hits)
     finally:
         index.close()
+
+
+def test_show_list_and_check_print_hand_edited_secrets_redacted(repo):
+    from mcp import Client
+
+    from memstrata.integrations.mcp_server import build_server
+
+    token = "ghp_" + _r(36)
+    (repo / ".memory" / "facts" / "ci.md").write_text(
+        f"---\nid: fact-handci01\ntitle: CI token {token}\ntype: fact\n---\nCI pushes with {token}.\n"
+    )
+    (repo / ".memory" / "criteria" / "deploy.md").write_text(
+        "---\nid: crit-handdep1\ntitle: No friday deploys\ntype: criterion\ncriterion:\n"
+        "  applies_to: {keywords: [deploy]}\n  forbid: [friday]\n  verdict: block\n"
+        f"  rationale: 'the on-call key is {token}'\n---\n"
+    )
+    runner = CliRunner()
+    for args in (["show", "fact-handci01"], ["show", "fact-handci01", "--json"], ["list"],
+                 ["list", "--json"], ["check", "deploy on friday", "--json"]):
+        result = runner.invoke(cli, args)
+        assert token not in result.output, args
+        assert token[4:20] not in result.output, args
+
+    async def main():
+        async with Client(build_server(str(repo))) as client:
+            result = await client.call_tool("list_memories", {})
+            assert token not in result.content[0].text
+
+    anyio.run(main)
+    assert token in (repo / ".memory" / "facts" / "ci.md").read_text()  # the file is the user's

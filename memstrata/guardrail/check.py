@@ -352,7 +352,20 @@ def check(
     worst = max((f.verdict for f in result.violations), key=_RANK.get, default="pass")
     result.verdict = "pass" if worst == "note" else worst  # type: ignore[assignment]
     result.violations.sort(key=lambda f: -_RANK[f.verdict])
+    _redact_findings(result, mem.settings.guard.entropy_threshold)
     return result
+
+
+def _redact_findings(result: CheckResult, threshold: float) -> None:
+    """A verdict goes back to the assistant: criteria edited by hand are shown redacted."""
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    for finding in (*result.violations, *result.notes, *result.satisfied):
+        for name in ("title", "text", "reason", "quote", "rationale", "review_when"):
+            value = getattr(finding, name)
+            if value:
+                setattr(finding, name, redact_for_reading(value, threshold)[0])
+        finding.triggers = [redact_for_reading(t, threshold)[0] for t in finding.triggers]
 
 
 def _judge_with_llm(

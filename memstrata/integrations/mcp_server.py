@@ -151,7 +151,7 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
 
         mem = memory()
         listing = list_items(mem, item_type=type, layer=layer,
-                             include_events=type == "event" or layer == "L3")
+                             include_events=type == "event" or layer == "L3", redact=True)
         now = now_utc()
         rows = [{"id": i.id, "type": i.type, "layer": i.layer, "scope": i.scope, "title": i.title,
                  "age": age_label(i.updated, now), "confidence": i.confidence}
