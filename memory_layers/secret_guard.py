@@ -78,10 +78,13 @@ def looks_random(token: str, threshold: float = 4.2) -> bool:
     caught by their provider shape or by the keyword that names them.
     """
     core = token.strip("=")
-    if len(core) < 20 or core.count("/") >= 2:
+    if len(core) < 20:
         return False
     if _DIGEST_PREFIX.match(core) or _OBJECT_ID.match(core):
         return False
+    parts = [p for p in re.split(r"[-_/.]", core) if p]
+    if len(parts) >= 3 and len(core) / len(parts) < 10:
+        return False  # names built of short parts: Qwen3-Coder-480B-A35B-Instruct, feature/x-y
     if re.fullmatch(r"[0-9a-f\-]+|[0-9A-F\-]+", core):
         return False
     if _IPFS.fullmatch(core) or core.startswith(("AAAAB3NzaC", "AAAAC3NzaC", "AAAAE2VjZHNh")):
@@ -111,6 +114,14 @@ def looks_random(token: str, threshold: float = 4.2) -> bool:
     if has_digit:
         return mean_segment < 3.2 or (vowels < 0.25 and mean_segment < 4.5)
     return mean_segment < 2.2 and vowels < 0.3
+
+
+def _in_url(text: str, start: int) -> bool:
+    word_start = (
+        max(text.rfind(" ", 0, start), text.rfind("\n", 0, start), text.rfind("\t", 0, start)) + 1
+    )
+    scheme = text.find("://", word_start, start + 3)
+    return scheme != -1 and scheme < start + 3
 
 
 def _public_ranges(text: str) -> list[tuple[int, int]]:
@@ -152,6 +163,8 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
         start, end = match.span()
         if any(a <= start < b for a, b in public):
             continue
+        if _in_url(text, start):
+            continue  # hosts, paths and document ids of a URL; URL credentials have own rules
         if _BENIGN_BEFORE.search(text[max(0, start - 40) : start]):
             continue
         if looks_random(match.group(0), entropy_threshold):

@@ -62,6 +62,10 @@ _R = r"(?![A-Za-z0-9_\-])"
 
 # ---- values that are not credentials ---------------------------------------------------
 _PLACEHOLDER_WORDS = {
+    "pw",
+    "pwd",
+    "user",
+    "username",
     "true",
     "false",
     "none",
@@ -102,7 +106,7 @@ _PLACEHOLDER_SHAPE = re.compile(
     r"""^(?:
         \$\{?[A-Za-z_][\w.]*\}?          # $VAR, ${VAR}
       | \$\(.* | `.*                     # $(command), `command`
-      | \{\{.*\}\} | \{[A-Za-z_][\w.]*\}  # {{ template }}, {name}
+      | \{.*\}                            # {{ template }}, {name}, {f(x)}
       | <[^<>]*>                          # <your-token>
       | %\(?\w*\)?s                       # %s, %(pw)s
       | \[REDACTED[^\]]*\]?               # our own marker
@@ -110,8 +114,12 @@ _PLACEHOLDER_SHAPE = re.compile(
       | (?:your|my|the)[_\-]\w+           # your_api_key
       | [A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+     # an env variable's NAME, not its value
       | (?:process\.env|os\.environ|env|getenv|os\.getenv|secrets|vault|settings|config)\b.*
-      | [A-Za-z_]\w*\(.*                  # a call: getpass(), read_secret(...)
+      | [A-Za-z_][\w.]*[(\[].*            # a call or a subscript: getpass(), t.Callable[...]
+      | \(.*                              # an expression in parentheses
       | [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+   # attribute access: settings.SECRET_KEY
+      | _*[a-z]+(?:_[a-z]+)+_*            # a snake_case name: a variable, not a value
+      | [a-z]+(?:[A-Z][a-z]+)+            # a camelCase name
+      | (?:[A-Z][a-z]+){2,}               # a PascalCase name
       | (?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]*)*  # a path: /run/secrets/db, ~/.pgpass
     )$""",
     re.VERBOSE,
@@ -120,6 +128,7 @@ _PLACEHOLDER_SHAPE = re.compile(
 
 def is_placeholder(value: str) -> bool:
     v = value.strip().strip("'\"`").rstrip(".,;:)")
+    v = re.sub(r"^(?:Bearer|Basic|Token|Bot)\s+", "", v)
     if not v:
         return True
     if v.lower() in _PLACEHOLDER_WORDS:
@@ -365,7 +374,8 @@ PROVIDER_RULES: list[Rule] = [
 
 # ---- context rules: a keyword, a URL's userinfo, a header, a command-line flag -------------
 _SECRET_WORD = (
-    r"(?:pass(?:word|wd|phrase|code)?|pwd|secret|token|api[_\-\s]?key|apikey|"
+    r"(?:(?<![A-Za-z])|(?-i:(?=[A-Z])))"
+    r"(?:pass(?:word|wd|phrase|code)?|pwd|pw(?![a-z])|secret|token|api[_\-\s]?key|apikey|"
     r"access[_\-\s]?key|private[_\-\s]?key|client[_\-\s]?secret|auth[_\-\s]?token|"
     r"credentials?|session[_\-\s]?key|signing[_\-\s]?key|encryption[_\-\s]?key|"
     r"master[_\-\s]?key|secret[_\-\s]?key|bearer|pin)"
@@ -373,9 +383,9 @@ _SECRET_WORD = (
 # a key that *names* such a thing but holds a count, a name or a place
 _NOT_SECRET_KEY = re.compile(
     r"(?i)(?:tokens\b|tokeni[sz]|_?(?:count|len|length|limit|size|ttl|expiry|expires|timeout|"
-    r"file|path|name|id|type|env|url|endpoint|header|field|prefix|hint|policy|rotation|min|max|"
-    r"budget|usage|encoding|format)$|^(?:max|min|num|n)_|keyword|keyboard|passthrough|passenger|"
-    r"password_?(?:reset|policy|hash|strength|length))"
+    r"files?|paths?|names?|ids?|types?|env|url|endpoint|header|field|prefix|hint|policy|rotation|"
+    r"min|max|budget|usage|encoding|format|details|dict)$|^(?:max|min|num|n)_|keyword|keyboard|"
+    r"pass(?:ed|es|ing|age|ive|port|enger|through|over)|password_?(?:reset|policy|hash|strength|length))"
 )
 
 # a quoted value may hold spaces ("blue whale 42"); an unquoted one ends at a space or , ;
@@ -387,22 +397,37 @@ def _assignment_ok(m: re.Match[str]) -> bool:
     value = m.group("v").rstrip(".,;:)")
     if _NOT_SECRET_KEY.search(key) or is_placeholder(value):
         return False
-    if value.isdigit() and not re.search(r"(?i)pass|pwd|pin|code", key):
-        return False
+    password_key = bool(re.search(r"(?i)pass|pwd|pw\b|pin\b|passcode", key))
+    if re.fullmatch(r"\d+(?:\.\d+)?", value) and not password_key:
+        return False  # counts, prices, ports
+    if re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)*", value):
+        # a plain word is a variable, a type or prose in code and notes; only a password field
+        # holds one as a value ("password: correcthorsebattery")
+        return password_key and len(value) >= 8 and value.lower() == value
     if m.group("q"):
         return True  # quoted values are deliberate
     plain_key = "_" not in key and not key.isupper() and "-" not in key
     if m.group("sep") in ("=", ":=") and not plain_key:
         return True
-    if re.fullmatch(r"(?i)pass(?:word|wd|phrase|code)?|pwd", key) or not plain_key:
-        return len(value) >= 6 or looks_like_password(value)
-    return looks_like_password(value) and len(value) >= 6
+    return len(value) >= 6 and (looks_like_password(value) or not plain_key)
+
+
+def _cred_pair_ok(m: re.Match[str]) -> bool:
+    value = m.group("v").rstrip(".,;:)")
+    return (
+        not is_placeholder(value)
+        and len(value) >= 6
+        and bool(re.search(r"[0-9]", value))
+        and bool(re.search(r"[A-Za-z]", value))
+    )
 
 
 def _prose_ok(m: re.Match[str]) -> bool:
     value = m.group("v").rstrip(".,;:)")
     if is_placeholder(value) or len(value) < 6:
         return False
+    if re.fullmatch(r"[A-Za-z]+", value):
+        return False  # "the token is tokens", "password is required"
     if m.group("q"):
         return True
     return looks_like_password(value) and not re.fullmatch(
@@ -418,7 +443,7 @@ CONTEXT_RULES: list[Rule] = [
         + _SECRET_WORD
         + r"[A-Za-z0-9_\-]{0,40})['\"]?"
         r"[ \t]*(?P<sep>:=|=>|==|=|:)[ \t]*" + _VALUE,
-        ("pass", "pwd", "secret", "token", "key", "auth", "credential", "bearer", "pin"),
+        ("pass", "pw", "secret", "token", "key", "auth", "credential", "bearer", "pin"),
         "v",
         _assignment_ok,
     ),
@@ -430,14 +455,23 @@ CONTEXT_RULES: list[Rule] = [
         + r")s?\b(?:\s+(?:for|of|on|to)\s+[\w.\-]+(?:\s+[\w.\-]+)?)?"
         r"\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|=|reads|becomes)"
         r"\s*:?\s+" + _VALUE,
-        ("pass", "pwd", "secret", "token", "key", "credential", "pin"),
+        ("pass", "pw", "secret", "token", "key", "credential", "pin"),
         "v",
         _prose_ok,
+    ),
+    # "credentials admin/S3cret!x", "login: deploy:Tr0ub4dor"
+    _r(
+        "password in prose",
+        r"(?i)\b(?:creds|credentials|login)\b\s*(?:are|is|:)?\s*(?P<u>[\w.\-@]{2,40})\s?[/:]\s?"
+        r"(?P<v>[^\s/'\"`,;]{6,64})",
+        ("cred", "login"),
+        "v",
+        _cred_pair_ok,
     ),
     # scheme://user:password@host, including an empty user (redis://:pw@host)
     _r(
         "password in url",
-        r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<u>[^\s:/@'\"]*):(?P<v>[^\s@/'\"]+)@[^\s/'\"]",
+        r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<u>[^\s:/@'\"`]*):(?P<v>[^\s@/'\"`]{3,})@[^\s/'\"`]",
         "://",
         "v",
         _value_ok(),
@@ -470,15 +504,15 @@ CONTEXT_RULES: list[Rule] = [
     _r(
         "authorization header",
         r"(?i)\b(?:authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token)['\"]?\s*[:=]\s*['\"]?"
-        r"(?:(?:Basic|Bearer|Token|Bot|Digest|ApiKey|SSWS)\s+)?(?P<v>[^\s'\"]{8,})",
+        r"(?:(?:Basic|Bearer|Token|Bot|Digest|ApiKey|SSWS)\s+)?(?P<v>[^\s'\"`]{8,})",
         ("authorization", "api-key", "auth-token", "private-token", "access-token"),
         "v",
-        _value_ok(),
+        _bearer_ok,
     ),
     # curl -u user:password, --user user:password
     _r(
         "password on command line",
-        r"(?:\s|^)(?:-u|--user|--proxy-user)[\s=]*['\"]?(?P<u>[^\s:'\"]+):(?P<v>[^\s'\"]{3,})",
+        r"(?:\s|^)(?:-u|--user|--proxy-user)[\s=]*['\"]?(?P<u>[^\s:'\"`]+):(?P<v>[^\s'\"`]{3,})",
         ("-u", "--user"),
         "v",
         _value_ok(),

@@ -73,6 +73,16 @@ DOCUMENTED_BENIGN = [
     "password: ${{ secrets.DB_PASSWORD }}",
     'curl -u "$USER:$TOKEN" https://api.github.com/user',
     "cache key d41d8cd98f00b204e9800998ecf8427e",
+    # code pasted into notes: names, types, calls and numbers beside secret-ish words
+    "chunks = self._encoder.encode(body, allowed_special=())",
+    "'mypkg.compat:resolve_forward_ref',",
+    '"org/Model7-Coder-480B-A35B-Instruct",',
+    "self._credentials = credentials",
+    '"prompt_cost_per_token": 0.00003,',
+    'headers = {"x-api-key": "Bearer <your-key>"}',
+    "session_token: SessionToken | None = None",
+    "https://ci.example.org/badge.svg?branch=main&build=9fK2mQ7xL4pZ8vR3",
+    "passed: read/write",
     'secret = "required"',
 ]
 

@@ -385,8 +385,13 @@ def test_show_list_and_check_print_hand_edited_secrets_redacted(repo):
         f"  rationale: 'the on-call key is {token}'\n---\n"
     )
     runner = CliRunner()
-    for args in (["show", "fact-handci01"], ["show", "fact-handci01", "--json"], ["list"],
-                 ["list", "--json"], ["check", "deploy on friday", "--json"]):
+    for args in (
+        ["show", "fact-handci01"],
+        ["show", "fact-handci01", "--json"],
+        ["list"],
+        ["list", "--json"],
+        ["check", "deploy on friday", "--json"],
+    ):
         result = runner.invoke(cli, args)
         assert token not in result.output, args
         assert token[4:20] not in result.output, args

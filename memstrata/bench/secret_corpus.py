@@ -260,6 +260,13 @@ def _credentials(g: _Gen) -> dict[str, Callable[[], tuple[str, str]]]:
             ),
             mixed(g.rng.choice((24, 28, 32, 40))),
         ),
+        "short key pw": lambda: pair("ssh deploy@bastion, pw: {v}", g.password()),
+        "credential pair": lambda: pair("credentials admin/{v} for the router UI", g.password()),
+        "aws secret in prose": lambda: pair(
+            "aws secret {v} for the backup user",
+            s(12, B62) + "/" + s(8, B62) + "/" + s(18, B62),
+        ),
+        "aws session token": lambda: pair("session token {v}", "FwoGZXIvYXdzE" + s(150, B64)),
         "url query token": lambda: pair(
             "https://api.example.com/v1/export?format=csv&access_token={v}", s(32)
         ),
@@ -383,6 +390,17 @@ def _benign(g: _Gen) -> dict[str, Callable[[], str]]:
         "youtube link": lambda: "demo at https://www.youtube.com/watch?v=dQw4w9WgXcQ",
         "license key wording": lambda: "MIT license; key points are in docs/adr/0007-auth.md",
         "bearer word prose": lambda: "we use bearer tokens from the identity service, not cookies",
+        "google docs link": lambda: (
+            f"spec: https://docs.google.com/document/d/1{s(43, URLSAFE)}/edit"
+        ),
+        "camel path": lambda: (
+            "see src/components/UserProfileCard2024/index.tsx and pkg/apiV2Handlers"
+        ),
+        "login prose": lambda: pick(
+            "login page redirects to /auth/callback",
+            "credentials are in the team vault",
+            "login via SSO/okta only",
+        ),
         "github actions secret ref": lambda: "env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
     }
 
