@@ -545,9 +545,32 @@ CONTEXT_RULES: list[Rule] = [
         "secret hex value",
         r"(?i)\b(?:secret|token|password|passphrase|api[\s_\-]?key|access[\s_\-]?key|auth[\s_\-]?key|"
         r"signing[\s_\-]?key|private[\s_\-]?key|master[\s_\-]?key)s?\b[\s:=\-]{1,4}(?:is\s+)?['\"]?"
-        r"(?P<v>[0-9a-fA-F]{32,128})(?![0-9A-Za-z])",
+        r"(?P<v>[0-9a-fA-F]{32,128}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
+        r"(?![0-9A-Za-z])",
         ("secret", "token", "pass", "key"),
         "v",
+    ),
+    # Google app passwords are shown as four groups of four letters
+    _r(
+        "app password",
+        r"(?i)\bapp[\s_\-]?password\b\W{0,4}(?:is\s+)?['\"]?(?P<v>[a-z]{4}(?:\s?[a-z]{4}){3})\b",
+        "password",
+        "v",
+    ),
+    # redis-cli -a PASSWORD; .netrc "machine host login me password SECRET"
+    _r(
+        "password on command line",
+        r"\bredis-cli\b[^\n]*?\s(?:-a|--pass)\s+['\"]?(?P<v>[^\s'\"]{3,})",
+        "redis-cli",
+        "v",
+        _value_ok(),
+    ),
+    _r(
+        "password in netrc",
+        r"(?i)\bmachine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<v>\S{3,})",
+        "machine",
+        "v",
+        _value_ok(),
     ),
     # ~/.pgpass lines: host:port:database:user:password
     _r(

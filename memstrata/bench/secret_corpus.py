@@ -267,6 +267,17 @@ def _credentials(g: _Gen) -> dict[str, Callable[[], tuple[str, str]]]:
             s(12, B62) + "/" + s(8, B62) + "/" + s(18, B62),
         ),
         "aws session token": lambda: pair("session token {v}", "FwoGZXIvYXdzE" + s(150, B64)),
+        "api key as uuid": lambda: pair(
+            "heroku api key {v}", str(uuid.UUID(int=g.rng.getrandbits(128)))
+        ),
+        "google app password": lambda: pair(
+            "gmail app password: {v}", " ".join(s(4, string.ascii_lowercase) for _ in range(4))
+        ),
+        "redis-cli -a": lambda: pair("redis-cli -h cache.internal -a {v} ping", g.password()),
+        "netrc": lambda: pair(
+            "~/.netrc has machine api.heroku.com login ops@example.com password {v}", s(36, HEX)
+        ),
+        "hex api key in prose": lambda: pair("datadog api key: {v}", s(32, HEX)),
         "url query token": lambda: pair(
             "https://api.example.com/v1/export?format=csv&access_token={v}", s(32)
         ),
