@@ -127,9 +127,8 @@ class Memory:
     # ---- reading ------------------------------------------------------------------------
     def load_items(self, include_archived: bool = True):
         """(items, problems) across global + project; project items override global ones."""
-        from memstrata.memory_layers.store import LoadResult
-
         from memstrata.memory_layers.scopes import visible_global
+        from memstrata.memory_layers.store import LoadResult
 
         merged = LoadResult()
         global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
