@@ -156,10 +156,10 @@ def bench_embed(ctx, texts, model_dir, as_json):
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
+    from memstrata.cli.main import settings_for
     from memstrata.retrieval.embedding import resolve_model_dir
 
     from memstrata.bench.search import embed_throughput
-    from memstrata.cli.main import settings_for
 
     folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
@@ -275,8 +275,9 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
-    from memstrata.bench.latency import parse_sizes, run_latency_bench
     from memstrata.cli.main import settings_for
+
+    from memstrata.bench.latency import parse_sizes, run_latency_bench
 
     sizes = parse_sizes(items)
     if plot_file:
