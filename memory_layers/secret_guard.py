@@ -16,6 +16,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memstrata.memory_layers.secret_rules import (
     ALL_RULES,
@@ -247,4 +248,12 @@ def redact_for_reading(text: str, entropy_threshold: float = 4.2) -> tuple[str, 
     """
     if not text:
         return text, []
-    return redact_all(text, entropy_threshold)
+    clean, kinds = _redact_cached(text, entropy_threshold)
+    return clean, list(kinds)
+
+
+@lru_cache(maxsize=4096)
+def _redact_cached(text: str, entropy_threshold: float) -> tuple[str, tuple[str, ...]]:
+    # the same blocks are rendered on every prompt; a resident process redacts each once
+    clean, kinds = redact_all(text, entropy_threshold)
+    return clean, tuple(kinds)
