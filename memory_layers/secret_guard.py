@@ -248,6 +248,8 @@ def redact_for_reading(text: str, entropy_threshold: float = 4.2) -> tuple[str, 
     """
     if not text:
         return text, []
+    if len(text) > 4096:  # keep the memo small: at most ~4096 blocks of a few kB
+        return redact_all(text, entropy_threshold)
     clean, kinds = _redact_cached(text, entropy_threshold)
     return clean, list(kinds)
 
