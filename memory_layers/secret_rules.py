@@ -7,6 +7,15 @@ format, so a match is a credential with very few false positives. Rules that nee
 (a keyword, a URL's userinfo, a header) live beside them; unanchored random tokens are left
 to the entropy test in `secret_guard`.
 
+Why not load a maintained rule file at run time: of the PyPI packages checked, credsweeper
+ships its rules as YAML but pulls in ~30 dependencies (pandas, lxml, pdfminer, onnxruntime
+model) and relies on its ML model to keep its keyword rules' false positives down; the
+gitleaks wrappers ship the Go binary, not the rules; trufflehogregexes is unmaintained since
+2018; detect-secrets (a dependency already) covers about 25 providers, returns some values
+by prefix only and costs ~100 ms of imports. detect-secrets stays the reference:
+tests/test_secret_corpus.py checks that whatever it catches in a note we catch too, and
+`memstrata bench secrets --baseline` scores it on the same corpus.
+
 A rule is data: a kind (what the redaction says), a pattern, the group whose span is the
 secret (0 = the whole match), lower-case hints of which at least one must occur in the text
 for the rule to be tried at all (the cheap pre-filter that keeps prose fast), and an optional
