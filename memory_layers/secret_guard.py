@@ -12,6 +12,8 @@ overlap, so no tail of a key and no half-rewritten marker survives.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
@@ -125,6 +127,20 @@ def _in_url(text: str, start: int) -> bool:
     return scheme != -1 and scheme < start + 3
 
 
+_USER_PASS = re.compile(r"[\w.\-@]{1,64}:[!-~]{3,128}")
+
+
+def _is_basic_credentials(token: str) -> bool:
+    """base64 of `user:password`, the value of an HTTP Basic header, wherever it is written."""
+    if len(token) % 4 or not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", token):
+        return False
+    try:
+        decoded = base64.b64decode(token, validate=True).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    return bool(_USER_PASS.fullmatch(decoded))
+
+
 def _public_ranges(text: str) -> list[tuple[int, int]]:
     if "-----BEGIN" not in text:
         return []
@@ -170,6 +186,8 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
             continue
         if looks_random(match.group(0), entropy_threshold):
             findings.append(Finding("high-entropy string", match.group(0), start, end))
+        elif _is_basic_credentials(match.group(0)):
+            findings.append(Finding("basic auth credentials", match.group(0), start, end))
     return findings
 
 

@@ -409,7 +409,7 @@ def _assignment_ok(m: re.Match[str]) -> bool:
     password_key = bool(re.search(r"(?i)pass|pwd|pw\b|pin\b|passcode", key))
     if re.fullmatch(r"\d+(?:\.\d+)?", value) and not password_key:
         return False  # counts, prices, ports
-    if re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)*", value):
+    if re.fullmatch(r"[A-Z]?[a-z]+(?: [A-Z]?[a-z]+)*", value):
         # a plain word is a variable, a type or prose in code and notes; only a password field
         # holds one as a value ("password: correcthorsebattery")
         return password_key and len(value) >= 8 and value.lower() == value
@@ -435,10 +435,22 @@ def _prose_ok(m: re.Match[str]) -> bool:
     value = m.group("v").rstrip(".,;:)")
     if is_placeholder(value) or len(value) < 6:
         return False
-    if re.fullmatch(r"[A-Za-z]+", value):
+    if re.fullmatch(r"[A-Z]?[a-z]+(?: [A-Z]?[a-z]+)*", value):
         return False  # "the token is tokens", "password is required"
     if m.group("q"):
         return True
+    if m.group("bare") is not None:
+        # "password Xk9#mQ2v" with no verb: a password noun, and a value that cannot be a word
+        if not re.fullmatch(r"(?i)pass(?:word|wd|phrase|code)|pwd|pw", m.group("key")):
+            return False
+        if value.startswith("-") or "=" in value:
+            return False  # "pass --strict", "password override=True"
+        return (
+            len(value) >= 8
+            and bool(re.search(r"[0-9]", value))
+            and bool(re.search(r"[A-Za-z]", value))
+            and bool(re.search(r"[A-Z]|[^A-Za-z0-9]", value))
+        )
     return looks_like_password(value) and not re.fullmatch(
         r"\d{1,5}(?:[.,]\d+)?%?|v?\d+(?:\.\d+)+", value
     )
@@ -462,8 +474,8 @@ CONTEXT_RULES: list[Rule] = [
         r"(?i)\b(?P<key>"
         + _SECRET_WORD
         + r")s?\b(?:\s+(?:for|of|on|to)\s+[\w.\-]+(?:\s+[\w.\-]+)?)?"
-        r"\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|=|reads|becomes)"
-        r"\s*:?\s+" + _VALUE,
+        r"(?:\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|=|reads|becomes)"
+        r"\s*:?\s+|\s*:\s*|\s+(?P<bare>))" + _VALUE,
         ("pass", "pw", "secret", "token", "key", "credential", "pin"),
         "v",
         _prose_ok,

@@ -61,6 +61,12 @@ DOCUMENTED = [
     "in ~/.pgpass: db.internal:5432:app:app:Tr0ub4dor&3",
     "kubectl create secret generic db --from-literal=password=hunter2x",
     "git clone https://oauth2:glpat-abcdefghij0123456789@gitlab.com/org/repo.git",
+    # a second, later held-out set (missed once, then fixed)
+    "wifi in the office: SSID devnet, password WESJR0815!",
+    "Basic auth for the staging proxy is cWE6aWYzYW9EQkNQbw== (header)",
+    "root pw on the bastion: sAEhhiUqqO",
+    "db creds: user=app password=rAwpaKZRUyGB",
+    "ssh -i key.pem; key passphrase 'nk3WTN bRzyJ'",
 ]
 
 DOCUMENTED_BENIGN = [
@@ -83,6 +89,8 @@ DOCUMENTED_BENIGN = [
     "session_token: SessionToken | None = None",
     "https://ci.example.org/badge.svg?branch=main&build=9fK2mQ7xL4pZ8vR3",
     "passed: read/write",
+    "a write is refused unless you pass `--redact` (or set redact = true)",
+    "Pass `override=True` to replace existing variables",
     'secret = "required"',
 ]
 
