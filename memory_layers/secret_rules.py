@@ -437,20 +437,22 @@ def _prose_ok(m: re.Match[str]) -> bool:
         return False
     if re.fullmatch(r"[A-Z]?[a-z]+(?: [A-Z]?[a-z]+)*", value):
         return False  # "the token is tokens", "password is required"
-    if m.group("q"):
-        return True
     if m.group("bare") is not None:
         # "password Xk9#mQ2v" with no verb: a password noun, and a value that cannot be a word
         if not re.fullmatch(r"(?i)pass(?:word|wd|phrase|code)|pwd|pw", m.group("key")):
             return False
         if value.startswith("-") or "=" in value:
             return False  # "pass --strict", "password override=True"
+        if m.group("q"):
+            return True
         return (
             len(value) >= 8
             and bool(re.search(r"[0-9]", value))
             and bool(re.search(r"[A-Za-z]", value))
             and bool(re.search(r"[A-Z]|[^A-Za-z0-9]", value))
         )
+    if m.group("q"):
+        return True
     return looks_like_password(value) and not re.fullmatch(
         r"\d{1,5}(?:[.,]\d+)?%?|v?\d+(?:\.\d+)+", value
     )
