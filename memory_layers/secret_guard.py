@@ -153,6 +153,21 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _matches(rule, text: str):
+    """Matches that pass the rule's check. A rejected match resumes one character later, so
+    "private key passphrase as 'x'" is tried again from "passphrase" rather than skipped."""
+    pos = 0
+    while pos <= len(text):
+        match = rule.pattern.search(text, pos)
+        if match is None:
+            return
+        if rule.check is None or rule.check(match):
+            yield match
+            pos = max(match.end(), match.start() + 1)
+        else:
+            pos = match.start() + 1
+
+
 def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
     """Every credential-looking span in `text` (kind, value, start, end)."""
     findings: list[Finding] = []
@@ -163,9 +178,7 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
     for rule in ALL_RULES:
         if rule.hints and present.isdisjoint(rule.hints):
             continue
-        for match in rule.pattern.finditer(text):
-            if rule.check is not None and not rule.check(match):
-                continue
+        for match in _matches(rule, text):
             start, end = _trim(text, *match.span(rule.group))
             if end <= start or _MARKER.fullmatch(text[start:end]):
                 continue

@@ -239,8 +239,9 @@ PROVIDER_RULES: list[Rule] = [
     ),
     _r(
         "putty private key",
-        r"PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:\s*\d+\s*\n(?:[A-Za-z0-9+/=]+\n)*[A-Za-z0-9+/=]*",
-        "putty-user-key-file",
+        # the private half of a .ppk file (its public lines are public)
+        r"Private-Lines:\s*\d+\s*\n(?:[A-Za-z0-9+/=]+\n)*[A-Za-z0-9+/=]*",
+        "Private-Lines",
     ),
     _r("age secret key", _L + r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", "age-secret-key-"),
     _r("digitalocean token", _L + r"do[opr]_v1_[a-f0-9]{64}", ("dop_v1_", "doo_v1_", "dor_v1_")),
@@ -271,6 +272,12 @@ PROVIDER_RULES: list[Rule] = [
         _L + r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}" + _R,
         ("M", "N", "O"),
     ),
+    _r(
+        "zapier webhook",
+        r"https?://hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]+/?",
+        "hooks.zapier.com",
+    ),
+    _r("new relic license key", _L + r"[a-f0-9]{36}NRAL" + _R, "NRAL"),
     _r(
         "discord webhook",
         r"https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}",
@@ -476,7 +483,7 @@ CONTEXT_RULES: list[Rule] = [
         r"(?i)\b(?P<key>"
         + _SECRET_WORD
         + r")s?\b(?:\s+(?:for|of|on|to)\s+[\w.\-]+(?:\s+[\w.\-]+)?)?"
-        r"(?:\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|=|reads|becomes)"
+        r"(?:\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|as|=|reads|becomes)"
         r"\s*:?\s+|\s*:\s*|\s+(?P<bare>))" + _VALUE,
         ("pass", "pw", "secret", "token", "key", "credential", "pin"),
         "v",
@@ -551,14 +558,14 @@ CONTEXT_RULES: list[Rule] = [
     ),
     _r(
         "password on command line",
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v>[^\s'\"]{3,})",
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?\s-p(?P<v>[^\s'\"]{3,})",
         "mysql",
         "v",
         _value_ok(),
     ),
     _r(
         "password on command line",
-        r"\b(?:docker|podman|nerdctl|helm|buildah|skopeo)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[\s=]+['\"]?(?P<v>[^\s'\"]{3,})",
+        r"\b(?:docker|podman|nerdctl|helm|buildah|skopeo)\s+(?:registry\s+)?login\b[^\n]{0,200}?\s(?:-p|--password)[\s=]+['\"]?(?P<v>[^\s'\"]{3,})",
         "login",
         "v",
         _value_ok(),
@@ -567,7 +574,7 @@ CONTEXT_RULES: list[Rule] = [
     _r(
         "secret hex value",
         r"(?i)\b(?:secret|token|password|passphrase|api[\s_\-]?key|access[\s_\-]?key|auth[\s_\-]?key|"
-        r"signing[\s_\-]?key|private[\s_\-]?key|master[\s_\-]?key)s?\b[\s:=\-]{1,4}(?:is\s+)?['\"]?"
+        r"signing[\s_\-]?key|private[\s_\-]?key|master[\s_\-]?key|license[\s_\-]?key)s?\b[\s:=\-]{1,4}(?:is\s+)?['\"]?"
         r"(?P<v>[0-9a-fA-F]{32,128}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
         r"(?![0-9A-Za-z])",
         ("secret", "token", "pass", "key"),
@@ -583,7 +590,7 @@ CONTEXT_RULES: list[Rule] = [
     # redis-cli -a PASSWORD; .netrc "machine host login me password SECRET"
     _r(
         "password on command line",
-        r"\bredis-cli\b[^\n]*?\s(?:-a|--pass)\s+['\"]?(?P<v>[^\s'\"]{3,})",
+        r"\bredis-cli\b[^\n]{0,200}?\s(?:-a|--pass)\s+['\"]?(?P<v>[^\s'\"]{3,})",
         "redis-cli",
         "v",
         _value_ok(),
@@ -598,7 +605,7 @@ CONTEXT_RULES: list[Rule] = [
     # ~/.pgpass lines: host:port:database:user:password
     _r(
         "password in pgpass",
-        r"(?m)(?i:pgpass)[^\n]*?\s(?:[\w.\-*]+):(?:\d+|\*):(?:[\w.\-*]+):(?:[\w.\-*@]+):(?P<v>\S{4,})",
+        r"(?m)(?i:pgpass)[^\n]{0,200}?\s(?:[\w.\-*]+):(?:\d+|\*):(?:[\w.\-*]+):(?:[\w.\-*@]+):(?P<v>\S{4,})",
         "pgpass",
         "v",
         _value_ok(),

@@ -38,6 +38,9 @@ def adversarial_inputs(size: int = 60000) -> dict[str, str]:
         "repeated url prefix": "http://a:b" * (size // 10),
         "mysql with many args": "mysql " + "x " * (size // 2),
         "one long token": "Ab1" * (size // 3),
+        "mysql placeholders": "mysql -p$X " * (size // 11),
+        "putty headers": "PuTTY-User-Key-File-2: Private-Lines: 1 " * (size // 40),
+        "rejected prose": "the password is required " * (size // 25),
     }
 
 
