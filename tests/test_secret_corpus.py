@@ -67,6 +67,11 @@ DOCUMENTED = [
     "root pw on the bastion: sAEhhiUqqO",
     "db creds: user=app password=rAwpaKZRUyGB",
     "ssh -i key.pem; key passphrase 'nk3WTN bRzyJ'",
+    # a third held-out set (missed once, then fixed)
+    "FYI the Zapier webhook https://hooks.zapier.com/hooks/catch/535869/vmkaiym/ is internal",
+    "Stored the GPG private key passphrase as 'GuBe-sW2p-n5ou' in my notes",
+    "new relic license key f30e8014411eaae8fdc67b7d8f828aa068c8NRAL",
+    "Private-Lines: 1\nAAAAIHq3pXc8Rk2Lm9Nv4Tz7Wy1Qb6Jd0Fh5Gs8Kp3Xe2Vu\n",
 ]
 
 DOCUMENTED_BENIGN = [
