@@ -482,7 +482,7 @@ CONTEXT_RULES: list[Rule] = [
         "password in prose",
         r"(?i)\b(?P<key>"
         + _SECRET_WORD
-        + r")s?\b(?:\s+(?:for|of|on|to)\s+[\w.\-]+(?:\s+[\w.\-]+)?)?"
+        + r")s?\b(?:\s+(?:for|of|on|to)\s+[\w.\-]+(?:\s+[\w.\-]+)?)?(?:\s*\([^()\n]{0,40}\))?"
         r"(?:\s+(?:(?:was\s+|is\s+|has\s+been\s+)?(?:set|changed|reset|rotated|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|are|as|=|reads|becomes)"
         r"\s*:?\s+|\s*:\s*|\s+(?P<bare>))" + _VALUE,
         ("pass", "pw", "secret", "token", "key", "credential", "pin"),
