@@ -151,10 +151,14 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
         retrieval,
         llm,
     )
+    from memstrata.core.clients import get as client_spec
+
     if run.ok and run.value is not None:
         result, proposal, mem = run.value
         first = True
-        if result.undecided and not result.violations and client in ("cursor", "gemini"):
+        refuses_to_ask = client_spec(client).tool_reply != "hook-specific"
+        if result.undecided and not result.violations and refuses_to_ask:
+            # clients that cannot tell the model without refusing: refuse once, then allow
             from memstrata.guardrail.asked import first_ask
 
             first = first_ask(mem.primary.index_dir, client, result, proposal)

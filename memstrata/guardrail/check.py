@@ -44,6 +44,7 @@ from memstrata.guardrail.rules import (
     gate_user_terms,
     spec_problems,
 )
+from memstrata.memory_layers.scopes import visible_global
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
@@ -92,14 +93,9 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
                 continue
         per_store.append(items)
     project, global_ = per_store
-    taken = {li.item.id for li in project} | {
-        (li.item.type, li.item.title.strip().lower()) for li in project
-    }
-    merged = project + [
-        li
-        for li in global_
-        if li.item.id not in taken and (li.item.type, li.item.title.strip().lower()) not in taken
-    ]
+    merged = project + list(
+        visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))
+    )
     return [li for li in merged if li.item.type == "criterion"], problems
 
 
