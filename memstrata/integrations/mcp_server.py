@@ -205,7 +205,7 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
 
         mem = memory()
         listing = list_items(mem, item_type=type, layer=layer,
-                             include_events=type == "event" or layer == "L3")
+                             include_events=type == "event" or layer == "L3", redact=True)
         now = now_utc()
         rows = [{"id": i.id, "type": i.type, "layer": i.layer, "scope": i.scope, "title": i.title,
                  "age": age_label(i.updated, now), "confidence": i.confidence}
@@ -241,12 +241,16 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         return out
 
     def _read_special(name: str) -> str:
+        from memstrata.memory_layers.secret_guard import redact_for_reading
+
         mem = memory()
         parts = []
         for paths in filter(None, (mem.home, mem.project)):
             path = paths.root / name
             if path.is_file():
-                parts.append(path.read_text("utf-8", errors="replace"))
+                # a hand-edited card may hold a secret: the model sees it redacted
+                parts.append(redact_for_reading(path.read_text("utf-8", errors="replace"),
+                                                mem.settings.guard.entropy_threshold)[0])
         if not parts:
             raise ResourceError(f"no {name} yet; run `memstrata init` (or `init --global`)")
         return "\n\n".join(parts)
