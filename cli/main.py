@@ -64,9 +64,11 @@ def _register() -> None:
         index_cmds,
         install_cmds,
         memory_cmds,
+        ui_cmds,
     )
 
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds):
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds,
+                   ui_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 
