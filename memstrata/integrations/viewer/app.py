@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -134,7 +134,8 @@ class _Timed:
             if message["type"] == "http.response.start":
                 took = time.perf_counter() - started
                 route = scope["path"].split("/")[1] or "overview"
-                self.state.timing.add(route, took)
+                if route not in ("static", "favicon.ico"):
+                    self.state.timing.add(route, took)
                 message = {**message, "headers": [
                     *message.get("headers", []),
                     (b"server-timing", f"app;dur={took * 1000:.1f}".encode())]}
@@ -156,6 +157,7 @@ def create_app(memory, token: str, *, run_doctor: bool = True,
     state = ViewerState(memory, token, run_doctor=run_doctor)
     routes = [
         Route("/", pages.overview),
+        Route("/favicon.ico", lambda _request: Response(status_code=204)),
         Route("/context", pages.context),
         Route("/items", pages.items),
         Route("/items/{item_id}", pages.item),
