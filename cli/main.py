@@ -54,11 +54,20 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
     return Memory.open(root, require_project=require_project, **overrides)
 
 
+def settings_for(ctx: click.Context, **overrides):
+    """The composition root for commands that may run outside a project: every config layer."""
+    from memstrata.core.settings import resolve_settings
+
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    return resolve_settings(None, root, **overrides)
+
+
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
     from memstrata.cli import (
         bench_cmds,
         check_cmds,
+        config_cmds,
         consolidate_cmds,
         context_cmds,
         index_cmds,
@@ -67,8 +76,13 @@ def _register() -> None:
         ui_cmds,
     )
 
+<<<<<<< HEAD
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds,
                    ui_cmds):
+=======
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
+                   consolidate_cmds, config_cmds):
+>>>>>>> main
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -46,6 +46,7 @@ class Memory:
              **overrides: Any) -> Memory:
         """Find `.memory/` (walk up, `--root`, `MEMSTRATA_ROOT`) and read settings once."""
         home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
+        project_root: Path | None
         try:
             project_root = find_project_root(cwd, root)
             if not project_root.is_dir():

@@ -159,7 +159,7 @@ class LiteLLMEmbedder:
 
 def resolve_model_dir(settings: EmbeddingSettings) -> Path:
     """Configured folder, else chroma's cache (downloaded there by chroma when online)."""
-    configured = settings.model_dir or os.environ.get("MEMSTRATA_EMBEDDING__MODEL_DIR", "")
+    configured = settings.model_dir
     if configured:
         found = _model_folder(configured)
         if found is None:

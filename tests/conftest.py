@@ -11,11 +11,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
+# Read once at import: the `isolated` fixture removes every MEMSTRATA_* variable per test.
+_TEST_MODEL_DIR = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
 
 
 def model_dir() -> Path:
-    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
-    return Path(env) if env else SHARED_MODEL
+    """The ONNX model the tests use: MEMSTRATA_TEST_MODEL_DIR, else ../shared's copy."""
+    return Path(_TEST_MODEL_DIR) if _TEST_MODEL_DIR else SHARED_MODEL
 
 
 @pytest.fixture(autouse=True)
