@@ -76,13 +76,8 @@ def _register() -> None:
         ui_cmds,
     )
 
-<<<<<<< HEAD
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds,
-                   ui_cmds):
-=======
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
-                   consolidate_cmds, config_cmds):
->>>>>>> main
+                   consolidate_cmds, config_cmds, ui_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 
