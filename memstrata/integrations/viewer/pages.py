@@ -197,6 +197,10 @@ def item(request: Request):
     item_id = request.path_params["item_id"]
     snap = state.inventory.snapshot()
     summary = snap.by_id.get(item_id)
+    if summary is None and state.inventory.event(item_id) is None:
+        state.inventory.refresh(force=True)  # written a moment ago, between two sweeps?
+        snap = state.inventory.snapshot()
+        summary = snap.by_id.get(item_id)
     if summary is None:
         event = state.inventory.event(item_id)
         if event is None:
