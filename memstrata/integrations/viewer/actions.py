@@ -19,7 +19,9 @@ SPECIAL_IDS = ("project", "profile")
 
 
 def _state(request: Request) -> ViewerState:
-    return request.app.state.viewer
+    state: ViewerState = request.app.state.viewer
+    state.inventory.refresh()
+    return state
 
 
 async def _form(request: Request) -> dict[str, list[str]]:
@@ -44,9 +46,6 @@ async def edit_item(request: Request):
 
 def _summary(state: ViewerState, item_id: str):
     summary = state.inventory.snapshot().by_id.get(item_id)
-    if summary is None:
-        state.inventory.refresh(force=True)
-        summary = state.inventory.snapshot().by_id.get(item_id)
     if summary is None:
         raise HTTPException(404, f"no memory item with id '{item_id}'")
     return summary
@@ -86,7 +85,7 @@ def _edit(request: Request, form: dict[str, list[str]]):
         return _item_again(request, summary, _load(state, summary), values, conflict=True)
     except SecretDetected as exc:
         return _item_again(request, summary, current, values, error=str(exc), status=422)
-    state.inventory.refresh(force=True)
+    state.inventory.refresh(paths=[current.path])
     return redirect(request, f"/items/{item_id}", f"saved {item_id} ({current.path.name})")
 
 
@@ -143,7 +142,7 @@ def _archive(request: Request, form: dict[str, list[str]]):
                                reason=state.mem.guard(reason, redact=True, where="reason"))
     except ConcurrentEdit as exc:
         return _rerender_item(request, state, summary, values, str(exc), 409)
-    state.inventory.refresh(force=True)
+    state.inventory.refresh(paths=[current.path, target])
     return redirect(request, f"/items/{item_id}", f"archived {item_id} to {target}")
 
 
@@ -154,8 +153,10 @@ async def review(request: Request):
 
 
 def _review(request: Request, form: dict[str, list[str]]):
-    from memstrata.consolidation.review import accept, list_pending, reject
+    from memstrata.consolidation.review import accept, reject
     from memstrata.memory_layers.fsutil import file_checksum
+
+    from memstrata.integrations.viewer.pages import pending_claims
 
     state = _state(request)
     if _one(form, "accept_one"):
@@ -168,7 +169,7 @@ def _review(request: Request, form: dict[str, list[str]]):
         raise MemstrataError("choose accept or reject")
     if not chosen:
         return redirect(request, "/review", "nothing selected: tick the claims first")
-    pending = {p.id: p for p in list_pending(state.mem)}
+    pending = {p.id: p for p in pending_claims(state)}
     missing = [i for i in chosen if i not in pending]
     stale = [i for i in chosen if i in pending
              and file_checksum(pending[i].path) != _one(form, f"sum_{i}")]
@@ -188,7 +189,7 @@ def _review(request: Request, form: dict[str, list[str]]):
     lines += [f"{i} is no longer pending (already reviewed?)" for i in missing]
     lines += [f"{i} changed on disk since the page was shown; nothing done, look at it again"
               for i in stale]
-    state.inventory.refresh(force=True)
+    state.inventory.refresh(paths=[pending[i].path for i in ready])
     return redirect(request, "/review", "; ".join(lines))
 
 

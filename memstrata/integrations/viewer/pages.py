@@ -28,7 +28,9 @@ HOOK_LOG_LINES = 15
 
 
 def _state(request: Request) -> ViewerState:
-    return request.app.state.viewer
+    state: ViewerState = request.app.state.viewer
+    state.inventory.refresh()  # cheap: folder mtimes, plus the files of changed folders
+    return state
 
 
 def _page(request: Request) -> int:
@@ -197,10 +199,6 @@ def item(request: Request):
     item_id = request.path_params["item_id"]
     snap = state.inventory.snapshot()
     summary = snap.by_id.get(item_id)
-    if summary is None and state.inventory.event(item_id) is None:
-        state.inventory.refresh(force=True)  # written a moment ago, between two sweeps?
-        snap = state.inventory.snapshot()
-        summary = snap.by_id.get(item_id)
     if summary is None:
         event = state.inventory.event(item_id)
         if event is None:
@@ -239,8 +237,7 @@ def _load(state: ViewerState, summary: ItemSummary):
     store = state.mem.store_for("global" if summary.scope == "global" else "project")
     try:
         loaded = store.load_file(summary.path)
-    except FileNotFoundError:
-        state.inventory.refresh(force=True)
+    except FileNotFoundError:  # moved or removed since the last sweep
         return state.mem.get(summary.id)
     if loaded.item.id != summary.id:  # the file changed under us: look it up properly
         return state.mem.get(summary.id)
@@ -315,13 +312,38 @@ def search(request: Request):
 
 
 # ---- review --------------------------------------------------------------------------------
+def pending_claims(state: ViewerState) -> list:
+    """What `consolidation.review.list_pending` returns, from the inventory (no full parse)."""
+    from memstrata.consolidation.review import PendingClaim
+
+    snap = state.inventory.snapshot()
+    project = state.mem.project.root if state.mem.project else None
+    out = []
+    for s in snap.items:
+        if s.status != "pending" or project is None or project not in s.path.parents:
+            continue
+        try:
+            loaded = _load(state, s)
+        except MemstrataError:
+            continue
+        it = loaded.item
+        target = s.proposed_supersedes
+        replaced = snap.by_id.get(target) if target else None
+        out.append(PendingClaim(
+            id=it.id, type=it.type, title=it.title, text=it.body, confidence=it.confidence,
+            events=list(it.source.events), replaces=target,
+            replaces_title=replaced.title if replaced else None, path=loaded.path,
+            created=it.created))
+    out.sort(key=lambda p: (p.created, p.id))
+    return out
+
+
 def review_rows(state: ViewerState) -> list[dict]:
-    from memstrata.consolidation.review import list_pending
     from memstrata.memory_layers.fsutil import file_checksum
 
     rows = []
     snap = state.inventory.snapshot()
-    for claim in list_pending(state.mem):
+    for claim in pending_claims(state):
         old = snap.by_id.get(claim.replaces) if claim.replaces else None
         diff: list[tuple[str, str]] = []
         if old is not None:

@@ -142,6 +142,7 @@ class ViewerState:
     def close(self) -> None:
         for thread in self._threads:
             thread.join(timeout=30)
+        self.inventory.close()
         with self._index_lock:
             if self._index is not None:
                 self._index.close()
