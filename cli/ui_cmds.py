@@ -8,11 +8,19 @@ from memstrata.cli.render import emit_json
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=0,
-              help="Port on 127.0.0.1 (default: a free one).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    help="Port on 127.0.0.1 (default: a free one).",
+)
 @click.option("--no-open", is_flag=True, help="Print the URL; do not open a browser.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the URL (with its token) as one JSON line, then serve.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the URL (with its token) as one JSON line, then serve.",
+)
 @click.pass_context
 def ui(ctx, port, no_open, as_json):
     """Browse memory in a local web page: overview, context, items, journal, search, review.

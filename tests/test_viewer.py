@@ -14,11 +14,10 @@ import sys
 
 import httpx
 import pytest
-from starlette.testclient import TestClient
-
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, Source
 from memstrata.memory_layers.operations import log_event, remember
+from starlette.testclient import TestClient
 
 TOKEN = "test-token-123"
 BASE = "http://127.0.0.1:8765"
@@ -63,13 +62,14 @@ def test_state_changing_requests_need_the_token_in_the_request(client, stranger,
     written = remember(mem, "Ship on Tuesdays", "decision")
     before = written.path.read_bytes()
     checksum = _checksum(written.path)
-    form = {"title": "Ship on Fridays", "body": "Ship on Fridays", "tags": "",
-            "checksum": checksum}
+    form = {"title": "Ship on Fridays", "body": "Ship on Fridays", "tags": "", "checksum": checksum}
     # the cookie alone (a page on another local port sends it too) is not enough
     assert client.post(f"/items/{written.item.id}/edit", data=form).status_code == 403
     # the token alone without the cookie neither
-    assert stranger.post(f"/items/{written.item.id}/edit",
-                         data={**form, "_token": TOKEN}).status_code == 403
+    assert (
+        stranger.post(f"/items/{written.item.id}/edit", data={**form, "_token": TOKEN}).status_code
+        == 403
+    )
     assert written.path.read_bytes() == before
     ok = client.post(f"/items/{written.item.id}/edit", data={**form, "_token": TOKEN})
     assert ok.status_code == 303
@@ -86,9 +86,17 @@ def test_only_the_loopback_host_is_answered(app):
 def test_every_page_renders_with_safety_headers(client, mem):
     remember(mem, "Search uses OpenSearch", "fact")
     log_event(mem, "fix the flaky test", "todo")
-    for path in ("/", "/context", "/context?query=search&budget=300&mode=bm25", "/items",
-                 "/journal", "/search?q=search&mode=bm25", "/review", "/criteria",
-                 "/criteria?proposal=add+a+cron+job"):
+    for path in (
+        "/",
+        "/context",
+        "/context?query=search&budget=300&mode=bm25",
+        "/items",
+        "/journal",
+        "/search?q=search&mode=bm25",
+        "/review",
+        "/criteria",
+        "/criteria?proposal=add+a+cron+job",
+    ):
         page = client.get(path)
         assert page.status_code == 200, (path, page.text[-500:])
         csp = page.headers["content-security-policy"]
@@ -112,8 +120,11 @@ def test_unknown_ids_and_bad_input_get_pages_not_tracebacks(client):
 def test_items_paginate(client, mem):
     store = mem.require_project()
     for n in range(120):
-        store.create(MemoryItem(id=f"fact-p{n:04d}", type="fact", title=f"Paged fact {n}",
-                                body=f"Paged fact {n}"))
+        store.create(
+            MemoryItem(
+                id=f"fact-p{n:04d}", type="fact", title=f"Paged fact {n}", body=f"Paged fact {n}"
+            )
+        )
     first = client.get("/items?type=fact")
     assert first.text.count('href="/items/fact-p') == 50 and "page 1 of 3" in first.text
     last = client.get("/items?type=fact&page=3")
@@ -135,41 +146,67 @@ def test_an_edit_against_a_changed_file_is_refused(client, mem):
     shown = _checksum(written.path)
     hand = written.path.read_text("utf-8").replace("2.x", "2.13")
     written.path.write_text(hand, "utf-8")
-    answer = client.post(f"/items/{written.item.id}/edit", data={
-        "_token": TOKEN, "title": "Search uses Elasticsearch", "body": "Search uses Elasticsearch",
-        "tags": "", "checksum": shown})
+    answer = client.post(
+        f"/items/{written.item.id}/edit",
+        data={
+            "_token": TOKEN,
+            "title": "Search uses Elasticsearch",
+            "body": "Search uses Elasticsearch",
+            "tags": "",
+            "checksum": shown,
+        },
+    )
     assert answer.status_code == 409 and "changed on disk" in answer.text
     assert written.path.read_text("utf-8") == hand
-    archive = client.post(f"/items/{written.item.id}/archive",
-                          data={"_token": TOKEN, "reason": "old", "checksum": shown})
+    archive = client.post(
+        f"/items/{written.item.id}/archive",
+        data={"_token": TOKEN, "reason": "old", "checksum": shown},
+    )
     assert archive.status_code == 409 and written.path.read_text("utf-8") == hand
 
 
 def test_review_refuses_a_claim_edited_since_the_page_was_shown(client, mem):
     store = mem.require_project()
-    claim = MemoryItem(id="dec-pending1", type="decision", title="Use Redis streams",
-                       body="Use Redis streams", status="pending", confidence=0.6,
-                       source=Source(kind="consolidation", events=[]))
+    claim = MemoryItem(
+        id="dec-pending1",
+        type="decision",
+        title="Use Redis streams",
+        body="Use Redis streams",
+        status="pending",
+        confidence=0.6,
+        source=Source(kind="consolidation", events=[]),
+    )
     path = store.create(claim)
     page = client.get("/review")
     assert "dec-pending1" in page.text
     shown = _checksum(path)
     path.write_text(path.read_text("utf-8").replace("Use Redis streams", "Use NATS"), "utf-8")
-    answer = client.post("/review", data={"_token": TOKEN, "accept_one": "dec-pending1",
-                                          "sum_dec-pending1": shown}, follow_redirects=True)
+    answer = client.post(
+        "/review",
+        data={"_token": TOKEN, "accept_one": "dec-pending1", "sum_dec-pending1": shown},
+        follow_redirects=True,
+    )
     assert "changed on disk" in answer.text
     assert "status: pending" in path.read_text("utf-8")
     fresh = _checksum(path)
-    done = client.post("/review", data={"_token": TOKEN, "reject_one": "dec-pending1",
-                                        "reason_dec-pending1": "not now",
-                                        "sum_dec-pending1": fresh}, follow_redirects=True)
+    done = client.post(
+        "/review",
+        data={
+            "_token": TOKEN,
+            "reject_one": "dec-pending1",
+            "reason_dec-pending1": "not now",
+            "sum_dec-pending1": fresh,
+        },
+        follow_redirects=True,
+    )
     assert "rejected dec-pending1" in done.text
     archived = next((mem.project.root / "archive").rglob("*.md")).read_text("utf-8")
     assert "rejected in review: not now" in archived
 
 
-def test_a_file_added_by_hand_appears_at_once_and_an_in_place_edit_after_a_full_sweep(app, client,
-                                                                                     mem):
+def test_a_file_added_by_hand_appears_at_once_and_an_in_place_edit_after_a_full_sweep(
+    app, client, mem
+):
     client.get("/items")
     written = remember(mem, "Added from the CLI", "fact")
     assert written.item.id in client.get("/items").text
@@ -182,8 +219,13 @@ def test_a_file_added_by_hand_appears_at_once_and_an_in_place_edit_after_a_full_
 def test_memstrata_ui_serves_and_prints_its_url(repo):
     remember(Memory.open(repo), "Served through the command", "fact")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.cli", "ui", "--no-open", "--json"], cwd=repo,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        [sys.executable, "-m", "memstrata.cli", "ui", "--no-open", "--json"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
     try:
         lines = []
         while True:

@@ -24,10 +24,12 @@ except ImportError:  # pragma: no cover - the dev extra installs it
     sync_playwright = None
 
 pytestmark = [
-    pytest.mark.skipif(sync_playwright is None,
-                       reason="playwright is not installed (pip install -e '.[dev]')"),
-    pytest.mark.skipif(BROWSER is None,
-                       reason="no system chromium (apt-get install -y chromium; .ci/run does it)"),
+    pytest.mark.skipif(
+        sync_playwright is None, reason="playwright is not installed (pip install -e '.[dev]')"
+    ),
+    pytest.mark.skipif(
+        BROWSER is None, reason="no system chromium (apt-get install -y chromium; .ci/run does it)"
+    ),
 ]
 
 
@@ -46,8 +48,9 @@ def seeded(isolated):
 
 @pytest.fixture
 def viewer(seeded, isolated):
-    from memstrata.integrations.viewer.server import ViewerServer
     from memstrata.memory_layers.memory import Memory
+
+    from memstrata.integrations.viewer.server import ViewerServer
 
     server = ViewerServer(Memory.open(isolated), run_doctor=False)
     started = server.start()
@@ -107,8 +110,9 @@ def test_requests_without_the_token_are_refused(browser, viewer, page):
     finally:
         stranger.close()
     # a change from a page that knows the cookie but not the token (another local page)
-    response = page.request.post(url(viewer, "/review"),
-                                 form={"action": "reject", "ids": "x", "reason": "forged"})
+    response = page.request.post(
+        url(viewer, "/review"), form={"action": "reject", "ids": "x", "reason": "forged"}
+    )
     assert response.status == 403
     # plain HTTP without anything, and a rebinding Host header even with the token
     assert httpx.post(url(viewer, "/doctor")).status_code == 403
@@ -125,8 +129,10 @@ def test_context_page_matches_the_cli(page, viewer, isolated):
     cli = run_cli("context", "--query", "job queue", "--budget", "400", "--report", cwd=isolated)
     assert cli.returncode == 0, cli.stderr
     assert shown == cli.stdout
-    assert page.locator("#cli-command").inner_text() == \
-        "memstrata context --query 'job queue' --budget 400 --report"
+    assert (
+        page.locator("#cli-command").inner_text()
+        == "memstrata context --query 'job queue' --budget 400 --report"
+    )
     # the same numbers per tier as the report
     report = cli.stderr
     assert page.locator("#budget-line").inner_text().split(";")[1].strip() in report
@@ -216,16 +222,22 @@ def test_an_edit_with_a_secret_is_refused(page, viewer, isolated, seeded):
     path, _, _ = read_item(isolated, item_id)
     before = path.read_bytes()
     page.goto(url(viewer, f"/items/{item_id}"))
-    page.fill("textarea[name=body]", "the key is AKIAIOSFODNN7EXAMPLE with "
-                                     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+    page.fill(
+        "textarea[name=body]",
+        "the key is AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    )
     page.click("#edit-form button[type=submit]")
     assert "secret" in page.locator("#conflict").inner_text()
     assert path.read_bytes() == before
 
 
 def test_stored_markup_is_text_never_script(page, viewer, seeded):
-    for path in ("/items", f"/items/{seeded['hostile']}", "/search?q=Hostile+template",
-                 "/context?query=hostile+template"):
+    for path in (
+        "/items",
+        f"/items/{seeded['hostile']}",
+        "/search?q=Hostile+template",
+        "/context?query=hostile+template",
+    ):
         page.goto(url(viewer, path))
         assert page.evaluate("window.__pwned") is None, path
         assert "<script>window.__pwned = 1</script>" in page.locator("main").inner_text(), path
@@ -252,8 +264,9 @@ def test_other_pages_render(page, viewer, seeded, isolated):
     from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.operations import remember
 
-    big = remember(Memory.open(isolated), "Huge note\n\n" + ("lorem ipsum dolor " * 58255),
-                   "fact").item.id
+    big = remember(
+        Memory.open(isolated), "Huge note\n\n" + ("lorem ipsum dolor " * 58255), "fact"
+    ).item.id
     response = page.goto(url(viewer, f"/items/{big}"))
     assert response.status == 200
     assert len(page.locator("#item-body").text_content()) > 1_000_000

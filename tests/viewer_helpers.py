@@ -12,7 +12,7 @@ from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 from memstrata.memory_layers.operations import log_event, remember
 
-HOSTILE = "<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\">"
+HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 
 def artifacts_dir() -> Path:
@@ -44,29 +44,47 @@ def seed_memory(repo: Path) -> dict:
     ids = {}
     ids["decision"] = remember(mem, "We will use PostgreSQL for the job queue", "decision").item.id
     ids["caveat"] = remember(mem, "Never run migrations on Friday afternoons", "caveat").item.id
-    ids["fact"] = remember(mem, "Search uses OpenSearch 2.x behind the catalog service", "fact",
-                           tags=["search", "infra"]).item.id
-    ids["hostile"] = remember(mem, f"Template note {HOSTILE}\n\nBody says {HOSTILE} too",
-                              "fact", title=f"Hostile {HOSTILE}").item.id
-    spec = CriterionSpec(applies_to=AppliesTo(keywords=["one-off", "run once"]),
-                         forbid=["cron", "crontab"], verdict="block",
-                         rationale="one-off cron entries get forgotten and fire for years")
-    ids["criterion"] = remember(mem, "No cron jobs for one-off tasks", "criterion",
-                                criterion=spec).item.id
+    ids["fact"] = remember(
+        mem,
+        "Search uses OpenSearch 2.x behind the catalog service",
+        "fact",
+        tags=["search", "infra"],
+    ).item.id
+    ids["hostile"] = remember(
+        mem,
+        f"Template note {HOSTILE}\n\nBody says {HOSTILE} too",
+        "fact",
+        title=f"Hostile {HOSTILE}",
+    ).item.id
+    spec = CriterionSpec(
+        applies_to=AppliesTo(keywords=["one-off", "run once"]),
+        forbid=["cron", "crontab"],
+        verdict="block",
+        rationale="one-off cron entries get forgotten and fire for years",
+    )
+    ids["criterion"] = remember(
+        mem, "No cron jobs for one-off tasks", "criterion", criterion=spec
+    ).item.id
     now = datetime.now(timezone.utc).replace(microsecond=0)
     rows = [
         (3, "progress", "s-alpha", [], "Set up the staging database"),
         (3, "discussion", "s-alpha", [], "Talked about moving the job queue off PostgreSQL"),
         (2, "rejected", "s-beta", [], "Rejected Kafka: too heavy for our volume"),
-        (1, "decision", "s-gamma", [],
-         "Switch the job queue from PostgreSQL to Redis streams; Postgres locks hurt throughput"),
+        (
+            1,
+            "decision",
+            "s-gamma",
+            [],
+            "Switch the job queue from PostgreSQL to Redis streams; Postgres locks hurt throughput",
+        ),
         (1, "note", "s-gamma", ["fact"], "The CSS build uses tailwind via postcss"),
         (0, "todo", "s-delta", [], "fix the flaky checkout test"),
         (0, "blocker", "s-delta", [], "staging credentials expired, waiting on ops"),
     ]
     for days, kind, session, tags, text in rows:
-        log_event(mem, text, kind, tags=tags, session=session,
-                  time=now - timedelta(days=days, hours=1))
+        log_event(
+            mem, text, kind, tags=tags, session=session, time=now - timedelta(days=days, hours=1)
+        )
     run_consolidation(mem, now=now)
     return ids
 

@@ -43,25 +43,45 @@ def _seed_extras(root: Path, pending: int) -> dict:
     mem_root = root / ".memory"
     ids = {}
     for n in range(pending):
-        item = MemoryItem(id=new_id("decision"), type="decision", status="pending",
-                          title=f"Proposed decision number {n}", body=f"Proposed decision number {n}",
-                          confidence=0.6, source=Source(kind="consolidation", events=[]))
+        item = MemoryItem(
+            id=new_id("decision"),
+            type="decision",
+            status="pending",
+            title=f"Proposed decision number {n}",
+            body=f"Proposed decision number {n}",
+            confidence=0.6,
+            source=Source(kind="consolidation", events=[]),
+        )
         (mem_root / "decisions" / f"{item.id}.md").write_text(serialize_item(item))
     for n in range(20):
-        spec = CriterionSpec(applies_to=AppliesTo(keywords=[f"one-off-{n}", "one-off"]),
-                             forbid=["cron"], verdict="warn" if n % 2 else "block")
-        item = MemoryItem(id=new_id("criterion"), type="criterion", title=f"Criterion {n}",
-                          body=f"No cron for one-off task kind {n}", criterion=spec)
+        spec = CriterionSpec(
+            applies_to=AppliesTo(keywords=[f"one-off-{n}", "one-off"]),
+            forbid=["cron"],
+            verdict="warn" if n % 2 else "block",
+        )
+        item = MemoryItem(
+            id=new_id("criterion"),
+            type="criterion",
+            title=f"Criterion {n}",
+            body=f"No cron for one-off task kind {n}",
+            criterion=spec,
+        )
         (mem_root / "criteria" / f"{item.id}.md").write_text(serialize_item(item))
-    big = MemoryItem(id=new_id("fact"), type="fact", title="A 1 MB item",
-                     body="lorem ipsum dolor " * 58255)
+    big = MemoryItem(
+        id=new_id("fact"), type="fact", title="A 1 MB item", body="lorem ipsum dolor " * 58255
+    )
     (mem_root / "facts" / f"{big.id}.md").write_text(serialize_item(big))
     ids["big"] = big.id
     return ids
 
 
-def measure_viewer(n_items: int = 10_000, *, runs: int = 5, with_search: bool = False,
-                   workdir: str | os.PathLike | None = None) -> dict:
+def measure_viewer(
+    n_items: int = 10_000,
+    *,
+    runs: int = 5,
+    with_search: bool = False,
+    workdir: str | os.PathLike | None = None,
+) -> dict:
     """Per page: the server time (ms) of `runs` warm requests — median and max."""
     from starlette.testclient import TestClient
 
@@ -110,10 +130,19 @@ def measure_viewer(n_items: int = 10_000, *, runs: int = 5, with_search: bool = 
             path = path.format(item=sample, big=ids["big"])
             server_ms(path)  # warm: templates compiled, index opened, caches filled
             samples = [server_ms(path) for _ in range(runs)]
-            results[label] = {"path": path, "median_ms": round(statistics.median(samples), 1),
-                              "max_ms": round(max(samples), 1)}
+            results[label] = {
+                "path": path,
+                "median_ms": round(statistics.median(samples), 1),
+                "max_ms": round(max(samples), 1),
+            }
         app.state.close()
-        return {"items": len(snapshot.items), "events": events, "write_store_s": round(write_s, 1),
-                "first_request_ms": round(cold_ms, 1), "first_request_wall_s": round(first_wall_s, 2),
-                "full_sweep_ms": round(app.state.inventory.last_full_sweep_s * 1000, 1), "runs": runs,
-                "pages": results}
+        return {
+            "items": len(snapshot.items),
+            "events": events,
+            "write_store_s": round(write_s, 1),
+            "first_request_ms": round(cold_ms, 1),
+            "first_request_wall_s": round(first_wall_s, 2),
+            "full_sweep_ms": round(app.state.inventory.last_full_sweep_s * 1000, 1),
+            "runs": runs,
+            "pages": results,
+        }

@@ -52,10 +52,9 @@ def _summary(state: ViewerState, item_id: str):
 
 
 def _edit(request: Request, form: dict[str, list[str]]):
+    from memstrata.integrations.viewer.pages import _load
     from memstrata.memory_layers.models import MemoryItem
     from memstrata.memory_layers.store import LoadedItem
-
-    from memstrata.integrations.viewer.pages import _load
 
     state = _state(request)
     item_id = request.path_params["item_id"]
@@ -75,8 +74,10 @@ def _edit(request: Request, form: dict[str, list[str]]):
         return _item_again(request, summary, current, values, error="the title cannot be empty")
     try:
         data = current.item.frontmatter()
-        data.update(title=state.mem.guard(title, redact=redact, where="title"),
-                    tags=[state.mem.guard(t, redact=redact, where="tags") for t in tags])
+        data.update(
+            title=state.mem.guard(title, redact=redact, where="title"),
+            tags=[state.mem.guard(t, redact=redact, where="tags") for t in tags],
+        )
         new = MemoryItem.model_validate({**data, **(current.item.model_extra or {})})
         new.body = state.mem.guard(body, redact=redact, where="text")
         store = state.mem.store_for("global" if summary.scope == "global" else "project")
@@ -89,15 +90,25 @@ def _edit(request: Request, form: dict[str, list[str]]):
     return redirect(request, f"/items/{item_id}", f"saved {item_id} ({current.path.name})")
 
 
-def _item_again(request: Request, summary, current, values: dict, *, conflict: bool = False,
-                error: str = "", status: int | None = None):
+def _item_again(
+    request: Request,
+    summary,
+    current,
+    values: dict,
+    *,
+    conflict: bool = False,
+    error: str = "",
+    status: int | None = None,
+):
     """The item page again, with what was typed kept and the reason it was not saved."""
     message = error or (
         f"{current.path} changed on disk since this page was shown (edited by hand or by "
         "another process). Nothing was overwritten: the page now shows the file as it is; "
-        "your text is kept in the form so you can apply it again.")
-    return _rerender_item(request, _state(request), summary, values, message,
-                          status or (409 if conflict else 400))
+        "your text is kept in the form so you can apply it again."
+    )
+    return _rerender_item(
+        request, _state(request), summary, values, message, status or (409 if conflict else 400)
+    )
 
 
 def _rerender_item(request, state, summary, values, message, status):
@@ -114,9 +125,8 @@ async def archive_item(request: Request):
 
 
 def _archive(request: Request, form: dict[str, list[str]]):
-    from memstrata.memory_layers.store import LoadedItem
-
     from memstrata.integrations.viewer.pages import _load
+    from memstrata.memory_layers.store import LoadedItem
 
     state = _state(request)
     item_id = request.path_params["item_id"]
@@ -130,16 +140,30 @@ def _archive(request: Request, form: dict[str, list[str]]):
     if current.item.status == "archived":
         raise MemstrataError(f"'{item_id}' is already archived ({current.path})")
     if not reason:
-        return _rerender_item(request, state, summary, values,
-                              "say why: a reason is required so the archive explains itself", 400)
+        return _rerender_item(
+            request,
+            state,
+            summary,
+            values,
+            "say why: a reason is required so the archive explains itself",
+            400,
+        )
     if expected != current.checksum:
-        return _rerender_item(request, state, summary, values,
-                              f"{current.path} changed on disk since this page was shown; "
-                              "nothing was archived. Look at it again first.", 409)
+        return _rerender_item(
+            request,
+            state,
+            summary,
+            values,
+            f"{current.path} changed on disk since this page was shown; "
+            "nothing was archived. Look at it again first.",
+            409,
+        )
     store = state.mem.store_for("global" if summary.scope == "global" else "project")
     try:
-        target = store.archive(LoadedItem(current.item, current.path, expected),
-                               reason=state.mem.guard(reason, redact=True, where="reason"))
+        target = store.archive(
+            LoadedItem(current.item, current.path, expected),
+            reason=state.mem.guard(reason, redact=True, where="reason"),
+        )
     except ConcurrentEdit as exc:
         return _rerender_item(request, state, summary, values, str(exc), 409)
     state.inventory.refresh(paths=[current.path, target])
@@ -154,9 +178,8 @@ async def review(request: Request):
 
 def _review(request: Request, form: dict[str, list[str]]):
     from memstrata.consolidation.review import accept, reject
-    from memstrata.memory_layers.fsutil import file_checksum
-
     from memstrata.integrations.viewer.pages import pending_claims
+    from memstrata.memory_layers.fsutil import file_checksum
 
     state = _state(request)
     if _one(form, "accept_one"):
@@ -171,8 +194,11 @@ def _review(request: Request, form: dict[str, list[str]]):
         return redirect(request, "/review", "nothing selected: tick the claims first")
     pending = {p.id: p for p in pending_claims(state)}
     missing = [i for i in chosen if i not in pending]
-    stale = [i for i in chosen if i in pending
-             and file_checksum(pending[i].path) != _one(form, f"sum_{i}")]
+    stale = [
+        i
+        for i in chosen
+        if i in pending and file_checksum(pending[i].path) != _one(form, f"sum_{i}")
+    ]
     ready = [i for i in chosen if i in pending and i not in stale]
     lines = []
     if ready:
@@ -187,8 +213,10 @@ def _review(request: Request, form: dict[str, list[str]]):
             lines += [f"rejected {i} (archived)" for i in result.rejected]
         lines += [f"note: {n}" for n in result.notes]
     lines += [f"{i} is no longer pending (already reviewed?)" for i in missing]
-    lines += [f"{i} changed on disk since the page was shown; nothing done, look at it again"
-              for i in stale]
+    lines += [
+        f"{i} changed on disk since the page was shown; nothing done, look at it again"
+        for i in stale
+    ]
     state.inventory.refresh(paths=[pending[i].path for i in ready])
     return redirect(request, "/review", "; ".join(lines))
 

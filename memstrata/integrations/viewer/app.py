@@ -26,18 +26,26 @@ from memstrata.integrations.viewer.state import ViewerState
 
 HERE = Path(__file__).resolve().parent
 PAGE_SIZE = 50
-NAV = [("overview", "/", "Overview"), ("context", "/context", "What a session receives"),
-       ("items", "/items", "Items"), ("journal", "/journal", "Journal"),
-       ("search", "/search", "Search"), ("review", "/review", "Review"),
-       ("criteria", "/criteria", "Criteria")]
+NAV = [
+    ("overview", "/", "Overview"),
+    ("context", "/context", "What a session receives"),
+    ("items", "/items", "Items"),
+    ("journal", "/journal", "Journal"),
+    ("search", "/search", "Search"),
+    ("review", "/review", "Review"),
+    ("criteria", "/criteria", "Criteria"),
+]
 
 
 def _environment() -> Environment:
     from memstrata.integrations.viewer import filters
 
-    env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
-                      autoescape=select_autoescape(["html", "svg"], default=True),
-                      trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(str(HERE / "templates")),
+        autoescape=select_autoescape(["html", "svg"], default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     filters.install(env)
     from memstrata.integrations.viewer.charts import tier_bar
 
@@ -51,8 +59,14 @@ def render(request: Request, name: str, status: int = 200, **context) -> HTMLRes
     base = request.scope.get("root_path", "").rstrip("/")
     context.setdefault("flash", state.take_flash(request.query_params.get("flash")))
     html = env.get_template(name).render(
-        request=request, base=base, nav=NAV, token=state.token, token_field=FORM_FIELD,
-        mem=state.mem, **context)
+        request=request,
+        base=base,
+        nav=NAV,
+        token=state.token,
+        token_field=FORM_FIELD,
+        mem=state.mem,
+        **context,
+    )
     return HTMLResponse(html, status_code=status)
 
 
@@ -71,9 +85,14 @@ def error_page(request: Request, status: int, title: str, message: str) -> HTMLR
 
 async def _not_found(request: Request, exc: HTTPException) -> HTMLResponse:
     if exc.status_code == 404:
-        return error_page(request, 404, "Not found",
-                          exc.detail if exc.detail and exc.detail != "Not Found"
-                          else f"nothing at {request.url.path}")
+        return error_page(
+            request,
+            404,
+            "Not found",
+            exc.detail
+            if exc.detail and exc.detail != "Not Found"
+            else f"nothing at {request.url.path}",
+        )
     return error_page(request, exc.status_code, "Refused", str(exc.detail))
 
 
@@ -109,11 +128,16 @@ class _CatchAll:
                 raise
             import sys
 
-            print(f"memstrata ui: error on {scope.get('path')}: {type(exc).__name__}: {exc}",
-                  file=sys.stderr)
-            response = error_page(Request(scope), 500, "Unexpected error",
-                                  f"{type(exc).__name__}: {exc} "
-                                  "(this is a bug in memstrata; please report it)")
+            print(
+                f"memstrata ui: error on {scope.get('path')}: {type(exc).__name__}: {exc}",
+                file=sys.stderr,
+            )
+            response = error_page(
+                Request(scope),
+                500,
+                "Unexpected error",
+                f"{type(exc).__name__}: {exc} (this is a bug in memstrata; please report it)",
+            )
             await response(scope, receive, send)
 
 
@@ -136,16 +160,21 @@ class _Timed:
                 route = scope["path"].split("/")[1] or "overview"
                 if route not in ("static", "favicon.ico"):
                     self.state.timing.add(route, took)
-                message = {**message, "headers": [
-                    *message.get("headers", []),
-                    (b"server-timing", f"app;dur={took * 1000:.1f}".encode())]}
+                message = {
+                    **message,
+                    "headers": [
+                        *message.get("headers", []),
+                        (b"server-timing", f"app;dur={took * 1000:.1f}".encode()),
+                    ],
+                }
             await send(message)
 
         await self.app(scope, receive, timed_send)
 
 
-def create_app(memory, token: str, *, run_doctor: bool = True,
-               allowed_hosts: tuple[str, ...] | None = None):
+def create_app(
+    memory, token: str, *, run_doctor: bool = True, allowed_hosts: tuple[str, ...] | None = None
+):
     """The viewer for `memory` (a `Memory`), usable only with `token` (see `security`).
 
     Returns an ASGI app (Starlette inside, wrapped by the token guard). Its `.state` is the
@@ -171,12 +200,14 @@ def create_app(memory, token: str, *, run_doctor: bool = True,
         Route("/doctor", actions.rerun_doctor, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_CatchAll)], exception_handlers={
-        HTTPException: _not_found, MemstrataError: _domain_error})
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(_CatchAll)],
+        exception_handlers={HTTPException: _not_found, MemstrataError: _domain_error},
+    )
     app.state.viewer = state
     app.state.env = _environment()
-    guarded = TokenGuard(_Timed(app, state), token,
-                         allowed_hosts=allowed_hosts or LOOPBACK_HOSTS)
+    guarded = TokenGuard(_Timed(app, state), token, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS)
     guarded.state = state  # type: ignore[attr-defined]
     guarded.starlette = app  # type: ignore[attr-defined]
     return guarded

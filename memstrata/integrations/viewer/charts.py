@@ -26,10 +26,11 @@ def tier_bar(name: str, used: int, budget: int, total_budget: int, width: int = 
     return Markup(
         f'<svg class="bar" role="img" aria-label="{label}" width="{width}" height="18" '
         f'viewBox="0 0 {width} 18" xmlns="http://www.w3.org/2000/svg">'
-        f'<title>{label}</title>'
+        f"<title>{label}</title>"
         f'<rect x="0" y="2" width="{width}" height="14" fill="#f1f3f5"/>'
         f'<rect x="0" y="2" width="{room:.1f}" height="14" fill="{colour}" fill-opacity="0.25"/>'
-        f'<rect x="0" y="2" width="{filled:.1f}" height="14" fill="{colour}"/></svg>')
+        f'<rect x="0" y="2" width="{filled:.1f}" height="14" fill="{colour}"/></svg>'
+    )
 
 
 @dataclass
@@ -38,9 +39,17 @@ class CurvePoint:
     retention: float
 
 
-def retention_points(item_type: str, anchor: datetime, now: datetime, settings: DecaySettings, *,
-                     access_count: int, human_confirmed: bool, horizon_days: float | None = None,
-                     steps: int = 60) -> tuple[list[CurvePoint], float]:
+def retention_points(
+    item_type: str,
+    anchor: datetime,
+    now: datetime,
+    settings: DecaySettings,
+    *,
+    access_count: int,
+    human_confirmed: bool,
+    horizon_days: float | None = None,
+    steps: int = 60,
+) -> tuple[list[CurvePoint], float]:
     """The curve from the last review (update or access) on, and today's position on it."""
     from memstrata.retrieval.decay import retention, strength_days
 
@@ -50,14 +59,21 @@ def retention_points(item_type: str, anchor: datetime, now: datetime, settings: 
     points = []
     for i in range(steps + 1):
         day = horizon * i / steps
-        value = retention(item_type, anchor, anchor + timedelta(days=day), settings,
-                          access_count=access_count, human_confirmed=human_confirmed)
+        value = retention(
+            item_type,
+            anchor,
+            anchor + timedelta(days=day),
+            settings,
+            access_count=access_count,
+            human_confirmed=human_confirmed,
+        )
         points.append(CurvePoint(day, value))
     return points, age_now
 
 
-def retention_curve(points: list[CurvePoint], age_now: float, width: int = 520,
-                    height: int = 160) -> Markup:
+def retention_curve(
+    points: list[CurvePoint], age_now: float, width: int = 520, height: int = 160
+) -> Markup:
     pad_l, pad_b, pad_t, pad_r = 34, 22, 8, 8
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
     horizon = points[-1].day or 1.0
@@ -75,14 +91,22 @@ def retention_curve(points: list[CurvePoint], age_now: float, width: int = 520,
     ]
     for value in (0.0, 0.5, 1.0):
         _, y = xy(0, value)
-        parts.append(f'<line x1="{pad_l}" y1="{y:.1f}" x2="{pad_l + plot_w}" y2="{y:.1f}" '
-                     f'stroke="#dee2e6"/><text x="{pad_l - 4}" y="{y + 4:.1f}" font-size="10" '
-                     f'text-anchor="end">{value:.1f}</text>')
+        parts.append(
+            f'<line x1="{pad_l}" y1="{y:.1f}" x2="{pad_l + plot_w}" y2="{y:.1f}" '
+            f'stroke="#dee2e6"/><text x="{pad_l - 4}" y="{y + 4:.1f}" font-size="10" '
+            f'text-anchor="end">{value:.1f}</text>'
+        )
     parts.append(f'<polyline fill="none" stroke="#4c6ef5" stroke-width="2" points="{line}"/>')
-    parts.append(f'<line x1="{now_x:.1f}" y1="{pad_t}" x2="{now_x:.1f}" y2="{pad_t + plot_h}" '
-                 f'stroke="#e03131" stroke-dasharray="4 3"/>')
-    parts.append(f'<text x="{now_x + 3:.1f}" y="{pad_t + 10}" font-size="10" fill="#e03131">today</text>')
+    parts.append(
+        f'<line x1="{now_x:.1f}" y1="{pad_t}" x2="{now_x:.1f}" y2="{pad_t + plot_h}" '
+        f'stroke="#e03131" stroke-dasharray="4 3"/>'
+    )
+    parts.append(
+        f'<text x="{now_x + 3:.1f}" y="{pad_t + 10}" font-size="10" fill="#e03131">today</text>'
+    )
     parts.append(f'<text x="{pad_l}" y="{height - 6}" font-size="10">0 d</text>')
-    parts.append(f'<text x="{pad_l + plot_w}" y="{height - 6}" font-size="10" '
-                 f'text-anchor="end">{horizon:.0f} d</text></svg>')
+    parts.append(
+        f'<text x="{pad_l + plot_w}" y="{height - 6}" font-size="10" '
+        f'text-anchor="end">{horizon:.0f} d</text></svg>'
+    )
     return Markup("".join(parts))

@@ -6,8 +6,13 @@ from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 KIND_COLOURS = {
-    "progress": "#2b8a3e", "discussion": "#1971c2", "rejected": "#c92a2a", "todo": "#e67700",
-    "blocker": "#862e9c", "decision": "#0b7285", "note": "#495057",
+    "progress": "#2b8a3e",
+    "discussion": "#1971c2",
+    "rejected": "#c92a2a",
+    "todo": "#e67700",
+    "blocker": "#862e9c",
+    "decision": "#0b7285",
+    "note": "#495057",
 }
 
 
@@ -16,8 +21,13 @@ def age(when: datetime | None, now: datetime | None = None) -> str:
         return "never"
     now = now or datetime.now(timezone.utc)
     seconds = max(0.0, (now - when).total_seconds())
-    for limit, unit, size in ((90, "seconds", 1), (5400, "minutes", 60), (129600, "hours", 3600),
-                              (86400 * 60, "days", 86400), (86400 * 730, "months", 86400 * 30.4)):
+    for limit, unit, size in (
+        (90, "seconds", 1),
+        (5400, "minutes", 60),
+        (129600, "hours", 3600),
+        (86400 * 60, "days", 86400),
+        (86400 * 730, "months", 86400 * 30.4),
+    ):
         if seconds < limit:
             if unit == "seconds":
                 return "just now"

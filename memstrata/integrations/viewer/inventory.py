@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from memstrata.core.errors import InvalidItem
 from memstrata.memory_layers.journal import JournalProblem
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import TYPE_FOLDERS, TYPE_LAYER, CriterionSpec, JournalEvent
 from memstrata.memory_layers.store import SPECIAL_FILES, MemoryStore
-
-from memstrata.core.errors import InvalidItem
 
 FULL_SWEEP_S = 10.0  # an in-place edit (folder mtime unchanged) shows up within this
 
@@ -124,10 +123,12 @@ class Inventory:
                 self._events = events
                 self._events_by_id = {e.id: e for e in events}
         self.last_refresh_s = time.perf_counter() - started
-        if (time.monotonic() - self._last_full > self.full_sweep_interval
-                and (self._full_thread is None or not self._full_thread.is_alive())):
-            self._full_thread = threading.Thread(target=self._background_full, daemon=True,
-                                                 name="memstrata-ui-sweep")
+        if time.monotonic() - self._last_full > self.full_sweep_interval and (
+            self._full_thread is None or not self._full_thread.is_alive()
+        ):
+            self._full_thread = threading.Thread(
+                target=self._background_full, daemon=True, name="memstrata-ui-sweep"
+            )
             self._full_thread.start()
 
     def close(self) -> None:
@@ -284,13 +285,27 @@ class Inventory:
         extra = it.model_extra or {}
         proposed = extra.get("proposed_supersedes")
         summary = ItemSummary(
-            id=it.id, type=it.type, layer=TYPE_LAYER[it.type], status=it.status, scope=it.scope,
-            title=it.title, tags=list(it.tags), created=it.created, updated=it.updated,
-            confidence=it.confidence, importance=it.importance, path=path,
-            tokens=self.count_tokens(it.text), size=st.st_size, supersedes=list(it.supersedes),
-            superseded_by=it.superseded_by, source_kind=it.source.kind,
-            events=list(it.source.events), proposed_supersedes=str(proposed) if proposed else None,
-            criterion=it.criterion)
+            id=it.id,
+            type=it.type,
+            layer=TYPE_LAYER[it.type],
+            status=it.status,
+            scope=it.scope,
+            title=it.title,
+            tags=list(it.tags),
+            created=it.created,
+            updated=it.updated,
+            confidence=it.confidence,
+            importance=it.importance,
+            path=path,
+            tokens=self.count_tokens(it.text),
+            size=st.st_size,
+            supersedes=list(it.supersedes),
+            superseded_by=it.superseded_by,
+            source_kind=it.source.kind,
+            events=list(it.source.events),
+            proposed_supersedes=str(proposed) if proposed else None,
+            criterion=it.criterion,
+        )
         return _Entry(st.st_mtime_ns, st.st_size, summary)
 
     def _merge(self) -> Snapshot:
@@ -304,13 +319,16 @@ class Inventory:
             in_project = project_root is not None and project_root in path.parents
             (project if in_project else global_).append(entry.summary)
         keys = {(s.type, s.title.strip().lower()) for s in project} | {s.id for s in project}
-        merged = [s for s in global_
-                  if s.id not in keys and (s.type, s.title.strip().lower()) not in keys]
+        merged = [
+            s for s in global_ if s.id not in keys and (s.type, s.title.strip().lower()) not in keys
+        ]
         merged.extend(project)
         for s in merged:
             previous = snap.by_id.get(s.id)
             # an archived copy next to a live one (interrupted archive): the archived one wins
-            if previous is not None and not (s.status == "archived" and previous.status != "archived"):
+            if previous is not None and not (
+                s.status == "archived" and previous.status != "archived"
+            ):
                 continue
             snap.by_id[s.id] = s
         snap.items = sorted(snap.by_id.values(), key=lambda s: (s.updated, s.id), reverse=True)
@@ -337,8 +355,11 @@ class Inventory:
                 continue
             parsed = journal.read_file(path)
             tokens = sum(self.count_tokens(e.text) for e in parsed.events)
-            self._days[path] = (st.st_mtime_ns, st.st_size,
-                                DaySummary(day, path, parsed.events, parsed.problems, tokens))
+            self._days[path] = (
+                st.st_mtime_ns,
+                st.st_size,
+                DaySummary(day, path, parsed.events, parsed.problems, tokens),
+            )
             changed = True
         for gone in [p for p in self._days if p not in seen]:
             del self._days[gone]

@@ -20,8 +20,12 @@ from memstrata.integrations.viewer.app import PAGE_SIZE, render
 from memstrata.integrations.viewer.inventory import ItemSummary
 from memstrata.integrations.viewer.state import ViewerState
 
-LAYER_NAMES = {"L1": "project facts", "L2": "profile & criteria", "L3": "journal events",
-               "L4": "index"}
+LAYER_NAMES = {
+    "L1": "project facts",
+    "L2": "profile & criteria",
+    "L3": "journal events",
+    "L4": "index",
+}
 ITEM_TYPES = ("fact", "decision", "caveat", "preference", "criterion")
 STATUSES = ("active", "pending", "archived")
 HOOK_LOG_LINES = 15
@@ -43,7 +47,7 @@ def _page(request: Request) -> int:
 def _paginate(rows: list, page: int, size: int = PAGE_SIZE) -> tuple[list, dict]:
     pages = max(1, (len(rows) + size - 1) // size)
     page = min(page, pages)
-    return rows[(page - 1) * size: page * size], {"page": page, "pages": pages, "total": len(rows)}
+    return rows[(page - 1) * size : page * size], {"page": page, "pages": pages, "total": len(rows)}
 
 
 def _tail(path: Path, lines: int) -> list[str]:
@@ -68,17 +72,37 @@ def overview(request: Request):
     for layer in ("L1", "L2"):
         rows = [s for s in snap.items if s.layer == layer]
         by_status = Counter(s.status for s in rows)
-        layers.append({"layer": layer, "name": LAYER_NAMES[layer], "count": len(rows),
-                       "active": by_status["active"], "pending": by_status["pending"],
-                       "archived": by_status["archived"],
-                       "tokens": sum(s.tokens for s in rows if s.status == "active"),
-                       "types": Counter(s.type for s in rows if s.status == "active")})
+        layers.append(
+            {
+                "layer": layer,
+                "name": LAYER_NAMES[layer],
+                "count": len(rows),
+                "active": by_status["active"],
+                "pending": by_status["pending"],
+                "archived": by_status["archived"],
+                "tokens": sum(s.tokens for s in rows if s.status == "active"),
+                "types": Counter(s.type for s in rows if s.status == "active"),
+            }
+        )
     events = sum(len(d.events) for d in days)
-    layers.append({"layer": "L3", "name": LAYER_NAMES["L3"], "count": events,
-                   "days": len(days), "tokens": sum(d.tokens for d in days),
-                   "kinds": Counter(e.kind for d in days for e in d.events)})
-    layers.append({"layer": "L4", "name": LAYER_NAMES["L4"], "count": state.index_docs(),
-                   "bytes": state.index_bytes()})
+    layers.append(
+        {
+            "layer": "L3",
+            "name": LAYER_NAMES["L3"],
+            "count": events,
+            "days": len(days),
+            "tokens": sum(d.tokens for d in days),
+            "kinds": Counter(e.kind for d in days for e in d.events),
+        }
+    )
+    layers.append(
+        {
+            "layer": "L4",
+            "name": LAYER_NAMES["L4"],
+            "count": state.index_docs(),
+            "bytes": state.index_bytes(),
+        }
+    )
     last_run, run_problem = None, ""
     try:
         from memstrata.consolidation.checkpoint import Checkpoint
@@ -90,10 +114,19 @@ def overview(request: Request):
     hooks = _tail(state.mem.primary.index_dir / "hooks.log", HOOK_LOG_LINES)
     journal_problems = [str(p) for d in days for p in d.problems]
     timings = {route: max(samples) * 1000 for route, samples in state.timing.samples.items()}
-    return render(request, "overview.html", active="overview", layers=layers, last_run=last_run,
-                  run_problem=run_problem, doctor=state.doctor, hooks=list(reversed(hooks)),
-                  problems=snap.problems + journal_problems, timings=timings,
-                  pending=sum(1 for s in snap.items if s.status == "pending"))
+    return render(
+        request,
+        "overview.html",
+        active="overview",
+        layers=layers,
+        last_run=last_run,
+        run_problem=run_problem,
+        doctor=state.doctor,
+        hooks=list(reversed(hooks)),
+        problems=snap.problems + journal_problems,
+        timings=timings,
+        pending=sum(1 for s in snap.items if s.status == "pending"),
+    )
 
 
 # ---- context -------------------------------------------------------------------------------
@@ -113,9 +146,17 @@ def context(request: Request):
         if budget is not None and budget < 0:
             raise ValueError
     except ValueError:
-        return render(request, "context.html", status=400, active="context", result=None,
-                      error=f"budget must be a whole number ≥ 0, not {budget_text!r}",
-                      params=dict(params), tiers=TIERS, chosen=TIERS)
+        return render(
+            request,
+            "context.html",
+            status=400,
+            active="context",
+            result=None,
+            error=f"budget must be a whole number ≥ 0, not {budget_text!r}",
+            params=dict(params),
+            tiers=TIERS,
+            chosen=TIERS,
+        )
     chosen = tuple(t for t in TIERS if t in params.getlist("tier")) or TIERS
     recent = params.get("no_recent") is None
     now = now_utc()
@@ -124,12 +165,24 @@ def context(request: Request):
         # the loader's own search, without reinforcing what a person merely looked at
         try:
             hits, warnings = state.search(
-                query, k=state.mem.settings.loader.candidates,
-                mode="default" if mode == "hybrid" else mode, record_access=False, now=now)
+                query,
+                k=state.mem.settings.loader.candidates,
+                mode="default" if mode == "hybrid" else mode,
+                record_access=False,
+                now=now,
+            )
         except Exception as exc:  # noqa: BLE001 - the loader also goes on without recall
             hits, warnings = [], [f"retrieval skipped: {type(exc).__name__}: {exc}"]
-    result = assemble_context(state.mem, query=query, budget=budget, tiers=chosen, recent=recent,
-                              retrieval=mode, hits=hits, now=now)
+    result = assemble_context(
+        state.mem,
+        query=query,
+        budget=budget,
+        tiers=chosen,
+        recent=recent,
+        retrieval=mode,
+        hits=hits,
+        now=now,
+    )
     result.notes.extend(f"retrieval: {w}" for w in warnings)
     command = ["memstrata", "context"]
     if query:
@@ -143,9 +196,17 @@ def context(request: Request):
     if not recent:
         command.append("--no-recent")
     command.append("--report")
-    return render(request, "context.html", active="context", result=result, error="",
-                  params=dict(params), tiers=TIERS, chosen=chosen,
-                  command=" ".join(shlex.quote(c) for c in command))
+    return render(
+        request,
+        "context.html",
+        active="context",
+        result=result,
+        error="",
+        params=dict(params),
+        tiers=TIERS,
+        chosen=chosen,
+        command=" ".join(shlex.quote(c) for c in command),
+    )
 
 
 # ---- items ---------------------------------------------------------------------------------
@@ -159,16 +220,31 @@ def items(request: Request):
     scope = params.get("scope") or None
     tag = (params.get("tag") or "").strip().lower() or None
     text = (params.get("q") or "").strip().lower() or None
-    rows = [s for s in snap.items
-            if (kind is None or s.type == kind) and (layer is None or s.layer == layer)
-            and (status is None or s.status == status) and (scope is None or s.scope == scope)
-            and (tag is None or tag in (t.lower() for t in s.tags))
-            and (text is None or text in s.title.lower() or text == s.id)]
+    rows = [
+        s
+        for s in snap.items
+        if (kind is None or s.type == kind)
+        and (layer is None or s.layer == layer)
+        and (status is None or s.status == status)
+        and (scope is None or s.scope == scope)
+        and (tag is None or tag in (t.lower() for t in s.tags))
+        and (text is None or text in s.title.lower() or text == s.id)
+    ]
     shown, pager = _paginate(rows, _page(request))
     tags = Counter(t for s in snap.items for t in s.tags).most_common(30)
-    return render(request, "items.html", active="items", rows=shown, pager=pager,
-                  params=dict(params), status_filter=status or "", types=ITEM_TYPES, statuses=STATUSES,
-                  tags=tags, problems=snap.problems)
+    return render(
+        request,
+        "items.html",
+        active="items",
+        rows=shown,
+        pager=pager,
+        params=dict(params),
+        status_filter=status or "",
+        types=ITEM_TYPES,
+        statuses=STATUSES,
+        tags=tags,
+        problems=snap.problems,
+    )
 
 
 def _chain(snap, start: ItemSummary, direction: str) -> list[ItemSummary | str]:
@@ -181,8 +257,9 @@ def _chain(snap, start: ItemSummary, direction: str) -> list[ItemSummary | str]:
         if direction == "back":
             nxt = list(current.supersedes)
         else:
-            nxt = ([current.superseded_by] if current.superseded_by else []) + \
-                snap.superseded_by.get(current.id, [])
+            nxt = (
+                [current.superseded_by] if current.superseded_by else []
+            ) + snap.superseded_by.get(current.id, [])
         for ref in nxt:
             if ref in seen:
                 continue
@@ -203,8 +280,13 @@ def item(request: Request):
         event = state.inventory.event(item_id)
         if event is None:
             raise HTTPException(404, f"no memory item or journal event with id '{item_id}'")
-        return render(request, "event.html", active="journal", event=event,
-                      cited_by=[s for s in snap.items if event.id in s.events])
+        return render(
+            request,
+            "event.html",
+            active="journal",
+            event=event,
+            cited_by=[s for s in snap.items if event.id in s.events],
+        )
     return render(request, "item.html", active="items", **item_context(request, summary))
 
 
@@ -219,17 +301,30 @@ def item_context(request: Request, summary: ItemSummary) -> dict:
     now = datetime.now(timezone.utc)
     it = loaded.item
     anchor = max(it.updated, last) if last else it.updated
-    points, age_now = retention_points(it.type, anchor, now, state.mem.settings.decay,
-                                       access_count=count, human_confirmed=it.human_confirmed)
+    points, age_now = retention_points(
+        it.type,
+        anchor,
+        now,
+        state.mem.settings.decay,
+        access_count=count,
+        human_confirmed=it.human_confirmed,
+    )
     return {
-        "it": it, "loaded": loaded, "summary": summary,
-        "older": _chain(snap, summary, "back"), "newer": _chain(snap, summary, "forward"),
-        "access_count": count, "last_access": last, "retention_now": _at(points, age_now),
+        "it": it,
+        "loaded": loaded,
+        "summary": summary,
+        "older": _chain(snap, summary, "back"),
+        "newer": _chain(snap, summary, "forward"),
+        "access_count": count,
+        "last_access": last,
+        "retention_now": _at(points, age_now),
         "curve": retention_curve(points, age_now),
         "events": [(eid, state.inventory.event(eid)) for eid in it.source.events],
-        "frontmatter": _yaml(it.frontmatter()), "editable": it.status != "archived",
+        "frontmatter": _yaml(it.frontmatter()),
+        "editable": it.status != "archived",
         "archivable": it.status != "archived" and it.id not in ("project", "profile"),
-        "conflict": None, "form": None,
+        "conflict": None,
+        "form": None,
     }
 
 
@@ -263,9 +358,12 @@ def journal(request: Request):
     params = request.query_params
     kind = params.get("kind") or None
     day = params.get("day") or None
-    events = [e for e in reversed(state.inventory.events())
-              if (kind is None or e.kind == kind)
-              and (day is None or e.time.astimezone(timezone.utc).date().isoformat() == day)]
+    events = [
+        e
+        for e in reversed(state.inventory.events())
+        if (kind is None or e.kind == kind)
+        and (day is None or e.time.astimezone(timezone.utc).date().isoformat() == day)
+    ]
     shown, pager = _paginate(events, _page(request), size=200)
     timeline: list[dict] = []
     for event in shown:
@@ -279,8 +377,16 @@ def journal(request: Request):
         sessions[-1]["events"].append(event)
     todos = open_todos(state.mem) if state.mem.journal is not None else []
     days = [d.day.isoformat() for d in reversed(state.inventory.days())][:60]
-    return render(request, "journal.html", active="journal", timeline=timeline, pager=pager,
-                  params=dict(params), todos=todos, days=days)
+    return render(
+        request,
+        "journal.html",
+        active="journal",
+        timeline=timeline,
+        pager=pager,
+        params=dict(params),
+        todos=todos,
+        days=days,
+    )
 
 
 # ---- search --------------------------------------------------------------------------------
@@ -295,20 +401,38 @@ def search(request: Request):
         k = max(1, min(200, int(params.get("k") or state.mem.settings.retrieval.k)))
     except ValueError:
         k = state.mem.settings.retrieval.k
-    statuses = tuple(s for s in params.getlist("status") if s in (*STATUSES, "superseded")) \
-        or ("active",)
+    statuses = tuple(s for s in params.getlist("status") if s in (*STATUSES, "superseded")) or (
+        "active",
+    )
     hits, warnings, error = [], [], ""
     if query:
         try:
             hits, warnings = state.search(
-                query, k=k, types=[params["type"]] if params.get("type") else None,
-                layers=[params["layer"]] if params.get("layer") else None, mode=mode,
-                include_status=statuses, explain=True, record_access=False)
+                query,
+                k=k,
+                types=[params["type"]] if params.get("type") else None,
+                layers=[params["layer"]] if params.get("layer") else None,
+                mode=mode,
+                include_status=statuses,
+                explain=True,
+                record_access=False,
+            )
         except MemstrataError as exc:
             error = str(exc)
-    return render(request, "search.html", active="search", query=query, hits=hits,
-                  warnings=warnings, error=error, params=dict(params), mode=mode, k=k,
-                  types=(*ITEM_TYPES, "event"), statuses=statuses)
+    return render(
+        request,
+        "search.html",
+        active="search",
+        query=query,
+        hits=hits,
+        warnings=warnings,
+        error=error,
+        params=dict(params),
+        mode=mode,
+        k=k,
+        types=(*ITEM_TYPES, "event"),
+        statuses=statuses,
+    )
 
 
 # ---- review --------------------------------------------------------------------------------
@@ -329,11 +453,20 @@ def pending_claims(state: ViewerState) -> list:
         it = loaded.item
         target = s.proposed_supersedes
         replaced = snap.by_id.get(target) if target else None
-        out.append(PendingClaim(
-            id=it.id, type=it.type, title=it.title, text=it.body, confidence=it.confidence,
-            events=list(it.source.events), replaces=target,
-            replaces_title=replaced.title if replaced else None, path=loaded.path,
-            created=it.created))
+        out.append(
+            PendingClaim(
+                id=it.id,
+                type=it.type,
+                title=it.title,
+                text=it.body,
+                confidence=it.confidence,
+                events=list(it.source.events),
+                replaces=target,
+                replaces_title=replaced.title if replaced else None,
+                path=loaded.path,
+                created=it.created,
+            )
+        )
     out.sort(key=lambda p: (p.created, p.id))
     return out
 
@@ -348,16 +481,38 @@ def review_rows(state: ViewerState) -> list[dict]:
         diff: list[tuple[str, str]] = []
         if old is not None:
             old_text = _load(state, old).item.text
-            new_text = f"{claim.title}\n\n{claim.text}".strip() if claim.text.strip() != claim.title \
+            new_text = (
+                f"{claim.title}\n\n{claim.text}".strip()
+                if claim.text.strip() != claim.title
                 else claim.title
-            for line in difflib.unified_diff(old_text.splitlines(), new_text.splitlines(),
-                                             fromfile=old.id, tofile=claim.id, lineterm="", n=3):
-                kind = ("head" if line.startswith(("---", "+++", "@@")) else
-                        "add" if line.startswith("+") else "del" if line.startswith("-") else "same")
+            )
+            for line in difflib.unified_diff(
+                old_text.splitlines(),
+                new_text.splitlines(),
+                fromfile=old.id,
+                tofile=claim.id,
+                lineterm="",
+                n=3,
+            ):
+                kind = (
+                    "head"
+                    if line.startswith(("---", "+++", "@@"))
+                    else "add"
+                    if line.startswith("+")
+                    else "del"
+                    if line.startswith("-")
+                    else "same"
+                )
                 diff.append((kind, line))
-        rows.append({"claim": claim, "checksum": file_checksum(claim.path) or "",
-                     "events": [(eid, state.inventory.event(eid)) for eid in claim.events],
-                     "old": old, "diff": diff})
+        rows.append(
+            {
+                "claim": claim,
+                "checksum": file_checksum(claim.path) or "",
+                "events": [(eid, state.inventory.event(eid)) for eid in claim.events],
+                "old": old,
+                "diff": diff,
+            }
+        )
     return rows
 
 
@@ -385,5 +540,13 @@ def criteria(request: Request):
         if result is not None:
             for finding in (*result.violations, *result.notes, *result.satisfied):
                 outcomes[finding.id] = finding
-    return render(request, "criteria.html", active="criteria", rows=rows, proposal=proposal,
-                  result=result, error=error, outcomes=outcomes)
+    return render(
+        request,
+        "criteria.html",
+        active="criteria",
+        rows=rows,
+        proposal=proposal,
+        result=result,
+        error=error,
+        outcomes=outcomes,
+    )

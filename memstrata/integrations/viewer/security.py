@@ -27,9 +27,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 SAFE_METHODS = ("GET", "HEAD")
 
 SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-     b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    ),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -93,8 +95,11 @@ class TokenGuard:
                 await _redirect_with_cookie(send, location, name, self.token)
                 return
             if not has_cookie:
-                await _deny(send, "open the viewer through the URL `memstrata ui` printed "
-                                  "(it carries this run's token)")
+                await _deny(
+                    send,
+                    "open the viewer through the URL `memstrata ui` printed "
+                    "(it carries this run's token)",
+                )
                 return
             await self.app(scope, receive, send)
             return
@@ -113,12 +118,16 @@ class TokenGuard:
                 return
         given = headers.get(HEADER)
         if given is None and headers.get("content-type", "").startswith(
-                "application/x-www-form-urlencoded"):
+            "application/x-www-form-urlencoded"
+        ):
             fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
             given = (fields.get(FORM_FIELD) or [None])[0]
         if not (has_cookie and _same(given, self.token)):
-            await _deny(send, "this change was not sent from a viewer page of this run "
-                              "(missing or wrong token); nothing was changed")
+            await _deny(
+                send,
+                "this change was not sent from a viewer page of this run "
+                "(missing or wrong token); nothing was changed",
+            )
             return
         replayed = False
 
@@ -151,16 +160,30 @@ async def _deny(send, reason: str, status: int = 403) -> None:
     from html import escape
 
     body = _DENIED.format(status=status, reason=escape(reason)).encode("utf-8")
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/html; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 async def _redirect_with_cookie(send, location: str, name: str, token: str) -> None:
     cookie = f"{name}={token}; Path=/; HttpOnly; SameSite=Strict"
-    await send({"type": "http.response.start", "status": 303,
-                "headers": [(b"location", (location or "/").encode("latin-1")),
-                            (b"set-cookie", cookie.encode("latin-1")),
-                            (b"content-length", b"0")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                (b"location", (location or "/").encode("latin-1")),
+                (b"set-cookie", cookie.encode("latin-1")),
+                (b"content-length", b"0"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": b""})

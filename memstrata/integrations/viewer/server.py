@@ -13,8 +13,8 @@ HOST = "127.0.0.1"
 
 @dataclass
 class Started:
-    url: str       # with the token: what to open
-    base: str      # without it
+    url: str  # with the token: what to open
+    base: str  # without it
     port: int
 
 
@@ -37,8 +37,15 @@ class ViewerServer:
         self.port = port or free_port()
         self.app = create_app(mem, self.token, run_doctor=run_doctor)
         self._bind_check()
-        config = uvicorn.Config(self.app, host=HOST, port=self.port, log_level="warning",
-                                access_log=False, lifespan="off", server_header=False)
+        config = uvicorn.Config(
+            self.app,
+            host=HOST,
+            port=self.port,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            server_header=False,
+        )
         self.server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
 
@@ -49,8 +56,10 @@ class ViewerServer:
             try:
                 sock.bind((HOST, self.port))
             except OSError as exc:
-                raise MemstrataError(f"cannot listen on {HOST}:{self.port} ({exc.strerror}); "
-                                     "pick another --port or leave it out for a free one") from exc
+                raise MemstrataError(
+                    f"cannot listen on {HOST}:{self.port} ({exc.strerror}); "
+                    "pick another --port or leave it out for a free one"
+                ) from exc
 
     @property
     def started(self) -> Started:

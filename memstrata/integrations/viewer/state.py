@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from memstrata.memory_layers.memory import Memory
-
 from memstrata.integrations.viewer.inventory import Inventory
+from memstrata.memory_layers.memory import Memory
 
 
 @dataclass
