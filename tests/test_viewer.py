@@ -239,7 +239,11 @@ def test_memstrata_ui_serves_and_prints_its_url(repo):
         with httpx.Client(follow_redirects=True, timeout=30) as http:
             page = _get_when_up(http, started["url"])
             assert page.status_code == 200 and "Overview" in page.text
-            assert http.get(started["url"].split("?")[0] + "items").status_code == 200
+            base = started["url"].split("?")[0]
+            assert http.get(base + "items").status_code == 200
+            # a search while the start-up doctor may still hold its own index handle
+            found = http.get(base + "search?q=served+command")
+            assert found.status_code == 200 and "Served through the command" in found.text
         assert httpx.get(started["url"].split("?")[0]).status_code == 403
     finally:
         proc.send_signal(signal.SIGINT)

@@ -116,8 +116,14 @@ class ViewerState:
     def _run_doctor(self) -> None:
         started = time.perf_counter()
         try:
-            with self._index_lock:
-                report = self._open_index().doctor(repair=False)
+            from memstrata.retrieval.index import MemoryIndex
+
+            # its own index handle, as `memstrata doctor` has: searches need not wait for it
+            index = MemoryIndex(self.mem, warn=lambda _m: None)
+            try:
+                report = index.doctor(repair=False)
+            finally:
+                index.close()
             self.doctor.report, self.doctor.error = report, ""
         except Exception as exc:  # noqa: BLE001 - shown on the overview, never a crash
             self.doctor.error = f"{type(exc).__name__}: {exc}"
