@@ -257,6 +257,8 @@ def test_other_pages_render(page, viewer, seeded, isolated):
     page.fill("#proposal", "Add a crontab entry to run the one-off backfill")
     page.click("button:text('check')")
     assert "block" in page.locator("#verdict").inner_text()
+    page.click("table.criteria a:text('trace')")
+    assert "crontab" in page.locator("#trace").inner_text()  # the forbidden term it found
     shot(page, "criteria")
     missing = page.goto(url(viewer, "/items/no-such-id"))
     assert missing.status == 404 and "no-such-id" in page.locator("main").inner_text()

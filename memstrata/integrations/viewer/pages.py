@@ -540,6 +540,15 @@ def criteria(request: Request):
         if result is not None:
             for finding in (*result.violations, *result.notes, *result.satisfied):
                 outcomes[finding.id] = finding
+    trace = None
+    trace_id = request.query_params.get("trace") or ""
+    if proposal and trace_id:
+        from memstrata.guardrail.check import test_criterion
+
+        try:  # `memstrata criteria test ID PROPOSAL`: every step of one criterion
+            trace = test_criterion(state.mem, trace_id, from_text(proposal, label="viewer"))
+        except MemstrataError as exc:
+            error = str(exc)
     return render(
         request,
         "criteria.html",
@@ -549,4 +558,5 @@ def criteria(request: Request):
         result=result,
         error=error,
         outcomes=outcomes,
+        trace=trace,
     )
