@@ -271,3 +271,20 @@ def _checksum(path) -> str:
     from memstrata.memory_layers.fsutil import file_checksum
 
     return file_checksum(path)
+
+
+def test_the_app_can_be_mounted_under_a_prefix(app, mem):
+    """How the resident service can serve it: mount the same app; links follow the prefix."""
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    written = remember(mem, "Mounted fact", "fact")
+    host = Starlette(routes=[Mount("/ui", app=app)])
+    client = TestClient(host, base_url=BASE, follow_redirects=False)
+    entry = client.get(f"/ui/items?token={TOKEN}")
+    assert entry.status_code == 303 and entry.headers["location"] == "/ui/items"
+    client.cookies.set(COOKIE, TOKEN)
+    page = client.get("/ui/items")
+    assert page.status_code == 200 and f'href="/ui/items/{written.item.id}"' in page.text
+    assert 'href="/ui/static/viewer.css"' in page.text
+    assert client.get("/ui/static/viewer.css").status_code == 200

@@ -157,7 +157,12 @@ class _Timed:
         async def timed_send(message):
             if message["type"] == "http.response.start":
                 took = time.perf_counter() - started
-                route = scope["path"].split("/")[1] or "overview"
+                path = scope["path"]
+                root = scope.get("root_path", "")
+                if root and path.startswith(root):
+                    path = path[len(root) :]
+                route = path.split("/")[1] if path.count("/") else ""
+                route = route or "overview"
                 if route not in ("static", "favicon.ico"):
                     self.state.timing.add(route, took)
                 message = {

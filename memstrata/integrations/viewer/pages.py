@@ -11,6 +11,7 @@ import shlex
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -68,7 +69,7 @@ def overview(request: Request):
     state = _state(request)
     snap = state.inventory.snapshot()
     days = state.inventory.days()
-    layers = []
+    layers: list[dict[str, Any]] = []
     for layer in ("L1", "L2"):
         rows = [s for s in snap.items if s.layer == layer]
         by_status = Counter(s.status for s in rows)

@@ -89,7 +89,9 @@ class TokenGuard:
         if scope["method"] in SAFE_METHODS:
             if _same(query_token, self.token):
                 rest = {k: v for k, v in query.items() if k != "token"}
-                location = scope.get("root_path", "") + scope["path"]
+                root, path = scope.get("root_path", ""), scope["path"]
+                # mounted: newer Starlette keeps the full path (prefix included) in "path"
+                location = path if root and path.startswith(root) else root + path
                 if rest:
                     location += "?" + urlencode(rest, doseq=True)
                 await _redirect_with_cookie(send, location, name, self.token)
