@@ -52,14 +52,14 @@ def _summary(state: ViewerState, item_id: str):
 
 
 def _edit(request: Request, form: dict[str, list[str]]):
-    from memstrata.integrations.viewer.pages import _load
+    from memstrata.integrations.viewer.pages import load_current
     from memstrata.memory_layers.models import MemoryItem
     from memstrata.memory_layers.store import LoadedItem
 
     state = _state(request)
     item_id = request.path_params["item_id"]
     summary = _summary(state, item_id)
-    current = _load(state, summary)
+    current = load_current(state, summary)
     if current.item.status == "archived":
         raise MemstrataError(f"'{item_id}' is archived; archived items are kept as they were")
     expected = _one(form, "checksum")
@@ -83,7 +83,7 @@ def _edit(request: Request, form: dict[str, list[str]]):
         store = state.mem.store_for("global" if summary.scope == "global" else "project")
         store.update(LoadedItem(current.item, current.path, expected), new)
     except ConcurrentEdit:
-        return _item_again(request, summary, _load(state, summary), values, conflict=True)
+        return _item_again(request, summary, load_current(state, summary), values, conflict=True)
     except SecretDetected as exc:
         return _item_again(request, summary, current, values, error=str(exc), status=422)
     state.inventory.refresh(paths=[current.path])
@@ -125,13 +125,13 @@ async def archive_item(request: Request):
 
 
 def _archive(request: Request, form: dict[str, list[str]]):
-    from memstrata.integrations.viewer.pages import _load
+    from memstrata.integrations.viewer.pages import load_current
     from memstrata.memory_layers.store import LoadedItem
 
     state = _state(request)
     item_id = request.path_params["item_id"]
     summary = _summary(state, item_id)
-    current = _load(state, summary)
+    current = load_current(state, summary)
     reason = _one(form, "reason").strip()
     expected = _one(form, "checksum")
     values = {"checksum": expected, "reason": reason}

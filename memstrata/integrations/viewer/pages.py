@@ -297,7 +297,7 @@ def item_context(request: Request, summary: ItemSummary) -> dict:
 
     state = _state(request)
     snap = state.inventory.snapshot()
-    loaded = _load(state, summary)
+    loaded = load_current(state, summary)
     count, last = state.usage(summary.id)
     now = datetime.now(timezone.utc)
     it = loaded.item
@@ -329,7 +329,8 @@ def item_context(request: Request, summary: ItemSummary) -> dict:
     }
 
 
-def _load(state: ViewerState, summary: ItemSummary):
+def load_current(state: ViewerState, summary: ItemSummary):
+    """The item file as it is on disk now (with its checksum), found through the inventory."""
     store = state.mem.store_for("global" if summary.scope == "global" else "project")
     try:
         loaded = store.load_file(summary.path)
@@ -448,7 +449,7 @@ def pending_claims(state: ViewerState) -> list:
         if s.status != "pending" or project is None or project not in s.path.parents:
             continue
         try:
-            loaded = _load(state, s)
+            loaded = load_current(state, s)
         except MemstrataError:
             continue
         it = loaded.item
@@ -481,7 +482,7 @@ def review_rows(state: ViewerState) -> list[dict]:
         old = snap.by_id.get(claim.replaces) if claim.replaces else None
         diff: list[tuple[str, str]] = []
         if old is not None:
-            old_text = _load(state, old).item.text
+            old_text = load_current(state, old).item.text
             new_text = (
                 f"{claim.title}\n\n{claim.text}".strip()
                 if claim.text.strip() != claim.title
