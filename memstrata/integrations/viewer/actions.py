@@ -178,7 +178,7 @@ async def review(request: Request):
 
 def _review(request: Request, form: dict[str, list[str]]):
     from memstrata.consolidation.review import accept, reject
-    from memstrata.integrations.viewer.pages import pending_claims
+    from memstrata.integrations.viewer.review import pending_claims
     from memstrata.memory_layers.fsutil import file_checksum
 
     state = _state(request)

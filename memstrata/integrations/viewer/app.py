@@ -185,7 +185,7 @@ def create_app(
     Returns an ASGI app (Starlette inside, wrapped by the token guard). Its `.state` is the
     `ViewerState`; call `.state.close()` when the server stops.
     """
-    from memstrata.integrations.viewer import actions, pages
+    from memstrata.integrations.viewer import actions, pages, review
     from memstrata.integrations.viewer.security import LOOPBACK_HOSTS
 
     state = ViewerState(memory, token, run_doctor=run_doctor)
@@ -199,7 +199,7 @@ def create_app(
         Route("/items/{item_id}/archive", actions.archive_item, methods=["POST"]),
         Route("/journal", pages.journal),
         Route("/search", pages.search),
-        Route("/review", pages.review),
+        Route("/review", review.review),
         Route("/review", actions.review, methods=["POST"]),
         Route("/criteria", pages.criteria),
         Route("/doctor", actions.rerun_doctor, methods=["POST"]),
