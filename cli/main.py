@@ -43,6 +43,9 @@ def cli(ctx: click.Context, root: str | None) -> None:
     markdown under .memory/ (the truth); a hybrid index makes them recallable and a loader
     hands a session what it needs under a token budget.
     """
+    from memstrata.core.logs import attach_stderr
+
+    attach_stderr()  # library warnings as `warning: …` lines on stderr, never on stdout
     ctx.ensure_object(dict)
     ctx.obj["root"] = root
 
@@ -70,6 +73,7 @@ def _register() -> None:
         config_cmds,
         consolidate_cmds,
         context_cmds,
+        criteria_cmds,
         index_cmds,
         install_cmds,
         memory_cmds,
@@ -77,7 +81,7 @@ def _register() -> None:
     )
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
-                   consolidate_cmds, config_cmds, ui_cmds):
+                   criteria_cmds, consolidate_cmds, config_cmds, ui_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

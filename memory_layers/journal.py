@@ -135,7 +135,7 @@ class Journal:
         return path
 
     def days(self) -> list[date]:
-        out = []
+        out: list[date] = []
         if not self.paths.journal_dir.is_dir():
             return out
         for path in self.paths.journal_dir.glob("*.md"):

@@ -5,18 +5,8 @@ corrupt index, a deadline that passes — the command exits 0, prints nothing th
 misread (an empty answer in the client's own format), and writes what went wrong to
 `hooks.log` under the index folder.
 
-Output formats (looked up in each client's hook documentation):
-- Claude Code (code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit take
-  `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": "..."}}`; SessionEnd and
-  PreCompact output is ignored. Payload: session_id, transcript_path, cwd, prompt, source.
-- Codex (developers.openai.com/codex/hooks): the same wire format as Claude Code for
-  SessionStart / UserPromptSubmit; it has no SessionEnd, so PreCompact and Stop (per turn)
-  carry the transcript pointer.
-- Cursor (cursor.com/docs/agent/hooks): sessionStart answers `{"additional_context": "..."}`;
-  beforeSubmitPrompt only answers `{"continue": true}` (it cannot add context); session_id or
-  conversation_id and workspace_roots identify the session and project.
-- Gemini CLI (geminicli.com/docs/hooks/reference): SessionStart and BeforeAgent take
-  `hookSpecificOutput.additionalContext`; stdout must be JSON only, so every answer is JSON.
+Each client's payload fields, event names and reply format live in the client registry
+(`memstrata.core.clients`); this module does the work behind memstrata's three events.
 """
 
 from __future__ import annotations
@@ -27,83 +17,22 @@ import re
 import subprocess
 import threading
 import time
-import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-CLIENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "gemini")
-EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end")
-_EVENT_NAMES = {
-    ("claude-code", "session-start"): "SessionStart", ("claude-code", "prompt"): "UserPromptSubmit",
-    ("codex", "session-start"): "SessionStart", ("codex", "prompt"): "UserPromptSubmit",
-    ("gemini", "session-start"): "SessionStart", ("gemini", "prompt"): "BeforeAgent",
-}
+from memstrata.core.clients import (  # noqa: F401 - the registry; re-exported for callers
+    CLIENTS,
+    EVENTS,
+    HookPayload,
+    format_output,
+    parse_payload,
+)
+from memstrata.core.clients import get as client_spec
+
 _SESSION_TTL_S = 7 * 24 * 3600
-
-
-@dataclass
-class HookPayload:
-    """The fields memstrata uses from any client's hook input."""
-
-    client: str
-    event: str
-    session_id: str | None = None
-    cwd: str | None = None
-    prompt: str = ""
-    transcript_path: str | None = None
-    source: str | None = None
-    hook_event_name: str | None = None
-    raw: dict = field(default_factory=dict)
-
-
-def parse_payload(text: str, client: str, event: str) -> HookPayload:
-    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception."""
-    try:
-        raw = json.loads(text) if text and text.strip() else {}
-    except (ValueError, TypeError):
-        raw = {}
-    if not isinstance(raw, dict):
-        raw = {}
-
-    def text_field(*names: str) -> str | None:
-        for name in names:
-            value = raw.get(name)
-            if isinstance(value, str) and value.strip():
-                return value
-        return None
-
-    roots = raw.get("workspace_roots")
-    cwd = text_field("cwd")
-    if cwd is None and isinstance(roots, list) and roots and isinstance(roots[0], str):
-        cwd = roots[0]
-    return HookPayload(
-        client=client, event=event,
-        session_id=text_field("session_id", "conversation_id", "sessionId"),
-        cwd=cwd, prompt=text_field("prompt", "user_prompt") or "",
-        transcript_path=text_field("transcript_path", "transcriptPath"),
-        source=text_field("source", "trigger", "reason"),
-        hook_event_name=text_field("hook_event_name"), raw=raw,
-    )
-
-
-def format_output(client: str, event: str, context: str | None) -> str:
-    """What to print on stdout for this client and event ('' = print nothing)."""
-    if client == "cursor":
-        if event == "session-start":
-            return json.dumps({"additional_context": context} if context else {})
-        if event == "prompt":
-            return json.dumps({"continue": True})
-        return json.dumps({})
-    if client in ("claude-code", "codex", "gemini"):
-        name = _EVENT_NAMES.get((client, event))
-        if context and name:
-            return json.dumps({"hookSpecificOutput": {"hookEventName": name,
-                                                      "additionalContext": context}})
-        return json.dumps({}) if client == "gemini" else ""
-    return ""
 
 
 def fail_open_output(client: str, event: str) -> str:
@@ -123,14 +52,23 @@ def _log_path(mem=None) -> Path:
         return global_home() / ".index" / "hooks.log"
 
 
-def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
-    """Append one line to hooks.log; logging itself never raises."""
+def _log_to(mem=None, path: Path | None = None) -> None:
+    """Send memstrata's log records (warnings included) to this memory's hooks.log."""
+    from memstrata.core.logs import attach_file
+
     try:
-        target = path or _log_path(mem)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write(f"{stamp} {message.strip()}\n")
+        attach_file(path or _log_path(mem))
+    except Exception:  # noqa: BLE001 - no log is better than a failed hook
+        pass
+
+
+def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
+    """One line in hooks.log (through the `memstrata` logger); logging itself never raises."""
+    from memstrata.core.logs import get_logger
+
+    _log_to(mem, path)
+    try:
+        get_logger("hooks").warning(message.strip())
     except Exception:  # noqa: BLE001, S110 - a log that cannot be written is skipped
         pass
 
@@ -230,8 +168,8 @@ def _preload_vector_store() -> None:
 def prompt(mem, payload: HookPayload) -> str | None:
     from memstrata.retrieval.loader import assemble_context
 
-    if payload.client == "cursor" or not payload.prompt.strip():
-        return None  # Cursor's beforeSubmitPrompt cannot carry context
+    if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
+        return None  # e.g. Cursor's beforeSubmitPrompt cannot carry context
     hooks = mem.settings.hooks
     if hooks.prompt_retrieval in ("hybrid", "vector"):
         _preload_vector_store()
@@ -255,8 +193,8 @@ def session_end(mem, payload: HookPayload) -> None:
     transcript = payload.transcript_path
     if not transcript:
         return
-    if payload.hook_event_name == "Stop":
-        # Codex fires Stop after every turn: extract at most every N seconds per session
+    if payload.hook_event_name in client_spec(payload.client).per_turn_end_events:
+        # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
         state = load_session(mem, payload.session_id)
         last = float(state.get("last_end", 0) or 0)
         if time.time() - last < mem.settings.hooks.session_end_min_interval_s:
@@ -335,54 +273,47 @@ def _open_memory(payload: HookPayload, root: str | None):
 
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
              deadline_ms: int | None = None) -> HookRun:
-    """Do the hook's work in a worker thread; at the deadline, give up and answer empty.
+    """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer empty.
 
     The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
     read once the worker has opened the memory; until then the shipped default applies.
     """
+    from memstrata.core.guarded import Deadline, run_guarded
+    from memstrata.core.logs import detach_stderr
     from memstrata.core.settings import HookSettings
 
-    started = time.perf_counter()
+    detach_stderr()  # a hook's stderr may be shown to the user or read as a failure
     if client not in CLIENTS or event not in EVENTS:
         log_failure(f"hook {event!r} --client {client!r}: unknown event or client; "
                     f"events: {', '.join(EVENTS)}; clients: {', '.join(CLIENTS)}")
         return HookRun("", ok=False, error="unknown event or client")
     payload = parse_payload(stdin_text, client, event)
     empty = fail_open_output(client, event)
-    box: dict[str, Any] = {}
-    opened = threading.Event()
 
-    def work() -> None:
-        try:
-            box["mem"] = _open_memory(payload, root)
-            opened.set()
-            if box["mem"] is not None:
-                box["context"] = HANDLERS[event](box["mem"], payload)
-        except BaseException as exc:  # noqa: BLE001 - fail open, log, never raise
-            box["error"] = f"{type(exc).__name__}: {exc}"
-            box["trace"] = traceback.format_exc(limit=6)
-        finally:
-            opened.set()
-
-    def pick(hooks) -> int:
+    def pick(hooks: HookSettings) -> int:
         return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
 
-    worker = threading.Thread(target=work, name=f"memstrata-hook-{event}", daemon=True)
-    worker.start()
-    limit = deadline_ms if deadline_ms is not None else pick(HookSettings())
-    opened.wait(max(0.0, limit / 1000.0))
-    mem = box.get("mem")
-    if deadline_ms is None and mem is not None:
-        limit = pick(mem.settings.hooks)
-    remaining = limit / 1000.0 - (time.perf_counter() - started)
-    worker.join(max(0.0, remaining))
-    elapsed = (time.perf_counter() - started) * 1000
-    if worker.is_alive():
+    deadline = Deadline((deadline_ms if deadline_ms is not None else pick(HookSettings())) / 1000)
+    opened: dict[str, Any] = {}
+
+    def work(deadline: Deadline) -> str | None:
+        mem = opened["mem"] = _open_memory(payload, root)
+        if mem is None:
+            return None
+        _log_to(mem)
+        if deadline_ms is None:
+            deadline.set(pick(mem.settings.hooks) / 1000)
+        return HANDLERS[event](mem, payload)
+
+    run = run_guarded(work, deadline, name=f"memstrata-hook-{event}")
+    mem = opened.get("mem")
+    limit = round(deadline.seconds * 1000)
+    if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":
             spawn_warmup(mem)
-        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=elapsed)
-    if "error" in box:
-        log_failure(f"{event} ({client}): {box['error']}\n{box.get('trace', '')}", mem=mem)
-        return HookRun(empty, ok=False, error=box["error"], elapsed_ms=elapsed)
-    return HookRun(format_output(client, event, box.get("context")), elapsed_ms=elapsed)
+        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=run.elapsed_ms)
+    if not run.ok:
+        log_failure(f"{event} ({client}): {run.error}\n{run.trace or ''}", mem=mem)
+        return HookRun(empty, ok=False, error=run.error, elapsed_ms=run.elapsed_ms)
+    return HookRun(format_output(client, event, run.value), elapsed_ms=run.elapsed_ms)
