@@ -118,7 +118,7 @@ def test_unknown_ids_and_bad_input_get_pages_not_tracebacks(client):
 
 
 def test_items_paginate(client, mem):
-    store = mem.require_project()
+    store = mem.require_project().store
     for n in range(120):
         store.create(
             MemoryItem(
@@ -166,7 +166,7 @@ def test_an_edit_against_a_changed_file_is_refused(client, mem):
 
 
 def test_review_refuses_a_claim_edited_since_the_page_was_shown(client, mem):
-    store = mem.require_project()
+    store = mem.require_project().store
     claim = MemoryItem(
         id="dec-pending1",
         type="decision",

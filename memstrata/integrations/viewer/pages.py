@@ -458,7 +458,7 @@ def criteria(request: Request):
     trace = None
     trace_id = request.query_params.get("trace") or ""
     if proposal and trace_id:
-        from memstrata.guardrail.check import test_criterion
+        from memstrata.guardrail.trace import test_criterion
 
         try:  # `memstrata criteria test ID PROPOSAL`: every step of one criterion
             trace = test_criterion(state.mem, trace_id, from_text(proposal, label="viewer"))
