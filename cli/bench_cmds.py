@@ -252,6 +252,35 @@ def bench_secrets(runs, seed, baseline, as_json):
                        f"blocked, {row['false_positive_pct']:.1f}% false positives")
 
 
+@bench.command("viewer")
+@click.option("--items", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Item files in the synthetic store (plus a quarter as many journal events).")
+@click.option("--runs", type=click.IntRange(1), default=5, show_default=True,
+              help="Warm requests timed per page.")
+@click.option("--search", "with_search", is_flag=True,
+              help="Also build the index and time the search and context-with-query pages.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_viewer(items, runs, with_search, as_json):
+    """Server time of each viewer page (`memstrata ui`) on a synthetic store.
+
+    Reads each page's own Server-Timing (no browser, no network): the first request parses
+    every file once; later ones stat the folders and re-read what changed.
+    """
+    from memstrata.bench.viewer import measure_viewer
+
+    click.echo(f"building a store of {items} items…", err=True)
+    report = measure_viewer(items, runs=runs, with_search=with_search)
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"{report['items']} items, {report['events']} events; first request "
+               f"{report['first_request_ms']:.0f} ms (parses every file), full sweep "
+               f"{report['full_sweep_ms']:.0f} ms")
+    rows = [[label, r["path"], f"{r['median_ms']:.1f}", f"{r['max_ms']:.1f}"]
+            for label, r in report["pages"].items()]
+    click.echo(table(rows, ["page", "path", "median ms", "max ms"]))
+
+
 def _render_latency(report) -> str:
     cols = [("items", "items"), ("session_start_ms_p50", "start p50 ms"),
             ("session_start_ms_p95", "start p95 ms"), ("prompt_ms_p50", "prompt p50 ms"),
