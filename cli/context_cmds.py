@@ -67,6 +67,10 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
         return
     if result.text:
         click.echo(result.text, nl=False)
+    if not report:  # files that were skipped (unsafe, unreadable, cut) are always named
+        for note in result.notes:
+            if note.startswith("unreadable memory file skipped"):
+                click.echo(f"warning: {note}", err=True)
     if report:
         click.echo(_report_text(result), err=True)  # stdout stays the context itself
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,10 +61,25 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def append_durable(path: Path, data: bytes) -> None:
-    """One write(2) with O_APPEND, then fsync. Call under a lock."""
+    """One write(2) with O_APPEND, then fsync. Call under a lock.
+
+    Only ever into a regular file: a symlink (which could point out of the repository) or a
+    FIFO planted under that name is refused, never followed or blocked on.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise MemstrataError(f"{path} is not a regular file (a symlink, FIFO or folder); "
+                                 "nothing was written — move it away and retry") from exc
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise MemstrataError(f"{path} is not a regular file; nothing was written — move "
+                                 "it away and retry")
+        os.set_blocking(fd, True)
         view = memoryview(data)
         while view:
             written = os.write(fd, view)

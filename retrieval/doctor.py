@@ -7,10 +7,11 @@ drifted, else an incremental sync.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memstrata.retrieval.documents import list_sources, merge_docs, parse_source
+from memstrata.retrieval.documents import list_sources, merge_docs, parse_source, read_source
+
+from memstrata.core.errors import InvalidItem
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.retrieval.index import MemoryIndex
@@ -45,13 +46,19 @@ class DoctorReport:
 def _expected_docs(index: MemoryIndex) -> tuple[set[str], int, list[str]]:
     """Doc ids the files define right now (parses everything: doctor is not a hot path)."""
     sources = list_sources(index.mem)
-    per_file, problems = {}, []
+    per_file: dict = {}
+    problems = [f"not read: {s}" for s in sources.skipped]
     for src in sources:
+        notes: list[str] = []
         try:
-            raw = Path(src.path).read_bytes()
+            raw = read_source(index.mem, src, notes)
+        except InvalidItem as exc:
+            problems.append(f"not read: {exc}")
+            continue
         except OSError as exc:
             problems.append(f"{src.path}: cannot read ({exc.strerror})")
             continue
+        problems.extend(notes)
         docs, file_problems = parse_source(index.mem, src, raw)
         per_file[src.path] = docs
         problems.extend(file_problems)

@@ -301,6 +301,8 @@ class MemoryIndex:
         self._last_sweep = time.monotonic()
         for message in report.warnings:
             self._warn(message)
+        for message in report.skipped:
+            self._warn(f"not read: {message}")
 
     def _warn(self, message: str) -> None:
         self.last_warnings.append(message)

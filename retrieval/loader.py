@@ -101,9 +101,11 @@ def cached_view(mem: Memory, memo: TokenMemo):
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()
     rescan = mem.settings.loader.catalog_rescan_s
-    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
+    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir,
+                         max_file_bytes=mem.settings.limits.max_file_bytes).load(rescan)
                if mem.project else None)
-    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
+    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir,
+                        max_file_bytes=mem.settings.limits.max_file_bytes).load(rescan)
     resident, rows = merged_view(project, global_)
     problems = (project.problems if project else []) + global_.problems
     total = (project.line_count if project else 0) + global_.line_count
@@ -195,7 +197,8 @@ def _hit_block(mem: Memory, hit, now: datetime, memo: TokenMemo,
     for scope, paths in (("project", mem.project), ("global", mem.home)):
         if paths is None:
             continue
-        store = MemoryStore(paths, scope)
+        store = (mem.project_store if scope == "project" else mem.global_store) or MemoryStore(
+            paths, scope)
         try:
             if path is not None and paths.root in path.parents:
                 loaded = store.load_file(path)
@@ -283,7 +286,7 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     bud.ids |= excluded
 
     resident_items, catalog_rows, catalog_total, problems, views = cached_view(mem, memo)
-    result.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:5])
+    result.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
 
     # candidate blocks ------------------------------------------------------------------
     resident: list[Block] = []

@@ -13,8 +13,12 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
 
 
+# read at import: the autouse fixture clears every MEMSTRATA_* variable before tests run
+_ENV_MODEL = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+
+
 def model_dir() -> Path:
-    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR") or _ENV_MODEL
     return Path(env) if env else SHARED_MODEL
 
 

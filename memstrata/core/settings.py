@@ -123,6 +123,10 @@ class GuardrailSettings(BaseModel):
     max_proposal_chars: int = 12000
 
 
+class LimitsSettings(BaseModel):
+    max_file_bytes: int = 262144  # a larger memory file is read as a truncated excerpt
+
+
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in extra.items():
@@ -180,6 +184,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = LLMSettings()
     consolidation: ConsolidationSettings = ConsolidationSettings()
     guardrail: GuardrailSettings = GuardrailSettings()
+    limits: LimitsSettings = LimitsSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
@@ -182,8 +183,9 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     problems: list = []
     for store in (mem.project_store, mem.global_store):
         items = []
-        folder = store.paths.root / "criteria" if store else None
-        for path in sorted(folder.glob("*.md")) if folder and folder.is_dir() else []:
+        scan = store.scan_folders(("criteria",)) if store and store.exists() else None
+        problems.extend(scan.skipped if scan else [])
+        for path in [Path(e.path) for e in scan.entries] if scan else []:
             try:
                 items.append(store.load_file(path))
             except InvalidItem as exc:
