@@ -88,8 +88,9 @@ def hook(ctx, event: str, client: str):
     empty and logs to .memory/.index/hooks.log.
     """
     try:
-        from memstrata.integrations.hooks import run_hook
+        from memstrata.integrations.hooks import capture_native_stderr, run_hook
 
+        capture_native_stderr()
         root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
         stdin_text = read_piped_stdin() or ""
         run = run_hook(event, client, stdin_text, root=root)

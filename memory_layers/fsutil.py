@@ -89,10 +89,30 @@ def append_durable(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def ensure_cache_dir(path: Path) -> Path | None:
+    """Make `path` (a derived-state folder such as `.memory/.index`) a real folder.
+
+    If something else sits under that name (a regular file, a FIFO, a dangling link), it is
+    renamed aside — never deleted — and the new name is returned so the caller can say so.
+    """
+    moved = None
+    if os.path.lexists(path) and not (path.is_dir() and not path.is_symlink()):
+        if path.is_symlink() and path.is_dir():
+            return None  # a deliberate link to a cache folder elsewhere: leave it
+        import time
+
+        moved = path.with_name(f"{path.name}.moved-aside-{int(time.time())}")
+        os.replace(path, moved)
+    path.mkdir(parents=True, exist_ok=True)
+    return moved
+
+
 @contextmanager
 def locked(lock_dir: Path, name: str, timeout: float = LOCK_TIMEOUT_S):
     """An inter-process lock named `name`, kept outside tracked files."""
-    lock_dir.mkdir(parents=True, exist_ok=True)
+    if not lock_dir.is_dir():
+        ensure_cache_dir(lock_dir.parent)
+        ensure_cache_dir(lock_dir)
     safe = name.replace(os.sep, "_").replace("/", "_")
     lock = FileLock(str(lock_dir / f"{safe}.lock"))
     try:

@@ -94,6 +94,7 @@ class MemoryIndex:
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
+            self.ensure_dir()
             path = self.dir / "catalog.sqlite"
             try:
                 self._catalog = Catalog(path)
@@ -110,8 +111,23 @@ class MemoryIndex:
     @property
     def usage(self) -> UsageStore:
         if self._usage is None:
+            self.ensure_dir()
             self._usage = UsageStore(self.dir / "usage.sqlite")
+            if self._usage.reset_reason:
+                self._warn(f"usage stats were unreadable ({self._usage.reset_reason}); "
+                           "started them over")
         return self._usage
+
+    def ensure_dir(self) -> None:
+        """`.index` must be a folder; anything else under that name is moved aside (said)."""
+        from memstrata.memory_layers.fsutil import ensure_cache_dir
+
+        if self.dir.is_dir():
+            return
+        moved = ensure_cache_dir(self.dir)
+        if moved is not None:
+            self._warn(f"{self.dir} was not a folder; moved it to {moved.name} and rebuilt the "
+                       "index there (delete that file once you have looked at it)")
 
     def embedder(self):
         if self._embedder is None:
@@ -198,6 +214,7 @@ class MemoryIndex:
         """Drop both indexes and the manifest, then index every file (usage state is kept)."""
         from memstrata.memory_layers.fsutil import locked
 
+        self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
             self.lexical.destroy()
             self.vectors.destroy()
@@ -210,7 +227,7 @@ class MemoryIndex:
                      max_embed: int | None = None) -> SyncReport:
         from memstrata.memory_layers.fsutil import locked
 
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
             return run_sync(self, progress, quick=quick, max_embed=max_embed)
 

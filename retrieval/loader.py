@@ -81,11 +81,36 @@ class ContextResult:
     query: str | None = None
     overhead: int = 0
     cache_warm: bool = True  # False when the tokenizer had to be loaded (new or changed text)
+    index_cold: bool = False  # no lexical index: recall came from catalog titles
     full_ids: list[str] = field(default_factory=list)  # shown whole (not just a catalog line)
 
     @property
     def empty(self) -> bool:
         return not self.text
+
+
+def catalog_hits(views, query: str, k: int) -> list:
+    """Items whose catalog line (title, path) shares words with the query, most shared first.
+
+    The fallback when no index can answer: crude, but it is recall from what still works.
+    """
+    import re
+
+    from memstrata.retrieval.recall import LightHit
+
+    words = {w for w in re.findall(r"[a-z0-9]{3,}", query.lower())}
+    if not words or k <= 0:
+        return []
+    scored = []
+    for view in views:
+        for n, row in enumerate(view.rows()):
+            line = set(re.findall(r"[a-z0-9]{3,}", row.line.lower()))
+            shared = len(words & line)
+            if shared:
+                path = str(view.root / row.path) if view.root else row.path
+                scored.append((-shared, n, LightHit(row.id, "item", path)))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [hit for _s, _n, hit in scored[:k]]
 
 
 def _memo(mem: Memory) -> TokenMemo:
@@ -306,8 +331,12 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
             recent_blocks += [_event_block(e, now, memo, "todo") for e in reversed(open_items)]
         if hits is None and query and query.strip() and retrieval != "none":
             if not sync and not index_is_warm(mem):
-                result.notes.append("retrieval skipped: the index is cold (run `memstrata reindex`)")
-                hits = []
+                # the lexical index is missing: answer from the catalog titles we already hold
+                hits = catalog_hits(views, query, k or cfg.candidates)
+                result.notes.append(
+                    "retrieval degraded: the lexical index is cold; answered from catalog "
+                    f"titles ({len(hits)} match(es)) and the journal")
+                result.index_cold = True
             else:
                 warnings: list[str] = []
                 try:

@@ -19,6 +19,36 @@ if TYPE_CHECKING:  # pragma: no cover
 
 COLLECTION = "memstrata"
 
+# never swallowed: the user or the interpreter asked us to stop
+_STOP = (KeyboardInterrupt, SystemExit, GeneratorExit)
+
+
+class VectorStoreError(Exception):
+    """Chroma failed in a way that is not an ordinary exception (a Rust panic)."""
+
+
+def _contained(method):
+    """Turn a Rust panic surfacing from Chroma (pyo3's PanicException derives from
+    BaseException, so `except Exception` misses it) into a VectorStoreError, which every
+    caller already treats as "vector index unusable"."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception:
+            raise
+        except _STOP:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - pyo3_runtime.PanicException
+            self._client = self._collection = None  # a panicked client is not reused
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            raise VectorStoreError(f"Chroma's Rust core gave up ({first[:200]}); its "
+                                   "database is probably damaged") from None
+
+    return wrapper
+
 
 def chroma_settings():
     from chromadb.config import Settings
@@ -88,6 +118,7 @@ class VectorStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(self.directory), settings=chroma_settings())
 
+    @_contained
     def collection(self, create: bool = True):
         if self._collection is not None:
             return self._collection
@@ -108,7 +139,9 @@ class VectorStore:
         if client is not None and hasattr(client, "close"):
             try:
                 client.close()  # chroma shares one system per path, refcounted
-            except Exception:  # noqa: BLE001, S110 - closing a broken client is best effort
+            except _STOP:
+                raise
+            except BaseException:  # noqa: BLE001, S110 - closing a broken client is best effort
                 pass
 
     def destroy(self) -> None:
@@ -125,9 +158,11 @@ class VectorStore:
         forget_cached_system(self.directory)
         shutil.rmtree(self.directory, ignore_errors=True)
 
+    @_contained
     def count(self) -> int:
         return self.collection(create=False).count()
 
+    @_contained
     def doc_ids(self) -> set[str]:
         """Docs that have at least one vector (for doctor)."""
         col = self.collection(create=False)
@@ -139,6 +174,7 @@ class VectorStore:
         return out
 
     # ---- writing --------------------------------------------------------------------
+    @_contained
     def upsert(self, ids: list[str], vectors: np.ndarray, metadatas: list[dict]) -> None:
         col = self.collection()
         for start in range(0, len(ids), 2000):
@@ -146,11 +182,13 @@ class VectorStore:
             col.upsert(ids=ids[start:end], embeddings=vectors[start:end],
                        metadatas=metadatas[start:end])
 
+    @_contained
     def update_metadata(self, ids: list[str], metadatas: list[dict]) -> None:
         col = self.collection()
         for start in range(0, len(ids), 2000):
             col.update(ids=ids[start:start + 2000], metadatas=metadatas[start:start + 2000])
 
+    @_contained
     def delete(self, ids: list[str]) -> None:
         if not ids:
             return
@@ -159,6 +197,7 @@ class VectorStore:
             col.delete(ids=ids[start:start + 2000])
 
     # ---- reading --------------------------------------------------------------------
+    @_contained
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None,
                accept=None) -> list[tuple[str, float]]:
         """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk).

@@ -215,6 +215,35 @@ def load_settings(
         data = _deep_merge(base.model_dump(), nested)
         return Settings.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"invalid setting {loc}: {first['msg']}") from exc
+        bad = []
+        for err in exc.errors():
+            loc = [str(p) for p in err["loc"]]
+            bad.append(f"{'.'.join(loc)} = {err.get('input')!r} ({err['msg']}; set in "
+                       f"{_origin(loc, files, nested)})")
+        raise ConfigError(f"invalid setting{'s' if len(bad) > 1 else ''}: "
+                          + "; ".join(bad)) from exc
+
+
+def _origin(loc: list[str], files: list[Path], explicit: dict[str, Any]) -> str:
+    """Where a setting's value came from (the highest layer that sets it)."""
+    import os
+
+    def lookup(data: Any) -> bool:
+        for key in loc:
+            if not isinstance(data, dict) or key not in data:
+                return False
+            data = data[key]
+        return True
+
+    if lookup(explicit):
+        return "a command-line option"
+    env = "MEMSTRATA_" + "__".join(k.upper() for k in loc)
+    if env in os.environ:
+        return f"the environment variable {env}"
+    for path in reversed(files):
+        try:
+            if lookup(_read_toml(path)):
+                return str(path)
+        except ConfigError:
+            continue
+    return "the shipped defaults"
