@@ -97,6 +97,12 @@ class MemoryStore:
         if not ignore.exists():
             write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n.index/\n")
             created.append(ignore)
+        attributes = self.paths.root / ".gitattributes"
+        if not attributes.exists():
+            # two people appending to the same journal day merge by keeping both entries
+            write_atomic(attributes, b"# journal days are append-only: a merge keeps both "
+                                     b"sides' entries\njournal/*.md merge=union\n")
+            created.append(attributes)
         return created
 
     # ---- reading ------------------------------------------------------------------------

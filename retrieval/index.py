@@ -73,7 +73,7 @@ class MemoryIndex:
         self.warn = warn or _stderr_warning
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
-                                   collection=self._collection_name())
+                                   collection=self._collection_name(), token=self._chroma_token())
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None
@@ -85,10 +85,30 @@ class MemoryIndex:
     def _collection_name(self) -> str:
         if not self.settings.retrieval.chroma_url:
             return "memstrata"
-        # a shared server holds many memories: one collection per memory root
-        digest = hashlib.sha256(str(self.mem.primary.root.resolve()).encode()).hexdigest()[:10]
-        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", self.mem.project_name).strip("-_")[:40] or "memory"
+        # A shared server holds many memories: one namespace per project, one collection per
+        # clone in it. Clones sit at different commits, so each keeps its own vectors (a
+        # shared collection would let one teammate's delete remove another's live item).
+        # The host name is in the digest: two laptops may check out to the same path.
+        import socket
+
+        r = self.settings.retrieval
+        clone = f"{socket.gethostname()}:{self.mem.primary.root.resolve()}"
+        digest = hashlib.sha256(clone.encode()).hexdigest()[:10]
+        name = r.chroma_namespace or self.mem.project_name
+        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", name).strip("-_")[:40] or "memory"
         return f"memstrata-{slug}-{digest}"
+
+    def _chroma_token(self) -> str:
+        import os
+
+        env = self.settings.retrieval.chroma_token_env
+        if not env:
+            return ""
+        token = os.environ.get(env, "")
+        if not token:
+            self.warn(f"retrieval.chroma_token_env names {env}, which is not set; "
+                      "connecting to the Chroma server without a token")
+        return token
 
     # ---- parts ----------------------------------------------------------------------
     @property

@@ -92,9 +92,11 @@ def forget_cached_system(directory: Path) -> None:
 class VectorStore:
     """One Chroma collection per memory root (or per project name on a shared server)."""
 
-    def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION):
+    def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION,
+                 token: str = ""):
         self.directory = directory
         self.url = url
+        self.token = token
         self.collection_name = collection
         self._client = None
         self._collection = None
@@ -110,9 +112,11 @@ class VectorStore:
             from urllib.parse import urlparse
 
             parsed = urlparse(self.url if "://" in self.url else f"http://{self.url}")
+            headers = {"X-Chroma-Token": self.token} if self.token else None
             return chromadb.HttpClient(host=parsed.hostname or "localhost",
                                        port=parsed.port or (443 if parsed.scheme == "https" else 8000),
-                                       ssl=parsed.scheme == "https", settings=chroma_settings())
+                                       ssl=parsed.scheme == "https", headers=headers,
+                                       settings=chroma_settings())
         if not (self.directory / "chroma.sqlite3").is_file():
             forget_cached_system(self.directory)  # deleted under a live client of this process
         self.directory.mkdir(parents=True, exist_ok=True)

@@ -44,6 +44,8 @@ class RetrievalSettings(BaseModel):
     date_weight: float = 2.0
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
     chroma_url: str = ""
+    chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
+    chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
     llm_rerank_max_items: int = 20
     relevance_weight: float = 0.75
