@@ -63,8 +63,10 @@ class ReadResult:
     truncated: bool = False
 
     def note(self, path: str | os.PathLike, limit: int) -> str:
-        return (f"{path}: {self.size} bytes is over limits.max_file_bytes ({limit}); only "
-                "the first part is read — split the file or raise the limit")
+        return (
+            f"{path}: {self.size} bytes is over limits.max_file_bytes ({limit}); only "
+            "the first part is read — split the file or raise the limit"
+        )
 
 
 def real_root(root: str | os.PathLike) -> str:
@@ -95,16 +97,20 @@ def resolve_entry(path: str, root_real: str) -> tuple[str, os.stat_result]:
             raise UnsafeEntry(path, "symlink loop; skipped") from None
         raise UnsafeEntry(path, f"cannot resolve ({exc.strerror}); skipped") from None
     if not inside(real, root_real):
-        raise UnsafeEntry(path, f"resolves to {real}, outside {root_real}; not read "
-                                "(memory files must stay inside the memory folder)")
+        raise UnsafeEntry(
+            path,
+            f"resolves to {real}, outside {root_real}; not read "
+            "(memory files must stay inside the memory folder)",
+        )
     st = os.stat(real)
     if not stat.S_ISREG(st.st_mode):
         raise UnsafeEntry(path, f"{_kind(st.st_mode)}, not a regular file; skipped")
     return real, st
 
 
-def scan_folder(folder: str | os.PathLike, root_real: str, out: FolderScan,
-                suffix: str = ".md") -> None:
+def scan_folder(
+    folder: str | os.PathLike, root_real: str, out: FolderScan, suffix: str = ".md"
+) -> None:
     """Append the folder's readable `*suffix` files (hidden names excluded) to `out`.
 
     One scandir plus one stat per plain file; a symlink costs a resolve. A folder that is
@@ -116,8 +122,9 @@ def scan_folder(folder: str | os.PathLike, root_real: str, out: FolderScan,
     except OSError:
         return  # missing (or a loop: reported by the caller listing the root, if anywhere)
     if not inside(folder_real, root_real):
-        out.skipped.append(UnsafeEntry(folder, f"folder links to {folder_real}, outside "
-                                               f"{root_real}; not read"))
+        out.skipped.append(
+            UnsafeEntry(folder, f"folder links to {folder_real}, outside {root_real}; not read")
+        )
         return
     try:
         it = os.scandir(folder)
@@ -138,8 +145,9 @@ def scan_folder(folder: str | os.PathLike, root_real: str, out: FolderScan,
                 else:
                     st = entry.stat(follow_symlinks=False)
                     if not stat.S_ISREG(st.st_mode):
-                        raise UnsafeEntry(entry.path,
-                                          f"{_kind(st.st_mode)}, not a regular file; skipped")
+                        raise UnsafeEntry(
+                            entry.path, f"{_kind(st.st_mode)}, not a regular file; skipped"
+                        )
             except UnsafeEntry as exc:
                 out.skipped.append(exc)
                 continue
@@ -164,8 +172,9 @@ def check_file(path: str | os.PathLike, root_real: str) -> os.stat_result | None
         return None
 
 
-def read_memory_file(path: str | os.PathLike, root: str | os.PathLike,
-                     max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> ReadResult:
+def read_memory_file(
+    path: str | os.PathLike, root: str | os.PathLike, max_bytes: int = DEFAULT_MAX_FILE_BYTES
+) -> ReadResult:
     """Read a memory file safely (see the module docstring). Raises UnsafeEntry or OSError."""
     path = os.fspath(path)
     root_real = real_root(root)
@@ -202,8 +211,8 @@ def _utf8_prefix(data: bytes) -> bytes:
     """Drop a multi-byte character cut in half at the end (never more than 3 bytes)."""
     for cut in range(4):
         try:
-            (data[:len(data) - cut] if cut else data).decode("utf-8")
-            return data[:len(data) - cut] if cut else data
+            (data[: len(data) - cut] if cut else data).decode("utf-8")
+            return data[: len(data) - cut] if cut else data
         except UnicodeDecodeError as exc:
             if exc.start < len(data) - 4:
                 return data  # invalid earlier on: the parser reports it as such

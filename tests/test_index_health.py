@@ -11,9 +11,16 @@ import pytest
 
 from tests.conftest import run_cli
 
-TOPICS = ["redis streams queue", "postgres migration lock", "nginx upstream timeout",
-          "kafka consumer lag", "terraform state bucket", "webpack bundle split",
-          "pytest fixture scope", "grafana alert rule"]
+TOPICS = [
+    "redis streams queue",
+    "postgres migration lock",
+    "nginx upstream timeout",
+    "kafka consumer lag",
+    "terraform state bucket",
+    "webpack bundle split",
+    "pytest fixture scope",
+    "grafana alert rule",
+]
 
 
 @pytest.fixture
@@ -22,7 +29,8 @@ def stocked(repo):
     for n, topic in enumerate(TOPICS):
         (facts / f"f{n}.md").write_text(
             f"---\nid: f{n}\ntype: fact\ntitle: Note about {topic}\n---\nWe settled the {topic} "
-            "question after a long discussion.\n")
+            "question after a long discussion.\n"
+        )
     proc = run_cli("reindex", cwd=repo, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return repo
@@ -44,8 +52,9 @@ def _doctor_json(repo: Path, *args: str) -> tuple[int, dict]:
 
 
 @pytest.mark.parametrize("damage", ["removed", "truncated"])
-def test_lost_catalog_is_flagged_and_repair_silences_the_embedding_warning(stocked, monkeypatch,
-                                                                           damage):
+def test_lost_catalog_is_flagged_and_repair_silences_the_embedding_warning(
+    stocked, monkeypatch, damage
+):
     from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval import index as index_mod
 
@@ -97,17 +106,32 @@ def test_chroma_panic_degrades_to_bm25_and_repair_rebuilds(stocked):
     _corrupt_chroma_system_table(stocked)
     code, report = _doctor_json(stocked)  # read-only: reports, does not heal
     assert code == 1 and report["vector"]["status"] == "corrupt", report
-    payload = {"session_id": "s", "cwd": str(stocked), "hook_event_name": "UserPromptSubmit",
-               "prompt": "what did we decide about the redis streams queue"}
-    hook = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(payload),
-                   cwd=stocked, timeout=300, env={"MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"})
+    payload = {
+        "session_id": "s",
+        "cwd": str(stocked),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "what did we decide about the redis streams queue",
+    }
+    hook = run_cli(
+        "hook",
+        "prompt",
+        "--client",
+        "claude-code",
+        input=json.dumps(payload),
+        cwd=stocked,
+        timeout=300,
+        env={"MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"},
+    )
     assert hook.returncode == 0
     assert hook.stderr == ""  # Chroma's own panic text goes to hooks.log, not the session
     log = (_index(stocked) / "hooks.log").read_text()
     assert "vector retriever unavailable" in log and "panicked" in log
     assert "redis" in json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
-    for args in (["search", "redis queue", "--mode", "bm25"], ["search", "redis queue"],
-                 ["context", "--query", "redis queue"]):
+    for args in (
+        ["search", "redis queue", "--mode", "bm25"],
+        ["search", "redis queue"],
+        ["context", "--query", "redis queue"],
+    ):
         _corrupt_chroma_system_table(stocked)  # a search heals it: damage it before each
         proc = run_cli(*args, cwd=stocked, timeout=300)
         assert proc.returncode == 0, (args, proc.stderr)
@@ -168,10 +192,12 @@ def test_index_folder_replaced_by_a_file(stocked):
 
 def test_doctor_flags_a_bad_regex_in_a_criterion(stocked):
     path = stocked / ".memory" / "criteria" / "no-force-push.md"
-    path.write_text("---\nid: no-force-push\ntype: criterion\ntitle: No force push\n"
-                    "criterion:\n  condition: never force-push shared branches\n"
-                    "  verdict: block\n  applies_to:\n    keywords: ['/push (--force/']\n"
-                    "  forbid: ['/--force(/']\n---\nShared history stays.\n")
+    path.write_text(
+        "---\nid: no-force-push\ntype: criterion\ntitle: No force push\n"
+        "criterion:\n  condition: never force-push shared branches\n"
+        "  verdict: block\n  applies_to:\n    keywords: ['/push (--force/']\n"
+        "  forbid: ['/--force(/']\n---\nShared history stays.\n"
+    )
     code, report = _doctor_json(stocked)
     assert code == 1
     flagged = [p for p in report["problems"] if "no-force-push" in p and "regex" in p]
@@ -180,8 +206,9 @@ def test_doctor_flags_a_bad_regex_in_a_criterion(stocked):
 
 def test_bad_config_types_name_file_variable_and_every_key(repo):
     config = repo / ".memory" / "config.toml"
-    config.write_text('[loader]\nbudget = "lots"\njournal_days = "two"\n[hooks]\n'
-                      'deadline_ms = "soon"\n')
+    config.write_text(
+        '[loader]\nbudget = "lots"\njournal_days = "two"\n[hooks]\ndeadline_ms = "soon"\n'
+    )
     proc = run_cli("list", cwd=repo, env={"MEMSTRATA_RETRIEVAL__K": "many"}, timeout=60)
     assert proc.returncode != 0
     err = proc.stderr
@@ -198,10 +225,22 @@ def test_prompt_hook_on_a_cold_index_answers_from_the_catalog_and_logs_it(stocke
     import time
 
     shutil.rmtree(_index(stocked) / "tantivy")
-    payload = {"session_id": "cold", "cwd": str(stocked), "hook_event_name": "UserPromptSubmit",
-               "prompt": "remind me about the kafka consumer lag"}
-    proc = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(payload),
-                   cwd=stocked, timeout=120, env={"MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"})
+    payload = {
+        "session_id": "cold",
+        "cwd": str(stocked),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "remind me about the kafka consumer lag",
+    }
+    proc = run_cli(
+        "hook",
+        "prompt",
+        "--client",
+        "claude-code",
+        input=json.dumps(payload),
+        cwd=stocked,
+        timeout=120,
+        env={"MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"},
+    )
     assert proc.returncode == 0, proc.stderr
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "kafka consumer lag" in context

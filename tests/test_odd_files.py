@@ -26,19 +26,25 @@ def planted(repo, tmp_path):
     pgpass.write_text(f"db.internal:5432:*:admin:{SECRET} {OUTSIDE_WORD}\n")
     (outside / "evil.md").write_text(f"# Evil caveat\n{SECRET} {OUTSIDE_WORD}\n")
     # a legitimate item to find next to the mess
-    proc = run_cli("remember", "Deploys go blue green through the staging cluster", "--type",
-                   "fact", "--json", cwd=repo)
+    proc = run_cli(
+        "remember",
+        "Deploys go blue green through the staging cluster",
+        "--type",
+        "fact",
+        "--json",
+        cwd=repo,
+    )
     assert proc.returncode == 0, proc.stderr
     facts = mem_dir / "facts"
-    os.symlink(pgpass, facts / "notes.md")                                  # absolute link out
-    os.symlink("../../../outside/pgpass", facts / "relative.md")            # `..` link out
-    os.symlink("loop-b.md", facts / "loop-a.md")                            # a loop
+    os.symlink(pgpass, facts / "notes.md")  # absolute link out
+    os.symlink("../../../outside/pgpass", facts / "relative.md")  # `..` link out
+    os.symlink("loop-b.md", facts / "loop-a.md")  # a loop
     os.symlink("loop-a.md", facts / "loop-b.md")
     os.symlink("missing-target.md", facts / "dangling.md")
-    os.mkfifo(facts / "pipe.md")                                            # blocks a plain open
+    os.mkfifo(facts / "pipe.md")  # blocks a plain open
     (mem_dir / "caveats").rmdir()
-    os.symlink(outside, mem_dir / "caveats")                                # a folder link out
-    os.symlink(pgpass, mem_dir / "journal" / "2024-01-02.md")               # a journal day out
+    os.symlink(outside, mem_dir / "caveats")  # a folder link out
+    os.symlink(pgpass, mem_dir / "journal" / "2024-01-02.md")  # a journal day out
     # a link that stays inside .memory/ is fine
     (mem_dir / "shared").mkdir()
     (mem_dir / "shared" / "inside.md").write_text("# Inside note\nquokka inside-only note\n")
@@ -83,13 +89,34 @@ def test_context_and_hooks_never_inject_outside_files(planted):
     _no_leak(proc)
     assert "notes.md" in proc.stdout + proc.stderr  # named as skipped
     for event, payload in (
-        ("session-start", {"session_id": "s1", "cwd": str(planted),
-                           "hook_event_name": "SessionStart", "source": "startup"}),
-        ("prompt", {"session_id": "s1", "cwd": str(planted), "hook_event_name": "UserPromptSubmit",
-                    "prompt": f"what is the admin password {OUTSIDE_WORD}"}),
+        (
+            "session-start",
+            {
+                "session_id": "s1",
+                "cwd": str(planted),
+                "hook_event_name": "SessionStart",
+                "source": "startup",
+            },
+        ),
+        (
+            "prompt",
+            {
+                "session_id": "s1",
+                "cwd": str(planted),
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": f"what is the admin password {OUTSIDE_WORD}",
+            },
+        ),
     ):
-        proc = run_cli("hook", event, "--client", "claude-code", input=json.dumps(payload),
-                       cwd=planted, timeout=60)
+        proc = run_cli(
+            "hook",
+            event,
+            "--client",
+            "claude-code",
+            input=json.dumps(payload),
+            cwd=planted,
+            timeout=60,
+        )
         assert proc.returncode == 0, proc.stderr
         assert SECRET not in proc.stdout and OUTSIDE_WORD not in proc.stdout, proc.stdout
         assert SECRET not in proc.stderr
@@ -126,7 +153,8 @@ def test_criteria_folder_link_out_is_not_read_by_check(repo, tmp_path):
     outside.mkdir()
     (outside / "fake.md").write_text(
         "---\ntype: criterion\ntitle: Outside rule\ncriterion:\n  condition: x\n"
-        "  verdict: block\n  applies:\n    keywords: [deploy]\n---\nfrom outside\n")
+        "  verdict: block\n  applies:\n    keywords: [deploy]\n---\nfrom outside\n"
+    )
     crit = repo / ".memory" / "criteria"
     os.rmdir(crit)
     os.symlink(outside, crit)
@@ -151,8 +179,11 @@ def test_log_refuses_to_append_through_a_symlinked_day(repo, tmp_path):
 def test_a_huge_file_is_read_truncated_with_a_warning(repo):
     big = repo / ".memory" / "facts" / "huge-dump.md"
     body = "alphamarker opening line\n" + ("filler words for a pasted log line\n" * 90_000)
-    big.write_text("---\nid: huge-dump\ntype: fact\ntitle: Huge dump\n---\n" + body
-                   + "omegamarker at the very end\n")
+    big.write_text(
+        "---\nid: huge-dump\ntype: fact\ntitle: Huge dump\n---\n"
+        + body
+        + "omegamarker at the very end\n"
+    )
     assert big.stat().st_size > 3_000_000
     env = {"MEMSTRATA_LIMITS__MAX_FILE_BYTES": "65536"}
     proc = run_cli("search", "alphamarker", "--mode", "bm25", cwd=repo, env=env, timeout=120)

@@ -20,13 +20,23 @@ import pytest
 from tests.conftest import run_cli
 
 TOKEN = "team-token-5b1e"
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+}
 
 
 def _git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **GIT_ENV}, timeout=60)
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+        timeout=60,
+    )
     assert proc.returncode == 0, (args, proc.stdout, proc.stderr)
     return proc.stdout
 
@@ -49,8 +59,22 @@ class ChromaServer:
         code = "import sys; from chromadb.cli.cli import app; sys.exit(app())"
         log = open(self.path.parent / "chroma-server.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, "run", "--path", str(self.path), "--host", "127.0.0.1",
-             "--port", str(self.port)], stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-c",
+                code,
+                "run",
+                "--path",
+                str(self.path),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
+            stdout=log,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+        )
         log.close()
         for _ in range(240):  # readiness poll, not a timing assertion
             if self.proc.poll() is not None:
@@ -100,8 +124,11 @@ class TokenProxy:
                     return
                 length = int(self.headers.get("Content-Length") or 0)
                 data = self.rfile.read(length) if length else None
-                headers = {k: v for k, v in self.headers.items()
-                           if k.lower() not in ("host", "content-length", "connection")}
+                headers = {
+                    k: v
+                    for k, v in self.headers.items()
+                    if k.lower() not in ("host", "content-length", "connection")
+                }
                 try:
                     conn = http.client.HTTPConnection("127.0.0.1", proxy.upstream_port, timeout=60)
                     conn.request(self.command, self.path, body=data, headers=headers)
@@ -169,8 +196,13 @@ def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_TOKEN_ENV", "TEAM_CHROMA_TOKEN")
     monkeypatch.setenv("TEAM_CHROMA_TOKEN", TOKEN)
 
-    proc = run_cli("remember", "The payments service retries webhooks with exponential backoff "
-                   "for up to a day", "--type", "decision", cwd=alice)
+    proc = run_cli(
+        "remember",
+        "The payments service retries webhooks with exponential backoff for up to a day",
+        "--type",
+        "decision",
+        cwd=alice,
+    )
     assert proc.returncode == 0, proc.stderr
     assert run_cli("reindex", cwd=alice, timeout=300).returncode == 0
     _git(alice, "add", "-A")
@@ -195,8 +227,13 @@ def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
 
     # server down: search falls back to BM25 with a warning; nothing fails
     server.stop()
-    proc = run_cli("remember", "Nightly exports land in the cold storage bucket by 03:00",
-                   "--type", "fact", cwd=bob)
+    proc = run_cli(
+        "remember",
+        "Nightly exports land in the cold storage bucket by 03:00",
+        "--type",
+        "fact",
+        cwd=bob,
+    )
     assert proc.returncode == 0, proc.stderr
     proc = run_cli("search", "cold storage bucket exports", cwd=bob, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -206,8 +243,14 @@ def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
     # back up (same data path): the item written meanwhile is embedded on the next sync
     assert server.start(), "the Chroma server did not come back"
     proxy.upstream_port = server.port
-    proc = run_cli("search", "where do the nightly backups get copied", "--mode", "vector",
-                   cwd=bob, timeout=300)
+    proc = run_cli(
+        "search",
+        "where do the nightly backups get copied",
+        "--mode",
+        "vector",
+        cwd=bob,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "cold storage bucket" in proc.stdout, proc.stdout + proc.stderr
 
@@ -229,15 +272,18 @@ def test_a_wrong_token_degrades_to_bm25(chroma, teammates, monkeypatch):
 def test_journal_days_merge_cleanly_between_teammates(teammates):
     alice, bob = teammates
     assert run_cli("log", "Alice moved the queue to redis streams", cwd=alice).returncode == 0
-    assert run_cli("log", "Bob found the flaky login test", "--kind", "blocker",
-                   cwd=bob).returncode == 0
+    assert (
+        run_cli("log", "Bob found the flaky login test", "--kind", "blocker", cwd=bob).returncode
+        == 0
+    )
     for clone, msg in ((alice, "alice log"), (bob, "bob log")):
         _git(clone, "add", "-A")
         _git(clone, "commit", "-q", "-m", msg)
     _git(alice, "push", "-q", "origin", "HEAD:main")
     _git(bob, "pull", "-q", "--no-rebase", "origin", "main")  # a real merge of the same day
     assert "<<<<<<<" not in "".join(
-        p.read_text() for p in (bob / ".memory" / "journal").glob("*.md"))
+        p.read_text() for p in (bob / ".memory" / "journal").glob("*.md")
+    )
     proc = run_cli("list", "--type", "event", "--json", cwd=bob)
     assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
     texts = [e["body"] for e in json.loads(proc.stdout)]

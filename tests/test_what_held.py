@@ -36,9 +36,14 @@ def test_eight_processes_remember_and_log_without_loss_or_duplicate_ids(repo):
 
     workers, per_worker = 8, 50
     began = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(repo), f"w{n}", str(per_worker)],
-                              stderr=subprocess.PIPE, text=True)
-             for n in range(workers)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(repo), f"w{n}", str(per_worker)],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(workers)
+    ]
     for proc in procs:
         _out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err
@@ -54,8 +59,10 @@ def test_eight_processes_remember_and_log_without_loss_or_duplicate_ids(repo):
     assert not journal.problems
     assert len(journal.events) == workers * per_worker
     assert len({e.id for e in journal.events}) == len(journal.events)
-    print(f"\nconcurrency: {workers} processes x ({per_worker} remember + {per_worker} log) "
-          f"= {2 * workers * per_worker} writes in {elapsed:.1f}s")
+    print(
+        f"\nconcurrency: {workers} processes x ({per_worker} remember + {per_worker} log) "
+        f"= {2 * workers * per_worker} writes in {elapsed:.1f}s"
+    )
 
 
 @pytest.mark.slow
@@ -72,10 +79,13 @@ def test_cli_writers_with_a_search_loop_running(repo):
     loop = threading.Thread(target=searcher)
     loop.start()
     try:
+
         def write(worker: str):
             for i in range(4):
-                for args in (["remember", f"{worker} keeps setting {i} in the service config"],
-                             ["log", f"{worker} event {i}"]):
+                for args in (
+                    ["remember", f"{worker} keeps setting {i} in the service config"],
+                    ["log", f"{worker} event {i}"],
+                ):
                     proc = run_cli(*args, cwd=repo, timeout=300)
                     if proc.returncode != 0:
                         failures.append(proc.stderr)
@@ -104,12 +114,17 @@ def test_kill_dash_nine_of_reindex_then_recovery(repo):
     for n in range(120):
         (facts / f"k{n}.md").write_text(
             f"---\nid: k{n}\ntype: fact\ntitle: Kill probe {n}\n---\nProbe body {n} about "
-            f"service {n % 7} and queue {n % 5}.\n")
+            f"service {n % 7} and queue {n % 5}.\n"
+        )
     rng = random.Random(15)
     for _round in range(3):
-        proc = subprocess.Popen([sys.executable, "-m", "memstrata.cli", "reindex"], cwd=repo,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memstrata.cli", "reindex"],
+            cwd=repo,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         time.sleep(rng.uniform(0.5, 4.0))  # somewhere mid-run (or after: both must recover)
         try:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -125,8 +140,16 @@ def test_kill_dash_nine_of_reindex_then_recovery(repo):
     assert report["ok"], report
     assert report["documents"] == 121  # 120 + project.md
     assert report["lexical"]["docs"] == 121 and report["vector"]["docs"] == 121
-    proc = run_cli("search", "Probe body 42 about service 0", "--mode", "vector", "-k", "3",
-                   cwd=repo, timeout=300)
+    proc = run_cli(
+        "search",
+        "Probe body 42 about service 0",
+        "--mode",
+        "vector",
+        "-k",
+        "3",
+        cwd=repo,
+        timeout=300,
+    )
     assert "Kill probe 42" in proc.stdout
 
 
@@ -142,11 +165,19 @@ def test_two_consolidations_at_once_the_second_is_refused(repo, fake_llm):
 
     server = fake_llm(responder=slow, timeout_s=120)
     mem = Memory.open(repo)
-    for text in ("Move the job queue to redis streams", "Redis streams for the job queue",
-                 "The job queue now runs on redis streams"):
+    for text in (
+        "Move the job queue to redis streams",
+        "Redis streams for the job queue",
+        "The job queue now runs on redis streams",
+    ):
         log_event(mem, text, "decision", tags=["queue"])
-    first = subprocess.Popen([sys.executable, "-m", "memstrata.cli", "consolidate"], cwd=repo,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "memstrata.cli", "consolidate"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         for _ in range(1200):  # until the first run is inside its LLM call
             if server.requests or first.poll() is not None:
@@ -163,25 +194,45 @@ def test_two_consolidations_at_once_the_second_is_refused(repo, fake_llm):
     assert first.returncode == 0, err
 
 
-TRAVERSAL_IDS = ["../../../../etc/passwd", "..", "../facts/x", "/etc/passwd", "facts/../../x",
-                 "..\\..\\windows", "%2e%2e%2fsecret", "~/.pgpass", "a/../../../b"]
+TRAVERSAL_IDS = [
+    "../../../../etc/passwd",
+    "..",
+    "../facts/x",
+    "/etc/passwd",
+    "facts/../../x",
+    "..\\..\\windows",
+    "%2e%2e%2fsecret",
+    "~/.pgpass",
+    "a/../../../b",
+]
 
 
 def test_path_traversal_ids_are_refused(repo, tmp_path):
     victim = tmp_path / "victim.md"
     victim.write_text("---\nid: victim\ntype: fact\ntitle: Victim\n---\nuntouched\n")
-    before = sorted(p.relative_to(repo) for p in (repo / ".memory").rglob("*") if p.is_file()
-                    and ".index" not in p.parts)
+    before = sorted(
+        p.relative_to(repo)
+        for p in (repo / ".memory").rglob("*")
+        if p.is_file() and ".index" not in p.parts
+    )
     for bad in [*TRAVERSAL_IDS, str(victim)]:
-        for args in (["show", bad], ["forget", bad, "--reason", "probe"],
-                     ["supersede", bad, "new text"]):
+        for args in (
+            ["show", bad],
+            ["forget", bad, "--reason", "probe"],
+            ["supersede", bad, "new text"],
+        ):
             proc = run_cli(*args, cwd=repo, timeout=60)
             assert proc.returncode != 0, (args, proc.stdout)
             assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, (
-                args, proc.stderr)
+                args,
+                proc.stderr,
+            )
             assert "untouched" not in proc.stdout
     assert victim.read_text().endswith("untouched\n")
-    after = sorted(p.relative_to(repo) for p in (repo / ".memory").rglob("*") if p.is_file()
-                   and ".index" not in p.parts)
+    after = sorted(
+        p.relative_to(repo)
+        for p in (repo / ".memory").rglob("*")
+        if p.is_file() and ".index" not in p.parts
+    )
     assert before == after
     assert not list(Path(tmp_path).glob("*.md"))[1:]  # nothing new beside the victim
