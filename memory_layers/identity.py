@@ -30,6 +30,8 @@ def _languages(repo: Path, limit: int = 4000) -> list[str]:
         except OSError:
             continue
         for entry in entries:
+            if entry.is_symlink():
+                continue  # a link may loop or lead out of the repository
             if entry.is_dir():
                 if entry.name not in _SKIP_DIRS and not entry.name.startswith("."):
                     stack.append(entry)

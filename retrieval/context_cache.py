@@ -89,9 +89,9 @@ def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Sca
     found = scan_store(paths.root, include_archived=False, folders=folders)
     base = str(paths.root)
     scan = Scan(skipped=[str(e) for e in found.skipped])
+    cut = len(base.rstrip(os.sep)) + 1  # entries are base/<name> or base/<folder>/<name>
     for e in found.entries:
-        rel = os.path.relpath(e.path, base).replace(os.sep, "/")
-        scan.entries.append(ScanEntry(rel, e.mtime_ns, e.size))
+        scan.entries.append(ScanEntry(e.path[cut:].replace(os.sep, "/"), e.mtime_ns, e.size))
     return scan
 
 
