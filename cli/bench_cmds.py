@@ -159,9 +159,9 @@ def bench_embed(ctx, texts, model_dir, as_json):
     from memstrata.retrieval.embedding import resolve_model_dir
 
     from memstrata.bench.search import embed_throughput
-    from memstrata.core.settings import load_settings
+    from memstrata.cli.main import settings_for
 
-    folder = model_dir or resolve_model_dir(load_settings().embedding)
+    folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
     if as_json:
         emit_json(result)
@@ -233,7 +233,7 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
     (indexing embeds every item). Progress goes to stderr.
     """
     from memstrata.bench.latency import parse_sizes, run_latency_bench
-    from memstrata.core.settings import load_settings
+    from memstrata.cli.main import settings_for
 
     sizes = parse_sizes(items)
     if plot_file:
@@ -241,7 +241,7 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
 
         _pyplot()
     report = run_latency_bench(sizes, runs=runs, queries=queries, embed_texts=embed_texts,
-                               settings=load_settings(),
+                               settings=settings_for(ctx),
                                progress=lambda msg: click.echo(f"bench latency: {msg}", err=True))
     if plot_file:
         from memstrata.bench.plot import plot_latency

@@ -159,7 +159,7 @@ class Journal:
         return out
 
     def days(self) -> list[date]:
-        out = []
+        out: list[date] = []
         for entry in self.scan().entries:
             try:
                 out.append(date.fromisoformat(entry.name[:-3]))

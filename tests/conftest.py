@@ -11,15 +11,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
-
-
-# read at import: the autouse fixture clears every MEMSTRATA_* variable before tests run
-_ENV_MODEL = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+# Read once at import: the `isolated` fixture removes every MEMSTRATA_* variable per test.
+_TEST_MODEL_DIR = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
 
 
 def model_dir() -> Path:
-    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR") or _ENV_MODEL
-    return Path(env) if env else SHARED_MODEL
+    """The ONNX model the tests use: MEMSTRATA_TEST_MODEL_DIR, else ../shared's copy."""
+    return Path(_TEST_MODEL_DIR) if _TEST_MODEL_DIR else SHARED_MODEL
 
 
 @pytest.fixture(autouse=True)

@@ -174,7 +174,7 @@ def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) ->
     (base / "repo").mkdir()
     Memory.init(base / "repo")
     mem = Memory.open(base / "repo", home=base / "home", **(overrides or {}))
-    store = mem.require_project()
+    store = mem.require_project().store
     out = IngestedStore(mem=mem, index=MemoryIndex(mem, warn=lambda _m: None), workdir=workdir)
     started = time.perf_counter()
     for event in events:
