@@ -219,7 +219,7 @@ class MemoryStore:
         """Rewrite `path` only if its bytes still hash to `expected` (None = must not exist)."""
         with locked(self.paths.locks_dir, f"file-{path.name}"):
             try:
-                current = checksum(path.read_bytes())
+                current = self._current_checksum(path)
             except FileNotFoundError:
                 current = None
             if current != expected:
@@ -228,6 +228,14 @@ class MemoryStore:
                     "process); nothing was overwritten, re-run the command"
                 )
             write_atomic(path, serialize_item(item).encode("utf-8"))
+
+    def _current_checksum(self, path: Path) -> str:
+        """Hash of the whole file as it is now, read through the safe reader (no FIFO wait,
+        no link out of the root); FileNotFoundError when it is gone."""
+        try:
+            return checksum(read_memory_file(path, self.paths.root, max_bytes=1 << 62).data)
+        except UnsafeEntry as exc:
+            raise ConcurrentEdit(f"{exc}; nothing was overwritten") from exc
 
     @staticmethod
     def _refuse_truncated(loaded: LoadedItem) -> None:
@@ -261,7 +269,7 @@ class MemoryStore:
             n += 1
         with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
             try:
-                current = checksum(loaded.path.read_bytes())
+                current = self._current_checksum(loaded.path)
             except FileNotFoundError as exc:
                 raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing archived") from exc
             if current != loaded.checksum:
