@@ -40,7 +40,7 @@ class UnsafeEntry(InvalidItem):
     """An entry skipped for safety: a symlink leaving the root, a loop, not a regular file."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One readable file found by `scan_folder`: its path and its (target's) stat."""
 

@@ -85,7 +85,7 @@ def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class SourceFile:
     """One memory file and what kind of parser it needs."""
 
