@@ -348,8 +348,11 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
                                            sync=sync, warnings=warnings, now=now,
                                            record_access=False)
                 except Exception as exc:  # noqa: BLE001 - context without recall beats none
-                    result.notes.append(f"retrieval skipped: {type(exc).__name__}: {exc}")
-                    hits = []
+                    hits = catalog_hits(views, query, k or cfg.candidates)
+                    result.notes.append(
+                        f"retrieval degraded: {type(exc).__name__}: {exc}; answered from "
+                        f"catalog titles ({len(hits)} match(es)) and the journal")
+                    result.index_cold = not sync
                 result.notes.extend(f"retrieval: {w}" for w in warnings)
         # where each hit's file is now, per our own cache (the index may hold older paths)
         item_ids = {h.id for h in hits or [] if getattr(h, "type", None) != "event"}

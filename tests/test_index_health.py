@@ -252,3 +252,47 @@ def test_prompt_hook_on_a_cold_index_answers_from_the_catalog_and_logs_it(stocke
             break
         time.sleep(0.5)
     assert (_index(stocked) / "tantivy" / "meta.json").is_file()
+
+
+def test_session_start_on_a_broken_lexical_index_answers_from_the_catalog(stocked):
+    import subprocess
+
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    for args in (
+        ["init", "-q"],
+        ["commit", "-q", "--allow-empty", "-m", "Tune the kafka consumer lag alert"],
+    ):
+        subprocess.run(
+            ["git", *args],
+            cwd=stocked,
+            check=True,
+            capture_output=True,
+            env={**__import__("os").environ, **env},
+        )
+    (_index(stocked) / "tantivy" / "meta.json").write_text("{not json at all")
+    payload = {
+        "session_id": "broken",
+        "cwd": str(stocked),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    proc = run_cli(
+        "hook",
+        "session-start",
+        "--client",
+        "claude-code",
+        input=json.dumps(payload),
+        cwd=stocked,
+        timeout=120,
+        env={"MEMSTRATA_HOOKS__DEADLINE_MS": "120000"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "We settled the kafka consumer lag question" in context  # the body: top-k, not catalog
+    log = (_index(stocked) / "hooks.log").read_text()
+    assert "retrieval degraded" in log

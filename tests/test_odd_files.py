@@ -120,6 +120,9 @@ def test_context_and_hooks_never_inject_outside_files(planted):
         assert proc.returncode == 0, proc.stderr
         assert SECRET not in proc.stdout and OUTSIDE_WORD not in proc.stdout, proc.stdout
         assert SECRET not in proc.stderr
+    log = (planted / ".memory" / ".index" / "hooks.log").read_text()
+    assert "notes.md" in log and "outside" in log  # the hooks name what they skipped
+    assert SECRET not in log
 
 
 def test_search_reindex_doctor_check_skip_and_report(planted):
