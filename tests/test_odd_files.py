@@ -220,3 +220,10 @@ def test_safe_reader_unit(tmp_path):
     (tmp_path / "x.md").write_text("x")
     with pytest.raises(UnsafeEntry, match="outside"):
         read_memory_file(root / ".." / "x.md", root)  # `..` in a name
+
+
+def test_a_fifo_config_file_is_an_error_not_a_hang(repo):
+    os.mkfifo(repo / ".memory" / "config.toml")
+    proc = run_cli("list", cwd=repo, timeout=60)
+    assert proc.returncode != 0
+    assert "config.toml: not a regular file" in proc.stderr and "Traceback" not in proc.stderr

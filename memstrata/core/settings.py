@@ -145,6 +145,8 @@ def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a FIFO or device would block the open
+        raise ConfigError(f"{path}: not a regular file; remove it or replace it with a TOML file")
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
