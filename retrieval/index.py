@@ -127,7 +127,13 @@ class MemoryIndex:
                 # the manifest is a cache too: start over, and drop indexes it described
                 self.warn(f"index catalog unreadable ({exc}); rebuilding the index")
                 for suffix in ("", "-wal", "-shm"):
-                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+                    part = path.with_name(path.name + suffix)
+                    if part.is_dir() and not part.is_symlink():
+                        import shutil
+
+                        shutil.rmtree(part, ignore_errors=True)
+                    else:
+                        part.unlink(missing_ok=True)
                 self.lexical.destroy()
                 self.vectors.destroy()
                 self._catalog = Catalog(path)
