@@ -95,7 +95,8 @@ class MemoryStore:
                 created.append(path)
         ignore = self.paths.root / ".gitignore"
         if not ignore.exists():
-            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n.index/\n")
+            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n"
+                                 b".index.moved-aside-*\n.index/\n")
             created.append(ignore)
         attributes = self.paths.root / ".gitattributes"
         if not attributes.exists():
