@@ -78,7 +78,8 @@ class MemoryIndex:
         self.warn = warn or _log_warning
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
-                                   collection=self._collection_name(), token=self._chroma_token())
+                                   collection=self._collection_name(), token=self._chroma_token(),
+                                   timeout_s=self.settings.retrieval.chroma_timeout_s)
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None

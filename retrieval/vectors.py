@@ -73,6 +73,32 @@ def where_clause(filters: Filters | None) -> dict | None:
     return conditions[0] if len(conditions) == 1 else {"$and": conditions}
 
 
+def _heartbeat(host: str, port: int, ssl: bool, headers: dict, seconds: float) -> None:
+    import http.client
+
+    conn_cls = http.client.HTTPSConnection if ssl else http.client.HTTPConnection
+    conn = conn_cls(host, port, timeout=seconds)
+    try:
+        conn.request("GET", "/api/v2/heartbeat", headers=headers)
+        conn.getresponse().read()
+    except OSError as exc:  # refused, unreachable, timed out
+        raise VectorStoreError(f"Chroma server {host}:{port} unreachable ({exc})") from exc
+    finally:
+        conn.close()
+
+
+def _bound_http_timeout(client, seconds: float) -> None:
+    """Give chroma's httpx session (created with timeout=None) a deadline, so a server that
+    accepts but never answers degrades search to BM25 instead of hanging it."""
+    try:
+        import httpx
+
+        session = client._server._session  # chromadb.api.fastapi.FastAPI
+        session.timeout = httpx.Timeout(seconds)
+    except Exception:  # noqa: BLE001, S110 - chroma internals moved: keep its behaviour
+        pass
+
+
 def forget_cached_system(directory: Path) -> None:
     """Drop chroma's in-process system for `directory` so a new client reopens the files."""
     try:
@@ -93,10 +119,11 @@ class VectorStore:
     """One Chroma collection per memory root (or per project name on a shared server)."""
 
     def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION,
-                 token: str = ""):
+                 token: str = "", timeout_s: float = 10.0):
         self.directory = directory
         self.url = url
         self.token = token
+        self.timeout_s = timeout_s
         self.collection_name = collection
         self._client: Any = None  # chromadb client, made on first use (heavy import)
         self._collection: Any = None
@@ -112,11 +139,16 @@ class VectorStore:
             from urllib.parse import urlparse
 
             parsed = urlparse(self.url if "://" in self.url else f"http://{self.url}")
+            host = parsed.hostname or "localhost"
+            port = parsed.port or (443 if parsed.scheme == "https" else 8000)
             headers = {"X-Chroma-Token": self.token} if self.token else None
-            return chromadb.HttpClient(host=parsed.hostname or "localhost",
-                                       port=parsed.port or (443 if parsed.scheme == "https" else 8000),
-                                       ssl=parsed.scheme == "https", headers=headers,
-                                       settings=chroma_settings())
+            # chroma's HTTP session has no timeout at all, and its constructor already talks
+            # to the server: ask for a heartbeat ourselves first, with a deadline
+            _heartbeat(host, port, parsed.scheme == "https", headers or {}, self.timeout_s)
+            client = chromadb.HttpClient(host=host, port=port, ssl=parsed.scheme == "https",
+                                         headers=headers, settings=chroma_settings())
+            _bound_http_timeout(client, self.timeout_s)
+            return client
         if not (self.directory / "chroma.sqlite3").is_file():
             forget_cached_system(self.directory)  # deleted under a live client of this process
         self.directory.mkdir(parents=True, exist_ok=True)

@@ -292,3 +292,24 @@ def test_journal_days_merge_cleanly_between_teammates(teammates):
     _git(alice, "pull", "-q", "--no-rebase", "origin", "main")
     proc = run_cli("list", "--type", "event", "--json", cwd=alice)
     assert len(json.loads(proc.stdout)) == 2
+
+
+def test_a_server_that_never_answers_degrades_instead_of_hanging(repo, monkeypatch):
+    """A host that accepts connections and then says nothing (a stuck proxy, a blackhole):
+    chroma's own client would wait forever; memstrata gives up after chroma_timeout_s."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)  # the kernel completes handshakes; nobody ever answers
+    try:
+        port = listener.getsockname()[1]
+        monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_URL", f"http://127.0.0.1:{port}")
+        monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_TIMEOUT_S", "1")
+        assert (
+            run_cli("remember", "Invoices are archived after seven years", cwd=repo).returncode == 0
+        )
+        proc = run_cli("search", "invoice archive retention", cwd=repo, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert "seven years" in proc.stdout
+        assert "unreachable" in proc.stderr and "Traceback" not in proc.stderr
+    finally:
+        listener.close()

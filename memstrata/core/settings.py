@@ -50,6 +50,7 @@ class RetrievalSettings(BaseModel):
     chroma_url: str = ""
     chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
     chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
+    chroma_timeout_s: float = 10.0  # per request to a Chroma server (chroma sets none)
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
     llm_rerank_max_items: int = 20
     relevance_weight: float = 0.75
