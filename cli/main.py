@@ -73,13 +73,14 @@ def _register() -> None:
         config_cmds,
         consolidate_cmds,
         context_cmds,
+        criteria_cmds,
         index_cmds,
         install_cmds,
         memory_cmds,
     )
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
-                   consolidate_cmds, config_cmds):
+                   criteria_cmds, consolidate_cmds, config_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -129,6 +129,7 @@ class GuardrailSettings(BaseModel):
     hook_llm_timeout_s: float = 20
     hook_deadline_ms: int = 5000  # check --hook pre-tool|pre-commit: then fail open (or closed)
     max_proposal_chars: int = 12000
+    draft: bool = True  # `remember --type criterion` drafts forbid/require terms from the text
 
 
 class LimitsSettings(BaseModel):

@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.errors import MemstrataError
-from memstrata.guardrail.rules import normalise_path, paths_in_text
+from memstrata.guardrail.terms import normalise_path, paths_in_text
 
-CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 # tools that only read or talk: judging them would block harmless exploration
@@ -96,9 +96,16 @@ class Proposal(BaseModel):
     client: str | None = None
     skip_reason: str = ""  # set when there is nothing worth judging (a read-only tool)
 
+    def is_change(self) -> bool:
+        """A diff or a tool's edit: its text is what would be added (not a description)."""
+        return self.source == "diff" or (self.source == "tool" and bool(self.paths))
+
     def judged_paths(self) -> list[str]:
-        """Touched paths plus path-like words in the text."""
+        """Touched paths plus, for prose or a command, path-like words in the text (a
+        diff's or an edit's text is file content: a path in it is not touched)."""
         out = list(self.paths)
+        if self.is_change():
+            return out
         for p in paths_in_text(self.text):
             if p not in out:
                 out.append(p)
@@ -213,13 +220,15 @@ def from_git_diff(
             f"commit {rev}",
         )
         message = _git(repo, "log", "-1", "--format=%B", rev).strip()
-    diff = _git(repo, *diff_args)
+    # the memory folder holds the rules themselves: committing a criterion is no proposal
+    spec = ["--", ":/", ":(exclude).memory"]
+    diff = _git(repo, *diff_args, *spec)
     paths, added = parse_unified_diff(diff)
     names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
         "--name-only",
         "-z",
     ]
-    for name in _names(_git(repo, *names_args)):  # binary files and mode changes too
+    for name in _names(_git(repo, *names_args, *spec)):  # binary files and mode changes too
         if name not in paths:
             paths.append(name)
     text = "\n".join(x for x in (message, "\n".join(added)) if x)
@@ -289,7 +298,7 @@ def _collect(value: Any, texts: list[str], paths: list[str], key: str = "") -> N
 
 
 def from_hook_payload(
-    payload: str | dict, client: str = "claude-code", *, repo_dir: str | os.PathLike | None = None
+    payload: str | dict, client: str = DEFAULT_CLIENT, *, repo_dir: str | os.PathLike | None = None
 ) -> Proposal:
     """A pre-tool hook's stdin. Claude Code / Codex PreToolUse and Gemini BeforeTool send
     `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""
