@@ -227,3 +227,29 @@ def test_a_fifo_config_file_is_an_error_not_a_hang(repo):
     proc = run_cli("list", cwd=repo, timeout=60)
     assert proc.returncode != 0
     assert "config.toml: not a regular file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_mcp_identity_resource_never_reads_through_a_link_out(repo, tmp_path):
+    import anyio
+
+    from tests.test_mcp import _client
+
+    secret = tmp_path / "pgpass"
+    secret.write_text(f"db:5432:*:admin:{SECRET}\n")
+    card = repo / ".memory" / "project.md"
+    card.unlink()
+    os.symlink(secret, card)
+
+    async def main():
+        async with _client(repo) as client:
+            try:
+                result = await client.read_resource("memstrata://project")
+                text = " ".join(getattr(c, "text", "") for c in result.contents)
+            except Exception as exc:  # the SDK raises the server's ResourceError
+                text = str(exc)
+            assert SECRET not in text
+            assert "project.md" in text and "outside" in text
+            hits = await client.call_tool("recall", {"mode": "context", "budget": 800})
+            assert SECRET not in hits.content[0].text
+
+    anyio.run(main)

@@ -8,6 +8,8 @@ read). The SDK is imported only when the server is built.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any, Literal
 
@@ -202,10 +204,19 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
     def _read_special(name: str) -> str:
         mem = memory()
         parts = []
+        from memstrata.memory_layers.safefiles import read_memory_file
+
+        from memstrata.core.errors import InvalidItem
+
         for paths in filter(None, (mem.home, mem.project)):
             path = paths.root / name
-            if path.is_file():
-                parts.append(path.read_text("utf-8", errors="replace"))
+            if not os.path.lexists(path):
+                continue
+            try:  # never through a link out of the memory folder, never a FIFO
+                data = read_memory_file(path, paths.root, mem.settings.limits.max_file_bytes).data
+            except (InvalidItem, OSError) as exc:
+                raise ResourceError(f"{name} not read: {exc}") from exc
+            parts.append(data.decode("utf-8", errors="replace"))
         if not parts:
             raise ResourceError(f"no {name} yet; run `memstrata init` (or `init --global`)")
         return "\n\n".join(parts)
