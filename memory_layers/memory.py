@@ -129,9 +129,8 @@ class Memory:
     # ---- reading ------------------------------------------------------------------------
     def load_items(self, include_archived: bool = True):
         """(items, problems) across global + project; project items override global ones."""
-        from memstrata.memory_layers.store import LoadResult
-
         from memstrata.memory_layers.scopes import visible_global
+        from memstrata.memory_layers.store import LoadResult
 
         merged = LoadResult()
         global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
@@ -151,6 +150,12 @@ class Memory:
             except ItemNotFound:
                 continue
         raise ItemNotFound(f"no memory item or event with id '{item_id}'; `memstrata list` shows ids")
+
+    def check_input(self, text: str, *, where: str = "input") -> None:
+        """Refuse input that would be stored invisible, break a writer, or stall every read."""
+        from memstrata.memory_layers.input_check import check_input_text
+
+        check_input_text(text, where=where, max_bytes=self.settings.limits.max_item_bytes)
 
     def guard(self, text: str, *, redact: bool | None = None, where: str = "input") -> str:
         from memstrata.memory_layers.secret_guard import guard_text

@@ -9,7 +9,6 @@ read). The SDK is imported only when the server is built.
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,15 +29,52 @@ def _open(root: str | None, cwd: Path | None):
     return Memory.open(root, cwd=cwd, require_project=False)
 
 
+def package_version() -> str:
+    """memstrata's installed version (reported to MCP clients in the handshake)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("memstrata")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def argument_problems(tool: str, errors: list[dict]) -> str:
+    """A model-readable line for arguments that failed validation: which argument, what was
+    expected — not pydantic's internal model name, error codes or documentation links."""
+    parts = []
+    for err in errors:
+        where = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+        message = str(err.get("msg", "is not valid"))
+        if err.get("type") == "missing":
+            parts.append(f"`{where}` is required")
+        elif err.get("type") == "extra_forbidden":
+            parts.append(f"`{where}` is not an argument of {tool}")
+        else:
+            parts.append(f"`{where}`: {message[0].lower() + message[1:] if message else message}")
+    return f"invalid arguments for {tool}: " + "; ".join(parts)
+
+
 def build_server(root: str | None = None, *, cwd: Path | None = None):
     """An MCPServer bound to the memory found from `root` / `cwd` (opened afresh per call)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp_types import ToolAnnotations
+    from pydantic import ValidationError
 
     from memstrata.core.errors import MemstrataError
 
-    server = MCPServer("memstrata", instructions=INSTRUCTIONS)
+    class MemstrataMCPServer(MCPServer):
+        async def call_tool(self, name, arguments, context=None):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                cause = exc.__cause__
+                if isinstance(cause, ValidationError):
+                    raise ToolError(argument_problems(name, cause.errors())) from cause
+                raise
+
+    server = MemstrataMCPServer("memstrata", instructions=INSTRUCTIONS, version=package_version())
 
     def memory():
         try:
@@ -86,10 +122,14 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         except MemstrataError as exc:
             raise ToolError(str(exc)) from exc
         out = {"id": written.item.id, "type": written.item.type, "title": written.item.title,
-                "path": str(written.path),
-                "archived": str(written.archived) if written.archived else None}
-        if drafted is not None:
-            spec = written.item.criterion
+               "path": str(written.path),
+               "archived": str(written.archived) if written.archived else None}
+        if written.duplicate_of:
+            out["duplicate_of"] = written.duplicate_of
+            out["note"] = ("already remembered: the existing item was reinforced instead "
+                           "of storing a copy")
+        spec = written.item.criterion
+        if drafted is not None and spec is not None:
             out["draft"] = {"drafted_by": drafted.drafted_by, "notes": drafted.notes,
                             "applies_to": spec.applies_to.model_dump(), "forbid": spec.forbid,
                             "require": spec.require, "unless": spec.unless}
@@ -166,7 +206,7 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
 
         mem = memory()
         listing = list_items(mem, item_type=type, layer=layer,
-                             include_events=type == "event" or layer == "L3")
+                             include_events=type == "event" or layer == "L3", redact=True)
         now = now_utc()
         rows = [{"id": i.id, "type": i.type, "layer": i.layer, "scope": i.scope, "title": i.title,
                  "age": age_label(i.updated, now), "confidence": i.confidence}
@@ -202,11 +242,12 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         return out
 
     def _read_special(name: str) -> str:
+        from memstrata.memory_layers.secret_guard import redact_for_reading
+
         mem = memory()
         parts = []
-        from memstrata.memory_layers.safefiles import read_memory_file
-
         from memstrata.core.errors import InvalidItem
+        from memstrata.memory_layers.safefiles import read_memory_file
 
         for paths in filter(None, (mem.home, mem.project)):
             path = paths.root / name
@@ -216,7 +257,9 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
                 data = read_memory_file(path, paths.root, mem.settings.limits.max_file_bytes).data
             except (InvalidItem, OSError) as exc:
                 raise ResourceError(f"{name} not read: {exc}") from exc
-            parts.append(data.decode("utf-8", errors="replace"))
+            # a hand-edited card may hold a secret: the model sees it redacted
+            parts.append(redact_for_reading(data.decode("utf-8", errors="replace"),
+                                            mem.settings.guard.entropy_threshold)[0])
         if not parts:
             raise ResourceError(f"no {name} yet; run `memstrata init` (or `init --global`)")
         return "\n\n".join(parts)
