@@ -141,7 +141,8 @@ def test_chroma_panic_degrades_to_bm25_and_repair_rebuilds(stocked):
     code, report = _doctor_json(stocked, "--repair")
     assert report["repaired"], report
     code, report = _doctor_json(stocked)
-    assert code == 0 and report["ok"], report
+    assert report["ok"], report  # the index; the hooks part still reports the degraded hook
+    assert code == 0 or not report["hooks_ok"], report
     proc = run_cli("search", "redis queue", "--mode", "vector", cwd=stocked, timeout=300)
     assert proc.returncode == 0 and "redis" in proc.stdout and "warning" not in proc.stderr
 

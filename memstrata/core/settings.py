@@ -33,6 +33,7 @@ class GuardSettings(BaseModel):
 class LimitsSettings(BaseModel):
     max_item_bytes: int = 65536        # remember / log text (CLI, stdin, MCP)
     max_proposal_bytes: int = 262144   # check: text proposals refused above; diffs and hooks cut
+    max_file_bytes: int = 262144       # a larger memory file is read as a truncated excerpt
 
 
 class EmbeddingSettings(BaseModel):
@@ -137,10 +138,6 @@ class GuardrailSettings(BaseModel):
     draft: bool = True  # `remember --type criterion` drafts forbid/require terms from the text
 
 
-class LimitsSettings(BaseModel):
-    max_file_bytes: int = 262144  # a larger memory file is read as a truncated excerpt
-
-
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in extra.items():
@@ -201,7 +198,6 @@ class Settings(BaseSettings):
     llm: LLMSettings = LLMSettings()
     consolidation: ConsolidationSettings = ConsolidationSettings()
     guardrail: GuardrailSettings = GuardrailSettings()
-    limits: LimitsSettings = LimitsSettings()
 
     @classmethod
     def settings_customise_sources(
