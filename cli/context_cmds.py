@@ -68,6 +68,10 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
         return
     if result.text:
         click.echo(result.text, nl=False)
+    if not report:  # files that were skipped (unsafe, unreadable, cut) are always named
+        for note in result.notes:
+            if note.startswith("unreadable memory file skipped"):
+                click.echo(f"warning: {note}", err=True)
     if report:
         click.echo(_report_text(result), err=True)  # stdout stays the context itself
 
@@ -92,8 +96,9 @@ def hook(ctx, event: str, client: str):
                    f"clients: {', '.join(CLIENTS)}", err=True)
         sys.exit(1)
     try:
-        from memstrata.integrations.hooks import run_hook
+        from memstrata.integrations.hooks import capture_native_stderr, run_hook
 
+        capture_native_stderr()
         root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
         stdin_text = read_piped_stdin() or ""
         run = run_hook(event, client, stdin_text, root=root)

@@ -83,7 +83,7 @@ def reindex(ctx, as_json):
             report = index.rebuild(progress=bar)
     finally:
         index.close()
-    for problem in report.problems:
+    for problem in [*report.skipped, *report.problems]:
         click.echo(f"warning: not indexed: {problem}", err=True)
     for message in report.warnings:
         click.echo(f"warning: {message}", err=True)

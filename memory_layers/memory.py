@@ -48,9 +48,11 @@ class Memory:
         self.home = home
         self.settings = settings
         self.project_name = project_name or (project.repo_dir.name if project else "global")
-        self.project_store: MemoryStore | None = MemoryStore(project, "project") if project else None
-        self.global_store = MemoryStore(home, "global")
-        self.journal: Journal | None = Journal(project) if project else None
+        limit = settings.limits.max_file_bytes
+        self.project_store: MemoryStore | None = (
+            MemoryStore(project, "project", limit) if project else None)
+        self.global_store = MemoryStore(home, "global", limit)
+        self.journal: Journal | None = Journal(project, limit) if project else None
 
     # ---- opening ------------------------------------------------------------------------
     @classmethod

@@ -362,7 +362,9 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
         items.append(it)
         paths[it.id] = li.path
     if include_events and mem.journal and (item_type in (None, "event")) and layer in (None, "L3"):
-        for ev in mem.journal.read_all().events:
+        journal = mem.journal.read_all()
+        loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
+        for ev in journal.events:
             items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
                                     created=ev.time, updated=ev.time, tags=ev.tags,
                                     source=Source(kind=ev.source)))

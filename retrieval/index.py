@@ -78,7 +78,8 @@ class MemoryIndex:
         self.warn = warn or _log_warning
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
-                                   collection=self._collection_name())
+                                   collection=self._collection_name(), token=self._chroma_token(),
+                                   timeout_s=self.settings.retrieval.chroma_timeout_s)
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None
@@ -90,15 +91,36 @@ class MemoryIndex:
     def _collection_name(self) -> str:
         if not self.settings.retrieval.chroma_url:
             return "memstrata"
-        # a shared server holds many memories: one collection per memory root
-        digest = hashlib.sha256(str(self.mem.primary.root.resolve()).encode()).hexdigest()[:10]
-        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", self.mem.project_name).strip("-_")[:40] or "memory"
+        # A shared server holds many memories: one namespace per project, one collection per
+        # clone in it. Clones sit at different commits, so each keeps its own vectors (a
+        # shared collection would let one teammate's delete remove another's live item).
+        # The host name is in the digest: two laptops may check out to the same path.
+        import socket
+
+        r = self.settings.retrieval
+        clone = f"{socket.gethostname()}:{self.mem.primary.root.resolve()}"
+        digest = hashlib.sha256(clone.encode()).hexdigest()[:10]
+        name = r.chroma_namespace or self.mem.project_name
+        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", name).strip("-_")[:40] or "memory"
         return f"memstrata-{slug}-{digest}"
+
+    def _chroma_token(self) -> str:
+        import os
+
+        env = self.settings.retrieval.chroma_token_env
+        if not env:
+            return ""
+        token = os.environ.get(env, "")
+        if not token:
+            self.warn(f"retrieval.chroma_token_env names {env}, which is not set; "
+                      "connecting to the Chroma server without a token")
+        return token
 
     # ---- parts ----------------------------------------------------------------------
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
+            self.ensure_dir()
             path = self.dir / "catalog.sqlite"
             try:
                 self._catalog = Catalog(path)
@@ -106,7 +128,13 @@ class MemoryIndex:
                 # the manifest is a cache too: start over, and drop indexes it described
                 self.warn(f"index catalog unreadable ({exc}); rebuilding the index")
                 for suffix in ("", "-wal", "-shm"):
-                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+                    part = path.with_name(path.name + suffix)
+                    if part.is_dir() and not part.is_symlink():
+                        import shutil
+
+                        shutil.rmtree(part, ignore_errors=True)
+                    else:
+                        part.unlink(missing_ok=True)
                 self.lexical.destroy()
                 self.vectors.destroy()
                 self._catalog = Catalog(path)
@@ -115,8 +143,23 @@ class MemoryIndex:
     @property
     def usage(self) -> UsageStore:
         if self._usage is None:
+            self.ensure_dir()
             self._usage = UsageStore(self.dir / "usage.sqlite")
+            if self._usage.reset_reason:
+                self._warn(f"usage stats were unreadable ({self._usage.reset_reason}); "
+                           "started them over")
         return self._usage
+
+    def ensure_dir(self) -> None:
+        """`.index` must be a folder; anything else under that name is moved aside (said)."""
+        from memstrata.memory_layers.fsutil import ensure_cache_dir
+
+        if self.dir.is_dir():
+            return
+        moved = ensure_cache_dir(self.dir)
+        if moved is not None:
+            self._warn(f"{self.dir} was not a folder; moved it to {moved.name} and rebuilt the "
+                       "index there (delete that file once you have looked at it)")
 
     def embedder(self):
         if self._embedder is None:
@@ -203,6 +246,7 @@ class MemoryIndex:
         """Drop both indexes and the manifest, then index every file (usage state is kept)."""
         from memstrata.memory_layers.fsutil import locked
 
+        self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
             self.lexical.destroy()
             self.vectors.destroy()
@@ -215,7 +259,7 @@ class MemoryIndex:
                      max_embed: int | None = None) -> SyncReport:
         from memstrata.memory_layers.fsutil import locked
 
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
             return run_sync(self, progress, quick=quick, max_embed=max_embed)
 
@@ -306,6 +350,8 @@ class MemoryIndex:
         self._last_sweep = time.monotonic()
         for message in report.warnings:
             self._warn(message)
+        for message in report.skipped:
+            self._warn(f"not read: {message}")
 
     def _warn(self, message: str) -> None:
         self.last_warnings.append(message)

@@ -81,11 +81,36 @@ class ContextResult:
     query: str | None = None
     overhead: int = 0
     cache_warm: bool = True  # False when the tokenizer had to be loaded (new or changed text)
+    index_cold: bool = False  # no lexical index: recall came from catalog titles
     full_ids: list[str] = field(default_factory=list)  # shown whole (not just a catalog line)
 
     @property
     def empty(self) -> bool:
         return not self.text
+
+
+def catalog_hits(views, query: str, k: int) -> list:
+    """Items whose catalog line (title, path) shares words with the query, most shared first.
+
+    The fallback when no index can answer: crude, but it is recall from what still works.
+    """
+    import re
+
+    from memstrata.retrieval.recall import LightHit
+
+    words = {w for w in re.findall(r"[a-z0-9]{3,}", query.lower())}
+    if not words or k <= 0:
+        return []
+    scored = []
+    for view in views:
+        for n, row in enumerate(view.rows()):
+            line = set(re.findall(r"[a-z0-9]{3,}", row.line.lower()))
+            shared = len(words & line)
+            if shared:
+                path = str(view.root / row.path) if view.root else row.path
+                scored.append((-shared, n, LightHit(row.id, "item", path)))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [hit for _s, _n, hit in scored[:k]]
 
 
 def _memo(mem: Memory) -> TokenMemo:
@@ -101,9 +126,11 @@ def cached_view(mem: Memory, memo: TokenMemo):
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()
     rescan = mem.settings.loader.catalog_rescan_s
-    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
+    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir,
+                         max_file_bytes=mem.settings.limits.max_file_bytes).load(rescan)
                if mem.project else None)
-    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
+    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir,
+                        max_file_bytes=mem.settings.limits.max_file_bytes).load(rescan)
     resident, rows = merged_view(project, global_)
     problems = (project.problems if project else []) + global_.problems
     total = (project.line_count if project else 0) + global_.line_count
@@ -195,7 +222,8 @@ def _hit_block(mem: Memory, hit, now: datetime, memo: TokenMemo,
     for scope, paths in (("project", mem.project), ("global", mem.home)):
         if paths is None:
             continue
-        store = MemoryStore(paths, scope)
+        store = (mem.project_store if scope == "project" else mem.global_store) or MemoryStore(
+            paths, scope)
         try:
             if path is not None and paths.root in path.parents:
                 loaded = store.load_file(path)
@@ -283,7 +311,7 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     bud.ids |= excluded
 
     resident_items, catalog_rows, catalog_total, problems, views = cached_view(mem, memo)
-    result.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:5])
+    result.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
 
     # candidate blocks ------------------------------------------------------------------
     resident: list[Block] = []
@@ -303,8 +331,12 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
             recent_blocks += [_event_block(e, now, memo, "todo") for e in reversed(open_items)]
         if hits is None and query and query.strip() and retrieval != "none":
             if not sync and not index_is_warm(mem):
-                result.notes.append("retrieval skipped: the index is cold (run `memstrata reindex`)")
-                hits = []
+                # the lexical index is missing: answer from the catalog titles we already hold
+                hits = catalog_hits(views, query, k or cfg.candidates)
+                result.notes.append(
+                    "retrieval degraded: the lexical index is cold; answered from catalog "
+                    f"titles ({len(hits)} match(es)) and the journal")
+                result.index_cold = True
             else:
                 warnings: list[str] = []
                 try:
@@ -316,8 +348,11 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
                                            sync=sync, warnings=warnings, now=now,
                                            record_access=False)
                 except Exception as exc:  # noqa: BLE001 - context without recall beats none
-                    result.notes.append(f"retrieval skipped: {type(exc).__name__}: {exc}")
-                    hits = []
+                    hits = catalog_hits(views, query, k or cfg.candidates)
+                    result.notes.append(
+                        f"retrieval degraded: {type(exc).__name__}: {exc}; answered from "
+                        f"catalog titles ({len(hits)} match(es)) and the journal")
+                    result.index_cold = not sync
                 result.notes.extend(f"retrieval: {w}" for w in warnings)
         # where each hit's file is now, per our own cache (the index may hold older paths)
         item_ids = {h.id for h in hits or [] if getattr(h, "type", None) != "event"}

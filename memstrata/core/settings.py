@@ -33,6 +33,7 @@ class GuardSettings(BaseModel):
 class LimitsSettings(BaseModel):
     max_item_bytes: int = 65536        # remember / log text (CLI, stdin, MCP)
     max_proposal_bytes: int = 262144   # check: text proposals refused above; diffs and hooks cut
+    max_file_bytes: int = 262144       # a larger memory file is read as a truncated excerpt
 
 
 class EmbeddingSettings(BaseModel):
@@ -53,6 +54,9 @@ class RetrievalSettings(BaseModel):
     date_weight: float = 2.0
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
     chroma_url: str = ""
+    chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
+    chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
+    chroma_timeout_s: float = 10.0  # per request to a Chroma server (chroma sets none)
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
     llm_rerank_max_items: int = 20
     relevance_weight: float = 0.75
@@ -145,6 +149,8 @@ def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a FIFO or device would block the open
+        raise ConfigError(f"{path}: not a regular file; remove it or replace it with a TOML file")
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)

@@ -20,6 +20,7 @@ long-lived process (the resident service) can call it for every hook.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memstrata.core.errors import MemstrataError
@@ -83,8 +84,9 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     problems: list = []
     for store in (mem.project_store, mem.global_store):
         items = []
-        folder = store.paths.root / "criteria" if store else None
-        for path in sorted(folder.glob("*.md")) if folder and folder.is_dir() else []:
+        scan = store.scan_folders(("criteria",)) if store and store.exists() else None
+        problems.extend(scan.skipped if scan else [])
+        for path in [Path(e.path) for e in scan.entries] if scan else []:
             try:
                 items.append(store.load_file(path))
             except InvalidItem as exc:

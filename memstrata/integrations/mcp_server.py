@@ -124,7 +124,12 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
             _bound(getattr(mcp_tools, name), memory, ToolError))
 
     def special(name: str) -> str:
-        text = mcp_tools.read_special(memory(), name)
+        from memstrata.core.errors import InvalidItem
+
+        try:
+            text = mcp_tools.read_special(memory(), name)
+        except (InvalidItem, OSError) as exc:
+            raise ResourceError(f"{name} not read: {exc}") from exc
         if text is None:
             raise ResourceError(f"no {name} yet; run `memstrata init` (or `init --global`)")
         return text

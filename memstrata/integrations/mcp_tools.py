@@ -115,14 +115,20 @@ def check(mem: Memory, proposal: str, paths: list[str] | None = None) -> dict[st
 
 def read_special(mem: Memory, name: str) -> str | None:
     """project.md / profile.md, global first then the project's, redacted for the model;
-    None when neither exists."""
+    None when neither exists. Read through the safe reader: never through a link out of the
+    memory folder, never a FIFO (InvalidItem / OSError name the file)."""
+    import os
+
+    from memstrata.memory_layers.safefiles import read_memory_file
     from memstrata.memory_layers.secret_guard import redact_for_reading
 
     parts = []
     for paths in filter(None, (mem.home, mem.project)):
         path = paths.root / name
-        if path.is_file():
-            # a hand-edited card may hold a secret: the model sees it redacted
-            parts.append(redact_for_reading(path.read_text("utf-8", errors="replace"),
-                                            mem.settings.guard.entropy_threshold)[0])
+        if not os.path.lexists(path):
+            continue
+        data = read_memory_file(path, paths.root, mem.settings.limits.max_file_bytes).data
+        # a hand-edited card may hold a secret: the model sees it redacted
+        parts.append(redact_for_reading(data.decode("utf-8", errors="replace"),
+                                        mem.settings.guard.entropy_threshold)[0])
     return "\n\n".join(parts) if parts else None
