@@ -187,7 +187,10 @@ def show(mem: Memory, item_id: str):
         return mem.get(item_id)
     except ItemNotFound:
         if mem.journal is not None:
-            event = mem.journal.get(item_id)
+            events = mem.journal.read_all().events
+            event = next((e for e in events if e.id == item_id), None)
+            full = None if event else mem._expand_short_id(item_id, (e.id for e in events))
+            event = event or next((e for e in events if e.id == full), None)
             if event is not None:
                 return event
         raise

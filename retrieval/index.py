@@ -14,13 +14,14 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memstrata.retrieval.catalog import Catalog, CatalogError
 from memstrata.retrieval.fusion import FusionRetriever, LexicalRetriever, VectorRetriever
+from memstrata.retrieval.hits import ScoredDoc, SearchHit
 from memstrata.retrieval.lexical import Filters, LexicalIndex
+from memstrata.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
 from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
 from memstrata.retrieval.sync import Progress, SyncReport, run_sync
 from memstrata.retrieval.usage import UsageStore
@@ -32,26 +33,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval.doctor import DoctorReport
 
-MODES = ("bm25", "vector", "hybrid", "default")
+MODES = SEARCH_MODES  # see retrieval/modes.py; "hybrid" is an alias of "default"
+__all__ = ["MODES", "MemoryIndex", "ScoredDoc", "SearchHit", "search"]
 MAX_QUERY_CHARS = 20_000
 # a search-triggered sync embeds at most this many items; more is a job for `reindex`
 SEARCH_EMBED_LIMIT = 500
-
-
-@dataclass
-class SearchHit:
-    id: str
-    type: str
-    layer: str
-    scope: str
-    status: str
-    title: str
-    text: str
-    path: str
-    time: datetime
-    confidence: float
-    score: float
-    explain: dict = field(default_factory=dict)
 
 
 def _stderr_warning(message: str) -> None:
@@ -229,13 +215,15 @@ class MemoryIndex:
         return vec
 
     def search(self, query: str, *, k: int = 10, types: list[str] | None = None,
-               layers: list[str] | None = None, mode: str = "default",
+               layers: list[str] | None = None, mode: str | RecallMode = "default",
                include_status=("active",), now: datetime | None = None, explain: bool = False,
                sync: bool = True, record_access: bool = True,
-               scopes: list[str] | None = None) -> list[SearchHit]:
-        """Best `k` items/events for `query`. Never raises because of the query text."""
-        if mode not in MODES:
-            raise MemstrataError(f"unknown search mode '{mode}' ({' | '.join(MODES)})")
+               scopes: list[str] | None = None) -> list[ScoredDoc]:
+        """Best `k` items/events for `query`. Never raises because of the query text.
+
+        `mode` (retrieval/modes.py): default = every retriever + rerank; rrf = BM25 + dense
+        fused, no rerank; bm25 / vector = one retriever."""
+        mode = parse_mode(mode).value
         now = now or datetime.now(timezone.utc)
         query = (query or "")[:MAX_QUERY_CHARS]
         self.last_warnings = []
@@ -250,9 +238,9 @@ class MemoryIndex:
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
         parts = []
-        if mode in ("bm25", "hybrid", "default"):
+        if mode in ("bm25", "rrf", "default"):
             parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
-        if mode in ("vector", "hybrid", "default"):
+        if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
 
@@ -314,7 +302,7 @@ def _passes(doc, filters: Filters) -> bool:
     return True
 
 
-def _hit(c: Candidate, explain: bool) -> SearchHit:
+def _hit(c: Candidate, explain: bool) -> ScoredDoc:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
@@ -323,12 +311,10 @@ def _hit(c: Candidate, explain: bool) -> SearchHit:
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})
-    return SearchHit(id=d.id, type=d.type, layer=d.layer, scope=d.scope, status=d.status,
-                     title=d.title, text=d.text, path=d.path, time=d.time,
-                     confidence=d.confidence, score=round(c.final, 6), explain=info)
+    return ScoredDoc(d, score=round(c.final, 6), explain=info)
 
 
-def search(mem: Memory, query: str, **kw) -> list[SearchHit]:
+def search(mem: Memory, query: str, **kw) -> list[ScoredDoc]:
     """One-shot search (opens the index, searches, closes)."""
     index = MemoryIndex(mem)
     try:

@@ -233,7 +233,7 @@ def prompt(mem, payload: HookPayload) -> str | None:
     if payload.client == "cursor" or not payload.prompt.strip():
         return None  # Cursor's beforeSubmitPrompt cannot carry context
     hooks = mem.settings.hooks
-    if hooks.prompt_retrieval in ("hybrid", "vector"):
+    if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
         _preload_vector_store()
     state = load_session(mem, payload.session_id)
     received = list(state.get("received", []))

@@ -102,7 +102,7 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
                     "ids": result.ids}
         warnings: list[str] = []
         try:
-            hits = search_hits(mem, query, k=max(1, min(k, 50)), mode="hybrid", sync=True,
+            hits = search_hits(mem, query, k=max(1, min(k, 50)), mode="default", sync=True,
                                warnings=warnings)
         except MemstrataError as exc:
             raise ToolError(str(exc)) from exc
