@@ -25,12 +25,13 @@ def isolated(tmp_path, monkeypatch):
     home.mkdir()
     work = tmp_path / "repo"
     work.mkdir()
+    model = model_dir()  # read the override before the MEMSTRATA_* variables are cleared
     for var in list(os.environ):
         if var.startswith("MEMSTRATA_"):
             monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model))
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     monkeypatch.chdir(work)
