@@ -65,6 +65,7 @@ class MemoryIndex:
         self._embedder = None
         self._file_stats: dict[str, tuple[int, int, str]] | None = None
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
+        self.query_cache_size = 64
         self.pending_removals: list[str] = []
         self.last_warnings: list[str] = []
 
@@ -210,9 +211,19 @@ class MemoryIndex:
         if vec is None:
             vec = self.embedder().embed([query])[0]
             self._query_vectors[query] = vec
-            if len(self._query_vectors) > 64:
+            if len(self._query_vectors) > self.query_cache_size:
                 self._query_vectors.popitem(last=False)
         return vec
+
+    def prime_queries(self, queries: list[str]) -> None:
+        """Embed many queries in one batched run (a bench asks them all anyway)."""
+        todo = list(dict.fromkeys(q[:MAX_QUERY_CHARS] for q in queries
+                                  if q.strip() and q[:MAX_QUERY_CHARS] not in self._query_vectors))
+        if not todo:
+            return
+        self.query_cache_size = max(self.query_cache_size, len(self._query_vectors) + len(todo))
+        for query, vec in zip(todo, self.embedder().embed(todo)):
+            self._query_vectors[query] = vec
 
     def search(self, query: str, *, k: int = 10, types: list[str] | None = None,
                layers: list[str] | None = None, mode: str | RecallMode = "default",
