@@ -145,19 +145,31 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
 @click.option("--projects", type=click.IntRange(1), default=5, show_default=True,
               help="Number of project histories (dataset lines).")
 @click.option("--days", type=click.IntRange(8), default=60, show_default=True,
-              help="Days of history per project.")
+              help="Days of history per project (chat style: sessions per conversation).")
+@click.option("--style", type=click.Choice(["code", "chat"]), default="code", show_default=True,
+              help="code = coding-project histories; chat = two-person conversations.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
-def bench_generate(seed, projects, days, output):
-    """Write a synthetic coding-memory benchmark (memstrata-bench/1 JSONL).
+def bench_generate(seed, projects, days, style, output):
+    """Write a synthetic benchmark (memstrata-bench/1 JSONL). Deterministic for a seed.
 
-    Project histories with exact identifiers, decisions and rejected options, knowledge
-    updates, early preferences and criteria, temporal and multi-hop questions, and many
-    near-duplicate distractors. Deterministic for a given seed.
+    --style code: project histories with exact identifiers, decisions and rejected options,
+    knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
+    near-duplicate distractors. --style chat: two people over dated sessions (--projects
+    conversations of --days sessions): small talk, facts completed by the next turn, relative
+    dates, facts that change, facts across sessions, paraphrased questions.
     """
-    from memstrata.bench.generate import generate_jsonl
+    if style == "chat":
+        import json as _json
 
-    text = generate_jsonl(seed, projects, days)
+        from memstrata.bench.chat import generate_chat
+
+        text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
+                       for line in generate_chat(seed, projects, days))
+    else:
+        from memstrata.bench.generate import generate_jsonl
+
+        text = generate_jsonl(seed, projects, days)
     if output:
         with open(output, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)

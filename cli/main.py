@@ -61,12 +61,14 @@ def _register() -> None:
         check_cmds,
         consolidate_cmds,
         context_cmds,
+        import_cmds,
         index_cmds,
         install_cmds,
         memory_cmds,
     )
 
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds):
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds,
+                   import_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

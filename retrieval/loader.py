@@ -48,9 +48,11 @@ from memstrata.retrieval.modes import RecallMode, parse_mode
 from memstrata.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
 from memstrata.retrieval.render_context import (
     PREFACE,
+    SECTION_TITLES,
     TokenMemo,
     fence_for,
     longest_tilde_fence,
+    topk_title,
 )
 
 __all__ = ["MIN_CATALOG_LINE_TOKENS", "TIERS", "Block", "ContextResult", "Dropped",
@@ -263,7 +265,7 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
         result.notes.append(f"budget {budget} is below the fixed overhead of {result.overhead} tokens")
         req.memo.save()
         return result
-    bud = Budgeter(req.memo, req.excluded)
+    bud = Budgeter(req.memo, req.excluded, {**SECTION_TITLES, "topk": topk_title(req.now)})
     skipped, notes = plan(c, bud, avail, resident_cap=cfg.resident_budget,
                           journal_share=cfg.journal_share, catalog_share=cfg.catalog_share,
                           query=query, expand=expand)
@@ -322,13 +324,8 @@ def _report(result: ContextResult, bud: Budgeter, avail: int) -> None:
         report.items = [b.id for b in blocks if b.id]
         report.used = sum(b.tokens for b in blocks) + sum(
             bud.memo(h) for h in {b.head for b in blocks if b.head}) + (
-            bud.memo(_section(tier)) if blocks else 0)
+            bud.memo(bud.titles[tier]) if blocks else 0)
         report.budget = avail
         if tier != "catalog":
             report.dropped = sum(1 for d in result.dropped if d.tier == tier)
 
-
-def _section(tier: str) -> str:
-    from memstrata.retrieval.render_context import SECTION_TITLES
-
-    return SECTION_TITLES[tier]

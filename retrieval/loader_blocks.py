@@ -61,7 +61,11 @@ def event_block(event, now: datetime, memo: TokenMemo, source: str, path: str | 
 
     resolved = relative_dates(event.text, event.time)
     note = ", ".join(f"{phrase} = {day.isoformat()}" for phrase, day in resolved)
-    text = bullet(event.text or event.kind, id_tail(event.id, 1.0, note))
+    # plain events are identified by their day/session heading and text; todos and blockers
+    # keep their short id, since a later event closes them by naming it
+    tail = (id_tail(event.id, 1.0, note) if event.kind in ("todo", "blocker")
+            else (f" ({note})" if note else ""))
+    text = bullet(event.text or event.kind, tail)
     day = today_utc(event.time)
     head, head_tokens = _heading(memo, event_group_heading(day, event.session, now))
     return Block("topk", event.id, "event", text, memo(text), source, event.time.timestamp(),
@@ -226,7 +230,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2)
+    return frozenset(_WORD.findall(text.lower()))
 
 
 def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:

@@ -51,8 +51,9 @@ class Budgeter:
     """Chosen blocks per tier; a block's cost includes its section title and group heading
     the first time either is needed."""
 
-    def __init__(self, memo: TokenMemo, excluded: set[str]):
+    def __init__(self, memo: TokenMemo, excluded: set[str], titles: dict[str, str] | None = None):
         self.memo = memo
+        self.titles = titles or SECTION_TITLES
         self.chosen: dict[str, list[Block]] = {t: [] for t in TIERS}
         self.groups: dict[str, set[str]] = {t: set() for t in TIERS}
         self.ids: set[str] = set(excluded)
@@ -64,7 +65,7 @@ class Budgeter:
     def cost(self, block: Block) -> int:
         cost = block.tokens
         if not self.chosen[block.tier]:
-            cost += self.memo(SECTION_TITLES[block.tier])
+            cost += self.memo(self.titles[block.tier])
         if block.head and block.group not in self.groups[block.tier]:
             cost += block.head_tokens
         return cost
@@ -113,9 +114,10 @@ def plan(c: Candidates, bud: Budgeter, avail: int, *, resident_cap: int, journal
         if not bud.duplicate(block, near=False):
             bud.offer(block, avail)
     rest = avail - bud.used
+    journal_cap = bud.used + (int(rest * journal_share) if c.hits else rest)
     for block in c.recent:
         if not bud.duplicate(block, near=True):
-            bud.offer(block, bud.used + (int(rest * journal_share) if c.hits else rest))
+            bud.offer(block, journal_cap)
     need_rows, rows = _tee(c.catalog)
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
     if expand:
@@ -146,7 +148,7 @@ def _tee(rows: Iterable) -> tuple[Iterator, Iterator]:
 def _catalog_need(rows: Iterator, bud: Budgeter, cap: int) -> int:
     """Tokens the catalog would use, counted only up to `cap` (rows are parsed lazily)."""
     need = 0
-    heading = bud.memo(SECTION_TITLES["catalog"])
+    heading = bud.memo(bud.titles["catalog"])
     for row in rows:
         if need >= cap:
             break
@@ -177,8 +179,8 @@ def render(bud: Budgeter, fence_open: str, fence_close: str) -> tuple[str, int]:
     for tier in TIERS:
         if not bud.chosen[tier]:
             continue
-        parts.append(SECTION_TITLES[tier])
-        total += memo(SECTION_TITLES[tier])
+        parts.append(bud.titles[tier])
+        total += memo(bud.titles[tier])
         for head, blocks in _grouped(bud.chosen[tier]):
             if head:
                 parts.append(head)

@@ -124,10 +124,16 @@ def id_tail(item_id: str, confidence: float = 1.0, note: str = "") -> str:
 
 
 def event_group_heading(day: date, session: str | None, now: datetime) -> str:
-    """One heading per day and session: `### 2023-05-08 Mon, 3 months ago · session_1`."""
-    age = age_label(datetime(day.year, day.month, day.day, tzinfo=timezone.utc), now)
+    """One heading per day and session: `### 2023-05-08 Mon · session_1` (the section title
+    names today's date once, so ages need not be repeated per group)."""
     where = f" · {' '.join(session.split())}" if session and session.strip() else ""
-    return f"### {day.isoformat()} {day.strftime('%a')}, {age}{where}\n"
+    return f"### {day.isoformat()} {day.strftime('%a')}{where}\n"
+
+
+def topk_title(now: datetime) -> str:
+    """The top-k section title, with "now" so relative ages can be worked out once."""
+    day = today_utc(now)
+    return f"## Recent and relevant (today is {day.isoformat()} {day.strftime('%a')})\n"
 
 
 def item_group_heading(kind: str, verdict: str = "") -> str:

@@ -13,9 +13,12 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
 
 
+# read once at import: the autouse fixture clears MEMSTRATA_* before tests run
+_MODEL_OVERRIDE = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+
+
 def model_dir() -> Path:
-    env = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
-    return Path(env) if env else SHARED_MODEL
+    return Path(_MODEL_OVERRIDE) if _MODEL_OVERRIDE else SHARED_MODEL
 
 
 @pytest.fixture(autouse=True)
