@@ -285,9 +285,6 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
         click.echo(f"plot written to {plot_file}", err=True)
     if as_json:
         emit_json(report)
-    elif per_category:
-        click.echo(_render_retrieval(report))
-        click.echo("\n" + _render_per_category(report))
     else:
         click.echo(_render_latency(report))
 

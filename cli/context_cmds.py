@@ -6,9 +6,9 @@ import os
 import sys
 
 import click
-from memstrata.retrieval.modes import CONTEXT_CHOICES
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
+from memstrata.retrieval.modes import CONTEXT_CHOICES
 
 TIERS = ("resident", "catalog", "topk")
 CLIENTS = ("claude-code", "codex", "cursor", "gemini")

@@ -56,7 +56,7 @@ from memstrata.retrieval.render_context import (
 )
 
 __all__ = ["MIN_CATALOG_LINE_TOKENS", "TIERS", "Block", "ContextResult", "Dropped",
-           "TierReport", "assemble_context", "open_todos", "search_hits"]
+           "TierReport", "assemble_context", "candidates_for", "open_todos", "search_hits"]
 
 
 @dataclass
@@ -88,6 +88,12 @@ class ContextResult:
     @property
     def empty(self) -> bool:
         return not self.text
+
+
+def candidates_for(mem: Memory, budget: int) -> int:
+    """How many hits to ask the retriever for: enough to fill the budget with short items
+    (a conversation turn renders in ~12 tokens), never fewer than `loader.candidates`."""
+    return max(mem.settings.loader.candidates, budget // 12)
 
 
 def _memo(mem: Memory) -> TokenMemo:
@@ -249,7 +255,7 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     budget = cfg.budget if budget is None else int(budget)
     tiers = tuple(t for t in TIERS if t in set(tiers))
     req = _Request(mem, query, now or now_utc(), _memo(mem), parse_mode(retrieval, allow_none=True),
-                   k or cfg.candidates, sync, set(exclude_ids))
+                   k or candidates_for(mem, budget), sync, set(exclude_ids))
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:

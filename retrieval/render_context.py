@@ -124,10 +124,12 @@ def id_tail(item_id: str, confidence: float = 1.0, note: str = "") -> str:
 
 
 def event_group_heading(day: date, session: str | None, now: datetime) -> str:
-    """One heading per day and session: `### 2023-05-08 Mon · session_1` (the section title
-    names today's date once, so ages need not be repeated per group)."""
-    where = f" · {' '.join(session.split())}" if session and session.strip() else ""
-    return f"### {day.isoformat()} {day.strftime('%a')}{where}\n"
+    """One heading per day and session: `### 2023-05-08 session_1` (the section title names
+    today's date once, so ages need not be repeated per group)."""
+    name = " ".join((session or "").split())
+    if day.isoformat() in name:  # "proj-2024-02-13-am" says no more than the date and "am"
+        name = name.split(day.isoformat(), 1)[1].strip(" -_·")
+    return f"### {day.isoformat()} {name}".rstrip() + "\n"
 
 
 def topk_title(now: datetime) -> str:

@@ -140,7 +140,12 @@ def recency_hits(store: IngestedStore, now, budget: int) -> list:
 
 # ---- one question in one mode -----------------------------------------------------------------
 def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
-         pack_k: int, loader_k: int) -> QuestionOutcome:
+         pack_k: int | None = None, loader_k: int | None = None) -> QuestionOutcome:
+    """One question in one mode. Every mode draws as many candidates as the loader would for
+    this budget (`candidates_for`), so single retrievers are not starved of items to pack."""
+    from memstrata.retrieval.loader import candidates_for
+
+    pack_k = loader_k = max(pack_k or 0, loader_k or 0, candidates_for(store.mem, budget))
     now = q.time
     started = time.perf_counter()
     if mode == "recency":
