@@ -332,6 +332,8 @@ def _report(result: ContextResult, bud: Budgeter, avail: int) -> None:
             bud.memo(h) for h in {b.head for b in blocks if b.head}) + (
             bud.memo(bud.titles[tier]) if blocks else 0)
         report.budget = avail
-        if tier != "catalog":
+        if tier == "resident":
+            report.dropped = bud.resident_left
+        elif tier != "catalog":
             report.dropped = sum(1 for d in result.dropped if d.tier == tier)
 

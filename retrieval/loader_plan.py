@@ -61,6 +61,7 @@ class Budgeter:
         self.shown_words: list[frozenset[str]] = []
         self.dropped: list[Dropped] = []
         self.used = 0
+        self.resident_left = 0  # resident candidates shown nowhere but (maybe) the catalog
 
     def cost(self, block: Block) -> int:
         cost = block.tokens
@@ -107,9 +108,6 @@ def plan(c: Candidates, bud: Budgeter, avail: int, *, resident_cap: int, journal
     """Fill `bud` within `avail` tokens; (catalog lines left out, notes)."""
     notes: list[str] = []
     left_out = [b for b in c.resident if not bud.offer(b, min(resident_cap, avail))]
-    if left_out:
-        notes.append(f"resident: {len(left_out)} left out for budget (listed in the catalog "
-                     f"when room allows): {', '.join(b.id or '?' for b in left_out[:8])}")
     for block in c.hits:
         if not bud.duplicate(block, near=False):
             bud.offer(block, avail)
@@ -122,8 +120,15 @@ def plan(c: Candidates, bud: Budgeter, avail: int, *, resident_cap: int, journal
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
     if expand:
         _expand(c, bud, avail - reserve, query)
+    for block in left_out:  # room top-k did not need goes back to the resident tier
+        bud.offer(block, avail - reserve)
+    bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
+    if bud.resident_left:
+        notes.append(f"resident: {bud.resident_left} left out for budget (listed in the catalog "
+                     f"when room allows): "
+                     f"{', '.join([b.id or '?' for b in left_out if b.id not in bud.ids][:8])}")
     skipped = _catalog(rows, bud, avail, c.catalog_total)
-    for block in [*left_out, *c.recent]:  # unused room flows back to the other tiers
+    for block in [*left_out, *c.recent]:  # whatever is still free
         if not bud.duplicate(block, near=True):
             bud.offer(block, avail)
     return skipped, notes

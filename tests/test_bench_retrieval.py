@@ -189,6 +189,7 @@ def test_contexts_respect_tiny_budgets_in_every_mode(tiny_set):
 def test_parse_modes():
     assert parse_modes(None) == list(MODES)
     assert parse_modes("bm25, default") == ["bm25", "default"]
+    assert parse_modes("hybrid,rrf") == ["default", "rrf"]  # hybrid names the full pipeline
     with pytest.raises(Exception, match="unknown mode 'fast'"):
         parse_modes("bm25,fast")
 

@@ -99,3 +99,65 @@ def test_grouped_rendering_costs_few_tokens_per_item(mem):
     assert len(shown) == 30
     overhead = (result.tokens - sum(count(e.text) for e in shown)) / len(shown)
     assert overhead <= 6, overhead
+
+
+def test_one_recall_mode_vocabulary():
+    from memstrata.retrieval.modes import RecallMode, parse_mode
+
+    from memstrata.core.errors import MemstrataError
+
+    assert parse_mode("hybrid") is parse_mode("default") is RecallMode.DEFAULT
+    assert parse_mode("rrf") is RecallMode.RRF
+    assert parse_mode("none", allow_none=True) is RecallMode.NONE
+    with pytest.raises(MemstrataError, match="not a search mode"):
+        parse_mode("none")
+    with pytest.raises(MemstrataError, match="unknown recall mode 'fast'"):
+        parse_mode("fast")
+
+
+def test_hits_wrap_the_indexed_document(mem):
+    from memstrata.memory_layers.operations import remember
+    from memstrata.retrieval.hits import ScoredDoc
+    from memstrata.retrieval.index import search
+
+    item = remember(mem, "The export worker retries ERR_POOL_TIMEOUT twice", "fact").item
+    hits = search(mem, "ERR_POOL_TIMEOUT", k=3, mode="bm25")
+    assert isinstance(hits[0], ScoredDoc) and hits[0].doc.id == item.id == hits[0].id
+    assert hits[0].as_dict()["title"] == hits[0].doc.title
+
+
+def test_short_ids_are_accepted_by_show_and_forget(mem):
+    from memstrata.memory_layers.operations import forget, log_event, remember, show
+    from memstrata.retrieval.render_context import short_id
+
+    item = remember(mem, "Staging runs on the small cluster", "fact").item
+    event = log_event(mem, "Dana: moved staging to the small cluster", "note")
+    assert show(mem, short_id(event.id)).id == event.id
+    assert show(mem, short_id(item.id)).item.id == item.id
+    forget(mem, short_id(item.id), "test")
+    assert show(mem, item.id).item.status == "archived"
+
+
+def test_import_chat_export_and_jsonl_once_each(mem, tmp_path):
+    import json
+
+    from memstrata.consolidation.bulk_import import import_files
+
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"conversation": {
+        "speaker_a": "Ana", "speaker_b": "Bo",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [{"speaker": "Ana", "dia_id": "D1:1", "text": "Last Saturday I ran a 10k."},
+                      {"speaker": "Bo", "dia_id": "D1:2", "text": "Nice! How did it go?"}]}}]))
+    events = tmp_path / "events.jsonl"
+    events.write_text(json.dumps({"time": "2023-05-09T10:00:00", "text": "note one"}) + "\n"
+                      + json.dumps({"time": "2023-05-09T11:00:00", "text": "pref", "type": "preference"})
+                      + "\n")
+    first = import_files(mem, [chat, events], index=False)
+    assert (first.events, first.items, first.files) == (3, 1, 2)
+    again = import_files(mem, [chat, events], index=False)
+    assert (again.events, again.items, again.skipped) == (0, 0, 4)
+    stored = {e.id: e for e in mem.journal.read_all().events}
+    assert stored["D1:1"].text == "Ana: Last Saturday I ran a 10k."
+    assert stored["D1:1"].session == "session_1" and stored["D1:1"].speaker == "Ana"
+    assert stored["D1:1"].time.isoformat().startswith("2023-05-08T13:56")
