@@ -191,12 +191,12 @@ def bench_embed(ctx, texts, model_dir, as_json):
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
+    from memstrata.cli.main import settings_for
     from memstrata.retrieval.embedding import resolve_model_dir
 
     from memstrata.bench.search import embed_throughput
-    from memstrata.core.settings import load_settings
 
-    folder = model_dir or resolve_model_dir(load_settings().embedding)
+    folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
     if as_json:
         emit_json(result)
@@ -267,8 +267,9 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
+    from memstrata.cli.main import settings_for
+
     from memstrata.bench.latency import parse_sizes, run_latency_bench
-    from memstrata.core.settings import load_settings
 
     sizes = parse_sizes(items)
     if plot_file:
@@ -276,7 +277,7 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
 
         _pyplot()
     report = run_latency_bench(sizes, runs=runs, queries=queries, embed_texts=embed_texts,
-                               settings=load_settings(),
+                               settings=settings_for(ctx),
                                progress=lambda msg: click.echo(f"bench latency: {msg}", err=True))
     if plot_file:
         from memstrata.bench.plot import plot_latency

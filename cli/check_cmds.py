@@ -7,8 +7,8 @@ fails open on errors (exit 0, one line on stderr) unless --fail-closed.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 
 import click
@@ -55,16 +55,63 @@ def _repo_dir(mem) -> Path:
     return mem.project.repo_dir if mem.project else Path.cwd()
 
 
-def _log_failure(ctx, message: str) -> None:
-    """Hooks fail quietly, so leave the reason where `memstrata` users can find it."""
+def _exit_now(code: int) -> None:
+    """Leave as soon as the answer is written: a timed-out check thread must not hold the
+    client (it waits for the process to exit). Under click's test runner, exit normally."""
+    sys.stdout.flush()
+    sys.stderr.flush()
     try:
-        mem = open_memory(ctx, require_project=False)
-        log = mem.primary.log_file
-        log.parent.mkdir(parents=True, exist_ok=True)
-        with open(log, "a", encoding="utf-8") as fh:
-            fh.write(f"{datetime.now(timezone.utc).isoformat()} check hook failed: {message}\n")
-    except Exception:  # noqa: BLE001 - logging a failure must not fail the hook
-        pass
+        real_stdout = sys.stdout.fileno() == 1
+    except (AttributeError, OSError, ValueError):  # click's runner: an in-memory stream
+        real_stdout = False
+    if real_stdout:
+        os._exit(code)
+    sys.exit(code)
+
+
+def _hook_deadline(ctx, llm) -> float:
+    """Seconds a guardrail hook may take: `guardrail.hook_deadline_ms`, longer when an LLM judges."""
+    from memstrata.cli.main import settings_for
+
+    try:
+        settings = settings_for(ctx).guardrail
+    except Exception:  # noqa: BLE001 - bad settings: the shipped default still bounds the hook
+        from memstrata.core.settings import GuardrailSettings
+
+        settings = GuardrailSettings()
+    seconds = settings.hook_deadline_ms / 1000
+    if llm or (llm is None and settings.llm):
+        seconds = max(seconds, settings.hook_llm_timeout_s + 1)
+    return seconds
+
+
+def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
+    """Open the memory, build the proposal and judge it under the hook deadline.
+
+    Returns a `GuardedRun` whose value is the check result; a failure or a missed deadline
+    is logged to hooks.log (where hook failures go) and left to the caller to answer.
+    """
+    from memstrata.core.guarded import Deadline, run_guarded
+    from memstrata.core.logs import detach_stderr
+    from memstrata.guardrail.check import check as do_check
+    from memstrata.integrations.hooks import log_failure
+
+    detach_stderr()
+    deadline = Deadline(_hook_deadline(ctx, llm))
+    opened: dict = {}
+
+    def work(_deadline):
+        mem = opened["mem"] = open_memory(ctx)
+        proposal = build_proposal(mem)
+        with _quiet_stdout():
+            return do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+
+    run = run_guarded(work, deadline, name=f"memstrata-check-{name}")
+    if run.timed_out:
+        run.error = f"deadline of {round(deadline.seconds * 1000)} ms passed"
+    if not run.ok:
+        log_failure(f"check --hook {name}: {run.error}", mem=opened.get("mem"))
+    return run
 
 
 def _human(result, strict: bool) -> None:
@@ -86,46 +133,37 @@ def _human(result, strict: bool) -> None:
     )
 
 
-def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> None:
-    from memstrata.guardrail.check import check as do_check
+def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> int:
     from memstrata.guardrail.proposals import from_hook_payload
     from memstrata.guardrail.replies import hook_error_reply, hook_reply
 
-    try:
-        payload = read_piped_stdin() or ""
-        mem = open_memory(ctx)
-        proposal = from_hook_payload(payload, client, repo_dir=_repo_dir(mem))
-        with _quiet_stdout():
-            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
-        reply = hook_reply(result, client, strict=strict)
-    except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
-        message = f"{type(exc).__name__}: {exc}" if not hasattr(exc, "exit_code") else str(exc)
-        _log_failure(ctx, message)
-        reply = hook_error_reply(message, client, fail_closed=fail_closed)
+    payload = read_piped_stdin() or ""
+    run = _guarded_check(
+        ctx, "pre-tool",
+        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem)), retrieval, llm)
+    if run.ok and run.value is not None:
+        reply = hook_reply(run.value, client, strict=strict)
+    else:
+        reply = hook_error_reply(run.error or "no result", client, fail_closed=fail_closed)
     if reply.stdout:
         click.echo(reply.stdout)
     if reply.stderr:
         click.echo(reply.stderr, err=True)
-    sys.exit(reply.exit_code)
+    return reply.exit_code
 
 
-def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> None:
-    from memstrata.guardrail.check import check as do_check
-
-    try:
-        mem = open_memory(ctx)
-        proposal = _proposal(text, file, None, True, _repo_dir(mem))
-        with _quiet_stdout():
-            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
-    except Exception as exc:  # noqa: BLE001 - fail open unless asked otherwise
-        message = str(exc) if hasattr(exc, "exit_code") else f"{type(exc).__name__}: {exc}"
-        _log_failure(ctx, message)
+def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int:
+    run = _guarded_check(
+        ctx, "pre-commit", lambda mem: _proposal(text, file, None, True, _repo_dir(mem)),
+        retrieval, llm)
+    if not run.ok or run.value is None:
         click.echo(
-            f"memstrata check failed: {message}"
+            f"memstrata check failed: {run.error}"
             + ("" if fail_closed else " (commit allowed: the guardrail fails open)"),
             err=True,
         )
-        sys.exit(1 if fail_closed else 0)
+        return 1 if fail_closed else 0
+    result = run.value
     if result.verdict != "pass" or result.warnings:
         _human(result, strict)
         if result.verdict == "block":
@@ -133,7 +171,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> Non
                 "commit blocked by memstrata guardrail (bypass once: git commit --no-verify)",
                 err=True,
             )
-    sys.exit(result.exit_code(strict))
+    return result.exit_code(strict)
 
 
 @click.command()
@@ -193,9 +231,10 @@ def check(
     Every verdict names the rule's id, its text, when it was set and why it exists.
     """
     if hook == "pre-tool":
-        _run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm)
+        sys.stdout.flush()
+        _exit_now(_run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm))
     if hook == "pre-commit":
-        _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm)
+        _exit_now(_run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm))
     from memstrata.guardrail.check import check as do_check
 
     mem = open_memory(ctx)

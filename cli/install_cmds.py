@@ -65,10 +65,10 @@ def _client_install(client: str) -> click.Command:
 
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False):
-        from memstrata.core.settings import load_settings
+        from memstrata.cli.main import settings_for
         from memstrata.integrations.installers import install as do_install
 
-        timeout = load_settings().hooks.client_timeout_s
+        timeout = settings_for(ctx).hooks.client_timeout_s
         result = do_install(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run,
                             guardrail=guardrail, timeout_s=timeout)
         _render(result, as_json, "installed")

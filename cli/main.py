@@ -43,6 +43,9 @@ def cli(ctx: click.Context, root: str | None) -> None:
     markdown under .memory/ (the truth); a hybrid index makes them recallable and a loader
     hands a session what it needs under a token budget.
     """
+    from memstrata.core.logs import attach_stderr
+
+    attach_stderr()  # library warnings as `warning: …` lines on stderr, never on stdout
     ctx.ensure_object(dict)
     ctx.obj["root"] = root
 
@@ -54,11 +57,20 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
     return Memory.open(root, require_project=require_project, **overrides)
 
 
+def settings_for(ctx: click.Context, **overrides):
+    """The composition root for commands that may run outside a project: every config layer."""
+    from memstrata.core.settings import resolve_settings
+
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    return resolve_settings(None, root, **overrides)
+
+
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
     from memstrata.cli import (
         bench_cmds,
         check_cmds,
+        config_cmds,
         consolidate_cmds,
         context_cmds,
         import_cmds,
@@ -67,8 +79,8 @@ def _register() -> None:
         memory_cmds,
     )
 
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds, consolidate_cmds,
-                   import_cmds):
+    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
+                   consolidate_cmds, config_cmds, import_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

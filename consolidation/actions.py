@@ -87,7 +87,7 @@ class World:
 
     def __init__(self, mem: Memory):
         self.mem = mem
-        self.store: MemoryStore = mem.require_project()
+        self.store: MemoryStore = mem.require_project().store
         self.refresh()
 
     def refresh(self) -> None:
@@ -121,7 +121,8 @@ class World:
     def get(self, item_id: str) -> LoadedItem | None:
         copies = self.by_id.get(item_id) or []
         archived = [c for c in copies if c.item.status == "archived"]
-        return (archived or copies or [None])[0]
+        chosen = archived or copies
+        return chosen[0] if chosen else None
 
     def live(self, item_id: str) -> LoadedItem | None:
         for copy in self.by_id.get(item_id) or []:
@@ -255,7 +256,7 @@ def _merge(world: World, action: Action) -> Applied:
 
 
 def _archive_day(mem: Memory, action: Action) -> Applied:
-    paths = mem.project
+    paths = mem.require_project().paths
     source = paths.journal_dir / (action.day or "")
     target = paths.archive_dir / "journal" / (action.day or "")
     with locked(paths.locks_dir, f"journal-{action.day}"):

@@ -107,10 +107,11 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     """Write events (anything with ImportEvent's attributes) to the journal and item files."""
     from memstrata.memory_layers.models import EVENT_KINDS, JournalEvent
 
-    store = mem.require_project()
+    project = mem.require_project()
+    store, journal_ = project.store, project.journal
     out = ImportResult()
     started = time.perf_counter()
-    known = {e.id for e in mem.journal.read_all().events}
+    known = {e.id for e in journal_.read_all().events}
     known_items = ({li.item.id for li in mem.load_items(include_archived=True).items}
                    if any(e.type != "event" for e in events) else set())
     journal: list[JournalEvent] = []
@@ -138,7 +139,7 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
             out.items += 1
         out.texts[source_id] = text
         out.stored_ids[stored] = source_id
-    out.files = len(mem.journal.append_many(journal)) if journal else 0
+    out.files = len(journal_.append_many(journal)) if journal else 0
     out.events = len(journal)
     out.timeline.sort()
     out.write_s = time.perf_counter() - started

@@ -232,10 +232,10 @@ def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
 def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
                      dry_run: bool = False) -> ScheduleResult:
     """Add (or update) this project's nightly `memstrata consolidate`."""
-    mem.require_project()
+    paths = mem.require_project().paths
     parse_at(at)
-    repo = mem.project.repo_dir.resolve()
-    log = mem.project.index_dir.resolve() / "consolidate.log"
+    repo = paths.repo_dir.resolve()
+    log = paths.index_dir.resolve() / "consolidate.log"
     kind = choose(scheduler)
     if kind == "cron":
         return _cron_install(repo, log, at, dry_run)
@@ -247,8 +247,7 @@ def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
 def uninstall_schedule(mem: Memory, *, scheduler: str = "auto",
                        dry_run: bool = False) -> ScheduleResult:
     """Remove exactly this project's entry; other lines and projects are left alone."""
-    mem.require_project()
-    repo = mem.project.repo_dir.resolve()
+    repo = mem.require_project().paths.repo_dir.resolve()
     kind = choose(scheduler)
     if kind == "cron":
         return _cron_uninstall(repo, dry_run)

@@ -128,7 +128,7 @@ def extract_session(mem: Memory, transcript: str | Path, client: str = "auto", *
     """Read a transcript's user messages and write what they state to memory."""
     from memstrata.memory_layers.operations import remember
 
-    mem.require_project()
+    project = mem.require_project()
     messages: list[UserMessage] = read_user_messages(transcript, client)
     sid = session or (messages[0].session if messages else None)
     result = ExtractResult(str(transcript), client, sid, messages=len(messages))
@@ -152,7 +152,7 @@ def extract_session(mem: Memory, transcript: str | Path, client: str = "auto", *
                     "decision" if _DECISION.search(detail) else "fact")
                 written = remember(
                     mem, detail, item_type, tags=["session"], confidence=1.0, importance=0.7,
-                    source=Source(kind="user", session=sid, key=key), redact=True)
+                    source=Source.model_validate({"kind": "user", "session": sid, "key": key}), redact=True)
                 item_keys.add(key)
                 result.items.append(written.item.id)
                 continue
@@ -170,9 +170,10 @@ def extract_session(mem: Memory, transcript: str | Path, client: str = "auto", *
                 tags.append("fact")
             if kind == "decision" and _REASON.search(text):
                 tags.append("criteria")
-            event = JournalEvent(id=event_id, time=message.time or now_utc(), kind=kind,
-                                 tags=tags, source="session", text=text, session=sid)
-            mem.journal.append(event)
+            event = JournalEvent.model_validate(dict(
+                id=event_id, time=message.time or now_utc(), kind=kind, tags=tags,
+                source="session", text=text, session=sid))
+            project.journal.append(event)
             event_ids.add(event_id)
             result.events.append(event)
     return result

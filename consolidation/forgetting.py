@@ -22,7 +22,7 @@ SPECIAL_IDS = {"project", "profile"}
 
 def _usage(mem: Memory, ids: list[str]) -> dict:
     """Access counts kept by the retrieval index, if it has any (best effort)."""
-    path = mem.project.index_dir / "usage.sqlite"
+    path = mem.require_project().paths.index_dir / "usage.sqlite"
     if not path.exists() or not ids:
         return {}
     try:
@@ -55,10 +55,11 @@ def plan_forgetting(mem: Memory, world: World, processed: set[str], now: datetim
     settings = mem.settings.consolidation
     actions: list[Action] = []
     cutoff = (now - timedelta(days=settings.ttl_days)).date()
-    for day in mem.journal.days():
+    journal = mem.require_project().journal
+    for day in journal.days():
         if day >= cutoff:
             continue
-        parsed = mem.journal.read_day(day)
+        parsed = journal.read_day(day)
         if parsed.problems:
             continue
         if all(event.id in processed for event in parsed.events):

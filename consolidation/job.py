@@ -14,6 +14,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Callable
+from typing import Any
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -52,7 +53,7 @@ class _Vectors:
 
     def __init__(self, mem: Memory):
         self.mem = mem
-        self._embedder = None
+        self._embedder: Any = None  # an `Embedder`, loaded on first use
         self._cache: dict[str, np.ndarray] = {}
 
     def __call__(self, texts: list[str]) -> np.ndarray:
@@ -100,7 +101,7 @@ class Runner:
         self.mem = mem
         self.settings = mem.settings.consolidation
         self.report = report
-        self.checkpoint = Checkpoint(mem.project)
+        self.checkpoint = Checkpoint(mem.require_project().paths)
         self.crash = crash
         self.progress = progress
         self.vectors = _Vectors(mem)
@@ -143,19 +144,20 @@ class Runner:
     def _record(self, action: Action, note: str) -> None:
         report = self.report
         report.steps.append(action.describe() + (f" [{note}]" if note else ""))
-        new_id = (action.item or {}).get("id")
+        new_id = str((action.item or {}).get("id") or "")
+        target, day = action.target or "", action.day or ""
         if action.op == "add":
             report.added.append(new_id)
         elif action.op == "propose":
             report.proposed.append(new_id)
         elif action.op == "supersede":
-            report.superseded.append({"new": new_id, "old": action.target})
+            report.superseded.append({"new": new_id, "old": target})
         elif action.op == "merge":
-            report.merged.extend([action.target] * len(action.merge_keys()))
+            report.merged.extend([target] * len(action.merge_keys()))
         elif action.op == "archive_item":
-            report.archived_items.append(action.target)
+            report.archived_items.append(target)
         elif action.op == "archive_day":
-            report.archived_days.append(action.day)
+            report.archived_days.append(day)
 
     # ---- planning ------------------------------------------------------------------------
     def plan_window(self, day: date, events: list[JournalEvent], done_before: int, total: int) -> Plan:
@@ -236,7 +238,7 @@ class Runner:
             self.apply_plan(leftover)
             if leftover.stopped:
                 self.report.stopped = leftover.stopped
-        journal = self.mem.journal.read_all()
+        journal = self.mem.require_project().journal.read_all()
         for problem in journal.problems:
             self.report.notes.append(f"journal: {problem}")
         processed = _processed_ids(self.state, self.world)
@@ -287,12 +289,13 @@ def _run_id(now: datetime) -> str:
 
 def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now, progress,
              crash: CrashPoints) -> None:
-    checkpoint = Checkpoint(mem.project)
+    paths = mem.require_project().paths
+    checkpoint = Checkpoint(paths)
     with checkpoint.lock():
-        before = snapshot(mem.project.root)
+        before = snapshot(paths.root)
         runner = Runner(mem, report, max_tokens=max_tokens, progress=progress, crash=crash)
         runner.run(since=since, now=now)
-        report.diff = render_diff(before, snapshot(mem.project.root))
+        report.diff = render_diff(before, snapshot(paths.root))
         state = runner.state
         state.last_run = {"run": report.run, "at": now_utc().isoformat(), "added": len(report.added),
                           "merged": len(report.merged), "superseded": len(report.superseded),
@@ -307,7 +310,7 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
                       progress: Progress | None = None, commit: bool | None = None,
                       crash_at: int | None = None) -> ConsolidationReport:
     """Consolidate the project journal; return what changed (with a reviewable diff)."""
-    mem.require_project()
+    paths = mem.require_project().paths
     now = now or now_utc()
     if isinstance(since, date) and not isinstance(since, datetime):
         since = datetime(since.year, since.month, since.day, tzinfo=timezone.utc)
@@ -318,15 +321,15 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
                  crash=crash)
         wants_commit = mem.settings.consolidation.git_commit if commit is None else commit
         if wants_commit and report.changed:
-            report.commit, note = git_commit(mem.project.repo_dir, mem.project.root,
+            report.commit, note = git_commit(paths.repo_dir, paths.root,
                                              _commit_message(report))
             report.notes.append(f"git: {note}")
         return report
     # a dry run is a real run on a scratch copy: what it shows is exactly what a run would do
-    with Checkpoint(mem.project).lock(), tempfile.TemporaryDirectory(prefix="memstrata-dry-") as tmp:
+    with Checkpoint(paths).lock(), tempfile.TemporaryDirectory(prefix="memstrata-dry-") as tmp:
         copy = Path(tmp) / ".memory"
-        shutil.copytree(mem.project.root, copy, ignore=shutil.ignore_patterns(".index"))
-        state_dir = mem.project.index_dir / "consolidation"
+        shutil.copytree(paths.root, copy, ignore=shutil.ignore_patterns(".index"))
+        state_dir = paths.index_dir / "consolidation"
         for name in ("state.json", "plan.json"):
             if (state_dir / name).exists():
                 (copy / ".index" / "consolidation").mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ to", "instead of", "no longer") conflicts, anything else is new.
 from __future__ import annotations
 
 import numpy as np
-from memstrata.consolidation.actions import Action, item_id_for
+from memstrata.consolidation.actions import Action, Op, item_id_for
 from memstrata.consolidation.claims import Candidate, Claim
 from memstrata.consolidation.cluster import CHANGE_CUE
 
@@ -82,6 +82,7 @@ def decide(claim: Claim, key: str, cluster_ids: list[str], ranked: list[Candidat
     item: dict = {"id": new_id, "type": claim.type, "scope": "project", "title": claim.title,
                   "confidence": claim.confidence, "importance": claim.importance,
                   "source": source, "status": status, "tags": claim.tags}
+    op: Op
     if relation == "conflicts" and target is not None:
         if review or not target.machine or target.status == "pending":
             item["status"] = "pending"

@@ -109,23 +109,24 @@ def render_diff(before: dict[str, str], after: dict[str, str]) -> str:
 
 def git_commit(repo_dir: Path, memory_dir: Path, message: str) -> tuple[str | None, str]:
     """Commit only `.memory/` (tracked memory files); (sha or None, note)."""
+    from memstrata.core.git import GitError, git_run
+
     def git(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=True,
-                              check=False)
+        return git_run(repo_dir, *args, timeout=120)
 
     try:
         inside = git("rev-parse", "--is-inside-work-tree")
-    except FileNotFoundError:
-        return None, "git is not installed; nothing committed"
-    if inside.returncode != 0:
-        return None, f"{repo_dir} is not a git repository; nothing committed"
-    rel = memory_dir.relative_to(repo_dir).as_posix() if memory_dir.is_relative_to(repo_dir) else str(memory_dir)
-    add = git("add", "-A", "--", rel)
-    if add.returncode != 0:
-        return None, f"git add failed: {add.stderr.strip()[:200]}"
-    if git("diff", "--cached", "--quiet", "--", rel).returncode == 0:
-        return None, "no memory changes to commit"
-    done = git("commit", "-q", "-m", message, "--", rel)
-    if done.returncode != 0:
-        return None, f"git commit failed: {done.stderr.strip()[:200]}"
-    return git("rev-parse", "HEAD").stdout.strip(), "committed"
+        if inside.returncode != 0:
+            return None, f"{repo_dir} is not a git repository; nothing committed"
+        rel = memory_dir.relative_to(repo_dir).as_posix() if memory_dir.is_relative_to(repo_dir) else str(memory_dir)
+        add = git("add", "-A", "--", rel)
+        if add.returncode != 0:
+            return None, f"git add failed: {add.stderr.strip()[:200]}"
+        if git("diff", "--cached", "--quiet", "--", rel).returncode == 0:
+            return None, "no memory changes to commit"
+        done = git("commit", "-q", "-m", message, "--", rel)
+        if done.returncode != 0:
+            return None, f"git commit failed: {done.stderr.strip()[:200]}"
+        return git("rev-parse", "HEAD").stdout.strip(), "committed"
+    except GitError as exc:
+        return None, f"{exc}; nothing committed"

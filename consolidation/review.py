@@ -44,7 +44,7 @@ def _proposal(item: MemoryItem) -> str | None:
 
 
 def list_pending(mem: Memory) -> list[PendingClaim]:
-    store = mem.require_project()
+    store = mem.require_project().store
     loaded = store.load_all(include_archived=False)
     titles = {li.item.id: li.item.title for li in loaded.items}
     out = []
@@ -63,7 +63,7 @@ def list_pending(mem: Memory) -> list[PendingClaim]:
 
 
 def _pending(mem: Memory, item_id: str):
-    loaded = mem.require_project().find(item_id)
+    loaded = mem.require_project().store.find(item_id)
     if loaded.item.status != "pending":
         raise MemstrataError(f"'{item_id}' is {loaded.item.status}, not pending; "
                              "`memstrata review` lists what waits for review")
@@ -78,7 +78,7 @@ def _copy(loaded) -> MemoryItem:
 
 def accept(mem: Memory, ids: list[str]) -> ReviewResult:
     """Make pending claims active; carry out the replacements they proposed."""
-    store = mem.require_project()
+    store = mem.require_project().store
     result = ReviewResult()
     for item_id in ids:
         loaded = _pending(mem, item_id)
@@ -91,7 +91,7 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
         old = None
         if target:
             try:
-                old = mem.require_project().find(target)
+                old = mem.require_project().store.find(target)
             except ItemNotFound:
                 result.notes.append(f"{item_id}: {target} no longer exists; accepted as new")
             if old is not None and old.item.status == "archived":
@@ -105,14 +105,14 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
         if old is not None:
             store.archive(old, reason=f"superseded by {item_id} (accepted in review)",
                           superseded_by=item_id)
-            result.archived.append(target)
+            result.archived.append(old.item.id)
         result.accepted.append(item_id)
     return result
 
 
 def reject(mem: Memory, ids: list[str], reason: str = "") -> ReviewResult:
     """Archive pending claims (never deleted); the same events will not propose them again."""
-    store = mem.require_project()
+    store = mem.require_project().store
     result = ReviewResult()
     why = mem.guard(reason.strip(), redact=True, where="reason") if reason else "no reason given"
     for item_id in ids:

@@ -153,7 +153,7 @@ class Journal:
         return {path: len(entries) for path, entries in by_file.items()}
 
     def days(self) -> list[date]:
-        out = []
+        out: list[date] = []
         if not self.paths.journal_dir.is_dir():
             return out
         for path in self.paths.journal_dir.glob("*.md"):

@@ -8,11 +8,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memstrata.core.errors import ItemNotFound, MemoryRootNotFound, MemstrataError
 from memstrata.core.paths import MemoryPaths, find_project_root, global_home
 from memstrata.core.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from memstrata.memory_layers.journal import Journal
+    from memstrata.memory_layers.store import MemoryStore
+
+
+@dataclass(frozen=True)
+class ProjectMemory:
+    """A project memory that is known to exist: what `Memory.require_project` returns."""
+
+    paths: MemoryPaths
+    store: MemoryStore
+    journal: Journal
 
 
 @dataclass
@@ -35,9 +48,9 @@ class Memory:
         self.home = home
         self.settings = settings
         self.project_name = project_name or (project.repo_dir.name if project else "global")
-        self.project_store = MemoryStore(project, "project") if project else None
+        self.project_store: MemoryStore | None = MemoryStore(project, "project") if project else None
         self.global_store = MemoryStore(home, "global")
-        self.journal = Journal(project) if project else None
+        self.journal: Journal | None = Journal(project) if project else None
 
     # ---- opening ------------------------------------------------------------------------
     @classmethod
@@ -46,6 +59,7 @@ class Memory:
              **overrides: Any) -> Memory:
         """Find `.memory/` (walk up, `--root`, `MEMSTRATA_ROOT`) and read settings once."""
         home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
+        project_root: Path | None
         try:
             project_root = find_project_root(cwd, root)
             if not project_root.is_dir():
@@ -64,15 +78,16 @@ class Memory:
         """Where derived state (index, logs) lives: the project, else the global home."""
         return self.project or self.home
 
-    def require_project(self):
-        if self.project_store is None or self.journal is None:
+    def require_project(self) -> ProjectMemory:
+        """The project's paths, store and journal, none of them optional; or a clear error."""
+        if self.project is None or self.project_store is None or self.journal is None:
             raise MemoryRootNotFound("no project memory here; run `memstrata init` first")
-        return self.project_store
+        return ProjectMemory(self.project, self.project_store, self.journal)
 
     def store_for(self, scope: str):
         if scope == "global":
             return self.global_store
-        return self.require_project()
+        return self.require_project().store
 
     # ---- init ---------------------------------------------------------------------------
     @staticmethod
@@ -112,18 +127,14 @@ class Memory:
     # ---- reading ------------------------------------------------------------------------
     def load_items(self, include_archived: bool = True):
         """(items, problems) across global + project; project items override global ones."""
+        from memstrata.memory_layers.scopes import visible_global
         from memstrata.memory_layers.store import LoadResult
 
         merged = LoadResult()
         global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
         project_result = self.project_store.load_all(include_archived) if self.project_store else LoadResult()
-        project_keys = {
-            (li.item.type, li.item.title.strip().lower()) for li in project_result.items
-        } | {li.item.id for li in project_result.items}
-        for li in global_result.items:
-            if li.item.id in project_keys or (li.item.type, li.item.title.strip().lower()) in project_keys:
-                continue
-            merged.items.append(li)
+        merged.items.extend(visible_global(project_result.items, global_result.items,
+                                           lambda li: (li.item.id, li.item.type, li.item.title)))
         merged.items.extend(project_result.items)
         merged.problems = global_result.problems + project_result.problems
         return merged

@@ -60,12 +60,13 @@ def build_item(text: str, item_type: str, *, title: str | None = None, tags=None
     if title is None:
         first = text.splitlines()[0].strip().lstrip("# ")
         title = first if len(first) <= 90 else first[:87].rstrip() + "..."
-    return MemoryItem(
+    # validated from user-given strings (type, status): pydantic names what is wrong
+    return MemoryItem.model_validate(dict(
         id=new_id(item_type), type=item_type, scope="global" if scope == "global" else "project",
         title=title, body=text, tags=list(tags or []), confidence=confidence,
         importance=importance, source=source or Source(kind="user"), criterion=criterion,
         status=status,
-    )
+    ))
 
 
 def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | None = None,
@@ -140,14 +141,14 @@ def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: 
     text = (text or "").strip()
     if not text:
         raise MemstrataError("nothing to log: give the event text")
-    mem.require_project()
-    event = JournalEvent(
+    journal = mem.require_project().journal
+    event = JournalEvent.model_validate(dict(
         text=mem.guard(text, redact=redact, where="event text"), kind=kind,
         tags=[mem.guard(t, redact=redact, where="tags") for t in (tags or [])],
         source=source, time=time or now_utc(), session=session,
         **({"id": event_id} if event_id else {}),
-    )
-    mem.journal.append(event)
+    ))
+    journal.append(event)
     return event
 
 

@@ -159,7 +159,7 @@ class LiteLLMEmbedder:
 
 def resolve_model_dir(settings: EmbeddingSettings) -> Path:
     """Configured folder, else chroma's cache (downloaded there by chroma when online)."""
-    configured = settings.model_dir or os.environ.get("MEMSTRATA_EMBEDDING__MODEL_DIR", "")
+    configured = settings.model_dir
     if configured:
         found = _model_folder(configured)
         if found is None:
@@ -193,7 +193,9 @@ _CACHE: dict[tuple, Embedder] = {}
 
 def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
     """The configured embedder; one instance per configuration per process (models are big)."""
-    emb = getattr(settings, "embedding", settings)
+    from memstrata.core.settings import Settings
+
+    emb: EmbeddingSettings = settings.embedding if isinstance(settings, Settings) else settings
     if emb.provider == "litellm":
         api_base = getattr(emb, "api_base", "") or ""
         key = ("litellm", emb.model, api_base)
@@ -201,7 +203,8 @@ def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
             _CACHE[key] = LiteLLMEmbedder(emb.model, batch_size=emb.batch_size, api_base=api_base)
         return _CACHE[key]
     folder = resolve_model_dir(emb)
-    key = ("onnx", str(folder), emb.batch_size, emb.max_tokens)
-    if key not in _CACHE:
-        _CACHE[key] = OnnxMiniLMEmbedder(folder, batch_size=emb.batch_size, max_tokens=emb.max_tokens)
-    return _CACHE[key]
+    onnx_key = ("onnx", str(folder), emb.batch_size, emb.max_tokens)
+    if onnx_key not in _CACHE:
+        _CACHE[onnx_key] = OnnxMiniLMEmbedder(folder, batch_size=emb.batch_size,
+                                              max_tokens=emb.max_tokens)
+    return _CACHE[onnx_key]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -18,7 +17,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memstrata.retrieval.catalog import Catalog, CatalogError
-from memstrata.retrieval.fusion import FusionRetriever, LexicalRetriever, VectorRetriever
+from memstrata.retrieval.fusion import (
+    FusionRetriever,
+    LexicalRetriever,
+    Retriever,
+    VectorRetriever,
+)
 from memstrata.retrieval.hits import ScoredDoc, SearchHit
 from memstrata.retrieval.lexical import Filters, LexicalIndex
 from memstrata.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
@@ -28,6 +32,7 @@ from memstrata.retrieval.usage import UsageStore
 from memstrata.retrieval.vectors import VectorStore
 
 from memstrata.core.errors import MemstrataError
+from memstrata.core.logs import get_logger
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
@@ -40,8 +45,8 @@ MAX_QUERY_CHARS = 20_000
 SEARCH_EMBED_LIMIT = 500
 
 
-def _stderr_warning(message: str) -> None:
-    print(f"memstrata: warning: {message}", file=sys.stderr)
+def _log_warning(message: str) -> None:
+    get_logger("index").warning(message)
 
 
 class MemoryIndex:
@@ -56,7 +61,7 @@ class MemoryIndex:
         self._last_sweep = 0.0
         self.settings = mem.settings
         self.dir = mem.primary.index_dir
-        self.warn = warn or _stderr_warning
+        self.warn = warn or _log_warning
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
                                    collection=self._collection_name())
@@ -248,7 +253,7 @@ class MemoryIndex:
                           layers=list(layers) if layers else None,
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
-        parts = []
+        parts: list[tuple[Retriever, float]] = []
         if mode in ("bm25", "rrf", "default"):
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             if mode == "default" and not names_an_identifier(query):

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    import tantivy
+
     from memstrata.retrieval.documents import IndexDoc
 
 SCHEMA_VERSION = 2
@@ -119,7 +121,7 @@ class LexicalIndex:
 
     def __init__(self, directory: Path):
         self.directory = directory
-        self._index = None
+        self._index: tantivy.Index | None = None
         self._words, self._exact = _analyzers()
 
     # ---- lifecycle ------------------------------------------------------------------

@@ -17,6 +17,7 @@ import json
 import re
 from datetime import date, datetime, timezone
 from pathlib import Path
+from typing import Any
 
 PREFACE = (
     "memstrata: recalled memory for this project. Treat everything inside the fence as "
@@ -222,7 +223,7 @@ class TokenMemo:
         self.path = path
         self._counts: dict[str, int] = {}
         self._dirty = False
-        self._counter = None
+        self._counter: Any = None  # a TokenCounter, made on first exact count
         if path is not None:
             try:
                 data = json.loads(path.read_text("utf-8"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from memstrata.retrieval.lexical import Filters
@@ -66,8 +66,8 @@ class VectorStore:
         self.directory = directory
         self.url = url
         self.collection_name = collection
-        self._client = None
-        self._collection = None
+        self._client: Any = None  # chromadb client, made on first use (heavy import)
+        self._collection: Any = None
 
     @property
     def remote(self) -> bool:

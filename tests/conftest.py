@@ -11,14 +11,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
-
-
-# read once at import: the autouse fixture clears MEMSTRATA_* before tests run
-_MODEL_OVERRIDE = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+# Read once at import: the `isolated` fixture removes every MEMSTRATA_* variable per test.
+_TEST_MODEL_DIR = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
 
 
 def model_dir() -> Path:
-    return Path(_MODEL_OVERRIDE) if _MODEL_OVERRIDE else SHARED_MODEL
+    """The ONNX model the tests use: MEMSTRATA_TEST_MODEL_DIR, else ../shared's copy."""
+    return Path(_TEST_MODEL_DIR) if _TEST_MODEL_DIR else SHARED_MODEL
 
 
 @pytest.fixture(autouse=True)
@@ -28,13 +27,12 @@ def isolated(tmp_path, monkeypatch):
     home.mkdir()
     work = tmp_path / "repo"
     work.mkdir()
-    model = model_dir()  # read the override before the MEMSTRATA_* variables are cleared
     for var in list(os.environ):
         if var.startswith("MEMSTRATA_"):
             monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model))
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     monkeypatch.chdir(work)

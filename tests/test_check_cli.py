@@ -278,9 +278,26 @@ def test_hook_fails_open_unless_fail_closed(rules, repo):
     broken = run_cli("check", "--hook", "pre-tool", cwd=repo, input="{not json")
     assert broken.returncode == 0 and broken.stdout == ""
     assert "memstrata check failed" in broken.stderr
-    assert "check hook failed" in (repo / ".memory" / ".index" / "memstrata.log").read_text()
+    # the same log as every other hook's failures
+    assert "check --hook pre-tool:" in (repo / ".memory" / ".index" / "hooks.log").read_text()
     closed = run_cli("check", "--hook", "pre-tool", "--fail-closed", cwd=repo, input="{not json")
     assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_hook_deadline_fails_open_or_closed(rules, repo):
+    """A check that cannot finish in time answers anyway (deadline injected: 0 ms)."""
+    payload = claude_payload(repo, "Bash", {"command": "crontab -e"})
+    env = {"MEMSTRATA_GUARDRAIL__HOOK_DEADLINE_MS": "0"}
+    opened = run_cli("check", "--hook", "pre-tool", cwd=repo, input=payload, env=env)
+    assert opened.returncode == 0 and opened.stdout == ""
+    assert "deadline of 0 ms passed" in opened.stderr
+    closed = run_cli("check", "--hook", "pre-tool", "--fail-closed", cwd=repo, input=payload,
+                     env=env)
+    assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    log = (repo / ".memory" / ".index" / "hooks.log").read_text()
+    assert "check --hook pre-tool: deadline of 0 ms passed" in log
+    commit = run_cli("check", "--hook", "pre-commit", cwd=repo, env=env)
+    assert commit.returncode == 0 and "commit allowed: the guardrail fails open" in commit.stderr
 
 
 def test_other_clients_reply_in_their_own_format(rules, repo):

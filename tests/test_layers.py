@@ -25,14 +25,18 @@ def test_layers_import_downward_only(tmp_path):
         assert not os.environ.get("CI"), "CI installs the dev extra, which brings import-linter"
         pytest.skip("import-linter is not installed (pip install -e '.[dev]')")
     target = tmp_path / "site"
+    # build from a copy: building in place would leave build/ and *.egg-info in the clone
+    source = tmp_path / "src"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", "node_modules", ".memory"))
     build = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--target", str(target), str(REPO)],
+         "--target", str(target), str(source)],
         capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )
     assert build.returncode == 0, build.stderr[-2000:]
     env = {**os.environ, "PYTHONPATH": str(target)}
-    result = subprocess.run([lint, str(REPO / "pyproject.toml")], capture_output=True, text=True,
+    result = subprocess.run([lint, str(source / "pyproject.toml")], capture_output=True, text=True,
                             env=env, cwd=tmp_path, timeout=300)
     assert "Contracts: 1 kept, 0 broken." in result.stdout, result.stdout[-4000:]
     assert result.returncode == 0

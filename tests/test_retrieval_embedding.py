@@ -28,13 +28,14 @@ def ours():
     return OnnxMiniLMEmbedder(model_dir())
 
 
-def test_vectors_match_chromas_default_function(ours, monkeypatch):
-    from pathlib import Path
-
+def test_vectors_match_chromas_default_function(ours, monkeypatch, tmp_path):
     from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 
-    # chroma looks for <DOWNLOAD_PATH>/onnx/...; point it at the shared copy, never download
-    monkeypatch.setattr(ONNXMiniLM_L6_V2, "DOWNLOAD_PATH", Path(model_dir()).parent)
+    # chroma looks for <DOWNLOAD_PATH>/onnx/...: give it a private folder whose onnx/ links to
+    # the test model, so it neither downloads nor creates anything beside the shared copy
+    (tmp_path / "chroma-model").mkdir()
+    (tmp_path / "chroma-model" / "onnx").symlink_to(model_dir(), target_is_directory=True)
+    monkeypatch.setattr(ONNXMiniLM_L6_V2, "DOWNLOAD_PATH", tmp_path / "chroma-model")
     theirs = np.asarray(ONNXMiniLM_L6_V2()(TEXTS), dtype=np.float32)
     mine = ours.embed(TEXTS)
     cosine = (mine * theirs).sum(axis=1)

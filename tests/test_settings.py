@@ -32,3 +32,99 @@ def test_invalid_value_names_the_setting(repo):
     (repo / ".memory" / "config.toml").write_text("[loader]\nbudget = 'lots'\n")
     with pytest.raises(ConfigError, match="loader.budget"):
         Memory.open(repo)
+
+
+def test_shipped_toml_documents_exactly_the_model_defaults():
+    """The models are the one source of defaults; configs/default.toml must say the same."""
+    import tomllib
+
+    from memstrata.core.settings import Settings, default_config_text
+
+    shipped = tomllib.loads(default_config_text())
+    defaults = Settings.model_construct().model_dump()
+    assert set(shipped) == set(defaults), "sections differ"
+    for section, values in defaults.items():
+        assert shipped[section] == values, f"[{section}] in configs/default.toml differs from the model"
+
+
+def test_invalid_values_name_every_key_and_the_file(repo):
+    config = repo / ".memory" / "config.toml"
+    config.write_text("[loader]\nbudget = 'lots'\n[retrieval]\nk = 'many'\n")
+    with pytest.raises(ConfigError) as err:
+        Memory.open(repo)
+    message = str(err.value)
+    assert "loader.budget" in message and "retrieval.k" in message
+    assert str(config) in message
+
+
+def _cli(*args, input=None):
+    from click.testing import CliRunner
+
+    from memstrata.cli.main import cli
+
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_user_config_is_honoured_by_install(isolated, tmp_path):
+    """Regression: `install` used to read settings without the roots and wrote timeout 10."""
+    import json
+
+    home = tmp_path / "home" / ".memstrata"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text("[hooks]\nclient_timeout_s = 42\n")
+    result = _cli("install", "claude-code", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    written = json.loads(json.loads(result.output)["content"])
+    timeouts = {h["timeout"] for entries in written["hooks"].values() for e in entries
+                for h in e["hooks"]}
+    assert timeouts == {42}
+
+
+def test_user_config_model_dir_is_honoured_by_bench_embed(isolated, tmp_path, monkeypatch):
+    """Regression: bench read settings without the roots, so embedding.model_dir was ignored."""
+    import json
+
+    from tests.conftest import model_dir
+
+    monkeypatch.delenv("MEMSTRATA_EMBEDDING__MODEL_DIR", raising=False)
+    home = tmp_path / "home" / ".memstrata"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(f"[embedding]\nmodel_dir = '{model_dir()}'\n")
+    result = _cli("bench", "embed", "--texts", "20", "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["texts"] == 20 and figures["min_cosine"] > 0.999
+
+
+def test_config_set_get_show_and_path(repo, tmp_path, monkeypatch):
+    import json
+
+    config = repo / ".memory" / "config.toml"
+    config.write_text("# my notes stay\n[loader]\nbudget = 1500  # tuned by hand\n")
+    result = _cli("config", "set", "loader.resident_budget", "700")
+    assert result.exit_code == 0, result.output
+    text = config.read_text()
+    assert "# my notes stay" in text and "# tuned by hand" in text and "resident_budget = 700" in text
+    got = json.loads(_cli("config", "get", "loader.resident_budget", "--json").output)
+    assert got == {"key": "loader.resident_budget", "value": 700, "source": str(config)}
+    shown = {row["key"]: row for row in json.loads(_cli("config", "show", "--json").output)}
+    assert shown["loader.budget"]["value"] == 1500 and shown["loader.budget"]["source"] == str(config)
+    assert shown["retrieval.k"]["source"] == "default"
+    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__K", "7")
+    shown = {row["key"]: row for row in json.loads(_cli("config", "show", "--json").output)}
+    assert shown["retrieval.k"] == {"key": "retrieval.k", "value": 7,
+                                    "source": "environment MEMSTRATA_RETRIEVAL__K"}
+    assert _cli("config", "set", "--global", "hooks.deadline_ms", "900").exit_code == 0
+    assert "deadline_ms = 900" in (tmp_path / "home" / ".memstrata" / "config.toml").read_text()
+    paths = json.loads(_cli("config", "path", "--json").output)
+    assert [p["layer"] for p in paths] == ["global", "project"] and all(p["exists"] for p in paths)
+
+
+def test_config_set_refuses_bad_keys_and_values(repo):
+    bad_key = _cli("config", "set", "loader.budgett", "5")
+    assert bad_key.exit_code != 0 and "unknown setting 'loader.budgett'" in bad_key.output
+    assert "budget" in bad_key.output  # names the known keys
+    bad_value = _cli("config", "set", "loader.budget", "lots")
+    assert bad_value.exit_code != 0 and "loader.budget" in bad_value.output
+    assert "Traceback" not in bad_value.output
+    assert not (repo / ".memory" / "config.toml").exists()

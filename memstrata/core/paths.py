@@ -71,10 +71,6 @@ class MemoryPaths:
         return self.root / "profile.md"
 
     @property
-    def log_file(self) -> Path:
-        return self.index_dir / "memstrata.log"
-
-    @property
     def repo_dir(self) -> Path:
         """The folder the memory describes (parent of `.memory`)."""
         return self.root.parent

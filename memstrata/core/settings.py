@@ -1,7 +1,11 @@
 """Settings: one pydantic-settings object, read once at the entry point and passed down.
 
-Layers (later wins): shipped configs/default.toml < ~/.memstrata/config.toml <
+Layers (later wins): the defaults written in the models below < ~/.memstrata/config.toml <
 .memory/config.toml < MEMSTRATA_* environment < explicit overrides (CLI flags).
+
+The models are the one source of defaults; the shipped `configs/default.toml` documents them
+and a test keeps the two in agreement. Entry points get their settings from
+`resolve_settings` (or `Memory.open`, which uses it), never by reading `MEMSTRATA_*` themselves.
 """
 
 from __future__ import annotations
@@ -122,6 +126,7 @@ class GuardrailSettings(BaseModel):
     max_llm_items: int = 8
     llm_max_tokens: int = 900
     hook_llm_timeout_s: float = 20
+    hook_deadline_ms: int = 5000  # check --hook pre-tool|pre-commit: then fail open (or closed)
     max_proposal_chars: int = 12000
 
 
@@ -150,11 +155,11 @@ def default_config_text() -> str:
 
 
 class _LayeredTomlSource(PydanticBaseSettingsSource):
-    """The three TOML layers, deep-merged, below env and explicit values."""
+    """The user's TOML layers, deep-merged, above the model defaults and below env values."""
 
     def __init__(self, settings_cls: type[BaseSettings], files: tuple[Path, ...]):
         super().__init__(settings_cls)
-        merged = tomllib.loads(default_config_text())
+        merged: dict[str, Any] = {}
         for path in files:
             merged = _deep_merge(merged, _read_toml(path))
         self._data = merged
@@ -194,11 +199,7 @@ def load_settings(
     project_root: Path | None = None, home: Path | None = None, **overrides: Any
 ) -> Settings:
     """Read every layer once. `project_root` / `home` are the `.memory` and `~/.memstrata` dirs."""
-    files = []
-    if home is not None:
-        files.append(home / "config.toml")
-    if project_root is not None:
-        files.append(project_root / "config.toml")
+    files = [path for _, path in config_files(project_root, home)]
     bound = type("Settings", (Settings,), {"layer_files": tuple(files)})
     nested: dict[str, Any] = {}
     for dotted, value in overrides.items():
@@ -212,6 +213,147 @@ def load_settings(
         data = _deep_merge(base.model_dump(), nested)
         return Settings.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"invalid setting {loc}: {first['msg']}") from exc
+        raise ConfigError(_describe_invalid(exc, files, overrides)) from exc
+
+
+def config_files(project_root: Path | None, home: Path | None) -> list[tuple[str, Path]]:
+    """The user's TOML layers, lowest first, each named: ("global", path), ("project", path)."""
+    files = []
+    if home is not None:
+        files.append(("global", home / "config.toml"))
+    if project_root is not None:
+        files.append(("project", project_root / "config.toml"))
+    return files
+
+
+def _env_name(dotted: str) -> str:
+    return "MEMSTRATA_" + dotted.upper().replace(".", "__")
+
+
+def _describe_invalid(exc: ValidationError, files: list[Path], overrides: dict[str, Any]) -> str:
+    """Every bad key, each with the layer it came from (file, env variable or flag)."""
+    parts = []
+    for error in exc.errors():
+        dotted = ".".join(str(p) for p in error["loc"])
+        parts.append(f"{dotted} ({_origin(dotted, files, overrides)}): {error['msg']}")
+    return "invalid settings: " + "; ".join(parts)
+
+
+def _origin(dotted: str, files: list[Path], overrides: dict[str, Any] | None = None) -> str:
+    """Where the effective value of `section.key` comes from."""
+    import os
+
+    if overrides and overrides.get(dotted) is not None:
+        return "command-line flag"
+    if _env_name(dotted) in os.environ:
+        return f"environment {_env_name(dotted)}"
+    section, _, key = dotted.partition(".")
+    for path in reversed(files):
+        data = _read_toml(path)
+        if isinstance(data.get(section), dict) and key in data[section]:
+            return str(path)
+    return "default"
+
+
+def resolve_settings(cwd: Path | None = None, root: str | Path | None = None,
+                     home: str | Path | None = None, **overrides: Any) -> Settings:
+    """The composition root: settings for a command run here, with every layer that applies.
+
+    Used by entry points that may run without a project (installers, bench, hooks before the
+    store opens); `Memory.open` resolves the same roots.
+    """
+    project_root, home_dir = resolve_roots(cwd, root, home)
+    return load_settings(project_root, home_dir, **overrides)
+
+
+def resolve_roots(cwd: Path | None = None, root: str | Path | None = None,
+                  home: str | Path | None = None) -> tuple[Path | None, Path]:
+    """(the project's `.memory` dir if there is one, the global home)."""
+    from memstrata.core.errors import MemoryRootNotFound
+    from memstrata.core.paths import find_project_root, global_home
+
+    home_dir = Path(home).expanduser() if home else global_home()
+    try:
+        project_root: Path | None = find_project_root(cwd, root)
+    except MemoryRootNotFound:
+        project_root = None
+    if project_root is not None and not project_root.is_dir():
+        project_root = None
+    return project_root, home_dir
+
+
+def explain_settings(project_root: Path | None, home: Path | None,
+                     **overrides: Any) -> list[tuple[str, Any, str]]:
+    """Every effective setting as (section.key, value, where it came from)."""
+    settings = load_settings(project_root, home, **overrides)
+    files = [path for _, path in config_files(project_root, home)]
+    rows = []
+    for section, values in settings.model_dump().items():
+        for key, value in values.items():
+            dotted = f"{section}.{key}"
+            rows.append((dotted, value, _origin(dotted, files, overrides)))
+    return rows
+
+
+def setting_type(dotted: str) -> Any:
+    """The annotation of `section.key`; ConfigError naming the known keys when unknown."""
+    section, _, key = dotted.partition(".")
+    field = Settings.model_fields.get(section)
+    model = getattr(field, "annotation", None) if field else None
+    fields = getattr(model, "model_fields", {}) if model else {}
+    if not key or key not in fields:
+        known = sorted(Settings.model_fields) if not fields else sorted(fields)
+        where = "sections" if not fields else f"keys in [{section}]"
+        raise ConfigError(f"unknown setting '{dotted}'; {where}: {', '.join(known)}")
+    return fields[key].annotation
+
+
+def write_setting(path: Path, dotted: str, raw: str) -> Any:
+    """Validate `raw` for `section.key` and write it into the TOML file at `path`.
+
+    Only that key changes: comments and formatting of the rest of the file stay (tomlkit).
+    Returns the typed value written.
+    """
+    import tomlkit
+    from pydantic import TypeAdapter
+
+    annotation = setting_type(dotted)
+    try:
+        value = TypeAdapter(annotation).validate_python(raw, strict=False)
+    except ValidationError as exc:
+        raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
+    section, _, key = dotted.partition(".")
+    text = path.read_text("utf-8") if path.exists() else ""
+    try:
+        doc = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from exc
+    table = doc.get(section)
+    if table is None:
+        table = tomlkit.table()
+        doc[section] = table
+    table[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _replace_text(path, tomlkit.dumps(doc))
+    return value
+
+
+def _replace_text(path: Path, text: str) -> None:
+    """Atomic replace (temp file in the same folder, fsync, rename) keeping the file's mode."""
+    import os
+    import tempfile
+
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

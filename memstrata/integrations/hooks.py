@@ -27,10 +27,9 @@ import re
 import subprocess
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -123,14 +122,23 @@ def _log_path(mem=None) -> Path:
         return global_home() / ".index" / "hooks.log"
 
 
-def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
-    """Append one line to hooks.log; logging itself never raises."""
+def _log_to(mem=None, path: Path | None = None) -> None:
+    """Send memstrata's log records (warnings included) to this memory's hooks.log."""
+    from memstrata.core.logs import attach_file
+
     try:
-        target = path or _log_path(mem)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write(f"{stamp} {message.strip()}\n")
+        attach_file(path or _log_path(mem))
+    except Exception:  # noqa: BLE001 - no log is better than a failed hook
+        pass
+
+
+def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
+    """One line in hooks.log (through the `memstrata` logger); logging itself never raises."""
+    from memstrata.core.logs import get_logger
+
+    _log_to(mem, path)
+    try:
+        get_logger("hooks").warning(message.strip())
     except Exception:  # noqa: BLE001, S110 - a log that cannot be written is skipped
         pass
 
@@ -335,54 +343,47 @@ def _open_memory(payload: HookPayload, root: str | None):
 
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
              deadline_ms: int | None = None) -> HookRun:
-    """Do the hook's work in a worker thread; at the deadline, give up and answer empty.
+    """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer empty.
 
     The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
     read once the worker has opened the memory; until then the shipped default applies.
     """
+    from memstrata.core.guarded import Deadline, run_guarded
+    from memstrata.core.logs import detach_stderr
     from memstrata.core.settings import HookSettings
 
-    started = time.perf_counter()
+    detach_stderr()  # a hook's stderr may be shown to the user or read as a failure
     if client not in CLIENTS or event not in EVENTS:
         log_failure(f"hook {event!r} --client {client!r}: unknown event or client; "
                     f"events: {', '.join(EVENTS)}; clients: {', '.join(CLIENTS)}")
         return HookRun("", ok=False, error="unknown event or client")
     payload = parse_payload(stdin_text, client, event)
     empty = fail_open_output(client, event)
-    box: dict[str, Any] = {}
-    opened = threading.Event()
 
-    def work() -> None:
-        try:
-            box["mem"] = _open_memory(payload, root)
-            opened.set()
-            if box["mem"] is not None:
-                box["context"] = HANDLERS[event](box["mem"], payload)
-        except BaseException as exc:  # noqa: BLE001 - fail open, log, never raise
-            box["error"] = f"{type(exc).__name__}: {exc}"
-            box["trace"] = traceback.format_exc(limit=6)
-        finally:
-            opened.set()
-
-    def pick(hooks) -> int:
+    def pick(hooks: HookSettings) -> int:
         return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
 
-    worker = threading.Thread(target=work, name=f"memstrata-hook-{event}", daemon=True)
-    worker.start()
-    limit = deadline_ms if deadline_ms is not None else pick(HookSettings())
-    opened.wait(max(0.0, limit / 1000.0))
-    mem = box.get("mem")
-    if deadline_ms is None and mem is not None:
-        limit = pick(mem.settings.hooks)
-    remaining = limit / 1000.0 - (time.perf_counter() - started)
-    worker.join(max(0.0, remaining))
-    elapsed = (time.perf_counter() - started) * 1000
-    if worker.is_alive():
+    deadline = Deadline((deadline_ms if deadline_ms is not None else pick(HookSettings())) / 1000)
+    opened: dict[str, Any] = {}
+
+    def work(deadline: Deadline) -> str | None:
+        mem = opened["mem"] = _open_memory(payload, root)
+        if mem is None:
+            return None
+        _log_to(mem)
+        if deadline_ms is None:
+            deadline.set(pick(mem.settings.hooks) / 1000)
+        return HANDLERS[event](mem, payload)
+
+    run = run_guarded(work, deadline, name=f"memstrata-hook-{event}")
+    mem = opened.get("mem")
+    limit = round(deadline.seconds * 1000)
+    if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":
             spawn_warmup(mem)
-        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=elapsed)
-    if "error" in box:
-        log_failure(f"{event} ({client}): {box['error']}\n{box.get('trace', '')}", mem=mem)
-        return HookRun(empty, ok=False, error=box["error"], elapsed_ms=elapsed)
-    return HookRun(format_output(client, event, box.get("context")), elapsed_ms=elapsed)
+        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=run.elapsed_ms)
+    if not run.ok:
+        log_failure(f"{event} ({client}): {run.error}\n{run.trace or ''}", mem=mem)
+        return HookRun(empty, ok=False, error=run.error, elapsed_ms=run.elapsed_ms)
+    return HookRun(format_output(client, event, run.value), elapsed_ms=run.elapsed_ms)

@@ -1,0 +1,102 @@
+"""`memstrata config show|get|set|path`: the effective settings and where each came from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memstrata.cli.render import emit_json, table
+
+
+def _roots(ctx: click.Context) -> tuple[Path | None, Path]:
+    from memstrata.core.settings import resolve_roots
+
+    obj = ctx.find_root().obj or {}
+    return resolve_roots(None, obj.get("root"))
+
+
+@click.group()
+def config():
+    """See and change settings (defaults < ~/.memstrata/config.toml < .memory/config.toml < env)."""
+
+
+@config.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
+@click.pass_context
+def config_show(ctx, as_json):
+    """Every effective setting, its value and where it came from."""
+    from memstrata.core.settings import explain_settings
+
+    project, home = _roots(ctx)
+    rows = explain_settings(project, home)
+    if as_json:
+        emit_json([{"key": k, "value": v, "source": src} for k, v, src in rows])
+        return
+    click.echo(table([[k, repr(v) if isinstance(v, str) else str(v), src] for k, v, src in rows],
+                     ["setting", "value", "from"]))
+
+
+@config.command("get")
+@click.argument("key")
+@click.option("--json", "as_json", is_flag=True, help="Print the value and its source as JSON.")
+@click.pass_context
+def config_get(ctx, key, as_json):
+    """The effective value of KEY (section.key, e.g. loader.budget)."""
+    from memstrata.core.settings import explain_settings, setting_type
+
+    setting_type(key)  # unknown keys: one clear line naming the known ones
+    project, home = _roots(ctx)
+    value, source = next((v, src) for k, v, src in explain_settings(project, home) if k == key)
+    if as_json:
+        emit_json({"key": key, "value": value, "source": source})
+    else:
+        click.echo(value)
+        click.echo(f"(from {source})", err=True)
+
+
+@config.command("set")
+@click.argument("key")
+@click.argument("value")
+@click.option("--global", "global_", is_flag=True,
+              help="Write ~/.memstrata/config.toml instead of the project's .memory/config.toml.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@click.pass_context
+def config_set(ctx, key, value, global_, as_json):
+    """Set KEY to VALUE in the project's (or with --global the user's) config.toml.
+
+    The value is checked against the setting's type first; other lines and comments in the
+    file are kept.
+    """
+    from memstrata.core.errors import MemoryRootNotFound
+    from memstrata.core.settings import write_setting
+
+    project, home = _roots(ctx)
+    if not global_ and project is None:
+        raise MemoryRootNotFound(
+            "no project memory here: run `memstrata init`, or use --global for ~/.memstrata")
+    path = (home if global_ else project) / "config.toml"  # type: ignore[operator]
+    written = write_setting(path, key, value)
+    if as_json:
+        emit_json({"key": key, "value": written, "file": str(path)})
+    else:
+        click.echo(f"{key} = {written!r} written to {path}")
+
+
+@config.command("path")
+@click.option("--json", "as_json", is_flag=True, help="Print the files as JSON.")
+@click.pass_context
+def config_path(ctx, as_json):
+    """The config files memstrata reads, lowest layer first, and whether each exists."""
+    from memstrata.core.settings import config_files
+
+    project, home = _roots(ctx)
+    files = config_files(project, home)
+    if as_json:
+        emit_json([{"layer": name, "path": str(p), "exists": p.exists()} for name, p in files])
+        return
+    for name, p in files:
+        click.echo(f"{name}\t{p}\t{'exists' if p.exists() else 'absent'}")
+
+
+COMMANDS = [config]
