@@ -92,8 +92,8 @@ class ContextResult:
 
 def candidates_for(mem: Memory, budget: int) -> int:
     """How many hits to ask the retriever for: enough to fill the budget with short items
-    (a conversation turn renders in ~12 tokens), never fewer than `loader.candidates`."""
-    return max(mem.settings.loader.candidates, budget // 12)
+    (a short conversation turn renders in ~8-15 tokens), never fewer than `loader.candidates`."""
+    return max(mem.settings.loader.candidates, budget // 8)
 
 
 def _memo(mem: Memory) -> TokenMemo:

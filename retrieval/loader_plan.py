@@ -24,7 +24,7 @@ from memstrata.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMem
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
 MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
-NEIGHBOUR_HITS = 8           # expand this many of the best event hits with adjacent turns
+NEIGHBOUR_HITS = 40          # expand up to this many of the best event hits with adjacent turns
 NEAR_DUPLICATE = 0.85        # word-set overlap above which a filler block adds nothing new
 
 
