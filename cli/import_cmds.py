@@ -9,14 +9,21 @@ from memstrata.cli.render import emit_json
 
 @click.command("import")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(["auto", "jsonl", "locomo", "transcript", "claude-code", "codex",
-                                 "gemini"]),
-              help="jsonl = one event object per line (or memstrata-bench/1 lines); locomo = a "
-                   "chat export with speakers and dated sessions; transcript / claude-code / "
-                   "codex / gemini = a client session (the user's messages only).")
-@click.option("--no-index", is_flag=True, help="Write the files only; index on the next search "
-                                                "or `memstrata reindex`.")
+@click.option(
+    "--format",
+    "fmt",
+    default="auto",
+    show_default=True,
+    type=click.Choice(["auto", "jsonl", "locomo", "transcript", "claude-code", "codex", "gemini"]),
+    help="jsonl = one event object per line (or memstrata-bench/1 lines); locomo = a "
+    "chat export with speakers and dated sessions; transcript / claude-code / "
+    "codex / gemini = a client session (the user's messages only).",
+)
+@click.option(
+    "--no-index",
+    is_flag=True,
+    help="Write the files only; index on the next search or `memstrata reindex`.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the import report as JSON.")
 @click.pass_context
 def import_(ctx, sources, fmt, no_index, as_json):
@@ -33,14 +40,17 @@ def import_(ctx, sources, fmt, no_index, as_json):
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit_json({k: v for k, v in vars(result).items()
-                   if k not in ("stored_ids", "texts", "timeline")}
-                  | {"events_per_s": result.events_per_s})
+        emit_json(
+            {k: v for k, v in vars(result).items() if k not in ("stored_ids", "texts", "timeline")}
+            | {"events_per_s": result.events_per_s}
+        )
         return
-    click.echo(f"imported {result.events} events and {result.items} items into "
-               f"{result.files} journal files ({result.skipped} already there, "
-               f"{result.redacted} redacted) in {result.write_s + result.index_s:.1f}s "
-               f"({result.events_per_s} events/s, peak memory {result.peak_rss_mb} MB)")
+    click.echo(
+        f"imported {result.events} events and {result.items} items into "
+        f"{result.files} journal files ({result.skipped} already there, "
+        f"{result.redacted} redacted) in {result.write_s + result.index_s:.1f}s "
+        f"({result.events_per_s} events/s, peak memory {result.peak_rss_mb} MB)"
+    )
 
 
 COMMANDS = [import_]

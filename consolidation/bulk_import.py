@@ -71,7 +71,7 @@ class ImportResult:
     peak_rss_mb: float = 0.0
     warnings: list[str] = field(default_factory=list)
     stored_ids: dict[str, str] = field(default_factory=dict)  # stored id -> source id
-    texts: dict[str, str] = field(default_factory=dict)       # source id -> stored text
+    texts: dict[str, str] = field(default_factory=dict)  # source id -> stored text
     timeline: list[tuple[datetime, str]] = field(default_factory=list)
 
     @property
@@ -112,8 +112,11 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     out = ImportResult()
     started = time.perf_counter()
     known = {e.id for e in journal_.read_all().events}
-    known_items = ({li.item.id for li in mem.load_items(include_archived=True).items}
-                   if any(e.type != "event" for e in events) else set())
+    known_items = (
+        {li.item.id for li in mem.load_items(include_archived=True).items}
+        if any(e.type != "event" for e in events)
+        else set()
+    )
     journal: list[JournalEvent] = []
     for event in events:
         text = mem.guard(event.text, redact=redact, where=f"event {event.id or ''}".strip())
@@ -126,16 +129,26 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
                 continue
             known.add(source_id)
             kind = event.kind if event.kind in EVENT_KINDS else "note"
-            journal.append(JournalEvent(id=source_id, time=event.time, kind=kind, text=text,
-                                        session=event.session, speaker=event.speaker,
-                                        source="import", tags=tags))
+            journal.append(
+                JournalEvent(
+                    id=source_id,
+                    time=event.time,
+                    kind=kind,
+                    text=text,
+                    session=event.session,
+                    speaker=event.speaker,
+                    source="import",
+                    tags=tags,
+                )
+            )
             stored = source_id
             out.timeline.append((event.time, source_id))
         else:
-            stored = _write_item(mem, store, event, text, tags, source_id, redact, known_items)
-            if stored is None:
+            item_id = _write_item(mem, store, event, text, tags, source_id, redact, known_items)
+            if item_id is None:
                 out.skipped += 1
                 continue
+            stored = item_id
             out.items += 1
         out.texts[source_id] = text
         out.stored_ids[stored] = source_id
@@ -146,8 +159,16 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     return out
 
 
-def _write_item(mem, store, event, text: str, tags: list[str], source_id: str,
-                redact: bool, known_items: set[str]) -> str | None:
+def _write_item(
+    mem,
+    store,
+    event,
+    text: str,
+    tags: list[str],
+    source_id: str,
+    redact: bool,
+    known_items: set[str],
+) -> str | None:
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec, Source
     from memstrata.memory_layers.operations import build_item
 
@@ -156,8 +177,14 @@ def _write_item(mem, store, event, text: str, tags: list[str], source_id: str,
     if event.type == "criterion":
         applies = AppliesTo(keywords=list(tags)) if tags else AppliesTo(topics=["general"])
         criterion = CriterionSpec(applies_to=applies, condition=text)
-    item = build_item(text, event.type, title=event.title, tags=tags,
-                      source=Source(kind="import", session=event.session), criterion=criterion)
+    item = build_item(
+        text,
+        event.type,
+        title=event.title,
+        tags=tags,
+        source=Source(kind="import", session=event.session),
+        criterion=criterion,
+    )
     item.title = mem.guard(item.title, redact=redact, where="title")
     if item_id in known_items:
         return None  # imported before
@@ -171,8 +198,9 @@ def _write_item(mem, store, event, text: str, tags: list[str], source_id: str,
     return item.id
 
 
-def import_events(mem, events: list, *, index: bool = True, redact: bool = True,
-                  memory_index=None) -> ImportResult:
+def import_events(
+    mem, events: list, *, index: bool = True, redact: bool = True, memory_index=None
+) -> ImportResult:
     """Write the events, then sync the index once (one batched embedding run)."""
     out = write_events(mem, events, redact=redact)
     if index:
@@ -219,8 +247,9 @@ def detect_format(path: Path) -> str:
         obj = json.loads(first)
     except ValueError:
         obj = None
-    if isinstance(obj, dict) and (obj.get("format", "").startswith("memstrata-bench")
-                                  or {"time", "text"} <= set(obj)):
+    if isinstance(obj, dict) and (
+        obj.get("format", "").startswith("memstrata-bench") or {"time", "text"} <= set(obj)
+    ):
         return "jsonl"
     if head.lstrip()[:1] in "[{" and '"conversation"' in head:
         return "locomo"
@@ -250,8 +279,13 @@ def _why(exc: Exception) -> str:
     return str(exc).splitlines()[0]
 
 
-_LOCOMO_TIME = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%Y-%m-%dT%H:%M:%S",
-                "%Y-%m-%d %H:%M", "%Y-%m-%d")
+_LOCOMO_TIME = (
+    "%I:%M %p on %d %B, %Y",
+    "%I:%M %p on %d %b, %Y",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%Y-%m-%d",
+)
 
 
 def parse_chat_time(value: str) -> datetime | None:
@@ -282,11 +316,13 @@ def _read_locomo(path: Path) -> list[ImportEvent]:
 
 def _locomo_sessions(conv: dict[str, Any], prefix: str) -> list[ImportEvent]:
     out: list[ImportEvent] = []
-    sessions = sorted((k for k in conv if re.fullmatch(r"session_\d+", k)),
-                      key=lambda k: int(k.split("_")[1]))
+    sessions = sorted(
+        (k for k in conv if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1])
+    )
     for key in sessions:
         start = parse_chat_time(conv.get(f"{key}_date_time", "")) or datetime(
-            2000, 1, 1, tzinfo=timezone.utc)
+            2000, 1, 1, tzinfo=timezone.utc
+        )
         session = f"{prefix}/{key}" if prefix else key
         for i, turn in enumerate(conv.get(key) or []):
             text = str(turn.get("text", "")).strip()
@@ -297,10 +333,15 @@ def _locomo_sessions(conv: dict[str, Any], prefix: str) -> list[ImportEvent]:
                 continue
             speaker = str(turn.get("speaker", "")).strip() or None
             tid = turn.get("dia_id")
-            out.append(ImportEvent(
-                id=f"{prefix}:{tid}" if prefix and tid else tid,
-                time=start + timedelta(seconds=i), session=session, speaker=speaker,
-                text=f"{speaker}: {text}" if speaker else text))
+            out.append(
+                ImportEvent(
+                    id=f"{prefix}:{tid}" if prefix and tid else tid,
+                    time=start + timedelta(seconds=i),
+                    session=session,
+                    speaker=speaker,
+                    text=f"{speaker}: {text}" if speaker else text,
+                )
+            )
     return out
 
 
@@ -311,13 +352,21 @@ def _read_transcript(path: Path, client: str) -> list[ImportEvent]:
     out = []
     for m in read_user_messages(path, client):
         when = m.time or fallback + timedelta(seconds=m.index)
-        out.append(ImportEvent(id=stable_item_id("event", f"{m.session}\x1f{m.uid}"),
-                               time=when, text=m.text, session=m.session, speaker="user"))
+        out.append(
+            ImportEvent(
+                id=stable_item_id("event", f"{m.session}\x1f{m.uid}"),
+                time=when,
+                text=m.text,
+                session=m.session,
+                speaker="user",
+            )
+        )
     return out
 
 
-def import_files(mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True,
-                 redact: bool = True) -> ImportResult:
+def import_files(
+    mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True, redact: bool = True
+) -> ImportResult:
     """Read every source, then write and index them in one pass."""
     events: list[ImportEvent] = []
     for path in paths:

@@ -83,10 +83,20 @@ class ScoredDoc:
 
     def as_dict(self) -> dict:
         """Flat JSON view (what `search --json` prints): the document's fields + score."""
-        return {"id": self.id, "type": self.type, "layer": self.layer, "scope": self.scope,
-                "status": self.status, "title": self.title, "text": self.text,
-                "path": self.path, "time": self.time.isoformat(),
-                "confidence": self.confidence, "score": self.score, "explain": self.explain}
+        return {
+            "id": self.id,
+            "type": self.type,
+            "layer": self.layer,
+            "scope": self.scope,
+            "status": self.status,
+            "title": self.title,
+            "text": self.text,
+            "path": self.path,
+            "time": self.time.isoformat(),
+            "confidence": self.confidence,
+            "score": self.score,
+            "explain": self.explain,
+        }
 
 
 SearchHit = ScoredDoc  # the name used before hits wrapped their document

@@ -55,8 +55,18 @@ from memstrata.retrieval.render_context import (
     topk_title,
 )
 
-__all__ = ["MIN_CATALOG_LINE_TOKENS", "TIERS", "Block", "ContextResult", "Dropped",
-           "TierReport", "assemble_context", "candidates_for", "open_todos", "search_hits"]
+__all__ = [
+    "MIN_CATALOG_LINE_TOKENS",
+    "TIERS",
+    "Block",
+    "ContextResult",
+    "Dropped",
+    "TierReport",
+    "assemble_context",
+    "candidates_for",
+    "open_todos",
+    "search_hits",
+]
 
 
 @dataclass
@@ -98,8 +108,10 @@ def candidates_for(mem: Memory, budget: int) -> int:
 
 def _memo(mem: Memory) -> TokenMemo:
     index_dir = mem.primary.index_dir
-    return TokenMemo(mem.settings.tokens.encoding,
-                     index_dir / "loader" / "tokens.json" if index_dir.parent.is_dir() else None)
+    return TokenMemo(
+        mem.settings.tokens.encoding,
+        index_dir / "loader" / "tokens.json" if index_dir.parent.is_dir() else None,
+    )
 
 
 def cached_view(mem: Memory, memo: TokenMemo):
@@ -109,8 +121,11 @@ def cached_view(mem: Memory, memo: TokenMemo):
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()
     rescan = mem.settings.loader.catalog_rescan_s
-    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
-               if mem.project else None)
+    project = (
+        RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
+        if mem.project
+        else None
+    )
     global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
     resident, rows = merged_view(project, global_)
     problems = (project.problems if project else []) + global_.problems
@@ -124,7 +139,10 @@ def open_todos(mem: Memory, now: datetime | None = None) -> list:
 
     cfg = mem.settings.loader
     recent, open_items = recent_events(mem, now or now_utc(), cfg.journal_days, cfg.todo_days)
-    return [*open_items, *(e for e in recent if e.kind in ("todo", "blocker") and is_open(e, recent))]
+    return [
+        *open_items,
+        *(e for e in recent if e.kind in ("todo", "blocker") and is_open(e, recent)),
+    ]
 
 
 # ---- gather ------------------------------------------------------------------------------------
@@ -154,8 +172,16 @@ def _retrieve(req: _Request, views) -> list:
         if req.mode is RecallMode.BM25 and not req.sync:
             return lexical_hits(req.mem, req.query, req.k, views)
         req.searched = True  # the full pipeline reinforces what it recalls
-        return search_hits(req.mem, req.query, k=req.k, mode=req.mode, sync=req.sync,
-                           warnings=warnings, now=req.now, record_access=False)
+        return search_hits(
+            req.mem,
+            req.query,
+            k=req.k,
+            mode=req.mode,
+            sync=req.sync,
+            warnings=warnings,
+            now=req.now,
+            record_access=False,
+        )
     except Exception as exc:  # noqa: BLE001 - context without recall beats none
         req.notes.append(f"retrieval skipped: {type(exc).__name__}: {exc}")
         return []
@@ -163,8 +189,9 @@ def _retrieve(req: _Request, views) -> list:
         req.notes.extend(f"retrieval: {w}" for w in warnings)
 
 
-def _hit_blocks(req: _Request, hits: Sequence[Hit], views, days: DayCache,
-                expand: bool) -> tuple[list[Block], list[Block]]:
+def _hit_blocks(
+    req: _Request, hits: Sequence[Hit], views, days: DayCache, expand: bool
+) -> tuple[list[Block], list[Block]]:
     """(whole blocks of the hits in rank order, neighbour turns of the best event hits)."""
     item_ids = {h.id for h in hits if h.type != "event"}
     known: dict[str, str] = {}
@@ -186,8 +213,16 @@ def _hit_blocks(req: _Request, hits: Sequence[Hit], views, days: DayCache,
             event, path = days.find(_BlockHit(block))
             for other in days.neighbours(event, path) if event else []:
                 if other.time <= req.now and other.id not in req.excluded:
-                    neighbours.append(event_block(other, req.now, req.memo, "neighbour", str(path),
-                                                  days.position(path, other.id)))
+                    neighbours.append(
+                        event_block(
+                            other,
+                            req.now,
+                            req.memo,
+                            "neighbour",
+                            str(path),
+                            days.position(path, other.id),
+                        )
+                    )
     return blocks, neighbours
 
 
@@ -214,8 +249,9 @@ class _BlockHit:
         return datetime.fromtimestamp(self.block.order, tz=timezone.utc)
 
 
-def _gather(req: _Request, tiers: tuple[str, ...], recent: bool, hits: list | None,
-            expand: bool) -> tuple[Candidates, list]:
+def _gather(
+    req: _Request, tiers: tuple[str, ...], recent: bool, hits: list | None, expand: bool
+) -> tuple[Candidates, list]:
     """Every candidate block, and the resident items (for the fence width)."""
     resident_items, rows, total, problems, views = cached_view(req.mem, req.memo)
     req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:5])
@@ -227,21 +263,35 @@ def _gather(req: _Request, tiers: tuple[str, ...], recent: bool, hits: list | No
         if recent:
             cfg = req.mem.settings.loader
             events, open_items = recent_events(req.mem, req.now, cfg.journal_days, cfg.todo_days)
-            c.recent = [event_block(e, req.now, req.memo, "journal", seq=n)
-                        for n, e in reversed(list(enumerate(events)))]
-            c.recent += [event_block(e, req.now, req.memo, "todo", seq=n)
-                         for n, e in reversed(list(enumerate(open_items)))]
+            c.recent = [
+                event_block(e, req.now, req.memo, "journal", seq=n)
+                for n, e in reversed(list(enumerate(events)))
+            ]
+            c.recent += [
+                event_block(e, req.now, req.memo, "todo", seq=n)
+                for n, e in reversed(list(enumerate(open_items)))
+            ]
         found = _retrieve(req, views) if hits is None else hits
         c.hits, c.neighbours = _hit_blocks(req, found, views, days, expand)
     return c, resident_items
 
 
 # ---- assemble ----------------------------------------------------------------------------------
-def assemble_context(mem: Memory, *, query: str | None = None, budget: int | None = None,
-                     tiers: Sequence[str] = TIERS, recent: bool = True,
-                     exclude_ids: Iterable[str] = (), retrieval: str = "default",
-                     k: int | None = None, hits: list | None = None, sync: bool = True,
-                     now: datetime | None = None, expand: bool = True) -> ContextResult:
+def assemble_context(
+    mem: Memory,
+    *,
+    query: str | None = None,
+    budget: int | None = None,
+    tiers: Sequence[str] = TIERS,
+    recent: bool = True,
+    exclude_ids: Iterable[str] = (),
+    retrieval: str = "default",
+    k: int | None = None,
+    hits: list | None = None,
+    sync: bool = True,
+    now: datetime | None = None,
+    expand: bool = True,
+) -> ContextResult:
     """Assemble the session context within `budget` tokens (default: settings.loader.budget).
 
     `hits` supplies retrieval results directly (anything with the `Hit` protocol; otherwise
@@ -254,43 +304,67 @@ def assemble_context(mem: Memory, *, query: str | None = None, budget: int | Non
     cfg = mem.settings.loader
     budget = cfg.budget if budget is None else int(budget)
     tiers = tuple(t for t in TIERS if t in set(tiers))
-    req = _Request(mem, query, now or now_utc(), _memo(mem), parse_mode(retrieval, allow_none=True),
-                   k or candidates_for(mem, budget), sync, set(exclude_ids))
+    req = _Request(
+        mem,
+        query,
+        now or now_utc(),
+        _memo(mem),
+        parse_mode(retrieval, allow_none=True),
+        k or candidates_for(mem, budget),
+        sync,
+        set(exclude_ids),
+    )
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
         return result
     c, resident_items = _gather(req, tiers, recent, hits, expand)
-    longest = max([i.tilde for i in resident_items] +
-                  [longest_tilde_fence(b.text) for b in [*c.recent, *c.hits, *c.neighbours]] + [0])
+    longest = max(
+        [i.tilde for i in resident_items]
+        + [longest_tilde_fence(b.text) for b in [*c.recent, *c.hits, *c.neighbours]]
+        + [0]
+    )
     fence_open, fence_close = fence_for(longest)
     result.overhead = req.memo(PREFACE) + req.memo(fence_open) + req.memo(fence_close)
     avail = budget - result.overhead
     result.notes = req.notes
     if avail <= 0:
-        result.notes.append(f"budget {budget} is below the fixed overhead of {result.overhead} tokens")
+        result.notes.append(
+            f"budget {budget} is below the fixed overhead of {result.overhead} tokens"
+        )
         req.memo.save()
         return result
     bud = Budgeter(req.memo, req.excluded, {**SECTION_TITLES, "topk": topk_title(req.now)})
-    skipped, notes = plan(c, bud, avail, resident_cap=cfg.resident_budget,
-                          journal_share=cfg.journal_share, catalog_share=cfg.catalog_share,
-                          query=query, expand=expand)
+    skipped, notes = plan(
+        c,
+        bud,
+        avail,
+        resident_cap=cfg.resident_budget,
+        journal_share=cfg.journal_share,
+        catalog_share=cfg.catalog_share,
+        query=query,
+        expand=expand,
+    )
     result.notes.extend(notes)
     if "catalog" in reports:
         reports["catalog"].dropped = skipped
         if skipped:
-            result.notes.append(f"catalog: {skipped} lines left out for budget (lowest priority first)")
+            result.notes.append(
+                f"catalog: {skipped} lines left out for budget (lowest priority first)"
+            )
     _finish(result, bud, fence_open, fence_close, budget, avail)
     if req.searched:
-        record_shown(mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id],
-                     req.now)
+        record_shown(
+            mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id], req.now
+        )
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
     return result
 
 
-def _finish(result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str,
-            budget: int, avail: int) -> None:
+def _finish(
+    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int, avail: int
+) -> None:
     memo = bud.memo
     text, total = render(bud, fence_open, fence_close)
     # The block sums are exact by construction (see render_context); whenever the encoder is
@@ -311,7 +385,9 @@ def _finish(result: ContextResult, bud: Budgeter, fence_open: str, fence_close: 
     result.text, result.tokens = text, total
     shown = [b for tier in TIERS for b in bud.chosen[tier] if b.id]
     result.ids = list(dict.fromkeys(b.id for b in shown if b.id))
-    result.full_ids = [b.id for b in shown if b.id and b.tier != "catalog" and b.source != "excerpt"]
+    result.full_ids = [
+        b.id for b in shown if b.id and b.tier != "catalog" and b.source != "excerpt"
+    ]
     _report(result, bud, avail)
 
 
@@ -328,12 +404,13 @@ def _report(result: ContextResult, bud: Budgeter, avail: int) -> None:
     for tier, report in result.tiers.items():
         blocks = bud.chosen[tier]
         report.items = [b.id for b in blocks if b.id]
-        report.used = sum(b.tokens for b in blocks) + sum(
-            bud.memo(h) for h in {b.head for b in blocks if b.head}) + (
-            bud.memo(bud.titles[tier]) if blocks else 0)
+        report.used = (
+            sum(b.tokens for b in blocks)
+            + sum(bud.memo(h) for h in {b.head for b in blocks if b.head})
+            + (bud.memo(bud.titles[tier]) if blocks else 0)
+        )
         report.budget = avail
         if tier == "resident":
             report.dropped = bud.resident_left
         elif tier != "catalog":
             report.dropped = sum(1 for d in result.dropped if d.tier == tier)
-

@@ -36,18 +36,18 @@ class Block:
     kind: str
     text: str
     tokens: int
-    source: str = ""     # resident | journal | todo | retrieved | neighbour | excerpt | catalog
-    order: float = 0.0   # render order inside its group (event time)
-    group: str = ""      # blocks with the same group share one heading
-    head: str = ""       # that heading ("" for none)
+    source: str = ""  # resident | journal | todo | retrieved | neighbour | excerpt | catalog
+    order: float = 0.0  # render order inside its group (event time)
+    group: str = ""  # blocks with the same group share one heading
+    head: str = ""  # that heading ("" for none)
     head_tokens: int = 0
     group_order: str = ""  # render order of groups inside the tier
     excerpt: Block | None = None  # a shorter stand-in when the whole block does not fit
     session: str | None = None
     day_file: str | None = None
     words: frozenset[str] = field(default_factory=frozenset)
-    raw: str = ""        # the source text (for excerpts)
-    seq: int = 0         # position in its day file (turns of one session may share a time)
+    raw: str = ""  # the source text (for excerpts)
+    seq: int = 0  # position in its day file (turns of one session may share a time)
 
 
 def _heading(memo: TokenMemo, text: str) -> tuple[str, int]:
@@ -55,28 +55,52 @@ def _heading(memo: TokenMemo, text: str) -> tuple[str, int]:
 
 
 # ---- events ----------------------------------------------------------------------------------
-def event_block(event, now: datetime, memo: TokenMemo, source: str, path: str | None = None,
-                seq: int = 0) -> Block:
+def event_block(
+    event, now: datetime, memo: TokenMemo, source: str, path: str | None = None, seq: int = 0
+) -> Block:
     from memstrata.retrieval.temporal import relative_dates
 
     resolved = relative_dates(event.text, event.time)
     note = ", ".join(f"{phrase} = {day.isoformat()}" for phrase, day in resolved)
     # plain events are identified by their day/session heading and text; todos and blockers
     # keep their short id, since a later event closes them by naming it
-    tail = (id_tail(event.id, 1.0, note) if event.kind in ("todo", "blocker")
-            else (f" ({note})" if note else ""))
+    tail = (
+        id_tail(event.id, 1.0, note)
+        if event.kind in ("todo", "blocker")
+        else (f" ({note})" if note else "")
+    )
     text = bullet(event.text or event.kind, tail)
     day = today_utc(event.time)
     head, head_tokens = _heading(memo, event_group_heading(day, event.session, now))
-    return Block("topk", event.id, "event", text, memo(text), source, event.time.timestamp(),
-                 group=f"ev\x1f{day}\x1f{event.session or ''}", head=head,
-                 head_tokens=head_tokens, group_order=f"1{day}{event.session or ''}",
-                 session=event.session, day_file=path, words=_words(event.text), raw=event.text,
-                 seq=seq)
+    return Block(
+        "topk",
+        event.id,
+        "event",
+        text,
+        memo(text),
+        source,
+        event.time.timestamp(),
+        group=f"ev\x1f{day}\x1f{event.session or ''}",
+        head=head,
+        head_tokens=head_tokens,
+        group_order=f"1{day}{event.session or ''}",
+        session=event.session,
+        day_file=path,
+        words=_words(event.text),
+        raw=event.text,
+        seq=seq,
+    )
 
 
-def item_block(item, memo: TokenMemo, tier: str, source: str, body: str | None = None,
-               body_tokens: int | None = None, verdict: str = "") -> Block | None:
+def item_block(
+    item,
+    memo: TokenMemo,
+    tier: str,
+    source: str,
+    body: str | None = None,
+    body_tokens: int | None = None,
+    verdict: str = "",
+) -> Block | None:
     """An L1/L2 item as one line group member; None for an empty placeholder file."""
     body = item_body(item) if body is None else body
     if not body.strip():
@@ -93,8 +117,20 @@ def item_block(item, memo: TokenMemo, tier: str, source: str, body: str | None =
         group = f"{item.type}\x1f{verdict}"
         order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
     tokens = memo(text)
-    return Block(tier, item.id, item.type, text, tokens, source, group=group, head=head,
-                 head_tokens=memo(head), group_order="0" + order, words=_words(body), raw=body)
+    return Block(
+        tier,
+        item.id,
+        item.type,
+        text,
+        tokens,
+        source,
+        group=group,
+        head=head,
+        head_tokens=memo(head),
+        group_order="0" + order,
+        words=_words(body),
+        raw=body,
+    )
 
 
 def resident_blocks(items: Sequence, memo: TokenMemo) -> list[Block]:
@@ -122,7 +158,7 @@ def recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
     all_days = [d for d in mem.journal.days() if d <= today]
     recent_days = [today] if today in all_days else []
     earlier = [d for d in all_days if d < today]
-    recent_days.extend(reversed(earlier[-max(0, days - 1):] if days > 1 else []))
+    recent_days.extend(reversed(earlier[-max(0, days - 1) :] if days > 1 else []))
     todo_from = today - timedelta(days=todo_days)
     events = []
     for day in sorted({*recent_days, *(d for d in all_days if d >= todo_from)}):
@@ -131,9 +167,11 @@ def recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
     recent_set = set(recent_days)
     recent = [e for e in events if today_utc(e.time) in recent_set]
     recent_ids = {e.id for e in recent}
-    open_items = [e for i, e in enumerate(events)
-                  if e.kind in ("todo", "blocker") and e.id not in recent_ids
-                  and is_open(e, events[i + 1:])]
+    open_items = [
+        e
+        for i, e in enumerate(events)
+        if e.kind in ("todo", "blocker") and e.id not in recent_ids and is_open(e, events[i + 1 :])
+    ]
     return recent, open_items
 
 
@@ -190,8 +228,14 @@ class DayCache:
 
 
 # ---- retrieval hits ----------------------------------------------------------------------------
-def hit_block(mem: Memory, hit: Hit, now: datetime, memo: TokenMemo, days: DayCache,
-              known_path: str | None = None) -> Block | None:
+def hit_block(
+    mem: Memory,
+    hit: Hit,
+    now: datetime,
+    memo: TokenMemo,
+    days: DayCache,
+    known_path: str | None = None,
+) -> Block | None:
     """A hit rendered as its *whole* item or event (the index may hold only a chunk)."""
     if hit.type == "event":
         event, path = days.find(hit)
@@ -255,6 +299,19 @@ def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 9
             break
     tail = id_tail(block.id or "", 1.0, "excerpt")
     line = bullet(("… " if lo > 0 else "") + text + (" …" if hi < len(sentences) - 1 else ""), tail)
-    return Block(block.tier, block.id, block.kind, line, memo(line), "excerpt", block.order,
-                 block.group, block.head, block.head_tokens, block.group_order,
-                 session=block.session, day_file=block.day_file, seq=block.seq)
+    return Block(
+        block.tier,
+        block.id,
+        block.kind,
+        line,
+        memo(line),
+        "excerpt",
+        block.order,
+        block.group,
+        block.head,
+        block.head_tokens,
+        block.group_order,
+        session=block.session,
+        day_file=block.day_file,
+        seq=block.seq,
+    )

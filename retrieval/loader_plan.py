@@ -24,8 +24,8 @@ from memstrata.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMem
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
 MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
-NEIGHBOUR_HITS = 40          # expand up to this many of the best event hits with adjacent turns
-NEAR_DUPLICATE = 0.85        # word-set overlap above which a filler block adds nothing new
+NEIGHBOUR_HITS = 40  # expand up to this many of the best event hits with adjacent turns
+NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
 
 
 @dataclass
@@ -78,8 +78,11 @@ class Budgeter:
         cost = self.cost(block)
         if self.used + cost > cap:
             if block.id:
-                self.dropped.append(Dropped(block.id, block.tier, f"needs {cost} tokens, "
-                                                                  f"{max(cap - self.used, 0)} left"))
+                self.dropped.append(
+                    Dropped(
+                        block.id, block.tier, f"needs {cost} tokens, {max(cap - self.used, 0)} left"
+                    )
+                )
             return False
         self.chosen[block.tier].append(block)
         self.groups[block.tier].add(block.group)
@@ -103,8 +106,17 @@ class Budgeter:
         return False
 
 
-def plan(c: Candidates, bud: Budgeter, avail: int, *, resident_cap: int, journal_share: float,
-         catalog_share: float, query: str | None, expand: bool) -> tuple[int, list[str]]:
+def plan(
+    c: Candidates,
+    bud: Budgeter,
+    avail: int,
+    *,
+    resident_cap: int,
+    journal_share: float,
+    catalog_share: float,
+    query: str | None,
+    expand: bool,
+) -> tuple[int, list[str]]:
     """Fill `bud` within `avail` tokens; (catalog lines left out, notes)."""
     notes: list[str] = []
     left_out = [b for b in c.resident if not bud.offer(b, min(resident_cap, avail))]
@@ -124,9 +136,11 @@ def plan(c: Candidates, bud: Budgeter, avail: int, *, resident_cap: int, journal
         bud.offer(block, avail - reserve)
     bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
     if bud.resident_left:
-        notes.append(f"resident: {bud.resident_left} left out for budget (listed in the catalog "
-                     f"when room allows): "
-                     f"{', '.join([b.id or '?' for b in left_out if b.id not in bud.ids][:8])}")
+        notes.append(
+            f"resident: {bud.resident_left} left out for budget (listed in the catalog "
+            f"when room allows): "
+            f"{', '.join([b.id or '?' for b in left_out if b.id not in bud.ids][:8])}"
+        )
     skipped = _catalog(rows, bud, avail, c.catalog_total)
     for block in [*left_out, *c.recent]:  # whatever is still free
         if not bud.duplicate(block, near=True):

@@ -33,14 +33,14 @@ CONTEXT_CHOICES: tuple[str, ...] = (*CHOICES, "none")  # context and hooks may s
 
 def parse_mode(value: str | RecallMode, *, allow_none: bool = False) -> RecallMode:
     """The mode named by `value` (aliases resolved); a one-line error for anything else."""
-    if isinstance(value, RecallMode):
-        mode = value
-    else:
+    found: RecallMode | None = value if isinstance(value, RecallMode) else None
+    if found is None:
         name = str(value or "").strip().lower()
-        mode = ALIASES.get(name) or next((m for m in RecallMode if m.value == name), None)
-        if mode is None:
-            choices = CONTEXT_CHOICES if allow_none else CHOICES
-            raise MemstrataError(f"unknown recall mode '{value}' ({' | '.join(choices)})")
+        found = ALIASES.get(name) or next((m for m in RecallMode if m.value == name), None)
+    if found is None:
+        choices = CONTEXT_CHOICES if allow_none else CHOICES
+        raise MemstrataError(f"unknown recall mode '{value}' ({' | '.join(choices)})")
+    mode = found
     if mode is RecallMode.NONE and not allow_none:
         raise MemstrataError(f"recall mode 'none' is not a search mode ({' | '.join(CHOICES)})")
     return mode

@@ -44,12 +44,21 @@ def outcomes(tmp_path_factory):
                     store.index.prime_queries([q.question for q in line.questions])
                     cfg = store.mem.settings
                     for budget in BUDGETS:
-                        modes = ("default", "bm25", "vector", "rrf") if budget != 300 else ("default",)
+                        modes = (
+                            ("default", "bm25", "vector", "rrf") if budget != 300 else ("default",)
+                        )
                         for mode in modes:
                             for q in line.questions:
-                                out.setdefault((style, budget, mode), []).append(_ask(
-                                    store, q, mode, budget, cfg.retrieval.candidates,
-                                    cfg.loader.candidates))
+                                out.setdefault((style, budget, mode), []).append(
+                                    _ask(
+                                        store,
+                                        q,
+                                        mode,
+                                        budget,
+                                        cfg.retrieval.candidates,
+                                        cfg.loader.candidates,
+                                    )
+                                )
                 finally:
                     store.close()
     return out
@@ -64,8 +73,12 @@ def _context_all(results) -> float:
 def test_the_loader_never_loses_what_the_retriever_found(outcomes, style, budget):
     results = outcomes[(style, budget, "default")]
     assert results
-    lost = [(o.question_id, e) for o in results for e, packed in o.floor_in.items()
-            if packed and not o.in_context[e]]
+    lost = [
+        (o.question_id, e)
+        for o in results
+        for e, packed in o.floor_in.items()
+        if packed and not o.in_context[e]
+    ]
     assert not lost, lost
     assert all(o.context_tokens <= budget for o in results)
 
@@ -88,10 +101,13 @@ def test_grouped_rendering_costs_few_tokens_per_item(mem):
     from memstrata.retrieval.tokens import TokenCounter
 
     now = datetime(2024, 5, 20, 18, 0, tzinfo=timezone.utc)
-    texts = [f"Ana: the import job for shard {n} finished after the index rebuild"
-             for n in range(30)]
-    events = [JournalEvent(text=t, time=now - timedelta(hours=2, minutes=n), session="s1")
-              for n, t in enumerate(texts)]
+    texts = [
+        f"Ana: the import job for shard {n} finished after the index rebuild" for n in range(30)
+    ]
+    events = [
+        JournalEvent(text=t, time=now - timedelta(hours=2, minutes=n), session="s1")
+        for n, t in enumerate(texts)
+    ]
     mem.journal.append_many(events)
     result = assemble_context(mem, budget=4000, tiers=("topk",), now=now)
     count = TokenCounter(mem.settings.tokens.encoding)
@@ -144,15 +160,34 @@ def test_import_chat_export_and_jsonl_once_each(mem, tmp_path):
     from memstrata.consolidation.bulk_import import import_files
 
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps([{"conversation": {
-        "speaker_a": "Ana", "speaker_b": "Bo",
-        "session_1_date_time": "1:56 pm on 8 May, 2023",
-        "session_1": [{"speaker": "Ana", "dia_id": "D1:1", "text": "Last Saturday I ran a 10k."},
-                      {"speaker": "Bo", "dia_id": "D1:2", "text": "Nice! How did it go?"}]}}]))
+    chat.write_text(
+        json.dumps(
+            [
+                {
+                    "conversation": {
+                        "speaker_a": "Ana",
+                        "speaker_b": "Bo",
+                        "session_1_date_time": "1:56 pm on 8 May, 2023",
+                        "session_1": [
+                            {
+                                "speaker": "Ana",
+                                "dia_id": "D1:1",
+                                "text": "Last Saturday I ran a 10k.",
+                            },
+                            {"speaker": "Bo", "dia_id": "D1:2", "text": "Nice! How did it go?"},
+                        ],
+                    }
+                }
+            ]
+        )
+    )
     events = tmp_path / "events.jsonl"
-    events.write_text(json.dumps({"time": "2023-05-09T10:00:00", "text": "note one"}) + "\n"
-                      + json.dumps({"time": "2023-05-09T11:00:00", "text": "pref", "type": "preference"})
-                      + "\n")
+    events.write_text(
+        json.dumps({"time": "2023-05-09T10:00:00", "text": "note one"})
+        + "\n"
+        + json.dumps({"time": "2023-05-09T11:00:00", "text": "pref", "type": "preference"})
+        + "\n"
+    )
     first = import_files(mem, [chat, events], index=False)
     assert (first.events, first.items, first.files) == (3, 1, 2)
     again = import_files(mem, [chat, events], index=False)
