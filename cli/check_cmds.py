@@ -1,4 +1,4 @@
-"""`memstrata check`, `memstrata criteria test`, `memstrata install|uninstall pre-commit`.
+"""`memstrata check`, `memstrata install|uninstall pre-commit`.
 
 Exit codes of `check`: 0 pass, 0 warn (1 with --strict), 2 block, 1 error. As a hook it
 fails open on errors (exit 0, one line on stderr) unless --fail-closed.
@@ -16,7 +16,9 @@ from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
 
-CLIENT_CHOICES = ["claude-code", "codex", "cursor", "gemini"]
+from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
+
+CLIENT_CHOICES = list(CLIENTS)
 WORKTREE = "\0worktree"
 
 
@@ -88,7 +90,7 @@ def _hook_deadline(ctx, llm) -> float:
 def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
     """Open the memory, build the proposal and judge it under the hook deadline.
 
-    Returns a `GuardedRun` whose value is the check result; a failure or a missed deadline
+    Returns a `GuardedRun` whose value is (result, proposal, memory); a failure or a missed deadline
     is logged to hooks.log (where hook failures go) and left to the caller to answer.
     """
     from memstrata.core.guarded import Deadline, run_guarded
@@ -104,7 +106,8 @@ def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
         mem = opened["mem"] = open_memory(ctx)
         proposal = build_proposal(mem)
         with _quiet_stdout():
-            return do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+            result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
+        return result, proposal, mem
 
     run = run_guarded(work, deadline, name=f"memstrata-check-{name}")
     if run.timed_out:
@@ -138,15 +141,32 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
     from memstrata.guardrail.replies import hook_error_reply, hook_reply
 
     payload = read_piped_stdin() or ""
+    # the check thread redirects sys.stdout to stderr while it runs (_quiet_stdout); if it
+    # is still running at the deadline, the reply must still reach the real stdout
+    out = sys.stdout
     run = _guarded_check(
-        ctx, "pre-tool",
-        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem)), retrieval, llm)
+        ctx,
+        "pre-tool",
+        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem)),
+        retrieval,
+        llm,
+    )
+    from memstrata.core.clients import get as client_spec
+
     if run.ok and run.value is not None:
-        reply = hook_reply(run.value, client, strict=strict)
+        result, proposal, mem = run.value
+        first = True
+        refuses_to_ask = client_spec(client).tool_reply != "hook-specific"
+        if result.undecided and not result.violations and refuses_to_ask:
+            # clients that cannot tell the model without refusing: refuse once, then allow
+            from memstrata.guardrail.asked import first_ask
+
+            first = first_ask(mem.primary.index_dir, client, result, proposal)
+        reply = hook_reply(result, client, strict=strict, first_ask=first)
     else:
         reply = hook_error_reply(run.error or "no result", client, fail_closed=fail_closed)
     if reply.stdout:
-        click.echo(reply.stdout)
+        click.echo(reply.stdout, file=out)
     if reply.stderr:
         click.echo(reply.stderr, err=True)
     return reply.exit_code
@@ -154,8 +174,12 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
 
 def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int:
     run = _guarded_check(
-        ctx, "pre-commit", lambda mem: _proposal(text, file, None, True, _repo_dir(mem)),
-        retrieval, llm)
+        ctx,
+        "pre-commit",
+        lambda mem: _proposal(text, file, None, True, _repo_dir(mem)),
+        retrieval,
+        llm,
+    )
     if not run.ok or run.value is None:
         click.echo(
             f"memstrata check failed: {run.error}"
@@ -163,7 +187,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
             err=True,
         )
         return 1 if fail_closed else 0
-    result = run.value
+    result = run.value[0]
     if result.verdict != "pass" or result.warnings:
         _human(result, strict)
         if result.verdict == "block":
@@ -199,7 +223,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
 @click.option(
     "--client",
     type=click.Choice(CLIENT_CHOICES),
-    default="claude-code",
+    default=DEFAULT_CLIENT,
     show_default=True,
     help="With --hook pre-tool: whose payload and reply format.",
 )
@@ -246,61 +270,6 @@ def check(
     else:
         _human(result, strict)
     sys.exit(result.exit_code(strict))
-
-
-@click.group()
-def criteria():
-    """Author and try out decision criteria."""
-
-
-@criteria.command(name="test")
-@click.argument("criterion_id")
-@click.argument("text", required=False)
-@click.option(
-    "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
-)
-@click.option(
-    "--llm/--no-llm", default=None, help="Ask the configured LLM when the rules cannot decide."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
-@click.pass_context
-def criteria_test(ctx, criterion_id, text, file, llm, as_json):
-    """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
-    from memstrata.guardrail.check import test_criterion
-    from memstrata.guardrail.replies import describe
-
-    mem = open_memory(ctx)
-    proposal = _proposal(text, file, None, False, _repo_dir(mem))
-    with _quiet_stdout():
-        trace = test_criterion(mem, criterion_id, proposal, llm=llm)
-    if as_json:
-        emit_json(trace)
-        return
-    click.echo(f"{trace.id}: {trace.title}")
-    if not trace.counts:
-        click.echo(
-            f"  status {trace.status}"
-            + (f", superseded by {trace.superseded_by}" if trace.superseded_by else "")
-            + ": `memstrata check` skips it"
-        )
-    for problem in trace.problems:
-        click.echo(f"  problem: {problem}")
-    if not trace.decidable:
-        click.echo(
-            "  no --forbid/--require terms: the rules can only say it applies; "
-            "an LLM ([guardrail] llm = true) or you must judge it"
-        )
-    rules = trace.rules
-    if rules:
-        click.echo(f"  applies: {', '.join(rules['triggers']) or 'no'}")
-        for ignored in rules["ignored_negated"]:
-            click.echo(f"  ignored: {ignored}")
-        click.echo(f"  rules: {rules['status']}: {rules['reason']}")
-        if rules["quote"]:
-            click.echo(f'  evidence: "{rules["quote"]}"')
-    if trace.finding is not None:
-        click.echo(describe(trace.finding))
-    click.echo(f"would answer: {trace.verdict if trace.counts else 'nothing (skipped)'}")
 
 
 def _precommit_result(result, as_json: bool) -> None:
@@ -350,4 +319,4 @@ def uninstall_pre_commit(ctx, framework, as_json):
 install.add_command(install_pre_commit)
 uninstall.add_command(uninstall_pre_commit)
 
-COMMANDS = [check, criteria]
+COMMANDS = [check]

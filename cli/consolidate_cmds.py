@@ -10,12 +10,14 @@ from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, humanize_age, table
 
+from memstrata.core.clients import transcript_clients
+
 
 @click.command()
 @click.option("--transcript", "transcript", required=True, type=click.Path(dir_okay=False),
               help="The client's session transcript (e.g. Claude Code's .jsonl).")
 @click.option("--client", default="auto", show_default=True,
-              type=click.Choice(["auto", "claude-code", "codex", "gemini", "generic"]),
+              type=click.Choice(["auto", *transcript_clients(), "generic"]),
               help="Which client wrote the transcript (auto: guess from its shape).")
 @click.option("--session", help="Session id to record (default: the transcript's own).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -10,9 +10,10 @@ from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
 from memstrata.retrieval.modes import CONTEXT_CHOICES
 
+from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
+from memstrata.core.clients import EVENTS as HOOK_EVENTS
+
 TIERS = ("resident", "catalog", "topk")
-CLIENTS = ("claude-code", "codex", "cursor", "gemini")
-HOOK_EVENTS = ("session-start", "prompt", "session-end")
 
 
 def _tiers(value: str | None) -> tuple[str, ...]:
@@ -76,16 +77,23 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
 
 @click.command()
 @click.argument("event", metavar="EVENT")
-@click.option("--client", default="claude-code", show_default=True,
-              help="Which client calls the hook: claude-code, codex, cursor or gemini.")
+@click.option("--client", default=DEFAULT_CLIENT, show_default=True,
+              help=f"Which client calls the hook: {', '.join(CLIENTS)}.")
 @click.pass_context
 def hook(ctx, event: str, client: str):
     """Run a client hook: EVENT is session-start, prompt or session-end.
 
     Reads the client's hook payload (JSON) on stdin and answers in the client's own format.
-    Always exits 0: on any problem (no memory, broken store, deadline passed) it answers
-    empty and logs to .memory/.index/hooks.log.
+    Exits 0 on any problem a session can meet (no memory, broken store, deadline passed): it
+    answers empty and logs to .memory/.index/hooks.log. An unknown EVENT or --client is a
+    setup mistake, not a session problem: one line on stderr and exit 1 (never 2, which
+    clients read as "block").
     """
+    if client not in CLIENTS or event not in HOOK_EVENTS:
+        what = f"unknown client '{client}'" if client not in CLIENTS else f"unknown event '{event}'"
+        click.echo(f"memstrata hook: {what}; events: {', '.join(HOOK_EVENTS)}; "
+                   f"clients: {', '.join(CLIENTS)}", err=True)
+        sys.exit(1)
     try:
         from memstrata.integrations.hooks import run_hook
 

@@ -113,19 +113,28 @@ def reindex(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def doctor(ctx, repair, as_json):
-    """Check the index against the files: drift, missing or corrupt indexes, bad files.
+    """Check the index against the files (drift, missing or corrupt indexes, bad files) and
+    the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
+    hooks a client will not run, e.g. untrusted Codex hooks or a command that moved).
 
     Exits 1 when something is wrong (and was not repaired).
     """
     from memstrata.retrieval.index import MemoryIndex
 
-    index = MemoryIndex(open_memory(ctx, require_project=False))
+    from memstrata.integrations.hook_health import check as check_hooks
+
+    mem = open_memory(ctx, require_project=False)
+    index = MemoryIndex(mem)
     try:
         report = index.doctor(repair=repair)
     finally:
         index.close()
+    hooks = check_hooks(mem.primary.index_dir / "hooks.log",
+                        mem.project.repo_dir if mem.project else None)
     if as_json:
-        emit_json(report)
+        import dataclasses
+
+        emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
                 for h in (report.lexical, report.vector)]
@@ -137,8 +146,11 @@ def doctor(ctx, repair, as_json):
             click.echo(f"problem: {problem}")
         for action in report.actions:
             click.echo(f"action: {action}")
-        click.echo("ok" if report.ok else ("repaired" if report.repaired else "not ok"))
-    if not report.ok and not report.repaired:
+        for problem in hooks.problems:
+            click.echo(f"hooks: {problem}")
+        verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
+        click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")
+    if (not report.ok and not report.repaired) or not hooks.ok:
         sys.exit(1)
 
 

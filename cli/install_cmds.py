@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from memstrata.cli.render import emit_json
 
-CLIENTS = ("claude-code", "codex", "cursor", "gemini")
+from memstrata.core.clients import CLIENT_SPECS, CLIENTS
 
 
 @click.group()
@@ -54,26 +54,40 @@ def _render(result, as_json: bool, verb: str) -> None:
         if result.backup:
             click.echo(f"backup of the previous file: {result.backup}")
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(note if note.startswith("  ") else f"note: {note}", err=True)
 
 
 def _client_install(client: str) -> click.Command:
+    spec = CLIENT_SPECS[client]
     guardrail_opt = [click.option(
         "--guardrail", is_flag=True,
         help="Also add a PreToolUse hook running `memstrata check` on edits and shell commands.")
-    ] if client == "claude-code" else []
+    ] if spec.guardrail_install else []
+    trust_opt = [click.option(
+        "--trust", is_flag=True,
+        help=f"Also record in {spec.title}'s config that you trust memstrata's hooks (as its "
+             "/hooks review would); without it the client skips them until you trust them.")
+    ] if spec.hooks_need_trust else []
 
     @click.pass_context
-    def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False):
+    def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False,
+                trust: bool = False):
         from memstrata.cli.main import settings_for
-        from memstrata.integrations.installers import install as do_install
+
+        from memstrata.integrations import installers
 
         timeout = settings_for(ctx).hooks.client_timeout_s
-        result = do_install(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run,
-                            guardrail=guardrail, timeout_s=timeout)
+        result = installers.install(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run,
+                                    guardrail=guardrail, timeout_s=timeout)
+        if trust and not dry_run:
+            trusted = installers.trust_hooks(client, result.path)
+            result.notes.append(
+                f"recorded trust for {len(trusted)} hook(s) in {installers.codex_home() / 'config.toml'}"
+                if trusted else "the hooks were already trusted")
+        result.notes.extend(installers.trust_instructions(client, result))
         _render(result, as_json, "installed")
 
-    for decorate in [*guardrail_opt,
+    for decorate in [*guardrail_opt, *trust_opt,
                      click.option("--json", "as_json", is_flag=True, help="Print the result as JSON."),
                      click.option("--dry-run", is_flag=True, help="Show the file that would be written; change nothing."),
                      click.option("--scope", type=click.Choice(["user", "project"]), default="user",
@@ -92,9 +106,16 @@ def _client_uninstall(client: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool):
-        from memstrata.integrations.installers import uninstall as do_uninstall
+        from memstrata.integrations import installers
 
-        result = do_uninstall(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run)
+        path = installers.settings_path(client, scope, _project_dir(ctx))
+        trusted = installers.hook_trust(client, path) if path.is_file() else []
+        result = installers.uninstall(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run)
+        if trusted and not dry_run:
+            gone = installers.forget_trust(client, trusted)
+            if gone:
+                result.notes.append(f"removed the trust of {gone} hook(s) from "
+                                    f"{installers.codex_home() / 'config.toml'}")
         _render(result, as_json, "uninstalled")
 
     return click.command(

@@ -73,6 +73,7 @@ def _register() -> None:
         config_cmds,
         consolidate_cmds,
         context_cmds,
+        criteria_cmds,
         import_cmds,
         index_cmds,
         install_cmds,
@@ -80,7 +81,7 @@ def _register() -> None:
     )
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
-                   consolidate_cmds, config_cmds, import_cmds):
+                   criteria_cmds, consolidate_cmds, config_cmds, import_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -80,34 +80,51 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
               help="criterion: what a violation means.")
 @click.option("--rationale", help="criterion: why the rule exists.")
 @click.option("--review-when", help="criterion: what would make it worth revisiting.")
+@click.option("--draft/--no-draft", "draft", default=None,
+              help="criterion: draft applies-to/forbid/require/unless terms from TEXT "
+                   "(default: [guardrail] draft; the LLM drafts when one is configured).")
 @click.option("--redact", is_flag=True, default=None, help="Store with secrets replaced instead of refusing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the new item as JSON.")
 @click.pass_context
 def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, importance,
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
-             review_when, redact, as_json, unless=()):
+             review_when, redact, as_json, unless=(), draft=None):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
     from memstrata.memory_layers.operations import remember as do_remember
 
     mem = open_memory(ctx, require_project=scope == "project")
-    spec = None
+    spec = drafted = None
+    text = _read_text(text)
     if item_type == "criterion":
+        from memstrata.cli.criteria_cmds import draft_for_remember
+
         spec = _criterion_spec(applies_path, keyword, topic, forbid, require, verdict,
                                rationale, review_when, condition)
         spec.unless = list(unless)
+        spec, drafted = draft_for_remember(mem, condition or text, spec, draft)
     written = do_remember(
-        mem, _read_text(text), item_type, title=title, tags=_tags(tags), scope=scope,
+        mem, text, item_type, title=title, tags=_tags(tags), scope=scope,
         supersedes=supersedes, confidence=confidence, importance=importance, criterion=spec,
         redact=redact,
     )
     if as_json:
-        emit_json({"item": written.item, "path": written.path, "archived": written.archived})
+        extra = {"draft": {"drafted_by": drafted.drafted_by, "notes": drafted.notes}} if drafted else {}
+        emit_json({"item": written.item, "path": written.path, "archived": written.archived, **extra})
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
-    if spec is not None and not (spec.forbid or spec.require):
-        click.echo("note: no --forbid/--require terms, so `memstrata check` can only report it as "
-                   "possibly relevant (or ask an LLM); `memstrata criteria test ID \"...\"` shows how "
-                   "it judges", err=True)
+    if spec is not None:
+        from memstrata.cli.criteria_cmds import describe_draft
+
+        for line in describe_draft(written.item.criterion, drafted.drafted_by if drafted else "user"):
+            click.echo(line)
+        for note in drafted.notes if drafted else []:
+            click.echo(f"note: {note}", err=True)
+        if drafted and drafted.drafted_by != "user" and not drafted.draft.kind:
+            click.echo("note: no prohibition or obligation the rules can read (\"do not …\", "
+                       "\"must …\"): `memstrata check` can only report it as possibly relevant, "
+                       "or ask an LLM; add --forbid/--require terms to decide it", err=True)
+        click.echo(f"change it: memstrata criteria edit {written.item.id} --forbid … ; "
+                   f"try it: memstrata criteria test {written.item.id} \"…\"")
     if written.archived:
         click.echo(f"archived {supersedes} → {written.archived}")
 

@@ -185,6 +185,10 @@ def spawn_extraction(mem: Memory, transcript_path: str, client: str) -> None:
     The child has no stdin, its own session (it outlives the hook and the client), and
     writes to the log under `.memory/.index/`, so the hook's deadline is never spent on it.
     """
+    from memstrata.core.clients import transcript_clients
+
+    if client not in transcript_clients():  # e.g. Cursor: its transcript format is not known
+        client = "auto"
     paths = mem.primary
     paths.index_dir.mkdir(parents=True, exist_ok=True)
     log_path = paths.index_dir / "extract.log"

@@ -76,7 +76,7 @@ def test_grounded_violation_becomes_the_criterion_verdict(api_rule, fake_llm):
     assert server.requests[0]["response_format"] == {"type": "json_object"}
 
 
-def test_an_ungrounded_quote_stays_a_note(api_rule, fake_llm):
+def test_an_ungrounded_quote_stays_undecided(api_rule, fake_llm):
     fake_llm(
         [
             _reply(
@@ -91,9 +91,10 @@ def test_an_ungrounded_quote_stays_a_note(api_rule, fake_llm):
         ]
     )
     result = _check("Add a new optional field to the /users API endpoint")
-    assert result.verdict == "pass"
-    assert [n.id for n in result.notes] == [api_rule]
-    assert "not in the proposal" in result.notes[0].reason
+    # an obligation the rules cannot decide stays "applies, undecided": a warn, never a pass
+    assert result.verdict == "warn" and not result.violations
+    assert [n.id for n in result.undecided] == [api_rule]
+    assert "not in the proposal" in result.undecided[0].reason
 
 
 def test_applies_but_not_violated_is_satisfied(api_rule, fake_llm):
@@ -117,10 +118,10 @@ def test_rule_verdicts_never_reach_the_llm(mem, api_rule, fake_llm):
     assert cron not in server.prompts()[0] and api_rule in server.prompts()[0]
 
 
-def test_llm_failure_degrades_to_notes(api_rule, fake_llm):
+def test_llm_failure_leaves_the_criterion_undecided(api_rule, fake_llm):
     fake_llm([{"status": 500}] * 3)
     result = _check("Rename the /users API endpoint")
-    assert result.verdict == "pass" and [n.id for n in result.notes] == [api_rule]
+    assert result.verdict == "warn" and [n.id for n in result.undecided] == [api_rule]
     assert any("LLM judge unavailable" in w for w in result.warnings)
 
 

@@ -170,13 +170,22 @@ def test_broken_store_fails_open_and_logs(stocked):
     assert "not valid TOML" in log
 
 
-def test_bad_payload_and_unknown_event_fail_open(stocked):
-    for args, stdin in ((["hook", "session-start"], "{not json"),
-                        (["hook", "session-start"], "[1, 2]"),
-                        (["hook", "bogus-event"], "{}"),
-                        (["hook", "prompt", "--client", "nope"], "{}")):
-        proc = run_cli(*args, input=stdin, cwd=stocked)
+def test_bad_payload_fails_open(stocked):
+    for stdin in ("{not json", "[1, 2]"):
+        proc = run_cli("hook", "session-start", input=stdin, cwd=stocked)
         assert proc.returncode == 0 and "Traceback" not in proc.stderr
+
+
+def test_unknown_event_or_client_is_a_clear_setup_error(stocked):
+    # no client sends these (the installers write registry names); a person typed them:
+    # exit 1 with one line — never 2, which Claude Code and Gemini CLI read as "block"
+    for args, what in ((["hook", "bogus-event"], "unknown event 'bogus-event'"),
+                       (["hook", "prompt", "--client", "nope"], "unknown client 'nope'")):
+        proc = run_cli(*args, input="{}", cwd=stocked)
+        assert proc.returncode == 1
+        assert proc.stdout == ""
+        assert proc.stderr.strip().count("\n") == 0 and what in proc.stderr
+        assert "claude-code, codex, cursor, gemini" in proc.stderr
 
 
 def test_corrupt_index_still_gives_resident_context(stocked):

@@ -128,6 +128,7 @@ class GuardrailSettings(BaseModel):
     hook_llm_timeout_s: float = 20
     hook_deadline_ms: int = 5000  # check --hook pre-tool|pre-commit: then fail open (or closed)
     max_proposal_chars: int = 12000
+    draft: bool = True  # `remember --type criterion` drafts forbid/require terms from the text
 
 
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:

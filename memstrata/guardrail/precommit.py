@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,18 +35,14 @@ class PrecommitResult:
 
 
 def _git(repo: Path, *args: str) -> str:
+    from memstrata.core.git import GitError, git_out
+
     try:
-        done = subprocess.run(
-            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=30
-        )
-    except FileNotFoundError as exc:
-        raise MemstrataError("git is not installed; the pre-commit hook needs git") from exc
-    if done.returncode != 0:
-        raise MemstrataError(
-            f"{repo} is not inside a git repository (git {args[0]}: "
-            f"{done.stderr.strip().splitlines()[0] if done.stderr.strip() else 'failed'})"
-        )
-    return done.stdout.strip()
+        return git_out(repo, *args).strip()
+    except GitError as exc:
+        if "not installed" in str(exc):
+            raise MemstrataError("git is not installed; the pre-commit hook needs git") from exc
+        raise MemstrataError(f"{repo} is not inside a git repository ({exc})") from exc
 
 
 def hook_command(*, strict: bool = False, fail_closed: bool = False, portable: bool = False) -> str:

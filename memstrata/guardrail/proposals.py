@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.errors import MemstrataError
-from memstrata.guardrail.rules import normalise_path, paths_in_text
+from memstrata.core.git import git_ok
+from memstrata.guardrail.terms import normalise_path, paths_in_text
 
-CLIENTS = ("claude-code", "codex", "cursor", "gemini")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 # tools that only read or talk: judging them would block harmless exploration
@@ -96,9 +96,16 @@ class Proposal(BaseModel):
     client: str | None = None
     skip_reason: str = ""  # set when there is nothing worth judging (a read-only tool)
 
+    def is_change(self) -> bool:
+        """A diff or a tool's edit: its text is what would be added (not a description)."""
+        return self.source == "diff" or (self.source == "tool" and bool(self.paths))
+
     def judged_paths(self) -> list[str]:
-        """Touched paths plus path-like words in the text."""
+        """Touched paths plus, for prose or a command, path-like words in the text (a
+        diff's or an edit's text is file content: a path in it is not touched)."""
         out = list(self.paths)
+        if self.is_change():
+            return out
         for p in paths_in_text(self.text):
             if p not in out:
                 out.append(p)
@@ -166,23 +173,12 @@ def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
 
 
 def _git(repo_dir: Path, *args: str) -> str:
+    from memstrata.core.git import GitError, git_out
+
     try:
-        done = subprocess.run(
-            ["git", "-C", str(repo_dir), *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=30,
-        )
-    except FileNotFoundError as exc:
-        raise ProposalError("git is not installed; --diff needs git") from exc
-    except subprocess.TimeoutExpired as exc:
-        raise ProposalError(f"git {' '.join(args[:2])} took longer than 30 s") from exc
-    if done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or ["failed"])[0]
-        raise ProposalError(f"git {' '.join(args[:3])}: {first}")
-    return done.stdout
+        return git_out(repo_dir, *args)
+    except GitError as exc:
+        raise ProposalError(f"{exc} (--diff needs git)") from exc
 
 
 def _names(raw: str) -> list[str]:
@@ -201,9 +197,9 @@ def from_git_diff(
     if staged:
         diff_args, label = ["diff", "--cached", *base], "staged changes"
     elif not rev:
-        if not _git_ok(repo, "rev-parse", "--git-dir"):
+        if not git_ok(repo, "rev-parse", "--git-dir"):
             raise ProposalError(f"{repo} is not inside a git repository; --diff needs one")
-        head = "HEAD" if _git_ok(repo, "rev-parse", "--verify", "-q", "HEAD") else EMPTY_TREE
+        head = "HEAD" if git_ok(repo, "rev-parse", "--verify", "-q", "HEAD") else EMPTY_TREE
         diff_args, label = ["diff", *base, head], "working tree vs HEAD"
     elif ".." in rev:
         diff_args, label = ["diff", *base, rev], f"git diff {rev}"
@@ -213,29 +209,19 @@ def from_git_diff(
             f"commit {rev}",
         )
         message = _git(repo, "log", "-1", "--format=%B", rev).strip()
-    diff = _git(repo, *diff_args)
+    # the memory folder holds the rules themselves: committing a criterion is no proposal
+    spec = ["--", ":/", ":(exclude).memory"]
+    diff = _git(repo, *diff_args, *spec)
     paths, added = parse_unified_diff(diff)
     names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
         "--name-only",
         "-z",
     ]
-    for name in _names(_git(repo, *names_args)):  # binary files and mode changes too
+    for name in _names(_git(repo, *names_args, *spec)):  # binary files and mode changes too
         if name not in paths:
             paths.append(name)
     text = "\n".join(x for x in (message, "\n".join(added)) if x)
     return Proposal(source="diff", text=text, paths=paths, label=label)
-
-
-def _git_ok(repo: Path, *args: str) -> bool:
-    try:
-        return (
-            subprocess.run(
-                ["git", "-C", str(repo), *args], capture_output=True, timeout=30
-            ).returncode
-            == 0
-        )
-    except (FileNotFoundError, subprocess.TimeoutExpired):
-        return False
 
 
 # ---- client hook payloads ---------------------------------------------------------------
@@ -289,7 +275,7 @@ def _collect(value: Any, texts: list[str], paths: list[str], key: str = "") -> N
 
 
 def from_hook_payload(
-    payload: str | dict, client: str = "claude-code", *, repo_dir: str | os.PathLike | None = None
+    payload: str | dict, client: str = DEFAULT_CLIENT, *, repo_dir: str | os.PathLike | None = None
 ) -> Proposal:
     """A pre-tool hook's stdin. Claude Code / Codex PreToolUse and Gemini BeforeTool send
     `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""

@@ -5,18 +5,8 @@ corrupt index, a deadline that passes — the command exits 0, prints nothing th
 misread (an empty answer in the client's own format), and writes what went wrong to
 `hooks.log` under the index folder.
 
-Output formats (looked up in each client's hook documentation):
-- Claude Code (code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit take
-  `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": "..."}}`; SessionEnd and
-  PreCompact output is ignored. Payload: session_id, transcript_path, cwd, prompt, source.
-- Codex (developers.openai.com/codex/hooks): the same wire format as Claude Code for
-  SessionStart / UserPromptSubmit; it has no SessionEnd, so PreCompact and Stop (per turn)
-  carry the transcript pointer.
-- Cursor (cursor.com/docs/agent/hooks): sessionStart answers `{"additional_context": "..."}`;
-  beforeSubmitPrompt only answers `{"continue": true}` (it cannot add context); session_id or
-  conversation_id and workspace_roots identify the session and project.
-- Gemini CLI (geminicli.com/docs/hooks/reference): SessionStart and BeforeAgent take
-  `hookSpecificOutput.additionalContext`; stdout must be JSON only, so every answer is JSON.
+Each client's payload fields, event names and reply format live in the client registry
+(`memstrata.core.clients`); this module does the work behind memstrata's three events.
 """
 
 from __future__ import annotations
@@ -28,81 +18,21 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-CLIENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "gemini")
-EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end")
-_EVENT_NAMES = {
-    ("claude-code", "session-start"): "SessionStart", ("claude-code", "prompt"): "UserPromptSubmit",
-    ("codex", "session-start"): "SessionStart", ("codex", "prompt"): "UserPromptSubmit",
-    ("gemini", "session-start"): "SessionStart", ("gemini", "prompt"): "BeforeAgent",
-}
+from memstrata.core.clients import (  # noqa: F401 - the registry; re-exported for callers
+    CLIENTS,
+    EVENTS,
+    HookPayload,
+    format_output,
+    parse_payload,
+)
+from memstrata.core.clients import get as client_spec
+
 _SESSION_TTL_S = 7 * 24 * 3600
-
-
-@dataclass
-class HookPayload:
-    """The fields memstrata uses from any client's hook input."""
-
-    client: str
-    event: str
-    session_id: str | None = None
-    cwd: str | None = None
-    prompt: str = ""
-    transcript_path: str | None = None
-    source: str | None = None
-    hook_event_name: str | None = None
-    raw: dict = field(default_factory=dict)
-
-
-def parse_payload(text: str, client: str, event: str) -> HookPayload:
-    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception."""
-    try:
-        raw = json.loads(text) if text and text.strip() else {}
-    except (ValueError, TypeError):
-        raw = {}
-    if not isinstance(raw, dict):
-        raw = {}
-
-    def text_field(*names: str) -> str | None:
-        for name in names:
-            value = raw.get(name)
-            if isinstance(value, str) and value.strip():
-                return value
-        return None
-
-    roots = raw.get("workspace_roots")
-    cwd = text_field("cwd")
-    if cwd is None and isinstance(roots, list) and roots and isinstance(roots[0], str):
-        cwd = roots[0]
-    return HookPayload(
-        client=client, event=event,
-        session_id=text_field("session_id", "conversation_id", "sessionId"),
-        cwd=cwd, prompt=text_field("prompt", "user_prompt") or "",
-        transcript_path=text_field("transcript_path", "transcriptPath"),
-        source=text_field("source", "trigger", "reason"),
-        hook_event_name=text_field("hook_event_name"), raw=raw,
-    )
-
-
-def format_output(client: str, event: str, context: str | None) -> str:
-    """What to print on stdout for this client and event ('' = print nothing)."""
-    if client == "cursor":
-        if event == "session-start":
-            return json.dumps({"additional_context": context} if context else {})
-        if event == "prompt":
-            return json.dumps({"continue": True})
-        return json.dumps({})
-    if client in ("claude-code", "codex", "gemini"):
-        name = _EVENT_NAMES.get((client, event))
-        if context and name:
-            return json.dumps({"hookSpecificOutput": {"hookEventName": name,
-                                                      "additionalContext": context}})
-        return json.dumps({}) if client == "gemini" else ""
-    return ""
 
 
 def fail_open_output(client: str, event: str) -> str:
@@ -238,8 +168,8 @@ def _preload_vector_store() -> None:
 def prompt(mem, payload: HookPayload) -> str | None:
     from memstrata.retrieval.loader import assemble_context
 
-    if payload.client == "cursor" or not payload.prompt.strip():
-        return None  # Cursor's beforeSubmitPrompt cannot carry context
+    if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
+        return None  # e.g. Cursor's beforeSubmitPrompt cannot carry context
     hooks = mem.settings.hooks
     if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
         _preload_vector_store()
@@ -263,8 +193,8 @@ def session_end(mem, payload: HookPayload) -> None:
     transcript = payload.transcript_path
     if not transcript:
         return
-    if payload.hook_event_name == "Stop":
-        # Codex fires Stop after every turn: extract at most every N seconds per session
+    if payload.hook_event_name in client_spec(payload.client).per_turn_end_events:
+        # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
         state = load_session(mem, payload.session_id)
         last = float(state.get("last_end", 0) or 0)
         if time.time() - last < mem.settings.hooks.session_end_min_interval_s:

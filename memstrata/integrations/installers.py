@@ -31,33 +31,21 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memstrata.core import clients as registry
+from memstrata.core.clients import CLIENTS  # noqa: F401 - re-exported
 from memstrata.core.errors import MemstrataError
 
-CLIENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "gemini")
 BACKUP_SUFFIX = ".memstrata-backup"
 GUARDRAIL_MATCHER = "Edit|MultiEdit|Write|NotebookEdit|Bash"
-
-# client event -> memstrata hook event
-_EVENTS: dict[str, list[tuple[str, str]]] = {
-    "claude-code": [("SessionStart", "session-start"), ("UserPromptSubmit", "prompt"),
-                    ("PreCompact", "session-end"), ("SessionEnd", "session-end")],
-    "codex": [("SessionStart", "session-start"), ("UserPromptSubmit", "prompt"),
-              ("PreCompact", "session-end"), ("Stop", "session-end")],
-    "cursor": [("sessionStart", "session-start"), ("preCompact", "session-end"),
-               ("sessionEnd", "session-end")],
-    "gemini": [("SessionStart", "session-start"), ("BeforeAgent", "prompt"),
-               ("PreCompress", "session-end"), ("SessionEnd", "session-end")],
-}
-_FILES = {
-    "claude-code": (".claude", "settings.json"),
-    "codex": (".codex", "hooks.json"),
-    "cursor": (".cursor", "hooks.json"),
-    "gemini": (".gemini", "settings.json"),
-}
 
 
 class InstallerError(MemstrataError):
     pass
+
+
+def _known(client: str) -> None:
+    if client not in registry.CLIENT_SPECS:
+        raise InstallerError(f"unknown client '{client}'; choose from {', '.join(registry.CLIENTS)}")
 
 
 @dataclass
@@ -94,7 +82,8 @@ def memstrata_command() -> str:
 
 
 def settings_path(client: str, scope: str, project_dir: Path | None = None) -> Path:
-    folder, name = _FILES[client]
+    spec = registry.get(client)
+    folder, name = spec.settings_dir, spec.settings_file
     if scope == "project":
         base = Path(project_dir) if project_dir else Path.cwd()
     else:
@@ -103,22 +92,24 @@ def settings_path(client: str, scope: str, project_dir: Path | None = None) -> P
 
 
 def hook_specs(client: str, command: str, *, guardrail: bool = False) -> list[HookSpec]:
+    spec_ = registry.get(client)
     specs = []
-    for client_event, our_event in _EVENTS[client]:
+    for client_event, our_event in spec_.events:
         tail = f"hook {our_event} --client {client}"
         specs.append(HookSpec(client_event, f"{command} {tail}", tail,
                               name=f"memstrata-{client_event.lower()}"))
     if guardrail:
-        if client != "claude-code":
-            raise InstallerError("--guardrail is available for claude-code only")
+        if not spec_.guardrail_install or not spec_.pre_tool_event:
+            offered = [s.name for s in registry.CLIENT_SPECS.values() if s.guardrail_install]
+            raise InstallerError(f"--guardrail is available for {', '.join(offered)} only")
         tail = f"check --hook pre-tool --client {client}"
-        specs.append(HookSpec("PreToolUse", f"{command} {tail}", tail, matcher=GUARDRAIL_MATCHER,
+        specs.append(HookSpec(spec_.pre_tool_event, f"{command} {tail}", tail, matcher=GUARDRAIL_MATCHER,
                               name="memstrata-guardrail"))
     return specs
 
 
 def _all_tails(client: str) -> list[str]:
-    tails = [f"hook {e} --client {client}" for e in ("session-start", "prompt", "session-end")]
+    tails = [f"hook {e} --client {client}" for e in registry.EVENTS]
     return tails + [f"check --hook pre-tool --client {client}"]
 
 
@@ -132,12 +123,18 @@ def _is_ours(handler, tails: list[str]) -> bool:
 
 
 def _handler(client: str, spec: HookSpec, timeout_s: int) -> dict:
-    if client == "cursor":
+    client_spec = registry.get(client)
+    if client_spec.layout == "flat":
         return {"command": spec.command}
-    if client == "gemini":
+    timeout = timeout_s * 1000 if client_spec.timeout_unit == "ms" else timeout_s
+    if client_spec.named_handlers:
         return {"name": spec.name, "type": "command", "command": spec.command,
-                "timeout": timeout_s * 1000, "description": "memstrata memory"}
-    return {"type": "command", "command": spec.command, "timeout": timeout_s}
+                "timeout": timeout, "description": "memstrata memory"}
+    return {"type": "command", "command": spec.command, "timeout": timeout}
+
+
+def _flat(client: str) -> bool:
+    return registry.get(client).layout == "flat"
 
 
 def _read(path: Path) -> tuple[dict, str | None]:
@@ -176,14 +173,15 @@ def _event_list(hooks: dict, event: str, path: Path) -> list:
 
 def _apply_install(client: str, data: dict, specs: list[HookSpec], timeout_s: int,
                    path: Path, result: InstallResult) -> None:
-    if client == "cursor":
-        data.setdefault("version", 1)
+    version = registry.get(client).settings_version
+    if version is not None:
+        data.setdefault("version", version)
     hooks = _hooks_table(data, path)
     for spec in specs:
         entries = _event_list(hooks, spec.event, path)
         desired = _handler(client, spec, timeout_s)
         found = False
-        handler_lists = [entries] if client == "cursor" else [
+        handler_lists = [entries] if _flat(client) else [
             g.get("hooks") for g in entries if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
         for handlers in handler_lists:
             for handler in list(handlers):
@@ -199,7 +197,7 @@ def _apply_install(client: str, data: dict, specs: list[HookSpec], timeout_s: in
                     handler.update(desired)
                     result.updated.append(spec.event)
         if not found:
-            if client == "cursor":
+            if _flat(client):
                 entries.append(desired)
             else:
                 group = {"matcher": spec.matcher, "hooks": [desired]} if spec.matcher else {"hooks": [desired]}
@@ -216,7 +214,7 @@ def _apply_uninstall(client: str, data: dict, result: InstallResult) -> None:
         entries = hooks[event]
         if not isinstance(entries, list):
             continue
-        if client == "cursor":
+        if _flat(client):
             kept = [h for h in entries if not _is_ours(h, tails)]
             if len(kept) != len(entries):
                 result.removed.append(event)
@@ -247,7 +245,8 @@ def _write(path: Path, data: dict, original: dict, original_text: str | None,
     from memstrata.memory_layers.fsutil import write_atomic
 
     result.changed = data != original
-    empty = not data or (result.client == "cursor" and data == {"version": 1})
+    version = registry.get(result.client).settings_version
+    empty = not data or (version is not None and data == {"version": version})
     result.content = "" if empty and result.removed else json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if result.dry_run or not result.changed:
         return
@@ -265,8 +264,7 @@ def install(client: str, scope: str = "user", *, project_dir: Path | None = None
             dry_run: bool = False, guardrail: bool = False, command: str | None = None,
             timeout_s: int = 10) -> InstallResult:
     """Add (or refresh) memstrata's hook entries; running it twice changes nothing."""
-    if client not in CLIENTS:
-        raise InstallerError(f"unknown client '{client}'; choose from {', '.join(CLIENTS)}")
+    _known(client)
     path = settings_path(client, scope, project_dir)
     data, text = _read(path)
     original = json.loads(json.dumps(data))
@@ -274,29 +272,274 @@ def install(client: str, scope: str = "user", *, project_dir: Path | None = None
     specs = hook_specs(client, command or memstrata_command(), guardrail=guardrail)
     _apply_install(client, data, specs, timeout_s, path, result)
     _write(path, data, original, text, result)
-    if client == "codex":
-        result.notes.append("Codex releases before hooks were on by default need "
-                            "`[features] codex_hooks = true` in ~/.codex/config.toml")
-    if client == "gemini":
-        result.notes.append("older Gemini CLI releases need hooks enabled in settings.json "
-                            "(see `gemini` docs: hooks)")
-    if client == "cursor":
-        result.notes.append("Cursor's beforeSubmitPrompt cannot add context, so per-prompt "
-                            "recall is not installed; use the MCP server (`memstrata mcp`)")
+    result.notes.extend(registry.install_notes(client))
     return result
 
 
 def uninstall(client: str, scope: str = "user", *, project_dir: Path | None = None,
               dry_run: bool = False) -> InstallResult:
     """Remove exactly the entries `install` adds (and containers that became empty)."""
-    if client not in CLIENTS:
-        raise InstallerError(f"unknown client '{client}'; choose from {', '.join(CLIENTS)}")
+    _known(client)
     path = settings_path(client, scope, project_dir)
     data, text = _read(path)
     original = json.loads(json.dumps(data))
     result = InstallResult(client, scope, path, False, dry_run)
     _apply_uninstall(client, data, result)
-    if client == "cursor" and result.removed and data.get("version") == 1 and set(data) == {"version"}:
+    version = registry.get(client).settings_version
+    if version is not None and result.removed and data.get("version") == version and set(data) == {"version"}:
         data = {}  # only the version marker we wrote is left
     _write(path, data, original, text, result)
     return result
+
+
+# ---- hooks the client will not run -----------------------------------------------------------
+# Codex runs a user's or project's hook only once its exact definition has been trusted: the
+# TUI's `/hooks` review records `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]
+# trusted_hash = "sha256:…"` in ~/.codex/config.toml (user layers only), where the hash is the
+# SHA-256 of the canonical (sorted-key, compact) JSON of {event_name, matcher?, hooks: [the one
+# normalized handler]}. An edited definition (new path, new timeout) needs trusting again.
+# Until then `codex exec` skips it without a word.
+@dataclass
+class HookTrust:
+    event: str          # the client's event name
+    command: str
+    key: str            # Codex's key for the handler
+    hash: str           # the hash Codex expects for this definition
+    status: str         # trusted | untrusted | modified | disabled
+
+
+def codex_home() -> Path:
+    env = os.environ.get("CODEX_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".codex"
+
+
+def _snake(event: str) -> str:
+    return "".join(("_" + c.lower()) if c.isupper() else c for c in event).lstrip("_")
+
+
+def _codex_hash(event: str, group: dict, handler: dict) -> str:
+    import hashlib
+
+    timeout = handler.get("timeout")
+    normalized: dict = {"type": "command", "command": handler.get("command", ""),
+                        "timeout": max(1, int(timeout)) if isinstance(timeout, (int, float)) else 600,
+                        "async": bool(handler.get("async", False))}
+    if isinstance(handler.get("statusMessage"), str):
+        normalized["statusMessage"] = handler["statusMessage"]
+    identity: dict = {"event_name": _snake(event), "hooks": [normalized]}
+    # Codex ignores matchers on these events, so they are not part of the identity
+    if isinstance(group.get("matcher"), str) and event not in ("UserPromptSubmit", "Stop"):
+        identity["matcher"] = group["matcher"]
+    canonical = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _hook_states_by_hand(text: str) -> dict:
+    """Python 3.10 has no tomllib: read just the `[hooks.state."…"]` tables."""
+    import re
+
+    states: dict = {}
+    current: dict | None = None
+    for line in text.splitlines():
+        header = re.match(r'^\s*\[\s*hooks\.state\.("(?:[^"\\]|\\.)*")\s*\]\s*$', line)
+        if header:
+            current = states.setdefault(json.loads(header.group(1)), {})
+        elif line.strip().startswith("["):
+            current = None
+        elif current is not None:
+            pair = re.match(r'^\s*(trusted_hash|enabled)\s*=\s*("[^"]*"|true|false)\s*(#.*)?$', line)
+            if pair:
+                current[pair.group(1)] = json.loads(pair.group(2))
+    return {"hooks": {"state": states}} if states else {}
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallerError(f"cannot read {path}: {exc}") from exc
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        return _hook_states_by_hand(text)
+    try:
+        return tomllib.loads(text)
+    except ValueError as exc:
+        raise InstallerError(f"cannot read {path}: {exc}") from exc
+
+
+def hook_trust(client: str, path: Path) -> list[HookTrust]:
+    """memstrata's handlers in the client's settings file at PATH and whether the client will
+    run them ([] for clients that run every configured hook)."""
+    if not registry.get(client).hooks_need_trust:
+        return []
+    data, _ = _read(path)
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    state = _read_toml(codex_home() / "config.toml").get("hooks", {})
+    state = state.get("state", {}) if isinstance(state, dict) else {}
+    tails = _all_tails(client)
+    found = []
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for gi, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                continue
+            for hi, handler in enumerate(handlers):
+                if not _is_ours(handler, tails):
+                    continue
+                key = f"{path}:{_snake(event)}:{gi}:{hi}"
+                digest = _codex_hash(event, group, handler)
+                entry = state.get(key) if isinstance(state, dict) else None
+                entry = entry if isinstance(entry, dict) else {}
+                if entry.get("enabled") is False:
+                    status = "disabled"
+                elif entry.get("trusted_hash") == digest:
+                    status = "trusted"
+                elif entry.get("trusted_hash"):
+                    status = "modified"
+                else:
+                    status = "untrusted"
+                found.append(HookTrust(event, handler["command"], key, digest, status))
+    return found
+
+
+def hooks_turned_off(client: str, path: Path) -> list[tuple[str | None, str]]:
+    """Why the client will skip memstrata's hooks in PATH, when its own config says so:
+    (the client event, or None for all of them; the reason)."""
+    switch = registry.get(client).off_switch
+    if switch == "features":  # Codex: config.toml `[features] hooks = false`
+        config = codex_home() / "config.toml"
+        features = _read_toml(config).get("features")
+        if isinstance(features, dict):
+            for key in ("hooks", "codex_hooks"):  # 0.171's name, then the older one
+                if features.get(key) is False:
+                    return [(None, f"hooks are turned off in {config} ([features] {key} = false)")]
+    if switch == "hooksConfig":  # Gemini CLI: settings.json hooksConfig.enabled / .disabled
+        data, _ = _read(path)
+        config = data.get("hooksConfig")
+        if not isinstance(config, dict):
+            return []
+        if config.get("enabled") is False:
+            return [(None, f"hooks are turned off in {path} (hooksConfig.enabled = false)")]
+        disabled = config.get("disabled")
+        if isinstance(disabled, list):
+            hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+            tails = _all_tails(client)
+            return [
+                (event, f"listed in hooksConfig.disabled in {path}")
+                for event, groups in hooks.items() if isinstance(groups, list)
+                for group in groups if isinstance(group, dict)
+                for handler in group.get("hooks") or []
+                if _is_ours(handler, tails)
+                and (handler.get("name") in disabled or handler.get("command") in disabled)
+            ]
+    return []
+
+
+def trust_instructions(client: str, result: InstallResult) -> list[str]:
+    """What the user must do so the client runs the hooks just installed ([] if nothing)."""
+    if result.dry_run or not registry.get(client).hooks_need_trust:
+        return []
+    pending = [t for t in hook_trust(client, result.path) if t.status != "trusted"]
+    if not pending:
+        return []
+    events = ", ".join(dict.fromkeys(t.event for t in pending))
+    lines = [
+        f"Codex will not run these {len(pending)} hooks ({events}) until you trust them; "
+        "`codex exec` skips untrusted hooks without a warning. To trust them:",
+        "  1. start `codex` (the interactive CLI): it says hooks need review; or type `/hooks`;",
+        "  2. review the memstrata hooks (`… memstrata hook … --client codex`) and trust them;",
+        f"  or run `memstrata install codex --scope {result.scope} --trust`, which records the "
+        f"same trust in {codex_home() / 'config.toml'} for exactly these commands.",
+        "Check with `memstrata doctor`; reinstalling with a different command or timeout needs "
+        "trusting again.",
+    ]
+    if result.scope == "project":
+        lines.append("Project hooks also need the project itself trusted in Codex "
+                     "(`[projects.\"<repo>\"] trust_level = \"trusted\"`, asked on first start).")
+    return lines
+
+
+def _toml_key(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a TOML basic string for ordinary paths
+
+
+_TRUST_NOTE = "# trusted by `memstrata install"
+
+
+def _drop_state_tables(text: str, keys: list[str]) -> str:
+    """TEXT without the `[hooks.state."KEY"]` tables (and the note memstrata wrote above them)."""
+    headers = {f"[hooks.state.{_toml_key(key)}]" for key in keys}
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            skipping = stripped in headers
+            if skipping:
+                while kept and (kept[-1].startswith(_TRUST_NOTE) or not kept[-1].strip()):
+                    kept.pop()
+        if not skipping:
+            kept.append(line)
+    new = "".join(kept)
+    return new + "\n" if new and not new.endswith("\n") else new
+
+
+def forget_trust(client: str, entries: list[HookTrust]) -> int:
+    """After uninstall: drop the trust tables of handlers that are gone (the count removed)."""
+    from memstrata.memory_layers.fsutil import write_atomic
+
+    config = codex_home() / "config.toml"
+    try:
+        text = config.read_text("utf-8")
+    except FileNotFoundError:
+        return 0
+    keys = [t.key for t in entries if f"[hooks.state.{_toml_key(t.key)}]" in text]
+    if not keys:
+        return 0
+    shutil.copy2(config, config.with_name(config.name + BACKUP_SUFFIX))
+    write_atomic(config, _drop_state_tables(text, keys).encode("utf-8"))
+    return len(keys)
+
+
+def trust_hooks(client: str, path: Path) -> list[HookTrust]:
+    """Record trust for memstrata's own handlers in PATH, as Codex's `/hooks` review would.
+
+    Only called when the user asks for it (`install codex --trust`); touches only the
+    `[hooks.state."…"]` tables of those handlers, with a backup of config.toml.
+    """
+    from memstrata.memory_layers.fsutil import write_atomic
+
+    entries = hook_trust(client, path)
+    todo = [t for t in entries if t.status in ("untrusted", "modified")]  # never re-enable
+    if not todo:
+        return []
+    config = codex_home() / "config.toml"
+    try:
+        text = config.read_text("utf-8")
+    except FileNotFoundError:
+        text = ""
+    new = _drop_state_tables(text, [t.key for t in todo])
+    for t in todo:
+        new += (f"\n# trusted by `memstrata install {client} --trust` ({t.event})\n"
+                f"[hooks.state.{_toml_key(t.key)}]\ntrusted_hash = {_toml_key(t.hash)}\n")
+    try:
+        import tomllib
+
+        tomllib.loads(new)
+    except ImportError:
+        pass
+    except ValueError as exc:
+        raise InstallerError(f"{config}: could not add the trust entries ({exc}); "
+                             "nothing was changed") from exc
+    if text:
+        shutil.copy2(config, config.with_name(config.name + BACKUP_SUFFIX))
+    config.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(config, new.encode("utf-8"))
+    return todo

@@ -49,8 +49,9 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         description=(
             "Store something worth keeping beyond this session: a project fact, a decision "
             "(with its reason), a caveat (\"never do X again\"), a user preference, or a "
-            "decision criterion (a decidable rule: give keywords/paths it applies to and "
-            "forbid/require terms). Call it when the user states or confirms such a thing; do not "
+            "decision criterion (a rule in the user's words; keywords/paths it applies to and "
+            "forbid/require terms are drafted from the sentence when not given, and returned "
+            "as `draft`). Call it when the user states or confirms such a thing; do not "
             "store guesses or secrets (credentials are refused). To correct or update an existing "
             "memory, pass its id as `supersedes`: the old one is archived, never lost."),
         annotations=ToolAnnotations(title="Remember", read_only_hint=False, destructive_hint=False),
@@ -70,15 +71,27 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
             criterion = CriterionSpec(applies_to=AppliesTo(paths=paths or [], keywords=keywords or []),
                                       forbid=forbid or [], require=require or [], verdict=verdict,
                                       rationale=rationale)
+        drafted = None
+        if criterion is not None and mem.settings.guardrail.draft:
+            from memstrata.guardrail.drafting import draft_criterion
+
+            drafted = draft_criterion(mem.settings, text, criterion)
+            criterion = drafted.spec
         try:
             written = do_remember(mem, text, type, title=title, tags=tags or [], scope=scope,
                                   supersedes=supersedes, importance=max(0.0, min(1.0, importance)),
                                   criterion=criterion, source=Source(kind="mcp"))
         except MemstrataError as exc:
             raise ToolError(str(exc)) from exc
-        return {"id": written.item.id, "type": written.item.type, "title": written.item.title,
+        out = {"id": written.item.id, "type": written.item.type, "title": written.item.title,
                 "path": str(written.path),
                 "archived": str(written.archived) if written.archived else None}
+        if drafted is not None:
+            spec = written.item.criterion
+            out["draft"] = {"drafted_by": drafted.drafted_by, "notes": drafted.notes,
+                            "applies_to": spec.applies_to.model_dump(), "forbid": spec.forbid,
+                            "require": spec.require, "unless": spec.unless}
+        return out
 
     @server.tool(
         name="recall",
@@ -165,7 +178,9 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
             "Before you commit to a plan, a design or an edit, check it against the user's "
             "decision criteria, past decisions and caveats. Give the proposal in words (or a "
             "diff) and, if known, the file paths it touches. Returns pass / warn / block with "
-            "the rule that applies and when it was set; on block, change the plan or ask."),
+            "the rule that applies and when it was set; on block, change the plan or ask. When a "
+            "rule applies but cannot be decided by its terms, `judge_request` quotes it (text, "
+            "date, rationale): review your proposal against it yourself before going on."),
         annotations=ToolAnnotations(title="Check a proposal", read_only_hint=True),
     )
     def check(proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
@@ -177,7 +192,12 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
                                                  paths=list(paths or [])))
         except MemstrataError as exc:
             raise ToolError(str(exc)) from exc
-        return result.model_dump(mode="json")
+        out = result.model_dump(mode="json")
+        if result.undecided:
+            from memstrata.guardrail.replies import judge_request
+
+            out["judge_request"] = judge_request(result)
+        return out
 
     def _read_special(name: str) -> str:
         mem = memory()

@@ -1,0 +1,386 @@
+"""Read a criterion written as a plain sentence into terms the rules can check.
+
+"Don't introduce async APIs, click is synchronous" becomes forbid `added:async`;
+"Do not introduce a new storage component (database, queue, cache) this quarter; object
+storage plus the local cache covers the load" becomes forbid `added:storage | added:database
+| added:queue | added:cache` unless `object storage | local cache`; "Nothing under infra/
+changes without a review note" becomes applies-to `infra/**`, require `review note`.
+
+The reading is deliberately shallow and explainable (every step is recorded in `steps`):
+- a clause carries a prohibition cue (do not, don't, never, no, not, avoid, must not, …) or
+  an obligation cue (must, always, should, need to, use, go through, prefer, …);
+- what a prohibition forbids is the object of its verb, the items of a parenthesised list,
+  or — with no object — the verb itself plus where it happens ("force-push to main");
+- "without / unless / except X" is what a rule requires or exempts; "use X", "go through
+  X", "instead X" in a sentence that also prohibits name the recommended alternative;
+- verbs that introduce something (introduce, add, create, new …) gate the forbidden words
+  (`added:`), verbs that edit (edit, hand-edit, touch …) gate a path (`changed:path:`);
+- a few objects imply the words code uses for them ("raw SQL" → SELECT … FROM).
+A sentence without any cue ("Keep the public API backwards compatible") yields nothing:
+only an LLM or a person can judge it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+Kind = Literal["prohibition", "obligation", ""]
+
+_PROHIBIT = (
+    ("do", "not"), ("don't",), ("dont",), ("never",), ("must", "not"), ("mustn't",),
+    ("should", "not"), ("shouldn't",), ("cannot",), ("can't",), ("may", "not"),
+    ("avoid",), ("nothing",), ("no",), ("not",), ("stop",), ("ban",),
+)  # fmt: skip
+_OBLIGE = (
+    ("must",), ("always",), ("should",), ("need", "to"), ("needs", "to"), ("have", "to"),
+    ("has", "to"), ("only",), ("use",), ("prefer",), ("go", "through"), ("stick", "to"),
+    ("stick", "with"), ("requires",), ("require",),
+)  # fmt: skip
+# cues that are themselves the verb: what follows is the object
+_VERB_CUES = {"use", "prefer", "go through", "stick to", "stick with", "requires", "require"}
+_NO_VERB_CUES = {"no", "not", "nothing"}  # "No mocks …", "not print()", "Nothing under …"
+_INTRODUCE = frozenset(
+    "introduce add create adopt install bring spin set stand deploy provision".split()
+)
+_EDIT = frozenset("edit hand-edit change modify touch patch tweak rewrite alter".split())
+_GENERIC_VERBS = frozenset("write use add have include run call put make do".split())
+# "must be / stay / remain X" names a property, not something the words of a change show
+_COPULAS = frozenset("be stay remain become keep".split())
+_SCOPE_PREPS = frozenset(
+    "in from to on at under inside within for across into this during until outside "
+    "through via with before after when whenever while".split()
+)
+_TRIGGER_PREPS = frozenset("before after when whenever while".split())
+_DETERMINERS = frozenset(
+    "a an the any some our your their its this that these those more other another "
+    "additional extra every each new own".split()
+)
+_GENERIC_NOUNS = frozenset(
+    "api apis code component components function functions file files module modules "
+    "thing things layer layers library libraries call calls stuff tool tools method "
+    "methods variant variants version versions support feature features".split()
+)
+_QUALIFIERS = frozenset("real actual proper dedicated separate single".split())
+_STOP = frozenset(
+    "we i you it is are be was were will can could would may might shall "
+    "and or plus with by of as so".split()
+)
+# objects whose code form differs from their name: the words they imply
+_IMPLIED = {
+    "raw sql": [r"/\b(select|insert|update|delete)\b[^\n]{0,120}?\b(from|into|set|where)\b/"],
+}
+# acts whose command-line spelling differs: `git push -f` is a force-push
+_IMPLIED_ACTS = {"force push": ["push f"]}
+_WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
+_PAREN = re.compile(r"\(([^()]*)\)")
+_CLAUSE_SPLIT = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
+
+
+@dataclass
+class SentenceDraft:
+    """The decidable form read from a sentence (or drafted by an LLM)."""
+
+    kind: Kind = ""
+    keywords: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    forbid: list[str] = field(default_factory=list)
+    require: list[str] = field(default_factory=list)
+    unless: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+
+    @property
+    def decidable(self) -> bool:
+        return bool(self.forbid or self.require)
+
+
+_FILE_EXTENSIONS = frozenset(
+    "lock py js ts tsx jsx md json yaml yml toml cfg ini txt tf sql sh env xml html css go "
+    "rs java rb c h cpp proto mod sum gradle".split()
+)
+
+
+def _is_path(word: str) -> bool:
+    """A folder, a glob, a dotfile or a file name with a known extension (`poetry.lock`)."""
+    w = word.rstrip(".,")
+    if "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha()):
+        return True
+    stem_, dot, ext = w.rpartition(".")
+    return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
+
+
+def _glob(word: str) -> str:
+    w = word.rstrip(".,")
+    return w + "**" if w.endswith("/") else w
+
+
+def _add(target: list[str], value: str) -> None:
+    if value and value not in target:
+        target.append(value)
+
+
+def _find_cue(words: list[str]) -> tuple[str, int, int]:
+    """(kind, start, end) of the first prohibition or obligation cue in a clause."""
+    for i in range(len(words)):
+        for kind, cues in (("prohibition", _PROHIBIT), ("obligation", _OBLIGE)):
+            for cue in cues:
+                if tuple(words[i : i + len(cue)]) == cue:
+                    return kind, i, i + len(cue)
+    return "", -1, -1
+
+
+def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool, list[str]]:
+    """(term, says 'new', paths) of an object phrase: determiners and generic nouns go."""
+    says_new = "new" in words
+    paths = [_glob(w) for w in words if _is_path(w)]
+    kept = [w.strip(".,()'\"`") for w in words if not _is_path(w)]
+    kept = [w for w in kept if w and w not in _DETERMINERS and w not in _STOP]
+    if alternative:
+        kept = [w for w in kept if w not in _QUALIFIERS] or kept
+    specific = [w for w in kept if w not in _GENERIC_NOUNS]
+    if paths and not specific:  # ".env files": the path says it all
+        return "", says_new, paths
+    return " ".join(specific or kept), says_new, paths
+
+
+def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(object words, scope words, trigger words) of what follows a verb."""
+    obj: list[str] = []
+    scope: list[str] = []
+    trigger: list[str] = []
+    target = obj
+    for w in rest:
+        if w in _TRIGGER_PREPS:
+            target = trigger
+            continue
+        if w in _SCOPE_PREPS and target is obj:
+            target = scope
+        target.append(w)
+    return obj, scope, trigger
+
+
+def _forms(term: str, gate: str) -> list[str]:
+    """A forbidden term with its gate, plus the words it implies."""
+    out = [f"{gate}:{term}" if gate else term]
+    out.extend(_IMPLIED.get(term, []))
+    return out
+
+
+@dataclass
+class _Reading:
+    draft: SentenceDraft
+    forbidden: list[str] = field(default_factory=list)  # plain forbidden words, for masking
+    alternatives: list[str] = field(default_factory=list)
+    required: list[str] = field(default_factory=list)
+    loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
+
+
+def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str]) -> None:
+    d = r.draft
+    if "without" in after or "unless" in after or "except" in after:
+        cut = next(i for i, w in enumerate(after) if w in ("without", "unless", "except"))
+        term, _, _ = _content(after[cut + 1 :])
+        for w in after[:cut]:
+            if _is_path(w):
+                _add(d.paths, _glob(w))
+        if term:
+            (r.required if after[cut] == "without" else r.alternatives).append(term)
+            d.steps.append(f"'{cue} … {after[cut]} {term}': requires or exempts '{term}'")
+        after = after[:cut]
+        if r.required:
+            return
+    verb = ""
+    if cue not in _NO_VERB_CUES and after:
+        if cue != "avoid" or after[0].endswith("ing"):
+            verb, after = after[0], after[1:]
+    obj, scope, trigger = _split_scope(after)
+    term, says_new, paths = _content(obj)
+    base = verb.removesuffix("ing")
+    gate = "added" if says_new or base in _INTRODUCE or base + "e" in _INTRODUCE else ""
+    gate = "changed" if not gate and (base in _EDIT or verb in _EDIT) else gate
+    scope_paths = [_glob(w) for w in scope if _is_path(w)]
+    if (base in _EDIT or verb in _EDIT) and scope_paths + paths:
+        for p in scope_paths + paths:
+            _add(d.forbid, f"changed:path:{p}")
+            _add(d.paths, p)
+        d.steps.append(f"'{cue} {verb}': editing {', '.join(scope_paths + paths)} is forbidden")
+        return
+    for p in paths:
+        _add(d.forbid, f"path:{p}")
+        _add(d.paths, p)
+    if not term and verb and scope:  # "never force-push to main": the act, where it happens
+        where, _, _ = _content(scope[1:])
+        act = verb.replace("-", " ")
+        flipped = " ".join(reversed(act.split()))
+        for form in dict.fromkeys([act, flipped, *_IMPLIED_ACTS.get(act, [])]):
+            _add(d.forbid, f"{form} & {where}" if where else form)
+        _add(d.keywords, act.split()[-1])
+        d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
+        return
+    terms = [term] if term else []
+    terms += [_content(item.split())[0] for item in items]
+    for t in filter(None, terms):
+        for form in _forms(t, gate):
+            _add(d.forbid, form)
+        _add(d.keywords, t)
+        r.forbidden.append(t)
+    if terms:
+        how = f" when {gate}" if gate else ""
+        d.steps.append(f"'{cue}{' ' + verb if verb else ''}': forbids {', '.join(terms)}{how}")
+    if trigger:
+        _add(d.keywords, _content(trigger)[0])
+
+
+def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
+    d = r.draft
+    if "new" in before:  # "every new CLI flag must …": only what is added is bound by it
+        subject, _, _ = _content(before)
+        for word in subject.split():
+            _add(d.keywords, f"added:{word}")
+        d.steps.append(f"'new {subject}': applies when {subject} is added")
+    if cue in _VERB_CUES:
+        verb = cue
+    elif after:
+        verb, after = after[0], after[1:]
+    else:
+        return
+    if verb in _COPULAS and after and after[0].endswith("ed") and len(after[0]) > 4:
+        verb, after = after[0], after[1:]  # "must be documented": the act is required
+    elif verb in _COPULAS:
+        r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
+        return
+    if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
+        cut = after.index("over")
+        old, _, _ = _content(after[cut + 1 :])
+        if old:
+            r.forbidden.append(old)
+            _add(d.forbid, old)
+            _add(d.keywords, old)
+            d.steps.append(f"'{cue} … over {old}': forbids '{old}'")
+        after = after[:cut]
+    if "instead" in after and "of" in after:  # "use X instead of Y"
+        cut = after.index("instead")
+        old, _, _ = _content(after[cut + 2 :])
+        if old:
+            r.forbidden.append(old)
+            _add(d.forbid, old)
+            _add(d.keywords, old)
+        after = after[:cut]
+    obj, scope, trigger = _split_scope([w for w in after if w != "instead"])
+    term, _, paths = _content(obj, alternative=True)
+    via = [w for w in scope if w not in _SCOPE_PREPS]
+    if scope and scope[0] in ("through", "via", "with"):
+        extra, _, _ = _content(via, alternative=True)
+        if extra:
+            r.alternatives.append(extra)
+    word = term if (verb in _GENERIC_VERBS or cue in _VERB_CUES) else verb
+    if word:
+        (r.alternatives if cue in _VERB_CUES else r.required).append(word)
+        d.steps.append(f"'{cue}{'' if cue in _VERB_CUES else ' ' + verb}': wants '{word}'")
+    for p in paths:
+        _add(d.paths, p)
+    if trigger:
+        _add(d.keywords, _content(trigger)[0])
+
+
+def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
+    """(words, parenthesised items) per clause, lower-cased."""
+    groups: list[list[str]] = []
+
+    def hold(m: re.Match) -> str:  # a list in parentheses stays with its clause
+        groups.append(
+            [
+                i.strip().removeprefix("e.g.").strip()
+                for i in re.split(r",|/|\bor\b|\band\b", m.group(1))
+                if i.strip()
+            ]
+        )
+        return f" \x00{len(groups) - 1}\x00 "
+
+    out = []
+    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, sentence.strip())):
+        items = [i.lower() for n in re.findall(r"\x00(\d+)\x00", raw) for i in groups[int(n)]]
+        text = re.sub(r"\x00\d+\x00", " ", raw).lower().replace("\u2019", "'")
+        words = [w.rstrip(".,") or w for w in _WORDS.findall(text)]
+        words = [w for w in words if w not in ("e.g", "etc")]
+        if words:
+            out.append((words, items))
+    return out
+
+
+_ALLOWED = frozenset("allowed permitted acceptable ok okay".split())
+_PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
+_BE = frozenset("is are be".split())
+
+
+def _passive(words: list[str]) -> list[str] | None:
+    """The subject of "X is not allowed" / "X is forbidden", else None."""
+    for i, w in enumerate(words):
+        negated_allowed = w in _ALLOWED and i >= 1 and words[i - 1] == "not"
+        if w in _PASSIVE_BANS or negated_allowed:
+            subject = [x for x in words[: i - (1 if negated_allowed else 0)] if x not in _BE]
+            return subject or None
+    return None
+
+
+@lru_cache(maxsize=512)
+def _read_cached(sentence: str) -> SentenceDraft:
+    r = _Reading(SentenceDraft())
+    kinds = set()
+    for words, items in _clauses(sentence):
+        subject = _passive(words)
+        if subject:  # "global state is not allowed in the parser"
+            kinds.add("prohibition")
+            _read_prohibition(r, "no", subject, items)
+            continue
+        kind, start, end = _find_cue(words)
+        if not kind:
+            r.loose.append(words)
+            continue
+        kinds.add(kind)
+        cue = " ".join(words[start:end])
+        if kind == "prohibition":
+            _read_prohibition(r, cue, words[end:], items)
+        else:
+            _read_obligation(r, cue, words[:start], words[end:])
+    return _settle(r, kinds)
+
+
+def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
+    """Decide what the clauses add up to: a prohibition (obligations in it name the
+    alternative) or an obligation (its wants become required)."""
+    d = r.draft
+    if d.forbid:
+        d.kind = "prohibition"
+        forbidden = {w for t in r.forbidden for w in t.split()}
+        for alt in r.alternatives + r.required:
+            _add(d.unless, alt)
+            head = alt.split()[-1]
+            if " " in alt and head not in forbidden and head not in _GENERIC_NOUNS:
+                _add(d.unless, head)  # the alternative named by its head: "fake clock" -> clock
+        for words in r.loose:  # "… plus the local cache covers the load": allowed forms
+            for i, w in enumerate(words[1:], 1):
+                if w in r.forbidden and words[i - 1] not in _DETERMINERS | _STOP:
+                    _add(d.unless, f"{words[i - 1]} {w}")
+    elif r.required:
+        d.kind = "obligation"
+        d.require = [" | ".join(dict.fromkeys(r.required))]
+        for alt in r.alternatives:
+            _add(d.unless, alt)
+    elif kinds:
+        d.kind = "prohibition" if "prohibition" in kinds else "obligation"
+        d.steps.append("found a rule cue but nothing the rules can look for")
+    if d.unless:
+        d.steps.append(f"allowed / recommended: {', '.join(d.unless)}")
+    return d
+
+
+def read_sentence(sentence: str) -> SentenceDraft:
+    """The decidable form of one criterion sentence (a fresh copy: callers may edit it)."""
+    d = _read_cached(" ".join(sentence.split()))
+    return SentenceDraft(
+        d.kind, list(d.keywords), list(d.paths), list(d.forbid), list(d.require),
+        list(d.unless), list(d.steps),
+    )  # fmt: skip

@@ -1,0 +1,100 @@
+"""`claude -p` wall time with memstrata's hooks vs without, interleaved runs (not a test).
+
+    python -m tests.real_client_timing --runs 5
+
+Uses the clients cached by tests/test_real_clients.py (`$MEMSTRATA_NPM_CACHE`), a throwaway
+HOME per arm (one with `memstrata install claude-code`, one without), one repository with a
+small `.memory/`, the shipped hook settings, and the fake model server. Prints each run and
+the medians as JSON on the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.fake_model_server import FakeModelServer
+from tests.test_real_clients import npm_cache
+
+
+def _memstrata(*args: str, cwd: Path, env: dict) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "memstrata.cli", *args],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    bin_dir = npm_cache() / "node_modules" / ".bin"
+    if not (bin_dir / "claude").exists():
+        sys.exit(f"no claude in {bin_dir}; run tests/test_real_clients.py (or .ci/run) first")
+    with tempfile.TemporaryDirectory(prefix="memstrata-timing-") as tmp:
+        base = Path(tmp)
+        repo, with_home, without_home = base / "repo", base / "with", base / "without"
+        for folder in (repo, with_home, without_home):
+            folder.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
+        env["MEMSTRATA_HOME"] = str(base / "memstrata-home")
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        _memstrata("init", cwd=repo, env={**env, "HOME": str(with_home)})
+        for text, kind in (
+            ("Never run database migrations on Fridays", "caveat"),
+            ("Invoice PDFs embed the Tilda Sans font", "decision"),
+        ):
+            _memstrata(
+                "remember", text, "--type", kind, cwd=repo, env={**env, "HOME": str(with_home)}
+            )
+        _memstrata("reindex", cwd=repo, env={**env, "HOME": str(with_home)})
+        _memstrata("install", "claude-code", cwd=repo, env={**env, "HOME": str(with_home)})
+        times: dict[str, list[float]] = {"with": [], "without": []}
+        with FakeModelServer(reply="Noted.", max_seconds=60 * args.runs + 120) as server:
+            client_env = {
+                **env,
+                "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+                "ANTHROPIC_BASE_URL": server.url,
+                "ANTHROPIC_API_KEY": "dummy",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            }
+            for i in range(args.runs):
+                order = ("with", "without") if i % 2 == 0 else ("without", "with")
+                for arm in order:
+                    home = with_home if arm == "with" else without_home
+                    started = time.perf_counter()
+                    subprocess.run(
+                        ["claude", "-p", "Which font do invoice PDFs embed?"],
+                        cwd=repo,
+                        env={**client_env, "HOME": str(home)},
+                        capture_output=True,
+                        timeout=180,
+                        stdin=subprocess.DEVNULL,
+                        check=True,
+                    )
+                    times[arm].append(time.perf_counter() - started)
+                    print(f"run {i} {arm:<7} {times[arm][-1]:.2f} s", flush=True)
+        result = {
+            arm: {"median_s": round(statistics.median(v), 2), "runs": [round(x, 2) for x in v]}
+            for arm, v in times.items()
+        }
+        result["overhead_s"] = round(result["with"]["median_s"] - result["without"]["median_s"], 2)
+        result["load"] = os.getloadavg()[0]
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

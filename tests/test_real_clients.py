@@ -1,0 +1,333 @@
+"""End to end with the real clients from npm: does memstrata's memory reach the model?
+
+Claude Code (`@anthropic-ai/claude-code`), Gemini CLI (`@google/gemini-cli`) and Codex CLI
+(`@openai/codex`) are installed with npm into a cache folder that later runs reuse
+(`$MEMSTRATA_NPM_CACHE`, default `~/.cache/memstrata-e2e`; `.ci/run` fills it). memstrata's
+hooks go into a throwaway HOME with `memstrata install CLIENT`, exactly as a user would; the
+client runs one prompt in a repository with a `.memory/`, against a fake model server on
+127.0.0.1 (tests/fake_model_server.py) that records every request. Each test asserts that the
+request the model received carries
+- a caveat that the session-start hook gives (resident tier), and
+- a decision that only the per-prompt recall can bring: its title is in the session-start
+  catalog, but the body with the marker is not (checked first, by running the hook).
+
+The hook deadlines are raised to 20 s in the test project's config: on a loaded 2-core CI
+machine a cold prompt hook can take longer than the shipped 2.5 s (the resident service,
+issue 16 parts 1-2, is what makes the default budget hold). What is asserted is not weakened.
+
+Skipped, with the reason, when npm is absent or the install fails. Marked `real_clients`
+(`pytest -m "not real_clients"` leaves them out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from memstrata.core import clients as registry
+from tests.conftest import run_cli
+from tests.fake_model_server import FakeModelServer
+
+pytestmark = pytest.mark.real_clients
+
+SESSION_FACT = "HERON-7741"
+PROMPT_FACT = "OSPREY-2290"
+PROMPT = "Which font should the invoice PDF renderer embed?"
+BINARIES = {"claude-code": "claude", "gemini": "gemini", "codex": "codex"}
+RUN_TIMEOUT_S = 150
+
+
+def npm_cache() -> Path:
+    return Path(os.environ.get("MEMSTRATA_NPM_CACHE") or "~/.cache/memstrata-e2e").expanduser()
+
+
+@pytest.fixture(scope="session")
+def client_bin() -> Path:
+    """node_modules/.bin holding the three clients (installed on first use, then reused)."""
+    prefix = npm_cache()
+    bin_dir = prefix / "node_modules" / ".bin"
+    if all((bin_dir / b).exists() for b in BINARIES.values()):
+        return bin_dir
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip(
+            "npm is not installed: the real-client tests need Node.js and npm "
+            f"(they install {', '.join(_packages())} into {prefix})"
+        )
+    prefix.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(prefix),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                *_packages(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"npm install of the clients failed: {exc}")
+    if proc.returncode != 0 or not all((bin_dir / b).exists() for b in BINARIES.values()):
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        pytest.skip(f"npm install of the clients into {prefix} failed: {last}")
+    return bin_dir
+
+
+def _packages() -> list[str]:
+    return [registry.get(name).npm_package for name in BINARIES]
+
+
+# ---- the project -------------------------------------------------------------------------------
+@pytest.fixture
+def project(tmp_path):
+    """A git repository with memory: one session-start fact, one prompt-only fact; indexed."""
+    repo = tmp_path / "repo"  # made by the isolated fixture, with HOME = tmp_path/home
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    assert run_cli("init", cwd=repo).returncode == 0
+    config = repo / ".memory" / "config.toml"
+    existing = config.read_text() if config.exists() else ""
+    config.write_text(existing + "\n[hooks]\ndeadline_ms = 20000\nprompt_deadline_ms = 20000\n")
+    for text, kind in (
+        (f"Never run database migrations on Fridays; codeword {SESSION_FACT}", "caveat"),
+        (
+            "Invoice PDF typeface\n\nThe invoice PDF renderer must embed the Tilda Sans font; "
+            f"codeword {PROMPT_FACT}",
+            "decision",
+        ),
+        ("Frontend build uses vite; the preview server listens on port 5173", "fact"),
+    ):
+        proc = run_cli("remember", text, "--type", kind, cwd=repo)
+        assert proc.returncode == 0, proc.stderr
+    assert run_cli("reindex", cwd=repo).returncode == 0
+    # the premise: the session start gives the caveat, and not the prompt-only body
+    start = run_cli(
+        "hook",
+        "session-start",
+        input=json.dumps({"session_id": "probe", "cwd": str(repo)}),
+        cwd=repo,
+    )
+    context = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert SESSION_FACT in context and PROMPT_FACT not in context
+    return repo
+
+
+def install(client: str, repo: Path, *extra: str) -> None:
+    proc = run_cli(
+        "install", client, *extra, cwd=repo, env={"MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S": "60"}
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def client_env(bin_dir: Path, home: Path, **extra: str) -> dict:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CODEX_", "CLAUDE"))
+    }
+    env.update(
+        HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", NO_COLOR="1", **extra
+    )
+    return env
+
+
+def run_client(argv: list[str], repo: Path, env: dict) -> subprocess.CompletedProcess:
+    """Run a client in its own process group; on timeout the whole group goes."""
+    proc = subprocess.Popen(
+        argv,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"{argv[0]} did not finish in {RUN_TIMEOUT_S} s; stderr: {err[-2000:]}")
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # helpers it left behind (not detached ones)
+        except ProcessLookupError:
+            pass
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def assert_both_facts_reached_the_model(server: FakeModelServer, run, repo: Path) -> None:
+    log = repo / ".memory" / ".index" / "hooks.log"
+    notes = (
+        f"\nexit {run.returncode}; stderr: {run.stderr[-1500:]}\nhooks.log: "
+        f"{log.read_text()[-1500:] if log.exists() else '(none)'}\nrequests: "
+        f"{[(r.method, r.path) for r in server.requests]}"
+    )
+    assert server.model_requests(), "the model was never asked" + notes
+    assert server.received(SESSION_FACT), "session-start context did not reach the model" + notes
+    assert server.received(PROMPT_FACT), "prompt recall did not reach the model" + notes
+    assert run.returncode == 0, notes
+
+
+# ---- the clients -------------------------------------------------------------------------------
+def test_claude_code_receives_session_and_prompt_memory(client_bin, project, tmp_path):
+    install("claude-code", project)
+    with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
+        env = client_env(
+            client_bin,
+            tmp_path / "home",
+            ANTHROPIC_BASE_URL=server.url,
+            ANTHROPIC_API_KEY="dummy",
+            DISABLE_TELEMETRY="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+        run = run_client(["claude", "-p", PROMPT], project, env)
+    assert_both_facts_reached_the_model(server, run, project)
+    assert "Noted." in run.stdout
+
+
+def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_path):
+    """`install claude-code --guardrail`: a blocked Bash call never runs, and the model reads
+    the rule it would break (Claude Code hands permissionDecisionReason over as the tool
+    result)."""
+    proc = run_cli(
+        "remember",
+        "Production deploys go through CI only; codeword KESTREL-5150",
+        "--type",
+        "criterion",
+        "--keyword",
+        "deploy",
+        "--forbid",
+        r"/deploy\.sh/",
+        "--verdict",
+        "block",
+        cwd=project,
+    )
+    assert proc.returncode == 0, proc.stderr
+    config = project / ".memory" / "config.toml"
+    config.write_text(config.read_text() + "\n[guardrail]\nhook_deadline_ms = 20000\n")
+    install("claude-code", project, "--guardrail")
+    marker = project / "deployed"
+    (project / "deploy.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "deploy.sh").chmod(0o755)
+    call = {"name": "Bash", "input": {"command": "./deploy.sh prod", "description": "deploy"}}
+    with FakeModelServer(
+        reply="Understood.", max_seconds=RUN_TIMEOUT_S + 30, tool_calls=[call]
+    ) as server:
+        env = client_env(
+            client_bin,
+            tmp_path / "home",
+            ANTHROPIC_BASE_URL=server.url,
+            ANTHROPIC_API_KEY="dummy",
+            DISABLE_TELEMETRY="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+        run = run_client(
+            ["claude", "-p", "Deploy to production now.", "--allowedTools", "Bash"], project, env
+        )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert not marker.exists()  # the hook denied the call
+    answered = json.loads(server.model_requests()[-1].body)  # the request after the tool call
+    results = [
+        block
+        for message in answered["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert results and results[-1].get("is_error") is True
+    told = json.dumps(results[-1]["content"])  # the rule is in the tool result itself, not
+    assert "KESTREL-5150" in told and "BLOCK" in told  # only in the session-start context
+
+
+def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_path):
+    home = tmp_path / "home"
+    install("gemini", project)
+    settings = home / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text())
+    data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    settings.write_text(json.dumps(data, indent=2))
+    with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
+        env = client_env(
+            client_bin,
+            home,
+            GOOGLE_GEMINI_BASE_URL=server.url,
+            GEMINI_API_KEY="dummy",
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+            GEMINI_CLI_NO_RELAUNCH="true",
+        )
+        # the default "auto" model: a router request (JSON) first, then the answer
+        run = run_client(["gemini", "-p", PROMPT], project, env)
+    assert_both_facts_reached_the_model(server, run, project)
+    # the chat Gemini CLI wrote is read back: the person's words, without <hook_context>
+    from memstrata.consolidation.transcripts import read_user_messages
+
+    chats = sorted((home / ".gemini" / "tmp").rglob("session-*.json*"))
+    assert chats, "Gemini CLI wrote no chat file"
+    texts = [m.text for chat in chats for m in read_user_messages(chat, "gemini")]
+    assert PROMPT in texts
+    assert not any("hook_context" in t or SESSION_FACT in t for t in texts)
+
+
+def _codex_provider(home: Path, base_url: str) -> None:
+    """A model provider pointing at the fake server, before anything else writes config.toml."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        'model = "gpt-fake"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
+        f'base_url = "{base_url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
+    )
+
+
+def test_codex_skips_untrusted_hooks_and_runs_them_once_trusted(client_bin, project, tmp_path):
+    home = tmp_path / "home"
+    codex = ["codex", "exec", "--skip-git-repo-check", PROMPT]
+    with FakeModelServer(reply="Noted.", max_seconds=2 * RUN_TIMEOUT_S + 60) as server:
+        _codex_provider(home, server.url)
+        env = client_env(client_bin, home, FAKE_API_KEY="dummy")
+        install("codex", project)  # as a user first does: the hooks are not trusted yet
+        untrusted = run_client(codex, project, env)
+        assert untrusted.returncode == 0, untrusted.stderr[-2000:]
+        assert server.model_requests() and not server.received(SESSION_FACT)  # silently skipped
+        doctor = run_cli("doctor", cwd=project)
+        assert "codex" in doctor.stdout and "(untrusted)" in doctor.stdout
+
+        install("codex", project, "--trust")  # the documented opt-in step
+        assert "(untrusted)" not in run_cli("doctor", cwd=project).stdout
+        server.requests.clear()
+        run = run_client(codex, project, env)
+    assert_both_facts_reached_the_model(server, run, project)
+
+
+def test_fake_model_server_stops_itself():
+    with FakeModelServer(max_requests=1, max_seconds=30) as server:
+        import urllib.request
+
+        request = urllib.request.Request(
+            f"{server.url}/v1/messages",
+            data=b'{"stream": false}',
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            assert json.loads(reply.read())["content"][0]["text"] == "Noted."
+        deadline = time.monotonic() + 10
+        while not server._stopped.is_set() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server._stopped.is_set()
+        assert [r.path for r in server.requests] == ["/v1/messages"]
