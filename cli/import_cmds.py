@@ -6,6 +6,8 @@ import click
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json
 
+from memstrata.core.clients import transcript_clients
+
 
 @click.command("import")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -14,7 +16,7 @@ from memstrata.cli.render import emit_json
     "fmt",
     default="auto",
     show_default=True,
-    type=click.Choice(["auto", "jsonl", "locomo", "transcript", "claude-code", "codex", "gemini"]),
+    type=click.Choice(["auto", "jsonl", "locomo", "transcript", *transcript_clients()]),
     help="jsonl = one event object per line (or memstrata-bench/1 lines); locomo = a "
     "chat export with speakers and dated sessions; transcript / claude-code / "
     "codex / gemini = a client session (the user's messages only).",

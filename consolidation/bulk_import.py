@@ -28,9 +28,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from memstrata.core.clients import transcript_clients
 from memstrata.core.errors import MemstrataError
 
-FORMATS = ("auto", "jsonl", "locomo", "transcript", "claude-code", "codex", "gemini")
+FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
 ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "event"]
 
 
