@@ -18,15 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
+from datetime import datetime, timezone
 
 from memstrata.memory_layers.memory import Memory
-from memstrata.retrieval.context_cache import RootCache
-from memstrata.retrieval.hits import Hit
+from memstrata.retrieval.hits import Hit, LightHit
 from memstrata.retrieval.loader_blocks import (
     Block,
     DayCache,
+    cached_view,
     event_block,
     excerpt_block,
     hit_block,
@@ -114,25 +113,6 @@ def _memo(mem: Memory) -> TokenMemo:
     )
 
 
-def cached_view(mem: Memory, memo: TokenMemo):
-    """(resident items, lazy catalog rows, catalog size, problems, views) from the cache."""
-    from memstrata.retrieval.context_cache import merged_view
-
-    repo = mem.project.repo_dir if mem.project else None
-    home_dir = Path.home()
-    rescan = mem.settings.loader.catalog_rescan_s
-    project = (
-        RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
-        if mem.project
-        else None
-    )
-    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
-    resident, rows = merged_view(project, global_)
-    problems = (project.problems if project else []) + global_.problems
-    total = (project.line_count if project else 0) + global_.line_count
-    return resident, rows, total, problems, [v for v in (project, global_) if v is not None]
-
-
 def open_todos(mem: Memory, now: datetime | None = None) -> list:
     """Todos and blockers of the last `loader.todo_days` days that no later event refers to."""
     from memstrata.memory_layers.models import now_utc
@@ -210,7 +190,8 @@ def _hit_blocks(
     neighbours: list[Block] = []
     if expand:
         for block in [b for b in blocks if b.kind == "event"][:NEIGHBOUR_HITS]:
-            event, path = days.find(_BlockHit(block))
+            when = datetime.fromtimestamp(block.order, tz=timezone.utc)
+            event, path = days.find(LightHit(block.id or "", "event", block.day_file, when))
             for other in days.neighbours(event, path) if event else []:
                 if other.time <= req.now and other.id not in req.excluded:
                     neighbours.append(
@@ -224,29 +205,6 @@ def _hit_blocks(
                         )
                     )
     return blocks, neighbours
-
-
-@dataclass
-class _BlockHit:
-    block: Block
-
-    @property
-    def id(self) -> str:
-        return self.block.id or ""
-
-    @property
-    def type(self) -> str:
-        return "event"
-
-    @property
-    def path(self) -> str | None:
-        return self.block.day_file
-
-    @property
-    def time(self) -> datetime:
-        from datetime import timezone
-
-        return datetime.fromtimestamp(self.block.order, tz=timezone.utc)
 
 
 def _gather(

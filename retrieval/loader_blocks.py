@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memstrata.memory_layers.memory import Memory
+from memstrata.retrieval.context_cache import RootCache
 from memstrata.retrieval.hits import Hit
 from memstrata.retrieval.render_context import (
     TokenMemo,
@@ -147,6 +148,25 @@ def resident_blocks(items: Sequence, memo: TokenMemo) -> list[Block]:
         if block is not None:
             out.append(block)
     return out
+
+
+def cached_view(mem: Memory, memo: TokenMemo):
+    """(resident items, lazy catalog rows, catalog size, problems, views) from the cache."""
+    from memstrata.retrieval.context_cache import merged_view
+
+    repo = mem.project.repo_dir if mem.project else None
+    home_dir = Path.home()
+    rescan = mem.settings.loader.catalog_rescan_s
+    project = (
+        RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
+        if mem.project
+        else None
+    )
+    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
+    resident, rows = merged_view(project, global_)
+    problems = (project.problems if project else []) + global_.problems
+    total = (project.line_count if project else 0) + global_.line_count
+    return resident, rows, total, problems, [v for v in (project, global_) if v is not None]
 
 
 # ---- the journal -----------------------------------------------------------------------------
