@@ -277,6 +277,18 @@ def assemble_context(
     if budget <= 0 or not tiers:
         return result
     c, resident_items = _gather(req, tiers, recent, hits, expand)
+    _plan_and_render(req, c, resident_items, result, expand)
+    result.cache_warm = not req.memo.encoder_loaded
+    req.memo.save()
+    return result
+
+
+def _plan_and_render(
+    req: _Request, c: Candidates, resident_items: list, result: ContextResult, expand: bool
+) -> None:
+    """Steps two and three: fence, budget plan, render and report, then reinforce."""
+    cfg = req.mem.settings.loader
+    budget = result.budget
     longest = max(
         [i.tilde for i in resident_items]
         + [longest_tilde_fence(b.text) for b in [*c.recent, *c.hits, *c.neighbours]]
@@ -290,8 +302,7 @@ def assemble_context(
         result.notes.append(
             f"budget {budget} is below the fixed overhead of {result.overhead} tokens"
         )
-        req.memo.save()
-        return result
+        return
     bud = Budgeter(req.memo, req.excluded, {**SECTION_TITLES, "topk": topk_title(req.now)})
     skipped, notes = plan(
         c,
@@ -300,24 +311,20 @@ def assemble_context(
         resident_cap=cfg.resident_budget,
         journal_share=cfg.journal_share,
         catalog_share=cfg.catalog_share,
-        query=query,
+        query=req.query,
         expand=expand,
     )
     result.notes.extend(notes)
-    if "catalog" in reports:
-        reports["catalog"].dropped = skipped
+    if "catalog" in result.tiers:
+        result.tiers["catalog"].dropped = skipped
         if skipped:
             result.notes.append(
                 f"catalog: {skipped} lines left out for budget (lowest priority first)"
             )
     _finish(result, bud, fence_open, fence_close, budget, avail)
     if req.searched:
-        record_shown(
-            mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id], req.now
-        )
-    result.cache_warm = not req.memo.encoder_loaded
-    req.memo.save()
-    return result
+        shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
+        record_shown(req.mem, shown, req.now)
 
 
 def _finish(
