@@ -24,13 +24,24 @@ def _fmt(value) -> str:
     return "" if value is None else str(value)
 
 
+def _with_unit(key: str) -> str:
+    """`search_ms_p50` → `search p50 (ms)`: the unit spelled out in the row label."""
+    import re
+
+    for pattern, unit in ((r"_ms(?=_|$)", "ms"), (r"_per_s$", "per s"), (r"_mb$", "MB"),
+                          (r"_(?:s|seconds)$", "s")):
+        if re.search(pattern, key):
+            return f"{re.sub(pattern, '', key).replace('_', ' ')} ({unit})"
+    return key.replace("_", " ")
+
+
 def _render_retrieval(report) -> str:
     budget = report.budget
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
             "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", "tokens", "search p50", "search p95", "ctx p50"]
+             f"ctx_any@{budget}", "tokens", "search p50 ms", "search p95 ms", "ctx p50 ms"]
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})
@@ -107,7 +118,9 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
     state: dict = {}
 
     def on_start(total: int) -> None:
-        state["bar"] = click.progressbar(length=total, label="bench retrieval", file=_stderr())
+        from memstrata.cli.render import progress as progress_bar
+
+        state["bar"] = progress_bar(total, "bench retrieval")  # silent unless stderr is a tty
         state["bar"].__enter__()
 
     def progress(n: int, _label: str) -> None:
@@ -201,7 +214,7 @@ def bench_embed(ctx, texts, model_dir, as_json):
     if as_json:
         emit_json(result)
     else:
-        click.echo(table([[k, _fmt(v)] for k, v in result.items()], ["metric", "value"]))
+        click.echo(table([[_with_unit(k), _fmt(v)] for k, v in result.items()], ["metric", "value"]))
 
 
 @bench.command("search")
@@ -227,18 +240,90 @@ def bench_search(items, queries, as_json):
         emit_json(results)
     else:
         keys = list(results[0]) if results else []
-        click.echo(table([[k, *(_fmt(r[k]) for r in results)] for k in keys],
-                         ["metric", *(str(n) for n in sizes)]))
+        click.echo(table([[_with_unit(k), *(_fmt(r[k]) for r in results)] for k in keys],
+                         ["metric", *(f"{n} items" for n in sizes)]))
+
+
+@bench.command("secrets")
+@click.option("--runs", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="Corpus runs, each with fresh random values.")
+@click.option("--seed", type=int, default=None,
+              help="First seed (default: random); run i uses seed + i.")
+@click.option("--baseline", is_flag=True,
+              help="Also score detect-secrets' plugins on the same corpus, for reference.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_secrets(runs, seed, baseline, as_json):
+    """Secret guard: blocked % and false-positive % on a labelled corpus, and its cost.
+
+    The corpus puts 70+ credential kinds into ordinary dev notes and 50+ benign look-alikes
+    (integrity hashes, SHAs, UUIDs, ids, placeholders) beside them, with values generated
+    fresh for each run.
+    """
+    import random
+
+    from memstrata.bench.secrets import run_secret_bench
+
+    first = seed if seed is not None else random.SystemRandom().randrange(1, 10**9)
+    report = run_secret_bench([first + i for i in range(runs)], baseline=baseline)
+    if as_json:
+        emit_json(report)
+        return
+    rows = [[str(r["seed"]), f"{r['blocked']}/{r['credential_kinds']}", f"{r['blocked_pct']:.1f}",
+             f"{r['fully_redacted']}/{r['credential_kinds']}",
+             f"{r['false_positives']}/{r['benign_kinds']}", f"{r['false_positive_pct']:.1f}",
+             ", ".join(r["missed"] + [f"FP {k}" for k in r["flagged_benign"]]
+                       + [f"leak {k}" for k in r["leaked"]])]
+            for r in report.runs]
+    click.echo(table(rows, ["seed", "blocked", "%", "fully redacted", "false pos.", "%",
+                            "missed / flagged"]))
+    click.echo(f"mean: {report.blocked_pct_mean:.1f}% blocked, "
+               f"{report.false_positive_pct_mean:.1f}% false positives")
+    click.echo(f"cost: {report.us_per_note} µs per note, {report.us_per_2kb_item} µs per 2 kB "
+               f"item, import {report.import_ms} ms; worst 60 kB adversarial input "
+               f"{report.worst_adversarial_ms} ms ({report.worst_adversarial_case})")
+    if report.baseline:
+        for row in report.baseline:
+            click.echo(f"detect-secrets plugins, seed {row['seed']}: {row['blocked_pct']:.1f}% "
+                       f"blocked, {row['false_positive_pct']:.1f}% false positives")
+
+
+@bench.command("viewer")
+@click.option("--items", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Item files in the synthetic store (plus a quarter as many journal events).")
+@click.option("--runs", type=click.IntRange(1), default=5, show_default=True,
+              help="Warm requests timed per page.")
+@click.option("--search", "with_search", is_flag=True,
+              help="Also build the index and time the search and context-with-query pages.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_viewer(items, runs, with_search, as_json):
+    """Server time of each viewer page (`memstrata ui`) on a synthetic store.
+
+    Reads each page's own Server-Timing (no browser, no network): the first request parses
+    every file once; later ones stat the folders and re-read what changed.
+    """
+    from memstrata.bench.viewer import measure_viewer
+
+    click.echo(f"building a store of {items} items…", err=True)
+    report = measure_viewer(items, runs=runs, with_search=with_search)
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"{report['items']} items, {report['events']} events; first request "
+               f"{report['first_request_ms']:.0f} ms (parses every file), full sweep "
+               f"{report['full_sweep_ms']:.0f} ms")
+    rows = [[label, r["path"], f"{r['median_ms']:.1f}", f"{r['max_ms']:.1f}"]
+            for label, r in report["pages"].items()]
+    click.echo(table(rows, ["page", "path", "median ms", "max ms"]))
 
 
 def _render_latency(report) -> str:
-    cols = [("items", "items"), ("session_start_ms_p50", "start p50"),
-            ("session_start_ms_p95", "start p95"), ("prompt_ms_p50", "prompt p50"),
-            ("prompt_ms_p95", "prompt p95"), ("search_ms_p50", "search p50"),
-            ("search_ms_p95", "search p95"), ("context_ms_p50", "context p50"),
-            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak MB")]
+    cols = [("items", "items"), ("session_start_ms_p50", "start p50 ms"),
+            ("session_start_ms_p95", "start p95 ms"), ("prompt_ms_p50", "prompt p50 ms"),
+            ("prompt_ms_p95", "prompt p95 ms"), ("search_ms_p50", "search p50 ms"),
+            ("search_ms_p95", "search p95 ms"), ("context_ms_p50", "context p50 ms"),
+            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak RSS MB")]
     rows = [[_fmt(r.get(key)) for key, _ in cols] for r in report.rows]
-    lines = ["milliseconds unless noted; hooks are whole processes, search/context in-process",
+    lines = ["hooks are whole processes, search/context in-process",
              table(rows, [head for _, head in cols])]
     e = report.embedding
     if e:

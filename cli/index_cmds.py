@@ -6,7 +6,7 @@ import sys
 
 import click
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, table
+from memstrata.cli.render import emit_json, humanize_age, paint_type, table
 from memstrata.retrieval.modes import CHOICES as MODE_CHOICES
 
 TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
@@ -14,24 +14,10 @@ LAYERS = ["L1", "L2", "L3"]
 
 
 def _progress_bar(label: str):
-    """A (done, total) callback drawing one line on stderr (nothing when stderr is not a tty)."""
-    state = {"last": -1}
+    """A (done, total) callback drawing a bar on stderr — nothing when stderr is not a tty."""
+    from memstrata.cli.render import ProgressCallback
 
-    def update(done: int, total: int) -> None:
-        if total <= 0:
-            return
-        pct = int(100 * done / total)
-        if pct == state["last"]:
-            return
-        state["last"] = pct
-        filled = pct * 30 // 100
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}{end}",
-                   err=True, nl=False)
-        if end:
-            state["last"] = -1
-
-    return update
+    return ProgressCallback(label)
 
 
 @click.command()
@@ -73,7 +59,7 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
         click.echo("no matches", err=True)
         return
     for n, hit in enumerate(hits, start=1):
-        click.echo(f"{n:>2}. [{hit.type}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
+        click.echo(f"{n:>2}. [{paint_type(hit.type)}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
         click.echo(f"    {hit.path}")
         if explain:
             e = hit.explain
@@ -94,7 +80,8 @@ def reindex(ctx, as_json):
 
     index = MemoryIndex(open_memory(ctx, require_project=False))
     try:
-        report = index.rebuild(progress=_progress_bar("indexing"))
+        with _progress_bar("indexing") as bar:
+            report = index.rebuild(progress=bar)
     finally:
         index.close()
     for problem in report.problems:

@@ -39,11 +39,40 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where the OS allows (threads share it)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _mode_for(path: Path) -> int:
+    """An existing file keeps its permission bits; a new one gets what `open()` would give it."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn."""
+    """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn.
+
+    The file keeps its mode (a 644 settings file stays 644, an executable hook stays 755); a new
+    file gets the usual umask-based mode rather than mkstemp's private 600."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        try:
+            os.fchmod(fd, mode)
+        except (OSError, AttributeError):  # Windows has no fchmod; modes barely apply there
+            pass
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

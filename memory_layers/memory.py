@@ -154,6 +154,12 @@ class Memory:
             return self.get(full)
         raise ItemNotFound(f"no memory item or event with id '{item_id}'; `memstrata list` shows ids")
 
+    def check_input(self, text: str, *, where: str = "input") -> None:
+        """Refuse input that would be stored invisible, break a writer, or stall every read."""
+        from memstrata.memory_layers.input_check import check_input_text
+
+        check_input_text(text, where=where, max_bytes=self.settings.limits.max_item_bytes)
+
     @staticmethod
     def _expand_short_id(short: str, ids) -> str | None:
         """The one id whose random tail starts with `short` (4+ characters); None if none,

@@ -200,3 +200,24 @@ class MemoryStore:
             write_atomic(target, serialize_item(item).encode("utf-8"))
             os.unlink(loaded.path)
         return target
+
+    def unarchive(self, loaded: LoadedItem, item: MemoryItem) -> Path:
+        """Move an archived item back to its type folder as `item` (the reverse of archive)."""
+        folder = self.paths.root / TYPE_FOLDERS.get(item.type, "facts")
+        target = folder / loaded.path.name
+        n = 2
+        while target.exists():
+            target = folder / f"{loaded.path.stem}-{n}.md"
+            n += 1
+        with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
+            try:
+                current = checksum(loaded.path.read_bytes())
+            except FileNotFoundError as exc:
+                raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing restored") from exc
+            if current != loaded.checksum:
+                raise ConcurrentEdit(
+                    f"{loaded.path} changed on disk since it was read; nothing restored, re-run")
+            # the live copy first: a crash in between leaves two copies, never none
+            write_atomic(target, serialize_item(item).encode("utf-8"))
+            os.unlink(loaded.path)
+        return target

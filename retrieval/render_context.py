@@ -30,7 +30,7 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 6  # bump when a cached block's rendering changes
+RENDER_VERSION = 7  # bump when a cached block's rendering changes (or the secret guard's rules)
 _MEMO_LIMIT = 50000
 
 
@@ -38,13 +38,12 @@ def normalise_block(text: str) -> str:
     """Strip surrounding whitespace and end with one newline (the additivity rule).
 
     Every body and catalog line a session sees passes here, so this is also where a secret
-    that was written into a memory file by hand is redacted before it reaches the assistant
-    (project rules + entropy; the vendor plugins would cost a hook ~80 ms of imports, and the
-    index path already ran them).
+    that was written into a memory file by hand is redacted before it reaches the assistant,
+    with the same detector the index and the write paths use.
     """
     from memstrata.memory_layers.secret_guard import redact_for_reading
 
-    stripped = redact_for_reading(text, vendor_plugins=False)[0].strip()
+    stripped = redact_for_reading(text)[0].strip()
     if not stripped:
         return ""
     lines = [line.rstrip() for line in stripped.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -78,7 +77,7 @@ def age_label(when: datetime | None, now: datetime) -> str:
         return f"{days} days ago"
     months = int(days / 30.4)
     if months < 24:
-        return f"{months} months ago"
+        return f"{months} month{'' if months == 1 else 's'} ago"
     return f"{days // 365} years ago"
 
 

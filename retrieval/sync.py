@@ -67,7 +67,13 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
 
 def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> bool:
     """Update the catalog's file table; True when some file's content changed."""
+    from memstrata.memory_layers.secret_guard import DETECTOR_VERSION
+
     mem, catalog = index.mem, index.catalog
+    # docs hold redacted text: a new detector re-reads every file, so nothing indexed by an
+    # older one (which may have missed a secret) survives the upgrade
+    guard_changed = catalog.get_meta("guard") != str(DETECTOR_VERSION)
+    force = force or guard_changed
     sources = list_sources(mem)
     known = index.file_stats(refresh=False)
     seen = set()
@@ -106,6 +112,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             content_changed = True
     if stale or gone:
         index.file_stats(refresh=True)
+    if guard_changed:
+        catalog.set_meta("guard", str(DETECTOR_VERSION))
     return content_changed
 
 

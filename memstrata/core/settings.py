@@ -30,6 +30,11 @@ class GuardSettings(BaseModel):
     entropy_threshold: float = 4.2
 
 
+class LimitsSettings(BaseModel):
+    max_item_bytes: int = 65536        # remember / log text (CLI, stdin, MCP)
+    max_proposal_bytes: int = 262144   # check: text proposals refused above; diffs and hooks cut
+
+
 class EmbeddingSettings(BaseModel):
     provider: Literal["onnx", "litellm"] = "onnx"
     model: str = "all-MiniLM-L6-v2"
@@ -180,6 +185,7 @@ class Settings(BaseSettings):
 
     tokens: TokenSettings = TokenSettings()
     guard: GuardSettings = GuardSettings()
+    limits: LimitsSettings = LimitsSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     decay: DecaySettings = DecaySettings()
