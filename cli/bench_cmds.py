@@ -63,9 +63,26 @@ def _render_retrieval(report) -> str:
         f"by category ({ctx_all} / recall_any@10):",
         table(cat_rows, ["category", "n", *modes]),
     ]
+    floor = report.results.get("default", {})
+    if "floor_violations" in floor:
+        lines.append(f"\ndefault vs the plain packing of its ranking into budget − resident: "
+                     f"{floor['floor_violations']} questions lost evidence "
+                     f"(packing alone: ctx_all {_fmt(floor.get(f'floor_all@{budget}'))})")
     if report.redacted_events:
         lines.append(f"\n{report.redacted_events} events had secret-looking text redacted")
     return "\n".join(lines)
+
+
+def _render_per_category(report) -> str:
+    budget = report.budget
+    cols = ["n", "recall_any@5", "recall_any@10", "recall_all@10", f"context_all@{budget}",
+            f"context_any@{budget}", "tokens_mean"]
+    rows = []
+    for mode, result in report.results.items():
+        for cat, m in sorted(result["by_category"].items()):
+            rows.append([mode, cat, *(_fmt(m.get(c)) for c in cols)])
+    return table(rows, ["mode", "category", "n", "any@5", "any@10", "all@10",
+                        f"ctx_all@{budget}", f"ctx_any@{budget}", "tokens"])
 
 
 @bench.command("retrieval")
@@ -74,7 +91,10 @@ def _render_retrieval(report) -> str:
 @click.option("--budget", type=click.IntRange(1), default=None,
               help="Context budget in tokens for context_all@B (default: loader.budget).")
 @click.option("--modes", default=None, metavar="LIST",
-              help="Comma-separated modes: bm25,vector,hybrid,default,recency (default: all).")
+              help="Comma-separated modes: bm25,vector,rrf,default,recency (default: all; "
+                   "rrf = plain fusion of bm25 and vector; hybrid = alias of default).")
+@click.option("--per-category", is_flag=True,
+              help="Print every metric per category and mode (JSON always has them).")
 @click.option("--limit", type=click.IntRange(1), default=None,
               help="Only the first N dataset lines.")
 @click.option("--details", "details_file", type=click.Path(dir_okay=False), default=None,
@@ -82,7 +102,7 @@ def _render_retrieval(report) -> str:
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Save recall by mode and category as a PNG (needs the 'plot' extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
-def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_json):
+def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, as_json):
     """Recall and context metrics per mode and category on a benchmark dataset.
 
     Each line is ingested into its own fresh temporary store; questions are asked with
@@ -125,6 +145,9 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
         click.echo(f"plot written to {plot_file}", err=True)
     if as_json:
         emit_json(report)
+    elif per_category:
+        click.echo(_render_retrieval(report))
+        click.echo("\n" + _render_per_category(report))
     else:
         click.echo(_render_retrieval(report))
 
@@ -135,19 +158,31 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
 @click.option("--projects", type=click.IntRange(1), default=5, show_default=True,
               help="Number of project histories (dataset lines).")
 @click.option("--days", type=click.IntRange(8), default=60, show_default=True,
-              help="Days of history per project.")
+              help="Days of history per project (chat style: sessions per conversation).")
+@click.option("--style", type=click.Choice(["code", "chat"]), default="code", show_default=True,
+              help="code = coding-project histories; chat = two-person conversations.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
-def bench_generate(seed, projects, days, output):
-    """Write a synthetic coding-memory benchmark (memstrata-bench/1 JSONL).
+def bench_generate(seed, projects, days, style, output):
+    """Write a synthetic benchmark (memstrata-bench/1 JSONL). Deterministic for a seed.
 
-    Project histories with exact identifiers, decisions and rejected options, knowledge
-    updates, early preferences and criteria, temporal and multi-hop questions, and many
-    near-duplicate distractors. Deterministic for a given seed.
+    --style code: project histories with exact identifiers, decisions and rejected options,
+    knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
+    near-duplicate distractors. --style chat: two people over dated sessions (--projects
+    conversations of --days sessions): small talk, facts completed by the next turn, relative
+    dates, facts that change, facts across sessions, paraphrased questions.
     """
-    from memstrata.bench.generate import generate_jsonl
+    if style == "chat":
+        import json as _json
 
-    text = generate_jsonl(seed, projects, days)
+        from memstrata.bench.chat import generate_chat
+
+        text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
+                       for line in generate_chat(seed, projects, days))
+    else:
+        from memstrata.bench.generate import generate_jsonl
+
+        text = generate_jsonl(seed, projects, days)
     if output:
         with open(output, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)

@@ -8,6 +8,7 @@ import sys
 import click
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
+from memstrata.retrieval.modes import CONTEXT_CHOICES
 
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.clients import EVENTS as HOOK_EVENTS
@@ -44,8 +45,10 @@ def _report_text(result) -> str:
 @click.option("--query", "-q", help="What the session is about; retrieved items fill the top-k tier.")
 @click.option("--budget", type=click.IntRange(min=0), help="Token budget (default: loader.budget).")
 @click.option("--tiers", help="Comma-separated tiers to include: resident,catalog,topk (default: all).")
-@click.option("--mode", type=click.Choice(["hybrid", "bm25", "vector", "none"]), default="hybrid",
-              show_default=True, help="How the query is retrieved.")
+@click.option("--mode", type=click.Choice(CONTEXT_CHOICES), default="default",
+              show_default=True,
+              help="How the query is retrieved: default (alias hybrid) = the full pipeline; "
+                   "rrf = BM25 + dense fused only; bm25; vector; none.")
 @click.option("--no-recent", is_flag=True, help="Leave today's journal and open todos out of top-k.")
 @click.option("--report", is_flag=True, help="Also print the budget report (tokens per tier, what was left out and why).")
 @click.option("--json", "as_json", is_flag=True, help="Print the context and its report as JSON.")

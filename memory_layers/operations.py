@@ -380,7 +380,10 @@ def show(mem: Memory, item_id: str, *, redact: bool = False):
         loaded = mem.get(item_id)
     except ItemNotFound:
         if mem.journal is not None:
-            event = mem.journal.get(item_id)
+            events = mem.journal.read_all().events
+            event = next((e for e in events if e.id == item_id), None)
+            full = None if event else mem._expand_short_id(item_id, (e.id for e in events))
+            event = event or next((e for e in events if e.id == full), None)
             if event is not None:
                 if redact:
                     from memstrata.memory_layers.secret_guard import redact_for_reading

@@ -31,7 +31,9 @@ from memstrata.core.paths import MemoryPaths
 CACHE_VERSION = 1
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
-_TYPE_RANK = {"caveat": 0, "criterion": 1, "decision": 2, "preference": 3, "fact": 4}
+# catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
+# preferences (reachable without a query), decisions, facts
+_TYPE_RANK = {"criterion": 0, "caveat": 1, "preference": 2, "decision": 3, "fact": 4}
 
 
 @dataclass
@@ -359,10 +361,12 @@ class RootCache:
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
         shown = display_path(path, self.repo_dir, self.home)
         file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
-        line = catalog_line(shown, item.type, file_tokens, item.title)
+        verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
+        # a criterion's verdict travels with its catalog line (when it is not resident)
+        line = catalog_line(shown, f"{item.type}/{verdict}" if verdict else item.type,
+                            file_tokens, item.title)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item) if resident else ""
-        verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         return CachedItem(
             id=item.id, type=item.type, title=item.title, status=item.status, scope=self.scope,
             path=entry.rel, display=shown, updated=item.updated.isoformat(),

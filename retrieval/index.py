@@ -13,7 +13,6 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,9 @@ from memstrata.retrieval.fusion import (
     Retriever,
     VectorRetriever,
 )
+from memstrata.retrieval.hits import ScoredDoc, SearchHit
 from memstrata.retrieval.lexical import Filters, LexicalIndex
+from memstrata.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
 from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
 from memstrata.retrieval.sync import Progress, SyncReport, run_sync
 from memstrata.retrieval.usage import UsageStore
@@ -37,26 +38,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval.doctor import DoctorReport
 
-MODES = ("bm25", "vector", "hybrid", "default")
+MODES = SEARCH_MODES  # see retrieval/modes.py; "hybrid" is an alias of "default"
+__all__ = ["MODES", "MemoryIndex", "ScoredDoc", "SearchHit", "search"]
 MAX_QUERY_CHARS = 20_000
 # a search-triggered sync embeds at most this many items; more is a job for `reindex`
 SEARCH_EMBED_LIMIT = 500
-
-
-@dataclass
-class SearchHit:
-    id: str
-    type: str
-    layer: str
-    scope: str
-    status: str
-    title: str
-    text: str
-    path: str
-    time: datetime
-    confidence: float
-    score: float
-    explain: dict = field(default_factory=dict)
 
 
 def _log_warning(message: str) -> None:
@@ -85,6 +71,7 @@ class MemoryIndex:
         self._embedder = None
         self._file_stats: dict[str, tuple[int, int, str]] | None = None
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
+        self.query_cache_size = 64
         self.pending_removals: list[str] = []
         self.last_warnings: list[str] = []
 
@@ -273,18 +260,30 @@ class MemoryIndex:
         if vec is None:
             vec = self.embedder().embed([query])[0]
             self._query_vectors[query] = vec
-            if len(self._query_vectors) > 64:
+            if len(self._query_vectors) > self.query_cache_size:
                 self._query_vectors.popitem(last=False)
         return vec
 
+    def prime_queries(self, queries: list[str]) -> None:
+        """Embed many queries in one batched run (a bench asks them all anyway)."""
+        todo = list(dict.fromkeys(q[:MAX_QUERY_CHARS] for q in queries
+                                  if q.strip() and q[:MAX_QUERY_CHARS] not in self._query_vectors))
+        if not todo:
+            return
+        self.query_cache_size = max(self.query_cache_size, len(self._query_vectors) + len(todo))
+        for query, vec in zip(todo, self.embedder().embed(todo)):
+            self._query_vectors[query] = vec
+
     def search(self, query: str, *, k: int = 10, types: list[str] | None = None,
-               layers: list[str] | None = None, mode: str = "default",
+               layers: list[str] | None = None, mode: str | RecallMode = "default",
                include_status=("active",), now: datetime | None = None, explain: bool = False,
                sync: bool = True, record_access: bool = True,
-               scopes: list[str] | None = None) -> list[SearchHit]:
-        """Best `k` items/events for `query`. Never raises because of the query text."""
-        if mode not in MODES:
-            raise MemstrataError(f"unknown search mode '{mode}' ({' | '.join(MODES)})")
+               scopes: list[str] | None = None) -> list[ScoredDoc]:
+        """Best `k` items/events for `query`. Never raises because of the query text.
+
+        `mode` (retrieval/modes.py): default = every retriever + rerank; rrf = BM25 + dense
+        fused, no rerank; bm25 / vector = one retriever."""
+        mode = parse_mode(mode).value
         now = now or datetime.now(timezone.utc)
         query = (query or "")[:MAX_QUERY_CHARS]
         self.last_warnings = []
@@ -299,9 +298,12 @@ class MemoryIndex:
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
         parts: list[tuple[Retriever, float]] = []
-        if mode in ("bm25", "hybrid", "default"):
-            parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
-        if mode in ("vector", "hybrid", "default"):
+        if mode in ("bm25", "rrf", "default"):
+            weight = 1.0 if mode == "bm25" else r.bm25_weight
+            if mode == "default" and not names_an_identifier(query):
+                weight = r.prose_bm25_weight  # plain prose: meaning matters more than words
+            parts.append((LexicalRetriever(self.lexical), weight))
+        if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
 
@@ -358,6 +360,17 @@ class MemoryIndex:
         self.warn(message)
 
 
+_IDENTIFIER = re.compile(
+    r"`|\b\w*[a-z][A-Z]\w*|\w_\w|\b[A-Z]{2,}\d*\b|\b[A-Za-z]+\d+\w*|\b\d+[A-Za-z]+\w*"
+    r"|\w[./:]\w|--\w|\(\)")
+
+
+def names_an_identifier(query: str) -> bool:
+    """Whether the query holds something BM25 is strong on and dense retrieval is not: an
+    identifier, a path, an error code, a version (`getUserById`, `ERR_POOL`, `v2.3`, `a/b`)."""
+    return bool(_IDENTIFIER.search(query))
+
+
 def _passes(doc, filters: Filters) -> bool:
     for field_name, values in filters.as_pairs():
         if getattr(doc, field_name) not in values:
@@ -365,7 +378,7 @@ def _passes(doc, filters: Filters) -> bool:
     return True
 
 
-def _hit(c: Candidate, explain: bool) -> SearchHit:
+def _hit(c: Candidate, explain: bool) -> ScoredDoc:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
@@ -374,12 +387,10 @@ def _hit(c: Candidate, explain: bool) -> SearchHit:
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})
-    return SearchHit(id=d.id, type=d.type, layer=d.layer, scope=d.scope, status=d.status,
-                     title=d.title, text=d.text, path=d.path, time=d.time,
-                     confidence=d.confidence, score=round(c.final, 6), explain=info)
+    return ScoredDoc(d, score=round(c.final, 6), explain=info)
 
 
-def search(mem: Memory, query: str, **kw) -> list[SearchHit]:
+def search(mem: Memory, query: str, **kw) -> list[ScoredDoc]:
     """One-shot search (opens the index, searches, closes)."""
     index = MemoryIndex(mem)
     try:

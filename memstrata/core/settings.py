@@ -49,6 +49,7 @@ class RetrievalSettings(BaseModel):
     k: int = 10
     rrf_k: int = 10
     bm25_weight: float = 1.0
+    prose_bm25_weight: float = 0.5
     vector_weight: float = 1.0
     candidates: int = 50
     date_weight: float = 2.0
@@ -89,8 +90,9 @@ class LoaderSettings(BaseModel):
 class HookSettings(BaseModel):
     deadline_ms: int = 1500
     prompt_deadline_ms: int = 2500
-    session_retrieval: Literal["hybrid", "bm25", "vector", "none"] = "bm25"
-    prompt_retrieval: Literal["hybrid", "bm25", "vector", "none"] = "hybrid"
+    # recall modes as in retrieval/modes.py ("hybrid" is an alias of "default")
+    session_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "bm25"
+    prompt_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "default"
     prompt_k: int = 8
     session_end_min_interval_s: int = 600
     client_timeout_s: int = 10

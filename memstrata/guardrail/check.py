@@ -118,7 +118,7 @@ def related_items(
     index = MemoryIndex(mem, warn=warn)
     try:
         hits = index.search(
-            query, k=k, types=list(JUDGED_TYPES), mode="hybrid", record_access=False
+            query, k=k, types=list(JUDGED_TYPES), mode="rrf", record_access=False
         )
         if not hits:
             return []

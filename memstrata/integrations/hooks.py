@@ -218,7 +218,7 @@ def prompt(mem, payload: HookPayload) -> str | None:
     if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
         return None  # e.g. Cursor's beforeSubmitPrompt cannot carry context
     hooks = mem.settings.hooks
-    if hooks.prompt_retrieval in ("hybrid", "vector"):
+    if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
         _preload_vector_store()
     state = load_session(mem, payload.session_id)
     received = list(state.get("received", []))
