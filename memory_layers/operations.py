@@ -41,7 +41,9 @@ def _normalised(text: str) -> str:
 
 
 def _numbers(text: str) -> list[str]:
-    return sorted(re.findall(r"\d+(?:[.,:]\d+)*", text))
+    """The numbers in the order they are written: "w1 item 4" and "w4 item 1" hold the same
+    digits but are different memories (sorting them once merged such pairs)."""
+    return re.findall(r"\d+(?:[.,:]\d+)*", text)
 
 
 def find_duplicate(mem: Memory, item: MemoryItem):
