@@ -266,7 +266,7 @@ def _record_access(mem: Memory, ids: list[str]) -> None:
     try:
         from memstrata.retrieval.usage import UsageStore
 
-        store = UsageStore(mem.project.index_dir / "usage.sqlite")
+        store = UsageStore(mem.require_project().paths.index_dir / "usage.sqlite")
         try:
             store.record(ids)
         finally:

@@ -65,7 +65,7 @@ class IndexDoc:
 
 
 def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
-    status = item.status
+    status: str = item.status  # the index also knows "superseded"
     if status == "active" and item.superseded_by:
         status = "superseded"  # hand-edited link without the archive move: still not current
     return IndexDoc(
@@ -127,7 +127,7 @@ def list_sources(mem: Memory) -> SourceList:
     out = SourceList()
     if mem.home.root.is_dir():
         _scan_store(mem.home.root, "item-global", out)
-    if mem.project_store is not None:
+    if mem.project is not None:
         _scan_store(mem.project.root, "item-project", out)
     if mem.journal is not None:
         journal = FolderScan()
@@ -179,7 +179,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
         parsed = parse_journal_text(text, path)
         docs = [event_doc(e, path) for e in parsed.events]
         return _redacted(docs, path, mem, notes), [str(p) for p in parsed.problems]
-    store = mem.global_store if source.kind == "item-global" else mem.project_store
+    store = mem.global_store if source.kind == "item-global" else mem.require_project().store
     fixed_id, default_type = store._defaults_for(path)
     try:
         item = parse_item(path, raw, default_type=default_type, default_scope=store.scope)

@@ -45,6 +45,7 @@ from memstrata.guardrail.rules import (
     gate_user_terms,
     spec_problems,
 )
+from memstrata.memory_layers.models import CriterionSpec
 from memstrata.memory_layers.scopes import visible_global
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,7 +64,7 @@ def judge_criterion(
     loaded: LoadedItem, prepared: PreparedText, paths: list[str]
 ) -> tuple[RuleOutcome, JudgedBy]:
     """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
-    spec = loaded.item.criterion
+    spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
     sentence = rule_text(loaded.item)
     if not (spec.forbid or spec.require):
         outcome = evaluate_sentence(spec, sentence, prepared, paths)
@@ -83,17 +84,19 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     per_store: list[list] = []
     problems: list = []
     for store in (mem.project_store, mem.global_store):
-        items = []
-        scan = store.scan_folders(("criteria",)) if store and store.exists() else None
-        problems.extend(scan.skipped if scan else [])
-        for path in [Path(e.path) for e in scan.entries] if scan else []:
+        items: list = []
+        per_store.append(items)
+        if store is None or not store.exists():
+            continue
+        scan = store.scan_folders(("criteria",))
+        problems.extend(scan.skipped)
+        for path in [Path(e.path) for e in scan.entries]:
             try:
                 items.append(store.load_file(path))
             except InvalidItem as exc:
                 problems.append(exc)
             except OSError:
                 continue
-        per_store.append(items)
     project, global_ = per_store
     merged = project + list(
         visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))

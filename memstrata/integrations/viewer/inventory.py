@@ -311,7 +311,8 @@ class Inventory:
     def _merge(self) -> Snapshot:
         snap = Snapshot()
         project_root = self.mem.project.root if self.mem.project else None
-        project, global_ = [], []
+        project: list = []
+        global_: list = []
         for path, entry in self._items.items():
             if entry.summary is None:
                 snap.problems.append(f"{path}: {entry.problem}")
