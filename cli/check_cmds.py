@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, read_piped_stdin
+from memstrata.cli.render import emit_json, read_piped_stdin, read_stdin_input
 
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 
@@ -28,7 +28,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
 
     parts = []
     if text == "-":
-        text = read_piped_stdin() or ""
+        text = read_stdin_input()
     if text:
         parts.append(P.from_text(text))
     if file:
@@ -38,7 +38,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     elif diff_rev is not None:
         parts.append(P.from_git_diff(repo_dir, None if diff_rev == WORKTREE else diff_rev))
     if not parts:
-        data = read_piped_stdin()
+        data = read_stdin_input()
         if data and data.strip():
             return P.from_text(data, label="stdin")
         raise click.UsageError("give the proposal: TEXT, '-' for stdin, --file, --diff or --staged")

@@ -7,6 +7,7 @@ import sys
 import click
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, humanize_age, paint_type, table
+from memstrata.retrieval.modes import CHOICES as MODE_CHOICES
 
 TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
 LAYERS = ["L1", "L2", "L3"]
@@ -27,10 +28,10 @@ def _progress_bar(label: str):
               help="Only this type (repeatable).")
 @click.option("--layer", "layers", multiple=True, type=click.Choice(LAYERS),
               help="Only this layer (repeatable).")
-@click.option("--mode", type=click.Choice(["default", "hybrid", "bm25", "vector"]),
-              default="default", show_default=True,
-              help="default = hybrid fusion + the configured reranker (decay); hybrid = RRF "
-                   "fusion only; bm25 / vector = one retriever.")
+@click.option("--mode", type=click.Choice(MODE_CHOICES), default="default", show_default=True,
+              help="default (alias: hybrid) = BM25 + dense + date retrievers fused, then the "
+                   "configured reranker (decay); rrf = BM25 + dense fused only; bm25 / vector "
+                   "= one retriever.")
 @click.option("--status", "statuses", multiple=True,
               type=click.Choice(["active", "pending", "archived", "superseded"]),
               help="Statuses to include (default: active only).")
@@ -52,7 +53,7 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
                       layers=list(layers) or None, mode=mode,
                       include_status=tuple(statuses) or ("active",), explain=explain)
     if as_json:
-        emit_json(hits)
+        emit_json([h.as_dict() for h in hits])
         return
     if not hits:
         click.echo("no matches", err=True)
@@ -83,7 +84,7 @@ def reindex(ctx, as_json):
             report = index.rebuild(progress=bar)
     finally:
         index.close()
-    for problem in report.problems:
+    for problem in [*report.skipped, *report.problems]:
         click.echo(f"warning: not indexed: {problem}", err=True)
     for message in report.warnings:
         click.echo(f"warning: {message}", err=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, read_piped_stdin, table
+from memstrata.cli.render import emit_json, humanize_age, read_stdin_input, table
 
 ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
@@ -18,7 +18,7 @@ def _tags(value: str | None) -> list[str]:
 
 def _read_text(text: str | None) -> str:
     if text == "-" or text is None:
-        return read_piped_stdin() or ""
+        return read_stdin_input()
     return text
 
 
@@ -172,7 +172,8 @@ def list_cmd(ctx, item_type, layer, status, as_json):
     mem = open_memory(ctx)
     include_events = item_type == "event" or layer == "L3"
     listing = list_items(mem, item_type=item_type, layer=layer,
-                         status=None if status == "all" else status, include_events=include_events)
+                         status=None if status == "all" else status, include_events=include_events,
+                         redact=True)
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
@@ -199,7 +200,7 @@ def show(ctx, item_id, as_json):
     from memstrata.memory_layers.operations import show as do_show
 
     mem = open_memory(ctx)
-    found = do_show(mem, item_id)
+    found = do_show(mem, item_id, redact=True)
     if isinstance(found, JournalEvent):
         if as_json:
             emit_json(found)

@@ -48,6 +48,26 @@ def read_piped_stdin() -> str | None:
         return None
 
 
+def read_stdin_input(where: str = "stdin") -> str:
+    """Piped text for a write or a check: strict UTF-8, refused with one line otherwise."""
+    import sys
+
+    from memstrata.memory_layers.input_check import decode_input_bytes
+
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        return ""
+    try:
+        if stream.isatty():
+            return ""
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            return stream.read()
+        return decode_input_bytes(buffer.read(), where=where)
+    except (OSError, ValueError):
+        return ""
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
 

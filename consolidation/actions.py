@@ -156,6 +156,7 @@ def _ensure_created(world: World, action: Action, mem: Memory) -> tuple[bool, Pa
         return False, None
     item.title = mem.guard(item.title, redact=True, where="claim title")
     item.body = mem.guard(item.body, redact=True, where="claim text")
+    item.tags = [mem.guard(t, redact=True, where="claim tags") for t in item.tags]
     path = world.store.create(item)
     world.touch(path)
     return True, path
@@ -265,7 +266,7 @@ def _record_access(mem: Memory, ids: list[str]) -> None:
     try:
         from memstrata.retrieval.usage import UsageStore
 
-        store = UsageStore(mem.project.index_dir / "usage.sqlite")
+        store = UsageStore(mem.require_project().paths.index_dir / "usage.sqlite")
         try:
             store.record(ids)
         finally:

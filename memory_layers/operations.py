@@ -41,7 +41,9 @@ def _normalised(text: str) -> str:
 
 
 def _numbers(text: str) -> list[str]:
-    return sorted(re.findall(r"\d+(?:[.,:]\d+)*", text))
+    """The numbers in the order they are written: "w1 item 4" and "w4 item 1" hold the same
+    digits but are different memories (sorting them once merged such pairs)."""
+    return re.findall(r"\d+(?:[.,:]\d+)*", text)
 
 
 def find_duplicate(mem: Memory, item: MemoryItem):
@@ -97,17 +99,32 @@ class CriterionNotDecidable(MemstrataError):
     pass
 
 
+def _guard_list(mem: Memory, values: list[str], redact: bool | None, where: str) -> list[str]:
+    return [mem.guard(v, redact=redact, where=where) for v in values]
+
+
+def _guard_criterion(mem: Memory, spec: CriterionSpec, redact: bool | None) -> CriterionSpec:
+    """Every field of a criterion is written to disk and shown to sessions: all are guarded."""
+    spec.condition = mem.guard(spec.condition, redact=redact, where="condition")
+    spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
+    spec.review_when = mem.guard(spec.review_when, redact=redact, where="review-when")
+    spec.forbid = _guard_list(mem, spec.forbid, redact, "forbid")
+    spec.require = _guard_list(mem, spec.require, redact, "require")
+    spec.unless = _guard_list(mem, spec.unless, redact, "unless")
+    applies = spec.applies_to
+    applies.paths = _guard_list(mem, applies.paths, redact, "applies-path")
+    applies.keywords = _guard_list(mem, applies.keywords, redact, "keyword")
+    applies.topics = _guard_list(mem, applies.topics, redact, "topic")
+    return spec
+
+
 def _guard_item(mem: Memory, item: MemoryItem, redact: bool | None) -> MemoryItem:
     item.title = mem.guard(item.title, redact=redact, where="title")
     item.body = mem.guard(item.body, redact=redact, where="text")
-    item.tags = [mem.guard(t, redact=redact, where="tags") for t in item.tags]
+    item.tags = _guard_list(mem, item.tags, redact, "tags")
+    item.anchors = _guard_list(mem, item.anchors, redact, "anchors")
     if item.criterion:
-        spec = item.criterion
-        spec.condition = mem.guard(spec.condition, redact=redact, where="condition")
-        spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
-        spec.forbid = [mem.guard(t, redact=redact, where="forbid") for t in spec.forbid]
-        spec.require = [mem.guard(t, redact=redact, where="require") for t in spec.require]
-        spec.unless = [mem.guard(t, redact=redact, where="unless") for t in spec.unless]
+        item.criterion = _guard_criterion(mem, item.criterion, redact)
     return item
 
 
@@ -142,6 +159,11 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
     The same thing said again (an active item of the same type and scope with the same or
     nearly the same text) reinforces that item instead of storing a copy, and the result says
     so (`duplicate_of`); `force` stores a second one anyway."""
+    mem.check_input(text or "", where="text")
+    # guard first: the title and the file name are derived from what is left
+    text = mem.guard(text or "", redact=redact, where="text")
+    if title is not None:
+        title = mem.guard(title, redact=redact, where="title")
     if item_type == "criterion":
         spec = criterion or CriterionSpec()
         if not spec.condition and text:
@@ -266,6 +288,7 @@ def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: 
     text = (text or "").strip()
     if not text:
         raise MemstrataError("nothing to log: give the event text")
+    mem.check_input(text, where="event text")
     journal = mem.require_project().journal
     event = JournalEvent.model_validate(dict(
         text=mem.guard(text, redact=redact, where="event text"), kind=kind,
@@ -289,8 +312,40 @@ def display_status(item: MemoryItem) -> str:
     return "superseded" if item.status == "archived" and item.superseded_by else item.status
 
 
+def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
+    """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
+    replaced (the file itself is left alone)."""
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    threshold = mem.settings.guard.entropy_threshold
+    found = False
+
+    def clean(value):
+        nonlocal found
+        if isinstance(value, str):
+            text, kinds = redact_for_reading(value, threshold)
+            found = found or bool(kinds)
+            return text
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    title, body, tags = clean(item.title), clean(item.body), clean(list(item.tags))
+    criterion = clean(item.criterion.model_dump()) if item.criterion else None
+    if not found:
+        return item
+    copy = item.model_copy(deep=True)
+    copy.title, copy.body, copy.tags = title, body, tags
+    if criterion is not None:
+        copy.criterion = CriterionSpec.model_validate(criterion)
+    return copy
+
+
 def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
-               status: str | None = "active", include_events: bool = False) -> Listing:
+               status: str | None = "active", include_events: bool = False,
+               redact: bool = False) -> Listing:
     """Items by type/layer/status; status `superseded` is the archived items something replaced
     (`archived` lists every archived item, superseded ones included)."""
     loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
@@ -309,21 +364,38 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
         items.append(it)
         paths[it.id] = li.path
     if include_events and mem.journal and (item_type in (None, "event")) and layer in (None, "L3"):
-        for ev in mem.journal.read_all().events:
+        journal = mem.journal.read_all()
+        loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
+        for ev in journal.events:
             items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
                                     created=ev.time, updated=ev.time, tags=ev.tags,
                                     source=Source(kind=ev.source)))
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
+    if redact:
+        items = [_redacted_item(mem, it) for it in items]
     return Listing(items, paths, loaded.problems)
 
 
-def show(mem: Memory, item_id: str):
-    """An item (with its path) or a journal event."""
+def show(mem: Memory, item_id: str, *, redact: bool = False):
+    """An item (with its path) or a journal event; `redact` for output that leaves the process."""
     try:
-        return mem.get(item_id)
+        loaded = mem.get(item_id)
     except ItemNotFound:
         if mem.journal is not None:
-            event = mem.journal.get(item_id)
+            events = mem.journal.read_all().events
+            event = next((e for e in events if e.id == item_id), None)
+            full = None if event else mem._expand_short_id(item_id, (e.id for e in events))
+            event = event or next((e for e in events if e.id == full), None)
             if event is not None:
+                if redact:
+                    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+                    text = redact_for_reading(event.text, mem.settings.guard.entropy_threshold)[0]
+                    event = event.model_copy(update={"text": text})
                 return event
         raise
+    if redact:
+        from dataclasses import replace
+
+        return replace(loaded, item=_redacted_item(mem, loaded.item))
+    return loaded

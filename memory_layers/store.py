@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memstrata.memory_layers.fsutil import checksum, locked, write_atomic
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
+from memstrata.memory_layers.safefiles import (
+    DEFAULT_MAX_FILE_BYTES,
+    Entry,
+    FolderScan,
+    UnsafeEntry,
+    check_file,
+    read_memory_file,
+    real_root,
+    scan_folder,
+)
 
 from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
 from memstrata.core.paths import MemoryPaths
@@ -22,6 +32,7 @@ class LoadedItem:
     item: MemoryItem
     path: Path
     checksum: str
+    note: str | None = None  # set when the file was over the size limit and read truncated
 
 
 @dataclass
@@ -30,12 +41,45 @@ class LoadResult:
     problems: list[InvalidItem] = field(default_factory=list)
 
 
+def scan_store(root: Path | str, include_archived: bool = True,
+               folders: tuple[str, ...] | None = None, specials: bool = True) -> FolderScan:
+    """Every item file of a memory root (special files, type folders, archive/<type>/), listed
+    through the safe scanner: unsafe entries land in `skipped`, never in `entries`.
+
+    The one listing that the store, the index sync, the loader cache and the guardrail share.
+    """
+    base = os.fspath(root)
+    out = FolderScan()
+    if not os.path.isdir(base):
+        return out
+    root_real = real_root(base)
+    if specials:
+        for name in SPECIAL_FILES:
+            path = os.path.join(base, name)
+            try:
+                st = check_file(path, root_real)
+            except UnsafeEntry as exc:
+                out.skipped.append(exc)
+                continue
+            if st is not None:
+                out.entries.append(Entry(path, name, st.st_mtime_ns, st.st_size))
+    for folder in folders if folders is not None else TYPE_FOLDERS.values():
+        scan_folder(os.path.join(base, folder), root_real, out)
+    if include_archived and folders is None:
+        archive = os.path.join(base, "archive")
+        for folder in sorted(TYPE_FOLDERS.values()):
+            scan_folder(os.path.join(archive, folder), root_real, out)
+    return out
+
+
 class MemoryStore:
     """Items of one memory root (a project's `.memory/` or the global `~/.memstrata/`)."""
 
-    def __init__(self, paths: MemoryPaths, scope: str):
+    def __init__(self, paths: MemoryPaths, scope: str,
+                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
         self.paths = paths
         self.scope = scope
+        self.max_file_bytes = max_file_bytes
 
     # ---- layout -------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -51,45 +95,55 @@ class MemoryStore:
                 created.append(path)
         ignore = self.paths.root / ".gitignore"
         if not ignore.exists():
-            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n.index/\n")
+            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n"
+                                 b".index.moved-aside-*\n.index/\n")
             created.append(ignore)
+        attributes = self.paths.root / ".gitattributes"
+        if not attributes.exists():
+            # two people appending to the same journal day merge by keeping both entries
+            write_atomic(attributes, b"# journal days are append-only: a merge keeps both "
+                                     b"sides' entries\njournal/*.md merge=union\n")
+            created.append(attributes)
         return created
 
     # ---- reading ------------------------------------------------------------------------
-    def item_files(self, include_archived: bool = True, types=None) -> list[Path]:
-        """Item files, by folder; `types` keeps only those types' folders (and special files)."""
-        root = self.paths.root
-        folders = [f for t, f in TYPE_FOLDERS.items() if types is None or t in types]
-        files = [root / name for name, (_id, kind) in SPECIAL_FILES.items()
-                 if (types is None or kind in types) and (root / name).is_file()]
-        for folder in folders:
-            directory = root / folder
-            if directory.is_dir():
-                files.extend(sorted((p for p in directory.glob("*.md") if not p.name.startswith(".")),
-                                    key=lambda p: p.name))
-        if include_archived and self.paths.archive_dir.is_dir():
-            files.extend(sorted(
-                p for p in self.paths.archive_dir.rglob("*.md")
-                if not p.name.startswith(".") and p.parent.name in folders
-            ))
-        return files
+    def scan(self, include_archived: bool = True) -> FolderScan:
+        return scan_store(self.paths.root, include_archived)
+
+    def scan_folders(self, folders: tuple[str, ...]) -> FolderScan:
+        """Only these type folders (no special files, no archive)."""
+        return scan_store(self.paths.root, False, folders=folders, specials=False)
+
+    def item_files(self, include_archived: bool = True) -> list[Path]:
+        """Readable item files (unsafe entries are left out; `scan` reports them)."""
+        scan = self.scan(include_archived)
+        return [Path(e.path) for e in scan.entries]
 
     def _defaults_for(self, path: Path) -> tuple[str | None, str | None]:
         if path.parent == self.paths.root and path.name in SPECIAL_FILES:
             return SPECIAL_FILES[path.name]
         return None, FOLDER_TYPES.get(path.parent.name)
 
+    def read_file(self, path: Path) -> tuple[bytes, str | None]:
+        """(bytes, truncation note) of one item file, read through the safe reader."""
+        result = read_memory_file(path, self.paths.root, self.max_file_bytes)
+        note = result.note(path, self.max_file_bytes) if result.truncated else None
+        return result.data, note
+
     def load_file(self, path: Path) -> LoadedItem:
         from memstrata.memory_layers import parse_cache
 
         if not parse_cache.enabled():
-            return self._parse_file(path)
-        return parse_cache.cached(
-            path, f"item:{self.scope}", lambda: self._parse_file(path),
-            lambda li: LoadedItem(li.item.model_copy(), li.path, li.checksum))
+            return self._load_file(path)
+        # the resident service keeps parsed items; a file is parsed again when its stat changes
+        return parse_cache.cached(path, f"item:{self.scope}", lambda: self._load_file(path),
+                                  lambda li: replace(li, item=li.item.model_copy()))
 
-    def _parse_file(self, path: Path) -> LoadedItem:
-        raw = path.read_bytes()
+    def _load_file(self, path: Path) -> LoadedItem:
+        raw, note = self.read_file(path)
+        return self.parse_loaded(path, raw, note)
+
+    def parse_loaded(self, path: Path, raw: bytes, note: str | None = None) -> LoadedItem:
         fixed_id, default_type = self._defaults_for(path)
         item = parse_item(path, raw, default_type=default_type, default_scope=self.scope)
         if fixed_id:
@@ -97,13 +151,24 @@ class MemoryStore:
         if self.paths.archive_dir in path.parents and item.status != "archived":
             item.status = "archived"
         item.scope = self.scope
-        return LoadedItem(item, path, checksum(raw))
+        return LoadedItem(item, path, checksum(raw), note)
 
     def load_all(self, include_archived: bool = True, types=None) -> LoadResult:
-        """Every item that parses; every file that does not is reported, never touched."""
+        """Every item that parses; every file that does not (or is unsafe) is reported.
+
+        `types` reads only those types' folders (files memstrata writes live in their type's
+        folder; no archive), so a check need not parse thousands of facts for the decisions."""
         result = LoadResult()
         seen: dict[str, int] = {}
-        for path in self.item_files(include_archived, types):
+        if types is None:
+            scan = self.scan(include_archived)
+        else:
+            scan = scan_store(self.paths.root, False,
+                              folders=tuple(TYPE_FOLDERS[t] for t in types if t in TYPE_FOLDERS),
+                              specials=any(kind in types for _i, kind in SPECIAL_FILES.values()))
+        result.problems.extend(scan.skipped)
+        for entry in scan.entries:
+            path = Path(entry.path)
             try:
                 loaded = self.load_file(path)
             except FileNotFoundError:
@@ -114,6 +179,9 @@ class MemoryStore:
             except OSError as exc:
                 result.problems.append(InvalidItem(path, f"cannot read: {exc.strerror}"))
                 continue
+            if loaded.note:
+                result.problems.append(InvalidItem(path, loaded.note.split(": ", 1)[1]
+                                                   + " (loaded truncated)"))
             previous = seen.get(loaded.item.id)
             if previous is not None:
                 # an archive copy next to a live copy (interrupted archive): archived wins
@@ -169,7 +237,7 @@ class MemoryStore:
         """Rewrite `path` only if its bytes still hash to `expected` (None = must not exist)."""
         with locked(self.paths.locks_dir, f"file-{path.name}"):
             try:
-                current = checksum(path.read_bytes())
+                current = self._current_checksum(path)
             except FileNotFoundError:
                 current = None
             if current != expected:
@@ -179,12 +247,28 @@ class MemoryStore:
                 )
             write_atomic(path, serialize_item(item).encode("utf-8"))
 
+    def _current_checksum(self, path: Path) -> str:
+        """Hash of the whole file as it is now, read through the safe reader (no FIFO wait,
+        no link out of the root); FileNotFoundError when it is gone."""
+        try:
+            return checksum(read_memory_file(path, self.paths.root, max_bytes=1 << 62).data)
+        except UnsafeEntry as exc:
+            raise ConcurrentEdit(f"{exc}; nothing was overwritten") from exc
+
+    @staticmethod
+    def _refuse_truncated(loaded: LoadedItem) -> None:
+        if loaded.note:
+            raise ConcurrentEdit(f"{loaded.path} is over limits.max_file_bytes and was read "
+                                 "truncated; memstrata will not rewrite it (edit it by hand)")
+
     def update(self, loaded: LoadedItem, item: MemoryItem) -> None:
+        self._refuse_truncated(loaded)
         item.updated = now_utc()
         self.replace(loaded.path, item, loaded.checksum)
 
     def archive(self, loaded: LoadedItem, *, reason: str, superseded_by: str | None = None) -> Path:
         """Move an item to archive/<folder>/, status archived, links kept. Never deletes content."""
+        self._refuse_truncated(loaded)
         item = loaded.item.model_copy(deep=True)
         item.body = loaded.item.body
         item.status = "archived"
@@ -203,7 +287,7 @@ class MemoryStore:
             n += 1
         with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
             try:
-                current = checksum(loaded.path.read_bytes())
+                current = self._current_checksum(loaded.path)
             except FileNotFoundError as exc:
                 raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing archived") from exc
             if current != loaded.checksum:

@@ -70,7 +70,7 @@ def test_default_pipeline_beats_the_plain_retrievers_on_context(small_report):
     """Issue 7: the shipped pipeline must give better contexts than any single baseline."""
     key = f"context_all@{BUDGET}"
     default = small_report.results["default"][key]
-    for mode in ("bm25", "vector", "hybrid"):
+    for mode in ("bm25", "vector", "rrf"):
         assert default > small_report.results[mode][key], (mode, small_report.results[mode][key])
 
 
@@ -189,6 +189,7 @@ def test_contexts_respect_tiny_budgets_in_every_mode(tiny_set):
 def test_parse_modes():
     assert parse_modes(None) == list(MODES)
     assert parse_modes("bm25, default") == ["bm25", "default"]
+    assert parse_modes("hybrid,rrf") == ["default", "rrf"]  # hybrid names the full pipeline
     with pytest.raises(Exception, match="unknown mode 'fast'"):
         parse_modes("bm25,fast")
 
