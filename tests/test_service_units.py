@@ -119,3 +119,6 @@ def test_an_idle_service_exits_and_removes_its_socket(tmp_path, monkeypatch):
     second = Service(folder, idle_exit_s=0.2, watch=False)
     second.bind(wait_s=0)  # the lock was released with it
     second.close()
+    import shutil
+
+    shutil.rmtree(folder.parent, ignore_errors=True)
