@@ -26,12 +26,14 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from memstrata.core import clients as registry
+from tests import service_helpers
 from tests.conftest import run_cli
 from tests.fake_model_server import FakeModelServer
 
@@ -95,12 +97,17 @@ def _packages() -> list[str]:
 @pytest.fixture
 def project(tmp_path):
     """A git repository with memory: one session-start fact, one prompt-only fact; indexed."""
-    repo = tmp_path / "repo"  # made by the isolated fixture, with HOME = tmp_path/home
+    return make_project(tmp_path / "repo", raise_deadlines=True)
+
+
+def make_project(repo: Path, *, raise_deadlines: bool) -> Path:
+    """`repo` (made by the isolated fixture, with HOME = tmp_path/home) with its memory."""
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     assert run_cli("init", cwd=repo).returncode == 0
-    config = repo / ".memory" / "config.toml"
-    existing = config.read_text() if config.exists() else ""
-    config.write_text(existing + "\n[hooks]\ndeadline_ms = 20000\nprompt_deadline_ms = 20000\n")
+    if raise_deadlines:
+        config = repo / ".memory" / "config.toml"
+        existing = config.read_text() if config.exists() else ""
+        config.write_text(existing + "\n[hooks]\ndeadline_ms = 20000\nprompt_deadline_ms = 20000\n")
     for text, kind in (
         (f"Never run database migrations on Fridays; codeword {SESSION_FACT}", "caveat"),
         (
@@ -119,16 +126,17 @@ def project(tmp_path):
         "session-start",
         input=json.dumps({"session_id": "probe", "cwd": str(repo)}),
         cwd=repo,
+        # shipped deadlines: the premise is checked in-process without a deadline to miss
+        env=None if raise_deadlines else service_helpers.NO_DEADLINE,
     )
     context = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
     assert SESSION_FACT in context and PROMPT_FACT not in context
     return repo
 
 
-def install(client: str, repo: Path, *extra: str) -> None:
-    proc = run_cli(
-        "install", client, *extra, cwd=repo, env={"MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S": "60"}
-    )
+def install(client: str, repo: Path, *extra: str, shipped_timeout: bool = False) -> None:
+    env = {} if shipped_timeout else {"MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S": "60"}
+    proc = run_cli("install", client, *extra, cwd=repo, env=env)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -199,6 +207,83 @@ def test_claude_code_receives_session_and_prompt_memory(client_bin, project, tmp
         run = run_client(["claude", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
     assert "Noted." in run.stdout
+
+
+# ---- with the resident service on, as a user has it ---------------------------------------------
+@pytest.fixture
+def service_on(monkeypatch):
+    """Service enabled, in a short private runtime dir, with the SHIPPED hook deadlines and
+    client timeout (nothing raised); every service started there is stopped at teardown.
+    Set in this test process's environment, so the service, the client and the client's hook
+    processes all see the same HOME and MEMSTRATA_* (the service refuses other callers)."""
+    folder = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"
+    monkeypatch.setenv("MEMSTRATA_SERVICE__ENABLED", "true")
+    monkeypatch.setenv("MEMSTRATA_SERVICE__RUNTIME_DIR", str(folder))
+    yield folder
+    service_helpers.stop_service(folder)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def start_and_warm(repo: Path) -> dict:
+    """`memstrata serve` (detached), a bounded wait until `serve --status` says running, then
+    one prompt hook through it (loads the project's index and the embedding model)."""
+    started = run_cli("serve", "--json", cwd=repo)
+    state = service_helpers.poll(lambda: _serve_status(repo).get("running") and _serve_status(repo))
+    assert state, f"the service did not come up: {started.stderr[-1500:]}"
+    log = repo / ".memory" / ".index" / "hooks.log"
+    for attempt in range(5):  # the first prompt may load the model past the deadline
+        seen = log.read_text() if log.exists() else ""
+        warm = service_helpers.hook(
+            "prompt", {"session_id": f"warm-{attempt}", "cwd": str(repo), "prompt": PROMPT}, repo
+        )
+        assert warm.returncode == 0, warm.stderr
+        missed = "service did not answer" in (log.read_text() if log.exists() else "")[len(seen) :]
+        if PROMPT_FACT in warm.stdout and not missed:
+            break
+    else:
+        pytest.fail(
+            f"the service never answered the warm-up prompt hook: {log.read_text()[-1500:]}"
+        )
+    after = _serve_status(repo)
+    assert after.get("pid") == state["pid"], (state, after)
+    return after
+
+
+def _serve_status(repo: Path) -> dict:
+    proc = run_cli("serve", "--status", "--json", cwd=repo)
+    try:
+        return json.loads(proc.stdout) if proc.returncode == 0 else {}
+    except ValueError:
+        return {}
+
+
+def test_claude_code_with_the_service_on(client_bin, service_on, tmp_path):
+    """As a user has it: service on, shipped deadlines, the service already running and warm.
+    Both facts reach the model, and the hooks were answered by the service, not in-process."""
+    repo = make_project(tmp_path / "repo", raise_deadlines=False)
+    install("claude-code", repo, shipped_timeout=True)
+    before = start_and_warm(repo)
+    log = repo / ".memory" / ".index" / "hooks.log"
+    log_before = log.read_text() if log.exists() else ""
+    with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
+        env = client_env(
+            client_bin,
+            tmp_path / "home",
+            ANTHROPIC_BASE_URL=server.url,
+            ANTHROPIC_API_KEY="dummy",
+            DISABLE_TELEMETRY="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+        run = run_client(["claude", "-p", PROMPT], repo, env)
+    assert_both_facts_reached_the_model(server, run, repo)
+    assert "Noted." in run.stdout
+    after = _serve_status(repo)
+    new_log = (log.read_text() if log.exists() else "")[len(log_before) :]
+    assert after.get("pid") == before["pid"], f"the service was replaced or died: {after}"
+    # session-start and prompt at least (Claude Code's end-of-session hooks may add more)
+    assert after["answered"] - before["answered"] >= 2, (before, after, new_log)
+    assert "service did not answer" not in new_log, new_log
 
 
 def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_path):
