@@ -263,8 +263,7 @@ def test_claude_code_with_the_service_on(client_bin, service_on, tmp_path):
     repo = make_project(tmp_path / "repo", raise_deadlines=False)
     install("claude-code", repo, shipped_timeout=True)
     before = start_and_warm(repo)
-    log = repo / ".memory" / ".index" / "hooks.log"
-    log_before = log.read_text() if log.exists() else ""
+    log_before = _log_text(repo)
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
         env = client_env(
             client_bin,
@@ -278,12 +277,61 @@ def test_claude_code_with_the_service_on(client_bin, service_on, tmp_path):
         run = run_client(["claude", "-p", PROMPT], repo, env)
     assert_both_facts_reached_the_model(server, run, repo)
     assert "Noted." in run.stdout
+    assert_served_by_the_service(repo, before, log_before)
+
+
+def assert_served_by_the_service(repo: Path, before: dict, log_before: str) -> None:
+    """The same service answered the client's hooks: its counter moved by session-start and
+    prompt at least (end-of-session hooks may add more), and no hook fell back in-process."""
+    log = repo / ".memory" / ".index" / "hooks.log"
     after = _serve_status(repo)
     new_log = (log.read_text() if log.exists() else "")[len(log_before) :]
     assert after.get("pid") == before["pid"], f"the service was replaced or died: {after}"
-    # session-start and prompt at least (Claude Code's end-of-session hooks may add more)
     assert after["answered"] - before["answered"] >= 2, (before, after, new_log)
     assert "service did not answer" not in new_log, new_log
+
+
+def _log_text(repo: Path) -> str:
+    log = repo / ".memory" / ".index" / "hooks.log"
+    return log.read_text() if log.exists() else ""
+
+
+def test_gemini_cli_with_the_service_on(client_bin, service_on, tmp_path):
+    home = tmp_path / "home"
+    repo = make_project(tmp_path / "repo", raise_deadlines=False)
+    install("gemini", repo, shipped_timeout=True)
+    settings = home / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text())
+    data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    settings.write_text(json.dumps(data, indent=2))
+    before = start_and_warm(repo)
+    log_before = _log_text(repo)
+    with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
+        env = client_env(
+            client_bin,
+            home,
+            GOOGLE_GEMINI_BASE_URL=server.url,
+            GEMINI_API_KEY="dummy",
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+            GEMINI_CLI_NO_RELAUNCH="true",
+        )
+        run = run_client(["gemini", "-p", PROMPT], repo, env)
+    assert_both_facts_reached_the_model(server, run, repo)
+    assert_served_by_the_service(repo, before, log_before)
+
+
+def test_codex_with_the_service_on(client_bin, service_on, tmp_path):
+    home = tmp_path / "home"
+    repo = make_project(tmp_path / "repo", raise_deadlines=False)
+    with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 60) as server:
+        _codex_provider(home, server.url)
+        install("codex", repo, "--trust", shipped_timeout=True)
+        before = start_and_warm(repo)
+        log_before = _log_text(repo)
+        env = client_env(client_bin, home, FAKE_API_KEY="dummy")
+        run = run_client(["codex", "exec", "--skip-git-repo-check", PROMPT], repo, env)
+    assert_both_facts_reached_the_model(server, run, repo)
+    assert_served_by_the_service(repo, before, log_before)
 
 
 def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_path):
