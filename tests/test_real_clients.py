@@ -14,6 +14,10 @@ request the model received carries
 The hook deadlines are raised to 20 s in the test project's config: on a loaded 2-core CI
 machine a cold prompt hook can take longer than the shipped 2.5 s (the resident service,
 issue 16 parts 1-2, is what makes the default budget hold). What is asserted is not weakened.
+The `*_with_the_service_on` tests run as a user has it instead: the resident service on (in a
+short private runtime dir, stopped at teardown), the shipped hook deadlines and client timeout,
+the service started and warmed before the client runs; they also assert that the client's hooks
+were answered by that service (its `answered` counter, and no in-process fallback in hooks.log).
 
 Skipped, with the reason, when npm is absent or the install fails. Marked `real_clients`
 (`pytest -m "not real_clients"` leaves them out).
