@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from memstrata.core.paths import MemoryPaths
 from memstrata.retrieval.render_context import (
     RENDER_VERSION,
     TokenMemo,
@@ -25,8 +26,6 @@ from memstrata.retrieval.render_context import (
     item_body,
     longest_tilde_fence,
 )
-
-from memstrata.core.paths import MemoryPaths
 
 CACHE_VERSION = 1
 RESIDENT_TYPES = ("criterion", "caveat")
@@ -295,10 +294,9 @@ class RootCache:
     def _refresh(self, scan: Scan, data: dict, quick: str) -> RootView:
         import time
 
+        from memstrata.core.errors import InvalidItem
         from memstrata.memory_layers.fsutil import checksum, write_atomic
         from memstrata.memory_layers.store import MemoryStore
-
-        from memstrata.core.errors import InvalidItem
 
         old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}  # by rel path
         store = MemoryStore(self.paths, self.scope, self.max_file_bytes)

@@ -165,10 +165,9 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
 
     `notes` collects warnings about docs that were indexed anyway (redacted secrets).
     """
+    from memstrata.core.errors import InvalidItem
     from memstrata.memory_layers.journal import parse_journal_text
     from memstrata.memory_layers.markdown import parse_item
-
-    from memstrata.core.errors import InvalidItem
 
     path = Path(source.path)
     if source.kind == "journal":

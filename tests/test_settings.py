@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from memstrata.memory_layers.memory import Memory
 
 from memstrata.core.errors import ConfigError
 from memstrata.core.settings import load_settings
+from memstrata.memory_layers.memory import Memory
 
 
 def test_shipped_defaults():
