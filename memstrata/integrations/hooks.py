@@ -371,8 +371,14 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         return prompt_context(mem, payload, mode)
 
     run = run_guarded(work, deadline, name=f"memstrata-hook-{event}")
+    return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)
+
+
+def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],
+            limit: int, empty: str) -> HookRun:
+    """The client's reply from the guarded run: its value, the kept BM25 recall when the
+    full prompt recall missed the deadline, else the empty answer (logged)."""
     mem = box.get("mem")
-    limit = round(deadline.seconds * 1000)
     if event == "prompt" and (run.ok or run.timed_out):
         chosen = run.value if run.ok else box.get("fallback")
         if chosen is not None:
