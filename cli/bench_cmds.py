@@ -6,6 +6,7 @@ import json
 import sys
 
 import click
+
 from memstrata.cli.render import emit_json, table, to_jsonable
 
 
@@ -204,10 +205,9 @@ def bench_embed(ctx, texts, model_dir, as_json):
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
+    from memstrata.bench.search import embed_throughput
     from memstrata.cli.main import settings_for
     from memstrata.retrieval.embedding import resolve_model_dir
-
-    from memstrata.bench.search import embed_throughput
 
     folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
@@ -384,9 +384,8 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, service, as
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
-    from memstrata.cli.main import settings_for
-
     from memstrata.bench.latency import parse_sizes, run_latency_bench
+    from memstrata.cli.main import settings_for
 
     sizes = parse_sizes(items)
     if plot_file:

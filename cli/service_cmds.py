@@ -7,6 +7,7 @@ import os
 import sys
 
 import click
+
 from memstrata.cli.render import emit_json
 
 

@@ -27,7 +27,7 @@ Which client writes which format is in the client registry (`memstrata.core.clie
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path

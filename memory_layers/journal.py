@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from memstrata.core.paths import MemoryPaths
 from memstrata.memory_layers.fsutil import append_durable, locked
 from memstrata.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from memstrata.memory_layers.safefiles import (
@@ -29,9 +32,6 @@ from memstrata.memory_layers.safefiles import (
     real_root,
     scan_folder,
 )
-from pydantic import ValidationError
-
-from memstrata.core.paths import MemoryPaths
 
 _BEGIN = "<!-- memstrata:event "
 _END = "<!-- /memstrata:event "

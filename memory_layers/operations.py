@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from memstrata.core.errors import InvalidItem, ItemNotFound, MemstrataError
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import (
     TYPE_LAYER,
@@ -21,8 +22,6 @@ from memstrata.memory_layers.models import (
     new_id,
     now_utc,
 )
-
-from memstrata.core.errors import InvalidItem, ItemNotFound, MemstrataError
 
 
 @dataclass

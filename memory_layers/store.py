@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
+from memstrata.core.paths import MemoryPaths
 from memstrata.memory_layers.fsutil import checksum, locked, write_atomic
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
@@ -19,9 +21,6 @@ from memstrata.memory_layers.safefiles import (
     real_root,
     scan_folder,
 )
-
-from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
-from memstrata.core.paths import MemoryPaths
 
 # the identity card and the profile are single files with fixed ids
 SPECIAL_FILES = {"project.md": ("project", "fact"), "profile.md": ("profile", "preference")}

@@ -13,11 +13,11 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import yaml
+
 from memstrata.consolidation.job import run_consolidation
 from memstrata.memory_layers.markdown import serialize_item
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, Source
-
 from tests.conftest import run_cli
 from tests.test_consolidation import SEED, seed
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 TEXT = "memstrata needs Python 3.10 or newer to be installed"
@@ -85,7 +86,6 @@ def test_different_numbers_are_different_memories(repo):
 
 def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path):
     from memstrata.memory_layers.memory import Memory
-
     from tests.test_extract import claude_transcript
 
     transcript = claude_transcript(tmp_path / "session.jsonl")

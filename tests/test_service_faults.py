@@ -216,9 +216,8 @@ def test_memory_folder_deleted_while_watched(stocked, run_dir):
 
 
 def test_full_disk_during_extraction_loses_nothing(stocked, run_dir, monkeypatch):
-    from memstrata.memory_layers import journal, store
-
     from memstrata.integrations.service import warm
+    from memstrata.memory_layers import journal, store
 
     failures = {"left": 2}
 

@@ -14,8 +14,8 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from memstrata.bench.secret_corpus import CorpusScore, generate, score
 

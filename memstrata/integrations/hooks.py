@@ -259,14 +259,11 @@ def session_end(mem, payload: HookPayload) -> None:
         save_session(mem, payload.session_id, {**state, "last_end": time.time()})
     try:
         from memstrata.consolidation.extract import spawn_extraction
-    except ImportError:
-        spawn_extraction = None
-    if spawn_extraction is not None:
-        try:
-            spawn_extraction(mem, transcript, payload.client)
-            return
-        except Exception as exc:  # noqa: BLE001 - fall back to recording the pointer
-            log_failure(f"session-end ({payload.client}): extraction not started: {exc!r}", mem=mem)
+
+        spawn_extraction(mem, transcript, payload.client)
+        return
+    except Exception as exc:  # noqa: BLE001 - fall back to recording the pointer
+        log_failure(f"session-end ({payload.client}): extraction not started: {exc!r}", mem=mem)
     if mem.journal is None:
         return
     from memstrata.memory_layers.operations import log_event
@@ -322,7 +319,8 @@ def _open_memory(payload: HookPayload, root: str | None):
 
     cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
     # a hook never downloads a model: without a local one, recall is BM25 only
-    mem = Memory.open(root, cwd=cwd, require_project=False, **{"embedding.allow_download": False})
+    no_download: dict[str, Any] = {"embedding.allow_download": False}
+    mem = Memory.open(root, cwd=cwd, require_project=False, **no_download)
     if mem.project is None and not mem.home.root.is_dir():
         return None
     return mem
@@ -373,8 +371,14 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         return prompt_context(mem, payload, mode)
 
     run = run_guarded(work, deadline, name=f"memstrata-hook-{event}")
+    return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)
+
+
+def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],
+            limit: int, empty: str) -> HookRun:
+    """The client's reply from the guarded run: its value, the kept BM25 recall when the
+    full prompt recall missed the deadline, else the empty answer (logged)."""
     mem = box.get("mem")
-    limit = round(deadline.seconds * 1000)
     if event == "prompt" and (run.ok or run.timed_out):
         chosen = run.value if run.ok else box.get("fallback")
         if chosen is not None:

@@ -202,5 +202,6 @@ def run_extraction(job: ExtractionJob) -> None:
     from memstrata.consolidation.extract import extract_session
     from memstrata.memory_layers.memory import Memory
 
-    mem = Memory.open(job.root, require_project=True, **{"embedding.allow_download": False})
+    no_download: dict[str, Any] = {"embedding.allow_download": False}
+    mem = Memory.open(job.root, require_project=True, **no_download)
     extract_session(mem, job.transcript, job.client or "auto", session=job.session)

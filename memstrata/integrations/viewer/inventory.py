@@ -319,10 +319,9 @@ class Inventory:
                 continue
             in_project = project_root is not None and project_root in path.parents
             (project if in_project else global_).append(entry.summary)
-        keys = {(s.type, s.title.strip().lower()) for s in project} | {s.id for s in project}
-        merged = [
-            s for s in global_ if s.id not in keys and (s.type, s.title.strip().lower()) not in keys
-        ]
+        from memstrata.memory_layers.scopes import visible_global
+
+        merged = list(visible_global(project, global_, lambda s: (s.id, s.type, s.title)))
         merged.extend(project)
         for s in merged:
             previous = snap.by_id.get(s.id)
