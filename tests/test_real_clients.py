@@ -11,9 +11,11 @@ request the model received carries
 - a decision that only the per-prompt recall can bring: its title is in the session-start
   catalog, but the body with the marker is not (checked first, by running the hook).
 
-The hook deadlines are raised to 20 s in the test project's config: on a loaded 2-core CI
-machine a cold prompt hook can take longer than the shipped 2.5 s (the resident service,
-issue 16 parts 1-2, is what makes the default budget hold). What is asserted is not weakened.
+The hook deadlines are raised to 10 minutes (`long_hook_deadlines`, in the environment the
+clients pass on to their hooks): these tests are about what reaches the model, not about speed,
+and on a loaded 2-core CI machine a cold hook can take longer than the shipped 1.5-2.5 s (the
+resident service, issue 16 parts 1-2, is what makes the default budget hold). The clients' own
+hook timeout is `MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S` below. What is asserted is not weakened.
 
 Skipped, with the reason, when npm is absent or the install fails. Marked `real_clients`
 (`pytest -m "not real_clients"` leaves them out).
@@ -35,7 +37,7 @@ from memstrata.core import clients as registry
 from tests.conftest import run_cli
 from tests.fake_model_server import FakeModelServer
 
-pytestmark = pytest.mark.real_clients
+pytestmark = [pytest.mark.real_clients, pytest.mark.usefixtures("long_hook_deadlines")]
 
 SESSION_FACT = "HERON-7741"
 PROMPT_FACT = "OSPREY-2290"
@@ -98,9 +100,6 @@ def project(tmp_path):
     repo = tmp_path / "repo"  # made by the isolated fixture, with HOME = tmp_path/home
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     assert run_cli("init", cwd=repo).returncode == 0
-    config = repo / ".memory" / "config.toml"
-    existing = config.read_text() if config.exists() else ""
-    config.write_text(existing + "\n[hooks]\ndeadline_ms = 20000\nprompt_deadline_ms = 20000\n")
     for text, kind in (
         (f"Never run database migrations on Fridays; codeword {SESSION_FACT}", "caveat"),
         (
@@ -219,8 +218,6 @@ def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_p
         cwd=project,
     )
     assert proc.returncode == 0, proc.stderr
-    config = project / ".memory" / "config.toml"
-    config.write_text(config.read_text() + "\n[guardrail]\nhook_deadline_ms = 20000\n")
     install("claude-code", project, "--guardrail")
     marker = project / "deployed"
     (project / "deploy.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
