@@ -24,13 +24,24 @@ def _fmt(value) -> str:
     return "" if value is None else str(value)
 
 
+def _with_unit(key: str) -> str:
+    """`search_ms_p50` → `search p50 (ms)`: the unit spelled out in the row label."""
+    import re
+
+    for pattern, unit in ((r"_ms(?=_|$)", "ms"), (r"_per_s$", "per s"), (r"_mb$", "MB"),
+                          (r"_(?:s|seconds)$", "s")):
+        if re.search(pattern, key):
+            return f"{re.sub(pattern, '', key).replace('_', ' ')} ({unit})"
+    return key.replace("_", " ")
+
+
 def _render_retrieval(report) -> str:
     budget = report.budget
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
             "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", "tokens", "search p50", "search p95", "ctx p50"]
+             f"ctx_any@{budget}", "tokens", "search p50 ms", "search p95 ms", "ctx p50 ms"]
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})
@@ -52,9 +63,26 @@ def _render_retrieval(report) -> str:
         f"by category ({ctx_all} / recall_any@10):",
         table(cat_rows, ["category", "n", *modes]),
     ]
+    floor = report.results.get("default", {})
+    if "floor_violations" in floor:
+        lines.append(f"\ndefault vs the plain packing of its ranking into budget − resident: "
+                     f"{floor['floor_violations']} questions lost evidence "
+                     f"(packing alone: ctx_all {_fmt(floor.get(f'floor_all@{budget}'))})")
     if report.redacted_events:
         lines.append(f"\n{report.redacted_events} events had secret-looking text redacted")
     return "\n".join(lines)
+
+
+def _render_per_category(report) -> str:
+    budget = report.budget
+    cols = ["n", "recall_any@5", "recall_any@10", "recall_all@10", f"context_all@{budget}",
+            f"context_any@{budget}", "tokens_mean"]
+    rows = []
+    for mode, result in report.results.items():
+        for cat, m in sorted(result["by_category"].items()):
+            rows.append([mode, cat, *(_fmt(m.get(c)) for c in cols)])
+    return table(rows, ["mode", "category", "n", "any@5", "any@10", "all@10",
+                        f"ctx_all@{budget}", f"ctx_any@{budget}", "tokens"])
 
 
 @bench.command("retrieval")
@@ -63,7 +91,10 @@ def _render_retrieval(report) -> str:
 @click.option("--budget", type=click.IntRange(1), default=None,
               help="Context budget in tokens for context_all@B (default: loader.budget).")
 @click.option("--modes", default=None, metavar="LIST",
-              help="Comma-separated modes: bm25,vector,hybrid,default,recency (default: all).")
+              help="Comma-separated modes: bm25,vector,rrf,default,recency (default: all; "
+                   "rrf = plain fusion of bm25 and vector; hybrid = alias of default).")
+@click.option("--per-category", is_flag=True,
+              help="Print every metric per category and mode (JSON always has them).")
 @click.option("--limit", type=click.IntRange(1), default=None,
               help="Only the first N dataset lines.")
 @click.option("--details", "details_file", type=click.Path(dir_okay=False), default=None,
@@ -71,7 +102,7 @@ def _render_retrieval(report) -> str:
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Save recall by mode and category as a PNG (needs the 'plot' extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
-def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_json):
+def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, as_json):
     """Recall and context metrics per mode and category on a benchmark dataset.
 
     Each line is ingested into its own fresh temporary store; questions are asked with
@@ -87,7 +118,9 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
     state: dict = {}
 
     def on_start(total: int) -> None:
-        state["bar"] = click.progressbar(length=total, label="bench retrieval", file=_stderr())
+        from memstrata.cli.render import progress as progress_bar
+
+        state["bar"] = progress_bar(total, "bench retrieval")  # silent unless stderr is a tty
         state["bar"].__enter__()
 
     def progress(n: int, _label: str) -> None:
@@ -112,6 +145,9 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
         click.echo(f"plot written to {plot_file}", err=True)
     if as_json:
         emit_json(report)
+    elif per_category:
+        click.echo(_render_retrieval(report))
+        click.echo("\n" + _render_per_category(report))
     else:
         click.echo(_render_retrieval(report))
 
@@ -122,19 +158,31 @@ def bench_retrieval(dataset, budget, modes, limit, details_file, plot_file, as_j
 @click.option("--projects", type=click.IntRange(1), default=5, show_default=True,
               help="Number of project histories (dataset lines).")
 @click.option("--days", type=click.IntRange(8), default=60, show_default=True,
-              help="Days of history per project.")
+              help="Days of history per project (chat style: sessions per conversation).")
+@click.option("--style", type=click.Choice(["code", "chat"]), default="code", show_default=True,
+              help="code = coding-project histories; chat = two-person conversations.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
-def bench_generate(seed, projects, days, output):
-    """Write a synthetic coding-memory benchmark (memstrata-bench/1 JSONL).
+def bench_generate(seed, projects, days, style, output):
+    """Write a synthetic benchmark (memstrata-bench/1 JSONL). Deterministic for a seed.
 
-    Project histories with exact identifiers, decisions and rejected options, knowledge
-    updates, early preferences and criteria, temporal and multi-hop questions, and many
-    near-duplicate distractors. Deterministic for a given seed.
+    --style code: project histories with exact identifiers, decisions and rejected options,
+    knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
+    near-duplicate distractors. --style chat: two people over dated sessions (--projects
+    conversations of --days sessions): small talk, facts completed by the next turn, relative
+    dates, facts that change, facts across sessions, paraphrased questions.
     """
-    from memstrata.bench.generate import generate_jsonl
+    if style == "chat":
+        import json as _json
 
-    text = generate_jsonl(seed, projects, days)
+        from memstrata.bench.chat import generate_chat
+
+        text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
+                       for line in generate_chat(seed, projects, days))
+    else:
+        from memstrata.bench.generate import generate_jsonl
+
+        text = generate_jsonl(seed, projects, days)
     if output:
         with open(output, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
@@ -156,17 +204,17 @@ def bench_embed(ctx, texts, model_dir, as_json):
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
+    from memstrata.cli.main import settings_for
     from memstrata.retrieval.embedding import resolve_model_dir
 
     from memstrata.bench.search import embed_throughput
-    from memstrata.cli.main import settings_for
 
     folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
     if as_json:
         emit_json(result)
     else:
-        click.echo(table([[k, _fmt(v)] for k, v in result.items()], ["metric", "value"]))
+        click.echo(table([[_with_unit(k), _fmt(v)] for k, v in result.items()], ["metric", "value"]))
 
 
 @bench.command("search")
@@ -192,18 +240,90 @@ def bench_search(items, queries, as_json):
         emit_json(results)
     else:
         keys = list(results[0]) if results else []
-        click.echo(table([[k, *(_fmt(r[k]) for r in results)] for k in keys],
-                         ["metric", *(str(n) for n in sizes)]))
+        click.echo(table([[_with_unit(k), *(_fmt(r[k]) for r in results)] for k in keys],
+                         ["metric", *(f"{n} items" for n in sizes)]))
+
+
+@bench.command("secrets")
+@click.option("--runs", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="Corpus runs, each with fresh random values.")
+@click.option("--seed", type=int, default=None,
+              help="First seed (default: random); run i uses seed + i.")
+@click.option("--baseline", is_flag=True,
+              help="Also score detect-secrets' plugins on the same corpus, for reference.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_secrets(runs, seed, baseline, as_json):
+    """Secret guard: blocked % and false-positive % on a labelled corpus, and its cost.
+
+    The corpus puts 70+ credential kinds into ordinary dev notes and 50+ benign look-alikes
+    (integrity hashes, SHAs, UUIDs, ids, placeholders) beside them, with values generated
+    fresh for each run.
+    """
+    import random
+
+    from memstrata.bench.secrets import run_secret_bench
+
+    first = seed if seed is not None else random.SystemRandom().randrange(1, 10**9)
+    report = run_secret_bench([first + i for i in range(runs)], baseline=baseline)
+    if as_json:
+        emit_json(report)
+        return
+    rows = [[str(r["seed"]), f"{r['blocked']}/{r['credential_kinds']}", f"{r['blocked_pct']:.1f}",
+             f"{r['fully_redacted']}/{r['credential_kinds']}",
+             f"{r['false_positives']}/{r['benign_kinds']}", f"{r['false_positive_pct']:.1f}",
+             ", ".join(r["missed"] + [f"FP {k}" for k in r["flagged_benign"]]
+                       + [f"leak {k}" for k in r["leaked"]])]
+            for r in report.runs]
+    click.echo(table(rows, ["seed", "blocked", "%", "fully redacted", "false pos.", "%",
+                            "missed / flagged"]))
+    click.echo(f"mean: {report.blocked_pct_mean:.1f}% blocked, "
+               f"{report.false_positive_pct_mean:.1f}% false positives")
+    click.echo(f"cost: {report.us_per_note} µs per note, {report.us_per_2kb_item} µs per 2 kB "
+               f"item, import {report.import_ms} ms; worst 60 kB adversarial input "
+               f"{report.worst_adversarial_ms} ms ({report.worst_adversarial_case})")
+    if report.baseline:
+        for row in report.baseline:
+            click.echo(f"detect-secrets plugins, seed {row['seed']}: {row['blocked_pct']:.1f}% "
+                       f"blocked, {row['false_positive_pct']:.1f}% false positives")
+
+
+@bench.command("viewer")
+@click.option("--items", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Item files in the synthetic store (plus a quarter as many journal events).")
+@click.option("--runs", type=click.IntRange(1), default=5, show_default=True,
+              help="Warm requests timed per page.")
+@click.option("--search", "with_search", is_flag=True,
+              help="Also build the index and time the search and context-with-query pages.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_viewer(items, runs, with_search, as_json):
+    """Server time of each viewer page (`memstrata ui`) on a synthetic store.
+
+    Reads each page's own Server-Timing (no browser, no network): the first request parses
+    every file once; later ones stat the folders and re-read what changed.
+    """
+    from memstrata.bench.viewer import measure_viewer
+
+    click.echo(f"building a store of {items} items…", err=True)
+    report = measure_viewer(items, runs=runs, with_search=with_search)
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"{report['items']} items, {report['events']} events; first request "
+               f"{report['first_request_ms']:.0f} ms (parses every file), full sweep "
+               f"{report['full_sweep_ms']:.0f} ms")
+    rows = [[label, r["path"], f"{r['median_ms']:.1f}", f"{r['max_ms']:.1f}"]
+            for label, r in report["pages"].items()]
+    click.echo(table(rows, ["page", "path", "median ms", "max ms"]))
 
 
 def _render_latency(report) -> str:
-    cols = [("items", "items"), ("session_start_ms_p50", "start p50"),
-            ("session_start_ms_p95", "start p95"), ("prompt_ms_p50", "prompt p50"),
-            ("prompt_ms_p95", "prompt p95"), ("search_ms_p50", "search p50"),
-            ("search_ms_p95", "search p95"), ("context_ms_p50", "context p50"),
-            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak MB")]
+    cols = [("items", "items"), ("session_start_ms_p50", "start p50 ms"),
+            ("session_start_ms_p95", "start p95 ms"), ("prompt_ms_p50", "prompt p50 ms"),
+            ("prompt_ms_p95", "prompt p95 ms"), ("search_ms_p50", "search p50 ms"),
+            ("search_ms_p95", "search p95 ms"), ("context_ms_p50", "context p50 ms"),
+            ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak RSS MB")]
     rows = [[_fmt(r.get(key)) for key, _ in cols] for r in report.rows]
-    lines = ["milliseconds unless noted; hooks are whole processes, search/context in-process",
+    lines = ["hooks are whole processes, search/context in-process",
              table(rows, [head for _, head in cols])]
     e = report.embedding
     if e:
@@ -232,8 +352,9 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
-    from memstrata.bench.latency import parse_sizes, run_latency_bench
     from memstrata.cli.main import settings_for
+
+    from memstrata.bench.latency import parse_sizes, run_latency_bench
 
     sizes = parse_sizes(items)
     if plot_file:

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, read_piped_stdin
+from memstrata.cli.render import emit_json, read_piped_stdin, read_stdin_input
 
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 
@@ -28,7 +28,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
 
     parts = []
     if text == "-":
-        text = read_piped_stdin() or ""
+        text = read_stdin_input()
     if text:
         parts.append(P.from_text(text))
     if file:
@@ -38,7 +38,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     elif diff_rev is not None:
         parts.append(P.from_git_diff(repo_dir, None if diff_rev == WORKTREE else diff_rev))
     if not parts:
-        data = read_piped_stdin()
+        data = read_stdin_input()
         if data and data.strip():
             return P.from_text(data, label="stdin")
         raise click.UsageError("give the proposal: TEXT, '-' for stdin, --file, --diff or --staged")
@@ -117,6 +117,17 @@ def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
     return run
 
 
+def _painted(line: str, verdict: str, *, err: bool) -> str:
+    """The verdict word in colour on a terminal (plain in pipes and with NO_COLOR)."""
+    from memstrata.cli.render import paint_verdict
+
+    head, sep, rest = line.partition(" ")
+    word = head.rstrip(":")
+    if word not in ("pass", "warn", "block"):
+        return line
+    return paint_verdict(word, err=err) + head[len(word):] + sep + rest
+
+
 def _human(result, strict: bool) -> None:
     from memstrata.guardrail.replies import report, verdict_line
 
@@ -126,11 +137,11 @@ def _human(result, strict: bool) -> None:
     if result.verdict == "pass":
         if body:
             click.echo(body, err=True)
-        click.echo(verdict_line(result))
+        click.echo(_painted(verdict_line(result), "pass", err=False))
         return
     click.echo(body, err=True)
     click.echo(
-        verdict_line(result)
+        _painted(verdict_line(result), result.verdict, err=True)
         + (" [--strict: failing]" if strict and result.verdict == "warn" else ""),
         err=True,
     )
@@ -292,15 +303,23 @@ def _precommit_result(result, as_json: bool) -> None:
 )
 @click.option("--strict", is_flag=True, help="Fail the commit on warn too, not only on block.")
 @click.option("--fail-closed", is_flag=True, help="Fail the commit when the check itself errors.")
+@click.option("--dry-run", is_flag=True, help="Show the file that would be written; change nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def install_pre_commit(ctx, framework, strict, fail_closed, as_json):
+def install_pre_commit(ctx, framework, strict, fail_closed, dry_run, as_json):
     """Check the staged diff against your criteria before every commit (block stops it)."""
     from memstrata.guardrail import precommit
 
     mem = open_memory(ctx)
     do = precommit.install_framework if framework else precommit.install_git_hook
-    _precommit_result(do(_repo_dir(mem), strict=strict, fail_closed=fail_closed), as_json)
+    result = do(_repo_dir(mem), strict=strict, fail_closed=fail_closed, dry_run=dry_run)
+    if dry_run and not as_json:
+        verb = "nothing to change in" if result.action == "unchanged" else "would write"
+        click.echo(f"{verb} {result.path} ({result.mode})")
+        if result.action != "unchanged":
+            click.echo(result.content, nl=not result.content.endswith("\n"))
+        return
+    _precommit_result(result, as_json)
 
 
 @click.command(name="pre-commit")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from datetime import date
 
 import click
@@ -53,7 +52,9 @@ def _parse_since(value: str | None):
 
 def _render_report(report, show_diff: bool) -> None:
     what = "would change" if report.dry_run else "changed"
-    how = f"LLM {report.model}" if report.method == "llm" else "extractive (no model configured)"
+    how = f"LLM {report.model}" if report.method == "llm" else (
+        "extractive (model unavailable)" if any("extractive path instead" in n for n in report.notes)
+        else "extractive (no model configured)")
     click.echo(f"consolidation {report.run}{' (dry run)' if report.dry_run else ''}"
                f"{' — resumed an interrupted run' if report.resumed else ''}: {how}")
     click.echo(f"{report.events_considered} new event(s), {report.windows} day(s), "
@@ -94,9 +95,12 @@ def _render_report(report, show_diff: bool) -> None:
               help="git-commit the changes to .memory/ (default: [consolidation] git_commit).")
 @click.option("--diff/--no-diff", "show_diff", default=True, show_default=True,
               help="Print the diff of memory files after the summary.")
+@click.option("--require-llm", is_flag=True,
+              help="Fail (exit 1) instead of falling back to the extractive path when the "
+              "model cannot be called (no credentials, litellm missing).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report (with the diff) as JSON.")
 @click.pass_context
-def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, as_json):
+def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, require_llm, as_json):
     """Fold new journal events into stable facts, decisions and caveats.
 
     Clusters the events since the last run by topic, states one claim per cluster (with the
@@ -109,24 +113,12 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, as_js
 
     overrides = {"llm.model": model} if model else {}
     mem = open_memory(ctx, **overrides)
-    progress_bar = None
+    from memstrata.cli.render import ProgressCallback
 
-    def progress(done: int, total: int) -> None:
-        nonlocal progress_bar
-        if as_json or total <= 0:
-            return
-        if progress_bar is None:
-            progress_bar = click.progressbar(length=total, label="consolidating",
-                                             file=sys.stderr)
-            progress_bar.__enter__()
-        progress_bar.update(done - progress_bar.pos)
-
-    try:
+    with ProgressCallback("consolidating") as bar:  # a terminal only; silent when piped
         report = run_consolidation(mem, dry_run=dry_run, since=_parse_since(since),
-                                   max_tokens=max_tokens, progress=progress, commit=commit)
-    finally:
-        if progress_bar is not None:
-            progress_bar.__exit__(None, None, None)
+                                   max_tokens=max_tokens, progress=None if as_json else bar,
+                                   commit=commit, require_llm=require_llm)
     if as_json:
         data = {**_report_json(report)}
         emit_json(data)
@@ -234,9 +226,18 @@ def install_cron(ctx, at, scheduler, dry_run, as_json):
         emit_json(result)
         return
     verb = "would install" if dry_run else ("already installed" if not result.changed else "installed")
+    if result.notes and not dry_run:
+        verb += " but not running"  # e.g. a crontab line with no cron daemon to run it
     click.echo(f"{verb} ({result.scheduler}): {result.entry}")
-    for path in result.files:
-        click.echo(f"  {path}")
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    if dry_run:
+        for where, text in result.content.items():
+            click.echo(f"--- {where}")
+            click.echo(text, nl=not text.endswith("\n"))
+    else:
+        for path in result.files:
+            click.echo(f"  {path}")
 
 
 @click.command(name="cron")

@@ -8,6 +8,7 @@ import sys
 import click
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
+from memstrata.retrieval.modes import CONTEXT_CHOICES
 
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.clients import EVENTS as HOOK_EVENTS
@@ -44,8 +45,10 @@ def _report_text(result) -> str:
 @click.option("--query", "-q", help="What the session is about; retrieved items fill the top-k tier.")
 @click.option("--budget", type=click.IntRange(min=0), help="Token budget (default: loader.budget).")
 @click.option("--tiers", help="Comma-separated tiers to include: resident,catalog,topk (default: all).")
-@click.option("--mode", type=click.Choice(["hybrid", "bm25", "vector", "none"]), default="hybrid",
-              show_default=True, help="How the query is retrieved.")
+@click.option("--mode", type=click.Choice(CONTEXT_CHOICES), default="default",
+              show_default=True,
+              help="How the query is retrieved: default (alias hybrid) = the full pipeline; "
+                   "rrf = BM25 + dense fused only; bm25; vector; none.")
 @click.option("--no-recent", is_flag=True, help="Leave today's journal and open todos out of top-k.")
 @click.option("--report", is_flag=True, help="Also print the budget report (tokens per tier, what was left out and why).")
 @click.option("--json", "as_json", is_flag=True, help="Print the context and its report as JSON.")
@@ -68,6 +71,10 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
         return
     if result.text:
         click.echo(result.text, nl=False)
+    if not report:  # files that were skipped (unsafe, unreadable, cut) are always named
+        for note in result.notes:
+            if note.startswith("unreadable memory file skipped"):
+                click.echo(f"warning: {note}", err=True)
     if report:
         click.echo(_report_text(result), err=True)  # stdout stays the context itself
 
@@ -92,8 +99,9 @@ def hook(ctx, event: str, client: str):
                    f"clients: {', '.join(CLIENTS)}", err=True)
         sys.exit(1)
     try:
-        from memstrata.integrations.hooks import run_hook
+        from memstrata.integrations.hooks import capture_native_stderr, run_hook
 
+        capture_native_stderr()
         root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
         stdin_text = read_piped_stdin() or ""
         run = run_hook(event, client, stdin_text, root=root)

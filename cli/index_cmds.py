@@ -6,31 +6,18 @@ import sys
 
 import click
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, table
+from memstrata.cli.render import emit_json, humanize_age, paint_type, table
+from memstrata.retrieval.modes import CHOICES as MODE_CHOICES
 
 TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
 LAYERS = ["L1", "L2", "L3"]
 
 
 def _progress_bar(label: str):
-    """A (done, total) callback drawing one line on stderr (nothing when stderr is not a tty)."""
-    state = {"last": -1}
+    """A (done, total) callback drawing a bar on stderr — nothing when stderr is not a tty."""
+    from memstrata.cli.render import ProgressCallback
 
-    def update(done: int, total: int) -> None:
-        if total <= 0:
-            return
-        pct = int(100 * done / total)
-        if pct == state["last"]:
-            return
-        state["last"] = pct
-        filled = pct * 30 // 100
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}{end}",
-                   err=True, nl=False)
-        if end:
-            state["last"] = -1
-
-    return update
+    return ProgressCallback(label)
 
 
 @click.command()
@@ -41,10 +28,10 @@ def _progress_bar(label: str):
               help="Only this type (repeatable).")
 @click.option("--layer", "layers", multiple=True, type=click.Choice(LAYERS),
               help="Only this layer (repeatable).")
-@click.option("--mode", type=click.Choice(["default", "hybrid", "bm25", "vector"]),
-              default="default", show_default=True,
-              help="default = hybrid fusion + the configured reranker (decay); hybrid = RRF "
-                   "fusion only; bm25 / vector = one retriever.")
+@click.option("--mode", type=click.Choice(MODE_CHOICES), default="default", show_default=True,
+              help="default (alias: hybrid) = BM25 + dense + date retrievers fused, then the "
+                   "configured reranker (decay); rrf = BM25 + dense fused only; bm25 / vector "
+                   "= one retriever.")
 @click.option("--status", "statuses", multiple=True,
               type=click.Choice(["active", "pending", "archived", "superseded"]),
               help="Statuses to include (default: active only).")
@@ -66,13 +53,13 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
                       layers=list(layers) or None, mode=mode,
                       include_status=tuple(statuses) or ("active",), explain=explain)
     if as_json:
-        emit_json(hits)
+        emit_json([h.as_dict() for h in hits])
         return
     if not hits:
         click.echo("no matches", err=True)
         return
     for n, hit in enumerate(hits, start=1):
-        click.echo(f"{n:>2}. [{hit.type}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
+        click.echo(f"{n:>2}. [{paint_type(hit.type)}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
         click.echo(f"    {hit.path}")
         if explain:
             e = hit.explain
@@ -93,10 +80,11 @@ def reindex(ctx, as_json):
 
     index = MemoryIndex(open_memory(ctx, require_project=False))
     try:
-        report = index.rebuild(progress=_progress_bar("indexing"))
+        with _progress_bar("indexing") as bar:
+            report = index.rebuild(progress=bar)
     finally:
         index.close()
-    for problem in report.problems:
+    for problem in [*report.skipped, *report.problems]:
         click.echo(f"warning: not indexed: {problem}", err=True)
     for message in report.warnings:
         click.echo(f"warning: {message}", err=True)

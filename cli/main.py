@@ -74,13 +74,17 @@ def _register() -> None:
         consolidate_cmds,
         context_cmds,
         criteria_cmds,
+        import_cmds,
         index_cmds,
         install_cmds,
         memory_cmds,
+        ui_cmds,
+        upkeep_cmds,
     )
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
-                   criteria_cmds, consolidate_cmds, config_cmds):
+                   criteria_cmds, consolidate_cmds, config_cmds, upkeep_cmds, ui_cmds,
+                   import_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

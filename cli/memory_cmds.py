@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, read_piped_stdin, table
+from memstrata.cli.render import emit_json, humanize_age, read_stdin_input, table
 
 ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
@@ -18,7 +18,7 @@ def _tags(value: str | None) -> list[str]:
 
 def _read_text(text: str | None) -> str:
     if text == "-" or text is None:
-        return read_piped_stdin() or ""
+        return read_stdin_input()
     return text
 
 
@@ -84,11 +84,14 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
               help="criterion: draft applies-to/forbid/require/unless terms from TEXT "
                    "(default: [guardrail] draft; the LLM drafts when one is configured).")
 @click.option("--redact", is_flag=True, default=None, help="Store with secrets replaced instead of refusing.")
+@click.option("--force", is_flag=True,
+              help="Store a new item even when the same one (same type and scope) exists; "
+              "by default a duplicate reinforces the existing item.")
 @click.option("--json", "as_json", is_flag=True, help="Print the new item as JSON.")
 @click.pass_context
 def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, importance,
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
-             review_when, redact, as_json, unless=(), draft=None):
+             review_when, redact, force, as_json, unless=(), draft=None):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
     from memstrata.memory_layers.operations import remember as do_remember
 
@@ -105,11 +108,16 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     written = do_remember(
         mem, text, item_type, title=title, tags=_tags(tags), scope=scope,
         supersedes=supersedes, confidence=confidence, importance=importance, criterion=spec,
-        redact=redact,
+        redact=redact, force=force,
     )
     if as_json:
         extra = {"draft": {"drafted_by": drafted.drafted_by, "notes": drafted.notes}} if drafted else {}
-        emit_json({"item": written.item, "path": written.path, "archived": written.archived, **extra})
+        emit_json({"item": written.item, "path": written.path, "archived": written.archived,
+                   "duplicate_of": written.duplicate_of, **extra})
+        return
+    if written.duplicate_of:
+        click.echo(f"already remembered as {written.item.id} ({written.path}); reinforced it "
+                   f"(importance {written.item.importance:g}). Use --force to store a second one.")
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
     if spec is not None:
@@ -152,8 +160,9 @@ def log_cmd(ctx, text, kind, tags, redact, as_json):
 @click.command(name="list")
 @click.option("--type", "item_type", type=click.Choice(ITEM_TYPES + ["event"]), help="Only this type.")
 @click.option("--layer", type=click.Choice(["L1", "L2", "L3"]), help="Only this layer.")
-@click.option("--status", type=click.Choice(["active", "pending", "archived", "all"]), default="active",
-              show_default=True, help="Only items with this status.")
+@click.option("--status", type=click.Choice(["active", "pending", "archived", "superseded", "all"]),
+              default="active", show_default=True,
+              help="Only items with this status (superseded: archived items something replaced).")
 @click.option("--json", "as_json", is_flag=True, help="Print the items as JSON.")
 @click.pass_context
 def list_cmd(ctx, item_type, layer, status, as_json):
@@ -163,7 +172,8 @@ def list_cmd(ctx, item_type, layer, status, as_json):
     mem = open_memory(ctx)
     include_events = item_type == "event" or layer == "L3"
     listing = list_items(mem, item_type=item_type, layer=layer,
-                         status=None if status == "all" else status, include_events=include_events)
+                         status=None if status == "all" else status, include_events=include_events,
+                         redact=True)
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
@@ -172,8 +182,12 @@ def list_cmd(ctx, item_type, layer, status, as_json):
             for it in listing.items
         ])
         return
-    rows = [[it.id, it.type, it.status, humanize_age(it.updated), it.title] for it in listing.items]
-    click.echo(table(rows, ["id", "type", "status", "updated", "title"]) or "no items")
+    from memstrata.memory_layers.operations import display_status
+
+    rows = [[it.id, it.type, display_status(it), humanize_age(it.updated), it.title]
+            for it in listing.items]
+    rendered = table(rows, ["id", "type", "status", "updated", "title"])
+    click.echo(_paint_table_types(rendered, listing.items) if rendered else "no items")
 
 
 @click.command()
@@ -186,7 +200,7 @@ def show(ctx, item_id, as_json):
     from memstrata.memory_layers.operations import show as do_show
 
     mem = open_memory(ctx)
-    found = do_show(mem, item_id)
+    found = do_show(mem, item_id, redact=True)
     if isinstance(found, JournalEvent):
         if as_json:
             emit_json(found)
@@ -197,11 +211,8 @@ def show(ctx, item_id, as_json):
     if as_json:
         emit_json({**found.item.frontmatter(), "body": found.item.body, "path": str(found.path)})
         return
-    click.echo(f"# {found.item.title}\n")
-    click.echo(f"{found.item.id} · {found.item.type} · {found.item.status} · "
-               f"confidence {found.item.confidence:g} · {found.path}")
-    if found.item.body:
-        click.echo("\n" + found.item.body)
+    for line in describe_item(found.item, found.path):
+        click.echo(line)
 
 
 @click.command()
@@ -241,6 +252,73 @@ def supersede(ctx, old_id, text, title, tags, redact, as_json):
         return
     click.echo(f"{written.item.id} supersedes {old_id}")
     click.echo(f"new: {written.path}\nold: {written.archived}")
+
+
+def _paint_table_types(rendered: str, items) -> str:
+    """Colour each row's type cell (a terminal only; the layout is measured before colouring)."""
+    from memstrata.cli.render import colour_enabled, paint_type
+
+    if not colour_enabled():
+        return rendered
+    lines = rendered.splitlines()
+    out = lines[:2] if len(lines) > 1 and set(lines[1]) <= {"-", " "} else lines[:1]
+    for line, item in zip(lines[len(out):], items):
+        start = line.find(f" {item.type} ")
+        if start >= 0:
+            line = line[:start + 1] + paint_type(item.type) + line[start + 1 + len(item.type):]
+        out.append(line)
+    return "\n".join(out)
+
+
+def describe_item(item, path) -> list[str]:
+    """Everything an item holds, for a person: the header, then each field that is set."""
+    from memstrata.cli.render import humanize_age, paint_type, paint_verdict
+    from memstrata.memory_layers.operations import display_status
+
+    status = display_status(item)
+    lines = [f"# {item.title}", "",
+             f"{item.id} · {paint_type(item.type)} · {paint_verdict(status) if status != 'active' else status}"
+             f" · scope {item.scope} · confidence {item.confidence:g} · importance {item.importance:g}",
+             f"path: {path}",
+             f"created {item.created.isoformat()} · updated {item.updated.isoformat()} "
+             f"({humanize_age(item.updated)})"]
+    if item.tags:
+        lines.append(f"tags: {', '.join(item.tags)}")
+    if item.anchors:
+        lines.append(f"anchors: {', '.join(item.anchors)}")
+    source = item.source
+    origin = source.kind + (f" (session {source.session})" if source.session else "") + (
+        f" (run {source.run})" if source.run else "")
+    lines.append(f"source: {origin}" + (f", {len(source.events)} event(s)" if source.events else ""))
+    if item.supersedes:
+        lines.append(f"supersedes: {', '.join(item.supersedes)}")
+    if item.superseded_by:
+        lines.append(f"superseded by: {item.superseded_by}")
+    extra = item.model_extra or {}
+    if extra.get("archived_reason"):
+        lines.append(f"archived because: {extra['archived_reason']}")
+    if extra.get("proposed_supersedes"):
+        lines.append(f"proposed to replace: {extra['proposed_supersedes']}")
+    spec = item.criterion
+    if spec is not None:
+        lines.append("criterion:")
+        lines.append(f"  verdict: {paint_verdict(spec.verdict)}")
+        if spec.condition:
+            lines.append(f"  condition: {spec.condition}")
+        applies = spec.applies_to
+        for label, values in (("applies to paths", applies.paths),
+                              ("keywords", applies.keywords), ("topics", applies.topics),
+                              ("forbid", spec.forbid), ("require", spec.require),
+                              ("unless", spec.unless)):
+            if values:
+                lines.append(f"  {label}: {', '.join(values)}")
+        if spec.rationale:
+            lines.append(f"  rationale: {spec.rationale}")
+        if spec.review_when:
+            lines.append(f"  review when: {spec.review_when}")
+    if item.body and item.body.strip() != item.title.strip():
+        lines += ["", item.body]
+    return lines
 
 
 COMMANDS = [init, remember, log_cmd, list_cmd, show, forget, supersede]

@@ -48,12 +48,38 @@ def read_piped_stdin() -> str | None:
         return None
 
 
+def read_stdin_input(where: str = "stdin") -> str:
+    """Piped text for a write or a check: strict UTF-8, refused with one line otherwise."""
+    import sys
+
+    from memstrata.memory_layers.input_check import decode_input_bytes
+
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        return ""
+    try:
+        if stream.isatty():
+            return ""
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            return stream.read()
+        return decode_input_bytes(buffer.read(), where=where)
+    except (OSError, ValueError):
+        return ""
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
 
 
 def warn(message: str) -> None:
     click.echo(f"warning: {message}", err=True)
+
+
+def ago(count: float, unit: str) -> str:
+    """`1 minute ago`, `2 minutes ago`: the unit agrees with the number shown."""
+    n = int(count)
+    return f"{n} {unit}{'' if n == 1 else 's'} ago"
 
 
 def humanize_age(when: datetime, now: datetime | None = None) -> str:
@@ -63,17 +89,79 @@ def humanize_age(when: datetime, now: datetime | None = None) -> str:
         return "just now"
     minutes = seconds / 60
     if minutes < 90:
-        return f"{int(minutes)} minutes ago"
+        return ago(minutes, "minute")
     hours = minutes / 60
     if hours < 36:
-        return f"{int(hours)} hours ago"
+        return ago(hours, "hour")
     days = hours / 24
     if days < 60:
-        return f"{int(days)} days ago" if int(days) != 1 else "1 day ago"
+        return ago(days, "day")
     months = days / 30.4
     if months < 24:
-        return f"{int(months)} months ago"
-    return f"{int(days / 365)} years ago"
+        return ago(months, "month")
+    return ago(days / 365, "year")
+
+
+# ---- colour and progress: for a person at a terminal only ------------------------------------
+TYPE_COLOURS = {"fact": "cyan", "decision": "blue", "caveat": "yellow", "preference": "magenta",
+                "criterion": "green", "event": "white"}
+VERDICT_COLOURS = {"block": "red", "warn": "yellow", "pass": "green", "ok": "green",
+                   "superseded": "yellow", "archived": "bright_black", "pending": "yellow"}
+
+
+def colour_enabled(err: bool = False) -> bool:
+    """Colour only on a terminal, never in pipes or files, and never with NO_COLOR set."""
+    import os
+    import sys
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stderr if err else sys.stdout
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (ValueError, OSError):
+        return False
+
+
+def paint(text: str, colour: str | None, *, bold: bool = False, err: bool = False) -> str:
+    if not colour or not colour_enabled(err):
+        return text
+    return click.style(text, fg=colour, bold=bold)
+
+
+def paint_type(item_type: str) -> str:
+    return paint(item_type, TYPE_COLOURS.get(item_type))
+
+
+def paint_verdict(verdict: str, *, err: bool = False) -> str:
+    return paint(verdict, VERDICT_COLOURS.get(verdict), bold=verdict == "block", err=err)
+
+
+class _Silent:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
+
+    pos = 0
+
+
+def progress(total: int, label: str):
+    """A progress bar on stderr when it is a terminal; nothing at all when piped or redirected
+    (not even the label), so logs and scripts stay clean."""
+    import sys
+
+    try:
+        terminal = sys.stderr is not None and sys.stderr.isatty()
+    except (ValueError, OSError):
+        terminal = False
+    if not terminal or total <= 0:
+        return _Silent()
+    return click.progressbar(length=total, label=label, file=sys.stderr)
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:
@@ -89,3 +177,30 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
             for i, c in enumerate(row)
         ).rstrip()
     return "\n".join([fmt(headers), *(fmt(r) for r in rows)])
+
+
+class ProgressCallback:
+    """A `(done, total)` callback for library code: draws a bar on a terminal, nothing when
+    stderr is piped. Use as a context manager so the bar's line is closed on every exit."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if total <= 0:
+                return
+            self.bar = progress(total, self.label)
+            self.bar.__enter__()
+        if isinstance(self.bar, _Silent):
+            return
+        self.bar.update(max(0, done - self.bar.pos))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None

@@ -50,6 +50,7 @@ class Action(BaseModel):
     target: str | None = None  # existing item id (merge / supersede / propose / archive)
     events: list[str] = Field(default_factory=list)
     importance: float | None = None
+    confidence: float | None = None  # merge: the reinforced confidence
     reason: str = ""
     day: str | None = None  # journal file name for archive_day
     cluster: list[str] = Field(default_factory=list)  # every event of the cluster behind it
@@ -155,6 +156,7 @@ def _ensure_created(world: World, action: Action, mem: Memory) -> tuple[bool, Pa
         return False, None
     item.title = mem.guard(item.title, redact=True, where="claim title")
     item.body = mem.guard(item.body, redact=True, where="claim text")
+    item.tags = [mem.guard(t, redact=True, where="claim tags") for t in item.tags]
     path = world.store.create(item)
     world.touch(path)
     return True, path
@@ -231,6 +233,7 @@ def coalesce_merges(actions: list[Action]) -> list[Action]:
         head.events = sorted(set(head.events) | set(action.events))
         head.cluster = sorted(set(head.cluster) | set(action.cluster))
         head.importance = action.importance  # reinforcement accumulates in plan order
+        head.confidence = action.confidence
     return out
 
 
@@ -250,9 +253,26 @@ def _merge(world: World, action: Action) -> Applied:
     item.source = type(item.source).model_validate(data)
     if action.importance is not None:
         item.importance = action.importance
+    if action.confidence is not None:
+        item.confidence = max(item.confidence, action.confidence)
     world.store.update(loaded, item)
     world.touch(loaded.path)
+    _record_access(world.mem, [item.id])
     return Applied(action, True, paths=[loaded.path])
+
+
+def _record_access(mem: Memory, ids: list[str]) -> None:
+    """Agreement counts as a use: the item's access count rises, so it decays more slowly."""
+    try:
+        from memstrata.retrieval.usage import UsageStore
+
+        store = UsageStore(mem.project.index_dir / "usage.sqlite")
+        try:
+            store.record(ids)
+        finally:
+            store.close()
+    except Exception:  # noqa: BLE001 - reinforcement is best effort, never worth failing a run
+        pass
 
 
 def _archive_day(mem: Memory, action: Action) -> Applied:

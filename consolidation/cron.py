@@ -2,6 +2,10 @@
 launchd agent — one entry per project, found again by a marker naming the project, so
 installing twice changes nothing and uninstalling removes exactly that entry.
 
+An install either completes or changes nothing: if the scheduler refuses (no user bus for
+systemd, launchctl failing), the files written are taken back and the error says so. "Already
+installed" is only reported of an entry that will run (the timer is enabled, the agent loaded).
+
 The scheduler commands can be pointed elsewhere (`MEMSTRATA_CRONTAB`, `MEMSTRATA_SYSTEMCTL`,
 `MEMSTRATA_LAUNCHCTL`): tests use fakes and never touch the real crontab.
 """
@@ -37,6 +41,9 @@ class ScheduleResult:
     changed: bool
     dry_run: bool = False
     files: list[Path] = field(default_factory=list)
+    # what is (or, with dry_run, would be) written: file path or "crontab" -> text
+    content: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 def _tool(env: str, default: str) -> list[str]:
@@ -115,16 +122,45 @@ def _is_ours(line: str, repo: Path) -> bool:
     return line.rstrip().endswith(f"{MARKER} {repo}")
 
 
+PROC_ROOT = Path("/proc")
+_CRON_DAEMONS = {"cron", "crond", "cronie", "busybox", "fcron", "dcron", "anacron"}
+
+
+def cron_daemon_running() -> bool | None:
+    """Whether a cron daemon runs (True/False), or None where that cannot be seen (no /proc)."""
+    if not PROC_ROOT.is_dir():
+        return None
+    try:
+        for entry in PROC_ROOT.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                comm = (entry / "comm").read_text().strip()
+                if comm in _CRON_DAEMONS and (comm != "busybox" or b"crond" in (
+                        entry / "cmdline").read_bytes()):
+                    return True
+            except OSError:
+                continue
+    except OSError:
+        return None
+    return False
+
+
 def _cron_install(repo: Path, log: Path, at: str, dry_run: bool) -> ScheduleResult:
     line = cron_line(repo, log, at)
     current = _read_crontab()
     ours = [i for i, existing in enumerate(current) if _is_ours(existing, repo)]
+    content = {"crontab": line + "\n"}
+    notes = []
+    if cron_daemon_running() is False:
+        notes.append("no cron daemon is running on this machine, so the entry will not run until "
+                     "one is started (e.g. `sudo service cron start`); or use --scheduler systemd")
     if len(ours) == 1 and current[ours[0]] == line:
-        return ScheduleResult("cron", line, False, dry_run)
+        return ScheduleResult("cron", line, False, dry_run, content=content, notes=notes)
     updated = [existing for existing in current if not _is_ours(existing, repo)] + [line]
     if not dry_run:
         _write_crontab(updated)
-    return ScheduleResult("cron", line, True, dry_run)
+    return ScheduleResult("cron", line, True, dry_run, content=content, notes=notes)
 
 
 def _cron_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
@@ -154,22 +190,52 @@ def systemd_units(repo: Path, at: str) -> dict[str, str]:
     return {f"{name}.service": service, f"{name}.timer": timer}
 
 
+def _timer_enabled(systemctl: list[str], timer: str) -> bool:
+    try:
+        done = _run([*systemctl, "--user", "is-enabled", timer])
+    except ScheduleError:
+        return False
+    return done.returncode == 0 and done.stdout.strip() in ("enabled", "enabled-runtime")
+
+
 def _systemd_install(repo: Path, at: str, dry_run: bool) -> ScheduleResult:
     units = systemd_units(repo, at)
     folder = _systemd_dir()
     paths = [folder / name for name in units]
-    changed = any(not p.exists() or p.read_text("utf-8") != units[p.name] for p in paths)
+    content = {str(p): units[p.name] for p in paths}
     timer = next(name for name in units if name.endswith(".timer"))
+    systemctl = _tool("MEMSTRATA_SYSTEMCTL", "systemctl")
+    files_differ = any(not p.exists() or p.read_text("utf-8") != units[p.name] for p in paths)
+    # "installed" means it will run: unit files in place AND the timer enabled
+    changed = files_differ or not _timer_enabled(systemctl, timer)
     if changed and not dry_run:
+        previous = {p: (p.read_bytes() if p.exists() else None) for p in paths}
+        created = [d for d in (folder, *folder.parents) if not d.exists()]
         folder.mkdir(parents=True, exist_ok=True)
-        for path in paths:
-            path.write_text(units[path.name], "utf-8")
-        systemctl = _tool("MEMSTRATA_SYSTEMCTL", "systemctl")
-        for args in (["--user", "daemon-reload"], ["--user", "enable", "--now", timer]):
-            result = _run([*systemctl, *args])
-            if result.returncode != 0:
-                raise ScheduleError(f"systemctl {' '.join(args)} failed: {result.stderr.strip()[:200]}")
-    return ScheduleResult("systemd", timer, changed, dry_run, paths)
+        try:
+            for path in paths:
+                path.write_text(units[path.name], "utf-8")
+            for args in (["--user", "daemon-reload"], ["--user", "enable", "--now", timer]):
+                done = _run([*systemctl, *args])
+                if done.returncode != 0:
+                    raise ScheduleError(
+                        f"systemctl {' '.join(args)} failed: "
+                        f"{(done.stderr or '').strip()[:200]}; nothing was installed "
+                        "(a systemd user timer needs a user session bus; install cron "
+                        "and use --scheduler cron instead)")
+        except BaseException:
+            for path, old in previous.items():  # take back what we wrote
+                if old is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    path.write_bytes(old)
+            for made in created:  # innermost first: only folders we created, if still empty
+                try:
+                    made.rmdir()
+                except OSError:
+                    break
+            raise
+    return ScheduleResult("systemd", timer, changed, dry_run, paths, content)
 
 
 def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
@@ -203,20 +269,36 @@ def launchd_plist(repo: Path, log: Path, at: str) -> bytes:
     })
 
 
+def _launchd_loaded(launchctl: list[str], label: str) -> bool:
+    try:
+        return _run([*launchctl, "list", label]).returncode == 0
+    except ScheduleError:
+        return False
+
+
 def _launchd_install(repo: Path, log: Path, at: str, dry_run: bool) -> ScheduleResult:
     path = _launchd_path(repo)
     data = launchd_plist(repo, log, at)
-    changed = not path.exists() or path.read_bytes() != data
+    launchctl = _tool("MEMSTRATA_LAUNCHCTL", "launchctl")
+    changed = (not path.exists() or path.read_bytes() != data
+               or not _launchd_loaded(launchctl, path.stem))
     if changed and not dry_run:
-        launchctl = _tool("MEMSTRATA_LAUNCHCTL", "launchctl")
-        if path.exists():
+        previous = path.read_bytes() if path.exists() else None
+        if previous is not None:
             _run([*launchctl, "unload", str(path)])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         result = _run([*launchctl, "load", "-w", str(path)])
         if result.returncode != 0:
-            raise ScheduleError(f"launchctl load failed: {result.stderr.strip()[:200]}")
-    return ScheduleResult("launchd", path.stem, changed, dry_run, [path])
+            if previous is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(previous)
+                _run([*launchctl, "load", "-w", str(path)])
+            raise ScheduleError(f"launchctl load failed: {result.stderr.strip()[:200]}; "
+                                "nothing was changed")
+    return ScheduleResult("launchd", path.stem, changed, dry_run, [path],
+                          {str(path): data.decode("utf-8")})
 
 
 def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:

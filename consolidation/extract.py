@@ -26,6 +26,8 @@ from memstrata.consolidation.transcripts import UserMessage, read_user_messages
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import JournalEvent, Source, now_utc
 
+from memstrata.core.errors import InputRejected
+
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 _REMEMBER = re.compile(
@@ -69,6 +71,7 @@ class ExtractResult:
     items: list[str] = field(default_factory=list)
     duplicates: int = 0
     redacted: int = 0
+    refused: int = 0  # statements that could not be stored (over limits.max_item_bytes, NUL bytes)
 
 
 def _short_hash(text: str, n: int = 8) -> str:
@@ -117,9 +120,10 @@ def _existing_keys(mem: Memory) -> tuple[set[str], set[str]]:
     event_ids = {e.id for e in mem.journal.read_all().events} if mem.journal else set()
     keys = set()
     for loaded in mem.load_items().items:
-        key = (loaded.item.source.model_extra or {}).get("key")
-        if key:
-            keys.add(key)
+        extra = loaded.item.source.model_extra or {}
+        if extra.get("key"):
+            keys.add(extra["key"])
+        keys.update(extra.get("reinforced_by") or [])  # statements folded into this item
     return event_ids, keys
 
 
@@ -150,9 +154,15 @@ def extract_session(mem: Memory, transcript: str | Path, client: str = "auto", *
                     continue
                 item_type = "caveat" if what == "caveat" else (
                     "decision" if _DECISION.search(detail) else "fact")
-                written = remember(
-                    mem, detail, item_type, tags=["session"], confidence=1.0, importance=0.7,
-                    source=Source.model_validate({"kind": "user", "session": sid, "key": key}), redact=True)
+                try:
+                    written = remember(
+                        mem, detail, item_type, tags=["session"], confidence=1.0, importance=0.7,
+                        source=Source.model_validate({"kind": "user", "session": sid, "key": key}),
+                        redact=True)
+                except InputRejected:
+                    # one oversized or binary statement must not lose the rest of the session
+                    result.refused += 1
+                    continue
                 item_keys.add(key)
                 result.items.append(written.item.id)
                 continue

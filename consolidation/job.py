@@ -87,7 +87,7 @@ def _candidates(world: World, vectors: _Vectors) -> list[Candidate]:
         item = loaded.item
         out.append(Candidate(id=item.id, type=item.type, title=item.title, text=item.text,
                              status=item.status, machine=item.source.kind == "consolidation",
-                             importance=item.importance))
+                             importance=item.importance, confidence=item.confidence))
     if out:
         rows = vectors([c.text for c in out])
         for cand, row in zip(out, rows):
@@ -308,13 +308,24 @@ def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now
 def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | date | None = None,
                       max_tokens: int | None = None, now: datetime | None = None,
                       progress: Progress | None = None, commit: bool | None = None,
-                      crash_at: int | None = None) -> ConsolidationReport:
-    """Consolidate the project journal; return what changed (with a reviewable diff)."""
+                      crash_at: int | None = None, require_llm: bool = False) -> ConsolidationReport:
+    """Consolidate the project journal; return what changed (with a reviewable diff).
+
+    A configured model that cannot be called (litellm missing, no credentials) is found before
+    the first call: the run falls back to the extractive path with a note, or raises LLMError
+    with `require_llm`."""
     paths = mem.require_project().paths
     now = now or now_utc()
+    fallback = _llm_fallback(mem, require_llm)
+    if fallback is not None:
+        mem, note = fallback
+    else:
+        note = ""
     if isinstance(since, date) and not isinstance(since, datetime):
         since = datetime(since.year, since.month, since.day, tzinfo=timezone.utc)
     report = ConsolidationReport(run=_run_id(now), dry_run=dry_run)
+    if note:
+        report.notes.append(note)
     crash = CrashPoints(crash_at)
     if not dry_run:
         _execute(mem, report, since=since, max_tokens=max_tokens, now=now, progress=progress,
@@ -338,6 +349,27 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
         _execute(scratch, report, since=since, max_tokens=max_tokens, now=now, progress=progress,
                  crash=CrashPoints(0))
     return report
+
+
+def _llm_fallback(mem: Memory, require_llm: bool) -> tuple[Memory, str] | None:
+    """(memory without a model, note) when the configured model cannot be called."""
+    from memstrata.retrieval.llm import credentials_problem
+
+    from memstrata.core.errors import LLMError
+
+    if not llm_configured(mem.settings.llm):
+        if require_llm:
+            raise LLMError("--require-llm: no model configured; set [llm] model or pass --model")
+        return None
+    problem = credentials_problem(mem.settings.llm)
+    if problem is None:
+        return None
+    if require_llm:
+        raise LLMError(f"{problem}; stopping (--require-llm)")
+    llm = mem.settings.llm.model_copy(update={"model": ""})
+    settings = mem.settings.model_copy(update={"llm": llm})
+    without = Memory(mem.project, mem.home, settings, project_name=mem.project_name)
+    return without, f"{problem}; using the extractive path instead"
 
 
 def _commit_message(report: ConsolidationReport) -> str:

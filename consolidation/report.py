@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from memstrata.core.errors import InvalidItem
 
 
 @dataclass
@@ -59,14 +62,25 @@ def snapshot(root: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if not root.is_dir():
         return out
-    for path in sorted(root.rglob("*.md")):
-        rel = path.relative_to(root)
-        if rel.parts[0] == ".index" or any(p.startswith(".") for p in rel.parts):
-            continue
+    from memstrata.memory_layers.safefiles import (
+        FolderScan,
+        read_memory_file,
+        real_root,
+        scan_folder,
+    )
+
+    root_real = real_root(root)
+    found = FolderScan()
+    for dirpath, dirnames, _files in os.walk(root):  # os.walk never follows folder links
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        scan_folder(dirpath, root_real, found)
+    for entry in sorted(found.entries, key=lambda e: e.path):
+        rel = Path(entry.path).relative_to(root)
         try:
-            out[rel.as_posix()] = path.read_text("utf-8", errors="replace")
-        except OSError:
+            data = read_memory_file(entry.path, root).data
+        except (InvalidItem, OSError):
             continue
+        out[rel.as_posix()] = data.decode("utf-8", errors="replace")
     return out
 
 

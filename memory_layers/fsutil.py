@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,11 +41,40 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where the OS allows (threads share it)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _mode_for(path: Path) -> int:
+    """An existing file keeps its permission bits; a new one gets what `open()` would give it."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn."""
+    """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn.
+
+    The file keeps its mode (a 644 settings file stays 644, an executable hook stays 755); a new
+    file gets the usual umask-based mode rather than mkstemp's private 600."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        try:
+            os.fchmod(fd, mode)
+        except (OSError, AttributeError):  # Windows has no fchmod; modes barely apply there
+            pass
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -59,10 +90,25 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def append_durable(path: Path, data: bytes) -> None:
-    """One write(2) with O_APPEND, then fsync. Call under a lock."""
+    """One write(2) with O_APPEND, then fsync. Call under a lock.
+
+    Only ever into a regular file: a symlink (which could point out of the repository) or a
+    FIFO planted under that name is refused, never followed or blocked on.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise MemstrataError(f"{path} is not a regular file (a symlink, FIFO or folder); "
+                                 "nothing was written — move it away and retry") from exc
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise MemstrataError(f"{path} is not a regular file; nothing was written — move "
+                                 "it away and retry")
+        os.set_blocking(fd, True)
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
@@ -72,10 +118,30 @@ def append_durable(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def ensure_cache_dir(path: Path) -> Path | None:
+    """Make `path` (a derived-state folder such as `.memory/.index`) a real folder.
+
+    If something else sits under that name (a regular file, a FIFO, a dangling link), it is
+    renamed aside — never deleted — and the new name is returned so the caller can say so.
+    """
+    moved = None
+    if os.path.lexists(path) and not (path.is_dir() and not path.is_symlink()):
+        if path.is_symlink() and path.is_dir():
+            return None  # a deliberate link to a cache folder elsewhere: leave it
+        import time
+
+        moved = path.with_name(f"{path.name}.moved-aside-{int(time.time())}")
+        os.replace(path, moved)
+    path.mkdir(parents=True, exist_ok=True)
+    return moved
+
+
 @contextmanager
 def locked(lock_dir: Path, name: str, timeout: float = LOCK_TIMEOUT_S):
     """An inter-process lock named `name`, kept outside tracked files."""
-    lock_dir.mkdir(parents=True, exist_ok=True)
+    if not lock_dir.is_dir():
+        ensure_cache_dir(lock_dir.parent)
+        ensure_cache_dir(lock_dir)
     safe = name.replace(os.sep, "_").replace("/", "_")
     lock = FileLock(str(lock_dir / f"{safe}.lock"))
     try:

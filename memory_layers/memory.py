@@ -48,9 +48,11 @@ class Memory:
         self.home = home
         self.settings = settings
         self.project_name = project_name or (project.repo_dir.name if project else "global")
-        self.project_store: MemoryStore | None = MemoryStore(project, "project") if project else None
-        self.global_store = MemoryStore(home, "global")
-        self.journal: Journal | None = Journal(project) if project else None
+        limit = settings.limits.max_file_bytes
+        self.project_store: MemoryStore | None = (
+            MemoryStore(project, "project", limit) if project else None)
+        self.global_store = MemoryStore(home, "global", limit)
+        self.journal: Journal | None = Journal(project, limit) if project else None
 
     # ---- opening ------------------------------------------------------------------------
     @classmethod
@@ -127,9 +129,8 @@ class Memory:
     # ---- reading ------------------------------------------------------------------------
     def load_items(self, include_archived: bool = True):
         """(items, problems) across global + project; project items override global ones."""
-        from memstrata.memory_layers.store import LoadResult
-
         from memstrata.memory_layers.scopes import visible_global
+        from memstrata.memory_layers.store import LoadResult
 
         merged = LoadResult()
         global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
@@ -141,6 +142,7 @@ class Memory:
         return merged
 
     def get(self, item_id: str):
+        """An item by id, or by the short id a session sees (`7k2m9` for `dec-7k2m9q4x`)."""
         for store in filter(None, (self.project_store, self.global_store)):
             if not store.exists():
                 continue
@@ -148,7 +150,30 @@ class Memory:
                 return store.find(item_id)
             except ItemNotFound:
                 continue
+        full = self._expand_short_id(item_id, (li.item.id for li in
+                                               self.load_items(include_archived=True).items))
+        if full is not None and full != item_id:
+            return self.get(full)
         raise ItemNotFound(f"no memory item or event with id '{item_id}'; `memstrata list` shows ids")
+
+    def check_input(self, text: str, *, where: str = "input") -> None:
+        """Refuse input that would be stored invisible, break a writer, or stall every read."""
+        from memstrata.memory_layers.input_check import check_input_text
+
+        check_input_text(text, where=where, max_bytes=self.settings.limits.max_item_bytes)
+
+    @staticmethod
+    def _expand_short_id(short: str, ids) -> str | None:
+        """The one id whose random tail starts with `short` (4+ characters); None if none,
+        an error naming the candidates if several."""
+        short = short.strip()
+        if len(short) < 4 or "-" in short:
+            return None
+        matches = sorted({i for i in ids if i.partition("-")[2].startswith(short)})
+        if len(matches) > 1:
+            raise ItemNotFound(f"short id '{short}' matches {len(matches)} items "
+                               f"({', '.join(matches[:5])}); give more of the id")
+        return matches[0] if matches else None
 
     def guard(self, text: str, *, redact: bool | None = None, where: str = "input") -> str:
         from memstrata.memory_layers.secret_guard import guard_text

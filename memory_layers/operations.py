@@ -5,6 +5,8 @@ Every write runs the secret guard before anything touches disk.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,23 +30,99 @@ class Written:
     item: MemoryItem
     path: Path
     archived: Path | None = None
+    duplicate_of: str | None = None  # set when an existing item was reinforced instead
+
+
+NEAR_DUPLICATE = 0.9  # similarity of the normalised texts above which it is the same memory
+
+
+def _normalised(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+(?:[.,:]\d+)*", text))
+
+
+def find_duplicate(mem: Memory, item: MemoryItem):
+    """An active item of the same type and scope saying the same thing (exactly, or near:
+    case, punctuation and small wording changes aside), else None."""
+    wanted = _normalised(item.text)
+    if not wanted:
+        return None
+    numbers = _numbers(item.text)
+    store = mem.store_for(item.scope)
+    best, best_ratio = None, 0.0
+    for loaded in store.load_all(include_archived=False).items:
+        other = loaded.item
+        if other.type != item.type or other.status != "active" or other.id in ("project", "profile"):
+            continue
+        text = _normalised(other.text)
+        if text == wanted:
+            return loaded
+        if _numbers(other.text) != numbers:
+            continue  # "Python 3.10" and "Python 3.12", "batch 1" and "batch 2" differ
+        matcher = difflib.SequenceMatcher(None, wanted, text, autojunk=False)
+        if matcher.real_quick_ratio() < NEAR_DUPLICATE or matcher.quick_ratio() < NEAR_DUPLICATE:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= NEAR_DUPLICATE and ratio > best_ratio:
+            best, best_ratio = loaded, ratio
+    return best
+
+
+def _reinforce(mem: Memory, loaded, item: MemoryItem) -> Written:
+    """Saying it again makes it stronger: importance rises, confidence takes the higher value,
+    new tags join, `updated` moves; the text stays as first written."""
+    existing = loaded.item.model_copy(deep=True)
+    existing.body = loaded.item.body
+    existing.importance = round(min(1.0, max(existing.importance, item.importance)
+                                    + (1.0 - existing.importance) * 0.1), 3)
+    existing.confidence = max(existing.confidence, item.confidence)
+    existing.tags = list(dict.fromkeys([*existing.tags, *item.tags]))
+    key = (item.source.model_extra or {}).get("key")
+    if key:  # a keyed writer (session extraction) must recognise this statement next time
+        extra = dict(existing.source.model_extra or {})
+        keys = list(extra.get("reinforced_by") or [])
+        if key not in keys and key != extra.get("key"):
+            keys.append(key)
+            existing.source = type(existing.source).model_validate(
+                {**existing.source.model_dump(exclude_none=True), "reinforced_by": keys})
+    existing.updated = now_utc()
+    mem.store_for(existing.scope).update(loaded, existing)
+    return Written(existing, loaded.path, None, duplicate_of=existing.id)
 
 
 class CriterionNotDecidable(MemstrataError):
     pass
 
 
+def _guard_list(mem: Memory, values: list[str], redact: bool | None, where: str) -> list[str]:
+    return [mem.guard(v, redact=redact, where=where) for v in values]
+
+
+def _guard_criterion(mem: Memory, spec: CriterionSpec, redact: bool | None) -> CriterionSpec:
+    """Every field of a criterion is written to disk and shown to sessions: all are guarded."""
+    spec.condition = mem.guard(spec.condition, redact=redact, where="condition")
+    spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
+    spec.review_when = mem.guard(spec.review_when, redact=redact, where="review-when")
+    spec.forbid = _guard_list(mem, spec.forbid, redact, "forbid")
+    spec.require = _guard_list(mem, spec.require, redact, "require")
+    spec.unless = _guard_list(mem, spec.unless, redact, "unless")
+    applies = spec.applies_to
+    applies.paths = _guard_list(mem, applies.paths, redact, "applies-path")
+    applies.keywords = _guard_list(mem, applies.keywords, redact, "keyword")
+    applies.topics = _guard_list(mem, applies.topics, redact, "topic")
+    return spec
+
+
 def _guard_item(mem: Memory, item: MemoryItem, redact: bool | None) -> MemoryItem:
     item.title = mem.guard(item.title, redact=redact, where="title")
     item.body = mem.guard(item.body, redact=redact, where="text")
-    item.tags = [mem.guard(t, redact=redact, where="tags") for t in item.tags]
+    item.tags = _guard_list(mem, item.tags, redact, "tags")
+    item.anchors = _guard_list(mem, item.anchors, redact, "anchors")
     if item.criterion:
-        spec = item.criterion
-        spec.condition = mem.guard(spec.condition, redact=redact, where="condition")
-        spec.rationale = mem.guard(spec.rationale, redact=redact, where="rationale")
-        spec.forbid = [mem.guard(t, redact=redact, where="forbid") for t in spec.forbid]
-        spec.require = [mem.guard(t, redact=redact, where="require") for t in spec.require]
-        spec.unless = [mem.guard(t, redact=redact, where="unless") for t in spec.unless]
+        item.criterion = _guard_criterion(mem, item.criterion, redact)
     return item
 
 
@@ -73,8 +151,17 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
              tags=None, scope: str = "project", supersedes: str | None = None,
              confidence: float = 1.0, importance: float = 0.5, criterion: CriterionSpec | None = None,
              source: Source | None = None, status: str = "active",
-             redact: bool | None = None) -> Written:
-    """Create an item (optionally superseding an older one, which is archived, not deleted)."""
+             redact: bool | None = None, force: bool = False) -> Written:
+    """Create an item (optionally superseding an older one, which is archived, not deleted).
+
+    The same thing said again (an active item of the same type and scope with the same or
+    nearly the same text) reinforces that item instead of storing a copy, and the result says
+    so (`duplicate_of`); `force` stores a second one anyway."""
+    mem.check_input(text or "", where="text")
+    # guard first: the title and the file name are derived from what is left
+    text = mem.guard(text or "", redact=redact, where="text")
+    if title is not None:
+        title = mem.guard(title, redact=redact, where="title")
     if item_type == "criterion":
         spec = criterion or CriterionSpec()
         if not spec.condition and text:
@@ -95,6 +182,10 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
     item = _guard_item(mem, item, redact)
     store = mem.store_for(item.scope)
     store.ensure_layout()
+    if not force and not supersedes and status == "active":
+        duplicate = find_duplicate(mem, item)
+        if duplicate is not None:
+            return _reinforce(mem, duplicate, item)
     old = mem.get(supersedes) if supersedes else None
     if old is not None:
         item.supersedes = [old.item.id]
@@ -124,6 +215,60 @@ def supersede(mem: Memory, old_id: str, text: str, *, title: str | None = None, 
     )
 
 
+def check_edited(mem: Memory, before) -> tuple[object, bool]:
+    """Validate an item file a person just edited: it parses, keeps its id (ids are links),
+    a criterion stays decidable, and no secret was typed in. Returns (loaded item, changed)."""
+    path = before.path
+    store = mem.store_for(before.item.scope)
+    after = store.load_file(path)  # InvalidItem names the line and the problem
+    if after.checksum == before.checksum:
+        return after, False
+    if after.item.id != before.item.id:
+        raise MemstrataError(f"the id changed from '{before.item.id}' to '{after.item.id}'; ids "
+                             "are how other items link to this one, so keep it")
+    if after.item.criterion is not None:
+        problems = after.item.criterion.missing_parts() + after.item.criterion.regex_problems()
+        if problems:
+            raise CriterionNotDecidable("the criterion is not decidable: " + "; ".join(problems))
+    mem.guard(after.item.title, where="title", redact=False)
+    mem.guard(after.item.body, where="text", redact=False)
+    return after, True
+
+
+@dataclass
+class Restored:
+    item: MemoryItem
+    path: Path
+    was_superseded_by: str | None = None
+
+
+def restore(mem: Memory, item_id: str) -> Restored:
+    """Bring an archived item back to active. Its links stay: `supersedes` as it was, and the
+    item that had superseded it keeps its own `supersedes` entry; the archive reason and the
+    replacement are kept under `restored` so the history reads both ways."""
+    loaded = mem.get(item_id)
+    if loaded.item.status != "archived":
+        raise MemstrataError(f"'{item_id}' is not archived (status {loaded.item.status}); "
+                             "nothing to restore")
+    item = loaded.item.model_copy(deep=True)
+    extra = dict(item.model_extra or {})
+    history = {"at": now_utc().isoformat()}
+    reason = extra.pop("archived_reason", None)
+    if reason:
+        history["archived_reason"] = reason
+    replaced_by = item.superseded_by
+    if replaced_by:
+        history["superseded_by"] = replaced_by
+    data = {**item.frontmatter(), "status": "active", "restored": history}
+    data.pop("archived_reason", None)
+    data.pop("superseded_by", None)
+    fresh = MemoryItem.model_validate(data)
+    fresh.body = loaded.item.body
+    fresh.updated = now_utc()
+    path = mem.store_for(fresh.scope).unarchive(loaded, fresh)
+    return Restored(fresh, path, replaced_by)
+
+
 def forget(mem: Memory, item_id: str, reason: str) -> Path:
     """Archive an item (never delete)."""
     if not reason or not reason.strip():
@@ -141,6 +286,7 @@ def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: 
     text = (text or "").strip()
     if not text:
         raise MemstrataError("nothing to log: give the event text")
+    mem.check_input(text, where="event text")
     journal = mem.require_project().journal
     event = JournalEvent.model_validate(dict(
         text=mem.guard(text, redact=redact, where="event text"), kind=kind,
@@ -159,9 +305,48 @@ class Listing:
     problems: list[InvalidItem]
 
 
+def display_status(item: MemoryItem) -> str:
+    """`superseded` for an archived item another one replaced; otherwise its status."""
+    return "superseded" if item.status == "archived" and item.superseded_by else item.status
+
+
+def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
+    """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
+    replaced (the file itself is left alone)."""
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    threshold = mem.settings.guard.entropy_threshold
+    found = False
+
+    def clean(value):
+        nonlocal found
+        if isinstance(value, str):
+            text, kinds = redact_for_reading(value, threshold)
+            found = found or bool(kinds)
+            return text
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    title, body, tags = clean(item.title), clean(item.body), clean(list(item.tags))
+    criterion = clean(item.criterion.model_dump()) if item.criterion else None
+    if not found:
+        return item
+    copy = item.model_copy(deep=True)
+    copy.title, copy.body, copy.tags = title, body, tags
+    if criterion is not None:
+        copy.criterion = CriterionSpec.model_validate(criterion)
+    return copy
+
+
 def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
-               status: str | None = "active", include_events: bool = False) -> Listing:
-    loaded = mem.load_items(include_archived=status in (None, "archived"))
+               status: str | None = "active", include_events: bool = False,
+               redact: bool = False) -> Listing:
+    """Items by type/layer/status; status `superseded` is the archived items something replaced
+    (`archived` lists every archived item, superseded ones included)."""
+    loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
     items, paths = [], {}
     for li in loaded.items:
         it = li.item
@@ -169,26 +354,46 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             continue
         if layer and it.layer != layer:
             continue
-        if status and it.status != status:
+        if status == "superseded":
+            if display_status(it) != "superseded":
+                continue
+        elif status and it.status != status:
             continue
         items.append(it)
         paths[it.id] = li.path
     if include_events and mem.journal and (item_type in (None, "event")) and layer in (None, "L3"):
-        for ev in mem.journal.read_all().events:
+        journal = mem.journal.read_all()
+        loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
+        for ev in journal.events:
             items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
                                     created=ev.time, updated=ev.time, tags=ev.tags,
                                     source=Source(kind=ev.source)))
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
+    if redact:
+        items = [_redacted_item(mem, it) for it in items]
     return Listing(items, paths, loaded.problems)
 
 
-def show(mem: Memory, item_id: str):
-    """An item (with its path) or a journal event."""
+def show(mem: Memory, item_id: str, *, redact: bool = False):
+    """An item (with its path) or a journal event; `redact` for output that leaves the process."""
     try:
-        return mem.get(item_id)
+        loaded = mem.get(item_id)
     except ItemNotFound:
         if mem.journal is not None:
-            event = mem.journal.get(item_id)
+            events = mem.journal.read_all().events
+            event = next((e for e in events if e.id == item_id), None)
+            full = None if event else mem._expand_short_id(item_id, (e.id for e in events))
+            event = event or next((e for e in events if e.id == full), None)
             if event is not None:
+                if redact:
+                    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+                    text = redact_for_reading(event.text, mem.settings.guard.entropy_threshold)[0]
+                    event = event.model_copy(update={"text": text})
                 return event
         raise
+    if redact:
+        from dataclasses import replace
+
+        return replace(loaded, item=_redacted_item(mem, loaded.item))
+    return loaded

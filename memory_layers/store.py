@@ -9,6 +9,16 @@ from pathlib import Path
 from memstrata.memory_layers.fsutil import checksum, locked, write_atomic
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
+from memstrata.memory_layers.safefiles import (
+    DEFAULT_MAX_FILE_BYTES,
+    Entry,
+    FolderScan,
+    UnsafeEntry,
+    check_file,
+    read_memory_file,
+    real_root,
+    scan_folder,
+)
 
 from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
 from memstrata.core.paths import MemoryPaths
@@ -22,6 +32,7 @@ class LoadedItem:
     item: MemoryItem
     path: Path
     checksum: str
+    note: str | None = None  # set when the file was over the size limit and read truncated
 
 
 @dataclass
@@ -30,12 +41,45 @@ class LoadResult:
     problems: list[InvalidItem] = field(default_factory=list)
 
 
+def scan_store(root: Path | str, include_archived: bool = True,
+               folders: tuple[str, ...] | None = None, specials: bool = True) -> FolderScan:
+    """Every item file of a memory root (special files, type folders, archive/<type>/), listed
+    through the safe scanner: unsafe entries land in `skipped`, never in `entries`.
+
+    The one listing that the store, the index sync, the loader cache and the guardrail share.
+    """
+    base = os.fspath(root)
+    out = FolderScan()
+    if not os.path.isdir(base):
+        return out
+    root_real = real_root(base)
+    if specials:
+        for name in SPECIAL_FILES:
+            path = os.path.join(base, name)
+            try:
+                st = check_file(path, root_real)
+            except UnsafeEntry as exc:
+                out.skipped.append(exc)
+                continue
+            if st is not None:
+                out.entries.append(Entry(path, name, st.st_mtime_ns, st.st_size))
+    for folder in folders if folders is not None else TYPE_FOLDERS.values():
+        scan_folder(os.path.join(base, folder), root_real, out)
+    if include_archived and folders is None:
+        archive = os.path.join(base, "archive")
+        for folder in sorted(TYPE_FOLDERS.values()):
+            scan_folder(os.path.join(archive, folder), root_real, out)
+    return out
+
+
 class MemoryStore:
     """Items of one memory root (a project's `.memory/` or the global `~/.memstrata/`)."""
 
-    def __init__(self, paths: MemoryPaths, scope: str):
+    def __init__(self, paths: MemoryPaths, scope: str,
+                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
         self.paths = paths
         self.scope = scope
+        self.max_file_bytes = max_file_bytes
 
     # ---- layout -------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -51,32 +95,46 @@ class MemoryStore:
                 created.append(path)
         ignore = self.paths.root / ".gitignore"
         if not ignore.exists():
-            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n.index/\n")
+            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n"
+                                 b".index.moved-aside-*\n.index/\n")
             created.append(ignore)
+        attributes = self.paths.root / ".gitattributes"
+        if not attributes.exists():
+            # two people appending to the same journal day merge by keeping both entries
+            write_atomic(attributes, b"# journal days are append-only: a merge keeps both "
+                                     b"sides' entries\njournal/*.md merge=union\n")
+            created.append(attributes)
         return created
 
     # ---- reading ------------------------------------------------------------------------
+    def scan(self, include_archived: bool = True) -> FolderScan:
+        return scan_store(self.paths.root, include_archived)
+
+    def scan_folders(self, folders: tuple[str, ...]) -> FolderScan:
+        """Only these type folders (no special files, no archive)."""
+        return scan_store(self.paths.root, False, folders=folders, specials=False)
+
     def item_files(self, include_archived: bool = True) -> list[Path]:
-        root = self.paths.root
-        files = [root / name for name in SPECIAL_FILES if (root / name).is_file()]
-        for folder in TYPE_FOLDERS.values():
-            directory = root / folder
-            if directory.is_dir():
-                files.extend(sorted(p for p in directory.glob("*.md") if not p.name.startswith(".")))
-        if include_archived and self.paths.archive_dir.is_dir():
-            files.extend(sorted(
-                p for p in self.paths.archive_dir.rglob("*.md")
-                if not p.name.startswith(".") and p.parent.name in TYPE_FOLDERS.values()
-            ))
-        return files
+        """Readable item files (unsafe entries are left out; `scan` reports them)."""
+        scan = self.scan(include_archived)
+        return [Path(e.path) for e in scan.entries]
 
     def _defaults_for(self, path: Path) -> tuple[str | None, str | None]:
         if path.parent == self.paths.root and path.name in SPECIAL_FILES:
             return SPECIAL_FILES[path.name]
         return None, FOLDER_TYPES.get(path.parent.name)
 
+    def read_file(self, path: Path) -> tuple[bytes, str | None]:
+        """(bytes, truncation note) of one item file, read through the safe reader."""
+        result = read_memory_file(path, self.paths.root, self.max_file_bytes)
+        note = result.note(path, self.max_file_bytes) if result.truncated else None
+        return result.data, note
+
     def load_file(self, path: Path) -> LoadedItem:
-        raw = path.read_bytes()
+        raw, note = self.read_file(path)
+        return self.parse_loaded(path, raw, note)
+
+    def parse_loaded(self, path: Path, raw: bytes, note: str | None = None) -> LoadedItem:
         fixed_id, default_type = self._defaults_for(path)
         item = parse_item(path, raw, default_type=default_type, default_scope=self.scope)
         if fixed_id:
@@ -84,13 +142,16 @@ class MemoryStore:
         if self.paths.archive_dir in path.parents and item.status != "archived":
             item.status = "archived"
         item.scope = self.scope
-        return LoadedItem(item, path, checksum(raw))
+        return LoadedItem(item, path, checksum(raw), note)
 
     def load_all(self, include_archived: bool = True) -> LoadResult:
-        """Every item that parses; every file that does not is reported, never touched."""
+        """Every item that parses; every file that does not (or is unsafe) is reported."""
         result = LoadResult()
         seen: dict[str, int] = {}
-        for path in self.item_files(include_archived):
+        scan = self.scan(include_archived)
+        result.problems.extend(scan.skipped)
+        for entry in scan.entries:
+            path = Path(entry.path)
             try:
                 loaded = self.load_file(path)
             except FileNotFoundError:
@@ -101,6 +162,9 @@ class MemoryStore:
             except OSError as exc:
                 result.problems.append(InvalidItem(path, f"cannot read: {exc.strerror}"))
                 continue
+            if loaded.note:
+                result.problems.append(InvalidItem(path, loaded.note.split(": ", 1)[1]
+                                                   + " (loaded truncated)"))
             previous = seen.get(loaded.item.id)
             if previous is not None:
                 # an archive copy next to a live copy (interrupted archive): archived wins
@@ -156,7 +220,7 @@ class MemoryStore:
         """Rewrite `path` only if its bytes still hash to `expected` (None = must not exist)."""
         with locked(self.paths.locks_dir, f"file-{path.name}"):
             try:
-                current = checksum(path.read_bytes())
+                current = self._current_checksum(path)
             except FileNotFoundError:
                 current = None
             if current != expected:
@@ -166,12 +230,28 @@ class MemoryStore:
                 )
             write_atomic(path, serialize_item(item).encode("utf-8"))
 
+    def _current_checksum(self, path: Path) -> str:
+        """Hash of the whole file as it is now, read through the safe reader (no FIFO wait,
+        no link out of the root); FileNotFoundError when it is gone."""
+        try:
+            return checksum(read_memory_file(path, self.paths.root, max_bytes=1 << 62).data)
+        except UnsafeEntry as exc:
+            raise ConcurrentEdit(f"{exc}; nothing was overwritten") from exc
+
+    @staticmethod
+    def _refuse_truncated(loaded: LoadedItem) -> None:
+        if loaded.note:
+            raise ConcurrentEdit(f"{loaded.path} is over limits.max_file_bytes and was read "
+                                 "truncated; memstrata will not rewrite it (edit it by hand)")
+
     def update(self, loaded: LoadedItem, item: MemoryItem) -> None:
+        self._refuse_truncated(loaded)
         item.updated = now_utc()
         self.replace(loaded.path, item, loaded.checksum)
 
     def archive(self, loaded: LoadedItem, *, reason: str, superseded_by: str | None = None) -> Path:
         """Move an item to archive/<folder>/, status archived, links kept. Never deletes content."""
+        self._refuse_truncated(loaded)
         item = loaded.item.model_copy(deep=True)
         item.body = loaded.item.body
         item.status = "archived"
@@ -190,13 +270,34 @@ class MemoryStore:
             n += 1
         with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
             try:
-                current = checksum(loaded.path.read_bytes())
+                current = self._current_checksum(loaded.path)
             except FileNotFoundError as exc:
                 raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing archived") from exc
             if current != loaded.checksum:
                 raise ConcurrentEdit(
                     f"{loaded.path} changed on disk since it was read; nothing archived, re-run")
             # write the archive copy first: a crash in between leaves two copies, never none
+            write_atomic(target, serialize_item(item).encode("utf-8"))
+            os.unlink(loaded.path)
+        return target
+
+    def unarchive(self, loaded: LoadedItem, item: MemoryItem) -> Path:
+        """Move an archived item back to its type folder as `item` (the reverse of archive)."""
+        folder = self.paths.root / TYPE_FOLDERS.get(item.type, "facts")
+        target = folder / loaded.path.name
+        n = 2
+        while target.exists():
+            target = folder / f"{loaded.path.stem}-{n}.md"
+            n += 1
+        with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
+            try:
+                current = checksum(loaded.path.read_bytes())
+            except FileNotFoundError as exc:
+                raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing restored") from exc
+            if current != loaded.checksum:
+                raise ConcurrentEdit(
+                    f"{loaded.path} changed on disk since it was read; nothing restored, re-run")
+            # the live copy first: a crash in between leaves two copies, never none
             write_atomic(target, serialize_item(item).encode("utf-8"))
             os.unlink(loaded.path)
         return target

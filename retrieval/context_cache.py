@@ -31,7 +31,9 @@ from memstrata.core.paths import MemoryPaths
 CACHE_VERSION = 1
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
-_TYPE_RANK = {"caveat": 0, "criterion": 1, "decision": 2, "preference": 3, "fact": 4}
+# catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
+# preferences (reachable without a query), decisions, facts
+_TYPE_RANK = {"criterion": 0, "caveat": 1, "preference": 2, "decision": 3, "fact": 4}
 
 
 @dataclass
@@ -44,6 +46,7 @@ class ScanEntry:
 @dataclass
 class Scan:
     entries: list[ScanEntry] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # unsafe entries (never read), one line each
 
     @property
     def fingerprint(self) -> str:
@@ -51,7 +54,9 @@ class Scan:
         total = 0
         for e in self.entries:
             total = (total + zlib.crc32(f"{e.rel}\0{e.mtime_ns}\0{e.size}".encode())) & 0xFFFFFFFFFFFF
-        return f"{len(self.entries)}-{total:x}"
+        for line in self.skipped:
+            total = (total + zlib.crc32(line.encode())) & 0xFFFFFFFFFFFF
+        return f"{len(self.entries)}-{len(self.skipped)}-{total:x}"
 
 
 RESIDENT_FOLDERS = ("criteria", "caveats")
@@ -79,33 +84,16 @@ def quick_scan(paths: MemoryPaths) -> Scan:
 
 
 def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Scan:
-    """Stat every live item file (special files + type folders; archive excluded)."""
-    from memstrata.memory_layers.models import TYPE_FOLDERS
-    from memstrata.memory_layers.store import SPECIAL_FILES
+    """Stat every live item file (special files + type folders; archive excluded), through
+    the store's safe scanner: links out of the root, FIFOs and devices land in `skipped`."""
+    from memstrata.memory_layers.store import scan_store
 
-    scan = Scan()
-    root = paths.root
-    for name in SPECIAL_FILES:
-        try:
-            st = os.stat(root / name)
-        except OSError:
-            continue
-        scan.entries.append(ScanEntry(name, st.st_mtime_ns, st.st_size))
-    for folder in folders if folders is not None else TYPE_FOLDERS.values():
-        try:
-            it = os.scandir(root / folder)
-        except OSError:
-            continue
-        with it:
-            for entry in it:
-                name = entry.name
-                if not name.endswith(".md") or name.startswith("."):
-                    continue
-                try:
-                    st = entry.stat()
-                except OSError:
-                    continue
-                scan.entries.append(ScanEntry(f"{folder}/{name}", st.st_mtime_ns, st.st_size))
+    found = scan_store(paths.root, include_archived=False, folders=folders)
+    base = str(paths.root)
+    scan = Scan(skipped=[str(e) for e in found.skipped])
+    cut = len(base.rstrip(os.sep)) + 1  # entries are base/<name> or base/<folder>/<name>
+    for e in found.entries:
+        scan.entries.append(ScanEntry(e.path[cut:].replace(os.sep, "/"), e.mtime_ns, e.size))
     return scan
 
 
@@ -135,6 +123,7 @@ class CachedItem:
     sha: str = ""
     mtime_ns: int = 0
     size: int = 0
+    note: str = ""      # set when the file was over limits.max_file_bytes (read truncated)
 
     @property
     def updated_at(self) -> datetime:
@@ -235,7 +224,10 @@ class RootCache:
     """
 
     def __init__(self, paths: MemoryPaths, scope: str, memo: TokenMemo, *,
-                 repo_dir: Path | None, home: Path | None):
+                 repo_dir: Path | None, home: Path | None, max_file_bytes: int | None = None):
+        from memstrata.memory_layers.safefiles import DEFAULT_MAX_FILE_BYTES
+
+        self.max_file_bytes = max_file_bytes or DEFAULT_MAX_FILE_BYTES
         self.paths = paths
         self.scope = scope
         self.memo = memo
@@ -309,20 +301,22 @@ class RootCache:
         from memstrata.core.errors import InvalidItem
 
         old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}  # by rel path
-        store = MemoryStore(self.paths, self.scope)
+        store = MemoryStore(self.paths, self.scope, self.max_file_bytes)
         items: list[CachedItem] = []
-        problems: list[str] = []
+        problems: list[str] = list(scan.skipped)
         seen_ids: set[str] = set()
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
             prev = old.get(entry.rel)
             if prev is not None and prev.mtime_ns == entry.mtime_ns and prev.size == entry.size:
+                if prev.note:
+                    problems.append(prev.note)
                 if prev.id not in seen_ids:
                     seen_ids.add(prev.id)
                     items.append(prev)
                 continue
             try:
-                raw = path.read_bytes()
+                raw, note = store.read_file(path)
                 sha = checksum(raw)
                 if prev is not None and prev.sha == sha:
                     prev.mtime_ns, prev.size = entry.mtime_ns, entry.size
@@ -330,7 +324,7 @@ class RootCache:
                         seen_ids.add(prev.id)
                         items.append(prev)
                     continue
-                loaded = store.load_file(path)
+                loaded = store.parse_loaded(path, raw, note)
             except InvalidItem as exc:
                 problems.append(str(exc))
                 continue
@@ -341,7 +335,11 @@ class RootCache:
                 problems.append(f"{path}: duplicate id '{item.id}'")
                 continue
             seen_ids.add(item.id)
-            items.append(self._entry(item, path, sha, entry, raw))
+            cached = self._entry(item, path, sha, entry, raw)
+            if note:
+                cached.note = note + " (loaded truncated)"
+                problems.append(cached.note)
+            items.append(cached)
         items.sort(key=CachedItem.priority)
         resident = [i for i in items if i.resident]
         catalog = "".join(_row_text(i) for i in items if i.status == "active")
@@ -363,10 +361,12 @@ class RootCache:
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
         shown = display_path(path, self.repo_dir, self.home)
         file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
-        line = catalog_line(shown, item.type, file_tokens, item.title)
+        verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
+        # a criterion's verdict travels with its catalog line (when it is not resident)
+        line = catalog_line(shown, f"{item.type}/{verdict}" if verdict else item.type,
+                            file_tokens, item.title)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item) if resident else ""
-        verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         return CachedItem(
             id=item.id, type=item.type, title=item.title, status=item.status, scope=self.scope,
             path=entry.rel, display=shown, updated=item.updated.isoformat(),

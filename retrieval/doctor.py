@@ -6,11 +6,13 @@ drifted, else an incremental sync.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memstrata.retrieval.documents import list_sources, merge_docs, parse_source
+from memstrata.retrieval.documents import list_sources, merge_docs, parse_source, read_source
+
+from memstrata.core.errors import InvalidItem
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.retrieval.index import MemoryIndex
@@ -35,7 +37,9 @@ class DoctorReport:
     changed_files: int = 0              # files edited since the last sync
     lexical: IndexHealth = field(default_factory=lambda: IndexHealth("lexical"))
     vector: IndexHealth = field(default_factory=lambda: IndexHealth("vector"))
-    catalog: str = "ok"
+    catalog: str = "ok"                 # ok | missing | stale: … | corrupt: …
+    usage: str = "ok"                   # usage stats (usage.sqlite)
+    caches: str = "ok"                  # the loader's cache files
     problems: list[str] = field(default_factory=list)   # files that do not parse (schema)
     issues: list[str] = field(default_factory=list)     # what is wrong with the indexes
     repaired: bool = False
@@ -45,18 +49,37 @@ class DoctorReport:
 def _expected_docs(index: MemoryIndex) -> tuple[set[str], int, list[str]]:
     """Doc ids the files define right now (parses everything: doctor is not a hot path)."""
     sources = list_sources(index.mem)
-    per_file, problems = {}, []
+    per_file: dict = {}
+    problems = [f"not read: {s}" for s in sources.skipped]
     for src in sources:
+        notes: list[str] = []
         try:
-            raw = Path(src.path).read_bytes()
+            raw = read_source(index.mem, src, notes)
+        except InvalidItem as exc:
+            problems.append(f"not read: {exc}")
+            continue
         except OSError as exc:
             problems.append(f"{src.path}: cannot read ({exc.strerror})")
             continue
+        problems.extend(notes)
         docs, file_problems = parse_source(index.mem, src, raw)
         per_file[src.path] = docs
         problems.extend(file_problems)
     merged, merge_problems = merge_docs(per_file)
     return set(merged), len(sources), problems + merge_problems
+
+
+def _criterion_problems(index: MemoryIndex) -> list[str]:
+    """Criteria `check` would skip: a /regex/ that does not compile."""
+    out = []
+    for loaded in index.mem.load_items(include_archived=False).items:
+        spec = loaded.item.criterion if loaded.item.type == "criterion" else None
+        if spec is None or loaded.item.status != "active":
+            continue
+        for problem in spec.regex_problems():
+            out.append(f"{loaded.path}: criterion {loaded.item.id}: {problem} "
+                       "(`memstrata check` skips this criterion until it is fixed)")
+    return out
 
 
 def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
@@ -75,50 +98,145 @@ def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
         health.status = "drift"
 
 
+def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str]) -> None:
+    """The catalog is what search trusts for "what is indexed": its marks must be complete."""
+    from memstrata.retrieval.catalog import Catalog
+
+    path = index.dir / "catalog.sqlite"
+    if not path.is_file():
+        report.catalog = "missing"
+        return
+    try:
+        catalog = Catalog(path)
+    except Exception as exc:  # noqa: BLE001 - a damaged sqlite raises several types
+        report.catalog = f"corrupt: {exc}"
+        return
+    try:
+        row = catalog.db.execute("PRAGMA quick_check").fetchone()
+        if not row or row[0] != "ok":
+            report.catalog = f"corrupt: {row[0] if row else 'quick_check failed'}"
+            return
+        states = catalog.doc_states()
+        known = catalog.file_stats()
+    except Exception as exc:  # noqa: BLE001
+        report.catalog = f"corrupt: {type(exc).__name__}: {exc}"
+        return
+    finally:
+        catalog.close()
+    live = {i: s for i, s in states.items() if s.doc_hash != "removed"}
+    unlexed = sum(1 for s in live.values() if s.lex_hash != s.doc_hash)
+    unembedded = sum(1 for s in live.values() if s.vec_hash != s.content_hash)
+    lacking = len(expected - set(live))
+    if lacking:
+        report.catalog = f"stale: {lacking} item(s) not recorded"
+    elif unembedded or unlexed:
+        report.catalog = (f"stale: {unembedded} item(s) not marked embedded, {unlexed} not "
+                          "marked lexically indexed (search would skip or redo them)")
+    stats = {s.path: (s.mtime_ns, s.size) for s in list_sources(index.mem)}
+    report.changed_files = sum(1 for p, st in stats.items() if known.get(p, (None, None))[:2] != st)
+    report.changed_files += sum(1 for p in known if p not in stats)
+
+
+def _check_usage(index: MemoryIndex, report: DoctorReport) -> None:
+    import sqlite3
+
+    path = index.dir / "usage.sqlite"
+    if not path.is_file():
+        return  # created on first use
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute("PRAGMA quick_check").fetchone()
+            db.execute("SELECT count(*) FROM usage").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        report.usage = f"corrupt: {type(exc).__name__}: {exc}"
+        return
+    if not row or row[0] != "ok":
+        report.usage = f"corrupt: {row[0] if row else 'quick_check failed'}"
+
+
+def _check_loader_cache(index: MemoryIndex, report: DoctorReport) -> None:
+    import json
+
+    folder = index.dir / "loader"
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.glob("*.json")):
+        try:
+            json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            report.caches = f"corrupt: {path.name} ({type(exc).__name__})"
+            return
+
+
 def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     expected, report.files, report.problems = _expected_docs(index)
+    report.problems.extend(_criterion_problems(index))
     report.documents = len(expected)
-    try:
-        from memstrata.retrieval.catalog import Catalog
-
-        if index._catalog is None:  # open it ourselves: the property would silently rebuild
-            Catalog(index.dir / "catalog.sqlite").close()
-        known = index.catalog.file_stats()
-        stats = {s.path: (s.mtime_ns, s.size) for s in list_sources(index.mem)}
-        report.changed_files = sum(1 for p, st in stats.items() if known.get(p, (None, None))[:2] != st)
-        report.changed_files += sum(1 for p in known if p not in stats)
-    except Exception as exc:  # noqa: BLE001
-        report.catalog = f"corrupt: {exc}"
-
-    index.lexical.close()
-    _check(report.lexical, expected, index.lexical.ids)
-    index.vectors.close()
-    _check(report.vector, expected, index.vectors.doc_ids)
+    if os.path.lexists(index.dir) and not index.dir.is_dir():
+        report.catalog = "missing"
+        report.issues.append(f"{index.dir} is not a folder (a file sits where the index belongs)")
+        for health in (report.lexical, report.vector):
+            health.status, health.detail = "missing", "no index folder"
+    else:
+        _check_catalog(index, report, expected)
+        _check_usage(index, report)
+        _check_loader_cache(index, report)
+        index.lexical.close()
+        _check(report.lexical, expected, index.lexical.ids)
+        index.vectors.close()
+        _check(report.vector, expected, index.vectors.doc_ids)
+        index.vectors.close()
 
     for health in (report.lexical, report.vector):
         if health.status == "drift":
             report.issues.append(
                 f"{health.name} index: {len(health.missing)} item(s) missing, "
                 f"{len(health.extra)} stale")
-        elif health.status != "ok":
+        elif health.status != "ok" and index.dir.is_dir():
             report.issues.append(f"{health.name} index {health.status}: {health.detail}")
-    if report.catalog != "ok":
+    if report.catalog != "ok" and index.dir.is_dir() and report.documents:
         report.issues.append(f"catalog {report.catalog}")
+    if report.usage != "ok":
+        report.issues.append(f"usage stats {report.usage}")
+    if report.caches != "ok":
+        report.issues.append(f"loader cache {report.caches}")
     if report.changed_files:
         report.issues.append(f"{report.changed_files} file(s) changed since the last sync")
     report.ok = not report.issues and not report.problems
 
     if repair and report.issues:
-        broken = report.catalog != "ok" or any(
-            h.status != "ok" for h in (report.lexical, report.vector))
-        if broken:
-            index.rebuild()
-            report.actions.append("rebuilt both indexes from the files")
-        else:
-            index.sync()
-            report.actions.append("synced changed files")
+        _repair(index, report)
         report.repaired = True
     if report.problems:
         report.actions.append("fix or remove the files listed under problems (they are not indexed)")
     return report
+
+
+def _repair(index: MemoryIndex, report: DoctorReport) -> None:
+    import shutil
+
+    index.ensure_dir()
+    if report.usage != "ok":
+        index.usage  # noqa: B018 - opening a damaged usage store resets it
+        if index.usage.check() != "ok":
+            index.usage.reset("doctor --repair")
+        report.actions.append("started the usage stats over (they only tune ranking)")
+    if report.caches != "ok":
+        shutil.rmtree(index.dir / "loader", ignore_errors=True)
+        report.actions.append("dropped the loader cache (rebuilt on the next context)")
+    broken = report.catalog not in ("ok", "missing") or any(
+        h.status != "ok" for h in (report.lexical, report.vector))
+    if broken or report.catalog == "missing":
+        index.close()
+        if report.catalog.startswith("corrupt"):
+            for suffix in ("", "-wal", "-shm"):
+                (index.dir / f"catalog.sqlite{suffix}").unlink(missing_ok=True)
+        index.rebuild()
+        report.actions.append("rebuilt the catalog and both indexes from the files")
+    elif report.changed_files:
+        index.sync()
+        report.actions.append("synced changed files")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -86,7 +85,7 @@ def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class SourceFile:
     """One memory file and what kind of parser it needs."""
 
@@ -94,65 +93,70 @@ class SourceFile:
     kind: str  # "item-global" | "item-project" | "journal"
     mtime_ns: int
     size: int
+    root: str = ""  # the memory root the file must stay inside
 
 
 _DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
 
 
-def _scan_md(directory: str, out: list, kind: str) -> None:
-    try:
-        entries = os.scandir(directory)
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    with entries:
-        for entry in entries:
-            name = entry.name
-            if not name.endswith(".md") or name.startswith("."):
-                continue
-            try:
-                st = entry.stat()
-            except FileNotFoundError:
-                continue
-            if (st.st_mode & 0o170000) == 0o100000:  # regular file
-                out.append(SourceFile(entry.path, kind, st.st_mtime_ns, st.st_size))
+class SourceList(list):
+    """`list_sources`' files; `skipped` holds the unsafe entries it refused (one line each)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.skipped: list[str] = []
 
 
-def _scan_store(root: Path, kind: str, out: list) -> None:
-    """The files MemoryStore.item_files lists, without sorting Path objects (hot path)."""
-    from memstrata.memory_layers.models import TYPE_FOLDERS
-    from memstrata.memory_layers.store import SPECIAL_FILES
+def _scan_store(root: Path, kind: str, out: SourceList) -> None:
+    from memstrata.memory_layers.store import scan_store
 
+    scan = scan_store(root)
     base = str(root)
-    for name in SPECIAL_FILES:
-        path = os.path.join(base, name)
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            continue
-        out.append(SourceFile(path, kind, st.st_mtime_ns, st.st_size))
-    folders = set(TYPE_FOLDERS.values())
-    for folder in folders:
-        _scan_md(os.path.join(base, folder), out, kind)
-    archive = os.path.join(base, "archive")
-    if os.path.isdir(archive):
-        for dirpath, dirnames, _files in os.walk(archive):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            if os.path.basename(dirpath) in folders:
-                _scan_md(dirpath, out, kind)
+    out.extend(SourceFile(e.path, kind, e.mtime_ns, e.size, base) for e in scan.entries)
+    out.skipped.extend(str(e) for e in scan.skipped)
 
 
-def list_sources(mem: Memory) -> list[SourceFile]:
-    """Every file that contributes documents, with its stat (one syscall per file)."""
-    out: list[SourceFile] = []
+def list_sources(mem: Memory) -> SourceList:
+    """Every file that contributes documents, with its stat (one syscall per file).
+
+    Listed through the safe scanner: a symlink out of the memory root, a loop, a FIFO or a
+    device is never listed (so never read) and is named in `.skipped`.
+    """
+    from memstrata.memory_layers.safefiles import FolderScan, real_root, scan_folder
+
+    out = SourceList()
     if mem.home.root.is_dir():
         _scan_store(mem.home.root, "item-global", out)
     if mem.project_store is not None:
         _scan_store(mem.project.root, "item-project", out)
     if mem.journal is not None:
-        journal: list[SourceFile] = []
-        _scan_md(str(mem.journal.paths.journal_dir), journal, "journal")
-        out.extend(s for s in journal if _DAY_FILE.fullmatch(os.path.basename(s.path)))
+        journal = FolderScan()
+        root = mem.journal.paths.root
+        scan_folder(mem.journal.paths.journal_dir, real_root(root), journal)
+        out.extend(SourceFile(e.path, "journal", e.mtime_ns, e.size, str(root))
+                   for e in journal.entries if _DAY_FILE.fullmatch(e.name))
+        out.skipped.extend(str(e) for e in journal.skipped)
     return out
+
+
+def read_source(mem: Memory, source: SourceFile, notes: list[str] | None = None) -> bytes:
+    """A source's bytes through the safe reader (size-limited; the note names a cut file).
+
+    Raises UnsafeEntry (an InvalidItem) or OSError.
+    """
+    from memstrata.memory_layers.safefiles import read_memory_file
+
+    limit = mem.settings.limits.max_file_bytes
+    result = read_memory_file(source.path, source.root or _root_of(mem, source), limit)
+    if result.truncated and notes is not None:
+        notes.append(result.note(source.path, limit) + " (indexed truncated)")
+    return result.data
+
+
+def _root_of(mem: Memory, source: SourceFile) -> str:
+    if source.kind == "item-global":
+        return str(mem.home.root)
+    return str(mem.project.root) if mem.project else str(mem.home.root)
 
 
 def parse_source(mem: Memory, source: SourceFile, raw: bytes,

@@ -139,7 +139,11 @@ class LiteLLMEmbedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        import litellm
+        try:
+            import litellm
+        except ImportError as exc:
+            raise MemstrataError("embedding provider 'litellm' needs litellm: "
+                                 "pip install 'memstrata[llm]'") from exc
 
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):

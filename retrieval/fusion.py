@@ -72,7 +72,7 @@ class FusionResult:
 class FusionRetriever:
     """Weighted RRF over any retrievers."""
 
-    name = "hybrid"
+    name = "rrf"
 
     def __init__(self, retrievers: list[tuple[Retriever, float]], rrf_k: int = 60):
         self.retrievers = retrievers

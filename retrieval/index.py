@@ -13,7 +13,6 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,9 @@ from memstrata.retrieval.fusion import (
     Retriever,
     VectorRetriever,
 )
+from memstrata.retrieval.hits import ScoredDoc, SearchHit
 from memstrata.retrieval.lexical import Filters, LexicalIndex
+from memstrata.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
 from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
 from memstrata.retrieval.sync import Progress, SyncReport, run_sync
 from memstrata.retrieval.usage import UsageStore
@@ -37,26 +38,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval.doctor import DoctorReport
 
-MODES = ("bm25", "vector", "hybrid", "default")
+MODES = SEARCH_MODES  # see retrieval/modes.py; "hybrid" is an alias of "default"
+__all__ = ["MODES", "MemoryIndex", "ScoredDoc", "SearchHit", "search"]
 MAX_QUERY_CHARS = 20_000
 # a search-triggered sync embeds at most this many items; more is a job for `reindex`
 SEARCH_EMBED_LIMIT = 500
-
-
-@dataclass
-class SearchHit:
-    id: str
-    type: str
-    layer: str
-    scope: str
-    status: str
-    title: str
-    text: str
-    path: str
-    time: datetime
-    confidence: float
-    score: float
-    explain: dict = field(default_factory=dict)
 
 
 def _log_warning(message: str) -> None:
@@ -78,27 +64,50 @@ class MemoryIndex:
         self.warn = warn or _log_warning
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
-                                   collection=self._collection_name())
+                                   collection=self._collection_name(), token=self._chroma_token(),
+                                   timeout_s=self.settings.retrieval.chroma_timeout_s)
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None
         self._file_stats: dict[str, tuple[int, int, str]] | None = None
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
+        self.query_cache_size = 64
         self.pending_removals: list[str] = []
         self.last_warnings: list[str] = []
 
     def _collection_name(self) -> str:
         if not self.settings.retrieval.chroma_url:
             return "memstrata"
-        # a shared server holds many memories: one collection per memory root
-        digest = hashlib.sha256(str(self.mem.primary.root.resolve()).encode()).hexdigest()[:10]
-        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", self.mem.project_name).strip("-_")[:40] or "memory"
+        # A shared server holds many memories: one namespace per project, one collection per
+        # clone in it. Clones sit at different commits, so each keeps its own vectors (a
+        # shared collection would let one teammate's delete remove another's live item).
+        # The host name is in the digest: two laptops may check out to the same path.
+        import socket
+
+        r = self.settings.retrieval
+        clone = f"{socket.gethostname()}:{self.mem.primary.root.resolve()}"
+        digest = hashlib.sha256(clone.encode()).hexdigest()[:10]
+        name = r.chroma_namespace or self.mem.project_name
+        slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", name).strip("-_")[:40] or "memory"
         return f"memstrata-{slug}-{digest}"
+
+    def _chroma_token(self) -> str:
+        import os
+
+        env = self.settings.retrieval.chroma_token_env
+        if not env:
+            return ""
+        token = os.environ.get(env, "")
+        if not token:
+            self.warn(f"retrieval.chroma_token_env names {env}, which is not set; "
+                      "connecting to the Chroma server without a token")
+        return token
 
     # ---- parts ----------------------------------------------------------------------
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
+            self.ensure_dir()
             path = self.dir / "catalog.sqlite"
             try:
                 self._catalog = Catalog(path)
@@ -106,7 +115,13 @@ class MemoryIndex:
                 # the manifest is a cache too: start over, and drop indexes it described
                 self.warn(f"index catalog unreadable ({exc}); rebuilding the index")
                 for suffix in ("", "-wal", "-shm"):
-                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+                    part = path.with_name(path.name + suffix)
+                    if part.is_dir() and not part.is_symlink():
+                        import shutil
+
+                        shutil.rmtree(part, ignore_errors=True)
+                    else:
+                        part.unlink(missing_ok=True)
                 self.lexical.destroy()
                 self.vectors.destroy()
                 self._catalog = Catalog(path)
@@ -115,8 +130,23 @@ class MemoryIndex:
     @property
     def usage(self) -> UsageStore:
         if self._usage is None:
+            self.ensure_dir()
             self._usage = UsageStore(self.dir / "usage.sqlite")
+            if self._usage.reset_reason:
+                self._warn(f"usage stats were unreadable ({self._usage.reset_reason}); "
+                           "started them over")
         return self._usage
+
+    def ensure_dir(self) -> None:
+        """`.index` must be a folder; anything else under that name is moved aside (said)."""
+        from memstrata.memory_layers.fsutil import ensure_cache_dir
+
+        if self.dir.is_dir():
+            return
+        moved = ensure_cache_dir(self.dir)
+        if moved is not None:
+            self._warn(f"{self.dir} was not a folder; moved it to {moved.name} and rebuilt the "
+                       "index there (delete that file once you have looked at it)")
 
     def embedder(self):
         if self._embedder is None:
@@ -203,6 +233,7 @@ class MemoryIndex:
         """Drop both indexes and the manifest, then index every file (usage state is kept)."""
         from memstrata.memory_layers.fsutil import locked
 
+        self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
             self.lexical.destroy()
             self.vectors.destroy()
@@ -215,7 +246,7 @@ class MemoryIndex:
                      max_embed: int | None = None) -> SyncReport:
         from memstrata.memory_layers.fsutil import locked
 
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
             return run_sync(self, progress, quick=quick, max_embed=max_embed)
 
@@ -229,18 +260,30 @@ class MemoryIndex:
         if vec is None:
             vec = self.embedder().embed([query])[0]
             self._query_vectors[query] = vec
-            if len(self._query_vectors) > 64:
+            if len(self._query_vectors) > self.query_cache_size:
                 self._query_vectors.popitem(last=False)
         return vec
 
+    def prime_queries(self, queries: list[str]) -> None:
+        """Embed many queries in one batched run (a bench asks them all anyway)."""
+        todo = list(dict.fromkeys(q[:MAX_QUERY_CHARS] for q in queries
+                                  if q.strip() and q[:MAX_QUERY_CHARS] not in self._query_vectors))
+        if not todo:
+            return
+        self.query_cache_size = max(self.query_cache_size, len(self._query_vectors) + len(todo))
+        for query, vec in zip(todo, self.embedder().embed(todo)):
+            self._query_vectors[query] = vec
+
     def search(self, query: str, *, k: int = 10, types: list[str] | None = None,
-               layers: list[str] | None = None, mode: str = "default",
+               layers: list[str] | None = None, mode: str | RecallMode = "default",
                include_status=("active",), now: datetime | None = None, explain: bool = False,
                sync: bool = True, record_access: bool = True,
-               scopes: list[str] | None = None) -> list[SearchHit]:
-        """Best `k` items/events for `query`. Never raises because of the query text."""
-        if mode not in MODES:
-            raise MemstrataError(f"unknown search mode '{mode}' ({' | '.join(MODES)})")
+               scopes: list[str] | None = None) -> list[ScoredDoc]:
+        """Best `k` items/events for `query`. Never raises because of the query text.
+
+        `mode` (retrieval/modes.py): default = every retriever + rerank; rrf = BM25 + dense
+        fused, no rerank; bm25 / vector = one retriever."""
+        mode = parse_mode(mode).value
         now = now or datetime.now(timezone.utc)
         query = (query or "")[:MAX_QUERY_CHARS]
         self.last_warnings = []
@@ -255,9 +298,12 @@ class MemoryIndex:
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
         parts: list[tuple[Retriever, float]] = []
-        if mode in ("bm25", "hybrid", "default"):
-            parts.append((LexicalRetriever(self.lexical), r.bm25_weight if mode != "bm25" else 1.0))
-        if mode in ("vector", "hybrid", "default"):
+        if mode in ("bm25", "rrf", "default"):
+            weight = 1.0 if mode == "bm25" else r.bm25_weight
+            if mode == "default" and not names_an_identifier(query):
+                weight = r.prose_bm25_weight  # plain prose: meaning matters more than words
+            parts.append((LexicalRetriever(self.lexical), weight))
+        if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
 
@@ -306,10 +352,23 @@ class MemoryIndex:
         self._last_sweep = time.monotonic()
         for message in report.warnings:
             self._warn(message)
+        for message in report.skipped:
+            self._warn(f"not read: {message}")
 
     def _warn(self, message: str) -> None:
         self.last_warnings.append(message)
         self.warn(message)
+
+
+_IDENTIFIER = re.compile(
+    r"`|\b\w*[a-z][A-Z]\w*|\w_\w|\b[A-Z]{2,}\d*\b|\b[A-Za-z]+\d+\w*|\b\d+[A-Za-z]+\w*"
+    r"|\w[./:]\w|--\w|\(\)")
+
+
+def names_an_identifier(query: str) -> bool:
+    """Whether the query holds something BM25 is strong on and dense retrieval is not: an
+    identifier, a path, an error code, a version (`getUserById`, `ERR_POOL`, `v2.3`, `a/b`)."""
+    return bool(_IDENTIFIER.search(query))
 
 
 def _passes(doc, filters: Filters) -> bool:
@@ -319,7 +378,7 @@ def _passes(doc, filters: Filters) -> bool:
     return True
 
 
-def _hit(c: Candidate, explain: bool) -> SearchHit:
+def _hit(c: Candidate, explain: bool) -> ScoredDoc:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
@@ -328,12 +387,10 @@ def _hit(c: Candidate, explain: bool) -> SearchHit:
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})
-    return SearchHit(id=d.id, type=d.type, layer=d.layer, scope=d.scope, status=d.status,
-                     title=d.title, text=d.text, path=d.path, time=d.time,
-                     confidence=d.confidence, score=round(c.final, 6), explain=info)
+    return ScoredDoc(d, score=round(c.final, 6), explain=info)
 
 
-def search(mem: Memory, query: str, **kw) -> list[SearchHit]:
+def search(mem: Memory, query: str, **kw) -> list[ScoredDoc]:
     """One-shot search (opens the index, searches, closes)."""
     index = MemoryIndex(mem)
     try:

@@ -29,9 +29,80 @@ def llm_configured(settings: LLMSettings) -> bool:
     return bool(settings.model.strip())
 
 
+LITELLM_MISSING = ("an LLM model is configured but litellm is not installed; "
+                   "pip install 'memstrata[llm]' (or clear [llm] model)")
+
+
+def litellm_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("litellm") is not None
+
+
+_PROVIDER_KEYS = {
+    "openai": ("OPENAI_API_KEY",), "anthropic": ("ANTHROPIC_API_KEY",),
+    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",),
+    "groq": ("GROQ_API_KEY",), "openrouter": ("OPENROUTER_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",), "xai": ("XAI_API_KEY",), "cohere": ("COHERE_API_KEY",),
+}
+
+
+def _provider_keys(model: str) -> tuple[str, ...] | None:
+    """The key variables of a well-known hosted provider, or None (ask litellm)."""
+    provider, sep, rest = model.partition("/")
+    if sep:
+        return _PROVIDER_KEYS.get(provider.lower())
+    name = model.lower()
+    if name.startswith(("gpt-", "o1", "o3", "o4", "chatgpt-")):
+        return _PROVIDER_KEYS["openai"]
+    if name.startswith("claude-"):
+        return _PROVIDER_KEYS["anthropic"]
+    return None
+
+
+def credentials_problem(settings: LLMSettings, model: str | None = None) -> str | None:
+    """Why a call to the configured model cannot succeed, known before making it: litellm
+    missing, or the provider's key absent from the environment. None when it may work.
+
+    A local `api_base` (Ollama, an OpenAI-compatible server) needs no key; a provider's
+    `*_API_BASE` variable has a default, so only missing keys and tokens count."""
+    model = (model or settings.model).strip()
+    if not model:
+        return None
+    if not litellm_installed():
+        return LITELLM_MISSING
+    if settings.api_key_env:
+        if os.environ.get(settings.api_key_env):
+            return None
+        if not settings.api_base:
+            return (f"LLM {model}: [llm] api_key_env names {settings.api_key_env}, which is not "
+                    "set in the environment")
+    if settings.api_base:
+        return None
+    known = _provider_keys(model)
+    if known is not None:  # answered without importing litellm (seconds on a cold start)
+        if any(os.environ.get(k) for k in known):
+            return None
+        return (f"LLM {model} has no credentials: set {' or '.join(known)} "
+                "(or [llm] api_key_env / api_base)")
+    litellm = _import_litellm()
+    try:
+        found = litellm.validate_environment(model)
+    except Exception:  # noqa: BLE001 - an unknown provider: let the call say what is wrong
+        return None
+    missing = [k for k in (found or {}).get("missing_keys") or [] if not k.endswith("_BASE")]
+    if missing and not (found or {}).get("keys_in_environment"):
+        return (f"LLM {model} has no credentials: set {' or '.join(missing)} "
+                "(or [llm] api_key_env / api_base)")
+    return None
+
+
 def _import_litellm():
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
+    try:
+        import litellm
+    except ImportError as exc:
+        raise LLMError(LITELLM_MISSING) from exc
 
     litellm.telemetry = False
     litellm.suppress_debug_info = True
@@ -115,10 +186,18 @@ class LLMClient:
                 model=self.model, messages=messages, max_tokens=max_tokens,
                 response_format={"type": "json_object"}, num_retries=0, **self._kwargs(),
             )
+        except (litellm.exceptions.AuthenticationError, litellm.exceptions.PermissionDeniedError,
+                litellm.exceptions.NotFoundError, litellm.exceptions.BadRequestError) as exc:
+            # retrying cannot fix a wrong key, a missing model or a malformed request
+            raise LLMError(f"LLM call failed ({type(exc).__name__}): {str(exc)[:200]}") from exc
         except (litellm.exceptions.Timeout, litellm.exceptions.APIConnectionError,
                 litellm.exceptions.RateLimitError, litellm.exceptions.InternalServerError,
                 litellm.exceptions.ServiceUnavailableError) as exc:
-            raise LLMError(f"LLM call failed ({type(exc).__name__}): {str(exc)[:200]}", transient=True) from exc
+            text = str(exc)
+            # litellm wraps a client-side "api_key must be set" as a connection error
+            permanent = bool(re.search(r"api[_ ]key|credential", text, re.I))
+            raise LLMError(f"LLM call failed ({type(exc).__name__}): {text[:200]}",
+                           transient=not permanent) from exc
         except litellm.exceptions.APIError as exc:
             status = getattr(exc, "status_code", 0) or 0
             raise LLMError(f"LLM call failed ({status}): {str(exc)[:200]}",

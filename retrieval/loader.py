@@ -1,60 +1,71 @@
 """The loader: what a session receives, in three tiers, under one token budget it never exceeds.
 
-1. resident — identity card, decision criteria, active caveats (and the profile), rendered
+gather (`loader_blocks`) → plan the budget (`loader_plan`) → render. The tiers:
+
+1. resident — identity card, decision criteria (block before warn), caveats, the profile,
    from the cache in `context_cache`, so the common path reads one JSON file;
 2. catalog  — one line per memory file (path · type · tokens · title), by priority;
-3. top-k    — today's and the last working day's journal, open todos and blockers, and the
-   retriever's hits for the query, in the retriever's order.
+3. top-k    — the retriever's hits for the query (first, in rank order), adjacent turns of
+   the same session, today's and the last working day's journal, open todos.
 
-Only whole blocks are ever emitted (an item that does not fit is skipped, never cut), no id
-appears twice, and the total — counted with tiktoken — is at most the budget.
+Rendering is grouped: events under one heading per day and session, items under one heading
+per type (and verdict), one line each with a short id; confidence only when below 1.
+Only whole items are shown (an excerpt is marked as one), no id appears twice, and the
+total — counted with tiktoken — is at most the budget.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from pathlib import Path
+from datetime import datetime, timezone
 
 from memstrata.memory_layers.memory import Memory
-from memstrata.retrieval.context_cache import RootCache
+from memstrata.retrieval.hits import Hit, LightHit
+from memstrata.retrieval.loader_blocks import (
+    Block,
+    DayCache,
+    cached_view,
+    event_block,
+    excerpt_block,
+    hit_block,
+    is_open,
+    recent_events,
+    resident_blocks,
+)
+from memstrata.retrieval.loader_plan import (
+    MIN_CATALOG_LINE_TOKENS,
+    NEIGHBOUR_HITS,
+    TIERS,
+    Budgeter,
+    Candidates,
+    Dropped,
+    plan,
+    render,
+)
+from memstrata.retrieval.modes import RecallMode, parse_mode
 from memstrata.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
 from memstrata.retrieval.render_context import (
     PREFACE,
     SECTION_TITLES,
     TokenMemo,
     fence_for,
-    item_body,
-    item_header,
     longest_tilde_fence,
-    normalise_block,
-    today_utc,
+    topk_title,
 )
 
-TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
-RETRIEVAL_MODES = ("hybrid", "bm25", "vector", "none")
-MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
-_RESIDENT_ORDER = {"caveat": 1, "criterion": 2}
-
-
-@dataclass
-class Block:
-    tier: str
-    id: str | None
-    kind: str
-    text: str
-    tokens: int
-    source: str = ""  # resident | journal | todo | retrieved | catalog
-    order: float = 0.0  # render order inside the top-k tier (event time for journal blocks)
-
-
-@dataclass
-class Dropped:
-    id: str
-    tier: str
-    reason: str
+__all__ = [
+    "MIN_CATALOG_LINE_TOKENS",
+    "TIERS",
+    "Block",
+    "ContextResult",
+    "Dropped",
+    "TierReport",
+    "assemble_context",
+    "candidates_for",
+    "open_todos",
+    "search_hits",
+]
 
 
 @dataclass
@@ -81,6 +92,7 @@ class ContextResult:
     query: str | None = None
     overhead: int = 0
     cache_warm: bool = True  # False when the tokenizer had to be loaded (new or changed text)
+    index_cold: bool = False  # recall came from catalog titles: the index was cold or broken
     full_ids: list[str] = field(default_factory=list)  # shown whole (not just a catalog line)
 
     @property
@@ -88,56 +100,18 @@ class ContextResult:
         return not self.text
 
 
+def candidates_for(mem: Memory, budget: int) -> int:
+    """How many hits to ask the retriever for: enough to fill the budget with short items
+    (a short conversation turn renders in ~8-15 tokens), never fewer than `loader.candidates`."""
+    return max(mem.settings.loader.candidates, budget // 8)
+
+
 def _memo(mem: Memory) -> TokenMemo:
     index_dir = mem.primary.index_dir
-    return TokenMemo(mem.settings.tokens.encoding,
-                     index_dir / "loader" / "tokens.json" if index_dir.parent.is_dir() else None)
-
-
-def cached_view(mem: Memory, memo: TokenMemo):
-    """(resident items, lazy catalog rows, catalog size, problems) from the stat-validated cache."""
-    from memstrata.retrieval.context_cache import merged_view
-
-    repo = mem.project.repo_dir if mem.project else None
-    home_dir = Path.home()
-    rescan = mem.settings.loader.catalog_rescan_s
-    project = (RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir).load(rescan)
-               if mem.project else None)
-    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir).load(rescan)
-    resident, rows = merged_view(project, global_)
-    problems = (project.problems if project else []) + global_.problems
-    total = (project.line_count if project else 0) + global_.line_count
-    return resident, rows, total, problems, [v for v in (project, global_) if v is not None]
-
-
-# ---- top-k sources -------------------------------------------------------------------------
-def _recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
-    """(today's + last working days' events, older open todos/blockers) from the journal."""
-    if mem.journal is None:
-        return [], []
-    today = today_utc(now)
-    all_days = [d for d in mem.journal.days() if d <= today]
-    recent_days = []
-    if today in all_days:
-        recent_days.append(today)
-    earlier = [d for d in all_days if d < today]
-    recent_days.extend(reversed(earlier[-max(0, days - 1):] if days > 1 else []))
-    todo_from = today - timedelta(days=todo_days)
-    scan_days = sorted({*recent_days, *(d for d in all_days if d >= todo_from)})
-    events = []
-    for day in scan_days:
-        events.extend(mem.journal.read_day(day).events)
-    events.sort(key=lambda e: e.time)
-    recent_set = set(recent_days)
-    recent = [e for e in events if e.time.date() in recent_set or today_utc(e.time) in recent_set]
-    recent_ids = {e.id for e in recent}
-    open_items = []
-    for i, event in enumerate(events):
-        if event.kind not in ("todo", "blocker") or event.id in recent_ids:
-            continue
-        if _is_open(event, events[i + 1:]):
-            open_items.append(event)  # a later event that names its id resolves it
-    return recent, open_items
+    return TokenMemo(
+        mem.settings.tokens.encoding,
+        index_dir / "loader" / "tokens.json" if index_dir.parent.is_dir() else None,
+    )
 
 
 def open_todos(mem: Memory, now: datetime | None = None) -> list:
@@ -145,301 +119,250 @@ def open_todos(mem: Memory, now: datetime | None = None) -> list:
     from memstrata.memory_layers.models import now_utc
 
     cfg = mem.settings.loader
-    recent, open_items = _recent_events(mem, now or now_utc(), cfg.journal_days, cfg.todo_days)
-    return [*open_items, *(e for e in recent if e.kind in ("todo", "blocker") and _is_open(e, recent))]
+    recent, open_items = recent_events(mem, now or now_utc(), cfg.journal_days, cfg.todo_days)
+    return [
+        *open_items,
+        *(e for e in recent if e.kind in ("todo", "blocker") and is_open(e, recent)),
+    ]
 
 
-def _is_open(event, events) -> bool:
-    later = [e for e in events if e.time >= event.time and e.id != event.id]
-    return not any(event.id in e.text or event.id in " ".join(e.tags) for e in later)
+# ---- gather ------------------------------------------------------------------------------------
+@dataclass
+class _Request:
+    mem: Memory
+    query: str | None
+    now: datetime
+    memo: TokenMemo
+    mode: RecallMode
+    k: int
+    sync: bool
+    excluded: set[str]
+    notes: list[str] = field(default_factory=list)
+    searched: bool = False
+    index_cold: bool = False
 
 
-def _event_block(event, now: datetime, memo: TokenMemo, source: str) -> Block:
-    header = item_header(event.id, f"event/{event.kind}", event.time, 1.0, now)
-    body = normalise_block(event.text) or normalise_block(event.kind)
-    return Block("topk", event.id, "event", header + body, memo(header) + memo(body), source,
-                 event.time.timestamp())
+def catalog_hits(views, query: str, k: int) -> list[LightHit]:
+    """Items whose catalog line (title, path) shares words with the query, most shared first.
+
+    The fallback when no index can answer: crude, but it is recall from what still works.
+    """
+    import re
+
+    words = set(re.findall(r"[a-z0-9]{3,}", query.lower()))
+    if not words or k <= 0:
+        return []
+    scored = []
+    for view in views:
+        for n, row in enumerate(view.rows()):
+            shared = len(words & set(re.findall(r"[a-z0-9]{3,}", row.line.lower())))
+            if shared:
+                path = str(view.root / row.path) if view.root else row.path
+                scored.append((-shared, n, LightHit(row.id, "item", path)))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [hit for _s, _n, hit in scored[:k]]
 
 
-def _item_block(item, when, now: datetime, memo: TokenMemo, tier: str, source: str,
-                body: str | None = None, body_tokens: int | None = None, verdict: str = "") -> Block:
-    header = item_header(item.id, item.type, when, item.confidence, now, verdict)
-    if body is None:
-        body = item_body(item)
-        body_tokens = memo(body)
-    return Block(tier, item.id, item.type, header + body, memo(header) + int(body_tokens or 0), source)
+def _retrieve(req: _Request, views) -> list:
+    """The retriever's hits for the query (or none, with a note saying why)."""
+    if not (req.query and req.query.strip()) or req.mode is RecallMode.NONE:
+        return []
+    if not req.sync and not index_is_warm(req.mem):
+        # the lexical index is missing: answer from the catalog titles we already hold
+        found = catalog_hits(views, req.query, req.k)
+        req.notes.append("retrieval degraded: the lexical index is cold; answered from catalog "
+                         f"titles ({len(found)} match(es)) and the journal")
+        req.index_cold = True
+        return found
+    warnings: list[str] = []
+    try:
+        if req.mode is RecallMode.BM25 and not req.sync:
+            return lexical_hits(req.mem, req.query, req.k, views)
+        req.searched = True  # the full pipeline reinforces what it recalls
+        return search_hits(
+            req.mem,
+            req.query,
+            k=req.k,
+            mode=req.mode,
+            sync=req.sync,
+            warnings=warnings,
+            now=req.now,
+            record_access=False,
+        )
+    except Exception as exc:  # noqa: BLE001 - context without recall beats none
+        found = catalog_hits(views, req.query, req.k)
+        req.notes.append(f"retrieval degraded: {type(exc).__name__}: {exc}; answered from "
+                         f"catalog titles ({len(found)} match(es)) and the journal")
+        req.index_cold = not req.sync
+        return found
+    finally:
+        req.notes.extend(f"retrieval: {w}" for w in warnings)
 
 
-def _catalog_need(rows, taken: set[str], heading: int, cap: int) -> int:
-    """Tokens the catalog would use, counted only up to `cap` (the rows are parsed lazily)."""
-    need = 0
-    for row in rows:
-        if need >= cap:
-            break
-        if row.id not in taken:
-            need += row.line_tokens + (0 if need else heading)
-    return min(need, cap)
-
-
-def _hit_block(mem: Memory, hit, now: datetime, memo: TokenMemo,
-               known_path: str | None = None) -> Block | None:
-    """Render a hit as its *whole* item or event (the index may hold only a chunk)."""
-    if getattr(hit, "type", None) == "event":
-        event = _find_event(mem, hit)
-        return _event_block(event, now, memo, "retrieved") if event else None
-    from memstrata.memory_layers.store import MemoryStore
-
-    path = known_path or getattr(hit, "path", None)
-    path = Path(path) if path else None
-    loaded = None
-    for scope, paths in (("project", mem.project), ("global", mem.home)):
-        if paths is None:
+def _hit_blocks(
+    req: _Request, hits: Sequence[Hit], views, days: DayCache, expand: bool
+) -> tuple[list[Block], list[Block]]:
+    """(whole blocks of the hits in rank order, neighbour turns of the best event hits)."""
+    item_ids = {h.id for h in hits if h.type != "event"}
+    known: dict[str, str] = {}
+    for view in views:
+        known.update(view.paths_for(item_ids - set(known)))
+    blocks: list[Block] = []
+    seen: set[str] = set()
+    for hit in hits:
+        if hit.id in seen or hit.id in req.excluded:
             continue
-        store = MemoryStore(paths, scope)
-        try:
-            if path is not None and paths.root in path.parents:
-                loaded = store.load_file(path)
-            elif path is None:
-                loaded = store.find(hit.id)  # slow path: callers without a path
-        except Exception:  # noqa: BLE001 - a vanished or broken file is simply not shown
-            loaded = None
-        if loaded is not None:
-            break
-    if loaded is None or loaded.item.id != hit.id or loaded.item.status != "active":
-        return None
-    item = loaded.item
-    verdict = item.criterion.verdict if item.criterion else ""
-    return _item_block(item, item.updated, now, memo, "topk", "retrieved", verdict=verdict)
+        seen.add(hit.id)
+        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id))
+        if block is not None:
+            block.excerpt = excerpt_block(block, req.query or "", req.memo) if expand else None
+            blocks.append(block)
+    neighbours: list[Block] = []
+    if expand:
+        for block in [b for b in blocks if b.kind == "event"][:NEIGHBOUR_HITS]:
+            when = datetime.fromtimestamp(block.order, tz=timezone.utc)
+            event, path = days.find(LightHit(block.id or "", "event", block.day_file, when))
+            for other in days.neighbours(event, path) if event else []:
+                if other.time <= req.now and other.id not in req.excluded:
+                    neighbours.append(
+                        event_block(
+                            other,
+                            req.now,
+                            req.memo,
+                            "neighbour",
+                            str(path),
+                            days.position(path, other.id),
+                        )
+                    )
+    return blocks, neighbours
 
 
-def _find_event(mem: Memory, hit):
-    if mem.journal is None:
-        return None
-    candidates = []
-    hit_path = getattr(hit, "path", None)
-    if hit_path and Path(str(hit_path)).is_file():
-        candidates.append(Path(str(hit_path)))
-    when = getattr(hit, "time", None)
-    if isinstance(when, datetime):
-        candidates.append(mem.journal.day_file(today_utc(when)))
-    for path in candidates:
-        for event in mem.journal.read_file(path).events:
-            if event.id == hit.id:
-                return event
-    return None
+def _gather(
+    req: _Request, tiers: tuple[str, ...], recent: bool, hits: list | None, expand: bool
+) -> tuple[Candidates, list]:
+    """Every candidate block, and the resident items (for the fence width)."""
+    resident_items, rows, total, problems, views = cached_view(req.mem, req.memo)
+    req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
+    c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
+    if "resident" in tiers:
+        c.resident = resident_blocks(resident_items, req.memo)
+    if "topk" in tiers:
+        days = DayCache(req.mem)
+        if recent:
+            cfg = req.mem.settings.loader
+            events, open_items = recent_events(req.mem, req.now, cfg.journal_days, cfg.todo_days)
+            c.recent = [
+                event_block(e, req.now, req.memo, "journal", seq=n)
+                for n, e in reversed(list(enumerate(events)))
+            ]
+            c.recent += [
+                event_block(e, req.now, req.memo, "todo", seq=n)
+                for n, e in reversed(list(enumerate(open_items)))
+            ]
+        found = _retrieve(req, views) if hits is None else hits
+        c.hits, c.neighbours = _hit_blocks(req, found, views, days, expand)
+    return c, resident_items
 
 
-# ---- assembly ------------------------------------------------------------------------------
-class _Budgeter:
-    def __init__(self, memo: TokenMemo):
-        self.memo = memo
-        self.chosen: dict[str, list[Block]] = {t: [] for t in TIERS}
-        self.ids: set[str] = set()
-        self.dropped: list[Dropped] = []
-
-    def section_cost(self, tier: str) -> int:
-        return 0 if self.chosen[tier] else self.memo(SECTION_TITLES[tier])
-
-    def offer(self, block: Block, room: int) -> int:
-        """Take the block if it (plus its section heading) fits in `room`; return tokens used."""
-        if block.id and block.id in self.ids:
-            return 0
-        cost = block.tokens + self.section_cost(block.tier)
-        if cost > room:
-            if block.id:
-                self.dropped.append(Dropped(block.id, block.tier, f"needs {block.tokens} tokens, "
-                                                                  f"{max(room, 0)} left in tier"))
-            return 0
-        self.chosen[block.tier].append(block)
-        if block.id:
-            self.ids.add(block.id)
-        return cost
-
-
-def assemble_context(mem: Memory, *, query: str | None = None, budget: int | None = None,
-                     tiers: Sequence[str] = TIERS, recent: bool = True,
-                     exclude_ids: Iterable[str] = (), retrieval: str = "hybrid",
-                     k: int | None = None, hits: list | None = None, sync: bool = True,
-                     now: datetime | None = None) -> ContextResult:
+# ---- assemble ----------------------------------------------------------------------------------
+def assemble_context(
+    mem: Memory,
+    *,
+    query: str | None = None,
+    budget: int | None = None,
+    tiers: Sequence[str] = TIERS,
+    recent: bool = True,
+    exclude_ids: Iterable[str] = (),
+    retrieval: str = "default",
+    k: int | None = None,
+    hits: list | None = None,
+    sync: bool = True,
+    now: datetime | None = None,
+    expand: bool = True,
+) -> ContextResult:
     """Assemble the session context within `budget` tokens (default: settings.loader.budget).
 
-    `hits` supplies retrieval results directly (otherwise the index is searched for `query`);
-    `exclude_ids` are never shown again (what the session already received).
+    `hits` supplies retrieval results directly (anything with the `Hit` protocol; otherwise
+    the index is searched for `query` in `retrieval` mode); `exclude_ids` are never shown
+    again (what the session already received); `expand=False` packs only whole hits (no
+    neighbour turns, no excerpts), as the bench's single-retriever modes do.
     """
     from memstrata.memory_layers.models import now_utc
 
     cfg = mem.settings.loader
     budget = cfg.budget if budget is None else int(budget)
     tiers = tuple(t for t in TIERS if t in set(tiers))
-    now = now or now_utc()
-    memo = _memo(mem)
-    encoding = mem.settings.tokens.encoding
+    req = _Request(
+        mem,
+        query,
+        now or now_utc(),
+        _memo(mem),
+        parse_mode(retrieval, allow_none=True),
+        k or candidates_for(mem, budget),
+        sync,
+        set(exclude_ids),
+    )
     reports = {t: TierReport(t) for t in tiers}
-    result = ContextResult("", 0, budget, encoding, reports, [], query=query)
+    result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
         return result
-    excluded = set(exclude_ids)
-    bud = _Budgeter(memo)
-    bud.ids |= excluded
-
-    resident_items, catalog_rows, catalog_total, problems, views = cached_view(mem, memo)
-    result.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:5])
-
-    # candidate blocks ------------------------------------------------------------------
-    resident: list[Block] = []
-    if "resident" in tiers:
-        chosen = [i for i in resident_items if i.status == "active"]
-        chosen.sort(key=lambda i: (0 if i.id == "project" else 3 if i.id == "profile"
-                                   else _RESIDENT_ORDER.get(i.type, 4), -i.importance, -i.updated_ts))
-        resident = [_item_block(i, i.updated_at, now, memo, "resident", "resident", i.body,
-                                i.body_tokens, i.verdict) for i in chosen]
-    recent_blocks: list[Block] = []
-    hit_blocks: list[Block] = []
-    searched = False
-    if "topk" in tiers:
-        if recent:
-            events, open_items = _recent_events(mem, now, cfg.journal_days, cfg.todo_days)
-            recent_blocks = [_event_block(e, now, memo, "journal") for e in reversed(events)]
-            recent_blocks += [_event_block(e, now, memo, "todo") for e in reversed(open_items)]
-        if hits is None and query and query.strip() and retrieval != "none":
-            if not sync and not index_is_warm(mem):
-                result.notes.append("retrieval skipped: the index is cold (run `memstrata reindex`)")
-                hits = []
-            else:
-                warnings: list[str] = []
-                try:
-                    if retrieval == "bm25" and not sync:
-                        hits = lexical_hits(mem, query, k or cfg.candidates, views)
-                    else:
-                        searched = True  # the full pipeline reinforces what it recalls
-                        hits = search_hits(mem, query, k=k or cfg.candidates, mode=retrieval,
-                                           sync=sync, warnings=warnings, now=now,
-                                           record_access=False)
-                except Exception as exc:  # noqa: BLE001 - context without recall beats none
-                    result.notes.append(f"retrieval skipped: {type(exc).__name__}: {exc}")
-                    hits = []
-                result.notes.extend(f"retrieval: {w}" for w in warnings)
-        # where each hit's file is now, per our own cache (the index may hold older paths)
-        item_ids = {h.id for h in hits or [] if getattr(h, "type", None) != "event"}
-        known: dict[str, str] = {}
-        for view in views:
-            known.update(view.paths_for(item_ids - set(known)))
-        seen_hits: set[str] = set()
-        for hit in hits or []:
-            if hit.id in seen_hits or hit.id in excluded:
-                continue
-            seen_hits.add(hit.id)
-            block = _hit_block(mem, hit, now, memo, known.get(hit.id))
-            if block is not None:
-                hit_blocks.append(block)
-    longest = max([i.tilde for i in resident_items] +
-                  [longest_tilde_fence(b.text) for b in recent_blocks + hit_blocks] + [0])
-    fence_open, fence_close = fence_for(longest)
-    overhead = memo(PREFACE) + memo(fence_open) + memo(fence_close)
-    result.overhead = overhead
-    avail = budget - overhead
-    if avail <= 0:
-        result.notes.append(f"budget {budget} is below the fixed overhead of {overhead} tokens")
-        memo.save()
-        return result
-
-    # resident ---------------------------------------------------------------------------
-    used = 0
-    if "resident" in tiers:
-        room = min(cfg.resident_budget, avail)
-        reports["resident"].budget = room
-        for block in resident:
-            used += bud.offer(block, room - used)
-        reports["resident"].used = used
-    rest = avail - used
-
-    # top-k ------------------------------------------------------------------------------
-    topk_used = 0
-    if "topk" in tiers:
-        reserve = 0
-        if "catalog" in tiers:  # a small catalog hands the rest of its share back to top-k
-            need_rows, catalog_rows = itertools.tee(catalog_rows)
-            reserve = _catalog_need(need_rows, bud.ids, memo(SECTION_TITLES["catalog"]),
-                                    int(rest * cfg.catalog_share))
-        room = rest - reserve
-        reports["topk"].budget = room
-        recent_room = int(room * cfg.journal_share) if hit_blocks else room
-        for block in recent_blocks:
-            topk_used += bud.offer(block, recent_room - topk_used)
-        for block in hit_blocks:
-            topk_used += bud.offer(block, room - topk_used)
-        for block in recent_blocks:  # whatever the hits left over
-            if block.id not in bud.ids:
-                topk_used += bud.offer(block, room - topk_used)
-        reports["topk"].used = topk_used
-    rest -= topk_used
-
-    # catalog ----------------------------------------------------------------------------
-    if "catalog" in tiers:
-        reports["catalog"].budget = rest
-        cat_used = 0
-        heading = memo(SECTION_TITLES["catalog"])
-        for row in catalog_rows:
-            room = rest - cat_used
-            if room < MIN_CATALOG_LINE_TOKENS:
-                break  # nothing more can fit; the rest stays unparsed
-            if row.id in bud.ids:
-                continue
-            cost = row.line_tokens + (0 if bud.chosen["catalog"] else heading)
-            if cost > room:
-                continue
-            bud.chosen["catalog"].append(Block("catalog", row.id, row.type, row.line,
-                                               row.line_tokens, "catalog"))
-            bud.ids.add(row.id)
-            cat_used += cost
-        # catalog lines neither listed nor shown whole elsewhere
-        skipped = max(0, catalog_total - len(bud.ids - excluded))
-        reports["catalog"].used = cat_used
-        reports["catalog"].dropped = skipped
-        if skipped:
-            result.notes.append(f"catalog: {skipped} lines left out for budget (lowest priority first)")
-        rest -= cat_used
-    if "topk" in tiers and rest > 0:  # whatever the catalog did not use (its lines were shown)
-        for block in [*hit_blocks, *recent_blocks]:
-            if block.id not in bud.ids:
-                extra = bud.offer(block, rest)
-                rest -= extra
-                reports["topk"].used += extra
-
-    _finish(result, bud, memo, fence_open, fence_close, budget)
-    if searched:
-        record_shown(mem, [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id],
-                      now)
-    result.cache_warm = not memo.encoder_loaded
-    memo.save()
+    c, resident_items = _gather(req, tiers, recent, hits, expand)
+    _plan_and_render(req, c, resident_items, result, expand)
+    result.cache_warm = not req.memo.encoder_loaded
+    req.memo.save()
     return result
 
 
-def _render(bud: _Budgeter, fence_open: str, fence_close: str) -> tuple[str, int]:
+def _plan_and_render(
+    req: _Request, c: Candidates, resident_items: list, result: ContextResult, expand: bool
+) -> None:
+    """Steps two and three: fence, budget plan, render and report, then reinforce."""
+    cfg = req.mem.settings.loader
+    budget = result.budget
+    longest = max(
+        [i.tilde for i in resident_items]
+        + [longest_tilde_fence(b.text) for b in [*c.recent, *c.hits, *c.neighbours]]
+        + [0]
+    )
+    fence_open, fence_close = fence_for(longest)
+    result.overhead = req.memo(PREFACE) + req.memo(fence_open) + req.memo(fence_close)
+    avail = budget - result.overhead
+    result.notes = req.notes
+    result.index_cold = req.index_cold
+    if avail <= 0:
+        result.notes.append(
+            f"budget {budget} is below the fixed overhead of {result.overhead} tokens"
+        )
+        return
+    bud = Budgeter(req.memo, req.excluded, {**SECTION_TITLES, "topk": topk_title(req.now)})
+    skipped, notes = plan(
+        c,
+        bud,
+        avail,
+        resident_cap=cfg.resident_budget,
+        journal_share=cfg.journal_share,
+        catalog_share=cfg.catalog_share,
+        query=req.query,
+        expand=expand,
+    )
+    result.notes.extend(notes)
+    if "catalog" in result.tiers:
+        result.tiers["catalog"].dropped = skipped
+        if skipped:
+            result.notes.append(
+                f"catalog: {skipped} lines left out for budget (lowest priority first)"
+            )
+    _finish(result, bud, fence_open, fence_close, budget, avail)
+    if req.searched:
+        shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
+        record_shown(req.mem, shown, req.now)
+
+
+def _finish(
+    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int, avail: int
+) -> None:
     memo = bud.memo
-    parts: list[str] = []
-    total = 0
-    for tier in TIERS:
-        blocks = bud.chosen[tier]
-        if not blocks:
-            continue
-        if tier == "topk":
-            recent = sorted((b for b in blocks if b.source != "retrieved"), key=lambda b: b.order)
-            blocks = [*recent, *(b for b in blocks if b.source == "retrieved")]
-        parts.append(SECTION_TITLES[tier])
-        total += memo(SECTION_TITLES[tier])
-        for block in blocks:
-            parts.append(block.text)
-            total += block.tokens
-    if not parts:
-        return "", 0
-    text = PREFACE + fence_open + "".join(parts) + fence_close
-    return text, total + memo(PREFACE) + memo(fence_open) + memo(fence_close)
-
-
-def _finish(result: ContextResult, bud: _Budgeter, memo: TokenMemo, fence_open: str,
-            fence_close: str, budget: int) -> None:
-    text, total = _render(bud, fence_open, fence_close)
+    text, total = render(bud, fence_open, fence_close)
     # The block sums are exact by construction (see render_context); whenever the encoder is
     # loaded anyway, check the whole and trim lowest-priority blocks if it ever disagrees.
     if memo.encoder_loaded and text:
@@ -450,23 +373,40 @@ def _finish(result: ContextResult, bud: _Budgeter, memo: TokenMemo, fence_open: 
                     block = bud.chosen[tier].pop()
                     bud.dropped.append(Dropped(block.id or "?", tier, "trimmed after exact count"))
                     break
-            text, total = _render(bud, fence_open, fence_close)
+            text, total = render(bud, fence_open, fence_close)
             exact = memo.exact(text) if text else 0
         if text and exact != total:
             result.notes.append(f"token sum {total} differed from exact count {exact}")
         total = exact if text else 0
-    result.text = text
-    result.tokens = total
-    result.ids = [b.id for tier in TIERS for b in bud.chosen[tier] if b.id]
-    result.full_ids = [b.id for tier in ("resident", "topk") for b in bud.chosen[tier] if b.id]
+    result.text, result.tokens = text, total
+    shown = [b for tier in TIERS for b in bud.chosen[tier] if b.id]
+    result.ids = list(dict.fromkeys(b.id for b in shown if b.id))
+    result.full_ids = [
+        b.id for b in shown if b.id and b.tier != "catalog" and b.source != "excerpt"
+    ]
+    _report(result, bud, avail)
+
+
+def _report(result: ContextResult, bud: Budgeter, avail: int) -> None:
+    shown = set(result.ids)
     seen: set[tuple[str, str]] = set()
     result.dropped = []
     for d in bud.dropped:
-        if d.id in bud.ids and d.reason != "trimmed after exact count" or (d.id, d.tier) in seen:
+        trimmed = d.reason == "trimmed after exact count"
+        if (d.id in shown and not trimmed) or (d.id, d.tier) in seen:
             continue
         seen.add((d.id, d.tier))
         result.dropped.append(d)
     for tier, report in result.tiers.items():
-        report.items = [b.id for b in bud.chosen[tier] if b.id]
-        if tier != "catalog":
+        blocks = bud.chosen[tier]
+        report.items = [b.id for b in blocks if b.id]
+        report.used = (
+            sum(b.tokens for b in blocks)
+            + sum(bud.memo(h) for h in {b.head for b in blocks if b.head})
+            + (bud.memo(bud.titles[tier]) if blocks else 0)
+        )
+        report.budget = avail
+        if tier == "resident":
+            report.dropped = bud.resident_left
+        elif tier != "catalog":
             report.dropped = sum(1 for d in result.dropped if d.tier == tier)

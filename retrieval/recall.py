@@ -6,23 +6,14 @@ session-start fast path (tantivy alone), `search_hits` the full pipeline at the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from memstrata.retrieval.hits import LightHit
+from memstrata.retrieval.modes import parse_mode
+
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
-
-
-@dataclass
-class LightHit:
-    """A lexical hit found without the full index stack (see `lexical_hits`)."""
-
-    id: str
-    type: str
-    path: str | None
-    time: datetime | None = None
-    scope: str = "project"
 
 
 def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
@@ -54,7 +45,7 @@ def index_is_warm(mem: Memory) -> bool:
 def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
                 warnings: list[str] | None = None, now: datetime | None = None,
                 record_access: bool = True) -> list:
-    """The retriever's hits for the query ("hybrid" = fused + reranked); warnings collected.
+    """The retriever's hits for the query in `mode` (retrieval/modes.py); warnings collected.
 
     `now` is the caller's time: decay and access reinforcement use it, not the wall clock.
     """
@@ -62,7 +53,7 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
 
     index = MemoryIndex(mem, warn=(warnings.append if warnings is not None else None))
     try:
-        return index.search(query, k=k, mode="default" if mode == "hybrid" else mode,
+        return index.search(query, k=k, mode=parse_mode(mode).value,
                             sync=sync, record_access=record_access, now=now)
     finally:
         index.close()

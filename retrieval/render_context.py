@@ -30,7 +30,7 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 5  # bump when a cached block's rendering changes
+RENDER_VERSION = 7  # bump when a cached block's rendering changes (or the secret guard's rules)
 _MEMO_LIMIT = 50000
 
 
@@ -38,13 +38,12 @@ def normalise_block(text: str) -> str:
     """Strip surrounding whitespace and end with one newline (the additivity rule).
 
     Every body and catalog line a session sees passes here, so this is also where a secret
-    that was written into a memory file by hand is redacted before it reaches the assistant
-    (project rules + entropy; the vendor plugins would cost a hook ~80 ms of imports, and the
-    index path already ran them).
+    that was written into a memory file by hand is redacted before it reaches the assistant,
+    with the same detector the index and the write paths use.
     """
     from memstrata.memory_layers.secret_guard import redact_for_reading
 
-    stripped = redact_for_reading(text, vendor_plugins=False)[0].strip()
+    stripped = redact_for_reading(text)[0].strip()
     if not stripped:
         return ""
     lines = [line.rstrip() for line in stripped.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -78,13 +77,76 @@ def age_label(when: datetime | None, now: datetime) -> str:
         return f"{days} days ago"
     months = int(days / 30.4)
     if months < 24:
-        return f"{months} months ago"
+        return f"{months} month{'' if months == 1 else 's'} ago"
     return f"{days // 365} years ago"
+
+
+_NATIVE_ID = re.compile(r"^[a-z]{2,8}-([a-z0-9]{8})$")
+SHORT_ID_CHARS = 5
+_PLURAL = {"fact": "facts", "decision": "decisions", "caveat": "caveats", "preference":
+           "preferences", "criterion": "criteria", "event": "events"}
+_PLACEHOLDER = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*[^*]+\*\*:\s*unknown|\(.*\)|_drafted by .*_)\s*$",
+                          re.IGNORECASE)
+
+
+def short_id(item_id: str) -> str:
+    """What a session sees of an id: `dec-7k2m9q4x` → `7k2m9`; `show`/`forget` accept it."""
+    m = _NATIVE_ID.match(item_id)
+    return m[1][:SHORT_ID_CHARS] if m else item_id
+
+
+def strip_placeholders(body: str) -> str:
+    """A body without `init`'s fill-in lines; "" when nothing real is left (never rendered)."""
+    kept = [ln for ln in body.splitlines() if not _PLACEHOLDER.match(ln)]
+    while kept and kept[-1].lstrip().startswith("#"):
+        kept.pop()  # a heading with nothing under it any more
+    if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in kept):
+        return ""
+    return "\n".join(kept).strip()
+
+
+def bullet(text: str, tail: str = "") -> str:
+    """One list line (continuation lines indented); `tail` goes after the last word."""
+    body = normalise_block(text)
+    if not body:
+        return ""
+    first, *rest = body.rstrip("\n").split("\n")
+    lines = ["- " + first, *(("  " + ln) if ln else "" for ln in rest)]
+    return "\n".join(lines) + tail + "\n"
+
+
+def id_tail(item_id: str, confidence: float = 1.0, note: str = "") -> str:
+    """` (note) ~7k2m9 (conf 0.70)`: the short id always, confidence only when below 1."""
+    parts = [f" ({note})" if note else "", f" ~{short_id(item_id)}"]
+    if confidence < 0.995:
+        parts.append(f" (conf {confidence:.2f})")
+    return "".join(parts)
+
+
+def event_group_heading(day: date, session: str | None, now: datetime) -> str:
+    """One heading per day and session: `### 2023-05-08 session_1` (the section title names
+    today's date once, so ages need not be repeated per group)."""
+    name = " ".join((session or "").split())
+    if day.isoformat() in name:  # "proj-2024-02-13-am" says no more than the date and "am"
+        name = name.split(day.isoformat(), 1)[1].strip(" -_·")
+    return f"### {day.isoformat()} {name}".rstrip() + "\n"
+
+
+def topk_title(now: datetime) -> str:
+    """The top-k section title, with "now" so relative ages can be worked out once."""
+    day = today_utc(now)
+    return f"## Recent and relevant (today is {day.isoformat()} {day.strftime('%a')})\n"
+
+
+def item_group_heading(kind: str, verdict: str = "") -> str:
+    """One heading per type (and verdict, for criteria): `### criteria (block)`."""
+    name = _PLURAL.get(kind, kind)
+    return f"### {name} ({verdict})\n" if verdict else f"### {name}\n"
 
 
 def item_header(item_id: str, kind: str, when: datetime | None, confidence: float,
                 now: datetime, extra: str = "") -> str:
-    """`### <id> · <type> · <age> · conf 0.70` — ends in a digit, as the additivity rule wants."""
+    """The long per-item header of render version 5 (kept for reports that compare)."""
     tail = f" · {extra}" if extra else ""
     return f"### {item_id} · {kind}{tail} · {age_label(when, now)} · conf {confidence:.2f}\n"
 
@@ -105,7 +167,6 @@ def criterion_details(criterion) -> str:
         lines.append("forbids: " + ", ".join(criterion.forbid))
     if criterion.require:
         lines.append("requires: " + ", ".join(criterion.require))
-    lines.append(f"verdict when violated: {criterion.verdict}")
     if criterion.rationale:
         lines.append(f"why: {criterion.rationale}")
     if criterion.review_when:
@@ -114,11 +175,17 @@ def criterion_details(criterion) -> str:
 
 
 def item_body(item) -> str:
-    """The body block of an L1/L2 item: its text plus, for criteria, the decidable parts."""
-    body = item.body.strip()
+    """The body block of an L1/L2 item: its text plus, for criteria, the decidable parts
+    (the verdict is named once by the group heading). The title is shown only when the body
+    does not already start with it (a title is often the body's first words, cut short)."""
+    body = strip_placeholders(item.body.strip()) if item.id in ("project", "profile") else item.body.strip()
+    if item.id in ("project", "profile") and not body:
+        return ""
     first = next((ln.strip().lstrip("#").strip() for ln in body.splitlines() if ln.strip()), "")
-    # a body that opens with its own title as a heading (project.md) is shown once, not twice
-    parts = [body if body and first == item.title.strip() else item.text]
+    title = item.title.strip()
+    stem = title.rstrip(".…").rstrip()
+    opens_with_title = bool(body) and (first == title or (len(stem) >= 8 and first.startswith(stem)))
+    parts = [body if opens_with_title or not title else (f"{title}\n{body}" if body else title)]
     details = criterion_details(getattr(item, "criterion", None))
     if details:
         parts.append(details)

@@ -14,11 +14,18 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memstrata.retrieval.documents import IndexDoc, list_sources, merge_docs, parse_source
+from memstrata.retrieval.documents import (
+    IndexDoc,
+    list_sources,
+    merge_docs,
+    parse_source,
+    read_source,
+)
 from memstrata.retrieval.vectors import chunk_id, doc_metadata
+
+from memstrata.core.errors import InvalidItem
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.retrieval.index import MemoryIndex
@@ -37,6 +44,7 @@ class SyncReport:
     total: int = 0           # docs in the index after the sync
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # unsafe entries never read (symlinks out…)
     seconds: float = 0.0
 
     @property
@@ -67,8 +75,15 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
 
 def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> bool:
     """Update the catalog's file table; True when some file's content changed."""
+    from memstrata.memory_layers.secret_guard import DETECTOR_VERSION
+
     mem, catalog = index.mem, index.catalog
+    # docs hold redacted text: a new detector re-reads every file, so nothing indexed by an
+    # older one (which may have missed a secret) survives the upgrade
+    guard_changed = catalog.get_meta("guard") != str(DETECTOR_VERSION)
+    force = force or guard_changed
     sources = list_sources(mem)
+    report.skipped = list(sources.skipped)
     known = index.file_stats(refresh=False)
     seen = set()
     stale = []
@@ -90,8 +105,13 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             catalog.drop_file(path)
         for src in stale:
             try:
-                raw = Path(src.path).read_bytes()
+                raw = read_source(mem, src, report.warnings)
             except FileNotFoundError:
+                catalog.drop_file(src.path)
+                content_changed = True
+                continue
+            except (InvalidItem, OSError) as exc:  # swapped for a link/FIFO since the scan
+                report.skipped.append(str(exc))
                 catalog.drop_file(src.path)
                 content_changed = True
                 continue
@@ -106,6 +126,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             content_changed = True
     if stale or gone:
         index.file_stats(refresh=True)
+    if guard_changed:
+        catalog.set_meta("guard", str(DETECTOR_VERSION))
     return content_changed
 
 

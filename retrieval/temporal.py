@@ -132,6 +132,28 @@ def parse_date_query(query: str, now: datetime) -> DateQuery | None:
     return DateQuery(sorted(set(days)), rest=rest)
 
 
+def relative_dates(text: str, when: datetime) -> list[tuple[str, date]]:
+    """Relative day phrases inside an event ("yesterday", "last Saturday") resolved against
+    the event's own time, so a reader months later still knows which day was meant."""
+    said = when.astimezone(timezone.utc).date() if when.tzinfo else when.date()
+    out: list[tuple[str, date]] = []
+    for m in _RELATIVE.finditer(text):
+        word = m[1].lower()
+        if word == "today":
+            continue  # the group heading already names the day
+        if word == "yesterday":
+            out.append((m[0], said - timedelta(days=1)))
+        else:
+            n = m[2].lower()
+            out.append((m[0], said - timedelta(days=int(n) if n.isdigit() else _NUMBERS[n])))
+    for m in _LAST_WEEKDAY.finditer(text):
+        if not m[1]:
+            continue  # "on Friday" in a statement may be a future day: leave it
+        back = (said.weekday() - WEEKDAYS[m[1].lower()]) % 7 or 7
+        out.append((m[0], said - timedelta(days=back)))
+    return out[:3]
+
+
 def content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)} - STOPWORDS
 

@@ -11,17 +11,64 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), timeout=5, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS usage (id TEXT PRIMARY KEY, "
+                   "count INTEGER NOT NULL DEFAULT 0, last_access TEXT)")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
 class UsageStore:
+    """Access counts. A cache like the indexes: a damaged file is reset, never fatal."""
+
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(str(path), timeout=5, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("CREATE TABLE IF NOT EXISTS usage (id TEXT PRIMARY KEY, "
-                        "count INTEGER NOT NULL DEFAULT 0, last_access TEXT)")
+        self.reset_reason: str | None = None  # set when a damaged file was started over
+        try:
+            self.db = _connect(path)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise
+            self.reset(f"{type(exc).__name__}: {exc}")
+        except sqlite3.DatabaseError as exc:
+            self.reset(f"{type(exc).__name__}: {exc}")
+
+    def reset(self, reason: str) -> None:
+        """Start the usage stats over (they only tune decay; the memory itself is untouched)."""
+        db = getattr(self, "db", None)
+        if db is not None:
+            db.close()
+        for suffix in ("", "-wal", "-shm"):
+            self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+        self.reset_reason = reason
+        self.db = _connect(self.path)
+
+    def check(self) -> str:
+        """'ok', or what is wrong with the file (for doctor)."""
+        try:
+            row = self.db.execute("PRAGMA quick_check").fetchone()
+            self.db.execute("SELECT count(*) FROM usage").fetchone()
+        except sqlite3.DatabaseError as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return "ok" if row and row[0] == "ok" else f"damaged: {row[0] if row else '?'}"
 
     def get(self, ids: list[str]) -> dict[str, tuple[int, datetime | None]]:
+        try:
+            return self._get(ids)
+        except sqlite3.OperationalError:
+            return {}  # busy: reinforcement is best effort
+        except sqlite3.DatabaseError as exc:  # damaged under us: start over, rank without it
+            self.reset(f"{type(exc).__name__}: {exc}")
+            return {}
+
+    def _get(self, ids: list[str]) -> dict[str, tuple[int, datetime | None]]:
         out: dict[str, tuple[int, datetime | None]] = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
@@ -42,6 +89,8 @@ class UsageStore:
                 [(i, stamp) for i in ids])
         except sqlite3.OperationalError:
             pass  # busy or read-only: reinforcement is best effort, never worth failing a search
+        except sqlite3.DatabaseError as exc:
+            self.reset(f"{type(exc).__name__}: {exc}")
 
     def close(self) -> None:
         self.db.close()

@@ -19,6 +19,36 @@ if TYPE_CHECKING:  # pragma: no cover
 
 COLLECTION = "memstrata"
 
+# never swallowed: the user or the interpreter asked us to stop
+_STOP = (KeyboardInterrupt, SystemExit, GeneratorExit)
+
+
+class VectorStoreError(Exception):
+    """Chroma failed in a way that is not an ordinary exception (a Rust panic)."""
+
+
+def _contained(method):
+    """Turn a Rust panic surfacing from Chroma (pyo3's PanicException derives from
+    BaseException, so `except Exception` misses it) into a VectorStoreError, which every
+    caller already treats as "vector index unusable"."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception:
+            raise
+        except _STOP:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - pyo3_runtime.PanicException
+            self._client = self._collection = None  # a panicked client is not reused
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            raise VectorStoreError(f"Chroma's Rust core gave up ({first[:200]}); its "
+                                   "database is probably damaged") from None
+
+    return wrapper
+
 
 def chroma_settings():
     from chromadb.config import Settings
@@ -43,6 +73,32 @@ def where_clause(filters: Filters | None) -> dict | None:
     return conditions[0] if len(conditions) == 1 else {"$and": conditions}
 
 
+def _heartbeat(host: str, port: int, ssl: bool, headers: dict, seconds: float) -> None:
+    import http.client
+
+    conn_cls = http.client.HTTPSConnection if ssl else http.client.HTTPConnection
+    conn = conn_cls(host, port, timeout=seconds)
+    try:
+        conn.request("GET", "/api/v2/heartbeat", headers=headers)
+        conn.getresponse().read()
+    except OSError as exc:  # refused, unreachable, timed out
+        raise VectorStoreError(f"Chroma server {host}:{port} unreachable ({exc})") from exc
+    finally:
+        conn.close()
+
+
+def _bound_http_timeout(client, seconds: float) -> None:
+    """Give chroma's httpx session (created with timeout=None) a deadline, so a server that
+    accepts but never answers degrades search to BM25 instead of hanging it."""
+    try:
+        import httpx
+
+        session = client._server._session  # chromadb.api.fastapi.FastAPI
+        session.timeout = httpx.Timeout(seconds)
+    except Exception:  # noqa: BLE001, S110 - chroma internals moved: keep its behaviour
+        pass
+
+
 def forget_cached_system(directory: Path) -> None:
     """Drop chroma's in-process system for `directory` so a new client reopens the files."""
     try:
@@ -62,9 +118,12 @@ def forget_cached_system(directory: Path) -> None:
 class VectorStore:
     """One Chroma collection per memory root (or per project name on a shared server)."""
 
-    def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION):
+    def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION,
+                 token: str = "", timeout_s: float = 10.0):
         self.directory = directory
         self.url = url
+        self.token = token
+        self.timeout_s = timeout_s
         self.collection_name = collection
         self._client: Any = None  # chromadb client, made on first use (heavy import)
         self._collection: Any = None
@@ -80,14 +139,22 @@ class VectorStore:
             from urllib.parse import urlparse
 
             parsed = urlparse(self.url if "://" in self.url else f"http://{self.url}")
-            return chromadb.HttpClient(host=parsed.hostname or "localhost",
-                                       port=parsed.port or (443 if parsed.scheme == "https" else 8000),
-                                       ssl=parsed.scheme == "https", settings=chroma_settings())
+            host = parsed.hostname or "localhost"
+            port = parsed.port or (443 if parsed.scheme == "https" else 8000)
+            headers = {"X-Chroma-Token": self.token} if self.token else None
+            # chroma's HTTP session has no timeout at all, and its constructor already talks
+            # to the server: ask for a heartbeat ourselves first, with a deadline
+            _heartbeat(host, port, parsed.scheme == "https", headers or {}, self.timeout_s)
+            client = chromadb.HttpClient(host=host, port=port, ssl=parsed.scheme == "https",
+                                         headers=headers, settings=chroma_settings())
+            _bound_http_timeout(client, self.timeout_s)
+            return client
         if not (self.directory / "chroma.sqlite3").is_file():
             forget_cached_system(self.directory)  # deleted under a live client of this process
         self.directory.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(self.directory), settings=chroma_settings())
 
+    @_contained
     def collection(self, create: bool = True):
         if self._collection is not None:
             return self._collection
@@ -108,7 +175,9 @@ class VectorStore:
         if client is not None and hasattr(client, "close"):
             try:
                 client.close()  # chroma shares one system per path, refcounted
-            except Exception:  # noqa: BLE001, S110 - closing a broken client is best effort
+            except _STOP:
+                raise
+            except BaseException:  # noqa: BLE001, S110 - closing a broken client is best effort
                 pass
 
     def destroy(self) -> None:
@@ -125,9 +194,11 @@ class VectorStore:
         forget_cached_system(self.directory)
         shutil.rmtree(self.directory, ignore_errors=True)
 
+    @_contained
     def count(self) -> int:
         return self.collection(create=False).count()
 
+    @_contained
     def doc_ids(self) -> set[str]:
         """Docs that have at least one vector (for doctor)."""
         col = self.collection(create=False)
@@ -139,6 +210,7 @@ class VectorStore:
         return out
 
     # ---- writing --------------------------------------------------------------------
+    @_contained
     def upsert(self, ids: list[str], vectors: np.ndarray, metadatas: list[dict]) -> None:
         col = self.collection()
         for start in range(0, len(ids), 2000):
@@ -146,11 +218,13 @@ class VectorStore:
             col.upsert(ids=ids[start:end], embeddings=vectors[start:end],
                        metadatas=metadatas[start:end])
 
+    @_contained
     def update_metadata(self, ids: list[str], metadatas: list[dict]) -> None:
         col = self.collection()
         for start in range(0, len(ids), 2000):
             col.update(ids=ids[start:start + 2000], metadatas=metadatas[start:start + 2000])
 
+    @_contained
     def delete(self, ids: list[str]) -> None:
         if not ids:
             return
@@ -159,6 +233,7 @@ class VectorStore:
             col.delete(ids=ids[start:start + 2000])
 
     # ---- reading --------------------------------------------------------------------
+    @_contained
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None,
                accept=None) -> list[tuple[str, float]]:
         """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk).

@@ -35,12 +35,13 @@ def isolated(tmp_path, monkeypatch):
     home.mkdir()
     work = tmp_path / "repo"
     work.mkdir()
+    model = model_dir()  # read before MEMSTRATA_TEST_MODEL_DIR is cleared with the rest
     for var in list(os.environ):
         if var.startswith("MEMSTRATA_"):
             monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model))
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     monkeypatch.chdir(work)

@@ -22,7 +22,8 @@ def test_init_drafts_identity_card_and_never_overwrites(isolated):
     assert run("init").exit_code == 0
     card = isolated / ".memory" / "project.md"
     text = card.read_text()
-    assert "Billing Service" in text and "Python" in text and "`make test`" in text and "`bill`" in text
+    # the manifest names the project; the README's first paragraph describes it
+    assert "# billing" in text and "Charges customers." in text and "Python" in text and "`make test`" in text and "`bill`" in text
     assert (isolated / ".memory" / ".gitignore").read_text().strip().endswith(".index/")
     card.write_text(text + "\nMy own note.\n")
     result = run("init")

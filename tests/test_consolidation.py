@@ -257,3 +257,31 @@ def test_git_commit_of_memory(direct, repo):
     fm = yaml.safe_load(git("show", "HEAD:.memory/facts/the-css-build-uses-tailwind-via-postcss.md")
                         .stdout.split("---")[1])
     assert fm["source"]["events"] == ["ev-css00001"]
+
+
+def test_average_linkage_matches_hand_computed_upgma():
+    """Two tight pairs and a loner; the pairs join at 0.15 average, the loner stays alone."""
+    import numpy as np
+    from memstrata.consolidation.cluster import average_linkage_labels
+
+    d = np.array([
+        [0.0, 0.1, 0.9, 0.9, 0.95],
+        [0.1, 0.0, 0.9, 0.9, 0.95],
+        [0.9, 0.9, 0.0, 0.2, 0.95],
+        [0.9, 0.9, 0.2, 0.0, 0.95],
+        [0.95, 0.95, 0.95, 0.95, 0.0],
+    ])
+
+    def groups(labels):
+        out = {}
+        for i, label in enumerate(labels):
+            out.setdefault(int(label), []).append(i)
+        return sorted(out.values())
+
+    assert groups(average_linkage_labels(d, 0.5)) == [[0, 1], [2, 3], [4]]
+    # average linkage: {0,1} to {2,3} is 0.9, so at 0.91 they join but 4 (0.95) does not
+    assert groups(average_linkage_labels(d, 0.91)) == [[0, 1, 2, 3], [4]]
+    assert groups(average_linkage_labels(d, 0.05)) == [[0], [1], [2], [3], [4]]
+    # single linkage would chain through the closest member; average linkage must not:
+    chain = np.array([[0.0, 0.3, 0.9], [0.3, 0.0, 0.35], [0.9, 0.35, 0.0]])
+    assert groups(average_linkage_labels(chain, 0.4)) == [[0, 1], [2]]

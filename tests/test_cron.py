@@ -26,6 +26,20 @@ FAKE_SYSTEMCTL = """#!{python}
 import sys, pathlib
 with open({log!r}, "a") as fh:
     fh.write(" ".join(sys.argv[1:]) + "\\n")
+enabled = pathlib.Path({log!r} + ".enabled")
+if sys.argv[2:4] == ["enable", "--now"]:
+    enabled.write_text(sys.argv[4])
+elif sys.argv[2:3] == ["disable"]:
+    enabled.unlink(missing_ok=True)
+elif sys.argv[2:3] == ["is-enabled"]:
+    on = enabled.exists() and enabled.read_text() == sys.argv[3]
+    print("enabled" if on else "disabled"); sys.exit(0 if on else 1)
+"""
+
+# a machine without a user session bus (containers, ssh without lingering)
+NO_BUS_SYSTEMCTL = """#!{python}
+import sys
+sys.stderr.write("Failed to connect to bus: No medium found\\n"); sys.exit(1)
 """
 
 
@@ -139,3 +153,60 @@ def test_launchd_plist_dry_run(repo):
     assert data["ProgramArguments"][-2:] == ["consolidate", "--no-diff"]
     assert os.path.isabs(data["ProgramArguments"][0])
     assert data["WorkingDirectory"] == str(repo.resolve())
+
+
+def test_systemd_without_a_bus_changes_nothing_and_is_never_called_installed(repo, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.setenv("MEMSTRATA_SYSTEMCTL", str(_script(tmp_path / "systemctl", NO_BUS_SYSTEMCTL)))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    runner = CliRunner()
+    for _ in range(2):  # the second run must not claim "already installed"
+        done = runner.invoke(cli, ["install", "cron", "--scheduler", "systemd"])
+        assert done.exit_code == 1, done.output
+        assert "Failed to connect to bus" in done.output and "nothing was installed" in done.output
+        assert "Traceback" not in done.output
+        assert not (tmp_path / "config" / "systemd").exists()
+
+
+def test_systemd_timer_files_present_but_not_enabled_is_not_installed(repo, tmp_path, monkeypatch):
+    log = tmp_path / "systemctl.log"
+    monkeypatch.setenv("MEMSTRATA_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
+                                                          log=str(log))))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["install", "cron", "--scheduler", "systemd"]).exit_code == 0
+    Path(str(log) + ".enabled").unlink()  # someone ran `systemctl --user disable`
+    again = runner.invoke(cli, ["install", "cron", "--scheduler", "systemd"])
+    assert again.output.startswith("installed (systemd)"), again.output
+    assert log.read_text().count("enable --now") == 2
+
+
+def test_dry_run_shows_the_content_that_would_be_written(repo, tmp_path, monkeypatch):
+    store = fake_crontab(tmp_path, monkeypatch)
+    dry = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "cron", "--dry-run", "--at", "04:05"])
+    assert "--- crontab" in dry.output
+    assert "5 4 * * * cd " in dry.output and "consolidate --no-diff" in dry.output
+    assert not store.exists()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    dry = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "systemd", "--dry-run",
+                                   "--at", "04:05"])
+    assert "OnCalendar=*-*-* 04:05:00" in dry.output and "ExecStart=" in dry.output
+    assert "[Install]" in dry.output and not (tmp_path / "config").exists()
+
+
+def test_a_crontab_line_without_a_cron_daemon_is_not_called_installed(repo, tmp_path, monkeypatch):
+    from memstrata.consolidation import cron
+
+    fake_crontab(tmp_path, monkeypatch)
+    procs = tmp_path / "proc"
+    (procs / "1").mkdir(parents=True)
+    (procs / "1" / "comm").write_text("systemd\n")
+    monkeypatch.setattr(cron, "PROC_ROOT", procs)
+    done = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "cron"])
+    assert done.exit_code == 0
+    assert done.stdout.startswith("installed but not running (cron)")
+    assert "no cron daemon is running" in done.stderr
+    (procs / "2").mkdir()
+    (procs / "2" / "comm").write_text("cron\n")
+    again = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "cron"])
+    assert again.stdout.startswith("already installed (cron)") and "no cron daemon" not in again.stderr

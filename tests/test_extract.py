@@ -182,3 +182,17 @@ def test_extract_library_redacts_before_classifying(mem, tmp_path):
     result = extract_session(mem, path, "generic")
     assert result.redacted == 1 and len(result.events) == 1
     assert SECRET not in result.events[0].text and "[REDACTED" in result.events[0].text
+
+
+def test_a_refused_statement_is_skipped_not_the_whole_session(tmp_path, mem):
+    """A statement the input check refuses (a NUL byte pasted from a binary) must not lose
+    the session's other facts."""
+    path = tmp_path / "nul.jsonl"
+    path.write_text("\n".join([
+        _entry("user", "Remember that the cache dump starts with PK\x00\x03 bytes.", "u1", 1),
+        _entry("user", "Remember that the staging database listens on port 5433.", "u2", 2),
+    ]) + "\n")
+    result = extract_session(mem, path, "claude-code")
+    assert result.refused == 1
+    titles = [mem.get(i).item.title for i in result.items]
+    assert any("5433" in t for t in titles)

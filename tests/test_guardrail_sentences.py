@@ -237,9 +237,11 @@ def test_remember_drafts_prints_and_stores_the_decidable_form(repo):
     data = remember("--type", "criterion", ASYNC, "--keyword", "async")
     spec = data["item"]["criterion"]
     assert spec["forbid"] == ["added:async"] and data["draft"]["drafted_by"] == "rules"
-    bare = remember("--type", "criterion", ASYNC, "--keyword", "async", "--no-draft")
+    # the same sentence again: --force stores a second item (else it reinforces the first)
+    bare = remember("--type", "criterion", ASYNC, "--keyword", "async", "--no-draft", "--force")
     assert bare["item"]["criterion"]["forbid"] == [] and "draft" not in bare
-    own = remember("--type", "criterion", ASYNC, "--keyword", "async", "--forbid", "asyncio")
+    own = remember("--type", "criterion", ASYNC, "--keyword", "async", "--forbid", "asyncio",
+                   "--force")
     assert own["item"]["criterion"]["forbid"] == ["asyncio"]  # the user's terms win
 
 

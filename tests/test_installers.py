@@ -90,13 +90,17 @@ def test_claude_code_events_and_guardrail(isolated):
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd", "PreToolUse"}
     start = hooks["SessionStart"][0]["hooks"][0]
     assert start["type"] == "command" and start["timeout"] == 10
-    assert Path(start["command"].split()[0]).is_absolute()  # works outside the virtualenv
+    assert start["command"].startswith("if command -v memstrata")  # shared file: PATH command
     guard = hooks["PreToolUse"][0]
-    assert "Edit" in guard["matcher"] and guard["hooks"][0]["command"].endswith(
-        "check --hook pre-tool --client claude-code")
+    assert "Edit" in guard["matcher"] and "memstrata check --hook pre-tool --client claude-code;" in (
+        guard["hooks"][0]["command"])
+    user = json.loads(_run("install", "claude-code", "--json").output)
+    user_start = json.loads(Path(user["path"]).read_text())["hooks"]["SessionStart"][0]["hooks"][0]
+    assert Path(user_start["command"].split()[0]).is_absolute()  # user scope: works outside the venv
     # the project file held nothing else: uninstall removes the file we created
     _run("uninstall", "claude-code", "--scope", "project")
     assert not target.exists()
+    _run("uninstall", "claude-code")
     assert not (Path.home() / ".claude" / "settings.json").exists()
 
 

@@ -1,7 +1,7 @@
 """The loader's invariants, for random stores and budgets from 0 to 20k tokens.
 
 Counted independently with tiktoken: the context never exceeds the budget; the resident tier
-comes first; no id appears twice; every item shown is shown whole.
+comes first; no id appears twice; every item shown is shown whole (its whole text is there).
 """
 
 from __future__ import annotations
@@ -11,17 +11,16 @@ import shutil
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from types import SimpleNamespace
 
 import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memstrata.retrieval.hits import LightHit
 from memstrata.retrieval.tokens import ensure_offline_cache
 
 ensure_offline_cache()
 ENC = tiktoken.get_encoding("cl100k_base")
 NOW = datetime(2025, 3, 14, 12, 0, tzinfo=timezone.utc)
-HEADER = re.compile(r"^### (\S+) · ", re.MULTILINE)
 CATALOG = re.compile(r"^- (\S+) · ", re.MULTILINE)
 
 # bodies that stress the block rules: fences, slashes, odd whitespace, CJK, emoji, CRLF
@@ -80,11 +79,6 @@ def _build(root: Path, items, events):
     return Memory.open(root, home=root / "home"), ids, event_ids
 
 
-def _bodies(text: str) -> list[tuple[str, int]]:
-    """(id, offset where its body starts) for every item header."""
-    return [(m.group(1), text.index("\n", m.start()) + 1) for m in HEADER.finditer(text)]
-
-
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
@@ -93,14 +87,13 @@ def _bodies(text: str) -> list[tuple[str, int]]:
 def test_context_never_exceeds_budget_and_shows_whole_items(items, events, budget, tiers, data):
     from memstrata.memory_layers.journal import Journal
     from memstrata.retrieval.loader import assemble_context
-    from memstrata.retrieval.render_context import item_body, normalise_block
+    from memstrata.retrieval.render_context import item_body, normalise_block, short_id
 
     root = Path(tempfile.mkdtemp(prefix="loader-prop-"))
     try:
         mem, ids, event_ids = _build(root, items, events)
-        pool = [SimpleNamespace(id=i, type="fact", path=None, time=None, scope="project") for i in ids]
-        pool += [SimpleNamespace(id=e, type="event", path=None, time=t, scope="project")
-                 for e, t in event_ids]
+        pool = [LightHit(i, "fact") for i in ids]
+        pool += [LightHit(e, "event", None, t) for e, t in event_ids]
         hits = data.draw(st.lists(st.sampled_from(pool), max_size=10)) if pool else []
         exclude = data.draw(st.lists(st.sampled_from(ids), max_size=3)) if ids else []
         first = assemble_context(mem, budget=budget, tiers=tiers, hits=hits,
@@ -123,25 +116,32 @@ def test_context_never_exceeds_budget_and_shows_whole_items(items, events, budge
         present = [p for p in positions if p >= 0]
         assert present == sorted(present)
 
-        # no id twice (item blocks and catalog lines together), excluded ids never shown
-        shown = HEADER.findall(text)
+        # no id twice (item lines and catalog lines together), excluded ids never shown
         by_path = {}
         for li in [*mem.project_store.load_all(False).items, *mem.global_store.load_all(False).items]:
             by_path[li.path.as_posix()] = li.item.id
             by_path[li.path.relative_to(root).as_posix()] = li.item.id
-        shown += [by_path.get(p, p) for p in CATALOG.findall(text)]
-        assert len(shown) == len(set(shown))
-        assert not set(exclude) & set(shown)
-
-        # whole items only: each shown item's full body follows its header
+        listed = [by_path.get(p, p) for p in CATALOG.findall(text)]
+        assert len(listed) == len(set(listed))
+        assert not set(listed) & set(result.full_ids)
+        assert len(result.full_ids) == len(set(result.full_ids))
         loaded = {li.item.id: li.item for li in mem.load_items(include_archived=False).items}
         events_by_id = {e.id: e for e in Journal(mem.project).read_all().events}
-        for item_id, start in _bodies(text):
+        for item_id in result.full_ids:  # items and todos carry their short id, once
+            event = events_by_id.get(item_id)
+            if item_id in ("project", "profile") or (event and event.kind not in ("todo", "blocker")):
+                continue
+            assert len(re.findall(rf"~{re.escape(short_id(item_id))}\b", text)) == 1, item_id
+        assert not set(exclude) & {*listed, *result.full_ids}
+
+        # whole items only: each shown item's (or event's) full text is in the context
+        flat = " ".join(text.split())
+        for item_id in result.full_ids:
             if item_id in loaded:
                 expected = item_body(loaded[item_id])
             else:
                 expected = normalise_block(events_by_id[item_id].text)
-            assert text.startswith(expected, start), item_id
-        assert set(result.ids) == set(shown) - {None}
+            assert " ".join(expected.split()) in flat, item_id
+        assert set(result.ids) == {*result.full_ids, *listed}
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -42,7 +42,7 @@ def test_default_pipeline_prefers_fresh_over_faded(mem):
     hits = index.search("deploy pipeline blue green", k=2, explain=True, now=NOW)
     assert [h.id for h in hits] == [new, old]
     assert hits[1].explain["decay"] < 0.01 < hits[0].explain["decay"]
-    hybrid = index.search("deploy pipeline blue green", k=2, mode="hybrid", now=NOW)
+    hybrid = index.search("deploy pipeline blue green", k=2, mode="rrf", now=NOW)
     assert {h.id for h in hybrid} == {new, old}
 
 
@@ -55,7 +55,7 @@ def test_llm_reranker_orders_by_the_models_reply(mem, fake_llm, monkeypatch):
 
     mem = Memory.open(mem.project.repo_dir)
     index = MemoryIndex(mem)
-    baseline = index.search("tokens keys retries", k=4, mode="hybrid", record_access=False)
+    baseline = index.search("tokens keys retries", k=4, mode="rrf", record_access=False)
     hits = index.search("tokens keys retries", k=4, record_access=False)
     prompt = server.prompts()[0]
     assert "Query: tokens keys retries" in prompt and prompt.count("\n[") == 4

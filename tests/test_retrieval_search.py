@@ -72,7 +72,7 @@ def test_superseded_items_never_surface_as_current(corpus):
     mem, index, ids = corpus
     new = supersede(mem, ids["deploy"], "Releases ship to production through GitHub Actions "
                                         "deploying to Render").item.id
-    for mode in ("bm25", "vector", "hybrid", "default"):
+    for mode in ("bm25", "vector", "rrf", "default", "hybrid"):
         found = top_ids(index, "releases ship production Fly.io", k=10, mode=mode)
         assert ids["deploy"] not in found, mode
         assert new in found, mode
@@ -98,7 +98,7 @@ WEIRD = ["", "   ", "!!!", "AND OR (", '"unclosed', "title:foo AND body:", "*", 
 @pytest.mark.parametrize("query", WEIRD, ids=range(len(WEIRD)))
 def test_weird_queries_never_raise(corpus, query):
     _, index, _ = corpus
-    for mode in ("bm25", "vector", "hybrid", "default"):
+    for mode in ("bm25", "vector", "rrf", "default", "hybrid"):
         hits = index.search(query, k=5, mode=mode, record_access=False)
         assert isinstance(hits, list) and len(hits) <= 5
         if not query.strip():

@@ -98,11 +98,11 @@ def test_events_after_the_question_time_are_never_returned(history):
     assert got == [ids["fixup"]]  # the postmortem (14:00) is still in the future
 
 
-def test_default_pipeline_recalls_a_day_that_bm25_and_plain_hybrid_cannot(history):
+def test_default_pipeline_recalls_a_day_that_bm25_and_plain_rrf_cannot(history):
     _mem, index, ids = history
     query = "What did we ship on Friday, February 23?"
     default = [h.id for h in index.search(query, k=3, now=ASKED, record_access=False)]
     assert ids["ship"] in default and ids["ship_noise"] in default
-    hybrid = [h.id for h in index.search(query, k=3, mode="hybrid", now=ASKED,
+    hybrid = [h.id for h in index.search(query, k=3, mode="rrf", now=ASKED,
                                          record_access=False)]
     assert ids["ship_noise"] not in hybrid

@@ -6,10 +6,8 @@ the harness (bench_retrieval.py), so the pipeline under test cannot see them whi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tempfile
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -139,23 +137,6 @@ class IngestedStore:
             self.workdir.cleanup()
 
 
-def stable_item_id(item_type: str, dataset_id: str) -> str:
-    """An id in the usual `pref-7k2m9q4x` shape, derived from the dataset id so that
-    repeated runs render identical contexts (random ids change token counts)."""
-    from memstrata.memory_layers.models import _ALPHABET, new_id
-
-    digest = hashlib.sha256(dataset_id.encode("utf-8")).digest()
-    tail = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:8])
-    return f"{new_id(item_type).split('-')[0]}-{tail}"
-
-
-def _criterion_spec(event: BenchEvent, text: str):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-
-    applies = AppliesTo(keywords=list(event.tags)) if event.tags else AppliesTo(topics=["general"])
-    return CriterionSpec(applies_to=applies, condition=text)
-
-
 def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) -> IngestedStore:
     """Write `events` into a new temporary project memory and index it.
 
@@ -164,9 +145,8 @@ def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) ->
     credential-looking string in a foreign dataset is replaced instead of aborting the run
     (the count is reported). Global memory is a fresh empty folder, never the user's.
     """
+    from memstrata.consolidation.bulk_import import import_events
     from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.models import EVENT_KINDS, JournalEvent, Source
-    from memstrata.memory_layers.operations import build_item
     from memstrata.retrieval.index import MemoryIndex
 
     workdir = tempfile.TemporaryDirectory(prefix="memstrata-bench-")
@@ -174,39 +154,13 @@ def ingest_events(events: list[BenchEvent], *, overrides: dict | None = None) ->
     (base / "repo").mkdir()
     Memory.init(base / "repo")
     mem = Memory.open(base / "repo", home=base / "home", **(overrides or {}))
-    store = mem.require_project().store
     out = IngestedStore(mem=mem, index=MemoryIndex(mem, warn=lambda _m: None), workdir=workdir)
-    started = time.perf_counter()
-    for event in events:
-        text = mem.guard(event.text, redact=True, where=f"event {event.id}")
-        out.redacted += text != event.text
-        tags = [mem.guard(t, redact=True, where="tags") for t in event.tags]
-        if event.type == "event":
-            kind = event.kind if event.kind in EVENT_KINDS else "note"
-            mem.journal.append(JournalEvent(
-                id=event.id, time=event.time, kind=kind, text=text, session=event.session,
-                speaker=event.speaker, source="import", tags=tags))
-            stored_id = event.id
-            out.timeline.append((event.time, event.id))
-        else:
-            item = build_item(
-                text, event.type, title=event.title, tags=tags,
-                source=Source(kind="import", session=event.session),
-                criterion=_criterion_spec(event, text) if event.type == "criterion" else None)
-            item.title = mem.guard(item.title, redact=True, where="title")
-            item.id = stable_item_id(event.type, event.id)
-            item.created = item.updated = event.time
-            store.create(item)
-            stored_id = item.id
-        out.texts[event.id] = text
-        out.store_ids[stored_id] = event.id
-    out.timeline.sort()
-    out.write_s = time.perf_counter() - started
-    started = time.perf_counter()
-    report = out.index.sync()
-    if report.warnings:
+    # the same bulk path as `memstrata import`: one write + fsync per day file, one sync
+    result = import_events(mem, events, redact=True, memory_index=out.index)
+    out.texts, out.store_ids, out.timeline = result.texts, result.stored_ids, result.timeline
+    out.redacted, out.write_s, out.index_s = result.redacted, result.write_s, result.index_s
+    if result.warnings:
         out.close()
         # a bench that silently lost a retriever would report nonsense numbers
-        raise MemstrataError("indexing the bench store failed: " + "; ".join(report.warnings))
-    out.index_s = time.perf_counter() - started
+        raise MemstrataError("indexing the bench store failed: " + "; ".join(result.warnings))
     return out

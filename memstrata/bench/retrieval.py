@@ -4,14 +4,20 @@ Each dataset line is ingested into its own fresh store (bench_dataset.ingest_eve
 sees only the events), then every question is asked with its own time as "now" in each
 mode:
 
-- `bm25`, `vector`, `hybrid`: the retriever's ranking; the context is its top items packed
-  whole, in rank order, into the budget (by the loader's top-k tier alone, so every mode's
-  blocks are rendered and counted the same way);
+- `bm25`, `vector`, `rrf` (plain fusion of the two): the retriever's ranking; the context is
+  its top items packed whole, in rank order, into the budget (by the loader's top-k tier
+  alone, so every mode's blocks are rendered and counted the same way);
 - `default`: the full pipeline's ranking (fusion + rerank with decay at the question time);
   the context is what the loader (`assemble_context`) assembles for the question, with the
   retriever's hits (`loader.candidates` of them, as the loader draws when it searches itself)
   computed at the question time;
 - `recency`: the newest events before "now", packed the same way.
+
+For `default` the harness also packs the same ranking whole into (budget − the resident
+tier's tokens) and counts the questions whose evidence that packing held and the context
+did not (`floor_violations`, always 0 when the loader never loses what the retriever found).
+
+Each line's questions are embedded once, in one batch, and shared by every mode.
 
 An evidence event counts as present in a context only if its whole text is in it
 (whitespace-normalised, since renderers re-wrap lines).
@@ -36,7 +42,8 @@ from memstrata.bench.dataset import (
 )
 from memstrata.core.errors import MemstrataError
 
-MODES = ("bm25", "vector", "hybrid", "default", "recency")
+MODES = ("bm25", "vector", "rrf", "default", "recency")
+MODE_ALIASES = {"hybrid": "default"}  # one vocabulary with search/context (retrieval/modes.py)
 KS = (1, 5, 10)
 TIMING_KEYS = ("search_ms_p50", "search_ms_p95", "context_ms_p50", "ingest_events_per_s")
 
@@ -56,6 +63,7 @@ class QuestionOutcome:
     context_tokens: int
     search_ms: float
     context_ms: float
+    floor_in: dict[str, bool] | None = None  # default mode: evidence in the plain packing
 
 
 @dataclass
@@ -88,7 +96,8 @@ def normalise_ws(text: str) -> str:
 def parse_modes(value: str | None) -> list[str]:
     if not value:
         return list(MODES)
-    modes = [m.strip() for m in value.split(",") if m.strip()]
+    modes = [MODE_ALIASES.get(m.strip(), m.strip()) for m in value.split(",") if m.strip()]
+    modes = list(dict.fromkeys(modes))
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
         raise MemstrataError(f"unknown mode {unknown[0] if unknown else value!r}; "
@@ -98,7 +107,7 @@ def parse_modes(value: str | None) -> list[str]:
 
 # ---- contexts ------------------------------------------------------------------------------
 def build_context(store: IngestedStore, query: str, budget: int, now, hits: list,
-                  full: bool) -> tuple[str, int]:
+                  full: bool):
     """The loader renders every mode's context, so block formats and token counts are equal.
 
     `full` is the default pipeline (resident + catalog + journal + hits); otherwise only the
@@ -107,17 +116,15 @@ def build_context(store: IngestedStore, query: str, budget: int, now, hits: list
     from memstrata.retrieval.loader import assemble_context
 
     if full:
-        result = assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
-                                  sync=False)
-    else:
-        result = assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
-                                  tiers=("topk",), recent=False, sync=False)
-    return result.text, result.tokens
+        return assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
+                                sync=False)
+    return assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
+                            tiers=("topk",), recent=False, sync=False, expand=False)
 
 
 def recency_hits(store: IngestedStore, now, budget: int) -> list:
     """The newest events before `now`, as hits (enough of them to overflow the budget)."""
-    from memstrata.retrieval.index import SearchHit
+    from memstrata.retrieval.hits import LightHit
 
     limit = budget // 10 + 10  # no event renders in fewer than ~10 tokens with its header
     hits = []
@@ -125,9 +132,7 @@ def recency_hits(store: IngestedStore, now, budget: int) -> list:
         if when > now:
             continue
         day = store.mem.journal.day_file(when.astimezone(timezone.utc).date())
-        hits.append(SearchHit(id=eid, type="event", layer="L3", scope="project",
-                               status="active", title="", text="", path=str(day), time=when,
-                               confidence=1.0, score=0.0))
+        hits.append(LightHit(eid, "event", str(day), when))
         if len(hits) >= limit:
             break
     return hits
@@ -135,13 +140,13 @@ def recency_hits(store: IngestedStore, now, budget: int) -> list:
 
 # ---- one question in one mode -----------------------------------------------------------------
 def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
-         pack_k: int, loader_k: int) -> QuestionOutcome:
+         pack_k: int | None = None, loader_k: int | None = None) -> QuestionOutcome:
+    """One question in one mode. Every mode draws as many candidates as the loader would for
+    this budget (`candidates_for`), so single retrievers are not starved of items to pack."""
+    from memstrata.retrieval.loader import candidates_for
+
+    pack_k = loader_k = max(pack_k or 0, loader_k or 0, candidates_for(store.mem, budget))
     now = q.time
-    # each mode pays for its own query embedding: the index caches query vectors, and the
-    # same question is asked in every mode
-    cache = getattr(store.index, "_query_vectors", None)
-    if cache is not None:
-        cache.clear()
     started = time.perf_counter()
     if mode == "recency":
         hits = recency_hits(store, now, budget)
@@ -153,18 +158,25 @@ def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
     mapped = [store.store_ids.get(h.id) for h in hits]
     ids = [m for m in dict.fromkeys(mapped) if m is not None]
     started = time.perf_counter()
-    if mode == "default":
-        context, tokens = build_context(store, q.question, budget, now, hits[:loader_k], True)
-    else:
-        context, tokens = build_context(store, q.question, budget, now, hits, False)
+    result = build_context(store, q.question, budget, now,
+                           hits[:loader_k] if mode == "default" else hits, mode == "default")
     # a context needs its search too, so its time includes it
     context_ms = (time.perf_counter() - started) * 1000 + search_ms
     ranked = ids[: max(KS)]
-    flat = normalise_ws(context)
     found_at = {e: (ranked.index(e) if e in ranked else None) for e in q.evidence}
-    in_context = {e: normalise_ws(store.texts[e]) in flat for e in q.evidence}
-    return QuestionOutcome(q.id, mode, q.category, ranked, found_at, in_context, tokens,
-                           search_ms, context_ms)
+    in_context = _present(store, q.evidence, result.text)
+    floor_in = None
+    if mode == "default":  # the plain packing of the same ranking into budget − resident
+        resident = result.tiers["resident"].used if "resident" in result.tiers else 0
+        packed = build_context(store, q.question, budget - resident, now, hits[:loader_k], False)
+        floor_in = _present(store, q.evidence, packed.text)
+    return QuestionOutcome(q.id, mode, q.category, ranked, found_at, in_context, result.tokens,
+                           search_ms, context_ms, floor_in)
+
+
+def _present(store: IngestedStore, evidence: list[str], context: str) -> dict[str, bool]:
+    flat = normalise_ws(context)
+    return {e: normalise_ws(store.texts[e]) in flat for e in evidence}
 
 
 # ---- metrics ----------------------------------------------------------------------------------
@@ -189,6 +201,11 @@ def summarise(outcomes: list[QuestionOutcome], budget: int) -> dict:
         out[f"recall_all@{k}"] = round(all_k / n, 4)
     out[f"context_all@{budget}"] = round(sum(all(o.in_context.values()) for o in outcomes) / n, 4)
     out[f"context_any@{budget}"] = round(sum(any(o.in_context.values()) for o in outcomes) / n, 4)
+    floors = [o for o in outcomes if o.floor_in is not None]
+    if floors:
+        out[f"floor_all@{budget}"] = round(sum(all(o.floor_in.values()) for o in floors) / n, 4)
+        out["floor_violations"] = sum(
+            any(v and not o.in_context[e] for e, v in o.floor_in.items()) for o in floors)
     out["tokens_mean"] = round(statistics.fmean(o.context_tokens for o in outcomes), 1)
     out["tokens_max"] = max(o.context_tokens for o in outcomes)
     searches = [o.search_ms for o in outcomes]
@@ -231,6 +248,8 @@ def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None =
             write_s += store.write_s
             index_s += store.index_s
             report.redacted_events += store.redacted
+            if any(m in ("vector", "rrf", "default") for m in modes):
+                store.index.prime_queries([q.question for q in line.questions])
             for mode in modes:
                 for q in line.questions:
                     outcomes.append(_ask(store, q, mode, budget, settings.retrieval.candidates,

@@ -38,6 +38,10 @@ class SecretDetected(MemstrataError):
         )
 
 
+class InputRejected(MemstrataError):
+    """Input that cannot be stored as it is: NUL bytes, not UTF-8, or over a size limit."""
+
+
 class ConcurrentEdit(MemstrataError):
     """The file changed on disk since it was read; we refuse to overwrite it."""
 

@@ -30,6 +30,12 @@ class GuardSettings(BaseModel):
     entropy_threshold: float = 4.2
 
 
+class LimitsSettings(BaseModel):
+    max_item_bytes: int = 65536        # remember / log text (CLI, stdin, MCP)
+    max_proposal_bytes: int = 262144   # check: text proposals refused above; diffs and hooks cut
+    max_file_bytes: int = 262144       # a larger memory file is read as a truncated excerpt
+
+
 class EmbeddingSettings(BaseModel):
     provider: Literal["onnx", "litellm"] = "onnx"
     model: str = "all-MiniLM-L6-v2"
@@ -43,11 +49,15 @@ class RetrievalSettings(BaseModel):
     k: int = 10
     rrf_k: int = 10
     bm25_weight: float = 1.0
+    prose_bm25_weight: float = 0.5
     vector_weight: float = 1.0
     candidates: int = 50
     date_weight: float = 2.0
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
     chroma_url: str = ""
+    chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
+    chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
+    chroma_timeout_s: float = 10.0  # per request to a Chroma server (chroma sets none)
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
     llm_rerank_max_items: int = 20
     relevance_weight: float = 0.75
@@ -80,8 +90,9 @@ class LoaderSettings(BaseModel):
 class HookSettings(BaseModel):
     deadline_ms: int = 1500
     prompt_deadline_ms: int = 2500
-    session_retrieval: Literal["hybrid", "bm25", "vector", "none"] = "bm25"
-    prompt_retrieval: Literal["hybrid", "bm25", "vector", "none"] = "hybrid"
+    # recall modes as in retrieval/modes.py ("hybrid" is an alias of "default")
+    session_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "bm25"
+    prompt_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "default"
     prompt_k: int = 8
     session_end_min_interval_s: int = 600
     client_timeout_s: int = 10
@@ -140,6 +151,8 @@ def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a FIFO or device would block the open
+        raise ConfigError(f"{path}: not a regular file; remove it or replace it with a TOML file")
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
@@ -178,6 +191,7 @@ class Settings(BaseSettings):
 
     tokens: TokenSettings = TokenSettings()
     guard: GuardSettings = GuardSettings()
+    limits: LimitsSettings = LimitsSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     decay: DecaySettings = DecaySettings()

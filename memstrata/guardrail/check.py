@@ -20,6 +20,7 @@ long-lived process (the resident service) can call it for every hook.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memstrata.core.errors import MemstrataError
@@ -44,6 +45,7 @@ from memstrata.guardrail.rules import (
     gate_user_terms,
     spec_problems,
 )
+from memstrata.memory_layers.scopes import visible_global
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
@@ -82,8 +84,9 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     problems: list = []
     for store in (mem.project_store, mem.global_store):
         items = []
-        folder = store.paths.root / "criteria" if store else None
-        for path in sorted(folder.glob("*.md")) if folder and folder.is_dir() else []:
+        scan = store.scan_folders(("criteria",)) if store and store.exists() else None
+        problems.extend(scan.skipped if scan else [])
+        for path in [Path(e.path) for e in scan.entries] if scan else []:
             try:
                 items.append(store.load_file(path))
             except InvalidItem as exc:
@@ -92,14 +95,9 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
                 continue
         per_store.append(items)
     project, global_ = per_store
-    taken = {li.item.id for li in project} | {
-        (li.item.type, li.item.title.strip().lower()) for li in project
-    }
-    merged = project + [
-        li
-        for li in global_
-        if li.item.id not in taken and (li.item.type, li.item.title.strip().lower()) not in taken
-    ]
+    merged = project + list(
+        visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))
+    )
     return [li for li in merged if li.item.type == "criterion"], problems
 
 
@@ -120,7 +118,7 @@ def related_items(
     index = MemoryIndex(mem, warn=warn)
     try:
         hits = index.search(
-            query, k=k, types=list(JUDGED_TYPES), mode="hybrid", record_access=False
+            query, k=k, types=list(JUDGED_TYPES), mode="rrf", record_access=False
         )
         if not hits:
             return []
@@ -154,6 +152,24 @@ def _retrieved(mem, proposal, by_id, decided, note) -> list[Finding]:
 
 
 # ---- the check -------------------------------------------------------------------------
+def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None]) -> Proposal:
+    """A text proposal over the limit is refused; a diff, a file or a hook payload (which the
+    user did not size by hand) is judged on its first `max_bytes` with a warning."""
+    from memstrata.memory_layers.input_check import check_input_text, human_size
+
+    size = len(proposal.text.encode("utf-8", "surrogatepass"))
+    if max_bytes <= 0 or size <= max_bytes:
+        return proposal
+    if proposal.source == "text":
+        check_input_text(proposal.text, where="the proposal", max_bytes=max_bytes,
+                         setting="limits.max_proposal_bytes",
+                         outcome="nothing was checked", advice="Check a smaller part")
+    cut = proposal.text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
+    note(f"proposal is {human_size(size)}; judged its first {human_size(max_bytes)} "
+         "(limits.max_proposal_bytes)")
+    return proposal.model_copy(update={"text": cut})
+
+
 def _judge_all(by_id: dict, proposal: Proposal, result: CheckResult, note) -> tuple[set, list]:
     """Every counted criterion by its rules; returns (decided ids, possibly relevant)."""
     prepared = prepare(proposal)
@@ -203,6 +219,7 @@ def check(
         if warn:
             warn(message)
 
+    proposal = _within_limit(proposal, mem.settings.limits.max_proposal_bytes, note)
     result = CheckResult(proposal=_summary(proposal))
     result.skipped = proposal.skip_reason or (
         "" if proposal.text.strip() or proposal.paths else "empty proposal: nothing to judge"
@@ -226,7 +243,21 @@ def check(
     result.notes = possibly[: g.max_notes]
     result.warnings = warnings
     result.settle()
+    _redact_findings(result, mem.settings.guard.entropy_threshold)
     return result
+
+
+def _redact_findings(result: CheckResult, threshold: float) -> None:
+    """A verdict goes back to the assistant: criteria edited by hand are shown redacted."""
+    from memstrata.memory_layers.secret_guard import redact_for_reading
+
+    buckets = (result.violations, result.notes, result.satisfied, result.undecided)
+    for finding in (f for bucket in buckets for f in bucket):
+        for name in ("title", "text", "reason", "quote", "rationale", "review_when"):
+            value = getattr(finding, name, "")
+            if value:
+                setattr(finding, name, redact_for_reading(value, threshold)[0])
+        finding.triggers = [redact_for_reading(t, threshold)[0] for t in finding.triggers]
 
 
 def _summary(proposal: Proposal) -> ProposalSummary:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.errors import MemstrataError
+from memstrata.core.git import git_ok
 from memstrata.guardrail.terms import normalise_path, paths_in_text
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
@@ -173,23 +173,12 @@ def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
 
 
 def _git(repo_dir: Path, *args: str) -> str:
+    from memstrata.core.git import GitError, git_out
+
     try:
-        done = subprocess.run(
-            ["git", "-C", str(repo_dir), *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=30,
-        )
-    except FileNotFoundError as exc:
-        raise ProposalError("git is not installed; --diff needs git") from exc
-    except subprocess.TimeoutExpired as exc:
-        raise ProposalError(f"git {' '.join(args[:2])} took longer than 30 s") from exc
-    if done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or ["failed"])[0]
-        raise ProposalError(f"git {' '.join(args[:3])}: {first}")
-    return done.stdout
+        return git_out(repo_dir, *args)
+    except GitError as exc:
+        raise ProposalError(f"{exc} (--diff needs git)") from exc
 
 
 def _names(raw: str) -> list[str]:
@@ -208,9 +197,9 @@ def from_git_diff(
     if staged:
         diff_args, label = ["diff", "--cached", *base], "staged changes"
     elif not rev:
-        if not _git_ok(repo, "rev-parse", "--git-dir"):
+        if not git_ok(repo, "rev-parse", "--git-dir"):
             raise ProposalError(f"{repo} is not inside a git repository; --diff needs one")
-        head = "HEAD" if _git_ok(repo, "rev-parse", "--verify", "-q", "HEAD") else EMPTY_TREE
+        head = "HEAD" if git_ok(repo, "rev-parse", "--verify", "-q", "HEAD") else EMPTY_TREE
         diff_args, label = ["diff", *base, head], "working tree vs HEAD"
     elif ".." in rev:
         diff_args, label = ["diff", *base, rev], f"git diff {rev}"
@@ -233,18 +222,6 @@ def from_git_diff(
             paths.append(name)
     text = "\n".join(x for x in (message, "\n".join(added)) if x)
     return Proposal(source="diff", text=text, paths=paths, label=label)
-
-
-def _git_ok(repo: Path, *args: str) -> bool:
-    try:
-        return (
-            subprocess.run(
-                ["git", "-C", str(repo), *args], capture_output=True, timeout=30
-            ).returncode
-            == 0
-        )
-    except (FileNotFoundError, subprocess.TimeoutExpired):
-        return False
 
 
 # ---- client hook payloads ---------------------------------------------------------------

@@ -73,6 +73,23 @@ def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
         pass
 
 
+def capture_native_stderr() -> None:
+    """Point file descriptor 2 at hooks.log for the rest of this hook process.
+
+    Native code (Chroma's Rust core, ONNX) writes panics and diagnostics straight to fd 2,
+    past any Python handler; in a hook that text would land in the client's session.
+    """
+    try:
+        target = _log_path()
+        if not target.parent.is_dir():
+            return
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o644)
+        os.dup2(fd, 2)
+        os.close(fd)
+    except Exception:  # noqa: BLE001, S110 - keep the inherited stderr then
+        pass
+
+
 def _session_file(mem, session_id: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", session_id)[:80] or "session"
     return mem.primary.index_dir / "sessions" / f"{safe}.json"
@@ -141,13 +158,43 @@ def session_start(mem, payload: HookPayload) -> str | None:
     query = session_query(mem, cwd)
     result = assemble_context(mem, query=query or None, retrieval=hooks.session_retrieval,
                               k=mem.settings.retrieval.k, sync=False)
-    for note in result.notes:
-        if note.startswith("retrieval skipped"):
-            log_failure(f"session-start ({payload.client}): {note}", mem=mem)
+    _log_degraded(mem, f"session-start ({payload.client})", result)
     # a new (or compacted, cleared, resumed) context starts from what we just gave it
     save_session(mem, payload.session_id, {"received": result.full_ids})
     _prune_sessions(mem)
     return result.text or None
+
+
+def _log_degraded(mem, where: str, result) -> None:
+    """Say in hooks.log when recall came from less than the full index; rebuild BM25 behind."""
+    for note in result.notes:
+        if note.startswith(("retrieval skipped", "retrieval degraded", "retrieval: ",
+                            "unreadable memory file")):
+            log_failure(f"{where}: {note}", mem=mem)
+    if getattr(result, "index_cold", False):
+        spawn_index_sync(mem)
+
+
+def spawn_index_sync(mem) -> None:
+    """Bring the index back in a detached process (a BM25 search syncs it), once at a time."""
+    import sys
+
+    marker = mem.primary.index_dir / "syncing"
+    try:
+        if marker.exists() and time.time() - marker.stat().st_mtime < 300:
+            return
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        command = [sys.executable, "-m", "memstrata.cli", "--root", str(mem.primary.root),
+                   "search", "--mode", "bm25", "-k", "1", "index warm-up"]
+        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
+                        "stderr": subprocess.DEVNULL, "close_fds": True}
+        if os.name == "posix":
+            kwargs["start_new_session"] = True
+        subprocess.Popen(command, **kwargs)
+        log_failure("index is cold: rebuilding it in the background", mem=mem)
+    except Exception as exc:  # noqa: BLE001
+        log_failure(f"background index sync not started: {exc!r}", mem=mem)
 
 
 def _preload_vector_store() -> None:
@@ -171,7 +218,7 @@ def prompt(mem, payload: HookPayload) -> str | None:
     if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
         return None  # e.g. Cursor's beforeSubmitPrompt cannot carry context
     hooks = mem.settings.hooks
-    if hooks.prompt_retrieval in ("hybrid", "vector"):
+    if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
         _preload_vector_store()
     state = load_session(mem, payload.session_id)
     received = list(state.get("received", []))
@@ -180,9 +227,7 @@ def prompt(mem, payload: HookPayload) -> str | None:
         recent=False, exclude_ids=received, retrieval=hooks.prompt_retrieval, k=hooks.prompt_k,
         sync=False,
     )
-    for note in result.notes:
-        if note.startswith("retrieval skipped"):
-            log_failure(f"prompt ({payload.client}): {note}", mem=mem)
+    _log_degraded(mem, f"prompt ({payload.client})", result)
     if result.full_ids:
         save_session(mem, payload.session_id, {**state, "received": received + result.full_ids})
     return result.text or None

@@ -16,9 +16,16 @@ Where each client reads hooks (looked up in their current documentation):
   layout, handlers with a `name`, timeouts in milliseconds; events SessionStart, BeforeAgent,
   SessionEnd, PreCompress.
 
-An entry is ours when its command mentions memstrata and ends with our exact arguments, so a
+An entry is ours when its command mentions memstrata and carries our exact arguments, so a
 moved virtualenv is updated in place rather than duplicated, and uninstall removes exactly
 those entries (plus containers that became empty), leaving every other setting as it was.
+
+The file is edited, not regenerated: its indentation is kept, top-level members other than
+`hooks` keep their exact text, its permission bits are kept, the first backup is never
+overwritten, and an uninstall that brings the file back to its original content restores the
+original bytes and removes the backup. Project-scope files are shared through the repository,
+so their entries call `memstrata` from PATH (and say so when it is missing) instead of this
+machine's absolute path.
 """
 
 from __future__ import annotations
@@ -72,6 +79,16 @@ class InstallResult:
     content: str = ""      # the file as written (or as it would be, with --dry-run)
 
 
+def portable_command(tail: str) -> str:
+    """A hook command that works on any teammate's machine: `memstrata` from PATH, and a
+    one-line message on stderr (exit 1, which clients show without blocking) when it is not
+    installed there."""
+    message = ("memstrata hook: the `memstrata` command is not on PATH; install it "
+               "(pipx install memstrata) or remove the hooks with `memstrata uninstall`")
+    return (f"if command -v memstrata >/dev/null 2>&1; then memstrata {tail}; "
+            f"else echo {shlex.quote(message)} >&2; exit 1; fi")
+
+
 def memstrata_command() -> str:
     """The absolute command that runs this memstrata, inside or outside its virtualenv."""
     exe = Path(sys.executable)
@@ -91,19 +108,24 @@ def settings_path(client: str, scope: str, project_dir: Path | None = None) -> P
     return base / folder / name
 
 
-def hook_specs(client: str, command: str, *, guardrail: bool = False) -> list[HookSpec]:
+def hook_specs(client: str, command: str | None, *, guardrail: bool = False) -> list[HookSpec]:
+    """The entries to install; `command=None` means the portable PATH form (project scope)."""
     spec_ = registry.get(client)
+
+    def full(tail: str) -> str:
+        return portable_command(tail) if command is None else f"{command} {tail}"
+
     specs = []
     for client_event, our_event in spec_.events:
         tail = f"hook {our_event} --client {client}"
-        specs.append(HookSpec(client_event, f"{command} {tail}", tail,
+        specs.append(HookSpec(client_event, full(tail), tail,
                               name=f"memstrata-{client_event.lower()}"))
     if guardrail:
         if not spec_.guardrail_install or not spec_.pre_tool_event:
             offered = [s.name for s in registry.CLIENT_SPECS.values() if s.guardrail_install]
             raise InstallerError(f"--guardrail is available for {', '.join(offered)} only")
         tail = f"check --hook pre-tool --client {client}"
-        specs.append(HookSpec(spec_.pre_tool_event, f"{command} {tail}", tail, matcher=GUARDRAIL_MATCHER,
+        specs.append(HookSpec(spec_.pre_tool_event, full(tail), tail, matcher=GUARDRAIL_MATCHER,
                               name="memstrata-guardrail"))
     return specs
 
@@ -119,7 +141,9 @@ def _is_ours(handler, tails: list[str]) -> bool:
     command = handler.get("command")
     if not isinstance(command, str) or "memstrata" not in command:
         return False
-    return any(command.rstrip().endswith(tail) for tail in tails)
+    # `… memstrata <tail>` (user scope) or `if command -v memstrata …; then memstrata <tail>; …`
+    return any(command.rstrip().endswith(tail) or f"memstrata {tail};" in command
+               for tail in tails)
 
 
 def _handler(client: str, spec: HookSpec, timeout_s: int) -> dict:
@@ -144,8 +168,12 @@ def _read(path: Path) -> tuple[dict, str | None]:
         return {}, None
     except (OSError, UnicodeDecodeError) as exc:
         raise InstallerError(f"cannot read {path}: {exc}; nothing was changed") from exc
+    return _parse(text, path), text
+
+
+def _parse(text: str, path: Path) -> dict:
     if not text.strip():
-        return {}, text
+        return {}
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -154,7 +182,7 @@ def _read(path: Path) -> tuple[dict, str | None]:
             "nothing was changed") from exc
     if not isinstance(data, dict):
         raise InstallerError(f"{path} does not hold a JSON object; nothing was changed")
-    return data, text
+    return data
 
 
 def _hooks_table(data: dict, path: Path) -> dict:
@@ -240,6 +268,113 @@ def _apply_uninstall(client: str, data: dict, result: InstallResult) -> None:
         del data["hooks"]
 
 
+# ---- editing the file's text -------------------------------------------------------------
+def _indent_of(text: str | None) -> str:
+    """The file's indentation unit (two spaces for a new file)."""
+    for line in (text or "").splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and line != stripped:
+            return line[: len(line) - len(stripped)]
+    return "  "
+
+
+def _members(text: str) -> list[tuple[str, int, int, int]] | None:
+    """(key, member start, value start, value end) of each top-level member, or None when the
+    text is not one plain JSON object."""
+    decoder = json.JSONDecoder()
+    ws = " \t\r\n"
+    i = len(text) - len(text.lstrip(ws))
+    if not text.startswith("{", i):
+        return None
+    i += 1
+    spans: list[tuple[str, int, int, int]] = []
+    while True:
+        while i < len(text) and text[i] in ws:
+            i += 1
+        if text.startswith("}", i):
+            break
+        if spans:
+            if not text.startswith(",", i):
+                return None
+            i += 1
+            while i < len(text) and text[i] in ws:
+                i += 1
+        start = i
+        try:
+            key, i = decoder.raw_decode(text, i)
+            while text[i] in ws:
+                i += 1
+            if text[i] != ":":
+                return None
+            i += 1
+            while text[i] in ws:
+                i += 1
+            _, end = decoder.raw_decode(text, i)
+        except (ValueError, IndexError):
+            return None
+        if not isinstance(key, str):
+            return None
+        spans.append((key, start, i, end))
+        i = end
+    return spans
+
+
+def _dump(value, indent: str, ascii_only: bool, level: int = 0) -> str:
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    return text.replace("\n", "\n" + indent * level) if level else text
+
+
+def render_json(original_text: str | None, original: dict, data: dict) -> str:
+    """`data` as text, changing only the top-level members that differ from `original` and
+    keeping the file's indentation; falls back to a whole re-serialisation (same indentation)
+    when the text is not laid out as one plain object."""
+    indent = _indent_of(original_text)
+    ascii_only = "\\u" in (original_text or "")
+    if not original_text or not original_text.strip():
+        return _dump(data, indent, ascii_only) + "\n"
+    if "\n" not in original_text.strip():  # a one-line file stays on one line
+        compact = '": ' not in original_text and '", ' not in original_text
+        separators = (",", ":") if compact else (", ", ": ")
+        return json.dumps(data, ensure_ascii=ascii_only, separators=separators) + "\n"
+    spans = _members(original_text)
+    ending = "" if original_text.endswith("\n") else "\n"
+    if spans is None or [k for k, *_ in spans] != [k for k in original] or len(set(original)) != len(spans):
+        return _dump(data, indent, ascii_only) + "\n"
+    text = original_text
+    # edit from the end so earlier offsets stay valid
+    for key, start, vstart, vend in reversed(spans):
+        if key not in data:
+            # drop the member with the comma that joins it to its neighbour
+            before = text[:start].rstrip()
+            if before.endswith(","):
+                text = before[:-1] + text[vend:]
+            else:
+                after = text[vend:]
+                stripped = after.lstrip()
+                text = text[:start] + (stripped[1:].lstrip() if stripped.startswith(",") else after)
+        elif data[key] != original[key]:
+            text = text[:vstart] + _dump(data[key], indent, ascii_only, 1) + text[vend:]
+    new_keys = [k for k in data if k not in original]
+    if new_keys:
+        close = text.rstrip().rfind("}")
+        body = text[:close].rstrip()
+        has_members = not body.endswith("{")
+        added = "".join(
+            f"{',' if has_members or n else ''}\n{indent}{json.dumps(k, ensure_ascii=ascii_only)}: "
+            f"{_dump(data[k], indent, ascii_only, 1)}" for n, k in enumerate(new_keys))
+        text = body + added + "\n" + text[close:]
+    try:
+        if json.loads(text) != data:
+            raise ValueError
+    except ValueError:
+        return _dump(data, indent, ascii_only) + "\n"
+    return text + ending if text.strip() != "{}" else "{}\n"
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
 def _write(path: Path, data: dict, original: dict, original_text: str | None,
            result: InstallResult) -> None:
     from memstrata.memory_layers.fsutil import write_atomic
@@ -247,17 +382,56 @@ def _write(path: Path, data: dict, original: dict, original_text: str | None,
     result.changed = data != original
     version = registry.get(result.client).settings_version
     empty = not data or (version is not None and data == {"version": version})
-    result.content = "" if empty and result.removed else json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    remove_file = empty and bool(result.removed)
+    backup = backup_path(path)
+    restore: bytes | None = None
+    if result.removed and backup.exists():
+        # an exact uninstall: the file is back to what it was before our first install
+        try:
+            saved = backup.read_bytes()
+            if _parse(saved.decode("utf-8"), backup) == data:
+                restore = saved
+        except (OSError, UnicodeDecodeError, InstallerError):
+            restore = None
+    if restore is not None:
+        result.content = restore.decode("utf-8")
+    elif remove_file:
+        result.content = ""
+    elif result.changed or original_text is None:
+        result.content = render_json(original_text, original, data)
+    else:
+        result.content = original_text
     if result.dry_run or not result.changed:
         return
-    if original_text is not None:
-        backup = path.with_name(path.name + BACKUP_SUFFIX)
-        shutil.copy2(path, backup)
+    if restore is not None:
+        write_atomic(path, restore)
+        backup.unlink()
+        result.notes.append(f"restored the original file and removed {backup.name}")
+        return
+    if backup.exists():
         result.backup = backup
-    if empty and result.removed:
+    elif original_text is not None and not _has_ours(result.client, original):
+        # keep the first backup: the file as it was before memstrata touched it
+        shutil.copy2(path, backup)  # same bytes, same mode
+        result.backup = backup
+    if remove_file:
         path.unlink()  # nothing left but what we had added
+        _remove_empty_dir(path.parent)
         return
     write_atomic(path, result.content.encode("utf-8"))
+
+
+def _has_ours(client: str, data: dict) -> bool:
+    probe = InstallResult(client, "", Path(), False, True)
+    _apply_uninstall(client, json.loads(json.dumps(data)), probe)
+    return bool(probe.removed)
+
+
+def _remove_empty_dir(folder: Path) -> None:
+    try:
+        folder.rmdir()  # only succeeds when empty: a folder we created for this file
+    except OSError:
+        pass
 
 
 def install(client: str, scope: str = "user", *, project_dir: Path | None = None,
@@ -269,9 +443,14 @@ def install(client: str, scope: str = "user", *, project_dir: Path | None = None
     data, text = _read(path)
     original = json.loads(json.dumps(data))
     result = InstallResult(client, scope, path, False, dry_run)
-    specs = hook_specs(client, command or memstrata_command(), guardrail=guardrail)
+    if command is None and scope != "project":
+        command = memstrata_command()  # the user's own machine: this exact install
+    specs = hook_specs(client, command, guardrail=guardrail)
     _apply_install(client, data, specs, timeout_s, path, result)
     _write(path, data, original, text, result)
+    if scope == "project" and command is None:
+        result.notes.append("project hooks call `memstrata` from PATH so they work for every "
+                            "teammate who has it installed")
     result.notes.extend(registry.install_notes(client))
     return result
 

@@ -1,0 +1,58 @@
+"""`memstrata import`: bulk-load events from JSONL, chat exports and client transcripts."""
+
+from __future__ import annotations
+
+import click
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json
+
+from memstrata.core.clients import transcript_clients
+
+
+@click.command("import")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    default="auto",
+    show_default=True,
+    type=click.Choice(["auto", "jsonl", "locomo", "transcript", *transcript_clients()]),
+    help="jsonl = one event object per line (or memstrata-bench/1 lines); locomo = a "
+    "chat export with speakers and dated sessions; transcript / claude-code / "
+    "codex / gemini = a client session (the user's messages only).",
+)
+@click.option(
+    "--no-index",
+    is_flag=True,
+    help="Write the files only; index on the next search or `memstrata reindex`.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the import report as JSON.")
+@click.pass_context
+def import_(ctx, sources, fmt, no_index, as_json):
+    """Import many events at once into the journal (and the index).
+
+    Secrets are redacted (and counted), each journal day file gets one locked write and one
+    fsync, and everything new is embedded in one batched run. Importing the same file again
+    adds nothing: known event ids are skipped.
+    """
+    from memstrata.consolidation.bulk_import import import_files
+
+    mem = open_memory(ctx)
+    result = import_files(mem, list(sources), fmt, index=not no_index)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        emit_json(
+            {k: v for k, v in vars(result).items() if k not in ("stored_ids", "texts", "timeline")}
+            | {"events_per_s": result.events_per_s}
+        )
+        return
+    click.echo(
+        f"imported {result.events} events and {result.items} items into "
+        f"{result.files} journal files ({result.skipped} already there, "
+        f"{result.redacted} redacted) in {result.write_s + result.index_s:.1f}s "
+        f"({result.events_per_s} events/s, peak memory {result.peak_rss_mb} MB)"
+    )
+
+
+COMMANDS = [import_]

@@ -1,0 +1,217 @@
+"""Upkeep of one's memory by hand: `edit`, `restore`, `export`, `import-memory`.
+
+`import-memory` restores a whole memory written by `export`; the conversation/event bulk
+import is a different command (`memstrata import`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from memstrata.cli.main import open_memory
+from memstrata.cli.render import emit_json
+
+
+def _sync_index(mem) -> str | None:
+    """Bring the index up to date with the files just written; a warning instead of a failure."""
+    try:
+        from memstrata.cli.render import ProgressCallback
+        from memstrata.retrieval.index import MemoryIndex
+
+        index = MemoryIndex(mem)
+        try:
+            with ProgressCallback("indexing") as bar:  # a terminal only; silent when piped
+                index.sync(progress=bar)
+        finally:
+            index.close()
+    except Exception as exc:  # noqa: BLE001 - the files are written; the index can catch up later
+        return f"index not updated ({exc}); run `memstrata reindex`"
+    return None
+
+
+@click.command()
+@click.argument("item_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the saved item as JSON.")
+@click.pass_context
+def edit(ctx, item_id, as_json):
+    """Open an item's file in $VISUAL / $EDITOR; validate it on save, then re-index.
+
+    A file that no longer parses, changes its id, makes a criterion undecidable or holds a
+    secret is refused: on a terminal you can edit again, otherwise the file goes back to what
+    it was and the command exits 1.
+    """
+    from memstrata.memory_layers.fsutil import write_atomic
+    from memstrata.memory_layers.operations import check_edited
+
+    from memstrata.core.errors import InvalidItem, MemstrataError
+
+    mem = open_memory(ctx)
+    before = mem.get(item_id)
+    original = before.path.read_bytes()
+    while True:
+        click.edit(filename=str(before.path))
+        try:
+            after, changed = check_edited(mem, before)
+            break
+        except (InvalidItem, MemstrataError) as exc:
+            click.echo(f"not saved: {exc}", err=True)
+            if (
+                sys.stdin is not None
+                and sys.stdin.isatty()
+                and click.confirm("edit again?", default=True, err=True)
+            ):
+                continue
+            write_atomic(before.path, original)
+            raise MemstrataError(f"{before.path} is back as it was before the edit") from exc
+    warning = _sync_index(mem) if changed else None
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        emit_json(
+            {
+                **after.item.frontmatter(),
+                "body": after.item.body,
+                "path": str(after.path),
+                "changed": changed,
+            }
+        )
+        return
+    click.echo(
+        f"saved {after.item.id} ({after.path}); index updated"
+        if changed
+        else f"no changes to {after.item.id}"
+    )
+
+
+@click.command()
+@click.argument("item_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the restored item as JSON.")
+@click.pass_context
+def restore(ctx, item_id, as_json):
+    """Bring an archived (forgotten or superseded) item back to active, links kept."""
+    from memstrata.memory_layers.operations import restore as do_restore
+
+    mem = open_memory(ctx)
+    restored = do_restore(mem, item_id)
+    warning = _sync_index(mem)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        emit_json(
+            {
+                "item": {**restored.item.frontmatter(), "body": restored.item.body},
+                "path": restored.path,
+                "was_superseded_by": restored.was_superseded_by,
+            }
+        )
+        return
+    click.echo(f"restored {restored.item.id} → {restored.path}")
+    if restored.was_superseded_by:
+        click.echo(
+            f"note: {restored.was_superseded_by} (which had superseded it) is still active; "
+            f"forget or supersede one of them if only one should hold",
+            err=True,
+        )
+
+
+@click.command()
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write to this file instead of stdout.",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "global"]),
+    default="project",
+    show_default=True,
+    help="Which memory to export.",
+)
+@click.pass_context
+def export(ctx, out, scope):
+    """Write the whole memory as JSON lines: every item (archive included), journal day and
+    setting, with exact file text and parsed fields. `memstrata import-memory` reads it back."""
+    import json
+
+    from memstrata.memory_layers.portable import export_records
+
+    mem = open_memory(ctx, require_project=scope == "project")
+    paths = mem.project if scope == "project" else mem.home
+    lines = (
+        json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n"
+        for r in export_records(paths, scope=scope)
+    )
+    if out:
+        count = 0
+        with open(out, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line)
+                count += 1
+        click.echo(f"exported {count - 1} file(s) from {paths.root} to {out}", err=True)
+    else:
+        for line in lines:
+            click.echo(line, nl=False)
+
+
+@click.command(name="import-memory")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "global"]),
+    default="project",
+    show_default=True,
+    help="Which memory to write into.",
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Overwrite files that differ (default: report them as conflicts and leave them).",
+)
+@click.option("--dry-run", is_flag=True, help="Show what would be written; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def import_memory(ctx, file, scope, replace, dry_run, as_json):
+    """Read a `memstrata export` file (or '-' for stdin) back into a memory, file for file.
+
+    Identical files are left alone; differing ones are conflicts unless --replace. An export
+    with any unreadable line writes nothing. Then the index is brought up to date.
+    """
+    from memstrata.memory_layers.portable import import_records, read_records
+
+    from memstrata.core.errors import MemstrataError
+
+    mem = open_memory(ctx, require_project=scope == "project")
+    paths = mem.project if scope == "project" else mem.home
+    report = import_records(
+        paths, read_records(file), scope=scope, replace=replace, dry_run=dry_run
+    )
+    if report.written and not dry_run:
+        warning = _sync_index(mem)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        emit_json(
+            {
+                **{
+                    k: getattr(report, k)
+                    for k in ("written", "unchanged", "conflicts", "problems", "dry_run")
+                }
+            }
+        )
+    else:
+        verb = "would write" if dry_run else "wrote"
+        click.echo(
+            f"{verb} {len(report.written)} file(s), {len(report.unchanged)} unchanged, "
+            f"{len(report.conflicts)} conflict(s)"
+        )
+        for rel in report.conflicts:
+            click.echo(f"  conflict (differs, kept yours): {rel}")
+    if report.problems:
+        for problem in report.problems:
+            click.echo(f"problem: {problem}", err=True)
+        raise MemstrataError(f"{len(report.problems)} unreadable record(s); nothing was written")
+
+
+COMMANDS = [edit, restore, export, import_memory]

@@ -1,0 +1,379 @@
+"""`memstrata import`: many events at once, into the journal and the index.
+
+Sources: JSONL events (one `{"time", "text", …}` object per line, or `memstrata-bench/1`
+lines, whose events are taken), chat exports shaped like the public LoCoMo benchmark
+(speakers, `session_N` turn lists with `session_N_date_time`), and Claude Code / Codex /
+Gemini transcripts (the user's messages only, through the same readers `extract` uses).
+
+The write path is built for volume: the secret guard runs once per text (redacting, with a
+count), events are grouped per journal day and each day file gets one lock, one write and
+one fsync (`Journal.append_many`), typed entries (fact, decision, …) become L1/L2 items, and
+the index is synced once at the end, so the embedder sees every new text in one batched run.
+Re-importing is harmless: an event whose id the journal already holds is skipped, and events
+without an id get one derived from their time, session and text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from memstrata.core.clients import transcript_clients
+from memstrata.core.errors import MemstrataError
+
+FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
+ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "event"]
+
+
+class ImportError_(MemstrataError):
+    """A source file that cannot be imported (names the file and what is wrong)."""
+
+
+class ImportEvent(BaseModel):
+    """One thing to import; `type` other than event makes it an L1/L2 item."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str | None = None
+    time: datetime
+    text: str
+    session: str | None = None
+    speaker: str | None = None
+    type: ItemType = "event"
+    kind: str | None = None
+    tags: list[str] = []
+    title: str | None = None
+
+    @field_validator("time")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+@dataclass
+class ImportResult:
+    source: str = ""
+    events: int = 0
+    items: int = 0
+    skipped: int = 0
+    redacted: int = 0
+    files: int = 0
+    write_s: float = 0.0
+    index_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    stored_ids: dict[str, str] = field(default_factory=dict)  # stored id -> source id
+    texts: dict[str, str] = field(default_factory=dict)  # source id -> stored text
+    timeline: list[tuple[datetime, str]] = field(default_factory=list)
+
+    @property
+    def events_per_s(self) -> float:
+        spent = self.write_s + self.index_s
+        return round((self.events + self.items) / spent, 1) if spent else 0.0
+
+
+def stable_item_id(item_type: str, source_id: str) -> str:
+    """An id in the usual `pref-7k2m9q4x` shape derived from the source id (re-imports and
+    repeated bench runs give the same ids, so rendered contexts are identical)."""
+    from memstrata.memory_layers.models import _ALPHABET, new_id
+
+    digest = hashlib.sha256(source_id.encode("utf-8")).digest()
+    tail = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:8])
+    return f"{new_id(item_type).split('-')[0]}-{tail}"
+
+
+def _event_id(event: ImportEvent) -> str:
+    if event.id:
+        return event.id
+    key = f"{event.time.isoformat()}\x1f{event.session or ''}\x1f{event.text}"
+    return stable_item_id("event", key)
+
+
+def peak_rss_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+# ---- writing --------------------------------------------------------------------------------
+def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
+    """Write events (anything with ImportEvent's attributes) to the journal and item files."""
+    from memstrata.memory_layers.models import EVENT_KINDS, JournalEvent
+
+    project = mem.require_project()
+    store, journal_ = project.store, project.journal
+    out = ImportResult()
+    started = time.perf_counter()
+    known = {e.id for e in journal_.read_all().events}
+    known_items = (
+        {li.item.id for li in mem.load_items(include_archived=True).items}
+        if any(e.type != "event" for e in events)
+        else set()
+    )
+    journal: list[JournalEvent] = []
+    for event in events:
+        text = mem.guard(event.text, redact=redact, where=f"event {event.id or ''}".strip())
+        out.redacted += text != event.text
+        tags = [mem.guard(t, redact=redact, where="tags") for t in event.tags]
+        source_id = _event_id(event)
+        if event.type == "event":
+            if source_id in known:
+                out.skipped += 1
+                continue
+            known.add(source_id)
+            kind = event.kind if event.kind in EVENT_KINDS else "note"
+            journal.append(
+                JournalEvent(
+                    id=source_id,
+                    time=event.time,
+                    kind=kind,
+                    text=text,
+                    session=event.session,
+                    speaker=event.speaker,
+                    source="import",
+                    tags=tags,
+                )
+            )
+            stored = source_id
+            out.timeline.append((event.time, source_id))
+        else:
+            item_id = _write_item(mem, store, event, text, tags, source_id, redact, known_items)
+            if item_id is None:
+                out.skipped += 1
+                continue
+            stored = item_id
+            out.items += 1
+        out.texts[source_id] = text
+        out.stored_ids[stored] = source_id
+    out.files = len(journal_.append_many(journal)) if journal else 0
+    out.events = len(journal)
+    out.timeline.sort()
+    out.write_s = time.perf_counter() - started
+    return out
+
+
+def _write_item(
+    mem,
+    store,
+    event,
+    text: str,
+    tags: list[str],
+    source_id: str,
+    redact: bool,
+    known_items: set[str],
+) -> str | None:
+    from memstrata.memory_layers.models import AppliesTo, CriterionSpec, Source
+    from memstrata.memory_layers.operations import build_item
+
+    item_id = stable_item_id(event.type, source_id)
+    criterion = None
+    if event.type == "criterion":
+        applies = AppliesTo(keywords=list(tags)) if tags else AppliesTo(topics=["general"])
+        criterion = CriterionSpec(applies_to=applies, condition=text)
+    item = build_item(
+        text,
+        event.type,
+        title=event.title,
+        tags=tags,
+        source=Source(kind="import", session=event.session),
+        criterion=criterion,
+    )
+    item.title = mem.guard(item.title, redact=redact, where="title")
+    if item_id in known_items:
+        return None  # imported before
+    known_items.add(item_id)
+    item.id = item_id
+    item.created = item.updated = event.time
+    try:
+        store.create(item)
+    except MemstrataError:
+        return None  # already imported (same id) or refused by the store
+    return item.id
+
+
+def import_events(
+    mem, events: list, *, index: bool = True, redact: bool = True, memory_index=None
+) -> ImportResult:
+    """Write the events, then sync the index once (one batched embedding run)."""
+    out = write_events(mem, events, redact=redact)
+    if index:
+        from memstrata.retrieval.index import MemoryIndex
+
+        idx = memory_index or MemoryIndex(mem, warn=out.warnings.append)
+        started = time.perf_counter()
+        try:
+            report = idx.sync()
+            out.warnings.extend(report.warnings)
+        finally:
+            if memory_index is None:
+                idx.close()
+        out.index_s = time.perf_counter() - started
+    out.peak_rss_mb = peak_rss_mb()
+    return out
+
+
+# ---- reading --------------------------------------------------------------------------------
+def read_source(path: str | Path, fmt: str = "auto") -> list[ImportEvent]:
+    """The events in one source file, oldest first within each session."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise ImportError_(f"{path}: no such file")
+    fmt = (fmt or "auto").lower()
+    if fmt not in FORMATS:
+        raise ImportError_(f"unknown format '{fmt}' ({' | '.join(FORMATS)})")
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt == "jsonl":
+        return _read_jsonl(path)
+    if fmt == "locomo":
+        return _read_locomo(path)
+    return _read_transcript(path, "auto" if fmt == "transcript" else fmt)
+
+
+def detect_format(path: Path) -> str:
+    try:
+        head = path.read_text("utf-8", errors="replace")[:200_000]
+    except OSError as exc:
+        raise ImportError_(f"{path}: cannot read ({exc.strerror})") from exc
+    first = next((ln for ln in head.splitlines() if ln.strip()), "")
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and (
+        obj.get("format", "").startswith("memstrata-bench") or {"time", "text"} <= set(obj)
+    ):
+        return "jsonl"
+    if head.lstrip()[:1] in "[{" and '"conversation"' in head:
+        return "locomo"
+    return "transcript"
+
+
+def _read_jsonl(path: Path) -> list[ImportEvent]:
+    out: list[ImportEvent] = []
+    for number, raw in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+            if isinstance(data, dict) and "events" in data and "format" in data:
+                out.extend(ImportEvent.model_validate(e) for e in data["events"])
+            else:
+                out.append(ImportEvent.model_validate(data))
+        except ValueError as exc:
+            raise ImportError_(f"{path}:{number}: {_why(exc)}") from exc
+    return out
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        return f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+    return str(exc).splitlines()[0]
+
+
+_LOCOMO_TIME = (
+    "%I:%M %p on %d %B, %Y",
+    "%I:%M %p on %d %b, %Y",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%Y-%m-%d",
+)
+
+
+def parse_chat_time(value: str) -> datetime | None:
+    text = " ".join(str(value).split())
+    for pattern in _LOCOMO_TIME:
+        try:
+            return datetime.strptime(text, pattern).replace(tzinfo=timezone.utc)
+        except ValueError:
+            continue
+    return None
+
+
+def _read_locomo(path: Path) -> list[ImportEvent]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except ValueError as exc:
+        raise ImportError_(f"{path}: not JSON ({_why(exc)})") from exc
+    samples = data if isinstance(data, list) else [data]
+    out: list[ImportEvent] = []
+    for n, sample in enumerate(samples):
+        conv = sample.get("conversation", sample) if isinstance(sample, dict) else None
+        if not isinstance(conv, dict):
+            raise ImportError_(f"{path}: sample {n} has no conversation object")
+        name = str(sample.get("sample_id", f"conv-{n}")) if len(samples) > 1 else ""
+        out.extend(_locomo_sessions(conv, name))
+    return out
+
+
+def _locomo_sessions(conv: dict[str, Any], prefix: str) -> list[ImportEvent]:
+    out: list[ImportEvent] = []
+    sessions = sorted(
+        (k for k in conv if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1])
+    )
+    for key in sessions:
+        start = parse_chat_time(conv.get(f"{key}_date_time", "")) or datetime(
+            2000, 1, 1, tzinfo=timezone.utc
+        )
+        session = f"{prefix}/{key}" if prefix else key
+        for i, turn in enumerate(conv.get(key) or []):
+            text = str(turn.get("text", "")).strip()
+            caption = turn.get("blip_caption")
+            if caption:
+                text = f"{text} [shares a photo: {caption}]".strip()
+            if not text:
+                continue
+            speaker = str(turn.get("speaker", "")).strip() or None
+            tid = turn.get("dia_id")
+            out.append(
+                ImportEvent(
+                    id=f"{prefix}:{tid}" if prefix and tid else tid,
+                    time=start + timedelta(seconds=i),
+                    session=session,
+                    speaker=speaker,
+                    text=f"{speaker}: {text}" if speaker else text,
+                )
+            )
+    return out
+
+
+def _read_transcript(path: Path, client: str) -> list[ImportEvent]:
+    from memstrata.consolidation.transcripts import read_user_messages
+
+    fallback = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
+    out = []
+    for m in read_user_messages(path, client):
+        when = m.time or fallback + timedelta(seconds=m.index)
+        out.append(
+            ImportEvent(
+                id=stable_item_id("event", f"{m.session}\x1f{m.uid}"),
+                time=when,
+                text=m.text,
+                session=m.session,
+                speaker="user",
+            )
+        )
+    return out
+
+
+def import_files(
+    mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True, redact: bool = True
+) -> ImportResult:
+    """Read every source, then write and index them in one pass."""
+    events: list[ImportEvent] = []
+    for path in paths:
+        events.extend(read_source(path, fmt))
+    if not events:
+        raise ImportError_("nothing to import: the sources hold no events")
+    result = import_events(mem, events, index=index, redact=redact)
+    result.source = ", ".join(str(p) for p in paths)
+    return result

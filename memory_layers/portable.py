@@ -1,0 +1,229 @@
+"""A whole memory as JSON lines (`memstrata export` / `memstrata import-memory`).
+
+Line 1 is a header naming the format and its version; then one line per file of the memory
+folder (items, archive, journal days, project.md, config, .gitignore — everything except the
+derived `.index/`). Each line carries the file's exact text (so a round trip is byte for byte)
+and, for people and other tools, the parsed fields: an item's frontmatter and body, a journal
+day's events. Importing writes the files back: identical files are left alone, differing ones
+are reported as conflicts (or replaced with `replace=True`), and nothing is written outside the
+memory folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+
+from memstrata.memory_layers.fsutil import write_atomic
+from memstrata.memory_layers.journal import parse_journal_text
+from memstrata.memory_layers.markdown import parse_item, serialize_item
+from memstrata.memory_layers.models import FOLDER_TYPES, MemoryItem
+from memstrata.memory_layers.store import SPECIAL_FILES
+
+from memstrata.core.errors import InvalidItem, MemstrataError
+from memstrata.core.paths import MemoryPaths
+
+EXPORT_FORMAT = "memstrata-export"
+EXPORT_VERSION = 1
+
+
+class ImportFormatError(MemstrataError):
+    pass
+
+
+def _kind(rel: PurePosixPath) -> str:
+    parts = rel.parts
+    if len(parts) == 1 and parts[0] in SPECIAL_FILES:
+        return "item"
+    if parts[0] == "journal" or parts[:2] == ("archive", "journal"):
+        return "journal" if rel.suffix == ".md" else "file"
+    folder = parts[-2] if len(parts) >= 2 else ""
+    if (
+        rel.suffix == ".md"
+        and folder in FOLDER_TYPES
+        and (len(parts) == 2 or parts[0] == "archive")
+    ):
+        return "item"
+    return "file"
+
+
+def memory_files(paths: MemoryPaths) -> list[Path]:
+    """Every file of the memory except the derived index and editors' temp files."""
+    root = paths.root
+    out = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == ".index" or not path.is_file() or path.is_symlink():
+            continue
+        if path.name.endswith(".tmp") and path.name.startswith("."):
+            continue
+        out.append(path)
+    return out
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[dict]:
+    """The header, then one record per file (see the module docstring)."""
+    files = memory_files(paths)
+    yield {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "scope": scope,
+        "exported": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+        "files": len(files),
+    }
+    for path in files:
+        rel = PurePosixPath(path.relative_to(paths.root).as_posix())
+        raw = path.read_bytes()
+        record: dict = {"kind": _kind(rel), "path": str(rel), "sha256": _digest(raw)}
+        try:
+            text = raw.decode("utf-8")
+            record["text"] = text
+        except UnicodeDecodeError:
+            record["base64"] = base64.b64encode(raw).decode("ascii")
+            record["kind"] = "file"
+            yield record
+            continue
+        if record["kind"] == "item":
+            try:
+                item = parse_item(
+                    path,
+                    raw,
+                    default_type=None
+                    if len(rel.parts) > 1 or rel.name not in SPECIAL_FILES
+                    else SPECIAL_FILES[rel.name][1],
+                    default_scope=scope,
+                )
+                record["item"] = {**item.frontmatter(), "body": item.body}
+            except InvalidItem as exc:
+                record["problem"] = str(exc)
+        elif record["kind"] == "journal":
+            parsed = parse_journal_text(text, path)
+            record["events"] = [
+                e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in parsed.events
+            ]
+        yield record
+
+
+@dataclass
+class ImportReport:
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    dry_run: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written)
+
+
+def _safe_rel(value: object) -> PurePosixPath:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("no path")
+    rel = PurePosixPath(value)
+    if rel.is_absolute() or ".." in rel.parts or "\\" in value or rel.parts[0] == ".index":
+        raise ValueError(f"path {value!r} is outside the memory or in its derived .index/")
+    return rel
+
+
+def _record_bytes(record: dict, rel: PurePosixPath) -> bytes:
+    if "text" in record:
+        data = str(record["text"]).encode("utf-8")
+    elif "base64" in record:
+        data = base64.b64decode(str(record["base64"]), validate=True)
+    elif isinstance(record.get("item"), dict):
+        fields = dict(record["item"])  # a record written by hand: fields only
+        body = fields.pop("body", "")
+        item = MemoryItem.model_validate(fields)
+        item.body = body
+        data = serialize_item(item).encode("utf-8")
+    else:
+        raise ValueError("record has neither text, base64 nor item fields")
+    digest = record.get("sha256")
+    if digest and ("text" in record or "base64" in record):
+        if _digest(data) != digest:
+            raise ValueError("sha256 does not match the content (the line was altered)")
+    return data
+
+
+def read_records(lines: Iterable[str]) -> Iterator[dict]:
+    """Parse JSONL, checking the header's format and version first."""
+    header_seen = False
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise ImportFormatError(f"line {number} is not JSON ({exc})") from exc
+        if not header_seen:
+            if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
+                raise ImportFormatError(
+                    "not a memstrata export (line 1 must be the "
+                    f'{{"format": "{EXPORT_FORMAT}", "version": …}} header from `memstrata export`)'
+                )
+            version = record.get("version")
+            if not isinstance(version, int) or version > EXPORT_VERSION:
+                raise ImportFormatError(
+                    f"export format version {version!r} is newer than this memstrata reads "
+                    f"(version {EXPORT_VERSION}); upgrade memstrata"
+                )
+            header_seen = True
+            continue
+        if not isinstance(record, dict):
+            raise ImportFormatError(f"line {number} is not a JSON object")
+        record["_line"] = number
+        yield record
+    if not header_seen:
+        raise ImportFormatError("the export is empty (no header line)")
+
+
+def import_records(
+    paths: MemoryPaths,
+    records: Iterable[dict],
+    *,
+    scope: str = "project",
+    replace: bool = False,
+    dry_run: bool = False,
+) -> ImportReport:
+    """Write exported files into the memory at `paths` (see the module docstring)."""
+    report = ImportReport(dry_run=dry_run)
+    planned: list[tuple[Path, bytes, str]] = []
+    for record in records:
+        where = f"line {record.get('_line', '?')}"
+        try:
+            rel = _safe_rel(record.get("path"))
+            data = _record_bytes(record, rel)
+            target = paths.root.joinpath(*rel.parts)
+            if _kind(rel) == "item":
+                default = SPECIAL_FILES[rel.name][1] if len(rel.parts) == 1 else None
+                parse_item(target, data, default_type=default, default_scope=scope)
+            elif _kind(rel) == "journal":
+                parse_journal_text(data.decode("utf-8"), target)
+        except (ValueError, InvalidItem, UnicodeDecodeError) as exc:
+            report.problems.append(f"{where} ({record.get('path')!r}): {exc}")
+            continue
+        planned.append((target, data, str(rel)))
+    if report.problems:
+        return report  # nothing is written from an export that does not read cleanly
+    for target, data, name in planned:
+        if target.exists():
+            if target.read_bytes() == data:
+                report.unchanged.append(name)
+                continue
+            if not replace:
+                report.conflicts.append(name)
+                continue
+        if not dry_run:
+            write_atomic(target, data)
+        report.written.append(name)
+    return report

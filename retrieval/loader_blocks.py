@@ -1,0 +1,342 @@
+"""The loader's first step, *gather*: every candidate block of a context, before any budget.
+
+A block is one whole line group member — an item, an event, a catalog line — with its token
+cost and the group it belongs to (events: one group per day and session; items: one per type
+and verdict). The planner (`loader_plan`) pays a group's heading once, with its first block.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from memstrata.memory_layers.memory import Memory
+from memstrata.retrieval.context_cache import RootCache
+from memstrata.retrieval.hits import Hit
+from memstrata.retrieval.render_context import (
+    TokenMemo,
+    bullet,
+    event_group_heading,
+    id_tail,
+    item_body,
+    item_group_heading,
+    today_utc,
+)
+
+RESIDENT_RANK = {"criterion": 1, "caveat": 2}  # identity card 0, profile 3, the rest 4
+VERDICT_RANK = {"block": 0, "warn": 1}
+
+
+@dataclass
+class Block:
+    tier: str
+    id: str | None
+    kind: str
+    text: str
+    tokens: int
+    source: str = ""  # resident | journal | todo | retrieved | neighbour | excerpt | catalog
+    order: float = 0.0  # render order inside its group (event time)
+    group: str = ""  # blocks with the same group share one heading
+    head: str = ""  # that heading ("" for none)
+    head_tokens: int = 0
+    group_order: str = ""  # render order of groups inside the tier
+    excerpt: Block | None = None  # a shorter stand-in when the whole block does not fit
+    session: str | None = None
+    day_file: str | None = None
+    words: frozenset[str] = field(default_factory=frozenset)
+    raw: str = ""  # the source text (for excerpts)
+    seq: int = 0  # position in its day file (turns of one session may share a time)
+
+
+def _heading(memo: TokenMemo, text: str) -> tuple[str, int]:
+    return text, memo(text)
+
+
+# ---- events ----------------------------------------------------------------------------------
+def event_block(
+    event, now: datetime, memo: TokenMemo, source: str, path: str | None = None, seq: int = 0
+) -> Block:
+    from memstrata.retrieval.temporal import relative_dates
+
+    resolved = relative_dates(event.text, event.time)
+    note = ", ".join(f"{phrase} = {day.isoformat()}" for phrase, day in resolved)
+    # plain events are identified by their day/session heading and text; todos and blockers
+    # keep their short id, since a later event closes them by naming it
+    tail = (
+        id_tail(event.id, 1.0, note)
+        if event.kind in ("todo", "blocker")
+        else (f" ({note})" if note else "")
+    )
+    text = bullet(event.text or event.kind, tail)
+    day = today_utc(event.time)
+    head, head_tokens = _heading(memo, event_group_heading(day, event.session, now))
+    return Block(
+        "topk",
+        event.id,
+        "event",
+        text,
+        memo(text),
+        source,
+        event.time.timestamp(),
+        group=f"ev\x1f{day}\x1f{event.session or ''}",
+        head=head,
+        head_tokens=head_tokens,
+        group_order=f"1{day}{event.session or ''}",
+        session=event.session,
+        day_file=path,
+        words=_words(event.text),
+        raw=event.text,
+        seq=seq,
+    )
+
+
+def item_block(
+    item,
+    memo: TokenMemo,
+    tier: str,
+    source: str,
+    body: str | None = None,
+    body_tokens: int | None = None,
+    verdict: str = "",
+) -> Block | None:
+    """An L1/L2 item as one line group member; None for an empty placeholder file."""
+    body = item_body(item) if body is None else body
+    if not body.strip():
+        return None
+    if item.id == "project":
+        text = body
+        head, group, order = "", "identity", "0"
+    elif item.id == "profile":
+        text = body
+        head, group, order = "### profile\n", "profile", "3"
+    else:
+        text = bullet(body, id_tail(item.id, float(item.confidence)))
+        head = item_group_heading(item.type, verdict)
+        group = f"{item.type}\x1f{verdict}"
+        order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
+    tokens = memo(text)
+    return Block(
+        tier,
+        item.id,
+        item.type,
+        text,
+        tokens,
+        source,
+        group=group,
+        head=head,
+        head_tokens=memo(head),
+        group_order="0" + order,
+        words=_words(body),
+        raw=body,
+    )
+
+
+def resident_blocks(items: Sequence, memo: TokenMemo) -> list[Block]:
+    """Identity card, criteria (block before warn), caveats, profile — in that order."""
+    active = [i for i in items if i.status == "active"]
+
+    def rank(i) -> tuple:
+        first = 0 if i.id == "project" else 3 if i.id == "profile" else RESIDENT_RANK.get(i.type, 4)
+        return (first, VERDICT_RANK.get(i.verdict, 2), -i.importance, -i.updated_ts)
+
+    out = []
+    for i in sorted(active, key=rank):
+        block = item_block(i, memo, "resident", "resident", i.body, i.body_tokens, i.verdict)
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def cached_view(mem: Memory, memo: TokenMemo):
+    """(resident items, lazy catalog rows, catalog size, problems, views) from the cache."""
+    from memstrata.retrieval.context_cache import merged_view
+
+    repo = mem.project.repo_dir if mem.project else None
+    home_dir = Path.home()
+    rescan = mem.settings.loader.catalog_rescan_s
+    limit = mem.settings.limits.max_file_bytes
+    project = (
+        RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir,
+                  max_file_bytes=limit).load(rescan)
+        if mem.project
+        else None
+    )
+    global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir,
+                        max_file_bytes=limit).load(rescan)
+    resident, rows = merged_view(project, global_)
+    problems = (project.problems if project else []) + global_.problems
+    total = (project.line_count if project else 0) + global_.line_count
+    return resident, rows, total, problems, [v for v in (project, global_) if v is not None]
+
+
+# ---- the journal -----------------------------------------------------------------------------
+def recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
+    """(today's + last working days' events, older open todos/blockers) from the journal."""
+    if mem.journal is None:
+        return [], []
+    today = today_utc(now)
+    all_days = [d for d in mem.journal.days() if d <= today]
+    recent_days = [today] if today in all_days else []
+    earlier = [d for d in all_days if d < today]
+    recent_days.extend(reversed(earlier[-max(0, days - 1) :] if days > 1 else []))
+    todo_from = today - timedelta(days=todo_days)
+    events = []
+    for day in sorted({*recent_days, *(d for d in all_days if d >= todo_from)}):
+        events.extend(e for e in mem.journal.read_day(day).events if e.time <= now)
+    events.sort(key=lambda e: e.time)
+    recent_set = set(recent_days)
+    recent = [e for e in events if today_utc(e.time) in recent_set]
+    recent_ids = {e.id for e in recent}
+    open_items = [
+        e
+        for i, e in enumerate(events)
+        if e.kind in ("todo", "blocker") and e.id not in recent_ids and is_open(e, events[i + 1 :])
+    ]
+    return recent, open_items
+
+
+def is_open(event, events) -> bool:
+    """A todo is open until a later event names its id."""
+    later = [e for e in events if e.time >= event.time and e.id != event.id]
+    return not any(event.id in e.text or event.id in " ".join(e.tags) for e in later)
+
+
+class DayCache:
+    """Journal day files read at most once per assembly."""
+
+    def __init__(self, mem: Memory):
+        self.mem = mem
+        self._days: dict[str, list] = {}
+
+    def events(self, path: Path) -> list:
+        key = str(path)
+        if key not in self._days:
+            self._days[key] = self.mem.journal.read_file(path).events if self.mem.journal else []
+        return self._days[key]
+
+    def position(self, path: Path, event_id: str) -> int:
+        return next((i for i, e in enumerate(self.events(path)) if e.id == event_id), 0)
+
+    def find(self, hit: Hit):
+        """(event, its day file) for an event hit, or (None, None)."""
+        if self.mem.journal is None:
+            return None, None
+        candidates = []
+        if hit.path and Path(str(hit.path)).is_file():
+            candidates.append(Path(str(hit.path)))
+        if isinstance(hit.time, datetime):
+            candidates.append(self.mem.journal.day_file(today_utc(hit.time)))
+        for path in candidates:
+            for event in self.events(path):
+                if event.id == hit.id:
+                    return event, path
+        return None, None
+
+    def neighbours(self, event, path: Path, width: int = 1) -> list:
+        """The turns just before and after `event` in the same session (nearest first)."""
+        if not event.session:
+            return []
+        same = [e for e in self.events(path) if e.session == event.session]
+        same.sort(key=lambda e: e.time)
+        at = next((i for i, e in enumerate(same) if e.id == event.id), None)
+        if at is None:
+            return []
+        out = []
+        for step in range(1, width + 1):
+            out.extend(same[j] for j in (at - step, at + step) if 0 <= j < len(same))
+        return out
+
+
+# ---- retrieval hits ----------------------------------------------------------------------------
+def hit_block(
+    mem: Memory,
+    hit: Hit,
+    now: datetime,
+    memo: TokenMemo,
+    days: DayCache,
+    known_path: str | None = None,
+) -> Block | None:
+    """A hit rendered as its *whole* item or event (the index may hold only a chunk)."""
+    if hit.type == "event":
+        event, path = days.find(hit)
+        if event is None:
+            return None
+        return event_block(event, now, memo, "retrieved", str(path), days.position(path, event.id))
+    loaded = _load_item(mem, hit, known_path)
+    if loaded is None or loaded.item.id != hit.id or loaded.item.status != "active":
+        return None
+    item = loaded.item
+    verdict = item.criterion.verdict if item.criterion else ""
+    return item_block(item, memo, "topk", "retrieved", verdict=verdict)
+
+
+def _load_item(mem: Memory, hit: Hit, known_path: str | None):
+    from memstrata.memory_layers.store import MemoryStore
+
+    raw = known_path or hit.path
+    path = Path(raw) if raw else None
+    for scope, paths in (("project", mem.project), ("global", mem.home)):
+        if paths is None:
+            continue
+        # the memory's own stores carry its limits (max_file_bytes)
+        store = (mem.project_store if scope == "project" else mem.global_store) or MemoryStore(
+            paths, scope)
+        try:
+            if path is not None and paths.root in path.parents:
+                return store.load_file(path)
+            if path is None:
+                return store.find(hit.id)  # slow path: callers without a path
+        except Exception:  # noqa: BLE001 - a vanished or broken file is simply not shown
+            continue
+    return None
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
+
+
+def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:
+    """The passage of a long block that best matches the query, marked as cut."""
+    if block.tokens <= max_tokens or not query:
+        return None
+    sentences = [s.strip() for s in _SENTENCE.split(block.raw) if s.strip()]
+    if len(sentences) < 2:
+        return None
+    wanted = _words(query)
+    best = max(range(len(sentences)), key=lambda i: len(_words(sentences[i]) & wanted))
+    lo = hi = best
+    text = sentences[best]
+    while True:  # widen around the best sentence while it stays short
+        grown = False
+        for j in (hi + 1, lo - 1):
+            if 0 <= j < len(sentences) and memo(text) + memo(sentences[j]) < max_tokens:
+                text = f"{text} {sentences[j]}" if j > hi else f"{sentences[j]} {text}"
+                lo, hi = min(lo, j), max(hi, j)
+                grown = True
+        if not grown:
+            break
+    tail = id_tail(block.id or "", 1.0, "excerpt")
+    line = bullet(("… " if lo > 0 else "") + text + (" …" if hi < len(sentences) - 1 else ""), tail)
+    return Block(
+        block.tier,
+        block.id,
+        block.kind,
+        line,
+        memo(line),
+        "excerpt",
+        block.order,
+        block.group,
+        block.head,
+        block.head_tokens,
+        block.group_order,
+        session=block.session,
+        day_file=block.day_file,
+        seq=block.seq,
+    )

@@ -1,0 +1,227 @@
+"""The loader's second and third steps: *plan* the budget over gathered blocks, then *render*.
+
+Order of claims on the budget (each phase may use what the earlier ones left):
+
+1. resident — identity card, criteria (block, then warn), caveats, profile, up to
+   `loader.resident_budget`; what does not fit is reported and stays in the catalog;
+2. hits — the retriever's ranking, whole, in rank order, skipping (never stopping at) one
+   that does not fit. This phase is exactly "pack the ranking into budget − resident", so the
+   context always holds at least what that packing would;
+3. the journal (today, last working day, open todos) up to `loader.journal_share` of the rest;
+4. neighbours of the best hits (adjacent turns of the same session) and, for long hits that
+   did not fit whole, an excerpt around the matching passage — leaving the catalog its share;
+5. the catalog, one line per memory file;
+6. whatever is still free goes back to the resident leftovers and the journal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from memstrata.retrieval.loader_blocks import Block
+from memstrata.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMemo
+
+TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
+MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
+NEIGHBOUR_HITS = 40  # expand up to this many of the best event hits with adjacent turns
+NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
+
+
+@dataclass
+class Dropped:
+    id: str
+    tier: str
+    reason: str
+
+
+@dataclass
+class Candidates:
+    """Everything gathered for one context, before any budget decision."""
+
+    resident: list[Block] = field(default_factory=list)
+    hits: list[Block] = field(default_factory=list)
+    recent: list[Block] = field(default_factory=list)
+    neighbours: list[Block] = field(default_factory=list)
+    catalog: Iterable = ()
+    catalog_total: int = 0
+
+
+class Budgeter:
+    """Chosen blocks per tier; a block's cost includes its section title and group heading
+    the first time either is needed."""
+
+    def __init__(self, memo: TokenMemo, excluded: set[str], titles: dict[str, str] | None = None):
+        self.memo = memo
+        self.titles = titles or SECTION_TITLES
+        self.chosen: dict[str, list[Block]] = {t: [] for t in TIERS}
+        self.groups: dict[str, set[str]] = {t: set() for t in TIERS}
+        self.ids: set[str] = set(excluded)
+        self.texts: set[str] = set()
+        self.shown_words: list[frozenset[str]] = []
+        self.dropped: list[Dropped] = []
+        self.used = 0
+        self.resident_left = 0  # resident candidates shown nowhere but (maybe) the catalog
+
+    def cost(self, block: Block) -> int:
+        cost = block.tokens
+        if not self.chosen[block.tier]:
+            cost += self.memo(self.titles[block.tier])
+        if block.head and block.group not in self.groups[block.tier]:
+            cost += block.head_tokens
+        return cost
+
+    def offer(self, block: Block, cap: int) -> bool:
+        """Take the block if the total stays within `cap`; False (and why) otherwise."""
+        if block.id and block.id in self.ids:
+            return False
+        cost = self.cost(block)
+        if self.used + cost > cap:
+            if block.id:
+                self.dropped.append(
+                    Dropped(
+                        block.id, block.tier, f"needs {cost} tokens, {max(cap - self.used, 0)} left"
+                    )
+                )
+            return False
+        self.chosen[block.tier].append(block)
+        self.groups[block.tier].add(block.group)
+        if block.id:
+            self.ids.add(block.id)
+        self.texts.add(" ".join(block.raw.split()))
+        if block.words:
+            self.shown_words.append(block.words)
+        self.used += cost
+        return True
+
+    def duplicate(self, block: Block, near: bool) -> bool:
+        """Same text already shown (exact), or — for filler — nearly the same words."""
+        if " ".join(block.raw.split()) in self.texts and block.raw.strip():
+            return True
+        if near and block.words:
+            for words in self.shown_words:
+                union = len(block.words | words)
+                if union and len(block.words & words) / union >= NEAR_DUPLICATE:
+                    return True
+        return False
+
+
+def plan(
+    c: Candidates,
+    bud: Budgeter,
+    avail: int,
+    *,
+    resident_cap: int,
+    journal_share: float,
+    catalog_share: float,
+    query: str | None,
+    expand: bool,
+) -> tuple[int, list[str]]:
+    """Fill `bud` within `avail` tokens; (catalog lines left out, notes)."""
+    notes: list[str] = []
+    left_out = [b for b in c.resident if not bud.offer(b, min(resident_cap, avail))]
+    for block in c.hits:
+        if not bud.duplicate(block, near=False):
+            bud.offer(block, avail)
+    rest = avail - bud.used
+    journal_cap = bud.used + (int(rest * journal_share) if c.hits else rest)
+    for block in c.recent:
+        if not bud.duplicate(block, near=True):
+            bud.offer(block, journal_cap)
+    need_rows, rows = _tee(c.catalog)
+    reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
+    if expand:
+        _expand(c, bud, avail - reserve, query)
+    for block in left_out:  # room top-k did not need goes back to the resident tier
+        bud.offer(block, avail - reserve)
+    bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
+    if bud.resident_left:
+        notes.append(
+            f"resident: {bud.resident_left} left out for budget (listed in the catalog "
+            f"when room allows): "
+            f"{', '.join([b.id or '?' for b in left_out if b.id not in bud.ids][:8])}"
+        )
+    skipped = _catalog(rows, bud, avail, c.catalog_total)
+    for block in [*left_out, *c.recent]:  # whatever is still free
+        if not bud.duplicate(block, near=True):
+            bud.offer(block, avail)
+    return skipped, notes
+
+
+def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None) -> None:
+    for block in c.neighbours:
+        if not bud.duplicate(block, near=True):
+            bud.offer(block, cap)
+    for block in c.hits:
+        if block.id not in bud.ids and block.excerpt is not None and query:
+            bud.offer(block.excerpt, cap)
+
+
+def _tee(rows: Iterable) -> tuple[Iterator, Iterator]:
+    import itertools
+
+    a, b = itertools.tee(iter(rows))
+    return a, b
+
+
+def _catalog_need(rows: Iterator, bud: Budgeter, cap: int) -> int:
+    """Tokens the catalog would use, counted only up to `cap` (rows are parsed lazily)."""
+    need = 0
+    heading = bud.memo(bud.titles["catalog"])
+    for row in rows:
+        if need >= cap:
+            break
+        if row.id not in bud.ids:
+            need += row.line_tokens + (0 if need else heading)
+    return min(need, cap)
+
+
+def _catalog(rows: Iterator, bud: Budgeter, avail: int, total: int) -> int:
+    """Catalog lines by priority until the budget is used; returns how many were left out."""
+    for row in rows:
+        if avail - bud.used < MIN_CATALOG_LINE_TOKENS:
+            break  # nothing more can fit; the rest stays unparsed
+        if row.id in bud.ids:
+            continue
+        bud.offer(Block("catalog", row.id, row.type, row.line, row.line_tokens, "catalog"), avail)
+    listed = sum(1 for b in bud.chosen["catalog"])
+    whole = sum(1 for t in ("resident", "topk") for b in bud.chosen[t] if b.source != "excerpt")
+    return max(0, total - listed - whole)
+
+
+# ---- render ----------------------------------------------------------------------------------
+def render(bud: Budgeter, fence_open: str, fence_close: str) -> tuple[str, int]:
+    """The context text and its token count (the sum of its blocks' counts)."""
+    memo = bud.memo
+    parts: list[str] = []
+    total = 0
+    for tier in TIERS:
+        if not bud.chosen[tier]:
+            continue
+        parts.append(bud.titles[tier])
+        total += memo(bud.titles[tier])
+        for head, blocks in _grouped(bud.chosen[tier]):
+            if head:
+                parts.append(head)
+                total += memo(head)
+            for block in blocks:
+                parts.append(block.text)
+                total += block.tokens
+    if not parts:
+        return "", 0
+    text = PREFACE + fence_open + "".join(parts) + fence_close
+    return text, total + memo(PREFACE) + memo(fence_open) + memo(fence_close)
+
+
+def _grouped(blocks: list[Block]) -> list[tuple[str, list[Block]]]:
+    """Blocks under their group headings: groups by their order key, events by time."""
+    groups: dict[str, list[Block]] = {}
+    for n, block in enumerate(blocks):
+        groups.setdefault(block.group or f"\x00{n:06d}", []).append(block)
+    ordered = sorted(groups.items(), key=lambda kv: (kv[1][0].group_order, kv[0]))
+    out = []
+    for _key, members in ordered:
+        if members[0].kind == "event":
+            members = sorted(members, key=lambda b: (b.order, b.seq))
+        out.append((members[0].head, members))
+    return out

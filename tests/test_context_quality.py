@@ -1,0 +1,198 @@
+"""Context quality gate on the shipped small sets (coding and chat style), real index and model.
+
+1. The loader never loses what the retriever found: at every budget, the default context holds
+   every evidence event that packing the same ranking whole into (budget − resident) holds.
+2. The default pipeline's context is at least as good as packing a single retriever's
+   ranking, on both styles.
+3. Rendering stays cheap: mean overhead per shown item (tokens beyond the item's own text).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memstrata.bench.dataset import ingest_events, read_dataset
+from memstrata.bench.retrieval import _ask
+
+from .conftest import model_dir
+
+DATA = Path(__file__).parent / "data"
+SETS = {"code": DATA / "bench_small.jsonl", "chat": DATA / "bench_small_chat.jsonl"}
+BUDGETS = (300, 1000, 2000)
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    """{(style, budget, mode): [QuestionOutcome]} — each line ingested once for all budgets."""
+    home = tmp_path_factory.mktemp("quality-home")
+    out: dict = {}
+    with pytest.MonkeyPatch.context() as mp:
+        for var in list(os.environ):
+            if var.startswith("MEMSTRATA_"):
+                mp.delenv(var, raising=False)
+        mp.setenv("HOME", str(home))
+        mp.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
+        mp.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+        mp.setenv("ANONYMIZED_TELEMETRY", "False")
+        for style, path in SETS.items():
+            for line in read_dataset(path):
+                store = ingest_events(line.events)
+                try:
+                    store.index.prime_queries([q.question for q in line.questions])
+                    cfg = store.mem.settings
+                    for budget in BUDGETS:
+                        modes = (
+                            ("default", "bm25", "vector", "rrf") if budget != 300 else ("default",)
+                        )
+                        for mode in modes:
+                            for q in line.questions:
+                                out.setdefault((style, budget, mode), []).append(
+                                    _ask(
+                                        store,
+                                        q,
+                                        mode,
+                                        budget,
+                                        cfg.retrieval.candidates,
+                                        cfg.loader.candidates,
+                                    )
+                                )
+                finally:
+                    store.close()
+    return out
+
+
+def _context_all(results) -> float:
+    return sum(all(o.in_context.values()) for o in results) / len(results)
+
+
+@pytest.mark.parametrize("style", sorted(SETS))
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_the_loader_never_loses_what_the_retriever_found(outcomes, style, budget):
+    results = outcomes[(style, budget, "default")]
+    assert results
+    lost = [
+        (o.question_id, e)
+        for o in results
+        for e, packed in o.floor_in.items()
+        if packed and not o.in_context[e]
+    ]
+    assert not lost, lost
+    assert all(o.context_tokens <= budget for o in results)
+
+
+@pytest.mark.parametrize("style", sorted(SETS))
+@pytest.mark.parametrize("budget", (1000, 2000))
+def test_default_context_is_at_least_as_good_as_any_single_retriever(outcomes, style, budget):
+    default = _context_all(outcomes[(style, budget, "default")])
+    for mode in ("bm25", "vector", "rrf"):
+        other = _context_all(outcomes[(style, budget, mode)])
+        assert default >= other, (mode, other, default)
+
+
+def test_grouped_rendering_costs_few_tokens_per_item(mem):
+    """Events of one session under one heading, one line each: ≤ 6 tokens beyond the text."""
+    from datetime import datetime, timedelta, timezone
+
+    from memstrata.memory_layers.models import JournalEvent
+    from memstrata.retrieval.loader import assemble_context
+    from memstrata.retrieval.tokens import TokenCounter
+
+    now = datetime(2024, 5, 20, 18, 0, tzinfo=timezone.utc)
+    texts = [
+        f"Ana: the import job for shard {n} finished after the index rebuild" for n in range(30)
+    ]
+    events = [
+        JournalEvent(text=t, time=now - timedelta(hours=2, minutes=n), session="s1")
+        for n, t in enumerate(texts)
+    ]
+    mem.journal.append_many(events)
+    result = assemble_context(mem, budget=4000, tiers=("topk",), now=now)
+    count = TokenCounter(mem.settings.tokens.encoding)
+    shown = [e for e in events if e.id in result.full_ids]
+    assert len(shown) == 30
+    overhead = (result.tokens - sum(count(e.text) for e in shown)) / len(shown)
+    assert overhead <= 6, overhead
+
+
+def test_one_recall_mode_vocabulary():
+    from memstrata.retrieval.modes import RecallMode, parse_mode
+
+    from memstrata.core.errors import MemstrataError
+
+    assert parse_mode("hybrid") is parse_mode("default") is RecallMode.DEFAULT
+    assert parse_mode("rrf") is RecallMode.RRF
+    assert parse_mode("none", allow_none=True) is RecallMode.NONE
+    with pytest.raises(MemstrataError, match="not a search mode"):
+        parse_mode("none")
+    with pytest.raises(MemstrataError, match="unknown recall mode 'fast'"):
+        parse_mode("fast")
+
+
+def test_hits_wrap_the_indexed_document(mem):
+    from memstrata.memory_layers.operations import remember
+    from memstrata.retrieval.hits import ScoredDoc
+    from memstrata.retrieval.index import search
+
+    item = remember(mem, "The export worker retries ERR_POOL_TIMEOUT twice", "fact").item
+    hits = search(mem, "ERR_POOL_TIMEOUT", k=3, mode="bm25")
+    assert isinstance(hits[0], ScoredDoc) and hits[0].doc.id == item.id == hits[0].id
+    assert hits[0].as_dict()["title"] == hits[0].doc.title
+
+
+def test_short_ids_are_accepted_by_show_and_forget(mem):
+    from memstrata.memory_layers.operations import forget, log_event, remember, show
+    from memstrata.retrieval.render_context import short_id
+
+    item = remember(mem, "Staging runs on the small cluster", "fact").item
+    event = log_event(mem, "Dana: moved staging to the small cluster", "note")
+    assert show(mem, short_id(event.id)).id == event.id
+    assert show(mem, short_id(item.id)).item.id == item.id
+    forget(mem, short_id(item.id), "test")
+    assert show(mem, item.id).item.status == "archived"
+
+
+def test_import_chat_export_and_jsonl_once_each(mem, tmp_path):
+    import json
+
+    from memstrata.consolidation.bulk_import import import_files
+
+    chat = tmp_path / "chat.json"
+    chat.write_text(
+        json.dumps(
+            [
+                {
+                    "conversation": {
+                        "speaker_a": "Ana",
+                        "speaker_b": "Bo",
+                        "session_1_date_time": "1:56 pm on 8 May, 2023",
+                        "session_1": [
+                            {
+                                "speaker": "Ana",
+                                "dia_id": "D1:1",
+                                "text": "Last Saturday I ran a 10k.",
+                            },
+                            {"speaker": "Bo", "dia_id": "D1:2", "text": "Nice! How did it go?"},
+                        ],
+                    }
+                }
+            ]
+        )
+    )
+    events = tmp_path / "events.jsonl"
+    events.write_text(
+        json.dumps({"time": "2023-05-09T10:00:00", "text": "note one"})
+        + "\n"
+        + json.dumps({"time": "2023-05-09T11:00:00", "text": "pref", "type": "preference"})
+        + "\n"
+    )
+    first = import_files(mem, [chat, events], index=False)
+    assert (first.events, first.items, first.files) == (3, 1, 2)
+    again = import_files(mem, [chat, events], index=False)
+    assert (again.events, again.items, again.skipped) == (0, 0, 4)
+    stored = {e.id: e for e in mem.journal.read_all().events}
+    assert stored["D1:1"].text == "Ana: Last Saturday I ran a 10k."
+    assert stored["D1:1"].session == "session_1" and stored["D1:1"].speaker == "Ana"
+    assert stored["D1:1"].time.isoformat().startswith("2023-05-08T13:56")

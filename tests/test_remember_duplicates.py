@@ -1,0 +1,109 @@
+"""The same thing remembered again reinforces the existing item instead of making a copy."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from memstrata.cli.main import cli
+
+TEXT = "memstrata needs Python 3.10 or newer to be installed"
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _items(kind="fact"):
+    listed = json.loads(run("list", "--type", kind, "--json").stdout)
+    return [i for i in listed if i["id"] != "project"]  # the identity card is a fact too
+
+
+def test_exact_and_near_duplicates_reinforce_and_say_so(repo):
+    first = json.loads(run("remember", TEXT, "--importance", "0.5", "--json").stdout)["item"]
+    again = run("remember", TEXT)
+    assert f"already remembered as {first['id']}" in again.stdout and "reinforced" in again.stdout
+    near = json.loads(
+        run(
+            "remember",
+            "Memstrata needs Python 3.10 (or newer) to be installed.",
+            "--tags",
+            "setup",
+            "--json",
+        ).stdout
+    )
+    assert near["duplicate_of"] == first["id"]
+    items = _items()
+    assert [i["id"] for i in items] == [first["id"]]
+    assert items[0]["importance"] > 0.5 and items[0]["tags"] == ["setup"]
+
+
+def test_other_type_scope_or_force_store_separately(repo):
+    run("remember", TEXT)
+    run("remember", TEXT, "--type", "caveat")
+    run("remember", TEXT, "--scope", "global")
+    forced = json.loads(run("remember", TEXT, "--force", "--json").stdout)
+    assert forced["duplicate_of"] is None
+    assert len(_items()) == 2 and len(_items("caveat")) == 1
+    # a different statement on the same topic is not a duplicate
+    assert (
+        json.loads(
+            run("remember", "memstrata needs Python 3.12 or newer for the viewer", "--json").stdout
+        )["duplicate_of"]
+        is None
+    )
+
+
+def test_mcp_remember_twice_is_one_item(repo):
+    from memstrata.integrations.mcp_server import build_server
+
+    server = build_server(str(repo))
+
+    async def call():
+        out = []
+        for _ in range(2):
+            result = await server.call_tool("remember", {"text": TEXT})
+            out.append(result)
+        return out
+
+    asyncio.run(call())
+    run("remember", TEXT)
+    assert len(_items()) == 1
+
+
+def test_different_numbers_are_different_memories(repo):
+    run("remember", "The reporting service exports CSV batch 1 nightly to S3")
+    out = json.loads(
+        run("remember", "The reporting service exports CSV batch 2 nightly to S3", "--json").stdout
+    )
+    assert out["duplicate_of"] is None and len(_items()) == 2
+
+
+def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path):
+    from memstrata.memory_layers.memory import Memory
+
+    from tests.test_extract import claude_transcript
+
+    transcript = claude_transcript(tmp_path / "session.jsonl")
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    Memory.init(probe)
+    run("--root", str(probe), "extract", "--transcript", str(transcript))
+    fact = next(
+        li.item
+        for li in Memory.open(probe).load_items().items
+        if li.item.type == "fact" and li.item.id != "project"
+    )
+    # the user had already said it: extraction reinforces that item instead of adding one
+    mine = json.loads(run("remember", fact.body, "--json").stdout)["item"]
+    run("extract", "--transcript", str(transcript))
+    facts = _items()
+    assert [f["id"] for f in facts] == [mine["id"]]
+    path = Path(json.loads(run("show", mine["id"], "--json").stdout)["path"])
+    after_first = path.read_bytes()
+    again = json.loads(run("extract", "--transcript", str(transcript), "--json").stdout)
+    assert again["items"] == [] and path.read_bytes() == after_first  # nothing reinforced twice

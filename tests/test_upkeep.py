@@ -1,0 +1,173 @@
+"""edit (validate on save, re-index), restore (links kept), export / import-memory (exact)."""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from memstrata.cli.main import cli
+
+
+def run(*args, input=None, env=None, code=0):
+    result = CliRunner(env=env).invoke(cli, list(args), input=input)
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def editor(tmp_path: Path, old: str, new: str) -> dict:
+    """An $EDITOR that replaces `old` with `new` in the file it is given."""
+    script = tmp_path / "fake-editor"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys, pathlib\np = pathlib.Path(sys.argv[-1])\n"
+        f"p.write_text(p.read_text().replace({old!r}, {new!r}))\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return {"EDITOR": str(script), "VISUAL": str(script)}
+
+
+def test_edit_saves_validates_and_reindexes(repo, tmp_path):
+    item = json.loads(run("remember", "The cache TTL is 300 seconds", "--json").stdout)["item"]
+    run("search", "cache TTL")  # the index exists before the edit
+    done = run("edit", item["id"], env=editor(tmp_path, "300 seconds", "900 seconds"))
+    assert f"saved {item['id']}" in done.output
+    assert "900 seconds" in run("show", item["id"]).output
+    hits = json.loads(run("search", "900 seconds", "--json").stdout)
+    assert hits and hits[0]["id"] == item["id"] and "900" in json.dumps(hits[0])
+
+
+def test_edit_that_breaks_the_file_is_refused_and_undone(repo, tmp_path):
+    item = json.loads(run("remember", "Deploys happen on Tuesdays", "--json").stdout)["item"]
+    path = Path(item and json.loads(run("show", item["id"], "--json").stdout)["path"])
+    before = path.read_bytes()
+    broken = run("edit", item["id"], env=editor(tmp_path, "id: ", "id: [unclosed"), code=1)
+    assert "not saved" in broken.output and "back as it was" in broken.output
+    assert path.read_bytes() == before
+    renamed = run("edit", item["id"], env=editor(tmp_path, item["id"], "fact-renamed"), code=1)
+    assert "id changed" in renamed.output and path.read_bytes() == before
+    same = run("edit", item["id"], env=editor(tmp_path, "no such text", "x"))
+    assert "no changes" in same.output
+
+
+def test_restore_brings_back_a_forgotten_and_a_superseded_item(repo):
+    gone = json.loads(run("remember", "Staging runs on Heroku", "--json").stdout)["item"]
+    run("forget", gone["id"], "--reason", "moved off Heroku")
+    restored = json.loads(run("restore", gone["id"], "--json").stdout)
+    assert restored["item"]["status"] == "active"
+    assert restored["item"]["restored"]["archived_reason"] == "moved off Heroku"
+    assert "/facts/" in restored["path"] and "/archive/" not in restored["path"]
+    assert [i["id"] for i in json.loads(run("list", "--json").stdout) if i["id"] == gone["id"]]
+
+    old = json.loads(
+        run("remember", "We deploy with Capistrano", "--type", "decision", "--json").stdout
+    )["item"]
+    new = json.loads(run("supersede", old["id"], "We deploy with Kamal", "--json").stdout)["item"]
+    back = run("restore", old["id"])
+    assert f"{new['id']} (which had superseded it) is still active" in back.output
+    shown = json.loads(run("show", old["id"], "--json").stdout)
+    assert shown["status"] == "active" and "superseded_by" not in shown
+    assert shown["restored"]["superseded_by"] == new["id"]
+    assert json.loads(run("show", new["id"], "--json").stdout)["supersedes"] == [old["id"]]
+    run("restore", old["id"], code=1)  # not archived any more: a clear one-line refusal
+
+
+def _stock(repo):
+    run(
+        "remember",
+        "Refunds go through the ledger service",
+        "--type",
+        "decision",
+        "--tags",
+        "billing,ledger",
+        "--importance",
+        "0.8",
+    )
+    run(
+        "remember",
+        "Nothing under infra/ without a review note",
+        "--type",
+        "criterion",
+        "--applies-path",
+        "infra/**",
+        "--require",
+        "review note",
+        "--verdict",
+        "block",
+        "--rationale",
+        "the March outage",
+    )
+    run("remember", "Ünïcode and emoji 🚀 survive", "--type", "preference", "--confidence", "0.7")
+    gone = json.loads(run("remember", "Staging on Heroku", "--json").stdout)["item"]
+    run("forget", gone["id"], "--reason", "moved")
+    run("log", "Chose Postgres 16 for billing", "--kind", "decision", "--tags", "db")
+    (repo / ".memory" / "facts" / "hand-written.md").write_text(
+        "---\nid: fact-handwrit\ntype: fact\ntitle: Written by hand\ncreated: 2025-01-02T03:04:05Z\n"
+        "updated: 2025-01-02T03:04:05Z\nextra_field: kept\n---\n\n"
+        "Body with   odd   spacing\n\n\n"
+    )
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".index" not in p.relative_to(root).parts
+    }
+
+
+def test_export_then_import_memory_is_exact(repo, tmp_path, monkeypatch):
+    _stock(repo)
+    exported = run("export").stdout
+    header, *records = [json.loads(line) for line in exported.splitlines()]
+    assert header["format"] == "memstrata-export" and header["version"] == 1
+    kinds = {r["kind"] for r in records}
+    assert {"item", "journal", "file"} <= kinds
+    criterion = next(r for r in records if r.get("item", {}).get("type") == "criterion")
+    assert criterion["item"]["criterion"]["require"] == ["review note"]
+    journal = next(r for r in records if r["kind"] == "journal")
+    assert journal["events"][0]["text"] == "Chose Postgres 16 for billing"
+
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    run("init")
+    (other / ".memory" / "project.md").unlink()  # the export brings its own card
+    dump = tmp_path / "memory.jsonl"
+    dump.write_text(exported, "utf-8")
+    done = json.loads(run("import-memory", str(dump), "--json").stdout)
+    assert not done["conflicts"] and not done["problems"]
+    assert _files(other / ".memory") == _files(repo / ".memory")  # byte for byte
+    again = json.loads(run("import-memory", str(dump), "--json").stdout)
+    assert not again["written"] and len(again["unchanged"]) == len(records)
+    # and the second export equals the first, line for line (timestamps in the header aside)
+    assert run("export").stdout.splitlines()[1:] == exported.splitlines()[1:]
+
+
+def test_import_memory_refuses_tampered_or_escaping_lines_and_reports_conflicts(repo, tmp_path):
+    _stock(repo)
+    lines = run("export").stdout.splitlines()
+    tampered = json.loads(lines[1])
+    tampered["text"] = tampered["text"] + "injected\n"
+    escaping = {"kind": "file", "path": "../outside.txt", "text": "x"}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([lines[0], json.dumps(tampered), json.dumps(escaping)]) + "\n")
+    refused = run("import-memory", str(bad), code=1)
+    assert "sha256 does not match" in refused.output and "outside the memory" in refused.output
+    assert (
+        not (repo / "outside.txt").exists()
+        and not (repo / ".memory" / ".." / "outside.txt").exists()
+    )
+
+    decision = next(Path(p) for p in (repo / ".memory" / "decisions").glob("*.md"))
+    original = decision.read_bytes()
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(lines) + "\n")
+    decision.write_bytes(original.replace(b"ledger service", b"ledger API"))
+    out = run("import-memory", str(good))
+    assert "1 conflict(s)" in out.output and b"ledger API" in decision.read_bytes()
+    run("import-memory", str(good), "--replace")
+    assert decision.read_bytes() == original
+    run("import-memory", "-", input='{"not": "an export"}\n', code=1)
