@@ -18,6 +18,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # a package build and import-linter
 def test_layers_import_downward_only(tmp_path):
     lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
         "lint-imports")

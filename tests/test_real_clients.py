@@ -37,7 +37,11 @@ from memstrata.core import clients as registry
 from tests.conftest import run_cli
 from tests.fake_model_server import FakeModelServer
 
-pytestmark = [pytest.mark.real_clients, pytest.mark.usefixtures("long_hook_deadlines")]
+pytestmark = [
+    pytest.mark.real_clients,
+    pytest.mark.slow,
+    pytest.mark.usefixtures("long_hook_deadlines"),
+]
 
 SESSION_FACT = "HERON-7741"
 PROMPT_FACT = "OSPREY-2290"
