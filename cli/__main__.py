@@ -1,3 +1,3 @@
-from memstrata.cli.main import cli
+from memstrata.launcher import main
 
-cli(prog_name="memstrata")
+raise SystemExit(main())

@@ -6,6 +6,7 @@ import json
 import sys
 
 import click
+
 from memstrata.cli.render import emit_json, table, to_jsonable
 
 
@@ -204,10 +205,9 @@ def bench_embed(ctx, texts, model_dir, as_json):
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
+    from memstrata.bench.search import embed_throughput
     from memstrata.cli.main import settings_for
     from memstrata.retrieval.embedding import resolve_model_dir
-
-    from memstrata.bench.search import embed_throughput
 
     folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
@@ -325,12 +325,41 @@ def _render_latency(report) -> str:
     rows = [[_fmt(r.get(key)) for key, _ in cols] for r in report.rows]
     lines = ["hooks are whole processes, search/context in-process",
              table(rows, [head for _, head in cols])]
+    lines.extend(_render_service(report.rows))
     e = report.embedding
     if e:
         lines.append(f"\nembedding {e['texts']} texts (~{e['tokens_mean']} tokens): ours "
                      f"{e['ours_items_per_s']}/s, chroma default {e['chroma_items_per_s']}/s, "
                      f"ratio {e['ratio']}x, min cosine {e['min_cosine']:.4f}")
     return "\n".join(lines)
+
+
+def _render_service(rows) -> list[str]:
+    """Whole processes as a client runs them, resident service off vs on."""
+    table_rows, notes = [], []
+    for r in rows:
+        svc = r.get("service")
+        if not svc:
+            continue
+        for state in ("off", "on"):
+            f = svc.get(state)
+            if f:
+                table_rows.append([str(r["items"]), state, *(_fmt(f[k].get(p)) for k, p in (
+                    ("session_start_ms", "p50"), ("prompt_ms", "p50"), ("prompt_ms", "p95"),
+                    ("search_ms", "p50"), ("check_ms", "p50"), ("pre_tool_ms", "p50"))),
+                    f["prompt_recalled"]])
+        notes.append(f"{r['items']} items: first prompt after boot (no service) "
+                     f"{_fmt(svc.get('first_prompt_ms'))} ms, recall "
+                     f"{'arrived' if svc.get('first_prompt_recalled') else 'MISSING'}, service "
+                     f"{'up' if svc.get('service_started_by_first_call') else 'NOT started'} after; "
+                     f"service RSS {_fmt(svc.get('service_rss_mb'))} MB, idle CPU "
+                     f"{_fmt(svc.get('service_idle_cpu_pct'))}%")
+    if not table_rows:
+        return []
+    heads = ["items", "service", "start p50", "prompt p50", "prompt p95", "search p50",
+             "check p50", "pre-tool p50", "prompt recalled"]
+    return ["\nwhole processes (the memstrata script), resident service off vs on:",
+            table(table_rows, heads), *notes]
 
 
 @bench.command("latency")
@@ -344,17 +373,19 @@ def _render_latency(report) -> str:
               help="Texts for the embedder comparison (0 skips it).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Save latency by store size as a PNG (needs the 'plot' extra).")
+@click.option("--service/--no-service", default=True, show_default=True,
+              help="Also time whole processes with the resident service off vs on (first call "
+                   "after boot, warm session-start/prompt/search/check, service RSS and idle CPU).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stdout.")
 @click.pass_context
-def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
+def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, service, as_json):
     """Hook, search, context and reindex speed on generated stores of each size.
 
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
-    from memstrata.cli.main import settings_for
-
     from memstrata.bench.latency import parse_sizes, run_latency_bench
+    from memstrata.cli.main import settings_for
 
     sizes = parse_sizes(items)
     if plot_file:
@@ -362,7 +393,7 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, as_json):
 
         _pyplot()
     report = run_latency_bench(sizes, runs=runs, queries=queries, embed_texts=embed_texts,
-                               settings=settings_for(ctx),
+                               settings=settings_for(ctx), service=service,
                                progress=lambda msg: click.echo(f"bench latency: {msg}", err=True))
     if plot_file:
         from memstrata.bench.plot import plot_latency

@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import click
+
 from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin, read_stdin_input
-
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 
 CLIENT_CHOICES = list(CLIENTS)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date
 
 import click
+
 from memstrata.cli.install_cmds import install, uninstall
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, humanize_age, table
-
 from memstrata.core.clients import transcript_clients
 
 

@@ -6,12 +6,12 @@ import os
 import sys
 
 import click
+
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, read_piped_stdin
-from memstrata.retrieval.modes import CONTEXT_CHOICES
-
 from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
 from memstrata.core.clients import EVENTS as HOOK_EVENTS
+from memstrata.retrieval.modes import CONTEXT_CHOICES
 
 TIERS = ("resident", "catalog", "topk")
 

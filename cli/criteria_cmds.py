@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import click
+
 from memstrata.cli.check_cmds import _proposal, _quiet_stdout, _repo_dir
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json

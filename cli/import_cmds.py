@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import click
+
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json
-
 from memstrata.core.clients import transcript_clients
 
 

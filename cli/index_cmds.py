@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, humanize_age, paint_type, table
 from memstrata.retrieval.modes import CHOICES as MODE_CHOICES
@@ -106,9 +107,8 @@ def doctor(ctx, repair, as_json):
 
     Exits 1 when something is wrong (and was not repaired).
     """
-    from memstrata.retrieval.index import MemoryIndex
-
     from memstrata.integrations.hook_health import check as check_hooks
+    from memstrata.retrieval.index import MemoryIndex
 
     mem = open_memory(ctx, require_project=False)
     index = MemoryIndex(mem)

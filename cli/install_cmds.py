@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from memstrata.cli.render import emit_json
 
+from memstrata.cli.render import emit_json
 from memstrata.core.clients import CLIENT_SPECS, CLIENTS
 
 
@@ -73,7 +73,6 @@ def _client_install(client: str) -> click.Command:
     def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False,
                 trust: bool = False):
         from memstrata.cli.main import settings_for
-
         from memstrata.integrations import installers
 
         timeout = settings_for(ctx).hooks.client_timeout_s

@@ -78,13 +78,14 @@ def _register() -> None:
         index_cmds,
         install_cmds,
         memory_cmds,
+        service_cmds,
         ui_cmds,
         upkeep_cmds,
     )
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
                    criteria_cmds, consolidate_cmds, config_cmds, upkeep_cmds, ui_cmds,
-                   import_cmds):
+                   import_cmds, service_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json, humanize_age, read_stdin_input, table
 

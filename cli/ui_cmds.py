@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 import click
+
 from memstrata.cli.main import open_memory
 from memstrata.cli.render import emit_json
 
@@ -41,10 +42,9 @@ def edit(ctx, item_id, as_json):
     secret is refused: on a terminal you can edit again, otherwise the file goes back to what
     it was and the command exits 1.
     """
+    from memstrata.core.errors import InvalidItem, MemstrataError
     from memstrata.memory_layers.fsutil import write_atomic
     from memstrata.memory_layers.operations import check_edited
-
-    from memstrata.core.errors import InvalidItem, MemstrataError
 
     mem = open_memory(ctx)
     before = mem.get(item_id)
@@ -178,9 +178,8 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
     Identical files are left alone; differing ones are conflicts unless --replace. An export
     with any unreadable line writes nothing. Then the index is brought up to date.
     """
-    from memstrata.memory_layers.portable import import_records, read_records
-
     from memstrata.core.errors import MemstrataError
+    from memstrata.memory_layers.portable import import_records, read_records
 
     mem = open_memory(ctx, require_project=scope == "project")
     paths = mem.project if scope == "project" else mem.home

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import BaseModel, Field
+
+from memstrata.core.errors import ConcurrentEdit, InvalidItem
 from memstrata.memory_layers.fsutil import locked
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, new_id, now_utc
 from memstrata.memory_layers.store import LoadedItem, MemoryStore
-from pydantic import BaseModel, Field
-
-from memstrata.core.errors import ConcurrentEdit, InvalidItem
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
@@ -266,7 +266,7 @@ def _record_access(mem: Memory, ids: list[str]) -> None:
     try:
         from memstrata.retrieval.usage import UsageStore
 
-        store = UsageStore(mem.project.index_dir / "usage.sqlite")
+        store = UsageStore(mem.require_project().paths.index_dir / "usage.sqlite")
         try:
             store.record(ids)
         finally:

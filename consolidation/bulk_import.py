@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
@@ -106,7 +106,7 @@ def peak_rss_mb() -> float:
 # ---- writing --------------------------------------------------------------------------------
 def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     """Write events (anything with ImportEvent's attributes) to the journal and item files."""
-    from memstrata.memory_layers.models import EVENT_KINDS, JournalEvent
+    from memstrata.memory_layers.models import EVENT_KINDS, EventKind, JournalEvent
 
     project = mem.require_project()
     store, journal_ = project.store, project.journal
@@ -129,7 +129,7 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
                 out.skipped += 1
                 continue
             known.add(source_id)
-            kind = event.kind if event.kind in EVENT_KINDS else "note"
+            kind = cast(EventKind, event.kind if event.kind in EVENT_KINDS else "note")
             journal.append(
                 JournalEvent(
                     id=source_id,

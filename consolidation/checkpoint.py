@@ -21,12 +21,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from filelock import FileLock, Timeout
-from memstrata.consolidation.actions import Action
-from memstrata.memory_layers.fsutil import write_atomic
 from pydantic import BaseModel, Field
 
+from memstrata.consolidation.actions import Action
 from memstrata.core.errors import MemstrataError
 from memstrata.core.paths import MemoryPaths
+from memstrata.memory_layers.fsutil import write_atomic
 
 STATE_VERSION = 1
 CRASH_ENV = "MEMSTRATA_CONSOLIDATE_CRASH_AT"

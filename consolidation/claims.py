@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from memstrata.consolidation.cluster import Cluster
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from memstrata.consolidation.cluster import Cluster
 from memstrata.core.errors import LLMError, MemstrataError
 
 ClaimType = Literal["fact", "decision", "caveat", "preference"]

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+
 from memstrata.memory_layers.models import JournalEvent
 
 CHANGE_CUE = re.compile(

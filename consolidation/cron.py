@@ -23,9 +23,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.memory_layers.memory import Memory
-
 from memstrata.core.errors import MemstrataError
+from memstrata.memory_layers.memory import Memory
 
 MARKER = "# memstrata-consolidate"
 

@@ -23,10 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memstrata.consolidation.transcripts import UserMessage, read_user_messages
+from memstrata.core.errors import InputRejected
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import JournalEvent, Source, now_utc
-
-from memstrata.core.errors import InputRejected
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 

@@ -14,11 +14,12 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Callable
-from typing import Any
 from datetime import date, datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
 from memstrata.consolidation.actions import Action, World, apply_action, claim_key, coalesce_merges
 from memstrata.consolidation.checkpoint import Checkpoint, CrashPoints, Plan, State
 from memstrata.consolidation.claims import (
@@ -39,11 +40,10 @@ from memstrata.consolidation.report import (
     render_diff,
     snapshot,
 )
+from memstrata.core.paths import MemoryPaths
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import JournalEvent, now_utc
 from memstrata.retrieval.llm import llm_configured
-
-from memstrata.core.paths import MemoryPaths
 
 Progress = Callable[[int, int], None]
 
@@ -353,9 +353,8 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
 
 def _llm_fallback(mem: Memory, require_llm: bool) -> tuple[Memory, str] | None:
     """(memory without a model, note) when the configured model cannot be called."""
-    from memstrata.retrieval.llm import credentials_problem
-
     from memstrata.core.errors import LLMError
+    from memstrata.retrieval.llm import credentials_problem
 
     if not llm_configured(mem.settings.llm):
         if require_llm:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
+
 from memstrata.consolidation.actions import Action, Op, item_id_for
 from memstrata.consolidation.claims import Candidate, Claim
 from memstrata.consolidation.cluster import CHANGE_CUE
-
 from memstrata.core.settings import ConsolidationSettings
 
 RESTATEMENT = 0.95  # this close, even a change cue is the same sentence again

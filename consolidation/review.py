@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memstrata.core.errors import ItemNotFound, MemstrataError
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem
-
-from memstrata.core.errors import ItemNotFound, MemstrataError
 
 
 @dataclass

@@ -151,7 +151,8 @@ def read_codex(path: Path) -> list[UserMessage]:
     session = None
     for entry in _jsonl(path):
         kind = entry.get("type")
-        payload = entry.get("payload") if isinstance(entry.get("payload"), dict) else entry
+        raw = entry.get("payload")
+        payload: dict = raw if isinstance(raw, dict) else entry
         if kind == "session_meta":
             session = payload.get("id") or session
             continue
@@ -239,7 +240,8 @@ def read_generic(path: Path) -> list[UserMessage]:
         entries = list(_jsonl(path))
     out: list[UserMessage] = []
     for entry in entries:
-        message = entry.get("message") if isinstance(entry.get("message"), dict) else entry
+        raw = entry.get("message")
+        message: dict = raw if isinstance(raw, dict) else entry
         if message.get("role") != "user":
             continue
         body = clean_user_text(_text_blocks(message.get("content"), ("text", "input_text")))
@@ -271,7 +273,7 @@ def detect_format(path: Path) -> str:
 # transcript formats; which client writes which is its registry spec's `transcript`
 _FORMATS = {"claude-jsonl": read_claude_code, "codex-rollout": read_codex,
             "gemini-chat": read_gemini, "generic": read_generic}
-_WRITER = {}
+_WRITER: dict[str, str] = {}  # transcript format -> the client that writes it
 for _spec in CLIENT_SPECS.values():
     if _spec.transcript:
         _WRITER.setdefault(_spec.transcript, _spec.name)

@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from memstrata.core.paths import MemoryPaths
 from memstrata.memory_layers.fsutil import append_durable, locked
 from memstrata.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from memstrata.memory_layers.safefiles import (
@@ -29,9 +32,6 @@ from memstrata.memory_layers.safefiles import (
     real_root,
     scan_folder,
 )
-from pydantic import ValidationError
-
-from memstrata.core.paths import MemoryPaths
 
 _BEGIN = "<!-- memstrata:event "
 _END = "<!-- /memstrata:event "
@@ -189,6 +189,18 @@ class Journal:
         return self.read_file(self.day_file(day))
 
     def read_file(self, path: Path) -> ParsedJournal:
+        from memstrata.memory_layers import parse_cache
+
+        if parse_cache.enabled():
+            try:
+                return parse_cache.cached(
+                    path, "journal", lambda: self._read_file(path),
+                    lambda pj: ParsedJournal(list(pj.events), list(pj.problems)))
+            except FileNotFoundError:
+                return ParsedJournal()
+        return self._read_file(path)
+
+    def _read_file(self, path: Path) -> ParsedJournal:
         try:
             result = read_memory_file(path, self.paths.root, self.max_file_bytes)
         except FileNotFoundError:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from memstrata.memory_layers.models import SCHEMA_VERSION, MemoryItem
 from pydantic import ValidationError
 
 from memstrata.core.errors import InvalidItem
+from memstrata.memory_layers.models import SCHEMA_VERSION, MemoryItem
 
 _FENCE = "---"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

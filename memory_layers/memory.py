@@ -127,14 +127,17 @@ class Memory:
         return result
 
     # ---- reading ------------------------------------------------------------------------
-    def load_items(self, include_archived: bool = True):
-        """(items, problems) across global + project; project items override global ones."""
+    def load_items(self, include_archived: bool = True, types=None):
+        """(items, problems) across global + project; project items override global ones.
+
+        `types` reads only those types' folders (files memstrata writes live in their type's
+        folder), so a check need not parse thousands of facts to find the decisions."""
         from memstrata.memory_layers.scopes import visible_global
         from memstrata.memory_layers.store import LoadResult
 
         merged = LoadResult()
-        global_result = self.global_store.load_all(include_archived) if self.home.root.is_dir() else LoadResult()
-        project_result = self.project_store.load_all(include_archived) if self.project_store else LoadResult()
+        global_result = self.global_store.load_all(include_archived, types) if self.home.root.is_dir() else LoadResult()
+        project_result = self.project_store.load_all(include_archived, types) if self.project_store else LoadResult()
         merged.items.extend(visible_global(project_result.items, global_result.items,
                                            lambda li: (li.item.id, li.item.type, li.item.title)))
         merged.items.extend(project_result.items)

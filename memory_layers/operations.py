@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from memstrata.core.errors import InvalidItem, ItemNotFound, MemstrataError
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import (
     TYPE_LAYER,
@@ -21,8 +22,6 @@ from memstrata.memory_layers.models import (
     new_id,
     now_utc,
 )
-
-from memstrata.core.errors import InvalidItem, ItemNotFound, MemstrataError
 
 
 @dataclass
@@ -41,7 +40,9 @@ def _normalised(text: str) -> str:
 
 
 def _numbers(text: str) -> list[str]:
-    return sorted(re.findall(r"\d+(?:[.,:]\d+)*", text))
+    """The numbers in the order they are written: "w1 item 4" and "w4 item 1" hold the same
+    digits but are different memories (sorting them once merged such pairs)."""
+    return re.findall(r"\d+(?:[.,:]\d+)*", text)
 
 
 def find_duplicate(mem: Memory, item: MemoryItem):

@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
+from memstrata.core.errors import InvalidItem, MemstrataError
+from memstrata.core.paths import MemoryPaths
 from memstrata.memory_layers.fsutil import write_atomic
 from memstrata.memory_layers.journal import parse_journal_text
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import FOLDER_TYPES, MemoryItem
 from memstrata.memory_layers.store import SPECIAL_FILES
-
-from memstrata.core.errors import InvalidItem, MemstrataError
-from memstrata.core.paths import MemoryPaths
 
 EXPORT_FORMAT = "memstrata-export"
 EXPORT_VERSION = 1

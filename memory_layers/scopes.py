@@ -15,9 +15,9 @@ T = TypeVar("T")
 Identity = tuple[str, str, str]  # (id, type, title)
 
 
-def title_key(item_type: str, title: str) -> tuple[str, str]:
-    """The (type, title) half of the override rule."""
-    return (item_type, title.strip().lower())
+def title_key(item_type: str, title: str) -> str:
+    """The (type, title) half of the override rule, as one string (caches store it)."""
+    return f"{item_type}\x1f{title.strip().lower()}"
 
 
 class ProjectShadow:
@@ -25,16 +25,19 @@ class ProjectShadow:
 
     def __init__(self, identities: Iterable[Identity] = ()):
         self.ids: set[str] = set()
-        self.titles: set[tuple[str, str]] = set()
+        self.titles: set[str] = set()
         for item_id, item_type, title in identities:
-            self.add(item_id, item_type, title)
+            self.add_key(item_id, title_key(item_type, title))
 
-    def add(self, item_id: str, item_type: str, title: str) -> None:
+    def add_key(self, item_id: str, key: str) -> None:
         self.ids.add(item_id)
-        self.titles.add(title_key(item_type, title))
+        self.titles.add(key)
 
     def hides(self, item_id: str, item_type: str, title: str) -> bool:
-        return item_id in self.ids or title_key(item_type, title) in self.titles
+        return self.hides_key(item_id, title_key(item_type, title))
+
+    def hides_key(self, item_id: str, key: str) -> bool:
+        return item_id in self.ids or key in self.titles
 
 
 def visible_global(project: Iterable[T], global_: Iterable[T],

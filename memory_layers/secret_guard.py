@@ -20,14 +20,13 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memstrata.core.errors import SecretDetected
 from memstrata.memory_layers.secret_rules import (
     ALL_RULES,
     TWILIO_SID,
     TWILIO_TOKEN,
     TWILIO_WORDS,
 )
-
-from memstrata.core.errors import SecretDetected
 
 # bump when the rules change what is found: indexes and cached context built by an older
 # detector are rebuilt from the files

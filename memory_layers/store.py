@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
+from memstrata.core.paths import MemoryPaths
 from memstrata.memory_layers.fsutil import checksum, locked, write_atomic
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
@@ -19,9 +21,6 @@ from memstrata.memory_layers.safefiles import (
     real_root,
     scan_folder,
 )
-
-from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
-from memstrata.core.paths import MemoryPaths
 
 # the identity card and the profile are single files with fixed ids
 SPECIAL_FILES = {"project.md": ("project", "fact"), "profile.md": ("profile", "preference")}
@@ -131,6 +130,15 @@ class MemoryStore:
         return result.data, note
 
     def load_file(self, path: Path) -> LoadedItem:
+        from memstrata.memory_layers import parse_cache
+
+        if not parse_cache.enabled():
+            return self._load_file(path)
+        # the resident service keeps parsed items; a file is parsed again when its stat changes
+        return parse_cache.cached(path, f"item:{self.scope}", lambda: self._load_file(path),
+                                  lambda li: replace(li, item=li.item.model_copy()))
+
+    def _load_file(self, path: Path) -> LoadedItem:
         raw, note = self.read_file(path)
         return self.parse_loaded(path, raw, note)
 
@@ -144,11 +152,19 @@ class MemoryStore:
         item.scope = self.scope
         return LoadedItem(item, path, checksum(raw), note)
 
-    def load_all(self, include_archived: bool = True) -> LoadResult:
-        """Every item that parses; every file that does not (or is unsafe) is reported."""
+    def load_all(self, include_archived: bool = True, types=None) -> LoadResult:
+        """Every item that parses; every file that does not (or is unsafe) is reported.
+
+        `types` reads only those types' folders (files memstrata writes live in their type's
+        folder; no archive), so a check need not parse thousands of facts for the decisions."""
         result = LoadResult()
         seen: dict[str, int] = {}
-        scan = self.scan(include_archived)
+        if types is None:
+            scan = self.scan(include_archived)
+        else:
+            scan = scan_store(self.paths.root, False,
+                              folders=tuple(TYPE_FOLDERS[t] for t in types if t in TYPE_FOLDERS),
+                              specials=any(kind in types for _i, kind in SPECIAL_FILES.values()))
         result.problems.extend(scan.skipped)
         for entry in scan.entries:
             path = Path(entry.path)

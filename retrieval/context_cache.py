@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from memstrata.core.paths import MemoryPaths
+from memstrata.memory_layers.scopes import title_key
 from memstrata.retrieval.render_context import (
     RENDER_VERSION,
     TokenMemo,
@@ -25,8 +27,6 @@ from memstrata.retrieval.render_context import (
     item_body,
     longest_tilde_fence,
 )
-
-from memstrata.core.paths import MemoryPaths
 
 CACHE_VERSION = 1
 RESIDENT_TYPES = ("criterion", "caveat")
@@ -159,7 +159,7 @@ class CatalogRow:
 
 
 def _row_text(item: CachedItem) -> str:
-    key = f"{item.type}\x1f{item.title.strip().lower()}"
+    key = title_key(item.type, item.title)  # the scope rule's key (memory_layers.scopes)
     fields = [item.sort_key(), item.id, item.type, key, str(item.line_tokens), item.path,
               item.line.rstrip("\n")]
     return "\t".join(f.replace("\t", " ").replace("\n", " ") for f in fields) + "\n"
@@ -184,14 +184,6 @@ class RootView:
         for text in self._catalog_text.splitlines():
             if text:
                 yield _parse_row(text)
-
-    def keys(self) -> set[str]:
-        """Ids and type+title keys of every item (to let project items override global ones)."""
-        out: set[str] = set()
-        for row in self.rows():
-            out.add(row.id)
-            out.add(row.key)
-        return out
 
     def paths_for(self, ids: set[str]) -> dict[str, str]:
         """Absolute file paths of the given item ids (stops once all are found)."""
@@ -295,10 +287,9 @@ class RootCache:
     def _refresh(self, scan: Scan, data: dict, quick: str) -> RootView:
         import time
 
+        from memstrata.core.errors import InvalidItem
         from memstrata.memory_layers.fsutil import checksum, write_atomic
         from memstrata.memory_layers.store import MemoryStore
-
-        from memstrata.core.errors import InvalidItem
 
         old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}  # by rel path
         store = MemoryStore(self.paths, self.scope, self.max_file_bytes)
@@ -383,14 +374,16 @@ def merged_view(project: RootView | None, global_: RootView):
     with the same id or (type, title), as `Memory.load_items` does."""
     import heapq
 
+    from memstrata.memory_layers.scopes import ProjectShadow, visible_global
+
     p_resident = project.resident if project else []
-    p_keys_small = {i.id for i in p_resident} | {(i.type, i.title.strip().lower()) for i in p_resident}
-    resident = [g for g in global_.resident
-                if g.id not in p_keys_small and (g.type, g.title.strip().lower()) not in p_keys_small]
+    resident = list(visible_global(p_resident, global_.resident, lambda i: (i.id, i.type, i.title)))
     resident += p_resident
     if global_.empty:
         return resident, (project.rows() if project else iter(()))
-    keys = project.keys() if project else set()
-    g_rows = (r for r in global_.rows() if r.id not in keys and r.key not in keys)
+    shadow = ProjectShadow()
+    for row in project.rows() if project else ():
+        shadow.add_key(row.id, row.key)
+    g_rows = (r for r in global_.rows() if not shadow.hides_key(r.id, r.key))
     streams = [project.rows(), g_rows] if project else [g_rows]
     return resident, heapq.merge(*streams, key=lambda r: r.sort)

@@ -10,9 +10,8 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memstrata.retrieval.documents import list_sources, merge_docs, parse_source, read_source
-
 from memstrata.core.errors import InvalidItem
+from memstrata.retrieval.documents import list_sources, merge_docs, parse_source, read_source
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.retrieval.index import MemoryIndex

@@ -65,7 +65,7 @@ class IndexDoc:
 
 
 def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
-    status = item.status
+    status: str = item.status  # the index also knows "superseded"
     if status == "active" and item.superseded_by:
         status = "superseded"  # hand-edited link without the archive move: still not current
     return IndexDoc(
@@ -127,7 +127,7 @@ def list_sources(mem: Memory) -> SourceList:
     out = SourceList()
     if mem.home.root.is_dir():
         _scan_store(mem.home.root, "item-global", out)
-    if mem.project_store is not None:
+    if mem.project is not None:
         _scan_store(mem.project.root, "item-project", out)
     if mem.journal is not None:
         journal = FolderScan()
@@ -165,10 +165,9 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
 
     `notes` collects warnings about docs that were indexed anyway (redacted secrets).
     """
+    from memstrata.core.errors import InvalidItem
     from memstrata.memory_layers.journal import parse_journal_text
     from memstrata.memory_layers.markdown import parse_item
-
-    from memstrata.core.errors import InvalidItem
 
     path = Path(source.path)
     if source.kind == "journal":
@@ -179,7 +178,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
         parsed = parse_journal_text(text, path)
         docs = [event_doc(e, path) for e in parsed.events]
         return _redacted(docs, path, mem, notes), [str(p) for p in parsed.problems]
-    store = mem.global_store if source.kind == "item-global" else mem.project_store
+    store = mem.global_store if source.kind == "item-global" else mem.require_project().store
     fixed_id, default_type = store._defaults_for(path)
     try:
         item = parse_item(path, raw, default_type=default_type, default_scope=store.scope)
@@ -217,18 +216,15 @@ def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
 
 def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc], list[str]]:
     """Apply Memory.load_items' rules: project overrides global; archived copy wins a dup id."""
+    from memstrata.memory_layers.scopes import ProjectShadow
+
     problems: list[str] = []
     by_id: dict[str, IndexDoc] = {}
-    project_titles: set[tuple[str, str]] = set()
-    project_ids: set[str] = set()
     all_docs = [d for docs in per_file.values() for d in docs]
-    for doc in all_docs:
-        if doc.file_rank == 1 and doc.type != "event":
-            project_titles.add((doc.type, doc.title.strip().lower()))
-            project_ids.add(doc.id)
+    shadow = ProjectShadow(
+        (d.id, d.type, d.title) for d in all_docs if d.file_rank == 1 and d.type != "event")
     for doc in sorted(all_docs, key=lambda d: (d.file_rank, d.path)):
-        if doc.file_rank == 0 and (doc.id in project_ids
-                                   or (doc.type, doc.title.strip().lower()) in project_titles):
+        if doc.file_rank == 0 and shadow.hides(doc.id, doc.type, doc.title):
             continue
         other = by_id.get(doc.id)
         if other is not None and other.file_rank == doc.file_rank:

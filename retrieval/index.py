@@ -16,6 +16,8 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+from memstrata.core.errors import MemstrataError
+from memstrata.core.logs import get_logger
 from memstrata.retrieval.catalog import Catalog, CatalogError
 from memstrata.retrieval.fusion import (
     FusionRetriever,
@@ -30,9 +32,6 @@ from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_rera
 from memstrata.retrieval.sync import Progress, SyncReport, run_sync
 from memstrata.retrieval.usage import UsageStore
 from memstrata.retrieval.vectors import VectorStore
-
-from memstrata.core.errors import MemstrataError
-from memstrata.core.logs import get_logger
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.memory import Memory
@@ -391,9 +390,8 @@ def _hit(c: Candidate, explain: bool) -> ScoredDoc:
 
 
 def search(mem: Memory, query: str, **kw) -> list[ScoredDoc]:
-    """One-shot search (opens the index, searches, closes)."""
-    index = MemoryIndex(mem)
-    try:
+    """One-shot search (opens the index, searches, closes; the service's warm one if pooled)."""
+    from memstrata.retrieval.pool import borrow_index
+
+    with borrow_index(mem, warn=_log_warning) as index:
         return index.search(query, **kw)
-    finally:
-        index.close()

@@ -14,6 +14,7 @@ from typing import Any
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+
 from memstrata.retrieval.index import MemoryIndex, SearchHit
 
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memstrata.memory_layers.memory import Memory
+from memstrata.memory_layers.models import JournalEvent
 from memstrata.retrieval.context_cache import RootCache
 from memstrata.retrieval.hits import Hit
 from memstrata.retrieval.render_context import (
@@ -183,7 +184,7 @@ def recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
     earlier = [d for d in all_days if d < today]
     recent_days.extend(reversed(earlier[-max(0, days - 1) :] if days > 1 else []))
     todo_from = today - timedelta(days=todo_days)
-    events = []
+    events: list[JournalEvent] = []
     for day in sorted({*recent_days, *(d for d in all_days if d >= todo_from)}):
         events.extend(e for e in mem.journal.read_day(day).events if e.time <= now)
     events.sort(key=lambda e: e.time)
@@ -244,7 +245,7 @@ class DayCache:
         at = next((i for i, e in enumerate(same) if e.id == event.id), None)
         if at is None:
             return []
-        out = []
+        out: list[JournalEvent] = []
         for step in range(1, width + 1):
             out.extend(same[j] for j in (at - step, at + step) if 0 <= j < len(same))
         return out

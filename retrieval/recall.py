@@ -23,13 +23,16 @@ def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
     lexical index can afford recall; ranking is the lexical retriever's own.
     """
     from memstrata.retrieval.lexical import Filters, LexicalIndex
+    from memstrata.retrieval.pool import active
 
-    index = LexicalIndex(mem.primary.index_dir / "tantivy")
+    pool = active()
+    index = pool.get(mem).lexical if pool is not None else LexicalIndex(mem.primary.index_dir / "tantivy")
     try:
         ranked = index.search(query, k * 2, Filters(
             types=["fact", "decision", "caveat", "preference", "criterion"], statuses=["active"]))
     finally:
-        index.close()
+        if pool is None:
+            index.close()
     wanted = {doc_id for doc_id, _ in ranked}
     paths: dict[str, str] = {}
     for view in views:
@@ -49,14 +52,11 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
 
     `now` is the caller's time: decay and access reinforcement use it, not the wall clock.
     """
-    from memstrata.retrieval.index import MemoryIndex
+    from memstrata.retrieval.pool import borrow_index
 
-    index = MemoryIndex(mem, warn=(warnings.append if warnings is not None else None))
-    try:
+    with borrow_index(mem, warn=(warnings.append if warnings is not None else None)) as index:
         return index.search(query, k=k, mode=parse_mode(mode).value,
                             sync=sync, record_access=record_access, now=now)
-    finally:
-        index.close()
 
 
 def record_shown(mem: Memory, ids: list[str], now: datetime) -> None:

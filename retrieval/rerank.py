@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import ClassVar, Protocol, runtime_checkable
 
-from memstrata.retrieval.decay import freshness, retention
-from memstrata.retrieval.documents import IndexDoc
-
 from memstrata.core.errors import MemstrataError, MissingExtra
 from memstrata.core.settings import Settings
+from memstrata.retrieval.decay import freshness, retention
+from memstrata.retrieval.documents import IndexDoc
 
 PRIOR_WEIGHTS = {"decay": 0.5, "confidence": 0.25, "freshness": 0.25}
 

@@ -7,10 +7,10 @@ caller warns), so a flaky provider never breaks search.
 
 from __future__ import annotations
 
-from memstrata.retrieval.rerank import Candidate, DecayReranker
 from pydantic import BaseModel, Field
 
 from memstrata.core.settings import Settings
+from memstrata.retrieval.rerank import Candidate, DecayReranker
 
 EXCERPT_CHARS = 300
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memstrata.core.errors import InvalidItem
 from memstrata.retrieval.documents import (
     IndexDoc,
     list_sources,
@@ -24,8 +25,6 @@ from memstrata.retrieval.documents import (
     read_source,
 )
 from memstrata.retrieval.vectors import chunk_id, doc_metadata
-
-from memstrata.core.errors import InvalidItem
 
 if TYPE_CHECKING:  # pragma: no cover
     from memstrata.retrieval.index import MemoryIndex

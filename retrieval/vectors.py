@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from memstrata.retrieval.lexical import Filters
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -44,6 +44,8 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model))
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+    # no test leaves a resident service behind; tests/test_service*.py turn it on explicitly
+    monkeypatch.setenv("MEMSTRATA_SERVICE__ENABLED", "false")
     monkeypatch.chdir(work)
     return work
 

@@ -9,11 +9,10 @@ from tests.test_guardrail_labelled import make_proposal
 
 
 def build(base, *, drafted: bool):
+    from memstrata.guardrail.drafting import draft_rules
     from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
     from memstrata.memory_layers.operations import CriterionNotDecidable, remember
-
-    from memstrata.guardrail.drafting import draft_rules
 
     repo = base / "repo"
     repo.mkdir(parents=True)

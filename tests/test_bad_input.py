@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 from memstrata.memory_layers.operations import list_items, remember
 

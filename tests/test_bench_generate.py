@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
-from memstrata.memory_layers.secret_guard import guard_text
 
 from memstrata.bench.dataset import BenchFormatError, parse_line, read_dataset
 from memstrata.bench.generate import generate, generate_jsonl
+from memstrata.cli.main import cli
+from memstrata.memory_layers.secret_guard import guard_text
 
 SMALL = Path(__file__).parent / "data" / "bench_small.jsonl"
 SMALL_ARGS = (7, 2, 20)  # seed, projects, days of tests/data/bench_small.jsonl

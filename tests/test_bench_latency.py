@@ -7,9 +7,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
 
 from memstrata.bench.latency import parse_sizes
+from memstrata.cli.main import cli
 from memstrata.core.errors import MemstrataError
 
 FIGURES = ("session_start_ms_p50", "session_start_ms_p95", "prompt_ms_p50", "prompt_ms_p95",

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
 
 from memstrata.bench.dataset import BenchEvent, ingest_events, read_dataset
 from memstrata.bench.generate import generate_jsonl
@@ -19,6 +18,7 @@ from memstrata.bench.retrieval import (
     run_lines,
     run_retrieval_bench,
 )
+from memstrata.cli.main import cli
 
 from .conftest import model_dir, run_cli
 

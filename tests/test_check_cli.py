@@ -9,8 +9,8 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
 
+from memstrata.cli.main import cli
 from tests.conftest import run_cli
 
 # the hooks here are about verdicts and replies, not speed: a loaded machine must not turn a

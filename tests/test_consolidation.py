@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 from memstrata.consolidation.checkpoint import Checkpoint, RunLocked
 from memstrata.consolidation.job import run_consolidation
@@ -262,6 +263,7 @@ def test_git_commit_of_memory(direct, repo):
 def test_average_linkage_matches_hand_computed_upgma():
     """Two tight pairs and a loner; the pairs join at 0.15 average, the loner stays alone."""
     import numpy as np
+
     from memstrata.consolidation.cluster import average_linkage_labels
 
     d = np.array([

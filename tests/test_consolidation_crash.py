@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from memstrata.consolidation.job import run_consolidation
 from memstrata.memory_layers.markdown import serialize_item
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, Source
-
 from tests.conftest import run_cli
 from tests.test_consolidation import SEED, seed
 

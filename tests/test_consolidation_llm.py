@@ -10,7 +10,6 @@ from memstrata.consolidation.checkpoint import Checkpoint
 from memstrata.consolidation.extract import extract_session
 from memstrata.consolidation.job import run_consolidation
 from memstrata.memory_layers.memory import Memory
-
 from tests.test_consolidation import BASE, SEED, items_by_id, seed
 from tests.test_extract import SECRET, claude_transcript
 

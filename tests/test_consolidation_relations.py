@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
 
+from memstrata.cli.main import cli
 from tests.relation_cases import CASES, EXPECTED, HELD_OUT
 
 OPS = {"merge": "reinforce", "supersede": "supersede", "propose": "supersede", "add": "new"}

@@ -118,9 +118,8 @@ def test_grouped_rendering_costs_few_tokens_per_item(mem):
 
 
 def test_one_recall_mode_vocabulary():
-    from memstrata.retrieval.modes import RecallMode, parse_mode
-
     from memstrata.core.errors import MemstrataError
+    from memstrata.retrieval.modes import RecallMode, parse_mode
 
     assert parse_mode("hybrid") is parse_mode("default") is RecallMode.DEFAULT
     assert parse_mode("rrf") is RecallMode.RRF

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 FAKE_CRONTAB = """#!{python}

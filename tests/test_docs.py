@@ -7,7 +7,6 @@ import shlex
 from pathlib import Path
 
 from memstrata.cli.main import cli
-
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,6 +10,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 ANSI = "\x1b["

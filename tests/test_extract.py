@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 from memstrata.consolidation.extract import classify, extract_session, spawn_extraction
 from memstrata.consolidation.transcripts import read_user_messages

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 
@@ -174,10 +175,9 @@ def test_cli_llm_flag_and_criteria_test(api_rule, fake_llm):
 
 def test_retrieved_decision_is_judged_by_the_llm(mem, fake_llm):
     """Hybrid retrieval (real tantivy + Chroma + ONNX) finds a decision no keyword names."""
-    from memstrata.memory_layers.operations import remember
-
     from memstrata.guardrail.check import check
     from memstrata.guardrail.proposals import from_text
+    from memstrata.memory_layers.operations import remember
 
     decision = remember(
         mem,

@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 
 from memstrata.guardrail.proposals import (
     ProposalError,
@@ -24,6 +23,7 @@ from memstrata.guardrail.rules import (
     spec_problems,
     word_forms,
 )
+from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 
 
 def spec(**kw) -> CriterionSpec:

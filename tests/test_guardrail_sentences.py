@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memstrata.cli.main import cli
 
+from memstrata.cli.main import cli
 from tests import guardrail_sentence_cases as C
 from tests import sentence_eval as E
 
@@ -204,9 +204,9 @@ def test_a_blocking_decided_criterion_still_denies(mem, client):
 
 def test_mcp_check_hands_the_undecided_criterion_to_the_agent(repo, monkeypatch):
     from mcp import Client
-    from memstrata.memory_layers.memory import Memory
 
     from memstrata.integrations.mcp_server import build_server
+    from memstrata.memory_layers.memory import Memory
 
     monkeypatch.setenv("MEMSTRATA_GUARDRAIL__RETRIEVAL", "false")
     rule = _sentence_rule(
@@ -414,10 +414,9 @@ _RULE_LIKE = st.lists(st.sampled_from(_VOCAB), max_size=25).map(" ".join)
     proposal=st.one_of(st.text(max_size=160), _RULE_LIKE),
 )
 def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-
     from memstrata.guardrail.rules import PreparedText, evaluate_sentence
     from memstrata.guardrail.sentences import read_sentence
+    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
 
     read_sentence(sentence)
     spec = CriterionSpec(applies_to=AppliesTo(keywords=["x"], paths=["**"]))

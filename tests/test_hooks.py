@@ -40,7 +40,6 @@ def built_store(tmp_path_factory):
     from memstrata.memory_layers.models import AppliesTo, CriterionSpec
     from memstrata.memory_layers.operations import log_event, remember
     from memstrata.retrieval.index import MemoryIndex
-
     from tests.conftest import model_dir
 
     base = tmp_path_factory.mktemp("hooks")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 from memstrata.memory_layers.identity import draft_identity
 

@@ -19,6 +19,7 @@ def test_importing_the_cli_is_light():
 
 def test_every_command_has_help():
     from click.testing import CliRunner
+
     from memstrata.cli.main import cli
 
     def walk(group, prefix):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 CLAUDE_SETTINGS = {

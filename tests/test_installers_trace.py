@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 # laid out the way people write it by hand: 4-space indent, a compact array, unicode kept

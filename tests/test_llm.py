@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from memstrata.retrieval.llm import LLMClient
 from pydantic import BaseModel
 
 from memstrata.core.errors import LLMError
 from memstrata.core.settings import load_settings
+from memstrata.retrieval.llm import LLMClient
 
 
 class Answer(BaseModel):

@@ -7,12 +7,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
-from memstrata.retrieval.llm import LLMClient, credentials_problem
 from pydantic import BaseModel
 
+from memstrata.cli.main import cli
 from memstrata.core.errors import LLMError
 from memstrata.core.settings import load_settings
+from memstrata.retrieval.llm import LLMClient, credentials_problem
 
 
 class Answer(BaseModel):

@@ -7,6 +7,7 @@ import os
 import subprocess
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 from memstrata.retrieval.tokens import count_tokens
 
@@ -84,10 +85,9 @@ def test_warm_cache_loads_no_tokenizer_and_gives_the_same_text(mem):
 
 def test_session_start_recalls_by_branch_and_commits(mem):
     """The session-start query (git branch + commit subjects) pulls whole items into top-k."""
+    from memstrata.integrations.hooks import session_query
     from memstrata.retrieval.index import MemoryIndex
     from memstrata.retrieval.loader import assemble_context
-
-    from memstrata.integrations.hooks import session_query
 
     decision = _remember(mem, "Refunds are written through the ledger service, never direct SQL",
                          "decision")

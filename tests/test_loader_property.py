@@ -16,6 +16,7 @@ import pytest
 import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from memstrata.retrieval.hits import LightHit
 from memstrata.retrieval.tokens import ensure_offline_cache
 

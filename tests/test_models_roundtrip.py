@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from memstrata.memory_layers.journal import parse_journal_text, render_event
 from memstrata.memory_layers.markdown import parse_item, serialize_item
 from memstrata.memory_layers.models import (

@@ -10,6 +10,7 @@ import subprocess
 
 import yaml
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 ORIGINAL_CONFIG = "# my hooks\nrepos:\n  - repo: https://github.com/psf/black\n    rev: 24.1.0\n    hooks:\n      - id: black\n"

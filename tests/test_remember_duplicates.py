@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 TEXT = "memstrata needs Python 3.10 or newer to be installed"
@@ -85,7 +86,6 @@ def test_different_numbers_are_different_memories(repo):
 
 def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path):
     from memstrata.memory_layers.memory import Memory
-
     from tests.test_extract import claude_transcript
 
     transcript = claude_transcript(tmp_path / "session.jsonl")
@@ -107,3 +107,17 @@ def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path)
     after_first = path.read_bytes()
     again = json.loads(run("extract", "--transcript", str(transcript), "--json").stdout)
     assert again["items"] == [] and path.read_bytes() == after_first  # nothing reinforced twice
+
+
+def test_same_digits_in_another_order_are_different_memories(repo):
+    """Regression: numbers were compared sorted, so "w1 … 4" merged into "w4 … 1" (the
+    eight-process probe lost 28 of 400 items that way)."""
+    from memstrata.memory_layers.memory import Memory
+    from memstrata.memory_layers.operations import remember
+
+    mem = Memory.open(repo)
+    first = remember(mem, "worker w1 item 4: the w1 service keeps setting 4", "fact")
+    second = remember(mem, "worker w4 item 1: the w4 service keeps setting 1", "fact")
+    assert second.duplicate_of is None and second.item.id != first.item.id
+    again = remember(mem, "worker w1 item 4: the w1 service keeps setting 4.", "fact")
+    assert again.duplicate_of == first.item.id  # the same statement still reinforces

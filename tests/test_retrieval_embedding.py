@@ -7,10 +7,10 @@ import sys
 
 import numpy as np
 import pytest
-from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
 
 from memstrata.core.errors import ConfigError
 from memstrata.core.settings import load_settings
+from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
 
 from .conftest import model_dir
 

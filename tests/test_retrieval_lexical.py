@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from memstrata.retrieval.lexical import LexicalIndex, code_terms
 
 

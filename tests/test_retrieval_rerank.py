@@ -6,11 +6,11 @@ import json
 from datetime import timedelta
 
 import pytest
+
+from memstrata.core.settings import DecaySettings
 from memstrata.memory_layers.operations import remember
 from memstrata.retrieval.decay import retention
 from memstrata.retrieval.index import MemoryIndex
-
-from memstrata.core.settings import DecaySettings
 
 from .retrieval_helpers import NOW, build_corpus
 
@@ -86,10 +86,9 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
     build_corpus(mem)
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # force ImportError
     monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "cross-encoder")
+    from memstrata.core.errors import MissingExtra
     from memstrata.memory_layers.memory import Memory
     from memstrata.retrieval.rerank import CrossEncoderReranker
-
-    from memstrata.core.errors import MissingExtra
 
     with pytest.raises(MissingExtra, match=r"memstrata\[rerank\]"):
         CrossEncoderReranker("x")._model()
@@ -101,6 +100,7 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
 
 def test_llamaindex_retriever_returns_nodes(mem):
     from llama_index.core.schema import NodeWithScore, QueryBundle
+
     from memstrata.retrieval.llamaindex import MemstrataRetriever
 
     ids = build_corpus(mem)

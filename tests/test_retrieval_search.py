@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from memstrata.memory_layers.operations import remember, supersede
 from memstrata.retrieval.index import MemoryIndex, search
 

@@ -6,6 +6,7 @@ import os
 import shutil
 
 import pytest
+
 from memstrata.memory_layers.operations import forget, log_event, remember
 from memstrata.retrieval.index import MemoryIndex
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 
 import pytest
+
 from memstrata.memory_layers.operations import log_event
 from memstrata.retrieval.index import MemoryIndex
 from memstrata.retrieval.lexical import Filters

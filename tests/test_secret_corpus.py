@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 
 from memstrata.bench.secret_corpus import generate, score
+from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 
 SEEDS = [random.SystemRandom().randrange(1, 10**9) for _ in range(3)]
 

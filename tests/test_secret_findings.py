@@ -16,10 +16,10 @@ import string
 import anyio
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
-from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 
+from memstrata.cli.main import cli
 from memstrata.core.errors import SecretDetected
+from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 from tests.conftest import run_cli
 
 RNG = random.Random(15)
@@ -286,9 +286,8 @@ def test_stdin_not_utf8_is_one_clear_line(repo, command):
 
 
 def test_surrogates_from_argv_or_mcp_are_refused(mem):
-    from memstrata.memory_layers.operations import remember
-
     from memstrata.core.errors import InputRejected
+    from memstrata.memory_layers.operations import remember
 
     with pytest.raises(InputRejected, match="not valid UTF-8"):
         remember(mem, "caf\udce9 opens at nine", "fact")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from memstrata.cli.main import cli
-from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 
+from memstrata.cli.main import cli
 from memstrata.core.errors import SecretDetected
+from memstrata.memory_layers.secret_guard import find_secrets, guard_text
 
 SECRETS = {
     "aws": "aws key AKIAIOSFODNN7EXAMPLE for the bucket",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from memstrata.memory_layers.memory import Memory
 
 from memstrata.core.errors import ConfigError
 from memstrata.core.settings import load_settings
+from memstrata.memory_layers.memory import Memory
 
 
 def test_shipped_defaults():
@@ -128,3 +130,17 @@ def test_config_set_refuses_bad_keys_and_values(repo):
     assert bad_value.exit_code != 0 and "loader.budget" in bad_value.output
     assert "Traceback" not in bad_value.output
     assert not (repo / ".memory" / "config.toml").exists()
+
+
+def test_user_config_is_honoured_by_hooks(repo, tmp_path):
+    """The hook path reads the same layers: ~/.memstrata/config.toml shapes what it answers."""
+    from tests.conftest import run_cli
+
+    payload = json.dumps({"session_id": "s1", "cwd": str(repo), "hook_event_name": "SessionStart"})
+    before = run_cli("hook", "session-start", "--client", "claude-code", input=payload, cwd=repo)
+    assert before.returncode == 0 and "additionalContext" in before.stdout
+    home = tmp_path / "home" / ".memstrata"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text("[loader]\nbudget = 0\n")
+    after = run_cli("hook", "session-start", "--client", "claude-code", input=payload, cwd=repo)
+    assert after.returncode == 0 and "additionalContext" not in after.stdout

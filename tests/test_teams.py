@@ -217,6 +217,7 @@ def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
     assert "warning" not in proc.stderr, proc.stderr
 
     import chromadb
+
     from memstrata.retrieval.vectors import chroma_settings
 
     direct = chromadb.HttpClient(host="127.0.0.1", port=server.port, settings=chroma_settings())

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from memstrata.cli.main import cli
 
 

@@ -14,10 +14,11 @@ import sys
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
+
 from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.models import MemoryItem, Source
 from memstrata.memory_layers.operations import log_event, remember
-from starlette.testclient import TestClient
 
 TOKEN = "test-token-123"
 BASE = "http://127.0.0.1:8765"

@@ -48,9 +48,8 @@ def seeded(isolated):
 
 @pytest.fixture
 def viewer(seeded, isolated):
-    from memstrata.memory_layers.memory import Memory
-
     from memstrata.integrations.viewer.server import ViewerServer
+    from memstrata.memory_layers.memory import Memory
 
     server = ViewerServer(Memory.open(isolated), run_doctor=False)
     started = server.start()

@@ -19,7 +19,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import IO
+from typing import IO, Any
 
 from memstrata.bench import vocab as V
 
@@ -152,7 +152,8 @@ class _Project:
         asked = datetime.combine(self.start + timedelta(days=self.days), datetime.min.time())
         events_out = []
         for e in ordered:
-            row = {"id": e.id, "time": e.time.isoformat(), "session": e.session, "kind": e.kind,
+            assert e.time is not None  # given above to every ordered event
+            row: dict[str, Any] = {"id": e.id, "time": e.time.isoformat(), "session": e.session, "kind": e.kind,
                    "text": e.text}
             if e.type != "event":
                 row["type"] = e.type
@@ -278,12 +279,13 @@ def _migrations(p: _Project, count: int) -> None:
         p.emit(rng.randrange(0, max(1, p.days // 5)),
                f"Current setup for {thing}: {steps[0][0]}, configured in {steps[0][1]}.", "note")
         days = sorted(rng.sample(range(p.days // 4, p.days - 1), len(steps) - 1))
-        last = None
+        last: _Event | None = None
         for (old, _), (new, where), day in zip(steps, steps[1:], days):
             last = p.emit(day, f"Moved {thing} from {old} to {new} ({where}); {old} is being "
                                "switched off.", "decision")
             p.emit(min(p.days - 1, day + rng.randint(1, 4)),
                    f"Deleted the last {old} leftovers from the repo.", "progress")
+        assert last is not None  # steps has at least two entries, so one move was emitted
         p.ask(rng.choice(questions), steps[len(days)][0], [last], "knowledge-update")
 
 

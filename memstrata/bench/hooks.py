@@ -20,6 +20,10 @@ import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memstrata.memory_layers.models import EventKind, ItemType
 
 _AREAS = ["billing", "auth", "search", "ingest", "exports", "notifications", "checkout",
           "reporting", "scheduler", "gateway", "profile", "inventory"]
@@ -61,9 +65,9 @@ def build_store(root: Path, n_items: int, *, seed: int = 7, journal_days: int = 
     Memory.init(repo)
     mem_root = repo / ".memory"
     now = now_utc()
-    kinds = (["caveat"] * 30 + ["criterion"] * 20 + ["preference"] * 100
-             + ["decision"] * max(0, n_items // 5))
-    kinds = (kinds + ["fact"] * n_items)[:n_items]
+    counts: list[tuple[ItemType, int]] = [("caveat", 30), ("criterion", 20), ("preference", 100),
+                                          ("decision", max(0, n_items // 5)), ("fact", n_items)]
+    kinds = [kind for kind, count in counts for _ in range(count)][:n_items]
     for n, kind in enumerate(kinds):
         area, tech, verb = rng.choice(_AREAS), rng.choice(_TECH), rng.choice(_VERBS)
         title = f"{area} {verb} {tech} ({n})"
@@ -83,10 +87,12 @@ def build_store(root: Path, n_items: int, *, seed: int = 7, journal_days: int = 
             fh.write(f"# Journal {date.isoformat()}\n\n")
             for e in range(events_per_day):
                 when = datetime(date.year, date.month, date.day, 9, tzinfo=timezone.utc) + timedelta(minutes=20 * e)
-                kind = rng.choice(["progress", "discussion", "todo", "note", "rejected", "blocker"])
-                text = (f"{kind}: {rng.choice(_AREAS)} work on {rng.choice(_TECH)}; "
+                kinds_of_event: list[EventKind] = [
+                    "progress", "discussion", "todo", "note", "rejected", "blocker"]
+                event_kind = rng.choice(kinds_of_event)
+                text = (f"{event_kind}: {rng.choice(_AREAS)} work on {rng.choice(_TECH)}; "
                         f"ticket {rng.choice(_AREAS).upper()}-{rng.randint(100, 9999)}")
-                fh.write(render_event(JournalEvent(kind=kind, text=text, time=when)))
+                fh.write(render_event(JournalEvent(kind=event_kind, text=text, time=when)))
     return repo
 
 
@@ -111,7 +117,9 @@ def hook_latency(n_items: int = 10_000, runs: int = 20, *, seed: int = 7,
         build_s = time.perf_counter() - t0
         env = {**os.environ, "MEMSTRATA_HOME": str(root / "home"), "MEMSTRATA_ROOT": "",
                # time the work, not the deadline: a slow run must show up, not be cut off
-               "MEMSTRATA_HOOKS__DEADLINE_MS": "60000", "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "60000"}
+               "MEMSTRATA_HOOKS__DEADLINE_MS": "60000", "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "60000",
+               # today's in-process figures; `bench.service` measures the resident service
+               "MEMSTRATA_SERVICE__ENABLED": "false"}
         env.pop("MEMSTRATA_ROOT")
         mem = Memory.open(repo, home=root / "home")
         encoding = mem.settings.tokens.encoding

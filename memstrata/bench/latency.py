@@ -94,7 +94,7 @@ def context_latency(repo: Path, home: Path, runs: int) -> dict:
 
 
 def measure_size(n_items: int, *, runs: int, queries: int, model_dir: str | None,
-                 progress: Progress | None = None) -> dict:
+                 progress: Progress | None = None, service: bool = True) -> dict:
     """Every figure for one store size (each helper builds its own temporary store)."""
     from memstrata.bench.hooks import hook_latency
     from memstrata.bench.search import search_latency
@@ -119,6 +119,13 @@ def measure_size(n_items: int, *, runs: int, queries: int, model_dir: str | None
                 os.environ["MEMSTRATA_EMBEDDING__MODEL_DIR"] = str(model_dir)
             h = hook_latency(n_items, runs, keep_dir=str(keep / "store"))
             row.update(context_latency(keep / "store" / "repo", keep / "store" / "home", runs))
+            if service:
+                from memstrata.bench.service import service_latency
+
+                if progress:
+                    progress(f"{n_items} items: whole processes, service off vs on")
+                row["service"] = service_latency(keep / "store" / "repo", keep / "store" / "home",
+                                                 runs)
     finally:
         shutil.rmtree(keep, ignore_errors=True)
     row.update({
@@ -134,7 +141,7 @@ def measure_size(n_items: int, *, runs: int, queries: int, model_dir: str | None
 
 def run_latency_bench(sizes: list[int], *, runs: int = 20, queries: int = 200,
                       embed_texts: int = 1000, settings=None,
-                      progress: Progress | None = None) -> LatencyReport:
+                      progress: Progress | None = None, service: bool = True) -> LatencyReport:
     """Figures for each size, then the embedder comparison (once, same texts for both)."""
     from memstrata.bench.search import embed_throughput
     from memstrata.core.settings import load_settings
@@ -145,7 +152,7 @@ def run_latency_bench(sizes: list[int], *, runs: int = 20, queries: int = 200,
     for n in sizes:
         report.rows.append(measure_size(n, runs=runs, queries=queries,
                                         model_dir=model_dir,
-                                        progress=progress))
+                                        progress=progress, service=service))
     if embed_texts:
         if progress:
             progress(f"embedding throughput ({embed_texts} texts, ours vs chroma)")

@@ -201,11 +201,11 @@ def summarise(outcomes: list[QuestionOutcome], budget: int) -> dict:
         out[f"recall_all@{k}"] = round(all_k / n, 4)
     out[f"context_all@{budget}"] = round(sum(all(o.in_context.values()) for o in outcomes) / n, 4)
     out[f"context_any@{budget}"] = round(sum(any(o.in_context.values()) for o in outcomes) / n, 4)
-    floors = [o for o in outcomes if o.floor_in is not None]
+    floors = [(o, o.floor_in) for o in outcomes if o.floor_in is not None]
     if floors:
-        out[f"floor_all@{budget}"] = round(sum(all(o.floor_in.values()) for o in floors) / n, 4)
+        out[f"floor_all@{budget}"] = round(sum(all(f.values()) for _o, f in floors) / n, 4)
         out["floor_violations"] = sum(
-            any(v and not o.in_context[e] for e, v in o.floor_in.items()) for o in floors)
+            any(v and not o.in_context[e] for e, v in f.items()) for o, f in floors)
     out["tokens_mean"] = round(statistics.fmean(o.context_tokens for o in outcomes), 1)
     out["tokens_max"] = max(o.context_tokens for o in outcomes)
     searches = [o.search_ms for o in outcomes]

@@ -16,6 +16,10 @@ import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memstrata.memory_layers.models import ItemType
 
 _COMPONENTS = ["auth_service.py", "billing/api.ts", "UserRepository", "getUserById", "OrderQueue",
                "payments-worker", "cache_layer.go", "RateLimiter", "search_index.rs",
@@ -29,7 +33,7 @@ _VERBS = ["must retry", "should cache", "now uses", "was migrated to", "never ca
 _TAILS = ["before the release", "because latency doubled under load", "after the incident review",
           "to keep p95 under 200 ms", "so that on-call can replay failed jobs",
           "as agreed in the architecture meeting", "until the vendor fixes the bug"]
-_TYPES = ["fact", "decision", "caveat", "preference"]
+_TYPES: list[ItemType] = ["fact", "decision", "caveat", "preference"]
 
 
 def synthetic_text(rng: random.Random) -> str:
@@ -82,8 +86,10 @@ def embed_throughput(model_dir: str | os.PathLike, n_texts: int = 1000, seed: in
     if folder is None:
         raise FileNotFoundError(f"no all-MiniLM-L6-v2 onnx model in {model_dir}")
 
+    parent = folder.parent
+
     class LocalChroma(ONNXMiniLM_L6_V2):
-        DOWNLOAD_PATH = folder.parent  # chroma looks for <path>/onnx/: the same files, no download
+        DOWNLOAD_PATH = parent  # chroma looks for <path>/onnx/: the same files, no download
 
     rng = random.Random(seed)
     texts = [synthetic_text(rng) for _ in range(n_texts)]

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from memstrata.bench.secret_corpus import CorpusScore, generate, score
 
@@ -105,9 +106,8 @@ def _detect_secrets_row(seed: int) -> dict:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
     skip = {"Base64 High Entropy String", "Hex High Entropy String", "Public IP (ipv4)"}
-    plugins = [
-        cls() for kind, cls in get_mapping_from_secret_type_to_class().items() if kind not in skip
-    ]
+    mapping: dict[str, Any] = dict(get_mapping_from_secret_type_to_class())
+    plugins = [plugin() for kind, plugin in mapping.items() if kind not in skip]
 
     def flagged(text: str) -> bool:
         return any(

@@ -98,6 +98,12 @@ class HookSettings(BaseModel):
     client_timeout_s: int = 10
 
 
+class ServiceSettings(BaseModel):
+    enabled: bool = True  # the thin client reads MEMSTRATA_SERVICE__ENABLED from the environment
+    idle_exit_s: float = 1800.0
+    runtime_dir: str = ""  # the thin client reads MEMSTRATA_SERVICE__RUNTIME_DIR
+
+
 class LLMSettings(BaseModel):
     model: str = ""
     api_base: str = ""
@@ -197,6 +203,7 @@ class Settings(BaseSettings):
     decay: DecaySettings = DecaySettings()
     loader: LoaderSettings = LoaderSettings()
     hooks: HookSettings = HookSettings()
+    service: ServiceSettings = ServiceSettings()
     llm: LLMSettings = LLMSettings()
     consolidation: ConsolidationSettings = ConsolidationSettings()
     guardrail: GuardrailSettings = GuardrailSettings()

@@ -45,6 +45,7 @@ from memstrata.guardrail.rules import (
     gate_user_terms,
     spec_problems,
 )
+from memstrata.memory_layers.models import CriterionSpec
 from memstrata.memory_layers.scopes import visible_global
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,7 +64,7 @@ def judge_criterion(
     loaded: LoadedItem, prepared: PreparedText, paths: list[str]
 ) -> tuple[RuleOutcome, JudgedBy]:
     """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
-    spec = loaded.item.criterion
+    spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
     sentence = rule_text(loaded.item)
     if not (spec.forbid or spec.require):
         outcome = evaluate_sentence(spec, sentence, prepared, paths)
@@ -76,24 +77,26 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
     """Active-folder criteria (and decisions/caveats unless `criteria_only`), project over
     global by id or type+title as in `Memory.load_items`; archive/ is never read."""
     if not criteria_only:
-        result = mem.load_items(include_archived=False)
+        result = mem.load_items(include_archived=False, types=JUDGED_TYPES)
         return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
     from memstrata.core.errors import InvalidItem
 
     per_store: list[list] = []
     problems: list = []
     for store in (mem.project_store, mem.global_store):
-        items = []
-        scan = store.scan_folders(("criteria",)) if store and store.exists() else None
-        problems.extend(scan.skipped if scan else [])
-        for path in [Path(e.path) for e in scan.entries] if scan else []:
+        items: list = []
+        per_store.append(items)
+        if store is None or not store.exists():
+            continue
+        scan = store.scan_folders(("criteria",))
+        problems.extend(scan.skipped)
+        for path in [Path(e.path) for e in scan.entries]:
             try:
                 items.append(store.load_file(path))
             except InvalidItem as exc:
                 problems.append(exc)
             except OSError:
                 continue
-        per_store.append(items)
     project, global_ = per_store
     merged = project + list(
         visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))
@@ -110,23 +113,18 @@ def related_items(
     Fused hybrid scores are relative to the best hit, so the cut uses the MiniLM cosine
     between the proposal and each hit, which means the same thing in every memory.
     """
-    from memstrata.retrieval.index import MemoryIndex
+    from memstrata.retrieval.pool import borrow_index
 
     query = (proposal.text + "\n" + " ".join(proposal.paths)).strip()
     if not query:
         return []
-    index = MemoryIndex(mem, warn=warn)
-    try:
+    with borrow_index(mem, warn=warn) as index:
         hits = index.search(
             query, k=k, types=list(JUDGED_TYPES), mode="rrf", record_access=False
         )
         if not hits:
             return []
         vectors = index.embedder().embed([query[:2000]] + [h.text for h in hits])
-    finally:
-        close = getattr(index, "close", None)
-        if close:
-            close()
     sims = vectors[1:] @ vectors[0]
     return [(h.id, float(s)) for h, s in zip(hits, sims) if float(s) >= min_similarity]
 

@@ -212,25 +212,37 @@ def _preload_vector_store() -> None:
     threading.Thread(target=load, name="memstrata-preload-chromadb", daemon=True).start()
 
 
-def prompt(mem, payload: HookPayload) -> str | None:
+def prompt_context(mem, payload: HookPayload, retrieval: str) -> tuple[str | None, list[str]]:
+    """(context, ids shown whole) for the prompt with one retrieval mode; saves nothing."""
     from memstrata.retrieval.loader import assemble_context
 
     if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
-        return None  # e.g. Cursor's beforeSubmitPrompt cannot carry context
-    hooks = mem.settings.hooks
-    if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
-        _preload_vector_store()
-    state = load_session(mem, payload.session_id)
-    received = list(state.get("received", []))
+        return None, []  # e.g. Cursor's beforeSubmitPrompt cannot carry context
+    received = list(load_session(mem, payload.session_id).get("received", []))
     result = assemble_context(
         mem, query=payload.prompt, budget=mem.settings.loader.prompt_budget, tiers=("topk",),
-        recent=False, exclude_ids=received, retrieval=hooks.prompt_retrieval, k=hooks.prompt_k,
+        recent=False, exclude_ids=received, retrieval=retrieval, k=mem.settings.hooks.prompt_k,
         sync=False,
     )
     _log_degraded(mem, f"prompt ({payload.client})", result)
-    if result.full_ids:
-        save_session(mem, payload.session_id, {**state, "received": received + result.full_ids})
-    return result.text or None
+    return result.text or None, list(result.full_ids)
+
+
+def remember_shown(mem, payload: HookPayload, ids: list[str]) -> None:
+    """Record what the session received, so later prompts do not repeat it."""
+    if ids:
+        state = load_session(mem, payload.session_id)
+        save_session(mem, payload.session_id,
+                     {**state, "received": list(state.get("received", [])) + ids})
+
+
+def prompt(mem, payload: HookPayload) -> str | None:
+    hooks = mem.settings.hooks
+    if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
+        _preload_vector_store()
+    text, ids = prompt_context(mem, payload, hooks.prompt_retrieval)
+    remember_shown(mem, payload, ids)
+    return text
 
 
 def session_end(mem, payload: HookPayload) -> None:
@@ -247,14 +259,11 @@ def session_end(mem, payload: HookPayload) -> None:
         save_session(mem, payload.session_id, {**state, "last_end": time.time()})
     try:
         from memstrata.consolidation.extract import spawn_extraction
-    except ImportError:
-        spawn_extraction = None
-    if spawn_extraction is not None:
-        try:
-            spawn_extraction(mem, transcript, payload.client)
-            return
-        except Exception as exc:  # noqa: BLE001 - fall back to recording the pointer
-            log_failure(f"session-end ({payload.client}): extraction not started: {exc!r}", mem=mem)
+
+        spawn_extraction(mem, transcript, payload.client)
+        return
+    except Exception as exc:  # noqa: BLE001 - fall back to recording the pointer
+        log_failure(f"session-end ({payload.client}): extraction not started: {exc!r}", mem=mem)
     if mem.journal is None:
         return
     from memstrata.memory_layers.operations import log_event
@@ -310,7 +319,8 @@ def _open_memory(payload: HookPayload, root: str | None):
 
     cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
     # a hook never downloads a model: without a local one, recall is BM25 only
-    mem = Memory.open(root, cwd=cwd, require_project=False, **{"embedding.allow_download": False})
+    no_download: dict[str, Any] = {"embedding.allow_download": False}
+    mem = Memory.open(root, cwd=cwd, require_project=False, **no_download)
     if mem.project is None and not mem.home.root.is_dir():
         return None
     return mem
@@ -329,12 +339,17 @@ def _configured_hooks(payload: HookPayload, root: str | None):
 
 
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
-             deadline_ms: int | None = None) -> HookRun:
-    """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer empty.
+             deadline_ms: int | None = None, open_memory=None) -> HookRun:
+    """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer with what
+    is ready: for a hybrid/vector prompt a BM25 answer is computed first and kept, so a
+    deadline that passes during the full pipeline still leaves the client the cheaper recall.
 
     The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`, from
-    every settings layer), read before the store opens; if the settings cannot be read, the
-    shipped default applies until the opened store's settings say otherwise.
+    every settings layer), read before the store opens, so a longer configured deadline also
+    covers opening it; if the settings cannot be read, the shipped default applies until the
+    opened store's settings say otherwise. An explicit `deadline_ms` (the thin client's
+    remaining time, the service's budget) caps it.
+    `open_memory(payload, root)` lets a long-lived caller (the service) hand in a warm memory.
     """
     from memstrata.core.guarded import Deadline, run_guarded
     from memstrata.core.logs import detach_stderr
@@ -352,25 +367,49 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
 
     deadline = Deadline((deadline_ms if deadline_ms is not None else pick(HookSettings())) / 1000)
-    opened: dict[str, Any] = {}
+    box: dict[str, Any] = {}
 
     if deadline_ms is None:
         # the configured deadline, not the shipped one, must cover opening the store (the slow
         # part on a loaded machine); reading the settings alone is cheap. Counted from the start.
         deadline.set(pick(_configured_hooks(payload, root)) / 1000)
 
-    def work(deadline: Deadline) -> str | None:
-        mem = opened["mem"] = _open_memory(payload, root)
+    def work(deadline: Deadline):
+        mem = box["mem"] = (open_memory or _open_memory)(payload, root)
         if mem is None:
             return None
         _log_to(mem)
-        if deadline_ms is None:
-            deadline.set(pick(mem.settings.hooks) / 1000)
-        return HANDLERS[event](mem, payload)
+        configured = pick(mem.settings.hooks)
+        deadline.set((configured if deadline_ms is None else min(deadline_ms, configured)) / 1000)
+        if event != "prompt":
+            return HANDLERS[event](mem, payload)
+        mode = mem.settings.hooks.prompt_retrieval
+        if mode in ("default", "hybrid", "rrf", "vector"):
+            _preload_vector_store()
+            box["fallback"] = prompt_context(mem, payload, "bm25")
+        return prompt_context(mem, payload, mode)
 
     run = run_guarded(work, deadline, name=f"memstrata-hook-{event}")
-    mem = opened.get("mem")
-    limit = round(deadline.seconds * 1000)
+    return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)
+
+
+def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],
+            limit: int, empty: str) -> HookRun:
+    """The client's reply from the guarded run: its value, the kept BM25 recall when the
+    full prompt recall missed the deadline, else the empty answer (logged)."""
+    mem = box.get("mem")
+    if event == "prompt" and (run.ok or run.timed_out):
+        chosen = run.value if run.ok else box.get("fallback")
+        if chosen is not None:
+            if not run.ok:
+                log_failure(f"prompt ({client}): deadline of {limit} ms passed during full "
+                            "recall; answered with BM25 recall", mem=mem)
+            text, shown = chosen
+            remember_shown(mem, payload, shown)
+            return HookRun(format_output(client, event, text), ok=run.ok,
+                           timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
+        if run.ok:  # no memory here
+            return HookRun(format_output(client, event, None), elapsed_ms=run.elapsed_ms)
     if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":

@@ -209,8 +209,8 @@ def _apply_install(client: str, data: dict, specs: list[HookSpec], timeout_s: in
         entries = _event_list(hooks, spec.event, path)
         desired = _handler(client, spec, timeout_s)
         found = False
-        handler_lists = [entries] if _flat(client) else [
-            g.get("hooks") for g in entries if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
+        handler_lists: list[list] = [entries] if _flat(client) else [
+            g["hooks"] for g in entries if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
         for handlers in handler_lists:
             for handler in list(handlers):
                 if not _is_ours(handler, [spec.tail]):
@@ -601,14 +601,15 @@ def hooks_turned_off(client: str, path: Path) -> list[tuple[str | None, str]]:
                     return [(None, f"hooks are turned off in {config} ([features] {key} = false)")]
     if switch == "hooksConfig":  # Gemini CLI: settings.json hooksConfig.enabled / .disabled
         data, _ = _read(path)
-        config = data.get("hooksConfig")
-        if not isinstance(config, dict):
+        hooks_config = data.get("hooksConfig")
+        if not isinstance(hooks_config, dict):
             return []
-        if config.get("enabled") is False:
+        if hooks_config.get("enabled") is False:
             return [(None, f"hooks are turned off in {path} (hooksConfig.enabled = false)")]
-        disabled = config.get("disabled")
+        disabled = hooks_config.get("disabled")
         if isinstance(disabled, list):
-            hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+            raw_hooks = data.get("hooks")
+            hooks: dict = raw_hooks if isinstance(raw_hooks, dict) else {}
             tails = _all_tails(client)
             return [
                 (event, f"listed in hooksConfig.disabled in {path}")

@@ -83,7 +83,9 @@ def error_page(request: Request, status: int, title: str, message: str) -> HTMLR
     return render(request, "error.html", status=status, title=title, message=message)
 
 
-async def _not_found(request: Request, exc: HTTPException) -> HTMLResponse:
+async def _not_found(request: Request, exc: Exception) -> HTMLResponse:
+    if not isinstance(exc, HTTPException):  # registered for HTTPException only
+        raise exc
     if exc.status_code == 404:
         return error_page(
             request,

@@ -311,17 +311,17 @@ class Inventory:
     def _merge(self) -> Snapshot:
         snap = Snapshot()
         project_root = self.mem.project.root if self.mem.project else None
-        project, global_ = [], []
+        project: list = []
+        global_: list = []
         for path, entry in self._items.items():
             if entry.summary is None:
                 snap.problems.append(f"{path}: {entry.problem}")
                 continue
             in_project = project_root is not None and project_root in path.parents
             (project if in_project else global_).append(entry.summary)
-        keys = {(s.type, s.title.strip().lower()) for s in project} | {s.id for s in project}
-        merged = [
-            s for s in global_ if s.id not in keys and (s.type, s.title.strip().lower()) not in keys
-        ]
+        from memstrata.memory_layers.scopes import visible_global
+
+        merged = list(visible_global(project, global_, lambda s: (s.id, s.type, s.title)))
         merged.extend(project)
         for s in merged:
             previous = snap.by_id.get(s.id)

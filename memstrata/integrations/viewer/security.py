@@ -50,7 +50,7 @@ def cookie_name(host: str) -> str:
 
 
 def _same(given: str | None, token: str) -> bool:
-    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+    return given is not None and bool(given) and hmac.compare_digest(given.encode(), token.encode())
 
 
 def _headers(scope) -> dict[str, str]:

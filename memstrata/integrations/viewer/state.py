@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from memstrata.integrations.viewer.inventory import Inventory
 from memstrata.memory_layers.memory import Memory
@@ -45,7 +46,7 @@ class ViewerState:
         self.mem = mem
         self.token = token
         self.started = datetime.now(timezone.utc)
-        self._counter = None
+        self._counter: Any = None  # a TokenCounter, made on first count
         self.inventory = Inventory(mem, self.count_tokens)
         self.timing = Timing()
         self.doctor = DoctorState()

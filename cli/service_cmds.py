@@ -1,0 +1,186 @@
+"""`memstrata serve`: the resident service (status, stop, foreground) and its command runner."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import click
+
+from memstrata.cli.render import emit_json
+
+
+class NeedStdin(BaseException):
+    """A forwarded command wants the stdin its caller has not sent yet."""
+
+
+class _LazyStdin(io.TextIOBase):
+    """Stands for a piped stdin the client kept: reading it asks the client to send it."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        raise NeedStdin()
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise NeedStdin()
+
+
+def _text_sink() -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
+
+
+def _drain(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    return stream.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+
+
+def run_cli_request(request: dict) -> dict:
+    """Run one forwarded command in this (warm) process: argv, cwd and stdin as the caller's.
+
+    The service calls this under its work lock, so swapping the working directory and the
+    standard streams cannot mix two commands.
+    """
+    from memstrata.cli.main import cli
+
+    argv = [str(a) for a in request.get("argv") or []]
+    if request.get("stdin") is not None:
+        stdin: io.TextIOBase = io.StringIO(str(request["stdin"]))
+    elif request.get("stdin_piped"):
+        stdin = _LazyStdin()
+    else:
+        stdin = io.StringIO()
+        stdin.close()  # a terminal or no stdin: commands see none
+    out, err = _text_sink(), _text_sink()
+    saved = (sys.stdin, sys.stdout, sys.stderr)
+    saved_cwd = os.getcwd()
+    code = 0
+    try:
+        os.chdir(str(request.get("cwd") or saved_cwd))
+        sys.stdin, sys.stdout, sys.stderr = stdin, out, err  # type: ignore[assignment]
+        try:
+            cli.main(args=argv, prog_name="memstrata", standalone_mode=True)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except NeedStdin:
+        return {"ok": False, "error": "needs-stdin", "message": "send stdin"}
+    except OSError as exc:
+        return {"ok": False, "error": "cwd", "message": str(exc)}
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        os.chdir(saved_cwd)
+    return {"ok": True, "stdout": _drain(out), "stderr": _drain(err), "code": code}
+
+
+@click.command()
+@click.option(
+    "--foreground",
+    "mode",
+    flag_value="foreground",
+    help="Run the service in this process (what the automatic start runs).",
+)
+@click.option(
+    "--status",
+    "mode",
+    flag_value="status",
+    help="Show whether it runs, its pid, "
+    "version, memory use, projects it keeps warm and queued extraction jobs.",
+)
+@click.option("--stop", "mode", flag_value="stop", help="Ask the running service to exit.")
+@click.option(
+    "--idle-exit",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Seconds without requests before the service exits (default: service.idle_exit_s).",
+)
+@click.option("--json", "as_json", is_flag=True, help="With --status / --stop: print JSON.")
+def serve(mode, idle_exit, as_json):
+    """The resident memory service: one per user, on a private Unix socket.
+
+    Hooks and read commands start it on demand and ask it first; it keeps indexes, the
+    embedding model and caches warm, watches .memory/ for edits, runs session-end
+    extraction in the background and exits after service.idle_exit_s without requests.
+    Nothing listens on the network. Without an option: start it (detached) if needed.
+    """
+    from memstrata.integrations.service import client, protocol
+
+    if mode == "foreground":
+        from memstrata.core.paths import global_home
+        from memstrata.core.settings import load_settings
+        from memstrata.integrations.service.server import run_service
+
+        settings = load_settings(None, global_home())
+        try:
+            code = run_service(
+                idle_exit_s=idle_exit or settings.service.idle_exit_s, run_cli=run_cli_request
+            )
+        except protocol.UnsafeRuntimeDir as exc:
+            raise click.ClickException(str(exc)) from exc
+        sys.exit(code)
+    try:
+        protocol.private_dir(create=mode is None)
+    except protocol.UnsafeRuntimeDir as exc:
+        raise click.ClickException(str(exc)) from exc
+    except FileNotFoundError:
+        pass
+    if mode == "stop":
+        try:
+            reply = client.call({"op": "stop"}, 5.0, check_env=False)
+            result = {"stopped": True, "pid": reply.get("pid")}
+        except client.Unavailable as exc:
+            result = {"stopped": False, "reason": exc.reason}
+        if as_json:
+            emit_json(result)
+        elif result["stopped"]:
+            click.echo(f"stopped the memstrata service (pid {result['pid']})")
+        else:
+            click.echo(f"no memstrata service running ({result['reason']})")
+        return
+    if mode is None:
+        try:
+            client.call({"op": "ping"}, 2.0, check_env=False)
+        except client.Unavailable as exc:
+            if exc.reason == "version":
+                client.restart_mismatched()
+            else:
+                client.start(force=True)
+        if not client.wait_until_up(30):
+            raise click.ClickException(f"the service did not start; see {client.log_path()}")
+    try:
+        status = client.call({"op": "status"}, 5.0, check_env=False)
+        status.pop("ok", None)
+        status["running"] = True
+    except client.Unavailable as exc:
+        status = {
+            "running": False,
+            "reason": exc.reason,
+            "detail": exc.detail,
+            "runtime_dir": str(protocol.runtime_dir()),
+        }
+    if as_json:
+        emit_json(status)
+        return
+    if not status["running"]:
+        click.echo(f"not running ({status['reason']}); runtime dir {status['runtime_dir']}")
+        return
+    click.echo(
+        f"running: pid {status['pid']}, version {status['version']}, up "
+        f"{status['uptime_s']:.0f}s, {status['requests']} requests, rss "
+        f"{status['rss_mb']} MB, idle exit after {status['idle_exit_s']:.0f}s"
+    )
+    click.echo(f"socket {status['socket']} (Unix socket, private; nothing on the network)")
+    for project in status["projects"]:
+        click.echo(f"  warm: {project}")
+    jobs = status["jobs"]
+    click.echo(
+        f"  extraction jobs: {len(jobs['pending'])} waiting"
+        f"{', one running' if jobs['running'] else ''}"
+    )
+
+
+COMMANDS = [serve]

@@ -1,0 +1,49 @@
+"""Parsed files kept by a long-lived process (the resident service), keyed by their stat.
+
+One-shot commands never enable it. When enabled, a memory item or a journal day is parsed
+again only when the file's mtime, size or inode changes; the service's watcher also forgets
+files it sees change. Callers get a fresh shallow copy of the cached value (`copy`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_cache: dict[tuple[str, str], tuple[tuple[int, int, int], Any]] | None = None
+
+
+def enable(on: bool = True) -> None:
+    global _cache
+    _cache = {} if on else None
+
+
+def enabled() -> bool:
+    return _cache is not None
+
+
+def cached(path: Path, kind: str, parse: Callable[[], T], copy: Callable[[T], T]) -> T:
+    """`parse()` result for `path`, from the cache when the file's stat has not changed.
+    Raises what `os.stat` raises (FileNotFoundError) when the file is gone."""
+    cache = _cache
+    if cache is None:
+        return parse()
+    info = os.stat(path)
+    stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+    key = (str(path), kind)
+    hit = cache.get(key)
+    if hit is None or hit[0] != stamp:
+        hit = (stamp, parse())
+        cache[key] = hit
+    return copy(hit[1])
+
+
+def forget(paths: Iterable[str | os.PathLike]) -> None:
+    cache = _cache
+    if cache is not None:
+        wanted = {str(p) for p in paths}
+        for key in [k for k in cache if k[0] in wanted]:
+            cache.pop(key, None)

@@ -1,0 +1,124 @@
+"""Pieces of the service that need no process: fallback at the deadline, job folding, framing."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import tomllib
+
+from memstrata.integrations import hooks
+from memstrata.integrations.service import protocol
+from memstrata.integrations.service.jobs import ExtractionJob, ExtractionQueue
+from tests import service_helpers
+
+stocked = service_helpers.stocked  # fixture
+
+
+def test_prompt_answers_with_bm25_when_the_full_pipeline_misses_the_deadline(stocked, monkeypatch):
+    released = threading.Event()
+    real = hooks.prompt_context
+
+    def slow_hybrid(mem, payload, retrieval):
+        if retrieval != "bm25":
+            released.wait(120)  # the full pipeline never finishes within the deadline
+        return real(mem, payload, retrieval)
+
+    monkeypatch.setattr(hooks, "prompt_context", slow_hybrid)
+    payload = {
+        "session_id": "dl",
+        "cwd": str(stocked),
+        "prompt": "how should a refund be written to the database?",
+    }
+    try:
+        run = hooks.run_hook("prompt", "claude-code", json.dumps(payload), deadline_ms=6000)
+    finally:
+        released.set()
+    assert run.timed_out
+    context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
+    assert "ledger service" in context
+    log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
+    assert "answered with BM25 recall" in log
+
+
+def test_one_extraction_per_session_and_none_for_an_unchanged_transcript(tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("{}\n")
+    runs: list[str] = []
+    queue = ExtractionQueue(lambda job: runs.append(job.key))
+
+    def job():
+        return ExtractionJob(key="s1", transcript=str(transcript), client="gemini", root="/x")
+
+    assert queue.submit(job(), "PreCompress") == "queued"
+    assert queue.submit(job(), "SessionEnd") == "merged"
+    queue.start()
+    assert queue.wait_idle(60)
+    assert runs == ["s1"]
+    queue.submit(job(), "SessionEnd")  # same transcript, nothing new to read
+    assert queue.wait_idle(60)
+    assert runs == ["s1"]
+    transcript.write_text("{}\n{}\n")
+    queue.submit(job(), "SessionEnd")
+    assert queue.wait_idle(60)
+    assert runs == ["s1", "s1"]
+    queue.stop()
+
+
+def test_waiting_jobs_survive_a_service_stop(tmp_path):
+    state = tmp_path / "jobs.json"
+    first = ExtractionQueue(lambda job: None, state_file=state)
+    first.submit(ExtractionJob(key="s9", transcript="/t", client="codex", root="/x"), "Stop")
+    first.stop()  # never started: the job is still waiting
+    runs: list[str] = []
+    second = ExtractionQueue(lambda job: runs.append(job.key), state_file=state)
+    second.start()
+    assert second.wait_idle(60)
+    assert runs == ["s9"] and not state.exists()
+    second.stop()
+
+
+def test_framing_and_fingerprint():
+    import socket
+
+    left, right = socket.socketpair()
+    left.sendall(protocol.encode({"op": "ping", "text": "é\n"}))
+    assert protocol.read_message(right, 1000) == {"op": "ping", "text": "é\n"}
+    left.close()
+    right.close()
+    base = {"HOME": "/h", "MEMSTRATA_LOADER__BUDGET": "900", "MEMSTRATA_ROOT": "/a"}
+    assert protocol.env_fingerprint(base) == protocol.env_fingerprint(
+        {**base, "MEMSTRATA_ROOT": "/b", "MEMSTRATA_SERVICE__RUNTIME_DIR": "/r", "PATH": "/x"}
+    )
+    assert protocol.env_fingerprint(base) != protocol.env_fingerprint(
+        {**base, "MEMSTRATA_LOADER__BUDGET": "901"}
+    )
+
+
+def test_handshake_version_is_the_package_version():
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert protocol.PACKAGE_VERSION == pyproject["project"]["version"]
+
+
+def test_an_idle_service_exits_and_removes_its_socket(tmp_path, monkeypatch):
+    import tempfile
+
+    from memstrata.integrations.service.server import Service
+
+    folder = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"
+    monkeypatch.setenv("MEMSTRATA_SERVICE__RUNTIME_DIR", str(folder))
+    service = Service(protocol.private_dir(create=True), idle_exit_s=0.2, watch=False)
+    service.bind()
+    assert (folder / "service.sock").exists()
+    thread = threading.Thread(target=service.serve_forever, daemon=True)
+    thread.start()
+    thread.join(120)  # returns once idle for 0.2 s (bounded, generous)
+    assert not thread.is_alive()
+    assert not (folder / "service.sock").exists()
+    second = Service(folder, idle_exit_s=0.2, watch=False)
+    second.bind(wait_s=0)  # the lock was released with it
+    second.close()
+    import shutil
+
+    shutil.rmtree(folder.parent, ignore_errors=True)
