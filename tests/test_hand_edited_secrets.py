@@ -9,7 +9,6 @@ from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.operations import remember
 from memstrata.retrieval.index import MemoryIndex
 from memstrata.retrieval.loader import assemble_context
-
 from tests.conftest import run_cli
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
