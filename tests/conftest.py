@@ -8,6 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# property tests: no per-example deadline and no "too slow" health check. Both are wall-clock
+# limits (200 ms an example by default) that a loaded machine breaks without any bug.
+settings.register_profile(
+    "memstrata", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("memstrata")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
@@ -42,6 +50,24 @@ def isolated(tmp_path, monkeypatch):
     return work
 
 
+# Hook deadlines for tests that run a hook but are not about its deadline: ten minutes, so a
+# loaded machine cannot turn a slow answer into an empty one. Tests about the deadline set
+# their own (0 ms, 1 ms, 50 ms ...) after this and win.
+LONG_HOOK_DEADLINES = {
+    "MEMSTRATA_HOOKS__DEADLINE_MS": "600000",
+    "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "600000",
+    "MEMSTRATA_GUARDRAIL__HOOK_DEADLINE_MS": "600000",
+}
+
+
+@pytest.fixture
+def long_hook_deadlines(isolated, monkeypatch):
+    """Set LONG_HOOK_DEADLINES in the environment (hooks run in-process, by run_cli, by git or
+    by a real client all inherit it)."""
+    for var, value in LONG_HOOK_DEADLINES.items():
+        monkeypatch.setenv(var, value)
+
+
 @pytest.fixture
 def repo(isolated):
     """A project folder with an initialised .memory/."""
@@ -59,8 +85,10 @@ def mem(repo):
 
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=None,
-            timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run `memstrata` as a whole process, as a user or a client hook would."""
+            timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run `memstrata` as a whole process, as a user or a client hook would.
+
+    The timeout only catches a hang: it is generous, as a loaded machine can be very slow."""
     return subprocess.run(
         [sys.executable, "-m", "memstrata.cli", *args], input=input, capture_output=True,
         text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout,
@@ -75,7 +103,9 @@ def fake_llm(monkeypatch):
     """
     from tests.fakellm import FakeLLM
 
-    def start(script=None, responder=None, timeout_s: float = 5):
+    # a generous timeout: on a loaded machine a local answer can take seconds, and a timeout
+    # would turn into a retry the test counts; the timeout tests pass their own (0.4 s, 0.5 s)
+    def start(script=None, responder=None, timeout_s: float = 120):
         server = FakeLLM(script, responder)
         server.__enter__()
         monkeypatch.setenv("MEMSTRATA_LLM__MODEL", "openai/fake-model")

@@ -24,6 +24,7 @@ def test_parse_sizes():
             parse_sizes(bad)
 
 
+@pytest.mark.slow  # a whole latency benchmark
 def test_latency_json_has_every_figure_and_leaves_the_environment_alone(monkeypatch, tmp_path):
     import os
 

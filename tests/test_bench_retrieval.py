@@ -60,12 +60,14 @@ def tiny_set(bench_env, tmp_path_factory):
 
 
 # ---- the quality gate --------------------------------------------------------------------------
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_quality_gate_default_pipeline(small_report):
     default = small_report.results["default"]
     assert default["recall_any@10"] >= GATE_RECALL_ANY_AT_10, default
     assert default[f"context_all@{BUDGET}"] >= GATE_CONTEXT_ALL, default
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_default_pipeline_beats_the_plain_retrievers_on_context(small_report):
     """Issue 7: the shipped pipeline must give better contexts than any single baseline."""
     key = f"context_all@{BUDGET}"
@@ -74,6 +76,7 @@ def test_default_pipeline_beats_the_plain_retrievers_on_context(small_report):
         assert default > small_report.results[mode][key], (mode, small_report.results[mode][key])
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_every_mode_reports_every_metric_within_budget(small_report):
     assert small_report.lines == 2 and small_report.questions == 28
     assert small_report.redacted_events == 0
@@ -90,6 +93,7 @@ def test_every_mode_reports_every_metric_within_budget(small_report):
         assert sum(c["n"] for c in metrics["by_category"].values()) == small_report.questions
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_lexical_mode_finds_exact_identifiers_recency_does_not(small_report):
     """The set is built so error codes need exact matching: a sanity check on both ends."""
     exact = "exact-identifier"
@@ -98,6 +102,7 @@ def test_lexical_mode_finds_exact_identifiers_recency_does_not(small_report):
 
 
 # ---- determinism and isolation -------------------------------------------------------------------
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_results_are_deterministic_apart_from_timings(tiny_set):
     lines = read_dataset(tiny_set)
     first = run_lines(lines, budget=800).without_timings()
@@ -106,6 +111,7 @@ def test_results_are_deterministic_apart_from_timings(tiny_set):
     assert "search_ms_p50" not in first["default"]
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_ingest_never_sees_questions_and_ignores_the_users_global_memory(tiny_set, bench_env):
     from memstrata.memory_layers.memory import Memory
     from memstrata.memory_layers.operations import remember
@@ -175,6 +181,7 @@ def test_secret_looking_text_is_redacted_not_fatal(bench_env, tmp_path):
     assert report.results["bm25"]["recall_any@1"] == 1.0
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_contexts_respect_tiny_budgets_in_every_mode(tiny_set):
     """Whole items only: with a budget too small for any block, nothing is packed."""
     lines = read_dataset(tiny_set)
@@ -195,6 +202,7 @@ def test_parse_modes():
 
 
 # ---- CLI -----------------------------------------------------------------------------------------
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_cli_json_is_pure_json_and_table_is_readable(tiny_set, tmp_path):
     runner = CliRunner()
     details = tmp_path / "d.jsonl"
@@ -224,6 +232,7 @@ def test_cli_errors_are_one_line(tmp_path):
         assert result.stderr.startswith("Error: ") and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_plot_without_matplotlib_says_what_to_install(tiny_set, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     result = CliRunner().invoke(cli, ["bench", "retrieval", "--dataset", str(tiny_set),
@@ -233,6 +242,7 @@ def test_plot_without_matplotlib_says_what_to_install(tiny_set, monkeypatch):
     assert not Path("x.png").exists()
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_plot_writes_a_png(small_report, tmp_path):
     pytest.importorskip("matplotlib")
     from memstrata.bench.plot import plot_latency, plot_retrieval
@@ -243,6 +253,7 @@ def test_plot_writes_a_png(small_report, tmp_path):
     assert plot_latency(rows, tmp_path / "l.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow  # runs the retrieval benchmark
 def test_whole_process_json_on_stdout_no_progress_when_piped(tiny_set):
     proc = run_cli("bench", "retrieval", "--dataset", str(tiny_set), "--modes", "bm25", "--json")
     assert proc.returncode == 0, proc.stderr

@@ -13,6 +13,10 @@ from click.testing import CliRunner
 from memstrata.cli.main import cli
 from tests.conftest import run_cli
 
+# the hooks here are about verdicts and replies, not speed: a loaded machine must not turn a
+# slow check into a fail-open (the deadline test sets its own 0 ms)
+pytestmark = pytest.mark.usefixtures("long_hook_deadlines")
+
 CRON = [
     "--type",
     "criterion",

@@ -12,6 +12,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 import yaml
 
 from memstrata.consolidation.job import run_consolidation
@@ -66,6 +67,7 @@ def state_of(repo: Path) -> dict[str, object]:
     return out
 
 
+@pytest.mark.slow  # a consolidation killed at five points, then rerun
 def test_kill_dash_nine_anywhere_then_rerun_matches_an_uninterrupted_run(tmp_path):
     baseline_repo = tmp_path / "baseline" / "shop"
     baseline = run_consolidation(make_repo(baseline_repo))

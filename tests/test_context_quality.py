@@ -19,6 +19,8 @@ from memstrata.bench.retrieval import _ask
 
 from .conftest import model_dir
 
+pytestmark = pytest.mark.slow  # builds indexes / runs servers: minutes under load
+
 DATA = Path(__file__).parent / "data"
 SETS = {"code": DATA / "bench_small.jsonl", "chat": DATA / "bench_small_chat.jsonl"}
 BUDGETS = (300, 1000, 2000)

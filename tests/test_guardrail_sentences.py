@@ -162,6 +162,7 @@ def _hook(client: str, payload: dict, *extra):
 
 
 @pytest.mark.parametrize("client", sorted(PAYLOADS))
+@pytest.mark.usefixtures("long_hook_deadlines")  # about the reply, not the deadline
 def test_undecided_goes_back_to_the_agent_in_its_clients_form(mem, client):
     rule = _sentence_rule(mem, "Handlers must not use raw SQL", paths=["app/handlers/**"])
     first = _hook(client, PAYLOADS[client])
@@ -183,6 +184,7 @@ def test_undecided_goes_back_to_the_agent_in_its_clients_form(mem, client):
 
 
 @pytest.mark.parametrize("client", sorted(PAYLOADS))
+@pytest.mark.usefixtures("long_hook_deadlines")  # about the reply, not the deadline
 def test_a_blocking_decided_criterion_still_denies(mem, client):
     _sentence_rule(mem, "Handlers must not use raw SQL", paths=["app/handlers/**"])
     _sentence_rule(mem, "Never force-push to main", keywords=["push"])

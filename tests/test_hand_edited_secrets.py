@@ -5,9 +5,11 @@ The file stays exactly as the user wrote it; what is indexed and shown is redact
 
 from __future__ import annotations
 
+from memstrata.memory_layers.memory import Memory
 from memstrata.memory_layers.operations import remember
 from memstrata.retrieval.index import MemoryIndex
 from memstrata.retrieval.loader import assemble_context
+from tests.conftest import run_cli
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -38,3 +40,12 @@ def test_index_and_context_hold_the_secret_redacted(mem):
     assert "Deploy the billing service" in context.text
     assert TOKEN not in context.text
     assert path.read_bytes() == before  # the user's file is never rewritten
+
+
+def test_the_command_line_tells_the_user_on_stderr(repo):
+    path = _hand_edit(Memory.open(repo))
+    before = path.read_bytes()
+    done = run_cli("reindex", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "looks like a secret" in done.stderr and TOKEN not in done.stderr + done.stdout
+    assert path.read_bytes() == before

@@ -7,10 +7,10 @@ import shutil
 
 import pytest
 
+from tests.conftest import LONG_HOOK_DEADLINES as NO_DEADLINE
 from tests.conftest import run_cli as _run_cli
 
 # behaviour, not speed: a loaded CI machine must not turn a slow answer into an empty one
-NO_DEADLINE = {"MEMSTRATA_HOOKS__DEADLINE_MS": "120000", "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"}
 
 
 def run_cli(*args, env=None, **kw):
@@ -210,3 +210,21 @@ def test_expired_deadline_answers_empty_and_logs(stocked):
     assert json.loads(proc.stdout) == {}
     log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
     assert "deadline of 1 ms passed" in log
+
+
+def test_configured_deadline_covers_opening_the_store(stocked, monkeypatch):
+    """A longer configured deadline applies from the start, not once the store has opened:
+    with a shipped default of 0 ms, only the configured 10 minutes let the hook answer."""
+    from memstrata.core import settings as settings_module
+    from memstrata.integrations import hooks
+
+    class ShippedZero(settings_module.HookSettings):
+        deadline_ms: int = 0
+        prompt_deadline_ms: int = 0
+
+    monkeypatch.setattr(settings_module, "HookSettings", ShippedZero)
+    monkeypatch.setenv("MEMSTRATA_HOOKS__DEADLINE_MS", "600000")
+    payload = {"session_id": "cfg", "cwd": str(stocked), "hook_event_name": "SessionStart"}
+    run = hooks.run_hook("session-start", "claude-code", json.dumps(payload))
+    assert run.ok and not run.timed_out, run.error
+    assert "migrations on Friday" in json.loads(run.output)["hookSpecificOutput"]["additionalContext"]

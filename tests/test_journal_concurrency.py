@@ -26,7 +26,7 @@ def test_concurrent_appenders_lose_nothing(repo):
         for n in range(workers)
     ]
     for proc in procs:
-        assert proc.wait(timeout=120) == 0
+        assert proc.wait(timeout=600) == 0
     parsed = Memory.open(repo).journal.read_all()
     assert not parsed.problems
     assert len(parsed.events) == workers * per_worker

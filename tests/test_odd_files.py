@@ -195,10 +195,21 @@ def test_a_huge_file_is_read_truncated_with_a_warning(repo):
     assert "huge-dump.md" in proc.stderr and "max_file_bytes" in proc.stderr, proc.stderr
     proc = run_cli("search", "omegamarker", "--mode", "bm25", cwd=repo, env=env, timeout=120)
     assert "huge-dump" not in proc.stdout  # beyond the excerpt
-    for args in (["list"], ["context", "--query", "alphamarker"], ["check", "alphamarker"]):
+    for args in (["list"], ["context", "--query", "alphamarker"]):
         proc = run_cli(*args, cwd=repo, env=env, timeout=120)
         assert "Traceback" not in proc.stderr, proc.stderr
         assert "huge-dump.md" in proc.stdout + proc.stderr, args
+    # check reads only the judged folders (criteria, decisions, caveats), not facts/: it must
+    # answer without hanging on the huge fact, and a huge criterion is read cut short, named
+    proc = run_cli("check", "alphamarker", cwd=repo, env=env, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    rule = repo / ".memory" / "criteria" / "huge-rule.md"
+    rule.write_text("---\nid: huge-rule\ntype: criterion\ntitle: No alphamarker\n"
+                    "criterion:\n  applies_to:\n    keywords: [alphamarker]\n"
+                    "  forbid: [alphamarker]\n---\n" + ("rule text\n" * 20_000))
+    proc = run_cli("check", "alphamarker", cwd=repo, env=env, timeout=120)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "huge-rule.md" in proc.stdout + proc.stderr
     # never rewritten through a truncated read
     assert big.read_text().endswith("omegamarker at the very end\n")
 

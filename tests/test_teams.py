@@ -19,6 +19,8 @@ import pytest
 
 from tests.conftest import run_cli
 
+pytestmark = pytest.mark.slow  # builds indexes / runs servers: minutes under load
+
 TOKEN = "team-token-5b1e"
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",

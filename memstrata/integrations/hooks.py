@@ -326,15 +326,29 @@ def _open_memory(payload: HookPayload, root: str | None):
     return mem
 
 
+def _configured_hooks(payload: HookPayload, root: str | None):
+    """The hook settings from every layer (config files, environment), without opening the
+    store; the shipped defaults if they cannot be read (the store's opening then reports why)."""
+    from memstrata.core.settings import HookSettings, resolve_settings
+
+    cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    try:
+        return resolve_settings(cwd, root).hooks
+    except Exception:  # noqa: BLE001 - a bad config is reported when the store opens
+        return HookSettings()
+
+
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
              deadline_ms: int | None = None, open_memory=None) -> HookRun:
     """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer with what
     is ready: for a hybrid/vector prompt a BM25 answer is computed first and kept, so a
     deadline that passes during the full pipeline still leaves the client the cheaper recall.
 
-    The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`),
-    read once the worker has opened the memory; until then the shipped default applies. An
-    explicit `deadline_ms` (the thin client's remaining time, the service's budget) caps it.
+    The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`, from
+    every settings layer), read before the store opens, so a longer configured deadline also
+    covers opening it; if the settings cannot be read, the shipped default applies until the
+    opened store's settings say otherwise. An explicit `deadline_ms` (the thin client's
+    remaining time, the service's budget) caps it.
     `open_memory(payload, root)` lets a long-lived caller (the service) hand in a warm memory.
     """
     from memstrata.core.guarded import Deadline, run_guarded
@@ -354,6 +368,11 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
 
     deadline = Deadline((deadline_ms if deadline_ms is not None else pick(HookSettings())) / 1000)
     box: dict[str, Any] = {}
+
+    if deadline_ms is None:
+        # the configured deadline, not the shipped one, must cover opening the store (the slow
+        # part on a loaded machine); reading the settings alone is cheap. Counted from the start.
+        deadline.set(pick(_configured_hooks(payload, root)) / 1000)
 
     def work(deadline: Deadline):
         mem = box["mem"] = (open_memory or _open_memory)(payload, root)
