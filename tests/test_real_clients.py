@@ -198,18 +198,23 @@ def assert_both_facts_reached_the_model(server: FakeModelServer, run, repo: Path
 
 
 # ---- the clients -------------------------------------------------------------------------------
+def claude_env(client_bin, home, server):
+    """Claude Code offline against the fake model server: no telemetry, no updates."""
+    return client_env(
+        client_bin,
+        home,
+        ANTHROPIC_BASE_URL=server.url,
+        ANTHROPIC_API_KEY="dummy",
+        DISABLE_TELEMETRY="1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        DISABLE_AUTOUPDATER="1",
+    )
+
+
 def test_claude_code_receives_session_and_prompt_memory(client_bin, project, tmp_path):
     install("claude-code", project)
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
-        env = client_env(
-            client_bin,
-            tmp_path / "home",
-            ANTHROPIC_BASE_URL=server.url,
-            ANTHROPIC_API_KEY="dummy",
-            DISABLE_TELEMETRY="1",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_AUTOUPDATER="1",
-        )
+        env = claude_env(client_bin, tmp_path / "home", server)
         run = run_client(["claude", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
     assert "Noted." in run.stdout
@@ -275,15 +280,7 @@ def test_claude_code_with_the_service_on(client_bin, service_on, tmp_path):
     before = start_and_warm(repo)
     log_before = _log_text(repo)
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
-        env = client_env(
-            client_bin,
-            tmp_path / "home",
-            ANTHROPIC_BASE_URL=server.url,
-            ANTHROPIC_API_KEY="dummy",
-            DISABLE_TELEMETRY="1",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_AUTOUPDATER="1",
-        )
+        env = claude_env(client_bin, tmp_path / "home", server)
         run = run_client(["claude", "-p", PROMPT], repo, env)
     assert_both_facts_reached_the_model(server, run, repo)
     assert "Noted." in run.stdout
@@ -370,15 +367,7 @@ def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_p
     with FakeModelServer(
         reply="Understood.", max_seconds=RUN_TIMEOUT_S + 30, tool_calls=[call]
     ) as server:
-        env = client_env(
-            client_bin,
-            tmp_path / "home",
-            ANTHROPIC_BASE_URL=server.url,
-            ANTHROPIC_API_KEY="dummy",
-            DISABLE_TELEMETRY="1",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_AUTOUPDATER="1",
-        )
+        env = claude_env(client_bin, tmp_path / "home", server)
         run = run_client(
             ["claude", "-p", "Deploy to production now.", "--allowedTools", "Bash"], project, env
         )
