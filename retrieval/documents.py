@@ -38,11 +38,17 @@ class IndexDoc:
     tags: list[str] = field(default_factory=list)
     human: bool = False  # human-confirmed: criteria set by a person do not fade
     file_rank: int = 0   # 0 = global store, 1 = project store (project wins on conflicts)
+    # conversational turns: the adjacent turns of the same session (retrieval/neighbours.py)
+    prev_id: str = ""
+    next_id: str = ""
+    before: str = ""  # the end of the previous turn's text (indexed, never displayed)
+    after: str = ""   # the start of the next turn's text
 
     @property
     def content_hash(self) -> str:
         """What the embedding depends on: re-embed only when this changes."""
-        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode()).hexdigest()[:32]
+        extra = f"\n\x00{self.before}" if self.before else ""  # may be embedded with the turn
+        return hashlib.sha256(f"{self.title}\n\x00{self.text}{extra}".encode()).hexdigest()[:32]
 
     @property
     def doc_hash(self) -> str:
@@ -176,8 +182,11 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
         except UnicodeDecodeError as exc:
             return [], [f"{path}: not valid UTF-8 (byte {exc.start})"]
         parsed = parse_journal_text(text, path)
-        docs = [event_doc(e, path) for e in parsed.events]
-        return _redacted(docs, path, mem, notes), [str(p) for p in parsed.problems]
+        from memstrata.retrieval.neighbours import link_turns
+
+        docs = _redacted([event_doc(e, path) for e in parsed.events], path, mem, notes)
+        link_turns(parsed.events, docs, mem.settings.retrieval.neighbour_chars)
+        return docs, [str(p) for p in parsed.problems]
     store = mem.global_store if source.kind == "item-global" else mem.require_project().store
     fixed_id, default_type = store._defaults_for(path)
     try:

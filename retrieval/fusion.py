@@ -32,10 +32,13 @@ class LexicalRetriever:
 
     name = "bm25"
 
-    def __init__(self, index: LexicalIndex):
+    def __init__(self, index: LexicalIndex, near_weight: float = 0.0):
         self.index = index
+        self.near_weight = near_weight  # neighbouring turns' text (retrieval/neighbours.py)
 
     def retrieve(self, query, limit, filters=None):
+        if self.near_weight > 0:
+            return self.index.search(query, limit, filters, near_weight=self.near_weight)
         return self.index.search(query, limit, filters)
 
 

@@ -301,7 +301,8 @@ class MemoryIndex:
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             if mode == "default" and not names_an_identifier(query):
                 weight = r.prose_bm25_weight  # plain prose: meaning matters more than words
-            parts.append((LexicalRetriever(self.lexical), weight))
+            near = r.neighbour_weight if mode == "default" and r.neighbour_chars > 0 else 0.0
+            parts.append((LexicalRetriever(self.lexical, near_weight=near), weight))
         if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
@@ -317,6 +318,10 @@ class MemoryIndex:
         for message in fused.warnings:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])
+        if mode == "default" and r.neighbour_spread > 0:
+            from memstrata.retrieval.neighbours import spread
+
+            fused.hits = spread(fused.hits, docs, r.neighbour_spread, self.catalog.get_docs)
         usage = self.usage.get(list(docs)) if docs else {}
         candidates = []
         for f in fused.hits:
@@ -383,6 +388,8 @@ def _hit(c: Candidate, explain: bool) -> ScoredDoc:
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
     if "date" in c.ranks:
         info["date_rank"] = c.ranks["date"]
+    if "neighbour" in c.ranks:  # reached through an adjacent turn (retrieval/neighbours.py)
+        info["neighbour_of_rank"] = c.ranks["neighbour"]
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})

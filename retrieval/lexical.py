@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from memstrata.retrieval.documents import IndexDoc
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: the `near` field (neighbouring turns' text)
 MAX_QUERY_TERMS = 64
 MAX_TOKEN_CHARS = 64
 
@@ -94,7 +94,7 @@ def _schema():
     builder.add_text_field("id", stored=True, tokenizer_name="raw")
     for name in ("type", "layer", "scope", "status"):
         builder.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
-    for name in ("title", "body", "tags"):
+    for name in ("title", "body", "tags", "near"):
         builder.add_text_field(name, stored=False, tokenizer_name="mem_words", index_option="freq")
     builder.add_text_field("exact", stored=False, tokenizer_name="mem_exact", index_option="freq")
     builder.add_date_field("time", stored=False, indexed=True, fast=True)
@@ -183,9 +183,10 @@ class LexicalIndex:
                 words_t, exact_t = code_terms(doc.title)
                 words_b, exact_b = code_terms(doc.text)
                 tags = " ".join(code_terms(" ".join(doc.tags))[0])
+                near = " ".join(code_terms(f"{doc.before}\n{doc.after}")[0])
                 writer.add_document(tantivy.Document(
                     id=doc.id, type=doc.type, layer=doc.layer, scope=doc.scope, status=doc.status,
-                    title=" ".join(words_t), body=" ".join(words_b), tags=tags,
+                    title=" ".join(words_t), body=" ".join(words_b), tags=tags, near=near,
                     exact=" ".join(exact_t + exact_b), time=doc.time,
                 ))
                 written += 1
@@ -210,8 +211,11 @@ class LexicalIndex:
         return analysed[:MAX_QUERY_TERMS], exact_terms[:MAX_QUERY_TERMS // 2]
 
     def search(self, query: str, limit: int, filters: Filters | None = None,
-               reload: bool = True) -> list[tuple[str, float]]:
-        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing."""
+               reload: bool = True, near_weight: float = 0.0) -> list[tuple[str, float]]:
+        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing.
+
+        `near_weight` > 0 also searches the neighbouring turns' text of conversational
+        events, with that boost (retrieval.neighbour_weight)."""
         import tantivy
 
         index = self.open(create=False)
@@ -223,10 +227,13 @@ class LexicalIndex:
         schema = index.schema
         Occur = tantivy.Occur
         units = []
+        boosts = [("title", 2.0), ("body", 1.0), ("tags", 1.5)]
+        if near_weight > 0:
+            boosts.append(("near", near_weight))
         for term in words:
             fields = [(Occur.Should, tantivy.Query.boost_query(
                 tantivy.Query.term_query(schema, field, term, index_option="freq"), boost))
-                for field, boost in (("title", 2.0), ("body", 1.0), ("tags", 1.5))]
+                for field, boost in boosts]
             units.append((Occur.Should, tantivy.Query.boolean_query(fields)))
         for term in exact:
             q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")

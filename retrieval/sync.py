@@ -51,8 +51,10 @@ class SyncReport:
         return bool(self.added or self.updated or self.removed or self.embedded or self.indexed)
 
 
-def embed_text(doc: IndexDoc) -> str:
-    return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+def embed_text(doc: IndexDoc, with_before: bool = False) -> str:
+    text = doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+    # retrieval.neighbour_embed: a short turn is embedded after the turn it answers
+    return f"{doc.before}\n{text}" if with_before and doc.before else text
 
 
 def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
@@ -81,6 +83,12 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     # older one (which may have missed a secret) survives the upgrade
     guard_changed = catalog.get_meta("guard") != str(DETECTOR_VERSION)
     force = force or guard_changed
+    neighbours = _neighbour_signature(index)
+    neighbours_changed = catalog.get_meta("neighbours") != neighbours
+    if neighbours_changed:  # the indexed neighbour text and embeddings follow the settings
+        force = True
+        if (catalog.get_meta("neighbours") or "0:0").split(":")[-1] != neighbours.split(":")[-1]:
+            catalog.reset_index_marks(vector=True)
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
     known = index.file_stats(refresh=False)
@@ -127,7 +135,15 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))
-    return content_changed
+    if neighbours_changed:
+        catalog.set_meta("neighbours", neighbours)
+    return content_changed or neighbours_changed
+
+
+def _neighbour_signature(index: MemoryIndex) -> str:
+    """The index-time neighbour settings docs were built with (retrieval/neighbours.py)."""
+    r = index.settings.retrieval
+    return f"{r.neighbour_chars}:{int(r.neighbour_embed)}"
 
 
 def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
@@ -246,7 +262,7 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
         docs = catalog.get_docs(vec_embed[start:start + batch])
         ids, texts, metas, marks = [], [], [], []
         for doc_id, doc in docs.items():
-            chunks = chunk_texts(embed_text(doc), limit, encoding)
+            chunks = chunk_texts(embed_text(doc, settings.retrieval.neighbour_embed), limit, encoding)
             old = states[doc_id].chunks
             if old > len(chunks):
                 store.delete([chunk_id(doc_id, n) for n in range(len(chunks), old)])

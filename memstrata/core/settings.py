@@ -62,6 +62,12 @@ class RetrievalSettings(BaseModel):
     llm_rerank_max_items: int = 20
     relevance_weight: float = 0.75
     chunk_tokens: int = 512
+    # conversational turns (events with a session) are found by what their neighbours say;
+    # see retrieval/neighbours.py. 0 turns each part off.
+    neighbour_chars: int = 200  # index time: this much of the previous/next turn, per side
+    neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
+    neighbour_embed: bool = False  # also embed the previous turn with the turn
+    neighbour_spread: float = 0.0  # query time: share of a hit's fused score its neighbours gain
 
 
 class DecaySettings(BaseModel):
