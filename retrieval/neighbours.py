@@ -7,13 +7,15 @@ its own setting (`retrieval.neighbour_*`):
 
 - index time (`link_turns`): every event with a session learns the ids of the previous and
   next turn of that session, and a little of their text (`before` / `after`). BM25 indexes
-  that text in a separate, low-weight field, and the embedded text may start with the previous
-  turn. The stored and displayed text of the event is untouched.
+  that text in a separate, low-weight field, and the dense index may hold a second vector of
+  the turn in its window (previous turn, turn, next turn) next to the turn's own vector, so
+  the turn is found by either (`window_text`). The stored and displayed text is untouched.
 - query time (`spread`): after fusion, a hit's adjacent turns gain a share of its fused score,
   so the answer right after a matching question (or the question before a matching answer)
   joins the candidates.
 
-Events without a session (coding notes, decisions) get neither: they stand alone.
+Events without a session and a speaker (coding notes, prompts, decisions) get neither:
+they stand alone.
 """
 
 from __future__ import annotations
@@ -31,16 +33,16 @@ def _head(text: str, chars: int) -> str:
     text = " ".join(text.split())
     if len(text) <= chars:
         return text
-    cut = text[:chars]
-    return cut[: cut.rfind(" ")] if " " in cut else cut
+    cut = text[: chars + 1]  # one more: a space right after the limit is a clean cut
+    return cut[: cut.rfind(" ")] if " " in cut else cut[:chars]
 
 
 def _tail(text: str, chars: int) -> str:
     text = " ".join(text.split())
     if len(text) <= chars:
         return text
-    cut = text[-chars:]
-    return cut[cut.find(" ") + 1:] if " " in cut else cut
+    cut = text[-(chars + 1):]
+    return cut[cut.find(" ") + 1:] if " " in cut else cut[-chars:]
 
 
 def link_turns(events: Sequence[JournalEvent], docs: Sequence[IndexDoc], chars: int) -> None:
@@ -52,7 +54,9 @@ def link_turns(events: Sequence[JournalEvent], docs: Sequence[IndexDoc], chars: 
     """
     sessions: dict[str, list[int]] = {}
     for i, event in enumerate(events):
-        if event.session:
+        # a conversation's turns name their speaker; a coding session's notes do not, and
+        # there adjacent notes are often unrelated (linking them cost the code bench recall)
+        if event.session and event.speaker:
             sessions.setdefault(event.session, []).append(i)
     for members in sessions.values():
         members.sort(key=lambda i: events[i].time)  # stable: file order among equal times
@@ -63,6 +67,14 @@ def link_turns(events: Sequence[JournalEvent], docs: Sequence[IndexDoc], chars: 
                 # the end of the turn before leads into this one; the start of the next answers it
                 second.before = _tail(first.text, chars)
                 first.after = _head(second.text, chars)
+
+
+def window_text(doc: IndexDoc) -> str:
+    """The turn with the neighbour text around it: the second vector of a linked turn."""
+    import os  # EXPERIMENT
+    if os.environ.get("XWIN") == "2":
+        return "\n".join(part for part in (doc.before, doc.text) if part)
+    return "\n".join(part for part in (doc.before, doc.text, doc.after) if part)
 
 
 def spread(hits: list[Fused], docs: dict[str, IndexDoc], share: float,

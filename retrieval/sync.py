@@ -51,10 +51,19 @@ class SyncReport:
         return bool(self.added or self.updated or self.removed or self.embedded or self.indexed)
 
 
-def embed_text(doc: IndexDoc, with_before: bool = False) -> str:
-    text = doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
-    # retrieval.neighbour_embed: a short turn is embedded after the turn it answers
-    return f"{doc.before}\n{text}" if with_before and doc.before else text
+def embed_text(doc: IndexDoc) -> str:
+    return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+
+
+def doc_chunks(doc: IndexDoc, limit: int, encoding: str, window: bool) -> list[str]:
+    """What gets a vector: the doc's chunks, plus (retrieval.neighbour_embed) a linked turn
+    in its window of neighbouring turns, so a short answer is also found by its question."""
+    chunks = chunk_texts(embed_text(doc), limit, encoding)
+    if window and (doc.before or doc.after):
+        from memstrata.retrieval.neighbours import window_text
+
+        chunks.append(window_text(doc)[: limit * 4])
+    return chunks
 
 
 def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
@@ -262,7 +271,7 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
         docs = catalog.get_docs(vec_embed[start:start + batch])
         ids, texts, metas, marks = [], [], [], []
         for doc_id, doc in docs.items():
-            chunks = chunk_texts(embed_text(doc, settings.retrieval.neighbour_embed), limit, encoding)
+            chunks = doc_chunks(doc, limit, encoding, settings.retrieval.neighbour_embed)
             old = states[doc_id].chunks
             if old > len(chunks):
                 store.delete([chunk_id(doc_id, n) for n in range(len(chunks), old)])
