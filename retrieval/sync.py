@@ -97,7 +97,11 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     if neighbours_changed:  # the indexed neighbour text and embeddings follow the settings
         force = True
         if (catalog.get_meta("neighbours") or "0:0").split(":")[-1] != neighbours.split(":")[-1]:
-            catalog.reset_index_marks(vector=True)
+            # re-embed the linked turns (keeping their chunk counts, so unwanted window
+            # vectors are deleted); with new neighbour text their content hash changes anyway
+            catalog.db.execute(
+                "UPDATE docs SET vec_hash=NULL WHERE type='event' AND ("
+                "json_extract(payload, '$.before') <> '' OR json_extract(payload, '$.after') <> '')")
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
     known = index.file_stats(refresh=False)

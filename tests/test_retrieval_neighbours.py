@@ -143,10 +143,12 @@ def test_coding_notes_in_a_session_are_indexed_alone(repo):
 
 
 # ---- the window vector ---------------------------------------------------------------------
-def _chunks(mem: Memory) -> dict[str, int]:
+def _chunks(mem: Memory, embedded: list[int] | None = None) -> dict[str, int]:
     index = MemoryIndex(mem, warn=lambda _m: None)
     try:
-        index.sync()
+        report = index.sync()
+        if embedded is not None:
+            embedded.append(report.embedded)
         return {doc_id: state.chunks for doc_id, state in index.catalog.doc_states().items()}
     finally:
         index.close()
@@ -165,26 +167,29 @@ def test_window_vector_brings_a_short_answer_closer_to_its_question_and_follows_
     ids = _talk(Memory.open(repo))
     note = log_event(Memory.open(repo), "Reviewed the billing dashboard copy.", "progress",
                      session="claude-1", time=START).id
-    query = "Which breed of puppy did Bo adopt?"
+    query = "On which day of the week is Sami's pottery class?"
     plain = _open(repo, neighbour_chars=200, neighbour_embed=False)
     assert set(_chunks(plain).values()) == {1}
     before = _similarities(plain, query)
 
     window = _open(repo, neighbour_chars=200, neighbour_embed=True)
-    chunks = _chunks(window)
+    embedded: list[int] = []
+    chunks = _chunks(window, embedded)
+    assert embedded == [len(ids)]  # switching it on re-embeds the linked turns only
     # every linked turn has its own vector and its window's; the coding note only its own
     assert all(chunks[i] == 2 for i in ids.values()) and chunks[note] == 1
     after = _similarities(window, query)
-    corgi = ids["A corgi, two years old."]
-    assert after[corgi] > before[corgi] + 0.1
+    # "Which day?" means little alone; in its window it names the class and its day
+    which_day = ids["Which day?"]
+    assert after[which_day] > before[which_day] + 0.1
     # a turn's own vector still counts: one that matches by its own words keeps its score
-    adopted = ids["We adopted a puppy last weekend, the kids are thrilled!"]
-    assert after[adopted] >= before[adopted] - 1e-6
+    started = ids["I started pottery classes at the community centre."]
+    assert after[started] >= before[started] - 1e-6
     assert after[note] == pytest.approx(before[note], abs=1e-5)
 
     # switched off again: the window vectors go away
     assert set(_chunks(plain).values()) == {1}
-    assert _similarities(plain, query)[corgi] == pytest.approx(before[corgi], abs=1e-5)
+    assert _similarities(plain, query)[which_day] == pytest.approx(before[which_day], abs=1e-5)
 
 
 # ---- spreading scores at query time ----------------------------------------------------------
