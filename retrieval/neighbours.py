@@ -7,9 +7,11 @@ its own setting (`retrieval.neighbour_*`):
 
 - index time (`link_turns`): every event with a session learns the ids of the previous and
   next turn of that session, and a little of their text (`before` / `after`). BM25 indexes
-  that text in a separate, low-weight field, and the dense index may hold a second vector of
-  the turn in its window (previous turn, turn, next turn) next to the turn's own vector, so
-  the turn is found by either (`window_text`). The stored and displayed text is untouched.
+  that text in a separate, low-weight field, and the dense index holds a second vector of a
+  short turn (no longer than the neighbour text kept per side) in its window — previous turn,
+  turn, next turn — next to the turn's own vector, so it is found by either (`window_text`).
+  Long turns say enough alone and skip it, which bounds the embedding cost. The stored and
+  displayed text is untouched.
 - query time (`spread`): after fusion, a hit's adjacent turns gain a share of its fused score,
   so the answer right after a matching question (or the question before a matching answer)
   joins the candidates.
@@ -69,11 +71,13 @@ def link_turns(events: Sequence[JournalEvent], docs: Sequence[IndexDoc], chars: 
                 first.after = _head(second.text, chars)
 
 
+def wants_window(doc: IndexDoc, chars: int) -> bool:
+    """Whether a linked turn is short enough to get a vector of its window too."""
+    return bool(doc.before or doc.after) and len(doc.text) <= chars
+
+
 def window_text(doc: IndexDoc) -> str:
-    """The turn with the neighbour text around it: the second vector of a linked turn."""
-    import os  # EXPERIMENT
-    if os.environ.get("XWIN") == "2":
-        return "\n".join(part for part in (doc.before, doc.text) if part)
+    """The turn with the neighbour text around it: the second vector of a short turn."""
     return "\n".join(part for part in (doc.before, doc.text, doc.after) if part)
 
 

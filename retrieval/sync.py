@@ -55,14 +55,15 @@ def embed_text(doc: IndexDoc) -> str:
     return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
 
 
-def doc_chunks(doc: IndexDoc, limit: int, encoding: str, window: bool) -> list[str]:
-    """What gets a vector: the doc's chunks, plus (retrieval.neighbour_embed) a linked turn
-    in its window of neighbouring turns, so a short answer is also found by its question."""
+def doc_chunks(doc: IndexDoc, limit: int, encoding: str, window_chars: int) -> list[str]:
+    """What gets a vector: the doc's chunks, plus (retrieval.neighbour_embed) a short linked
+    turn in its window of neighbouring turns, so "A corgi." is also found by its question."""
     chunks = chunk_texts(embed_text(doc), limit, encoding)
-    if window and (doc.before or doc.after):
-        from memstrata.retrieval.neighbours import window_text
+    if window_chars > 0:
+        from memstrata.retrieval.neighbours import wants_window, window_text
 
-        chunks.append(window_text(doc)[: limit * 4])
+        if wants_window(doc, window_chars):
+            chunks.append(window_text(doc))
     return chunks
 
 
@@ -275,7 +276,8 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
         docs = catalog.get_docs(vec_embed[start:start + batch])
         ids, texts, metas, marks = [], [], [], []
         for doc_id, doc in docs.items():
-            chunks = doc_chunks(doc, limit, encoding, settings.retrieval.neighbour_embed)
+            window = settings.retrieval.neighbour_chars if settings.retrieval.neighbour_embed else 0
+            chunks = doc_chunks(doc, limit, encoding, window)
             old = states[doc_id].chunks
             if old > len(chunks):
                 store.delete([chunk_id(doc_id, n) for n in range(len(chunks), old)])

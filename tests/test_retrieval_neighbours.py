@@ -231,3 +231,10 @@ def test_spread_in_the_default_pipeline_names_the_hit_it_came_from(repo):
     off = _open(repo, neighbour_chars=0, neighbour_embed=False, neighbour_spread=0.0)
     hits, _ = _search(off, "pottery classes community centre")
     assert not [h for h in hits if "neighbour_of_rank" in h.explain]
+
+
+def test_only_short_turns_get_a_window_vector(repo):
+    ids = _talk(Memory.open(repo))
+    chunks = _chunks(_open(repo, neighbour_chars=30, neighbour_embed=True))
+    assert chunks[ids["Which day?"]] == 2
+    assert chunks[ids["We adopted a puppy last weekend, the kids are thrilled!"]] == 1

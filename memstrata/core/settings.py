@@ -64,10 +64,10 @@ class RetrievalSettings(BaseModel):
     chunk_tokens: int = 512
     # conversational turns (events with a session) are found by what their neighbours say;
     # see retrieval/neighbours.py. 0 turns each part off.
-    neighbour_chars: int = 200  # index time: this much of the previous/next turn, per side
+    neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
-    neighbour_embed: bool = False  # also embed the previous turn with the turn
-    neighbour_spread: float = 0.0  # query time: share of a hit's fused score its neighbours gain
+    neighbour_embed: bool = True  # a turn no longer than neighbour_chars: also its window's vector
+    neighbour_spread: float = 0.3  # query time: share of a hit's fused score its neighbours gain
 
 
 class DecaySettings(BaseModel):
