@@ -43,8 +43,8 @@ def _tail(text: str, chars: int) -> str:
     text = " ".join(text.split())
     if len(text) <= chars:
         return text
-    cut = text[-(chars + 1):]
-    return cut[cut.find(" ") + 1:] if " " in cut else cut[-chars:]
+    cut = text[-(chars + 1) :]
+    return cut[cut.find(" ") + 1 :] if " " in cut else cut[-chars:]
 
 
 def link_turns(events: Sequence[JournalEvent], docs: Sequence[IndexDoc], chars: int) -> None:
@@ -81,8 +81,12 @@ def window_text(doc: IndexDoc) -> str:
     return "\n".join(part for part in (doc.before, doc.text, doc.after) if part)
 
 
-def spread(hits: list[Fused], docs: dict[str, IndexDoc], share: float,
-           fetch: Callable[[list[str]], dict[str, IndexDoc]]) -> list[Fused]:
+def spread(
+    hits: list[Fused],
+    docs: dict[str, IndexDoc],
+    share: float,
+    fetch: Callable[[list[str]], dict[str, IndexDoc]],
+) -> list[Fused]:
     """Hits re-scored: each gains `share` x the best fused score of its adjacent turns.
 
     A neighbour that was not a hit joins with that gain alone (its doc fetched and added to

@@ -20,6 +20,7 @@ from memstrata.retrieval.neighbours import link_turns, spread
 START = datetime(2024, 5, 8, 18, 0, tzinfo=timezone.utc)
 ASKED = datetime(2024, 6, 1, 9, 0, tzinfo=timezone.utc)
 
+DAYS = {"s1": 0, "s2": 7, "s3": 14}  # the sessions' days after START
 TALK = [  # (session, speaker, text)
     ("s1", "Bo", "We adopted a puppy last weekend, the kids are thrilled!"),
     ("s1", "Sami", "Really? What breed?"),
@@ -40,9 +41,16 @@ TALK = [  # (session, speaker, text)
 
 def _talk(mem: Memory) -> dict[str, str]:
     """Import the conversation through the bulk path; text -> event id."""
-    events = [ImportEvent(id=f"t{n}", time=START + timedelta(days=7 * (s == "s2"), minutes=n) + timedelta(days=14 * (s == "s3")),
-                          session=s, speaker=who, text=text)
-              for n, (s, who, text) in enumerate(TALK)]
+    events = [
+        ImportEvent(
+            id=f"t{n}",
+            time=START + timedelta(days=DAYS[s], minutes=n),
+            session=s,
+            speaker=who,
+            text=text,
+        )
+        for n, (s, who, text) in enumerate(TALK)
+    ]
     result = import_events(mem, events, index=False)
     assert not result.warnings
     stored = {source: stored for stored, source in result.stored_ids.items()}
@@ -72,11 +80,18 @@ def test_turns_link_within_their_session_in_time_order_and_notes_stay_alone():
         JournalEvent(text="Bo: Guess what, we got a dog.", session="a", speaker="Bo", time=t),
         JournalEvent(text="Sami: no way", session="b", speaker="Sami", time=t),
         # written later in the file but said earlier: time order wins
-        JournalEvent(text="Sami: What breed?", session="a", speaker="Sami",
-                     time=t + timedelta(minutes=2)),
-        JournalEvent(text="Bo: A corgi, two years old.", session="a", speaker="Bo", time=t + timedelta(minutes=3)),
-        JournalEvent(text="Bo: It is so small", session="a", speaker="Bo",
-                     time=t + timedelta(minutes=1)),
+        JournalEvent(
+            text="Sami: What breed?", session="a", speaker="Sami", time=t + timedelta(minutes=2)
+        ),
+        JournalEvent(
+            text="Bo: A corgi, two years old.",
+            session="a",
+            speaker="Bo",
+            time=t + timedelta(minutes=3),
+        ),
+        JournalEvent(
+            text="Bo: It is so small", session="a", speaker="Bo", time=t + timedelta(minutes=1)
+        ),
         # a coding session's notes carry a session but no speaker: not a conversation
         JournalEvent(text="Refactored auth_service.py", session="a", time=t),
         JournalEvent(text="Pinned fastapi to 0.109.1", session="a", time=t),
@@ -98,9 +113,12 @@ def test_turns_link_within_their_session_in_time_order_and_notes_stay_alone():
 
 
 def test_no_neighbour_text_when_switched_off():
-    events = [JournalEvent(text="Which day?", session="s", speaker="Bo", time=START),
-              JournalEvent(text="Thursday.", session="s", speaker="Sami",
-                           time=START + timedelta(minutes=1))]
+    events = [
+        JournalEvent(text="Which day?", session="s", speaker="Bo", time=START),
+        JournalEvent(
+            text="Thursday.", session="s", speaker="Sami", time=START + timedelta(minutes=1)
+        ),
+    ]
     docs = [event_doc(e, START) for e in events]  # type: ignore[arg-type]
     link_turns(events, docs, chars=0)
     assert docs[1].prev_id == docs[0].id and docs[1].before == "" and docs[0].after == ""
@@ -109,8 +127,9 @@ def test_no_neighbour_text_when_switched_off():
 # ---- BM25 over the neighbour field ---------------------------------------------------------
 def test_answer_turn_is_found_by_the_question_before_it_and_the_setting_turns_it_off(repo):
     _talk(Memory.open(repo))
-    on = _open(repo, neighbour_chars=200, neighbour_weight=0.3, neighbour_embed=False,
-               neighbour_spread=0.0)
+    on = _open(
+        repo, neighbour_chars=200, neighbour_weight=0.3, neighbour_embed=False, neighbour_spread=0.0
+    )
     hits, _ = _search(on, "Which breed is the dog?")
     corgi = next(h for h in hits if h.text == "A corgi, two years old.")
     # its own words share nothing with the query: BM25 reached it through "What breed?"
@@ -132,14 +151,25 @@ def test_plain_bm25_mode_ignores_the_neighbour_field(repo):
 
 def test_coding_notes_in_a_session_are_indexed_alone(repo):
     mem = _open(repo, neighbour_chars=200, neighbour_weight=0.3)
-    log_event(mem, "Investigated the flaky login test in tests/test_auth.py", "progress",
-              session="claude-1", time=START)
-    log_event(mem, "Decided to retry ERR_POOL_TIMEOUT three times", "decision",
-              session="claude-1", time=START + timedelta(minutes=1))
+    log_event(
+        mem,
+        "Investigated the flaky login test in tests/test_auth.py",
+        "progress",
+        session="claude-1",
+        time=START,
+    )
+    log_event(
+        mem,
+        "Decided to retry ERR_POOL_TIMEOUT three times",
+        "decision",
+        session="claude-1",
+        time=START + timedelta(minutes=1),
+    )
     hits, index = _search(mem, "flaky login test")
     assert [h.text for h in hits][0].startswith("Investigated the flaky login test")
-    assert all("retry ERR_POOL_TIMEOUT" not in h.text or h.explain["bm25_rank"] is None
-               for h in hits)
+    assert all(
+        "retry ERR_POOL_TIMEOUT" not in h.text or h.explain["bm25_rank"] is None for h in hits
+    )
 
 
 # ---- the window vector ---------------------------------------------------------------------
@@ -165,8 +195,13 @@ def _similarities(mem: Memory, query: str) -> dict[str, float]:
 
 def test_window_vector_brings_a_short_answer_closer_to_its_question_and_follows_the_setting(repo):
     ids = _talk(Memory.open(repo))
-    note = log_event(Memory.open(repo), "Reviewed the billing dashboard copy.", "progress",
-                     session="claude-1", time=START).id
+    note = log_event(
+        Memory.open(repo),
+        "Reviewed the billing dashboard copy.",
+        "progress",
+        session="claude-1",
+        time=START,
+    ).id
     query = "On which day of the week is Sami's pottery class?"
     plain = _open(repo, neighbour_chars=200, neighbour_embed=False)
     assert set(_chunks(plain).values()) == {1}
@@ -209,8 +244,11 @@ def test_spread_gives_adjacent_turns_a_share_and_brings_in_the_missing_answer():
         fetched.append(list(ids))
         return {i: store[i] for i in ids if i in store}
 
-    hits = [Fused("q", 1.0, {"bm25": 1}), Fused("x", 0.45, {"bm25": 2}),
-            Fused("a0", 0.2, {"vector": 5})]
+    hits = [
+        Fused("q", 1.0, {"bm25": 1}),
+        Fused("x", 0.45, {"bm25": 2}),
+        Fused("a0", 0.2, {"vector": 5}),
+    ]
     out = spread(hits, docs, 0.5, fetch)
     assert fetched == [["ans"]]
     scores = {f.id: round(f.score, 3) for f in out}
