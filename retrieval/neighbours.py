@@ -5,7 +5,7 @@ A turn of a conversation often means nothing alone: "A corgi." answers "What bre
 the dog's breed shares no word with the turn that holds the answer. Two remedies, each with
 its own setting (`retrieval.neighbour_*`):
 
-- index time (`link_turns`): every event with a session learns the ids of the previous and
+- index time (`link_turns`): every event with a session and a speaker learns the ids of the previous and
   next turn of that session, and a little of their text (`before` / `after`). BM25 indexes
   that text in a separate, low-weight field, and the dense index holds a second vector of a
   short turn (no longer than the neighbour text kept per side) in its window — previous turn,

@@ -62,8 +62,8 @@ class RetrievalSettings(BaseModel):
     llm_rerank_max_items: int = 20
     relevance_weight: float = 0.75
     chunk_tokens: int = 512
-    # conversational turns (events with a session) are found by what their neighbours say;
-    # see retrieval/neighbours.py. 0 turns each part off.
+    # conversational turns (events with a session and a speaker) are found by what their
+    # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
     neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
     neighbour_embed: bool = True  # a turn no longer than neighbour_chars: also its window's vector
