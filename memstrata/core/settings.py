@@ -67,7 +67,7 @@ class RetrievalSettings(BaseModel):
     neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
     neighbour_embed: bool = True  # a turn no longer than neighbour_chars: also its window's vector
-    neighbour_spread: float = 0.3  # query time: share of a hit's fused score its neighbours gain
+    neighbour_spread: float = 0.0  # query time: share of a hit's fused score its neighbours gain
 
 
 class DecaySettings(BaseModel):
