@@ -47,8 +47,8 @@ class IndexDoc:
     @property
     def content_hash(self) -> str:
         """What the embedding depends on: re-embed only when this changes."""
-        # the neighbour text may get a vector of its own (retrieval.neighbour_embed)
-        extra = f"\n\x00{self.before}\n\x00{self.after}" if self.before or self.after else ""
+        # the turn before may be embedded with it (retrieval.neighbour_embed)
+        extra = f"\n\x00{self.before}" if self.before else ""
         return hashlib.sha256(f"{self.title}\n\x00{self.text}{extra}".encode()).hexdigest()[:32]
 
     @property

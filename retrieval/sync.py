@@ -101,8 +101,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             # re-embed the linked turns (keeping their chunk counts, so unwanted window
             # vectors are deleted); with new neighbour text their content hash changes anyway
             catalog.db.execute(
-                "UPDATE docs SET vec_hash=NULL WHERE type='event' AND ("
-                "json_extract(payload, '$.before') <> '' OR json_extract(payload, '$.after') <> '')")
+                "UPDATE docs SET vec_hash=NULL WHERE type='event' AND "
+                "json_extract(payload, '$.before') <> ''")
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
     known = index.file_stats(refresh=False)

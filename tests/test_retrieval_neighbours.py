@@ -210,9 +210,12 @@ def test_window_vector_brings_a_short_answer_closer_to_its_question_and_follows_
     window = _open(repo, neighbour_chars=200, neighbour_embed=True)
     embedded: list[int] = []
     chunks = _chunks(window, embedded)
-    assert embedded == [len(ids)]  # switching it on re-embeds the linked turns only
-    # every linked turn has its own vector and its window's; the coding note only its own
-    assert all(chunks[i] == 2 for i in ids.values()) and chunks[note] == 1
+    firsts = {ids[text] for (_s, _w, text) in (TALK[0], TALK[5], TALK[10])}  # open a session
+    assert embedded == [len(ids) - len(firsts)]  # switching it on re-embeds those turns only
+    # every turn after another has its own vector and one of (turn before + turn); the
+    # first turn of a session and the coding note only their own
+    assert all(chunks[i] == (1 if i in firsts else 2) for i in ids.values())
+    assert chunks[note] == 1
     after = _similarities(window, query)
     # "Which day?" means little alone; in its window it names the class and its day
     which_day = ids["Which day?"]
@@ -273,6 +276,6 @@ def test_spread_in_the_default_pipeline_names_the_hit_it_came_from(repo):
 
 def test_only_short_turns_get_a_window_vector(repo):
     ids = _talk(Memory.open(repo))
-    chunks = _chunks(_open(repo, neighbour_chars=30, neighbour_embed=True))
+    chunks = _chunks(_open(repo, neighbour_chars=20, neighbour_embed=True))
     assert chunks[ids["Which day?"]] == 2
-    assert chunks[ids["We adopted a puppy last weekend, the kids are thrilled!"]] == 1
+    assert chunks[ids["Lovely. How is work going?"]] == 1
