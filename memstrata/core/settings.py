@@ -66,7 +66,7 @@ class RetrievalSettings(BaseModel):
     # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
     neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
-    neighbour_embed: bool = True  # a turn <= neighbour_chars: also a vector of previous + turn
+    neighbour_embed: bool = False  # a turn <= neighbour_chars: also a vector of previous + turn
     neighbour_spread: float = 0.0  # query time: share of a hit's fused score its neighbours gain
 
 
