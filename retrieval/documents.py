@@ -20,6 +20,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.models import JournalEvent, MemoryItem
 
 
+# bump when docs gain fields or their derivation changes: every file is parsed again at the
+# next sync (3: speaker, session and resolved dates of events)
+DOCS_VERSION = 3
+
+
 @dataclass
 class IndexDoc:
     """The indexed view of one item or event."""
@@ -38,6 +43,9 @@ class IndexDoc:
     tags: list[str] = field(default_factory=list)
     human: bool = False  # human-confirmed: criteria set by a person do not fade
     file_rank: int = 0   # 0 = global store, 1 = project store (project wins on conflicts)
+    speaker: str = ""    # events: who said it (chat turns, imports)
+    session: str = ""    # events: the conversation or working session it belongs to
+    dates: list[str] = field(default_factory=list)  # days/months the text names, resolved
 
     @property
     def content_hash(self) -> str:
@@ -77,11 +85,18 @@ def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
 
 
 def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
+    from memstrata.retrieval.temporal import date_terms
+
+    text = event.text.strip()
     return IndexDoc(
         id=event.id, type="event", layer="L3", scope="project", status="active",
-        title=event.title, text=event.text.strip(), path=str(path), time=event.time,
+        title=event.title, text=text, path=str(path), time=event.time,
         confidence=1.0 if event.source == "user" else 0.8, importance=0.5,
         tags=list(event.tags), human=event.source == "user", file_rank=1,
+        speaker=" ".join((event.speaker or "").split()),
+        session=(event.session or "").strip(),
+        # "last Saturday" said on 8 May 2023 is indexed as 2023-05-06 (and 2023-05)
+        dates=date_terms(text, event.time),
     )
 
 

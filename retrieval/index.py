@@ -70,6 +70,7 @@ class MemoryIndex:
         self._embedder = None
         self._file_stats: dict[str, tuple[int, int, str]] | None = None
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
+        self._speakers: set[str] | None = None  # known speakers; dropped when a sync changes docs
         self.query_cache_size = 64
         self.pending_removals: list[str] = []
         self.last_warnings: list[str] = []
@@ -234,6 +235,7 @@ class MemoryIndex:
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
+            self._speakers = None
             self.lexical.destroy()
             self.vectors.destroy()
             self.catalog.clear()
@@ -247,7 +249,16 @@ class MemoryIndex:
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
-            return run_sync(self, progress, quick=quick, max_embed=max_embed)
+            report = run_sync(self, progress, quick=quick, max_embed=max_embed)
+        if report.changed:
+            self._speakers = None
+        return report
+
+    def speakers(self) -> set[str]:
+        """The speakers of the indexed events (cached until a sync changes the docs)."""
+        if self._speakers is None:
+            self._speakers = self.catalog.speakers()
+        return self._speakers
 
     def doctor(self, repair: bool = False) -> DoctorReport:
         from memstrata.retrieval.doctor import run_doctor
@@ -318,13 +329,21 @@ class MemoryIndex:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])
         usage = self.usage.get(list(docs)) if docs else {}
+        named: set[str] = set()
+        if mode == "default" and r.speaker_weight > 0:
+            from memstrata.retrieval.speakers import named_speakers
+
+            named = named_speakers(query, self.speakers())
         candidates = []
         for f in fused.hits:
             doc = docs.get(f.id)
             if doc is None or not _passes(doc, filters):
                 continue  # stale index entry: the catalog (from the files) has the last word
             count, last = usage.get(f.id, (0, None))
-            candidates.append(Candidate(doc, f.score, f.ranks, count, last))
+            score = f.score
+            if named and doc.speaker.lower() in named:
+                score *= 1.0 + r.speaker_weight  # said by the person the query is about
+            candidates.append(Candidate(doc, score, f.ranks, count, last))
         annotate(candidates, now, self.settings)
         reranker = get_reranker(self.settings) if mode == "default" else NoReranker()
         try:

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from datetime import datetime
+
     import tantivy
 
     from memstrata.retrieval.documents import IndexDoc
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: speaker, session and dates fields
 MAX_QUERY_TERMS = 64
 MAX_TOKEN_CHARS = 64
 
@@ -97,6 +99,11 @@ def _schema():
     for name in ("title", "body", "tags"):
         builder.add_text_field(name, stored=False, tokenizer_name="mem_words", index_option="freq")
     builder.add_text_field("exact", stored=False, tokenizer_name="mem_exact", index_option="freq")
+    # events: who said it (each word of the name, lowercased), the session it belongs to, and
+    # the days/months its text names, resolved against its own time (`2023-05-06`, `2023-05`)
+    builder.add_text_field("speaker", stored=False, tokenizer_name="mem_exact", index_option="freq")
+    builder.add_text_field("session", stored=False, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("dates", stored=False, tokenizer_name="raw", index_option="freq")
     builder.add_date_field("time", stored=False, indexed=True, fast=True)
     return builder.build()
 
@@ -183,10 +190,13 @@ class LexicalIndex:
                 words_t, exact_t = code_terms(doc.title)
                 words_b, exact_b = code_terms(doc.text)
                 tags = " ".join(code_terms(" ".join(doc.tags))[0])
+                extra = {name: value for name, value in (
+                    ("speaker", doc.speaker), ("session", doc.session), ("dates", list(doc.dates)))
+                    if value}  # an empty session must not become a term every event shares
                 writer.add_document(tantivy.Document(
                     id=doc.id, type=doc.type, layer=doc.layer, scope=doc.scope, status=doc.status,
                     title=" ".join(words_t), body=" ".join(words_b), tags=tags,
-                    exact=" ".join(exact_t + exact_b), time=doc.time,
+                    exact=" ".join(exact_t + exact_b), time=doc.time, **extra,
                 ))
                 written += 1
             writer.commit()
@@ -208,6 +218,39 @@ class LexicalIndex:
         exact_terms = list(dict.fromkeys(
             e for e in exact if len(e) <= MAX_TOKEN_CHARS * 4 and e not in _STOP))
         return analysed[:MAX_QUERY_TERMS], exact_terms[:MAX_QUERY_TERMS // 2]
+
+    def dated(self, query: str, dates: list[str], limit: int, *,
+              ranges: list[tuple[datetime, datetime]] = (), filters: Filters | None = None,
+              reload: bool = True) -> list[tuple[str, float]]:
+        """Docs whose text names one of `dates` (the resolved `dates` field: `2023-05-06`,
+        `2023-05`) or whose time falls in one of `ranges` ([start, end)), ranked by BM25 of the
+        query's words; a doc that matches none of them still comes back (score of the date)."""
+        import tantivy
+
+        index = self.open(create=False)
+        if reload:
+            index.reload()
+        schema = index.schema
+        Occur = tantivy.Occur
+        when = [(Occur.Should, tantivy.Query.term_query(schema, "dates", d, index_option="freq"))
+                for d in dict.fromkeys(dates)]
+        when += [(Occur.Should, tantivy.Query.range_query(
+            schema, "time", tantivy.FieldType.Date, start, end, include_upper=False))
+            for start, end in ranges]
+        if not when:
+            return []
+        clauses = [(Occur.Must, tantivy.Query.boolean_query(when))]
+        words, _exact = self.query_terms(query)
+        for term in words:
+            for field, boost in (("title", 2.0), ("body", 1.0), ("tags", 1.5)):
+                clauses.append((Occur.Should, tantivy.Query.boost_query(
+                    tantivy.Query.term_query(schema, field, term, index_option="freq"), boost)))
+        for field, values in (filters.as_pairs() if filters else []):
+            clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))
+        searcher = index.searcher()
+        result = searcher.search(tantivy.Query.boolean_query(clauses), limit=max(1, limit),
+                                 count=False)
+        return [(searcher.doc(addr).get_first("id"), float(score)) for score, addr in result.hits]
 
     def search(self, query: str, limit: int, filters: Filters | None = None,
                reload: bool = True) -> list[tuple[str, float]]:
