@@ -312,7 +312,7 @@ class MemoryIndex:
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             if mode == "default" and not names_an_identifier(query):
                 weight = r.prose_bm25_weight  # plain prose: meaning matters more than words
-            parts.append((LexicalRetriever(self.lexical), weight))
+            parts.append((LexicalRetriever(self.lexical, now), weight))
         if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())

@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
 SCHEMA_VERSION = 3  # 3: speaker, session and dates fields
 MAX_QUERY_TERMS = 64
 MAX_TOKEN_CHARS = 64
+DATE_DAY_SCORE = 4.0    # BM25 score of an event naming the day a query names ("on 6 May 2023")
+DATE_MONTH_SCORE = 1.5  # ... naming the month it names ("in May 2023")
 
 # a token is a run of word characters possibly joined by . _ - / : # @ (paths, urls, ids)
 _TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
@@ -121,6 +123,14 @@ class Filters:
         pairs = [("type", self.types), ("layer", self.layers), ("scope", self.scopes),
                  ("status", self.statuses)]
         return [(k, list(v)) for k, v in pairs if v is not None]
+
+
+def query_dates(query: str, now: datetime) -> list[str]:
+    """The `dates` terms of the days and months a query names, read relative to `now`."""
+    from memstrata.retrieval.temporal import parse_date_query, query_date_terms
+
+    parsed = parse_date_query(query, now)
+    return query_date_terms(parsed) if parsed is not None else []
 
 
 class LexicalIndex:
@@ -253,14 +263,19 @@ class LexicalIndex:
         return [(searcher.doc(addr).get_first("id"), float(score)) for score, addr in result.hits]
 
     def search(self, query: str, limit: int, filters: Filters | None = None,
-               reload: bool = True) -> list[tuple[str, float]]:
-        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing."""
+               reload: bool = True, now: datetime | None = None) -> list[tuple[str, float]]:
+        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing.
+
+        With `now` (the question's time), the days and months the query names ("on 6 May
+        2023", "last week") also match events whose text named them ("last Saturday" said
+        on 8 May 2023 is indexed as 2023-05-06)."""
         import tantivy
 
         index = self.open(create=False)
         if reload:
             index.reload()
         words, exact = self.query_terms(query)
+        dates = query_dates(query, now) if now is not None else []
         if not words and not exact:
             return []
         schema = index.schema
@@ -274,6 +289,12 @@ class LexicalIndex:
         for term in exact:
             q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")
             units.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
+        for term in dates:
+            # a constant score: BM25's length norm over a field most docs lack would make a
+            # named day worth almost nothing; it is worth a rare word (a month, less)
+            q = tantivy.Query.term_query(schema, "dates", term, index_option="basic")
+            weight = DATE_DAY_SCORE if len(term) == 10 else DATE_MONTH_SCORE
+            units.append((Occur.Should, tantivy.Query.const_score_query(q, weight)))
         # a long natural-language query must match two of its terms: one shared common word
         # is not evidence (identifier queries match several units: whole + parts + exact)
         need = 1 if len(words) <= 3 else 2

@@ -413,9 +413,7 @@ class DateRetriever:
                 # overlap first; then the earlier-named day, then the day's own order
                 scored[event.id] = (-overlap, rank_day, event.time.timestamp())
         # events that *name* the day or month: "last Saturday" said on 8 May is about 6 May
-        terms = [d.isoformat() for d in days]
-        terms += [f"{y:04d}-{m:02d}" for first, last in parsed.months
-                  for y, m in _months_between(first, last)]
+        terms = query_date_terms(DateQuery(days, months=parsed.months))
         ranges = [(_midnight(first), _midnight(last + timedelta(days=1)))
                   for first, last in parsed.months]
         if (terms or ranges) and self.docs is not None:
@@ -437,6 +435,14 @@ class DateRetriever:
                     scored[doc_id] = key
         ranked = sorted(scored.items(), key=lambda kv: kv[1])
         return [(event_id, 1.0 - key[0]) for event_id, key in ranked[:limit]]
+
+
+def query_date_terms(parsed: DateQuery) -> list[str]:
+    """The `dates` index terms a parsed question names: its days and its months."""
+    terms = [d.isoformat() for d in parsed.days]
+    terms += [f"{y:04d}-{m:02d}" for first, last in parsed.months
+              for y, m in _months_between(first, last)]
+    return terms
 
 
 def _midnight(day: date) -> datetime:
