@@ -162,6 +162,10 @@ class Catalog:
             "SELECT DISTINCT json_extract(payload, '$.speaker') FROM docs WHERE type='event'")
         return {r[0] for r in rows if r[0]}
 
+    def data_version(self) -> int:
+        """Changes whenever another connection (another process's sync) commits."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0]
+
     def count_docs(self) -> int:
         return self.db.execute("SELECT count(*) FROM docs").fetchone()[0]
 

@@ -70,7 +70,9 @@ class MemoryIndex:
         self._embedder = None
         self._file_stats: dict[str, tuple[int, int, str]] | None = None
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
-        self._speakers: set[str] | None = None  # known speakers; dropped when a sync changes docs
+        # known speakers, and the catalog's data_version they were read at: dropped when a
+        # sync here changes docs, or another process's sync commits to the catalog
+        self._speakers: tuple[int, set[str]] | None = None
         self.query_cache_size = 64
         self.pending_removals: list[str] = []
         self.last_warnings: list[str] = []
@@ -256,9 +258,10 @@ class MemoryIndex:
 
     def speakers(self) -> set[str]:
         """The speakers of the indexed events (cached until a sync changes the docs)."""
-        if self._speakers is None:
-            self._speakers = self.catalog.speakers()
-        return self._speakers
+        version = self.catalog.data_version()
+        if self._speakers is None or self._speakers[0] != version:
+            self._speakers = (version, self.catalog.speakers())
+        return self._speakers[1]
 
     def doctor(self, repair: bool = False) -> DoctorReport:
         from memstrata.retrieval.doctor import run_doctor

@@ -223,3 +223,17 @@ def test_neighbour_turns_stay_in_the_session_even_across_midnight(mem):
     assert "What was the name of that band?" in result.text
     assert "The Quiet Harbours" in result.text  # the same session, on the next day's file
     assert "unrelated chatter" not in result.text  # adjacent in time, another session
+
+
+def test_known_speakers_follow_an_import_by_another_process(chat, repo):
+    _mem, index = chat
+    assert index.speakers() == {"Gus", "Sami"}
+    other = MemoryIndex(Memory.open(repo), warn=lambda _m: None)  # another process's index
+    try:
+        import_events(Memory.open(repo), [ImportEvent(
+            id="D9:1", time=_at(30, 9), session="session_9", speaker="Ivo", text="Hi all!")],
+            memory_index=other)
+    finally:
+        other.close()
+    index.sync()  # the files match the catalog already: this sync changes nothing itself
+    assert index.speakers() == {"Gus", "Sami", "Ivo"}
