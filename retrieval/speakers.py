@@ -12,8 +12,23 @@ from __future__ import annotations
 import re
 
 # speakers every transcript has: naming them says nothing about whose turn is wanted
-GENERIC = frozenset(("user", "assistant", "system", "human", "ai", "bot", "model", "me", "you",
-                     "i", "we", "agent", "tool"))
+GENERIC = frozenset(
+    (
+        "user",
+        "assistant",
+        "system",
+        "human",
+        "ai",
+        "bot",
+        "model",
+        "me",
+        "you",
+        "i",
+        "we",
+        "agent",
+        "tool",
+    )
+)
 
 
 def _pattern(name: str) -> re.Pattern | None:

@@ -25,18 +25,48 @@ def _at(day: int, hour: int, minute: int = 0, month: int = 5) -> datetime:
 
 
 CHAT = [
-    ImportEvent(id="D1:1", time=_at(8, 13, 56), session="session_1", speaker="Gus",
-                text="Last Saturday I ran my first obstacle race, mud everywhere."),
-    ImportEvent(id="D1:2", time=_at(8, 13, 57), session="session_1", speaker="Sami",
-                text="No way, how did it go?"),
-    ImportEvent(id="D1:3", time=_at(8, 13, 58), session="session_1", speaker="Gus",
-                text="Finished in the top fifty."),
-    ImportEvent(id="D2:1", time=_at(12, 18), session="session_2", speaker="Sami",
-                text="I adopted a puppy yesterday, a beagle called Rex."),
-    ImportEvent(id="D2:2", time=_at(12, 18, 1), session="session_2", speaker="Gus",
-                text="I adopted a puppy too, a small terrier."),
-    ImportEvent(id="D3:1", time=_at(20, 10), session="session_3", speaker="Gus",
-                text="Booked the flights for the wedding."),
+    ImportEvent(
+        id="D1:1",
+        time=_at(8, 13, 56),
+        session="session_1",
+        speaker="Gus",
+        text="Last Saturday I ran my first obstacle race, mud everywhere.",
+    ),
+    ImportEvent(
+        id="D1:2",
+        time=_at(8, 13, 57),
+        session="session_1",
+        speaker="Sami",
+        text="No way, how did it go?",
+    ),
+    ImportEvent(
+        id="D1:3",
+        time=_at(8, 13, 58),
+        session="session_1",
+        speaker="Gus",
+        text="Finished in the top fifty.",
+    ),
+    ImportEvent(
+        id="D2:1",
+        time=_at(12, 18),
+        session="session_2",
+        speaker="Sami",
+        text="I adopted a puppy yesterday, a beagle called Rex.",
+    ),
+    ImportEvent(
+        id="D2:2",
+        time=_at(12, 18, 1),
+        session="session_2",
+        speaker="Gus",
+        text="I adopted a puppy too, a small terrier.",
+    ),
+    ImportEvent(
+        id="D3:1",
+        time=_at(20, 10),
+        session="session_3",
+        speaker="Gus",
+        text="Booked the flights for the wedding.",
+    ),
 ]
 
 
@@ -51,19 +81,22 @@ def chat(mem):
 
 
 # ---- resolution -------------------------------------------------------------------------------
-@pytest.mark.parametrize("text,first,last", [
-    ("Last Saturday I ran a race", date(2023, 5, 6), date(2023, 5, 6)),
-    ("yesterday we shipped it", date(2023, 5, 7), date(2023, 5, 7)),
-    ("the day before yesterday", date(2023, 5, 6), date(2023, 5, 6)),
-    ("a couple of days ago", date(2023, 5, 6), date(2023, 5, 6)),
-    ("next Friday is the demo", date(2023, 5, 12), date(2023, 5, 12)),
-    ("in two days", date(2023, 5, 10), date(2023, 5, 10)),
-    ("two weeks ago it broke", date(2023, 4, 24), date(2023, 4, 30)),
-    ("last weekend we hiked", date(2023, 5, 6), date(2023, 5, 7)),
-    ("last month was busy", date(2023, 4, 1), date(2023, 4, 30)),
-    ("we met on 6 May 2023", date(2023, 5, 6), date(2023, 5, 6)),
-    ("see you on June 2", date(2023, 6, 2), date(2023, 6, 2)),  # no year: the nearest
-])
+@pytest.mark.parametrize(
+    "text,first,last",
+    [
+        ("Last Saturday I ran a race", date(2023, 5, 6), date(2023, 5, 6)),
+        ("yesterday we shipped it", date(2023, 5, 7), date(2023, 5, 7)),
+        ("the day before yesterday", date(2023, 5, 6), date(2023, 5, 6)),
+        ("a couple of days ago", date(2023, 5, 6), date(2023, 5, 6)),
+        ("next Friday is the demo", date(2023, 5, 12), date(2023, 5, 12)),
+        ("in two days", date(2023, 5, 10), date(2023, 5, 10)),
+        ("two weeks ago it broke", date(2023, 4, 24), date(2023, 4, 30)),
+        ("last weekend we hiked", date(2023, 5, 6), date(2023, 5, 7)),
+        ("last month was busy", date(2023, 4, 1), date(2023, 4, 30)),
+        ("we met on 6 May 2023", date(2023, 5, 6), date(2023, 5, 6)),
+        ("see you on June 2", date(2023, 6, 2), date(2023, 6, 2)),  # no year: the nearest
+    ],
+)
 def test_date_phrases_in_an_event_resolve_against_the_time_it_was_said(text, first, last):
     [mention] = date_mentions(text, SAID)
     assert (mention.first, mention.last) == (first, last)
@@ -75,14 +108,17 @@ def test_date_terms_hold_days_and_months_and_never_a_verb():
     assert date_terms("on 6 May 2023, in May 2023", SAID) == ["2023-05-06", "2023-05"]
 
 
-@pytest.mark.parametrize("query,days,months", [
-    ("what did we do last week?", [date(2023, 6, n) for n in range(19, 26)], []),
-    ("what happened two weeks ago", [date(2023, 6, n) for n in range(12, 19)], []),
-    ("anything last weekend?", [date(2023, 6, 24), date(2023, 6, 25)], []),
-    ("what happened last month", [], [(date(2023, 6, 1), date(2023, 6, 30))]),
-    ("What did Gus do in May 2023?", [], [(date(2023, 5, 1), date(2023, 5, 31))]),
-    ("What did Gus do in May?", [], [(date(2023, 5, 1), date(2023, 5, 31))]),
-])
+@pytest.mark.parametrize(
+    "query,days,months",
+    [
+        ("what did we do last week?", [date(2023, 6, n) for n in range(19, 26)], []),
+        ("what happened two weeks ago", [date(2023, 6, n) for n in range(12, 19)], []),
+        ("anything last weekend?", [date(2023, 6, 24), date(2023, 6, 25)], []),
+        ("what happened last month", [], [(date(2023, 6, 1), date(2023, 6, 30))]),
+        ("What did Gus do in May 2023?", [], [(date(2023, 5, 1), date(2023, 5, 31))]),
+        ("What did Gus do in May?", [], [(date(2023, 5, 1), date(2023, 5, 31))]),
+    ],
+)
 def test_question_periods_resolve_against_the_question_time(query, days, months):
     parsed = parse_date_query(query, ASKED)  # Saturday 1 July 2023
     assert parsed is not None and parsed.days == days and parsed.months == months
@@ -132,11 +168,12 @@ def test_an_index_built_before_the_fields_existed_gains_them_at_the_next_sync(ch
     _mem, index = chat
     catalog = index.catalog
     # the catalog of an older version: parsed docs without the new fields, older docs mark
-    for path, (docs, problems) in catalog.file_docs().items():
+    for path, (docs, _problems) in catalog.file_docs().items():
         for doc in docs:
             doc.speaker, doc.session, doc.dates = "", "", []
-        catalog.db.execute("UPDATE files SET docs=? WHERE path=?",
-                           (json.dumps([d.to_json() for d in docs]), path))
+        catalog.db.execute(
+            "UPDATE files SET docs=? WHERE path=?", (json.dumps([d.to_json() for d in docs]), path)
+        )
     catalog.set_meta("docs", "2")
     index.sync()
     _fields_everywhere(index)
@@ -178,8 +215,9 @@ def test_a_named_speaker_gets_their_turns_boosted_only_when_the_setting_is_on(re
         mem = Memory.open(repo, **{"retrieval.speaker_weight": weight})
         index = MemoryIndex(mem, warn=lambda _m: None)
         try:
-            hits = index.search("Did Gus adopt a puppy? A beagle?", k=2, now=ASKED,
-                                record_access=False)
+            hits = index.search(
+                "Did Gus adopt a puppy? A beagle?", k=2, now=ASKED, record_access=False
+            )
             assert index.speakers() == {"Gus", "Sami"}
             return [h.id for h in hits]
         finally:
@@ -208,18 +246,34 @@ def test_neighbour_turns_stay_in_the_session_even_across_midnight(mem):
     from memstrata.retrieval.loader import assemble_context
 
     late = [
-        ImportEvent(id="N1", time=datetime(2023, 5, 8, 23, 59, 30, tzinfo=timezone.utc),
-                    session="night", speaker="Gus", text="Gus: What was the name of that band?"),
-        ImportEvent(id="N2", time=datetime(2023, 5, 9, 0, 0, 10, tzinfo=timezone.utc),
-                    session="night", speaker="Sami", text="Sami: The Quiet Harbours, I think."),
-        ImportEvent(id="O1", time=datetime(2023, 5, 8, 23, 59, 40, tzinfo=timezone.utc),
-                    session="other", speaker="Ivo", text="Ivo: unrelated chatter in a group."),
+        ImportEvent(
+            id="N1",
+            time=datetime(2023, 5, 8, 23, 59, 30, tzinfo=timezone.utc),
+            session="night",
+            speaker="Gus",
+            text="Gus: What was the name of that band?",
+        ),
+        ImportEvent(
+            id="N2",
+            time=datetime(2023, 5, 9, 0, 0, 10, tzinfo=timezone.utc),
+            session="night",
+            speaker="Sami",
+            text="Sami: The Quiet Harbours, I think.",
+        ),
+        ImportEvent(
+            id="O1",
+            time=datetime(2023, 5, 8, 23, 59, 40, tzinfo=timezone.utc),
+            session="other",
+            speaker="Ivo",
+            text="Ivo: unrelated chatter in a group.",
+        ),
     ]
     import_events(mem, late)
     path = str(mem.journal.day_file(date(2023, 5, 8)))
     hit = LightHit("N1", "event", path, late[0].time)
-    result = assemble_context(mem, hits=[hit], budget=1500, recent=False, now=ASKED,
-                              tiers=("topk",))
+    result = assemble_context(
+        mem, hits=[hit], budget=1500, recent=False, now=ASKED, tiers=("topk",)
+    )
     assert "What was the name of that band?" in result.text
     assert "The Quiet Harbours" in result.text  # the same session, on the next day's file
     assert "unrelated chatter" not in result.text  # adjacent in time, another session
@@ -230,9 +284,15 @@ def test_known_speakers_follow_an_import_by_another_process(chat, repo):
     assert index.speakers() == {"Gus", "Sami"}
     other = MemoryIndex(Memory.open(repo), warn=lambda _m: None)  # another process's index
     try:
-        import_events(Memory.open(repo), [ImportEvent(
-            id="D9:1", time=_at(30, 9), session="session_9", speaker="Ivo", text="Hi all!")],
-            memory_index=other)
+        import_events(
+            Memory.open(repo),
+            [
+                ImportEvent(
+                    id="D9:1", time=_at(30, 9), session="session_9", speaker="Ivo", text="Hi all!"
+                )
+            ],
+            memory_index=other,
+        )
     finally:
         other.close()
     index.sync()  # the files match the catalog already: this sync changes nothing itself
