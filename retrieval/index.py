@@ -177,6 +177,8 @@ class MemoryIndex:
             return False
         if not (self.lexical.directory / "meta.json").is_file():
             return False
+        if not self.lexical.schema_current():
+            return False  # built by another version: the next sync rebuilds it
         return self.vectors.remote or (self.vectors.directory / "chroma.sqlite3").is_file()
 
     def set_clean(self, clean: bool) -> None:
@@ -193,7 +195,10 @@ class MemoryIndex:
                 self.catalog.reset_index_marks(lexical=True)
             return True
         except Exception as exc:  # noqa: BLE001 - corrupt files raise many types
-            report.warnings.append(f"lexical index was corrupt ({exc}); rebuilt it")
+            from memstrata.retrieval.lexical import SchemaChanged
+
+            what = "from another version" if isinstance(exc, SchemaChanged) else "corrupt"
+            report.warnings.append(f"lexical index was {what} ({exc}); rebuilt it")
             self.lexical.destroy()
             try:
                 self.lexical.open(create=True)

@@ -133,6 +133,10 @@ def query_dates(query: str, now: datetime) -> list[str]:
     return query_date_terms(parsed) if parsed is not None else []
 
 
+class SchemaChanged(ValueError):
+    """The index on disk was built by another memstrata version (its fields differ)."""
+
+
 class LexicalIndex:
     """A tantivy index under `.memory/.index/tantivy/`."""
 
@@ -153,7 +157,8 @@ class LexicalIndex:
         if not exists and not create:
             raise FileNotFoundError(f"{self.directory} has no tantivy index")
         if exists and version_file.is_file() and version_file.read_text().strip() != str(SCHEMA_VERSION):
-            raise ValueError(f"lexical index schema {version_file.read_text().strip()} != {SCHEMA_VERSION}")
+            raise SchemaChanged(f"built with schema {version_file.read_text().strip()}, this "
+                                f"version writes {SCHEMA_VERSION}")
         self.directory.mkdir(parents=True, exist_ok=True)
         index = tantivy.Index(_schema(), path=str(self.directory), reuse=True)
         index.register_tokenizer("mem_words", self._words)
@@ -164,6 +169,13 @@ class LexicalIndex:
 
     def close(self) -> None:
         self._index = None
+
+    def schema_current(self) -> bool:
+        """Whether the index on disk has this version's fields (no file: an older one)."""
+        try:
+            return (self.directory / "memstrata-schema").read_text().strip() == str(SCHEMA_VERSION)
+        except OSError:
+            return False
 
     def destroy(self) -> None:
         self.close()

@@ -297,3 +297,14 @@ def test_known_speakers_follow_an_import_by_another_process(chat, repo):
         other.close()
     index.sync()  # the files match the catalog already: this sync changes nothing itself
     assert index.speakers() == {"Gus", "Sami", "Ivo"}
+
+
+def test_a_lexical_index_of_the_previous_schema_is_rebuilt_with_the_fields(chat):
+    _mem, index = chat
+    index.close()
+    (index.lexical.directory / "memstrata-schema").write_text("2")
+    warnings: list[str] = []
+    index.warn = warnings.append
+    index.search("What did Gus do on 6 May 2023?", k=1, mode="bm25", now=ASKED)
+    assert any("from another version" in w and "rebuilt" in w for w in warnings), warnings
+    _fields_everywhere(index)
