@@ -231,9 +231,10 @@ def date_mentions(text: str, when: datetime) -> list[DateMention]:
     "last Saturday", "two weeks ago", "next Friday", "last month") against `when`, absolute
     ones ("6 May 2023", "May 6", "2023-05-06", "May 2023") as written (a missing year: the
     nearest). "Today" and a bare "on Friday" are left out (the event's own day, or unclear)."""
+    if not _may_name_a_date(text):
+        return []  # one scan instead of eleven
     said = when.astimezone(timezone.utc).date() if when.tzinfo else when.date()
     out: list[DateMention] = []
-
     taken: list[tuple[int, int]] = []
 
     def add(m: re.Match, first: date, last: date | None = None, exact: bool = True) -> None:
@@ -305,6 +306,18 @@ def date_mentions(text: str, when: datetime) -> list[DateMention]:
         if _a_month(m, 1):
             add(m, *_month_of(date(int(m[2]), MONTHS[m[1].lower()], 1)), exact=False)
     return sorted(out, key=lambda d: d.start)
+
+
+# a word every date phrase above contains (a cheap first test: most texts name no date)
+_DATE_WORDS = frozenset(("ago", "yesterday", "tomorrow", "week", "weeks", "weekend", "month",
+                         "months", "days", "day", *WEEKDAYS, *MONTHS))
+_LOWER_WORD = re.compile(r"[a-z]+")
+_ISO_HINT = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _may_name_a_date(text: str) -> bool:
+    return (not _DATE_WORDS.isdisjoint(_LOWER_WORD.findall(text.lower()))
+            or _ISO_HINT.search(text) is not None)
 
 
 def _a_month(m: re.Match, group: int) -> bool:
