@@ -48,9 +48,17 @@ class IndexDoc:
     dates: list[str] = field(default_factory=list)  # days/months the text names, resolved
 
     @property
+    def said(self) -> tuple[str, str]:
+        """(title, text) as indexed: a chat turn's leading "Speaker: " is left to the speaker
+        field, so its words and its vector hold only what was said (the name in every turn
+        pulled the vectors of one person's turns together, whatever they were about)."""
+        return _unprefixed(self.title, self.speaker), _unprefixed(self.text, self.speaker)
+
+    @property
     def content_hash(self) -> str:
         """What the embedding depends on: re-embed only when this changes."""
-        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode()).hexdigest()[:32]
+        title, text = self.said
+        return hashlib.sha256(f"{title}\n\x00{text}".encode()).hexdigest()[:32]
 
     @property
     def doc_hash(self) -> str:
@@ -70,6 +78,12 @@ class IndexDoc:
         data = dict(data)
         data["time"] = datetime.fromisoformat(data["time"])
         return cls(**data)
+
+
+def _unprefixed(text: str, speaker: str) -> str:
+    if speaker and text.startswith(speaker) and text[len(speaker):len(speaker) + 1] == ":":
+        return text[len(speaker) + 1:].lstrip() or text
+    return text
 
 
 def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:

@@ -209,8 +209,9 @@ class LexicalIndex:
                 writer.delete_documents_by_term("id", doc_id)
             for doc in upserts:
                 writer.delete_documents_by_term("id", doc.id)
-                words_t, exact_t = code_terms(doc.title)
-                words_b, exact_b = code_terms(doc.text)
+                title, text = doc.said  # "Gus: ..." turns: the name is in the speaker field
+                words_t, exact_t = code_terms(title)
+                words_b, exact_b = code_terms(text)
                 tags = " ".join(code_terms(" ".join(doc.tags))[0])
                 extra = {name: value for name, value in (
                     ("speaker", doc.speaker), ("session", doc.session), ("dates", list(doc.dates)))
@@ -301,6 +302,9 @@ class LexicalIndex:
         for term in exact:
             q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")
             units.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
+            # a name in the query matches the turns that person said
+            units.append((Occur.Should, tantivy.Query.term_query(
+                schema, "speaker", term, index_option="freq")))
         for term in dates:
             # a constant score: BM25's length norm over a field most docs lack would make a
             # named day worth almost nothing; it is worth a rare word (a month, less)

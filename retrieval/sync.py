@@ -53,7 +53,8 @@ class SyncReport:
 
 
 def embed_text(doc: IndexDoc) -> str:
-    return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+    title, text = doc.said
+    return text if text.startswith(title) else f"{title}\n\n{text}"
 
 
 def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
