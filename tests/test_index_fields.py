@@ -308,3 +308,40 @@ def test_a_lexical_index_of_the_previous_schema_is_rebuilt_with_the_fields(chat)
     index.search("What did Gus do on 6 May 2023?", k=1, mode="bm25", now=ASKED)
     assert any("from another version" in w and "rebuilt" in w for w in warnings), warnings
     _fields_everywhere(index)
+
+
+def test_a_turn_written_as_speaker_colon_text_is_indexed_without_the_name(mem):
+    from memstrata.retrieval.sync import embed_text
+
+    import_events(
+        mem,
+        [
+            ImportEvent(
+                id="P1",
+                time=_at(8, 9),
+                session="s",
+                speaker="Gus",
+                text="Gus: I finally repaired the old canoe.",
+            ),
+            ImportEvent(
+                id="P2",
+                time=_at(8, 10),
+                session="s",
+                speaker="Sami",
+                text="Sami: Gus, you should paddle it to the island.",
+            ),
+        ],
+    )
+    index = MemoryIndex(mem, warn=lambda _m: None)
+    try:
+        index.sync()
+        docs = index.catalog.get_docs(["P1", "P2"])
+        assert docs["P1"].text == "Gus: I finally repaired the old canoe."  # shown as written
+        assert embed_text(docs["P1"]) == "I finally repaired the old canoe."
+        assert embed_text(docs["P2"]) == "Gus, you should paddle it to the island."
+        # the name is matched through the speaker field; the words only where they were said
+        assert _field_hits(index, "body", "gus") == {"P2"}
+        assert _field_hits(index, "speaker", "gus") == {"P1"}
+        assert {d for d, _ in index.lexical.search("Gus", 5)} == {"P1", "P2"}
+    finally:
+        index.close()
