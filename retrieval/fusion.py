@@ -32,14 +32,16 @@ class LexicalRetriever:
 
     name = "bm25"
 
-    def __init__(self, index: LexicalIndex, near_weight: float = 0.0):
+    def __init__(self, index: LexicalIndex, now=None, near_weight: float = 0.0):
         self.index = index
+        self.now = now  # the question's time: the days it names match resolved event dates
         self.near_weight = near_weight  # neighbouring turns' text (retrieval/neighbours.py)
 
     def retrieve(self, query, limit, filters=None):
         if self.near_weight > 0:
-            return self.index.search(query, limit, filters, near_weight=self.near_weight)
-        return self.index.search(query, limit, filters)
+            return self.index.search(query, limit, filters, now=self.now,
+                                     near_weight=self.near_weight)
+        return self.index.search(query, limit, filters, now=self.now)
 
 
 class VectorRetriever:

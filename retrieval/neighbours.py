@@ -68,8 +68,9 @@ def link_turns(events: Sequence[JournalEvent], docs: Sequence[IndexDoc], chars: 
             first.next_id, second.prev_id = second.id, first.id
             if chars > 0:
                 # the end of the turn before leads into this one; the start of the next answers it
-                second.before = _tail(first.text, chars)
-                first.after = _head(second.text, chars)
+                # (what was said: a "Speaker: " prefix is left to the speaker field)
+                second.before = _tail(first.said[1], chars)
+                first.after = _head(second.said[1], chars)
 
 
 def wants_window(doc: IndexDoc, chars: int) -> bool:
@@ -84,7 +85,7 @@ def window_text(doc: IndexDoc) -> str:
     turn too, every neighbour of a strong turn carried it and crowded other evidence out of
     the candidates (generated chat, seeds 1-5: context_all@2000 .998 -> .991), at more cost.
     """
-    return "\n".join(part for part in (doc.before, doc.text) if part)
+    return "\n".join(part for part in (doc.before, doc.said[1]) if part)
 
 
 def spread(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from memstrata.core.errors import InvalidItem
 from memstrata.retrieval.documents import (
+    DOCS_VERSION,
     IndexDoc,
     list_sources,
     merge_docs,
@@ -52,7 +53,8 @@ class SyncReport:
 
 
 def embed_text(doc: IndexDoc) -> str:
-    return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+    title, text = doc.said
+    return text if text.startswith(title) else f"{title}\n\n{text}"
 
 
 def doc_chunks(doc: IndexDoc, limit: int, encoding: str, window_chars: int) -> list[str]:
@@ -92,7 +94,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     # docs hold redacted text: a new detector re-reads every file, so nothing indexed by an
     # older one (which may have missed a secret) survives the upgrade
     guard_changed = catalog.get_meta("guard") != str(DETECTOR_VERSION)
-    force = force or guard_changed
+    docs_changed = catalog.get_meta("docs") != str(DOCS_VERSION)  # docs gained fields
+    force = force or guard_changed or docs_changed
     neighbours = _neighbour_signature(index)
     neighbours_changed = catalog.get_meta("neighbours") != neighbours
     if neighbours_changed:  # the indexed neighbour text and embeddings follow the settings
@@ -149,6 +152,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))
+    if docs_changed:
+        catalog.set_meta("docs", str(DOCS_VERSION))
     if neighbours_changed:
         catalog.set_meta("neighbours", neighbours)
     return content_changed or neighbours_changed

@@ -108,7 +108,7 @@ def test_turns_link_within_their_session_in_time_order_and_notes_stay_alone():
         assert (note.prev_id, note.next_id, note.before, note.after) == ("", "", "", "")
     # a little of each neighbour, cut at a word: the end of the one before, the start after
     assert corgi.before == "What breed?" and corgi.after == ""
-    assert breed.after == "Bo: A corgi," and breed.before == "is so small"
+    assert breed.after == "A corgi, two" and breed.before == "is so small"
     assert corgi.text == "Bo: A corgi, two years old."  # what is stored and shown is untouched
 
 
