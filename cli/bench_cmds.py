@@ -102,8 +102,12 @@ def _render_per_category(report) -> str:
               help="Also write one JSON line per question and mode to this file.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Save recall by mode and category as a PNG (needs the 'plot' extra).")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help="Dataset lines asked in parallel worker processes (default: one per core, "
+                   "at most 4). Metrics do not depend on it; timings do.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
-def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, as_json):
+def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, jobs,
+                    as_json):
     """Recall and context metrics per mode and category on a benchmark dataset.
 
     Each line is ingested into its own fresh temporary store; questions are asked with
@@ -130,7 +134,8 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
     try:
         report = run_retrieval_bench(dataset, budget=budget, modes=chosen, limit=limit,
                                      on_start=on_start, progress=progress,
-                                     details=bool(details_file))
+                                     details=bool(details_file),
+                                     jobs=jobs)
     finally:
         if "bar" in state:
             state["bar"].__exit__(None, None, None)

@@ -178,6 +178,8 @@ class _Conversation:
         """`p` says `text` (framed), as a reply to the other's question when `reply`."""
         rng, book = self.rng, self.book
         if reply:
+            if self.last == self.other(p):
+                self.small_talk(p)
             opener = (rng.choice(T.OPENERS_OTHER).format(rel=rel) if rel
                       else rng.choice(book.openers))
             self.say(self.other(p), opener)

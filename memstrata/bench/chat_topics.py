@@ -324,7 +324,7 @@ CHANGES: list[dict] = [
          then=["{S} moved again, to {v} this time.", "Update: {S} live{s} in {v} now."],
          ask=["Where does {who} live now?", "Which neighbourhood is {who} based in at "
               "present?", "Where did {who} move most recently?"]),
-    dict(key="manager", self=True, values=["Maria", "Helen", "Sofia", "Grace", "Nadine",
+    dict(key="manager", self=True, values=["Maria", "Helen", "Beatrix", "Grace", "Nadine",
                                           "Ruth"],
          first=["My manager is {v}, she's great.", "I report to {v} at work."],
          then=["I have a new manager now, {v}.", "They moved me to {v}'s team, she's my "
@@ -409,26 +409,26 @@ ECHOES = ["Speaking of {e}, I should sort that out myself.", "I've never been go
 
 # Two sessions: a friend's fact, then an event that needs it.
 HOPS: list[dict] = [
-    dict(first="My best friend {f} got a job in {v}.", then="{f} invited me to stay with "
-         "her in the spring.", ask="Which city will {who} travel to in the spring?",
+    dict(first="My best friend {f} got a job in {v}.", then="{f} invited me to come and "
+         "stay in the spring.", ask="Which city will {who} travel to in the spring?",
          values=["Vienna", "Seattle", "Nairobi", "Porto", "Oslo"]),
-    dict(first="My brother {f} opened a bakery called {v}.", then="I helped {f} at his "
+    dict(first="My brother {f} opened a bakery called {v}.", then="I helped {f} at the "
          "shop all weekend.", ask="What is the name of the shop where {who} helped out?",
          values=["Crumb & Co", "Rise Up", "Golden Loaf", "Flour Child"]),
     dict(first="My friend {f} adopted a puppy named {v}.", then="I walked {f}'s puppy every "
          "day this week.", ask="What is the name of the dog {who} walked this week?",
          values=["Nugget", "Bruno", "Poppy", "Scout"]),
-    dict(first="My cousin {f} works at {v}.", then="{f} got me an interview at her "
-         "company!", ask="Which company is {who} interviewing with?",
+    dict(first="My cousin {f} works at {v}.", then="{f} got me an interview at "
+         "{f}'s company!", ask="Which company is {who} interviewing with?",
          values=["Lumen Bank", "Orbit Games", "Cedar Health", "Polar Freight"]),
-    dict(first="{f} from work grew up in {v}.", then="{f} cooked us dinner from her home "
-         "country.", ask="Which country's food did {who} have at the dinner?",
+    dict(first="{f} from work grew up in {v}.", then="{f} cooked us dinner from "
+         "{f}'s home country.", ask="Which country's food did {who} have at the dinner?",
          values=["Peru", "Ethiopia", "Georgia", "the Philippines"]),
     dict(first="{f} recommended {v} to me.", then="I finished the book {f} recommended, "
          "loved it.", ask="Which book did {who} finish?",
          values=["Blue Hours", "The Long Field", "Iron Gardens", "Tidewater"]),
-    dict(first="My aunt {f} lives in {v}.", then="I'm flying out to see {f} for her "
-         "birthday.", ask="Where is {who} flying for a birthday?",
+    dict(first="My aunt {f} lives in {v}.", then="I'm flying out to see {f} for "
+         "the birthday.", ask="Where is {who} flying for a birthday?",
          values=["Dublin", "Montreal", "Perth", "Cape Town"]),
     dict(first="My neighbour {f} teaches {v}.", then="{f} gave me my first lesson "
          "yesterday!", ask="What did {who} have a first lesson in?",
@@ -439,7 +439,7 @@ HOPS: list[dict] = [
 SHARED: list[dict] = [
     dict(say="I've taken up {v} recently.", echo="Funny, I started {v} too!",
          ask="Which activity do {a} and {b} both do?",
-         values=["bouldering", "knitting", "birdwatching", "swimming", "chess", "journaling"]),
+         values=["bouldering", "knitting", "birdwatching", "origami", "chess", "journaling"]),
     dict(say="I'm obsessed with {v} at the moment.", echo="Me too, I can't get enough of "
          "{v}.", ask="What are {a} and {b} both into?",
          values=["crosswords", "jigsaw puzzles", "trail maps", "sudoku", "sea shanties"]),
