@@ -165,7 +165,7 @@ def test_reader_accepts_the_example_and_limit(tmp_path):
 
 # ---- the chat style -----------------------------------------------------------------------------
 SMALL_CHAT = Path(__file__).parent / "data" / "bench_small_chat.jsonl"
-SMALL_CHAT_ARGS = (7, 2, 10)  # seed, conversations, sessions of tests/data/bench_small_chat.jsonl
+SMALL_CHAT_ARGS = (7, 1, 20)  # seed, conversations, sessions of tests/data/bench_small_chat.jsonl
 
 
 def _chat_jsonl(seed: int, conversations: int, sessions: int) -> str:
@@ -185,7 +185,7 @@ def chat():
 def test_committed_small_chat_set_regenerates_byte_for_byte():
     assert _chat_jsonl(*SMALL_CHAT_ARGS).encode("utf-8") == SMALL_CHAT.read_bytes()
     result = CliRunner().invoke(cli, ["bench", "generate", "--style", "chat", "--seed", "7",
-                                      "--projects", "2", "--days", "10"])
+                                      "--projects", "1", "--days", "20"])
     assert result.exit_code == 0, result.output
     assert result.stdout.encode("utf-8") == SMALL_CHAT.read_bytes()
 

@@ -148,10 +148,22 @@ class _Conversation:
         rng = self.rng
         if self.echo_words and rng.random() < 0.15:
             word = rng.choice(self.echo_words)
-            self.say(speaker, rng.choice(self.book.echoes).format(e=word))
-            return
+            text = rng.choice(self.book.echoes).format(e=word)
+            if not self.events or not self.events[-1]["text"].endswith(text):
+                self.say(speaker, text)
+                return
         opener, body, tail = rng.choice(self.book.talk)
-        self.say(speaker, _sentence(opener + body) + tail)
+        text = _sentence(opener + body)
+        for _ in range(rng.choice((1, 2, 2, 3))):  # real turns run to a few sentences
+            text += " " + _sentence(rng.choice(self.book.talk)[1])
+        self.say(speaker, text + tail)
+
+    def react(self, speaker: str) -> dict:
+        """A reaction, often followed by a sentence of small talk."""
+        text = self.rng.choice(self.book.reactions)
+        if self.rng.random() < 0.6:
+            text += " " + _sentence(self.rng.choice(self.book.talk)[1])
+        return self.say(speaker, text)
 
     def ask(self, options: list[str], answer: str, evidence: list[dict], category: str,
             fill: dict[str, str]) -> None:
@@ -188,6 +200,8 @@ class _Conversation:
         frame, tail = rng.choice(book.frames), rng.choice(book.tails)
         body = _sentence(text)
         said = frame + _lower_start(body) if frame else body
+        if rng.random() < 0.5:  # the news comes with some chat around it
+            tail += " " + _sentence(rng.choice(book.talk)[1])
         return self.say(p, said + tail)
 
 
@@ -277,7 +291,7 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
             ev2 = conv.say(p, _sentence(topic["tell"].format(w=w)))
             conv.ask(topic["ask_detail"], w, [ev, ev2], "adjacent-turns", forms)
         else:
-            conv.say(other, rng.choice(conv.book.reactions))
+            conv.react(other)
     elif kind == "change":
         key = ("change", p, topic["key"], spec["subject"])
         if part == 0:
@@ -287,7 +301,7 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
             new = rng.choice([x for x in topic["values"] if x != state[key]])
             ev = conv.state(p, rng.choice(topic["then"]).format(v=new, **forms))
             conv.ask(topic["ask"], new, [ev], "knowledge-update", forms)
-        conv.say(conv.other(p), rng.choice(conv.book.reactions))
+        conv.react(conv.other(p))
     elif kind == "dated":
         said = conv.dates[conv.session]
         if rng.random() < 0.6:
@@ -299,7 +313,7 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
         ev = conv.state(p, topic["say"].format(when=label + ",", v=v, **forms))
         conv.ask([topic["ask"], topic["alt"]], day.date().isoformat(), [ev], "temporal",
                  {**forms, "v": v})
-        conv.say(conv.other(p), rng.choice(conv.book.reactions))
+        conv.react(conv.other(p))
     elif kind == "hop":
         key = ("hop", p, topic["first"])
         f = spec["friend"]
@@ -308,12 +322,12 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
         else:
             ev = conv.state(p, topic["then"].format(f=f))
             conv.ask([topic["ask"]], v, [state[key], ev], "multi-hop", forms)
-        conv.say(conv.other(p), rng.choice(conv.book.reactions))
+        conv.react(conv.other(p))
     else:  # shared: p says it, the other says the same of themselves in a later session
         key = ("shared", topic["say"])
         if part == 0:
             state[key] = conv.state(p, topic["say"].format(v=v))
-            conv.say(conv.other(p), rng.choice(conv.book.reactions))
+            conv.react(conv.other(p))
         else:
             ev = conv.state(conv.other(p), topic["echo"].format(v=v))
             conv.ask([topic["ask"]], v, [state[key], ev], "commonality",
