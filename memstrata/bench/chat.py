@@ -23,17 +23,31 @@ from datetime import datetime, timedelta, timezone
 from memstrata.bench import chat_topics as T
 from memstrata.bench.dataset import FORMAT
 
-CATEGORIES = ("single-hop", "adjacent-turns", "multi-hop", "temporal", "knowledge-update",
-              "commonality")
-UNIT_KINDS = (("fact", 50), ("detail", 14), ("dated", 13), ("change", 10), ("hop", 8),
-              ("shared", 5))
+CATEGORIES = (
+    "single-hop",
+    "adjacent-turns",
+    "multi-hop",
+    "temporal",
+    "knowledge-update",
+    "commonality",
+)
+UNIT_KINDS = (
+    ("fact", 50),
+    ("detail", 14),
+    ("dated", 13),
+    ("change", 10),
+    ("hop", 8),
+    ("shared", 5),
+)
 SHARE_WORD = 0.6  # share of questions that keep a content word of their evidence
-_STOP = set("""a an the and or but of to in on at for with from by about as is are was were be
+_STOP = set(
+    """a an the and or but of to in on at for with from by about as is are was were be
 been being am do does did done have has had having i me my we our you your he his she her
 they them their it its this that these those what which who whom whose when where why how
 there here so than then too very just now still all any both each more most other some such
 no not only own same can will would should could may might must shall into over again
-further once up down out off new one first""".split())
+further once up down out off new one first""".split()
+)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -72,8 +86,12 @@ class Phrasebook:
         self.dated = share(T.DATED, 0.8)
         self.hops = share(T.HOPS, 0.75)
         self.shared = list(T.SHARED)
-        self.talk = [(o, b, t) for o in share(T.TALK_OPEN, 0.7) for b in share(T.TALK_BODY, 0.6)
-                     for t in share(T.TALK_TAIL, 0.6)]
+        self.talk = [
+            (o, b, t)
+            for o in share(T.TALK_OPEN, 0.7)
+            for b in share(T.TALK_BODY, 0.6)
+            for t in share(T.TALK_TAIL, 0.6)
+        ]
         rng.shuffle(self.talk)
         self.talk = self.talk[:160]
         self.reactions = share(T.REACTIONS, 0.7)
@@ -101,9 +119,17 @@ def _subject_forms(index: int, p: str) -> dict[str, str]:
     said, poss, asked = T.SUBJECTS[index]
     me = index == 0
     who = asked.format(p=p)
-    return {"S": said, "poss": poss, "is": "am" if me else "is", "has": "have" if me else "has",
-            "s": "" if me else "s", "es": "" if me else "es", "who": who, "whose": f"{who}'s",
-            "rel": said.replace("my ", "your ")}
+    return {
+        "S": said,
+        "poss": poss,
+        "is": "am" if me else "is",
+        "has": "have" if me else "has",
+        "s": "" if me else "s",
+        "es": "" if me else "es",
+        "who": who,
+        "whose": f"{who}'s",
+        "rel": said.replace("my ", "your "),
+    }
 
 
 class _Conversation:
@@ -165,8 +191,14 @@ class _Conversation:
             text += " " + _sentence(self.rng.choice(self.book.talk)[1])
         return self.say(speaker, text)
 
-    def ask(self, options: list[str], answer: str, evidence: list[dict], category: str,
-            fill: dict[str, str]) -> None:
+    def ask(
+        self,
+        options: list[str],
+        answer: str,
+        evidence: list[dict],
+        category: str,
+        fill: dict[str, str],
+    ) -> None:
         """Word the question: mostly keeping a content word of the evidence, else away."""
         rng = self.rng
         names = {self.a.lower(), self.b.lower()}
@@ -177,14 +209,16 @@ class _Conversation:
         question = rng.choice(fits or worded)
         last = max(datetime.fromisoformat(e["time"]) for e in evidence)
         when = max(last, self.dates[-1]) + timedelta(days=self.rng.randint(1, 5))
-        self.questions.append({
-            "id": f"{self.name}/q{len(self.questions) + 1}",
-            "question": question,
-            "answer": answer,
-            "evidence": [e["id"] for e in evidence],
-            "category": category,
-            "time": when.isoformat(),
-        })
+        self.questions.append(
+            {
+                "id": f"{self.name}/q{len(self.questions) + 1}",
+                "question": question,
+                "answer": answer,
+                "evidence": [e["id"] for e in evidence],
+                "category": category,
+                "time": when.isoformat(),
+            }
+        )
 
     def state(self, p: str, text: str, reply: bool = False, rel: str = "") -> dict:
         """`p` says `text` (framed), as a reply to the other's question when `reply`."""
@@ -192,8 +226,9 @@ class _Conversation:
         if reply:
             if self.last == self.other(p):
                 self.small_talk(p)
-            opener = (rng.choice(T.OPENERS_OTHER).format(rel=rel) if rel
-                      else rng.choice(book.openers))
+            opener = (
+                rng.choice(T.OPENERS_OTHER).format(rel=rel) if rel else rng.choice(book.openers)
+            )
             self.say(self.other(p), opener)
         elif self.last == p:
             self.small_talk(self.other(p))
@@ -280,8 +315,12 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
     forms = _subject_forms(spec.get("subject", 0), p)
     if kind in ("fact", "detail"):
         reply = rng.random() < 0.4
-        ev = conv.state(p, rng.choice(topic["say"]).format(v=v, **forms), reply,
-                        forms["rel"] if spec["subject"] else "")
+        ev = conv.state(
+            p,
+            rng.choice(topic["say"]).format(v=v, **forms),
+            reply,
+            forms["rel"] if spec["subject"] else "",
+        )
         conv.ask(topic["ask"], v, [ev], "single-hop", forms)
         conv.echo_words.extend(topic.get("echo", []))
         other = conv.other(p)
@@ -311,8 +350,13 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
             label, weekday = rng.choice(T.RELATIVE_WEEKDAYS)
             day = said - timedelta(days=(said.weekday() - weekday) % 7 or 7)
         ev = conv.state(p, topic["say"].format(when=label + ",", v=v, **forms))
-        conv.ask([topic["ask"], topic["alt"]], day.date().isoformat(), [ev], "temporal",
-                 {**forms, "v": v})
+        conv.ask(
+            [topic["ask"], topic["alt"]],
+            day.date().isoformat(),
+            [ev],
+            "temporal",
+            {**forms, "v": v},
+        )
         conv.react(conv.other(p))
     elif kind == "hop":
         key = ("hop", p, topic["first"])
@@ -330,8 +374,7 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
             conv.react(conv.other(p))
         else:
             ev = conv.state(conv.other(p), topic["echo"].format(v=v))
-            conv.ask([topic["ask"]], v, [state[key], ev], "commonality",
-                     {"a": conv.a, "b": conv.b})
+            conv.ask([topic["ask"]], v, [state[key], ev], "commonality", {"a": conv.a, "b": conv.b})
 
 
 def generate_chat(seed: int, conversations: int, sessions: int) -> list[dict]:
@@ -345,6 +388,13 @@ def generate_chat(seed: int, conversations: int, sessions: int) -> list[dict]:
         state: dict = {}
         for s in range(len(conv.dates)):
             _session(conv, s, state)
-        out.append({"format": FORMAT, "name": conv.name, "style": "chat",
-                    "events": conv.events, "questions": conv.questions})
+        out.append(
+            {
+                "format": FORMAT,
+                "name": conv.name,
+                "style": "chat",
+                "events": conv.events,
+                "questions": conv.questions,
+            }
+        )
     return out

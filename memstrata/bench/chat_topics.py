@@ -13,6 +13,8 @@ value, {w} the detail, {who} the person asked about in a question ("Ana", "Ana's
 
 from __future__ import annotations
 
+# tables of sentences read best one topic per block, so the formatter leaves them be
+# fmt: off
 NAMES = [
     "Ana", "Bo", "Caro", "Dev", "Elif", "Femi", "Gus", "Hana", "Ivo", "Jun", "Kemal", "Lena",
     "Mika", "Noor", "Otto", "Priya", "Quinn", "Rosa", "Sami", "Tess", "Uma", "Vik", "Wren",
@@ -447,3 +449,4 @@ SHARED: list[dict] = [
          ask="Which season do {a} and {b} both like best?",
          values=["autumn", "spring", "winter", "summer"]),
 ]
+# fmt: on
