@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Set
 from datetime import datetime, timedelta, timezone
 
 from memstrata.bench import chat_topics as T
@@ -62,7 +63,7 @@ def _stem(word: str) -> str:
     return word.rstrip("e")
 
 
-def content_stems(text: str, names: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+def content_stems(text: str, names: Set[str] = frozenset()) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and w not in names}
 
 
@@ -257,13 +258,14 @@ def _schedule(conv: _Conversation) -> None:
                 if unit is None:
                     continue
             conv.plan[s].append((kind, 0, p, unit))
-            if kind in ("change", "hop", "shared"):
+            if kind in ("change", "hop", "shared") and later is not None:
                 conv.plan[later].append((kind, 1, p, unit))
 
 
 def _pick(conv: _Conversation, kind: str, p: str, used: set):
     """A unit not used yet for this speaker (its question must have one answer)."""
     rng, book = conv.rng, conv.book
+    key: tuple
     for _ in range(20):
         if kind in ("fact", "detail"):
             pool = [t for t in book.topics if kind == "fact" or "follow" in t]
@@ -313,6 +315,7 @@ def _unit(conv: _Conversation, kind: str, part: int, p: str, spec: dict, state: 
     rng = conv.rng
     topic, v = spec["topic"], spec["value"]
     forms = _subject_forms(spec.get("subject", 0), p)
+    key: tuple
     if kind in ("fact", "detail"):
         reply = rng.random() < 0.4
         ev = conv.state(
