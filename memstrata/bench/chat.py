@@ -181,14 +181,14 @@ class _Conversation:
                 return
         opener, body, tail = rng.choice(self.book.talk)
         text = _sentence(opener + body)
-        for _ in range(rng.choice((1, 2, 2, 3))):  # real turns run to a few sentences
+        for _ in range(rng.choice((2, 2, 3, 3, 4))):  # real turns run to a few sentences
             text += " " + _sentence(rng.choice(self.book.talk)[1])
         self.say(speaker, text + tail)
 
     def react(self, speaker: str) -> dict:
         """A reaction, often followed by a sentence of small talk."""
         text = self.rng.choice(self.book.reactions)
-        if self.rng.random() < 0.6:
+        for _ in range(self.rng.choice((0, 1, 1, 2))):
             text += " " + _sentence(self.rng.choice(self.book.talk)[1])
         return self.say(speaker, text)
 
@@ -236,7 +236,7 @@ class _Conversation:
         frame, tail = rng.choice(book.frames), rng.choice(book.tails)
         body = _sentence(text)
         said = frame + _lower_start(body) if frame else body
-        if rng.random() < 0.5:  # the news comes with some chat around it
+        for _ in range(rng.choice((0, 1, 1, 2))):  # the news comes with some chat around it
             tail += " " + _sentence(rng.choice(book.talk)[1])
         return self.say(p, said + tail)
 
