@@ -40,9 +40,11 @@ def _render_retrieval(report) -> str:
     budget = report.budget
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
-            "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
+            f"answer_in_context@{budget}", "tokens_mean", "search_ms_p50", "search_ms_p95",
+            "context_ms_p50"]
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", "tokens", "search p50 ms", "search p95 ms", "ctx p50 ms"]
+             f"ctx_any@{budget}", f"answer@{budget}", "tokens", "search p50 ms", "search p95 ms",
+             "ctx p50 ms"]
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})

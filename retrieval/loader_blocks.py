@@ -44,7 +44,6 @@ class Block:
     head: str = ""  # that heading ("" for none)
     head_tokens: int = 0
     group_order: str = ""  # render order of groups inside the tier
-    excerpt: Block | None = None  # a shorter stand-in when the whole block does not fit
     session: str | None = None
     day_file: str | None = None
     words: frozenset[str] = field(default_factory=frozenset)
@@ -296,41 +295,146 @@ def _load_item(mem: Memory, hit: Hit, known_path: str | None):
 
 
 _WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# a passage boundary: after a sentence's end, or at a line break (logs and notes are lines)
+_PASSAGE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_STOP = frozenset(
+    "a an and are as at be been but by did do does for from had has have he her his how i if in "
+    "into is it its me my not of on or our she so that the their them then there they this to "
+    "up was we were what when where which who why will with would you your".split()
+)
+EXCERPT_WORDS = 60  # a passage longer than this many words is cut into pieces of this size
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
 
 
-def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:
-    """The passage of a long block that best matches the query, marked as cut."""
-    if block.tokens <= max_tokens or not query:
+def _stem(word: str) -> str:
+    """A light suffix strip so "deploys", "deployed" and "deploying" meet."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _terms(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def passages(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences / lines of `text`, long ones cut into pieces."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for m in [*_PASSAGE_END.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[at:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.extend(_cut(text, at + lead, end))
+        at = m.end() if m else len(text)
+    return spans
+
+
+def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    words = list(re.finditer(r"\S+", text[start:end]))
+    if len(words) <= EXCERPT_WORDS:
+        return [(start, end)]
+    out = []
+    for n in range(0, len(words), EXCERPT_WORDS):
+        group = words[n : n + EXCERPT_WORDS]
+        out.append((start + group[0].start(), start + group[-1].end()))
+    return out
+
+
+def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int) -> tuple[int, int] | None:
+    """The run of passages of `text` that best matches `query` within `max_tokens`.
+
+    Passages are scored by the query terms they hold, each weighted by how rare it is among
+    the passages (a word every line repeats tells nothing); the window of consecutive passages
+    with the highest total that fits wins, the best single passage breaking ties, and is then
+    widened with its neighbours while room is left. None when no passage shares a term.
+    """
+    import math
+
+    spans = passages(text)
+    wanted = _terms(query)
+    if not spans or not wanted:
         return None
-    sentences = [s.strip() for s in _SENTENCE.split(block.raw) if s.strip()]
-    if len(sentences) < 2:
+    terms = [_terms(text[a:b]) & wanted for a, b in spans]
+    df: dict[str, int] = {}
+    for found in terms:
+        for t in found:
+            df[t] = df.get(t, 0) + 1
+    n = len(spans)
+    scores = [sum(math.log(1 + n / df[t]) for t in found) for found in terms]
+    if not any(scores):
         return None
-    wanted = _words(query)
-    best = max(range(len(sentences)), key=lambda i: len(_words(sentences[i]) & wanted))
-    lo = hi = best
-    text = sentences[best]
-    while True:  # widen around the best sentence while it stays short
+    cost = [memo(text[a:b]) + 1 for a, b in spans]
+    best, best_key = None, None
+    lo, total, tokens = 0, 0.0, 0
+    for hi in range(n):  # two pointers: the best-scoring window that fits
+        total += scores[hi]
+        tokens += cost[hi]
+        while tokens > max_tokens and lo <= hi:
+            total -= scores[lo]
+            tokens -= cost[lo]
+            lo += 1
+        if lo <= hi:
+            key = (round(total, 6), max(scores[lo : hi + 1]), -(hi - lo))
+            if best_key is None or key > best_key:
+                best, best_key = (lo, hi), key
+    if best is None:
+        return None
+    lo, hi = best
+    while lo > 0 and scores[lo] == 0 and lo < hi:  # a window that starts or ends on nothing
+        lo += 1
+    while hi > lo and scores[hi] == 0:
+        hi -= 1
+    used = sum(cost[lo : hi + 1])
+    while True:  # widen with the surrounding passages (context) while they fit
         grown = False
         for j in (hi + 1, lo - 1):
-            if 0 <= j < len(sentences) and memo(text) + memo(sentences[j]) < max_tokens:
-                text = f"{text} {sentences[j]}" if j > hi else f"{sentences[j]} {text}"
+            if 0 <= j < n and used + cost[j] <= max_tokens:
+                used += cost[j]
                 lo, hi = min(lo, j), max(hi, j)
                 grown = True
         if not grown:
             break
-    tail = id_tail(block.id or "", 1.0, "excerpt")
-    line = bullet(("… " if lo > 0 else "") + text + (" …" if hi < len(sentences) - 1 else ""), tail)
+    return spans[lo][0], spans[hi][1]
+
+
+def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:
+    """The passage of a long block that best matches the query, marked as an excerpt with
+    how to read the whole (`memstrata show <id>`); at most `max_tokens` tokens."""
+    if block.tokens <= max_tokens or not query or not block.raw.strip():
+        return None
+    short = id_tail(block.id or "", 1.0).strip()
+    whole = f"memstrata show {short.lstrip('~')}" if block.id else ""
+    marker = f"[excerpt of {block.tokens} tok" + (f"; whole: `{whole}`]" if whole else "]")
+    room = max_tokens - memo(bullet(marker + " … …")) - 2
+    if room <= 0:
+        return None
+    raw = block.raw
+    span = None
+    for _ in range(4):  # the window is sized by its passages; shrink until the line fits
+        span = best_window(raw, query, memo, room)
+        if span is None:
+            return None
+        line = _excerpt_line(raw, span, marker)
+        tokens = memo(line)
+        if tokens <= max_tokens:
+            break
+        room -= tokens - max_tokens + 4
+        if room <= 0:
+            return None
+    else:
+        return None
     return Block(
         block.tier,
         block.id,
         block.kind,
         line,
-        memo(line),
+        tokens,
         "excerpt",
         block.order,
         block.group,
@@ -341,3 +445,11 @@ def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 9
         day_file=block.day_file,
         seq=block.seq,
     )
+
+
+def _excerpt_line(raw: str, span: tuple[int, int], marker: str) -> str:
+    start, end = span
+    body = raw[start:end].strip()
+    lead = "… " if raw[:start].strip() else ""
+    trail = " …" if raw[end:].strip() else ""
+    return bullet(f"{marker} {lead}{body}{trail}")

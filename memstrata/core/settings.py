@@ -85,6 +85,10 @@ class LoaderSettings(BaseModel):
     candidates: int = 50
     todo_days: int = 14
     catalog_rescan_s: float = 300.0
+    fill_budget: bool = True
+    max_candidates: int = 1000
+    excerpts: bool = True
+    excerpt_tokens: int = 240
 
 
 class HookSettings(BaseModel):
