@@ -162,8 +162,10 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
               help="Number of project histories (dataset lines).")
 @click.option("--days", type=click.IntRange(8), default=60, show_default=True,
               help="Days of history per project (chat style: sessions per conversation).")
-@click.option("--style", type=click.Choice(["code", "chat"]), default="code", show_default=True,
-              help="code = coding-project histories; chat = two-person conversations.")
+@click.option("--style", type=click.Choice(["code", "chat", "notes"]), default="code",
+              show_default=True,
+              help="code = coding-project histories; chat = two-person conversations; "
+                   "notes = journals with long pasted notes and logs.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
 def bench_generate(seed, projects, days, style, output):
@@ -173,9 +175,18 @@ def bench_generate(seed, projects, days, style, output):
     knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
     near-duplicate distractors. --style chat: two people over dated sessions (--projects
     conversations of --days sessions): small talk, facts completed by the next turn, relative
-    dates, facts that change, facts across sessions, paraphrased questions.
+    dates, facts that change, facts across sessions, paraphrased questions. --style notes:
+    project journals whose facts sit inside long pasted notes and logs (500-2,000 tokens),
+    for excerpts and `answer_in_context@B`.
     """
-    if style == "chat":
+    if style == "notes":
+        import json as _json
+
+        from memstrata.bench.notes import generate_notes
+
+        text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
+                       for line in generate_notes(seed, projects, days))
+    elif style == "chat":
         import json as _json
 
         from memstrata.bench.chat import generate_chat

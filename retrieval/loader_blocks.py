@@ -346,19 +346,70 @@ def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int) -> tuple[int, int] | None:
+def loaded_embedder():
+    """The local sentence embedder if this process already loaded it (a search did), else
+    None: an excerpt never pays for loading a model (session hooks stay fast)."""
+    import sys
+
+    module = sys.modules.get("memstrata.retrieval.embedding")
+    if module is None:
+        return None
+    return next((e for e in module._CACHE.values() if isinstance(e, module.OnnxMiniLMEmbedder)),
+                None)
+
+
+_GROUP_WORDS = 1  # passages are embedded in runs of about this many words
+_VECTORS: dict[str, tuple[list[tuple[int, int]], object]] = {}  # text digest -> (runs, vectors)
+
+
+def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder) -> list[float]:
+    """Per passage, how much closer its run of passages is to the query than the average run
+    (0 for average or worse, 1 for the closest), from the sentence embedder."""
+    import hashlib
+
+    import numpy as np
+
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    cached = _VECTORS.get(key)
+    if cached is None:
+        runs: list[tuple[int, int]] = []
+        start, words = 0, 0
+        for i, (a, b) in enumerate(spans):
+            words += len(text[a:b].split())
+            if words >= _GROUP_WORDS or i == len(spans) - 1:
+                runs.append((start, i))
+                start, words = i + 1, 0
+        vectors = embedder.embed([text[spans[lo][0] : spans[hi][1]] for lo, hi in runs])
+        if len(_VECTORS) > 256:
+            _VECTORS.clear()
+        _VECTORS[key] = cached = (runs, vectors)
+    runs, vectors = cached
+    sims = np.asarray(vectors) @ np.asarray(embedder.embed([query]))[0]
+    top, mean = float(sims.max()), float(sims.mean())
+    out = [0.0] * len(spans)
+    for (lo, hi), sim in zip(runs, sims):
+        rel = max(0.0, (float(sim) - mean) / (top - mean)) if top > mean else 0.0
+        for i in range(lo, hi + 1):
+            out[i] = rel * rel
+    return out
+
+
+def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
+                embedder=None) -> tuple[int, int] | None:
     """The run of passages of `text` that best matches `query` within `max_tokens`.
 
     Passages are scored by the query terms they hold, each weighted by how rare it is among
-    the passages (a word every line repeats tells nothing); the window of consecutive passages
-    with the highest total that fits wins, the best single passage breaking ties, and is then
-    widened with its neighbours while room is left. None when no passage shares a term.
+    the passages (a word every line repeats tells nothing) plus — when `embedder` is given —
+    how close each is to the query in meaning (the index's own sentence model, so paraphrased
+    questions find their passage). The window that fits and holds the best passage wins (the
+    highest total among those), and is then widened with its neighbours while room is left.
+    None when no passage matches at all.
     """
     import math
 
     spans = passages(text)
     wanted = _terms(query)
-    if not spans or not wanted:
+    if not spans or not (wanted or embedder is not None):
         return None
     terms = [_terms(text[a:b]) & wanted for a, b in spans]
     df: dict[str, int] = {}
@@ -367,6 +418,14 @@ def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int) -> tupl
             df[t] = df.get(t, 0) + 1
     n = len(spans)
     scores = [sum(math.log(1 + n / df[t]) for t in found) for found in terms]
+    if embedder is not None and n > 1:
+        try:
+            meaning = _semantic(text, spans, query, embedder)
+        except Exception:  # noqa: BLE001 - words alone still choose a passage
+            meaning = None
+        if meaning is not None:  # meaning first (paraphrases), words to break ties
+            top = max(scores) or 1.0
+            scores = [m + (s / top) ** 2 for m, s in zip(meaning, scores)]
     if not any(scores):
         return None
     cost = [memo(text[a:b]) + 1 for a, b in spans]
@@ -380,7 +439,7 @@ def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int) -> tupl
             tokens -= cost[lo]
             lo += 1
         if lo <= hi:
-            key = (round(total, 6), max(scores[lo : hi + 1]), -(hi - lo))
+            key = (round(max(scores[lo : hi + 1]), 6), round(total, 6), -(hi - lo))
             if best_key is None or key > best_key:
                 best, best_key = (lo, hi), key
     if best is None:
@@ -416,8 +475,9 @@ def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 9
         return None
     raw = block.raw
     span = None
+    embedder = loaded_embedder()
     for _ in range(4):  # the window is sized by its passages; shrink until the line fits
-        span = best_window(raw, query, memo, room)
+        span = best_window(raw, query, memo, room, embedder)
         if span is None:
             return None
         line = _excerpt_line(raw, span, marker)

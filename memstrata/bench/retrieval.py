@@ -189,11 +189,17 @@ def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
 
 
 def answer_present(answer, context: str) -> bool | None:
-    """Whether a text (or number) answer appears in the context, case and spacing ignored."""
+    """Whether a text (or number) answer appears in the context as whole words, case and
+    spacing ignored ("43" is not found in "latency=2431ms")."""
     if isinstance(answer, bool) or not isinstance(answer, (str, int, float)):
         return None
+    import re
+
     wanted = normalise_ws(str(answer)).lower()
-    return bool(wanted) and wanted in normalise_ws(context).lower()
+    if not wanted:
+        return False
+    pattern = r"(?<!\w)" + re.escape(wanted) + r"(?!\w)"
+    return re.search(pattern, normalise_ws(context).lower()) is not None
 
 
 def _present(store: IngestedStore, evidence: list[str], context: str) -> dict[str, bool]:

@@ -89,6 +89,7 @@ class LoaderSettings(BaseModel):
     max_candidates: int = 1000
     excerpts: bool = True
     excerpt_tokens: int = 240
+    excerpt_rank: int = 3
 
 
 class HookSettings(BaseModel):
