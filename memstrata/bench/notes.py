@@ -152,7 +152,7 @@ def generate_notes(seed: int, lines: int, days: int) -> list[dict]:
                                "session": f"day-{day}",
                                "text": r.choice(SHORT).format(p=r.choice(PEOPLE),
                                                               s=r.choice(systems))})
-            for due, system, tokens, fact in [x for x in notes_due if x[0] == day]:
+            for _due, system, tokens, fact in [x for x in notes_due if x[0] == day]:
                 t = when + timedelta(hours=3, minutes=note_no)
                 eid = f"P{n}-N{note_no}"
                 events.append({"id": eid, "time": t.isoformat(), "session": f"day-{day}",
