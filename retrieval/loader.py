@@ -271,7 +271,7 @@ def _gather(
         if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
             fetch = partial(_retrieve_k, req, views)
         if fetch is not None and found and req.mem.settings.loader.fill_budget:
-            grower = _Grower(req, views, days, expand, fetch, found)
+            grower = _Grower(req, views, days, expand, fetch, found, searched=hits is None)
             return c, resident_items, grower
     return c, resident_items, None
 
@@ -294,25 +294,32 @@ class _Grower:
     """
 
     def __init__(self, req: _Request, views, days: DayCache, expand: bool,
-                 fetch: Callable[[int], list], found: list):
+                 fetch: Callable[[int], list], found: list, searched: bool):
         self.req, self.views, self.days, self.expand, self.fetch = req, views, days, expand, fetch
-        self.k = max(req.k, len(found))
+        # hits the caller supplied: as many as given; our own search: as many as asked
+        self.k = max(req.k, len(found)) if searched else max(len(found), 1)
         self.seen = {h.id for h in found}
         self.cap = max(req.mem.settings.loader.max_candidates, self.k)
-        self.done = len(found) < req.k or self.k >= self.cap
+        self.done = (searched and len(found) < req.k) or self.k >= self.cap
         self.max_tilde = 0  # the fence is fixed before growing: longer ~~~ runs are skipped
+        self.pending: list = []  # drawn hits not yet turned into blocks
 
     def __call__(self, room: int) -> list[Block] | None:
-        if self.done:
-            return None
-        # enough new hits for the room at ~10 tokens a short turn, at least twice the pool
-        k = min(self.cap, max(2 * self.k, self.k + room // 5))
-        found = self.fetch(k)
-        self.done = len(found) < k or k >= self.cap
-        self.k = k
-        new = [h for h in found if h.id not in self.seen]
-        self.seen.update(h.id for h in new)
-        blocks, neighbours = _hit_blocks(self.req, new, self.views, self.days, self.expand)
+        if not self.pending:
+            if self.done:
+                return None
+            # enough new hits for the room at ~10 tokens a short turn, at least twice the pool
+            k = min(self.cap, max(2 * self.k, self.k + room // 5))
+            found = self.fetch(k)
+            self.done = len(found) < k or k >= self.cap
+            self.k = k
+            self.pending = [h for h in found if h.id not in self.seen]
+            self.seen.update(h.id for h in self.pending)
+        # blocks only for as many hits as the room could show (reading and counting a hit
+        # costs more than ranking it)
+        take = max(room // 6, 16)
+        batch, self.pending = self.pending[:take], self.pending[take:]
+        blocks, neighbours = _hit_blocks(self.req, batch, self.views, self.days, self.expand)
         return [b for b in [*blocks, *neighbours] if longest_tilde_fence(b.text) <= self.max_tilde]
 
 

@@ -210,29 +210,41 @@ class DayCache:
     def __init__(self, mem: Memory):
         self.mem = mem
         self._days: dict[str, list] = {}
+        self._ids: dict[str, dict[str, int]] = {}  # day file -> event id -> position
+        self._is_file: dict[str, bool] = {}
 
     def events(self, path: Path) -> list:
         key = str(path)
         if key not in self._days:
             self._days[key] = self.mem.journal.read_file(path).events if self.mem.journal else []
+            self._ids[key] = {}
+            for i, e in enumerate(self._days[key]):
+                self._ids[key].setdefault(e.id, i)
         return self._days[key]
 
     def position(self, path: Path, event_id: str) -> int:
-        return next((i for i, e in enumerate(self.events(path)) if e.id == event_id), 0)
+        self.events(path)
+        return self._ids[str(path)].get(event_id, 0)
+
+    def _exists(self, raw: str) -> bool:
+        if raw not in self._is_file:
+            self._is_file[raw] = Path(raw).is_file()
+        return self._is_file[raw]
 
     def find(self, hit: Hit):
         """(event, its day file) for an event hit, or (None, None)."""
         if self.mem.journal is None:
             return None, None
         candidates = []
-        if hit.path and Path(str(hit.path)).is_file():
+        if hit.path and self._exists(str(hit.path)):
             candidates.append(Path(str(hit.path)))
         if isinstance(hit.time, datetime):
             candidates.append(self.mem.journal.day_file(today_utc(hit.time)))
         for path in candidates:
-            for event in self.events(path):
-                if event.id == hit.id:
-                    return event, path
+            events = self.events(path)
+            at = self._ids[str(path)].get(hit.id)
+            if at is not None:
+                return events[at], path
         return None, None
 
     def neighbours(self, event, path: Path, width: int = 1) -> list:

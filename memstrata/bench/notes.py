@@ -109,7 +109,7 @@ def _note(r: random.Random, system: str, tokens: int, fact: str | None,
           start: datetime) -> str:
     """A long pasted note (~`tokens` tokens); `fact` goes somewhere in its middle part."""
     log = r.random() < 0.4
-    words = int(tokens / (1.9 if log else 1.3))
+    words = int(tokens / (3.2 if log else 1.3))  # log lines: ids and times cost tokens
     lines = _filler(r, system, words, log, start)
     if fact is not None:
         at = r.randint(len(lines) // 5, max(len(lines) // 5, len(lines) * 4 // 5))
