@@ -282,6 +282,7 @@ def _retrieve_k(req: _Request, views, k: int) -> list:
         return _retrieve(req, views)
     finally:
         req.k = saved
+        req.notes[:] = list(dict.fromkeys(req.notes))  # a degraded search says so once
 
 
 class _Grower:

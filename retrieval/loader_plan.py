@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from memstrata.retrieval.loader_blocks import Block, excerpt_block
+from memstrata.retrieval.loader_blocks import Block
+from memstrata.retrieval.loader_excerpt import excerpt_block
 from memstrata.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMemo
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")

@@ -18,7 +18,7 @@ from memstrata.bench.retrieval import answer_present
 from memstrata.memory_layers.operations import log_event
 from memstrata.retrieval.hits import LightHit
 from memstrata.retrieval.loader import assemble_context
-from memstrata.retrieval.loader_blocks import best_window
+from memstrata.retrieval.loader_excerpt import best_window
 from memstrata.retrieval.render_context import TokenMemo
 
 from .conftest import model_dir
