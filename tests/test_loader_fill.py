@@ -205,3 +205,14 @@ def test_bench_reports_answer_in_context_and_excerpts_raise_it(tmp_path, monkeyp
     without = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
     assert with_ex["answer_in_context@800"] > without["answer_in_context@800"]
     assert with_ex["tokens_mean"] <= 800
+
+
+def test_excerpt_rank_zero_keeps_the_whole_packing_floor(mem):
+    note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
+    shorts = _short_events(mem, 80)
+    ranking = [LightHit(note.id, "event", None, note.time), *shorts]
+    mem.settings.loader = mem.settings.loader.model_copy(update={"excerpt_rank": 0})
+    result = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
+    packed = _topk_only(mem, query=QUESTION, budget=600, hits=ranking, expand=False)
+    assert set(packed.ids) <= set(result.ids)
+    assert note.id not in result.ids  # no room was left over for its excerpt
