@@ -88,8 +88,8 @@ class LoaderSettings(BaseModel):
     fill_budget: bool = True
     max_candidates: int = 1000
     excerpts: bool = True
-    excerpt_tokens: int = 240
-    excerpt_rank: int = 3
+    excerpt_tokens: int = 160
+    excerpt_rank: int = 10
 
 
 class HookSettings(BaseModel):
