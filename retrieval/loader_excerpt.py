@@ -75,40 +75,36 @@ def loaded_embedder():
                 None)
 
 
-_GROUP_WORDS = 1  # passages are embedded in runs of about this many words
-_VECTORS: dict[str, tuple[list[tuple[int, int]], object]] = {}  # text digest -> (runs, vectors)
+_VECTORS: dict[str, object] = {}  # text digest -> its passages' vectors (bounded, see below)
+_QUERIES: dict[str, object] = {}  # query -> its vector (the loader asks once per excerpt)
 
 
 def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder) -> list[float]:
-    """Per passage, how much closer its run of passages is to the query than the average run
-    (0 for average or worse, 1 for the closest), from the sentence embedder."""
+    """Per passage, how much closer it is to the query than the average passage, in meaning
+    (0 for average or worse, 1 for the closest), from the index's sentence embedder.
+    Passage vectors are kept per text, so a long note is embedded once per process."""
     import hashlib
 
     import numpy as np
 
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    cached = _VECTORS.get(key)
-    if cached is None:
-        runs: list[tuple[int, int]] = []
-        start, words = 0, 0
-        for i, (a, b) in enumerate(spans):
-            words += len(text[a:b].split())
-            if words >= _GROUP_WORDS or i == len(spans) - 1:
-                runs.append((start, i))
-                start, words = i + 1, 0
-        vectors = embedder.embed([text[spans[lo][0] : spans[hi][1]] for lo, hi in runs])
+    vectors = _VECTORS.get(key)
+    if vectors is None:
+        vectors = embedder.embed([text[a:b] for a, b in spans])
         if len(_VECTORS) > 256:
             _VECTORS.clear()
-        _VECTORS[key] = cached = (runs, vectors)
-    runs, vectors = cached
-    sims = np.asarray(vectors) @ np.asarray(embedder.embed([query]))[0]
+        _VECTORS[key] = vectors
+    wanted = _QUERIES.get(query)
+    if wanted is None:
+        wanted = np.asarray(embedder.embed([query]))[0]
+        if len(_QUERIES) > 256:
+            _QUERIES.clear()
+        _QUERIES[query] = wanted
+    sims = np.asarray(vectors) @ wanted
     top, mean = float(sims.max()), float(sims.mean())
-    out = [0.0] * len(spans)
-    for (lo, hi), sim in zip(runs, sims):
-        rel = max(0.0, (float(sim) - mean) / (top - mean)) if top > mean else 0.0
-        for i in range(lo, hi + 1):
-            out[i] = rel * rel
-    return out
+    if top <= mean:
+        return [0.0] * len(spans)
+    return [max(0.0, (float(sim) - mean) / (top - mean)) ** 2 for sim in sims]
 
 
 def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
