@@ -6,10 +6,9 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    `loader.resident_budget`; what does not fit is reported and stays in the catalog;
 2. hits — the retriever's ranking, whole, in rank order, skipping (never stopping at) one
    that does not fit. This phase is exactly "pack the ranking into budget − resident", so the
-   context always holds at least what that packing would — with one exception: one of the
-   best `loader.excerpt_rank` hits that is too long to fit whole is shown as an excerpt in its
-   rank's place (its matching passage is what the retriever found; the whole-packing floor
-   would have filled that room with lower-ranked hits instead);
+   context always holds at least what that packing would. (Opt-in exception: with
+   `loader.excerpt_rank = N`, one of the best N hits that is too long to fit whole is shown as
+   an excerpt in its rank's place — room the whole packing would give lower-ranked hits.)
 3. the journal (today, last working day, open todos) up to `loader.journal_share` of the rest;
 4. for long hits that did not fit whole, an excerpt around the matching passage (sized to
    the room left, at most `loader.excerpt_tokens`), then the neighbours of the best hits

@@ -138,11 +138,12 @@ def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem
     assert note.id not in result.full_ids  # an excerpt is not the whole item
 
 
-def test_the_best_hits_get_their_excerpt_before_lower_ranked_short_hits(mem):
+def test_with_excerpt_rank_the_best_hits_get_their_excerpt_before_lower_ranked_hits(mem):
     note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
     shorts = _short_events(mem, 80)
     _load_sentence_model(mem)
     ranking = [LightHit(note.id, "event", None, note.time), *shorts]
+    mem.settings.loader = mem.settings.loader.model_copy(update={"excerpt_rank": 3})
     result = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
     assert result.tokens <= 600
     assert "Monday 03:25 UTC" in result.text
@@ -198,6 +199,7 @@ def test_bench_reports_answer_in_context_and_excerpts_raise_it(tmp_path, monkeyp
     from memstrata.bench.retrieval import run_retrieval_bench
 
     monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+    monkeypatch.setenv("MEMSTRATA_LOADER__EXCERPT_RANK", "10")  # short events fill the rest
     path = tmp_path / "notes.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in generate_notes(2, 1, 10)), "utf-8")
     with_ex = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]

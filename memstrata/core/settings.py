@@ -89,7 +89,7 @@ class LoaderSettings(BaseModel):
     max_candidates: int = 1000
     excerpts: bool = True
     excerpt_tokens: int = 160
-    excerpt_rank: int = 10
+    excerpt_rank: int = 0
 
 
 class HookSettings(BaseModel):
