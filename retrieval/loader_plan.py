@@ -203,8 +203,8 @@ def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens
         for block in blocks:
             if bud.duplicate(block, near=block.source == "neighbour"):
                 continue
-            if bud.offer(block, cap):
-                shown += block.source == "retrieved"
+            if bud.used + bud.cost(block) <= cap:  # extra hits that do not fit are not
+                shown += bud.offer(block, cap) and block.source == "retrieved"  # "left out"
             elif block.source == "retrieved":
                 shown += _offer_excerpt(block, bud, cap, query, excerpt_tokens)
     return shown

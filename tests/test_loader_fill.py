@@ -59,6 +59,8 @@ def test_room_left_after_the_candidates_is_filled_with_more_of_the_ranking(mem):
     assert [h.id for h in ranking[:10]] == shown[:10]  # the candidates stay first, all of them
     assert asked and asked == sorted(asked) and max(asked) <= 1000  # growing, capped
     assert any("more ranked hit" in n for n in result.notes)
+    extra = {h.id for h in ranking[10:]}
+    assert not [d for d in result.dropped if d.id in extra]  # extras are not "left out"
 
 
 def test_a_larger_pool_never_reorders_what_was_already_packed(mem):
