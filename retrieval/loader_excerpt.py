@@ -79,7 +79,8 @@ _VECTORS: dict[str, object] = {}  # text digest -> its passages' vectors (bounde
 _QUERIES: dict[str, object] = {}  # query -> its vector (the loader asks once per excerpt)
 
 
-def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder) -> list[float]:
+def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder,
+              allowance: list[int] | None = None) -> list[float] | None:
     """Per passage, how much closer it is to the query than the average passage, in meaning
     (0 for average or worse, 1 for the closest), from the index's sentence embedder.
     Passage vectors are kept per text, so a long note is embedded once per process."""
@@ -90,6 +91,10 @@ def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder) -> 
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     vectors = _VECTORS.get(key)
     if vectors is None:
+        if allowance is not None:  # a context embeds only so many texts it has not seen
+            if allowance[0] <= 0:
+                return None
+            allowance[0] -= 1
         vectors = embedder.embed([text[a:b] for a, b in spans])
         if len(_VECTORS) > 256:
             _VECTORS.clear()
@@ -108,7 +113,7 @@ def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder) -> 
 
 
 def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
-                embedder=None) -> tuple[int, int] | None:
+                embedder=None, allowance: list[int] | None = None) -> tuple[int, int] | None:
     """The run of passages of `text` that best matches `query` within `max_tokens`.
 
     Passages are scored by the query terms they hold, each weighted by how rare it is among
@@ -133,7 +138,7 @@ def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
     scores = [sum(math.log(1 + n / df[t]) for t in found) for found in terms]
     if embedder is not None and n > 1:
         try:
-            meaning = _semantic(text, spans, query, embedder)
+            meaning = _semantic(text, spans, query, embedder, allowance)
         except Exception:  # noqa: BLE001 - words alone still choose a passage
             meaning = None
         if meaning is not None:  # meaning first (paraphrases), words to break ties
@@ -175,7 +180,8 @@ def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
     return spans[lo][0], spans[hi][1]
 
 
-def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:
+def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90,
+                  allowance: list[int] | None = None) -> Block | None:
     """The passage of a long block that best matches the query, marked as an excerpt with
     how to read the whole (`memstrata show <id>`); at most `max_tokens` tokens."""
     if block.tokens <= max_tokens or not query or not block.raw.strip():
@@ -190,7 +196,7 @@ def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 9
     span = None
     embedder = loaded_embedder()
     for _ in range(4):  # the window is sized by its passages; shrink until the line fits
-        span = best_window(raw, query, memo, room, embedder)
+        span = best_window(raw, query, memo, room, embedder, allowance)
         if span is None:
             return None
         line = _excerpt_line(raw, span, marker)

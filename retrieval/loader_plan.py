@@ -36,6 +36,7 @@ NEIGHBOUR_HITS = 40  # expand up to this many of the best event hits with adjace
 NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
 MIN_FILL_TOKENS = 12  # below this much room no further hit is worth a search
 MIN_EXCERPT_TOKENS = 40  # an excerpt shorter than this says too little to be worth its line
+EXCERPT_EMBEDS = 2  # new long texts one context may embed to choose their passage by meaning
 
 # More = a callable giving the next hits' blocks for `room` tokens (None: nothing more to ask)
 More = Callable[[int], "list[Block] | None"]
@@ -75,6 +76,9 @@ class Budgeter:
         self.dropped: list[Dropped] = []
         self.used = 0
         self.resident_left = 0  # resident candidates shown nowhere but (maybe) the catalog
+        # long texts whose passages this context may embed for excerpts (first time only;
+        # the vectors are kept per process): bounds a hook's cost, later ones use words
+        self.embed_allowance = [EXCERPT_EMBEDS]
 
     def cost(self, block: Block) -> int:
         cost = block.tokens
@@ -189,7 +193,7 @@ def _offer_excerpt(
     room = min(excerpt_tokens, cap - bud.used - bud.cost(block) + block.tokens)
     if room < MIN_EXCERPT_TOKENS or block.tokens <= room:
         return False
-    excerpt = excerpt_block(block, query, bud.memo, room)
+    excerpt = excerpt_block(block, query, bud.memo, room, bud.embed_allowance)
     return excerpt is not None and bud.offer(excerpt, cap)
 
 
