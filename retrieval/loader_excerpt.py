@@ -71,16 +71,22 @@ def loaded_embedder():
     module = sys.modules.get("memstrata.retrieval.embedding")
     if module is None:
         return None
-    return next((e for e in module._CACHE.values() if isinstance(e, module.OnnxMiniLMEmbedder)),
-                None)
+    return next(
+        (e for e in module._CACHE.values() if isinstance(e, module.OnnxMiniLMEmbedder)), None
+    )
 
 
 _VECTORS: dict[str, object] = {}  # text digest -> its passages' vectors (bounded, see below)
 _QUERIES: dict[str, object] = {}  # query -> its vector (the loader asks once per excerpt)
 
 
-def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder,
-              allowance: list[int] | None = None) -> list[float] | None:
+def _semantic(
+    text: str,
+    spans: list[tuple[int, int]],
+    query: str,
+    embedder,
+    allowance: list[int] | None = None,
+) -> list[float] | None:
     """Per passage, how much closer it is to the query than the average passage, in meaning
     (0 for average or worse, 1 for the closest), from the index's sentence embedder.
     Passage vectors are kept per text, so a long note is embedded once per process."""
@@ -112,8 +118,14 @@ def _semantic(text: str, spans: list[tuple[int, int]], query: str, embedder,
     return [max(0.0, (float(sim) - mean) / (top - mean)) ** 2 for sim in sims]
 
 
-def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
-                embedder=None, allowance: list[int] | None = None) -> tuple[int, int] | None:
+def best_window(
+    text: str,
+    query: str,
+    memo: TokenMemo,
+    max_tokens: int,
+    embedder=None,
+    allowance: list[int] | None = None,
+) -> tuple[int, int] | None:
     """The run of passages of `text` that best matches `query` within `max_tokens`.
 
     Passages are scored by the query terms they hold, each weighted by how rare it is among
@@ -180,8 +192,13 @@ def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int,
     return spans[lo][0], spans[hi][1]
 
 
-def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90,
-                  allowance: list[int] | None = None) -> Block | None:
+def excerpt_block(
+    block: Block,
+    query: str,
+    memo: TokenMemo,
+    max_tokens: int = 90,
+    allowance: list[int] | None = None,
+) -> Block | None:
     """The passage of a long block that best matches the query, marked as an excerpt with
     how to read the whole (`memstrata show <id>`); at most `max_tokens` tokens."""
     if block.tokens <= max_tokens or not query or not block.raw.strip():

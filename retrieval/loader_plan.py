@@ -173,9 +173,7 @@ def plan(
     return skipped, notes
 
 
-def _expand(
-    c: Candidates, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int
-) -> None:
+def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> None:
     """Excerpts of long hits that did not fit whole (best first), then neighbour turns."""
     for block in c.hits:
         _offer_excerpt(block, bud, cap, query, excerpt_tokens)

@@ -80,8 +80,9 @@ def test_a_larger_pool_never_reorders_what_was_already_packed(mem):
 def test_fill_budget_off_keeps_to_the_candidates(mem):
     mem.settings.loader.fill_budget = False
     ranking = _short_events(mem, 60)
-    result = _topk_only(mem, query="queue", budget=700, hits=ranking[:10],
-                        more_hits=lambda k: ranking[:k])
+    result = _topk_only(
+        mem, query="queue", budget=700, hits=ranking[:10], more_hits=lambda k: ranking[:k]
+    )
     assert {h.id for h in ranking[10:]}.isdisjoint(result.ids)
 
 
@@ -136,7 +137,10 @@ def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem
     assert result.tokens <= 400
     assert "Monday 03:25 UTC" in result.text  # a paraphrase: found by meaning
     assert "[excerpt of " in result.text
-    assert f"memstrata show {note.id[-8:][:5]}" in result.text or f"memstrata show {note.id}" in result.text
+    assert (
+        f"memstrata show {note.id[-8:][:5]}" in result.text
+        or f"memstrata show {note.id}" in result.text
+    )
     assert note.id not in result.full_ids  # an excerpt is not the whole item
 
 
@@ -159,13 +163,16 @@ def test_excerpt_window_without_a_sentence_model_uses_rare_query_words():
     log = "\n".join(
         [f"12:{i:02d}:00 INFO export-worker batch {i} processed in {100 + i}ms" for i in range(60)]
         + ["12:61:00 ERROR export-worker upstream reset code E4417 on shard 9"]
-        + [f"13:{i:02d}:00 INFO export-worker batch {i} processed in {200 + i}ms" for i in range(60)]
+        + [
+            f"13:{i:02d}:00 INFO export-worker batch {i} processed in {200 + i}ms"
+            for i in range(60)
+        ]
     )
     memo = TokenMemo("cl100k_base")
     span = best_window(log, "what happened with error E4417 in the export worker", memo, 80)
     assert span is not None
-    assert "E4417" in log[span[0]:span[1]]
-    assert memo(log[span[0]:span[1]]) <= 80
+    assert "E4417" in log[span[0] : span[1]]
+    assert memo(log[span[0] : span[1]]) <= 80
 
 
 def test_answer_in_context_matches_whole_words_only():

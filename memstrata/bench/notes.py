@@ -16,38 +16,85 @@ import random
 from datetime import datetime, timedelta, timezone
 
 SYSTEMS = [
-    "billing service", "search cluster", "ingest pipeline", "auth gateway", "report builder",
-    "mobile sync", "export worker", "audit log", "payment webhook", "image resizer",
-    "notification hub", "feature flag store", "session broker", "metrics relay",
+    "billing service",
+    "search cluster",
+    "ingest pipeline",
+    "auth gateway",
+    "report builder",
+    "mobile sync",
+    "export worker",
+    "audit log",
+    "payment webhook",
+    "image resizer",
+    "notification hub",
+    "feature flag store",
+    "session broker",
+    "metrics relay",
 ]
 PEOPLE = ["Ana", "Bo", "Chen", "Dara", "Eli", "Femi", "Gus", "Hana"]
-TEAMS = ["Kestrel", "Osprey", "Lynx", "Heron", "Marten", "Puffin", "Otter", "Falcon", "Wren",
-         "Badger", "Ibis", "Vole"]
-STORES = ["Memcached", "Redis", "Valkey", "DragonflyDB", "KeyDB", "Hazelcast", "Aerospike",
-          "Couchbase", "Ignite", "Tarantool"]
+TEAMS = [
+    "Kestrel",
+    "Osprey",
+    "Lynx",
+    "Heron",
+    "Marten",
+    "Puffin",
+    "Otter",
+    "Falcon",
+    "Wren",
+    "Badger",
+    "Ibis",
+    "Vole",
+]
+STORES = [
+    "Memcached",
+    "Redis",
+    "Valkey",
+    "DragonflyDB",
+    "KeyDB",
+    "Hazelcast",
+    "Aerospike",
+    "Couchbase",
+    "Ignite",
+    "Tarantool",
+]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 # (question template, statement template, value maker) — the statement is the one sentence
 # of the note that answers the question; the question shares few words with it on purpose
 FACTS = [
-    ("Which team is responsible for the {s} these days?",
-     "After the reorg, ownership of the {s} moved to team {v}.",
-     lambda r, _n: r.choice(TEAMS)),
-    ("How many times does the {s} try again before giving up?",
-     "We agreed to cap the {s} at {v} before it pages someone.",
-     lambda r, n: f"{r.randint(3, 40) + 40 * n} retries"),
-    ("What port should clients use to reach the {s}?",
-     "The {s} now listens on {v} behind the internal balancer.",
-     lambda r, _n: f"port {r.randint(20000, 65000)}"),
-    ("When can the {s} be taken down for upkeep?",
-     "The maintenance window for the {s} is {v}, announced a day ahead.",
-     lambda r, _n: f"{r.choice(DAYS)} {r.randint(0, 5):02d}:{r.choice(['10', '25', '40', '55'])} UTC"),
-    ("Where does the {s} keep its hot results?",
-     "Hot results of the {s} are cached in {v} since the migration.",
-     lambda r, _n: r.choice(STORES)),
-    ("What is the timeout budget of the {s}?",
-     "The request timeout of the {s} was raised to {v}.",
-     lambda r, n: f"{r.randint(150, 900) + 1000 * n} milliseconds"),
+    (
+        "Which team is responsible for the {s} these days?",
+        "After the reorg, ownership of the {s} moved to team {v}.",
+        lambda r, _n: r.choice(TEAMS),
+    ),
+    (
+        "How many times does the {s} try again before giving up?",
+        "We agreed to cap the {s} at {v} before it pages someone.",
+        lambda r, n: f"{r.randint(3, 40) + 40 * n} retries",
+    ),
+    (
+        "What port should clients use to reach the {s}?",
+        "The {s} now listens on {v} behind the internal balancer.",
+        lambda r, _n: f"port {r.randint(20000, 65000)}",
+    ),
+    (
+        "When can the {s} be taken down for upkeep?",
+        "The maintenance window for the {s} is {v}, announced a day ahead.",
+        lambda r, _n: (
+            f"{r.choice(DAYS)} {r.randint(0, 5):02d}:{r.choice(['10', '25', '40', '55'])} UTC"
+        ),
+    ),
+    (
+        "Where does the {s} keep its hot results?",
+        "Hot results of the {s} are cached in {v} since the migration.",
+        lambda r, _n: r.choice(STORES),
+    ),
+    (
+        "What is the timeout budget of the {s}?",
+        "The request timeout of the {s} was raised to {v}.",
+        lambda r, n: f"{r.randint(150, 900) + 1000 * n} milliseconds",
+    ),
 ]
 
 FILLER = [
@@ -96,8 +143,13 @@ def _filler(r: random.Random, system: str, words: int, log: bool, start: datetim
         if log:
             when += timedelta(seconds=r.randint(1, 90))
             line = r.choice(LOG).format(
-                t=when.strftime("%H:%M:%S"), slug=slug, h=f"{r.getrandbits(32):08x}",
-                ms=r.randint(5, 3000), n=r.randint(100, 9999), a=r.randint(1, 5))
+                t=when.strftime("%H:%M:%S"),
+                slug=slug,
+                h=f"{r.getrandbits(32):08x}",
+                ms=r.randint(5, 3000),
+                n=r.randint(100, 9999),
+                a=r.randint(1, 5),
+            )
         else:
             line = r.choice(FILLER).format(p=r.choice(PEOPLE), s=system)
         out.append(line)
@@ -105,8 +157,7 @@ def _filler(r: random.Random, system: str, words: int, log: bool, start: datetim
     return out
 
 
-def _note(r: random.Random, system: str, tokens: int, fact: str | None,
-          start: datetime) -> str:
+def _note(r: random.Random, system: str, tokens: int, fact: str | None, start: datetime) -> str:
     """A long pasted note (~`tokens` tokens); `fact` goes somewhere in its middle part."""
     log = r.random() < 0.4
     words = int(tokens / (3.2 if log else 1.3))  # log lines: ids and times cost tokens
@@ -114,8 +165,11 @@ def _note(r: random.Random, system: str, tokens: int, fact: str | None,
     if fact is not None:
         at = r.randint(len(lines) // 5, max(len(lines) // 5, len(lines) * 4 // 5))
         lines.insert(at, f"{start.strftime('%H:%M:%S')} NOTE {fact}" if log else fact)
-    title = (f"Log excerpt from the {system}, pasted for reference:" if log
-             else f"Notes from the {system} sync:")
+    title = (
+        f"Log excerpt from the {system}, pasted for reference:"
+        if log
+        else f"Notes from the {system} sync:"
+    )
     sep = "\n" if log else " "
     return title + "\n" + sep.join(lines)
 
@@ -148,24 +202,47 @@ def generate_notes(seed: int, lines: int, days: int) -> list[dict]:
             when = start + timedelta(days=day)
             for turn in range(r.randint(3, 6)):
                 t = when + timedelta(minutes=17 * turn + r.randint(0, 9))
-                events.append({"id": f"P{n}-D{day}:{turn}", "time": t.isoformat(),
-                               "session": f"day-{day}",
-                               "text": r.choice(SHORT).format(p=r.choice(PEOPLE),
-                                                              s=r.choice(systems))})
+                events.append(
+                    {
+                        "id": f"P{n}-D{day}:{turn}",
+                        "time": t.isoformat(),
+                        "session": f"day-{day}",
+                        "text": r.choice(SHORT).format(p=r.choice(PEOPLE), s=r.choice(systems)),
+                    }
+                )
             for _due, system, tokens, fact in [x for x in notes_due if x[0] == day]:
                 t = when + timedelta(hours=3, minutes=note_no)
                 eid = f"P{n}-N{note_no}"
-                events.append({"id": eid, "time": t.isoformat(), "session": f"day-{day}",
-                               "text": _note(r, system, tokens, fact[1] if fact else None, t)})
+                events.append(
+                    {
+                        "id": eid,
+                        "time": t.isoformat(),
+                        "session": f"day-{day}",
+                        "text": _note(r, system, tokens, fact[1] if fact else None, t),
+                    }
+                )
                 if fact:
-                    questions.append({"id": f"notes-{n}/q{len(questions)}", "question": fact[0],
-                                      "answer": fact[2], "evidence": [eid],
-                                      "category": "long-note", "time": ""})
+                    questions.append(
+                        {
+                            "id": f"notes-{n}/q{len(questions)}",
+                            "question": fact[0],
+                            "answer": fact[2],
+                            "evidence": [eid],
+                            "category": "long-note",
+                            "time": "",
+                        }
+                    )
                 note_no += 1
         end = start + timedelta(days=days, hours=1)
         for q in questions:
             q["time"] = end.isoformat()
         events.sort(key=lambda e: e["time"])
-        out.append({"format": "memstrata-bench/1", "name": f"notes-{seed}-{n}",
-                    "events": events, "questions": questions})
+        out.append(
+            {
+                "format": "memstrata-bench/1",
+                "name": f"notes-{seed}-{n}",
+                "events": events,
+                "questions": questions,
+            }
+        )
     return out
