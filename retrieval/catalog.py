@@ -156,6 +156,16 @@ class Catalog:
             out.update(r[0] for r in self.db.execute(sql, [*chunk, *params_tail]))
         return out
 
+    def speakers(self) -> set[str]:
+        """Every speaker named by an indexed event (one indexed scan of the docs table)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT json_extract(payload, '$.speaker') FROM docs WHERE type='event'")
+        return {r[0] for r in rows if r[0]}
+
+    def data_version(self) -> int:
+        """Changes whenever another connection (another process's sync) commits."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0]
+
     def count_docs(self) -> int:
         return self.db.execute("SELECT count(*) FROM docs").fetchone()[0]
 

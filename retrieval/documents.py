@@ -20,6 +20,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from memstrata.memory_layers.models import JournalEvent, MemoryItem
 
 
+# bump when docs gain fields or their derivation changes: every file is parsed again at the
+# next sync (3: speaker, session and resolved dates of events)
+DOCS_VERSION = 3
+
+
 @dataclass
 class IndexDoc:
     """The indexed view of one item or event."""
@@ -38,11 +43,22 @@ class IndexDoc:
     tags: list[str] = field(default_factory=list)
     human: bool = False  # human-confirmed: criteria set by a person do not fade
     file_rank: int = 0   # 0 = global store, 1 = project store (project wins on conflicts)
+    speaker: str = ""    # events: who said it (chat turns, imports)
+    session: str = ""    # events: the conversation or working session it belongs to
+    dates: list[str] = field(default_factory=list)  # days/months the text names, resolved
+
+    @property
+    def said(self) -> tuple[str, str]:
+        """(title, text) as indexed: a chat turn's leading "Speaker: " is left to the speaker
+        field, so its words and its vector hold only what was said (the name in every turn
+        pulled the vectors of one person's turns together, whatever they were about)."""
+        return _unprefixed(self.title, self.speaker), _unprefixed(self.text, self.speaker)
 
     @property
     def content_hash(self) -> str:
         """What the embedding depends on: re-embed only when this changes."""
-        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode()).hexdigest()[:32]
+        title, text = self.said
+        return hashlib.sha256(f"{title}\n\x00{text}".encode()).hexdigest()[:32]
 
     @property
     def doc_hash(self) -> str:
@@ -64,6 +80,12 @@ class IndexDoc:
         return cls(**data)
 
 
+def _unprefixed(text: str, speaker: str) -> str:
+    if speaker and text.startswith(speaker) and text[len(speaker):len(speaker) + 1] == ":":
+        return text[len(speaker) + 1:].lstrip() or text
+    return text
+
+
 def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
     status: str = item.status  # the index also knows "superseded"
     if status == "active" and item.superseded_by:
@@ -77,11 +99,18 @@ def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
 
 
 def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
+    from memstrata.retrieval.temporal import date_terms
+
+    text = event.text.strip()
     return IndexDoc(
         id=event.id, type="event", layer="L3", scope="project", status="active",
-        title=event.title, text=event.text.strip(), path=str(path), time=event.time,
+        title=event.title, text=text, path=str(path), time=event.time,
         confidence=1.0 if event.source == "user" else 0.8, importance=0.5,
         tags=list(event.tags), human=event.source == "user", file_rank=1,
+        speaker=" ".join((event.speaker or "").split()),
+        session=(event.session or "").strip(),
+        # "last Saturday" said on 8 May 2023 is indexed as 2023-05-06 (and 2023-05)
+        dates=date_terms(text, event.time),
     )
 
 

@@ -32,11 +32,12 @@ class LexicalRetriever:
 
     name = "bm25"
 
-    def __init__(self, index: LexicalIndex):
+    def __init__(self, index: LexicalIndex, now=None):
         self.index = index
+        self.now = now  # the question's time: the days it names match resolved event dates
 
     def retrieve(self, query, limit, filters=None):
-        return self.index.search(query, limit, filters)
+        return self.index.search(query, limit, filters, now=self.now)
 
 
 class VectorRetriever:

@@ -70,6 +70,9 @@ class MemoryIndex:
         self._embedder = None
         self._file_stats: dict[str, tuple[int, int, str]] | None = None
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
+        # known speakers, and the catalog's data_version they were read at: dropped when a
+        # sync here changes docs, or another process's sync commits to the catalog
+        self._speakers: tuple[int, set[str]] | None = None
         self.query_cache_size = 64
         self.pending_removals: list[str] = []
         self.last_warnings: list[str] = []
@@ -174,6 +177,8 @@ class MemoryIndex:
             return False
         if not (self.lexical.directory / "meta.json").is_file():
             return False
+        if not self.lexical.schema_current():
+            return False  # built by another version: the next sync rebuilds it
         return self.vectors.remote or (self.vectors.directory / "chroma.sqlite3").is_file()
 
     def set_clean(self, clean: bool) -> None:
@@ -190,7 +195,10 @@ class MemoryIndex:
                 self.catalog.reset_index_marks(lexical=True)
             return True
         except Exception as exc:  # noqa: BLE001 - corrupt files raise many types
-            report.warnings.append(f"lexical index was corrupt ({exc}); rebuilt it")
+            from memstrata.retrieval.lexical import SchemaChanged
+
+            what = "from another version" if isinstance(exc, SchemaChanged) else "corrupt"
+            report.warnings.append(f"lexical index was {what} ({exc}); rebuilt it")
             self.lexical.destroy()
             try:
                 self.lexical.open(create=True)
@@ -234,6 +242,7 @@ class MemoryIndex:
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
+            self._speakers = None
             self.lexical.destroy()
             self.vectors.destroy()
             self.catalog.clear()
@@ -247,7 +256,17 @@ class MemoryIndex:
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
-            return run_sync(self, progress, quick=quick, max_embed=max_embed)
+            report = run_sync(self, progress, quick=quick, max_embed=max_embed)
+        if report.changed:
+            self._speakers = None
+        return report
+
+    def speakers(self) -> set[str]:
+        """The speakers of the indexed events (cached until a sync changes the docs)."""
+        version = self.catalog.data_version()
+        if self._speakers is None or self._speakers[0] != version:
+            self._speakers = (version, self.catalog.speakers())
+        return self._speakers[1]
 
     def doctor(self, repair: bool = False) -> DoctorReport:
         from memstrata.retrieval.doctor import run_doctor
@@ -301,7 +320,7 @@ class MemoryIndex:
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             if mode == "default" and not names_an_identifier(query):
                 weight = r.prose_bm25_weight  # plain prose: meaning matters more than words
-            parts.append((LexicalRetriever(self.lexical), weight))
+            parts.append((LexicalRetriever(self.lexical, now), weight))
         if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
@@ -318,13 +337,21 @@ class MemoryIndex:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])
         usage = self.usage.get(list(docs)) if docs else {}
+        named: set[str] = set()
+        if mode == "default" and r.speaker_weight > 0:
+            from memstrata.retrieval.speakers import named_speakers
+
+            named = named_speakers(query, self.speakers())
         candidates = []
         for f in fused.hits:
             doc = docs.get(f.id)
             if doc is None or not _passes(doc, filters):
                 continue  # stale index entry: the catalog (from the files) has the last word
             count, last = usage.get(f.id, (0, None))
-            candidates.append(Candidate(doc, f.score, f.ranks, count, last))
+            score = f.score
+            if named and doc.speaker.lower() in named:
+                score *= 1.0 + r.speaker_weight  # said by the person the query is about
+            candidates.append(Candidate(doc, score, f.ranks, count, last))
         annotate(candidates, now, self.settings)
         reranker = get_reranker(self.settings) if mode == "default" else NoReranker()
         try:

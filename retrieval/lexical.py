@@ -16,13 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from datetime import datetime
+
     import tantivy
 
     from memstrata.retrieval.documents import IndexDoc
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: speaker, session and dates fields
 MAX_QUERY_TERMS = 64
 MAX_TOKEN_CHARS = 64
+DATE_DAY_SCORE = 4.0    # BM25 score of an event naming the day a query names ("on 6 May 2023")
+DATE_MONTH_SCORE = 1.5  # ... naming the month it names ("in May 2023")
 
 # a token is a run of word characters possibly joined by . _ - / : # @ (paths, urls, ids)
 _TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
@@ -97,6 +101,11 @@ def _schema():
     for name in ("title", "body", "tags"):
         builder.add_text_field(name, stored=False, tokenizer_name="mem_words", index_option="freq")
     builder.add_text_field("exact", stored=False, tokenizer_name="mem_exact", index_option="freq")
+    # events: who said it (each word of the name, lowercased), the session it belongs to, and
+    # the days/months its text names, resolved against its own time (`2023-05-06`, `2023-05`)
+    builder.add_text_field("speaker", stored=False, tokenizer_name="mem_exact", index_option="freq")
+    builder.add_text_field("session", stored=False, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("dates", stored=False, tokenizer_name="raw", index_option="freq")
     builder.add_date_field("time", stored=False, indexed=True, fast=True)
     return builder.build()
 
@@ -114,6 +123,18 @@ class Filters:
         pairs = [("type", self.types), ("layer", self.layers), ("scope", self.scopes),
                  ("status", self.statuses)]
         return [(k, list(v)) for k, v in pairs if v is not None]
+
+
+def query_dates(query: str, now: datetime) -> list[str]:
+    """The `dates` terms of the days and months a query names, read relative to `now`."""
+    from memstrata.retrieval.temporal import parse_date_query, query_date_terms
+
+    parsed = parse_date_query(query, now)
+    return query_date_terms(parsed) if parsed is not None else []
+
+
+class SchemaChanged(ValueError):
+    """The index on disk was built by another memstrata version (its fields differ)."""
 
 
 class LexicalIndex:
@@ -136,7 +157,8 @@ class LexicalIndex:
         if not exists and not create:
             raise FileNotFoundError(f"{self.directory} has no tantivy index")
         if exists and version_file.is_file() and version_file.read_text().strip() != str(SCHEMA_VERSION):
-            raise ValueError(f"lexical index schema {version_file.read_text().strip()} != {SCHEMA_VERSION}")
+            raise SchemaChanged(f"built with schema {version_file.read_text().strip()}, this "
+                                f"version writes {SCHEMA_VERSION}")
         self.directory.mkdir(parents=True, exist_ok=True)
         index = tantivy.Index(_schema(), path=str(self.directory), reuse=True)
         index.register_tokenizer("mem_words", self._words)
@@ -147,6 +169,13 @@ class LexicalIndex:
 
     def close(self) -> None:
         self._index = None
+
+    def schema_current(self) -> bool:
+        """Whether the index on disk has this version's fields (no file: an older one)."""
+        try:
+            return (self.directory / "memstrata-schema").read_text().strip() == str(SCHEMA_VERSION)
+        except OSError:
+            return False
 
     def destroy(self) -> None:
         self.close()
@@ -180,13 +209,17 @@ class LexicalIndex:
                 writer.delete_documents_by_term("id", doc_id)
             for doc in upserts:
                 writer.delete_documents_by_term("id", doc.id)
-                words_t, exact_t = code_terms(doc.title)
-                words_b, exact_b = code_terms(doc.text)
+                title, text = doc.said  # "Gus: ..." turns: the name is in the speaker field
+                words_t, exact_t = code_terms(title)
+                words_b, exact_b = code_terms(text)
                 tags = " ".join(code_terms(" ".join(doc.tags))[0])
+                extra = {name: value for name, value in (
+                    ("speaker", doc.speaker), ("session", doc.session), ("dates", list(doc.dates)))
+                    if value}  # an empty session must not become a term every event shares
                 writer.add_document(tantivy.Document(
                     id=doc.id, type=doc.type, layer=doc.layer, scope=doc.scope, status=doc.status,
                     title=" ".join(words_t), body=" ".join(words_b), tags=tags,
-                    exact=" ".join(exact_t + exact_b), time=doc.time,
+                    exact=" ".join(exact_t + exact_b), time=doc.time, **extra,
                 ))
                 written += 1
             writer.commit()
@@ -209,15 +242,53 @@ class LexicalIndex:
             e for e in exact if len(e) <= MAX_TOKEN_CHARS * 4 and e not in _STOP))
         return analysed[:MAX_QUERY_TERMS], exact_terms[:MAX_QUERY_TERMS // 2]
 
+    def dated(self, query: str, dates: list[str], limit: int, *,
+              ranges: list[tuple[datetime, datetime]] = (), filters: Filters | None = None,
+              reload: bool = True) -> list[tuple[str, float]]:
+        """Docs whose text names one of `dates` (the resolved `dates` field: `2023-05-06`,
+        `2023-05`) or whose time falls in one of `ranges` ([start, end)), ranked by BM25 of the
+        query's words; a doc that matches none of them still comes back (score of the date)."""
+        import tantivy
+
+        index = self.open(create=False)
+        if reload:
+            index.reload()
+        schema = index.schema
+        Occur = tantivy.Occur
+        when = [(Occur.Should, tantivy.Query.term_query(schema, "dates", d, index_option="freq"))
+                for d in dict.fromkeys(dates)]
+        when += [(Occur.Should, tantivy.Query.range_query(
+            schema, "time", tantivy.FieldType.Date, start, end, include_upper=False))
+            for start, end in ranges]
+        if not when:
+            return []
+        clauses = [(Occur.Must, tantivy.Query.boolean_query(when))]
+        words, _exact = self.query_terms(query)
+        for term in words:
+            for field, boost in (("title", 2.0), ("body", 1.0), ("tags", 1.5)):
+                clauses.append((Occur.Should, tantivy.Query.boost_query(
+                    tantivy.Query.term_query(schema, field, term, index_option="freq"), boost)))
+        for field, values in (filters.as_pairs() if filters else []):
+            clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))
+        searcher = index.searcher()
+        result = searcher.search(tantivy.Query.boolean_query(clauses), limit=max(1, limit),
+                                 count=False)
+        return [(searcher.doc(addr).get_first("id"), float(score)) for score, addr in result.hits]
+
     def search(self, query: str, limit: int, filters: Filters | None = None,
-               reload: bool = True) -> list[tuple[str, float]]:
-        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing."""
+               reload: bool = True, now: datetime | None = None) -> list[tuple[str, float]]:
+        """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing.
+
+        With `now` (the question's time), the days and months the query names ("on 6 May
+        2023", "last week") also match events whose text named them ("last Saturday" said
+        on 8 May 2023 is indexed as 2023-05-06)."""
         import tantivy
 
         index = self.open(create=False)
         if reload:
             index.reload()
         words, exact = self.query_terms(query)
+        dates = query_dates(query, now) if now is not None else []
         if not words and not exact:
             return []
         schema = index.schema
@@ -231,6 +302,15 @@ class LexicalIndex:
         for term in exact:
             q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")
             units.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
+            # a name in the query matches the turns that person said
+            units.append((Occur.Should, tantivy.Query.term_query(
+                schema, "speaker", term, index_option="freq")))
+        for term in dates:
+            # a constant score: BM25's length norm over a field most docs lack would make a
+            # named day worth almost nothing; it is worth a rare word (a month, less)
+            q = tantivy.Query.term_query(schema, "dates", term, index_option="basic")
+            weight = DATE_DAY_SCORE if len(term) == 10 else DATE_MONTH_SCORE
+            units.append((Occur.Should, tantivy.Query.const_score_query(q, weight)))
         # a long natural-language query must match two of its terms: one shared common word
         # is not evidence (identifier queries match several units: whole + parts + exact)
         need = 1 if len(words) <= 3 else 2

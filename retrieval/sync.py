@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from memstrata.core.errors import InvalidItem
 from memstrata.retrieval.documents import (
+    DOCS_VERSION,
     IndexDoc,
     list_sources,
     merge_docs,
@@ -52,7 +53,8 @@ class SyncReport:
 
 
 def embed_text(doc: IndexDoc) -> str:
-    return doc.text if doc.text.startswith(doc.title) else f"{doc.title}\n\n{doc.text}"
+    title, text = doc.said
+    return text if text.startswith(title) else f"{title}\n\n{text}"
 
 
 def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
@@ -80,7 +82,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     # docs hold redacted text: a new detector re-reads every file, so nothing indexed by an
     # older one (which may have missed a secret) survives the upgrade
     guard_changed = catalog.get_meta("guard") != str(DETECTOR_VERSION)
-    force = force or guard_changed
+    docs_changed = catalog.get_meta("docs") != str(DOCS_VERSION)  # docs gained fields
+    force = force or guard_changed or docs_changed
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
     known = index.file_stats(refresh=False)
@@ -127,6 +130,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))
+    if docs_changed:
+        catalog.set_meta("docs", str(DOCS_VERSION))
     return content_changed
 
 

@@ -62,8 +62,15 @@ def chunk_id(doc_id: str, n: int) -> str:
 
 
 def doc_metadata(doc: IndexDoc) -> dict:
-    return {"doc": doc.id, "type": doc.type, "layer": doc.layer, "scope": doc.scope,
+    meta = {"doc": doc.id, "type": doc.type, "layer": doc.layer, "scope": doc.scope,
             "status": doc.status}
+    # events from conversations: who said it and in which session (Chroma takes no empty or
+    # None values worth storing, so an event without them carries neither key)
+    for key in ("speaker", "session"):
+        value = getattr(doc, key, "")
+        if value:
+            meta[key] = value
+    return meta
 
 
 def where_clause(filters: Filters | None) -> dict | None:

@@ -53,6 +53,7 @@ class RetrievalSettings(BaseModel):
     vector_weight: float = 1.0
     candidates: int = 50
     date_weight: float = 2.0
+    speaker_weight: float = 0.3  # default pipeline: boost events said by a person the query names
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
     chroma_url: str = ""
     chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
