@@ -40,9 +40,11 @@ def _render_retrieval(report) -> str:
     budget = report.budget
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
-            "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
+            f"answer_in_context@{budget}", "tokens_mean", "search_ms_p50", "search_ms_p95",
+            "context_ms_p50"]
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", "tokens", "search p50 ms", "search p95 ms", "ctx p50 ms"]
+             f"ctx_any@{budget}", f"answer@{budget}", "tokens", "search p50 ms", "search p95 ms",
+             "ctx p50 ms"]
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})
@@ -165,8 +167,10 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
               help="Number of project histories (dataset lines).")
 @click.option("--days", type=click.IntRange(8), default=60, show_default=True,
               help="Days of history per project (chat style: sessions per conversation).")
-@click.option("--style", type=click.Choice(["code", "chat"]), default="code", show_default=True,
-              help="code = coding-project histories; chat = two-person conversations.")
+@click.option("--style", type=click.Choice(["code", "chat", "notes"]), default="code",
+              show_default=True,
+              help="code = coding-project histories; chat = two-person conversations; "
+                   "notes = journals with long pasted notes and logs.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
 def bench_generate(seed, projects, days, style, output):
@@ -176,9 +180,18 @@ def bench_generate(seed, projects, days, style, output):
     knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
     near-duplicate distractors. --style chat: two people over dated sessions (--projects
     conversations of --days sessions): small talk, facts completed by the next turn, relative
-    dates, facts that change, facts across sessions, paraphrased questions.
+    dates, facts that change, facts across sessions, paraphrased questions. --style notes:
+    project journals whose facts sit inside long pasted notes and logs (500-2,000 tokens),
+    for excerpts and `answer_in_context@B`.
     """
-    if style == "chat":
+    if style == "notes":
+        import json as _json
+
+        from memstrata.bench.notes import generate_notes
+
+        text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
+                       for line in generate_notes(seed, projects, days))
+    elif style == "chat":
         import json as _json
 
         from memstrata.bench.chat import generate_chat

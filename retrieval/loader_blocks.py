@@ -44,7 +44,6 @@ class Block:
     head: str = ""  # that heading ("" for none)
     head_tokens: int = 0
     group_order: str = ""  # render order of groups inside the tier
-    excerpt: Block | None = None  # a shorter stand-in when the whole block does not fit
     session: str | None = None
     day_file: str | None = None
     words: frozenset[str] = field(default_factory=frozenset)
@@ -336,48 +335,7 @@ def _load_item(mem: Memory, hit: Hit, known_path: str | None):
 
 
 _WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
-
-
-def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:
-    """The passage of a long block that best matches the query, marked as cut."""
-    if block.tokens <= max_tokens or not query:
-        return None
-    sentences = [s.strip() for s in _SENTENCE.split(block.raw) if s.strip()]
-    if len(sentences) < 2:
-        return None
-    wanted = _words(query)
-    best = max(range(len(sentences)), key=lambda i: len(_words(sentences[i]) & wanted))
-    lo = hi = best
-    text = sentences[best]
-    while True:  # widen around the best sentence while it stays short
-        grown = False
-        for j in (hi + 1, lo - 1):
-            if 0 <= j < len(sentences) and memo(text) + memo(sentences[j]) < max_tokens:
-                text = f"{text} {sentences[j]}" if j > hi else f"{sentences[j]} {text}"
-                lo, hi = min(lo, j), max(hi, j)
-                grown = True
-        if not grown:
-            break
-    tail = id_tail(block.id or "", 1.0, "excerpt")
-    line = bullet(("… " if lo > 0 else "") + text + (" …" if hi < len(sentences) - 1 else ""), tail)
-    return Block(
-        block.tier,
-        block.id,
-        block.kind,
-        line,
-        memo(line),
-        "excerpt",
-        block.order,
-        block.group,
-        block.head,
-        block.head_tokens,
-        block.group_order,
-        session=block.session,
-        day_file=block.day_file,
-        seq=block.seq,
-    )

@@ -13,6 +13,13 @@ mode:
   computed at the question time;
 - `recency`: the newest events before "now", packed the same way.
 
+When the candidates leave room, the loader draws more of the same ranking (`more_hits`, a
+search with a larger k, timed inside `context_ms`), in every mode but `recency`.
+
+`answer_in_context@B` is the share of questions (with a text `answer`) whose answer string is
+in the context (case and whitespace ignored): unlike `context_all`, it credits an excerpt of a
+long event that holds the answer. The system under test never sees the answer.
+
 For `default` the harness also packs the same ranking whole into (budget − the resident
 tier's tokens) and counts the questions whose evidence that packing held and the context
 did not (`floor_violations`, always 0 when the loader never loses what the retriever found).
@@ -64,6 +71,7 @@ class QuestionOutcome:
     search_ms: float
     context_ms: float
     floor_in: dict[str, bool] | None = None  # default mode: evidence in the plain packing
+    answer_in: bool | None = None  # the answer string is in the context (None: no text answer)
 
 
 @dataclass
@@ -107,7 +115,7 @@ def parse_modes(value: str | None) -> list[str]:
 
 # ---- contexts ------------------------------------------------------------------------------
 def build_context(store: IngestedStore, query: str, budget: int, now, hits: list,
-                  full: bool):
+                  full: bool, more_hits=None):
     """The loader renders every mode's context, so block formats and token counts are equal.
 
     `full` is the default pipeline (resident + catalog + journal + hits); otherwise only the
@@ -117,9 +125,10 @@ def build_context(store: IngestedStore, query: str, budget: int, now, hits: list
 
     if full:
         return assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
-                                sync=False)
+                                sync=False, more_hits=more_hits)
     return assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
-                            tiers=("topk",), recent=False, sync=False, expand=False)
+                            tiers=("topk",), recent=False, sync=False, expand=False,
+                            more_hits=more_hits)
 
 
 def recency_hits(store: IngestedStore, now, budget: int) -> list:
@@ -157,9 +166,14 @@ def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
     search_ms = (time.perf_counter() - started) * 1000
     mapped = [store.store_ids.get(h.id) for h in hits]
     ids = [m for m in dict.fromkeys(mapped) if m is not None]
+    def more_hits(k: int) -> list:
+        return store.index.search(q.question, k=k, mode=mode, now=now, sync=False,
+                                  record_access=False)
+
     started = time.perf_counter()
     result = build_context(store, q.question, budget, now,
-                           hits[:loader_k] if mode == "default" else hits, mode == "default")
+                           hits[:loader_k] if mode == "default" else hits, mode == "default",
+                           None if mode == "recency" else more_hits)
     # a context needs its search too, so its time includes it
     context_ms = (time.perf_counter() - started) * 1000 + search_ms
     ranked = ids[: max(KS)]
@@ -171,7 +185,21 @@ def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
         packed = build_context(store, q.question, budget - resident, now, hits[:loader_k], False)
         floor_in = _present(store, q.evidence, packed.text)
     return QuestionOutcome(q.id, mode, q.category, ranked, found_at, in_context, result.tokens,
-                           search_ms, context_ms, floor_in)
+                           search_ms, context_ms, floor_in, answer_present(q.answer, result.text))
+
+
+def answer_present(answer, context: str) -> bool | None:
+    """Whether a text (or number) answer appears in the context as whole words, case and
+    spacing ignored ("43" is not found in "latency=2431ms")."""
+    if isinstance(answer, bool) or not isinstance(answer, (str, int, float)):
+        return None
+    import re
+
+    wanted = normalise_ws(str(answer)).lower()
+    if not wanted:
+        return False
+    pattern = r"(?<!\w)" + re.escape(wanted) + r"(?!\w)"
+    return re.search(pattern, normalise_ws(context).lower()) is not None
 
 
 def _present(store: IngestedStore, evidence: list[str], context: str) -> dict[str, bool]:
@@ -201,6 +229,9 @@ def summarise(outcomes: list[QuestionOutcome], budget: int) -> dict:
         out[f"recall_all@{k}"] = round(all_k / n, 4)
     out[f"context_all@{budget}"] = round(sum(all(o.in_context.values()) for o in outcomes) / n, 4)
     out[f"context_any@{budget}"] = round(sum(any(o.in_context.values()) for o in outcomes) / n, 4)
+    answered = [o.answer_in for o in outcomes if o.answer_in is not None]
+    if answered:
+        out[f"answer_in_context@{budget}"] = round(sum(answered) / len(answered), 4)
     floors = [(o, o.floor_in) for o in outcomes if o.floor_in is not None]
     if floors:
         out[f"floor_all@{budget}"] = round(sum(all(f.values()) for _o, f in floors) / n, 4)
