@@ -40,9 +40,11 @@ def _render_retrieval(report) -> str:
     budget = report.budget
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
-            "tokens_mean", "search_ms_p50", "search_ms_p95", "context_ms_p50"]
+            f"answer_in_context@{budget}", "tokens_mean", "search_ms_p50", "search_ms_p95",
+            "context_ms_p50"]
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", "tokens", "search p50 ms", "search p95 ms", "ctx p50 ms"]
+             f"ctx_any@{budget}", f"answer@{budget}", "tokens", "search p50 ms", "search p95 ms",
+             "ctx p50 ms"]
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})
@@ -102,8 +104,12 @@ def _render_per_category(report) -> str:
               help="Also write one JSON line per question and mode to this file.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Save recall by mode and category as a PNG (needs the 'plot' extra).")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help="Dataset lines asked in parallel worker processes (default: one per core, "
+                   "at most 4). Metrics do not depend on it; timings do.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
-def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, as_json):
+def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, jobs,
+                    as_json):
     """Recall and context metrics per mode and category on a benchmark dataset.
 
     Each line is ingested into its own fresh temporary store; questions are asked with
@@ -130,7 +136,8 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
     try:
         report = run_retrieval_bench(dataset, budget=budget, modes=chosen, limit=limit,
                                      on_start=on_start, progress=progress,
-                                     details=bool(details_file))
+                                     details=bool(details_file),
+                                     jobs=jobs)
     finally:
         if "bar" in state:
             state["bar"].__exit__(None, None, None)
@@ -160,8 +167,10 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
               help="Number of project histories (dataset lines).")
 @click.option("--days", type=click.IntRange(8), default=60, show_default=True,
               help="Days of history per project (chat style: sessions per conversation).")
-@click.option("--style", type=click.Choice(["code", "chat"]), default="code", show_default=True,
-              help="code = coding-project histories; chat = two-person conversations.")
+@click.option("--style", type=click.Choice(["code", "chat", "notes"]), default="code",
+              show_default=True,
+              help="code = coding-project histories; chat = two-person conversations; "
+                   "notes = journals with long pasted notes and logs.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
 def bench_generate(seed, projects, days, style, output):
@@ -171,9 +180,18 @@ def bench_generate(seed, projects, days, style, output):
     knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
     near-duplicate distractors. --style chat: two people over dated sessions (--projects
     conversations of --days sessions): small talk, facts completed by the next turn, relative
-    dates, facts that change, facts across sessions, paraphrased questions.
+    dates, facts that change, facts across sessions, paraphrased questions. --style notes:
+    project journals whose facts sit inside long pasted notes and logs (500-2,000 tokens),
+    for excerpts and `answer_in_context@B`.
     """
-    if style == "chat":
+    if style == "notes":
+        import json as _json
+
+        from memstrata.bench.notes import generate_notes
+
+        text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
+                       for line in generate_notes(seed, projects, days))
+    elif style == "chat":
         import json as _json
 
         from memstrata.bench.chat import generate_chat

@@ -16,9 +16,10 @@ total — counted with tiktoken — is at most the budget.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 
 from memstrata.memory_layers.memory import Memory
 from memstrata.retrieval.hits import Hit, LightHit
@@ -27,7 +28,6 @@ from memstrata.retrieval.loader_blocks import (
     DayCache,
     cached_view,
     event_block,
-    excerpt_block,
     hit_block,
     is_open,
     recent_events,
@@ -40,6 +40,7 @@ from memstrata.retrieval.loader_plan import (
     Budgeter,
     Candidates,
     Dropped,
+    More,
     plan,
     render,
 )
@@ -215,7 +216,6 @@ def _hit_blocks(
         seen.add(hit.id)
         block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id))
         if block is not None:
-            block.excerpt = excerpt_block(block, req.query or "", req.memo) if expand else None
             blocks.append(block)
     neighbours: list[Block] = []
     if expand:
@@ -238,9 +238,15 @@ def _hit_blocks(
 
 
 def _gather(
-    req: _Request, tiers: tuple[str, ...], recent: bool, hits: list | None, expand: bool
-) -> tuple[Candidates, list]:
-    """Every candidate block, and the resident items (for the fence width)."""
+    req: _Request,
+    tiers: tuple[str, ...],
+    recent: bool,
+    hits: list | None,
+    expand: bool,
+    more_hits: Callable[[int], list] | None = None,
+) -> tuple[Candidates, list, More | None]:
+    """Every candidate block, the resident items (for the fence width), and how to draw more
+    of the ranking when the budget is not spent (None when there is no ranking to extend)."""
     resident_items, rows, total, problems, views = cached_view(req.mem, req.memo)
     req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
     c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
@@ -261,7 +267,61 @@ def _gather(
             ]
         found = _retrieve(req, views) if hits is None else hits
         c.hits, c.neighbours = _hit_blocks(req, found, views, days, expand)
-    return c, resident_items
+        fetch = more_hits
+        if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
+            fetch = partial(_retrieve_k, req, views)
+        if fetch is not None and found and req.mem.settings.loader.fill_budget:
+            grower = _Grower(req, views, days, expand, fetch, found, searched=hits is None)
+            return c, resident_items, grower
+    return c, resident_items, None
+
+
+def _retrieve_k(req: _Request, views, k: int) -> list:
+    saved, req.k = req.k, k
+    try:
+        return _retrieve(req, views)
+    finally:
+        req.k = saved
+        req.notes[:] = list(dict.fromkeys(req.notes))  # a degraded search says so once
+
+
+class _Grower:
+    """Draws further hits of the same ranking, in steps, when the budget still has room.
+
+    The hits already gathered keep their places: a larger pool may reorder the ranking's
+    head (fusion and rerank see more candidates), so only ids not seen before are appended,
+    in the larger ranking's order. Stops at `loader.max_candidates` or when the retriever
+    returns fewer hits than asked (nothing more to find).
+    """
+
+    def __init__(self, req: _Request, views, days: DayCache, expand: bool,
+                 fetch: Callable[[int], list], found: list, searched: bool):
+        self.req, self.views, self.days, self.expand, self.fetch = req, views, days, expand, fetch
+        # hits the caller supplied: as many as given; our own search: as many as asked
+        self.k = max(req.k, len(found)) if searched else max(len(found), 1)
+        self.seen = {h.id for h in found}
+        self.cap = max(req.mem.settings.loader.max_candidates, self.k)
+        self.done = (searched and len(found) < req.k) or self.k >= self.cap
+        self.max_tilde = 0  # the fence is fixed before growing: longer ~~~ runs are skipped
+        self.pending: list = []  # drawn hits not yet turned into blocks
+
+    def __call__(self, room: int) -> list[Block] | None:
+        if not self.pending:
+            if self.done:
+                return None
+            # enough new hits for the room at ~10 tokens a short turn, at least twice the pool
+            k = min(self.cap, max(2 * self.k, self.k + room // 5))
+            found = self.fetch(k)
+            self.done = len(found) < k or k >= self.cap
+            self.k = k
+            self.pending = [h for h in found if h.id not in self.seen]
+            self.seen.update(h.id for h in self.pending)
+        # blocks only for as many hits as the room could show (reading and counting a hit
+        # costs more than ranking it)
+        take = max(room // 6, 16)
+        batch, self.pending = self.pending[:take], self.pending[take:]
+        blocks, neighbours = _hit_blocks(self.req, batch, self.views, self.days, self.expand)
+        return [b for b in [*blocks, *neighbours] if longest_tilde_fence(b.text) <= self.max_tilde]
 
 
 # ---- assemble ----------------------------------------------------------------------------------
@@ -279,13 +339,16 @@ def assemble_context(
     sync: bool = True,
     now: datetime | None = None,
     expand: bool = True,
+    more_hits: Callable[[int], list] | None = None,
 ) -> ContextResult:
     """Assemble the session context within `budget` tokens (default: settings.loader.budget).
 
     `hits` supplies retrieval results directly (anything with the `Hit` protocol; otherwise
     the index is searched for `query` in `retrieval` mode); `exclude_ids` are never shown
     again (what the session already received); `expand=False` packs only whole hits (no
-    neighbour turns, no excerpts), as the bench's single-retriever modes do.
+    neighbour turns, no excerpts), as the bench's single-retriever modes do. When the budget
+    is not spent, the loader draws more of the ranking (`loader.fill_budget`): by searching
+    again with a larger k, or through `more_hits(k)` when the caller supplied the hits.
     """
     from memstrata.memory_layers.models import now_utc
 
@@ -306,15 +369,20 @@ def assemble_context(
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
         return result
-    c, resident_items = _gather(req, tiers, recent, hits, expand)
-    _plan_and_render(req, c, resident_items, result, expand)
+    c, resident_items, more = _gather(req, tiers, recent, hits, expand, more_hits)
+    _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
     return result
 
 
 def _plan_and_render(
-    req: _Request, c: Candidates, resident_items: list, result: ContextResult, expand: bool
+    req: _Request,
+    c: Candidates,
+    resident_items: list,
+    result: ContextResult,
+    expand: bool,
+    more: More | None = None,
 ) -> None:
     """Steps two and three: fence, budget plan, render and report, then reinforce."""
     cfg = req.mem.settings.loader
@@ -325,6 +393,8 @@ def _plan_and_render(
         + [0]
     )
     fence_open, fence_close = fence_for(longest)
+    if isinstance(more, _Grower):
+        more.max_tilde = max(longest, 3)
     result.overhead = req.memo(PREFACE) + req.memo(fence_open) + req.memo(fence_close)
     avail = budget - result.overhead
     result.notes = req.notes
@@ -344,6 +414,9 @@ def _plan_and_render(
         catalog_share=cfg.catalog_share,
         query=req.query,
         expand=expand,
+        more=more,
+        excerpt_tokens=cfg.excerpt_tokens if cfg.excerpts else 0,
+        excerpt_rank=cfg.excerpt_rank,
     )
     result.notes.extend(notes)
     if "catalog" in result.tiers:

@@ -44,7 +44,6 @@ class Block:
     head: str = ""  # that heading ("" for none)
     head_tokens: int = 0
     group_order: str = ""  # render order of groups inside the tier
-    excerpt: Block | None = None  # a shorter stand-in when the whole block does not fit
     session: str | None = None
     day_file: str | None = None
     words: frozenset[str] = field(default_factory=frozenset)
@@ -206,11 +205,14 @@ def is_open(event, events) -> bool:
 
 
 class DayCache:
-    """Journal day files read at most once per assembly."""
+    """Journal day files read at most once per assembly, with their events by id."""
 
     def __init__(self, mem: Memory):
         self.mem = mem
         self._days: dict[str, list] = {}
+        self._at: dict[str, dict[str, int]] = {}  # day file -> event id -> position
+        self._paths: dict[str, Path] = {}
+        self._files: dict[str, bool] = {}
 
     def events(self, path: Path) -> list:
         key = str(path)
@@ -218,23 +220,36 @@ class DayCache:
             self._days[key] = self.mem.journal.read_file(path).events if self.mem.journal else []
         return self._days[key]
 
+    def _positions(self, path: Path) -> dict[str, int]:
+        key = str(path)
+        at = self._at.get(key)
+        if at is None:
+            at = self._at[key] = {}
+            for i, e in enumerate(self.events(path)):
+                at.setdefault(e.id, i)
+        return at
+
     def position(self, path: Path, event_id: str) -> int:
-        return next((i for i, e in enumerate(self.events(path)) if e.id == event_id), 0)
+        return self._positions(path).get(event_id, 0)
 
     def find(self, hit: Hit):
         """(event, its day file) for an event hit, or (None, None)."""
         if self.mem.journal is None:
             return None, None
-        candidates = []
-        if hit.path and Path(str(hit.path)).is_file():
-            candidates.append(Path(str(hit.path)))
-        if isinstance(hit.time, datetime):
-            candidates.append(self.mem.journal.day_file(today_utc(hit.time)))
-        for path in candidates:
-            for event in self.events(path):
-                if event.id == hit.id:
-                    return event, path
-        return None, None
+        found = self._find_in(str(hit.path), hit.id) if hit.path else None
+        if found is None and isinstance(hit.time, datetime):
+            found = self._find_in(str(self.mem.journal.day_file(today_utc(hit.time))), hit.id)
+        return found or (None, None)
+
+    def _find_in(self, key: str, event_id: str):
+        path = self._paths.get(key)
+        if path is None:
+            path = self._paths[key] = Path(key)
+            self._files[key] = key in self._days or path.is_file()
+        if not self._files[key]:
+            return None  # only a file is read (a stale path is simply skipped)
+        i = self._positions(path).get(event_id)
+        return None if i is None else (self.events(path)[i], path)
 
     def neighbours(self, event, path: Path, width: int = 1) -> list:
         """The turns just before and after `event` in the same session (nearest first)."""
@@ -320,48 +335,7 @@ def _load_item(mem: Memory, hit: Hit, known_path: str | None):
 
 
 _WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
-
-
-def excerpt_block(block: Block, query: str, memo: TokenMemo, max_tokens: int = 90) -> Block | None:
-    """The passage of a long block that best matches the query, marked as cut."""
-    if block.tokens <= max_tokens or not query:
-        return None
-    sentences = [s.strip() for s in _SENTENCE.split(block.raw) if s.strip()]
-    if len(sentences) < 2:
-        return None
-    wanted = _words(query)
-    best = max(range(len(sentences)), key=lambda i: len(_words(sentences[i]) & wanted))
-    lo = hi = best
-    text = sentences[best]
-    while True:  # widen around the best sentence while it stays short
-        grown = False
-        for j in (hi + 1, lo - 1):
-            if 0 <= j < len(sentences) and memo(text) + memo(sentences[j]) < max_tokens:
-                text = f"{text} {sentences[j]}" if j > hi else f"{sentences[j]} {text}"
-                lo, hi = min(lo, j), max(hi, j)
-                grown = True
-        if not grown:
-            break
-    tail = id_tail(block.id or "", 1.0, "excerpt")
-    line = bullet(("… " if lo > 0 else "") + text + (" …" if hi < len(sentences) - 1 else ""), tail)
-    return Block(
-        block.tier,
-        block.id,
-        block.kind,
-        line,
-        memo(line),
-        "excerpt",
-        block.order,
-        block.group,
-        block.head,
-        block.head_tokens,
-        block.group_order,
-        session=block.session,
-        day_file=block.day_file,
-        seq=block.seq,
-    )

@@ -6,26 +6,40 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    `loader.resident_budget`; what does not fit is reported and stays in the catalog;
 2. hits — the retriever's ranking, whole, in rank order, skipping (never stopping at) one
    that does not fit. This phase is exactly "pack the ranking into budget − resident", so the
-   context always holds at least what that packing would;
+   context always holds at least what that packing would. (Opt-in exception: with
+   `loader.excerpt_rank = N`, one of the best N hits that is too long to fit whole is shown as
+   an excerpt in its rank's place — room the whole packing would give lower-ranked hits.)
 3. the journal (today, last working day, open todos) up to `loader.journal_share` of the rest;
-4. neighbours of the best hits (adjacent turns of the same session) and, for long hits that
-   did not fit whole, an excerpt around the matching passage — leaving the catalog its share;
-5. the catalog, one line per memory file;
-6. whatever is still free goes back to the resident leftovers and the journal.
+4. for long hits that did not fit whole, an excerpt around the matching passage (sized to
+   the room left, at most `loader.excerpt_tokens`), then the neighbours of the best hits
+   (adjacent turns of the same session) — leaving the catalog its share;
+5. resident leftovers, then *more* of the ranking: while the top-k tier still has room, the
+   retriever is asked for further hits (the pool grows in steps up to
+   `loader.max_candidates`), appended after the ones already ranked so the packing above is
+   never reordered;
+6. the catalog, one line per memory file;
+7. whatever is still free goes back to the resident leftovers and the journal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from memstrata.retrieval.loader_blocks import Block
+from memstrata.retrieval.loader_excerpt import excerpt_block
 from memstrata.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMemo
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
 MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
 NEIGHBOUR_HITS = 40  # expand up to this many of the best event hits with adjacent turns
 NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
+MIN_FILL_TOKENS = 12  # below this much room no further hit is worth a search
+MIN_EXCERPT_TOKENS = 40  # an excerpt shorter than this says too little to be worth its line
+EXCERPT_EMBEDS = 2  # new long texts one context may embed to choose their passage by meaning
+
+# More = a callable giving the next hits' blocks for `room` tokens (None: nothing more to ask)
+More = Callable[[int], "list[Block] | None"]
 
 
 @dataclass
@@ -62,6 +76,9 @@ class Budgeter:
         self.dropped: list[Dropped] = []
         self.used = 0
         self.resident_left = 0  # resident candidates shown nowhere but (maybe) the catalog
+        # long texts whose passages this context may embed for excerpts (first time only;
+        # the vectors are kept per process): bounds a hook's cost, later ones use words
+        self.embed_allowance = [EXCERPT_EMBEDS]
 
     def cost(self, block: Block) -> int:
         cost = block.tokens
@@ -116,13 +133,17 @@ def plan(
     catalog_share: float,
     query: str | None,
     expand: bool,
+    more: More | None = None,
+    excerpt_tokens: int = 0,
+    excerpt_rank: int = 0,
 ) -> tuple[int, list[str]]:
     """Fill `bud` within `avail` tokens; (catalog lines left out, notes)."""
     notes: list[str] = []
     left_out = [b for b in c.resident if not bud.offer(b, min(resident_cap, avail))]
-    for block in c.hits:
-        if not bud.duplicate(block, near=False):
-            bud.offer(block, avail)
+    for rank, block in enumerate(c.hits):
+        if not bud.duplicate(block, near=False) and not bud.offer(block, avail):
+            if expand and rank < excerpt_rank:  # the best hits: their passage, not nothing
+                _offer_excerpt(block, bud, avail, query, excerpt_tokens)
     rest = avail - bud.used
     journal_cap = bud.used + (int(rest * journal_share) if c.hits else rest)
     for block in c.recent:
@@ -131,9 +152,13 @@ def plan(
     need_rows, rows = _tee(c.catalog)
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
     if expand:
-        _expand(c, bud, avail - reserve, query)
+        _expand(c, bud, avail - reserve, query, excerpt_tokens)
     for block in left_out:  # room top-k did not need goes back to the resident tier
         bud.offer(block, avail - reserve)
+    if more is not None:
+        grown = _grow(more, bud, avail - reserve, query if expand else None, excerpt_tokens)
+        if grown:
+            notes.append(f"top-k: {grown} more ranked hit(s) drawn to fill the budget")
     bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
     if bud.resident_left:
         notes.append(
@@ -148,13 +173,43 @@ def plan(
     return skipped, notes
 
 
-def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None) -> None:
+def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> None:
+    """Excerpts of long hits that did not fit whole (best first), then neighbour turns."""
+    for block in c.hits:
+        _offer_excerpt(block, bud, cap, query, excerpt_tokens)
     for block in c.neighbours:
         if not bud.duplicate(block, near=True):
             bud.offer(block, cap)
-    for block in c.hits:
-        if block.id not in bud.ids and block.excerpt is not None and query:
-            bud.offer(block.excerpt, cap)
+
+
+def _offer_excerpt(
+    block: Block, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int
+) -> bool:
+    """The best-matching passage of a hit shown nowhere yet, cut to the room left."""
+    if not query or excerpt_tokens <= 0 or (block.id and block.id in bud.ids):
+        return False
+    room = min(excerpt_tokens, cap - bud.used - bud.cost(block) + block.tokens)
+    if room < MIN_EXCERPT_TOKENS or block.tokens <= room:
+        return False
+    excerpt = excerpt_block(block, query, bud.memo, room, bud.embed_allowance)
+    return excerpt is not None and bud.offer(excerpt, cap)
+
+
+def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> int:
+    """Ask for further ranked hits while the tier has room; how many were shown."""
+    shown = 0
+    while cap - bud.used >= MIN_FILL_TOKENS:
+        blocks = more(cap - bud.used)
+        if blocks is None:
+            break
+        for block in blocks:
+            if bud.duplicate(block, near=block.source == "neighbour"):
+                continue
+            if bud.used + bud.cost(block) <= cap:  # extra hits that do not fit are not
+                shown += bud.offer(block, cap) and block.source == "retrieved"  # "left out"
+            elif block.source == "retrieved":
+                shown += _offer_excerpt(block, bud, cap, query, excerpt_tokens)
+    return shown
 
 
 def _tee(rows: Iterable) -> tuple[Iterator, Iterator]:

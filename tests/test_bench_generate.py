@@ -161,3 +161,132 @@ def test_reader_accepts_the_example_and_limit(tmp_path):
     assert [line.name for line in lines] == ["x", "y"]
     assert lines[0].events[0].time.tzinfo is not None
     assert [line.name for line in read_dataset(path, limit=1)] == ["x"]
+
+
+# ---- the chat style -----------------------------------------------------------------------------
+SMALL_CHAT = Path(__file__).parent / "data" / "bench_small_chat.jsonl"
+SMALL_CHAT_ARGS = (7, 1, 20)  # seed, conversations, sessions of tests/data/bench_small_chat.jsonl
+
+
+def _chat_jsonl(seed: int, conversations: int, sessions: int) -> str:
+    from memstrata.bench.chat import generate_chat
+
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n"
+                   for line in generate_chat(seed, conversations, sessions))
+
+
+@pytest.fixture(scope="module")
+def chat():
+    from memstrata.bench.chat import generate_chat
+
+    return generate_chat(3, 3, 30)
+
+
+def test_committed_small_chat_set_regenerates_byte_for_byte():
+    assert _chat_jsonl(*SMALL_CHAT_ARGS).encode("utf-8") == SMALL_CHAT.read_bytes()
+    result = CliRunner().invoke(cli, ["bench", "generate", "--style", "chat", "--seed", "7",
+                                      "--projects", "1", "--days", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.encode("utf-8") == SMALL_CHAT.read_bytes()
+
+
+def test_chat_lines_validate_and_evidence_precedes_the_question(chat):
+    for line in chat:
+        parsed = parse_line(json.dumps(line), "chat")
+        times = {e.id: e.time for e in parsed.events}
+        assert [e.time for e in parsed.events] == sorted(times.values())
+        speakers = [e.speaker for e in parsed.events]
+        assert len(set(speakers)) == 2
+        for q in parsed.questions:
+            assert q.evidence and all(times[e] < q.time for e in q.evidence)
+
+
+def test_chat_turns_alternate_within_a_session(chat):
+    for line in chat:
+        events = line["events"]
+        for before, after in zip(events, events[1:]):
+            if before["session"] == after["session"]:
+                assert before["speaker"] != after["speaker"], (before, after)
+
+
+def test_chat_asks_about_one_question_per_four_turns_in_every_category(chat):
+    from memstrata.bench.chat import CATEGORIES
+
+    events = sum(len(line["events"]) for line in chat)
+    questions = [q for line in chat for q in line["questions"]]
+    assert events / len(questions) <= 4.5, (events, len(questions))
+    assert {q["category"] for q in questions} == set(CATEGORIES)
+    assert len({q["question"] for line in chat for q in line["questions"]}) > 0.9 * len(questions)
+
+
+def test_chat_answers_are_in_their_evidence_and_questions_name_the_person(chat):
+    for line in chat:
+        texts = {e["id"]: e["text"] for e in line["events"]}
+        by_id = {e["id"]: e for e in line["events"]}
+        speakers = {e["speaker"] for e in line["events"]}
+        for q in line["questions"]:
+            assert any(name in q["question"] for name in speakers), q["question"]
+            said = " ".join(texts[e] for e in q["evidence"]).lower()
+            if q["category"] == "temporal":  # a relative day said in the session
+                spoken = datetime.fromisoformat(by_id[q["evidence"][0]]["time"]).date()
+                day = datetime.fromisoformat(q["answer"]).date()
+                assert 0 <= (spoken - day).days <= 7, (q, said)
+            else:
+                assert q["answer"].lower() in said, (q, said)
+
+
+def test_chat_wording_mix_most_questions_keep_a_content_word(chat):
+    """Like real conversation-QA sets: most questions share a content word (or its
+    inflection) with the evidence, a real share is worded away from it."""
+    from memstrata.bench.chat import question_overlap
+
+    overlaps = []
+    for line in chat:
+        texts = {e["id"]: e["text"] for e in line["events"]}
+        names = {e["speaker"].lower() for e in line["events"]}
+        for q in line["questions"]:
+            overlaps.append(question_overlap(q["question"], [texts[e] for e in q["evidence"]],
+                                             names))
+    sharing = sum(o > 0 for o in overlaps) / len(overlaps)
+    assert 0.6 <= sharing <= 0.9, sharing
+
+
+def test_chat_knowledge_updates_ask_for_the_newest_value(chat):
+    """No later statement by the same speaker about the same person gives that topic a value."""
+    from memstrata.bench.chat_topics import CHANGES, SUBJECTS
+
+    def subject(text: str) -> str:
+        return next((s for s, _p, _a in SUBJECTS[1:] if s in text.lower()), "I")
+
+    for line in chat:
+        by_id = {e["id"]: e for e in line["events"]}
+        for q in line["questions"]:
+            if q["category"] != "knowledge-update":
+                continue
+            (eid,) = q["evidence"]
+            newest = by_id[eid]
+            assert q["answer"] in newest["text"]
+            values = {v for t in CHANGES if q["answer"] in t["values"] for v in t["values"]}
+            later = [e for e in line["events"] if e["time"] > newest["time"]
+                     and e["speaker"] == newest["speaker"]
+                     and subject(e["text"]) == subject(newest["text"])
+                     and any(re.search(rf"\b{re.escape(v)}\b", e["text"]) for v in values)]
+            assert not later, (newest, later)
+
+
+def test_chat_seeds_differ_in_sentences_not_only_in_values():
+    from memstrata.bench.chat import generate_chat
+
+    def sentences(seed: int) -> set[str]:
+        return {e["text"].split(": ", 1)[1] for line in generate_chat(seed, 2, 20)
+                for e in line["events"]}
+
+    one, two = sentences(1), sentences(2)
+    assert len(one & two) / len(two) < 0.3
+    assert _chat_jsonl(4, 1, 8) == _chat_jsonl(4, 1, 8)
+
+
+def test_chat_text_never_trips_the_secret_guard(chat):
+    for line in chat:
+        for event in line["events"]:
+            guard_text(event["text"], redact_secrets=False, where="bench", entropy_threshold=4.2)

@@ -111,6 +111,19 @@ def test_results_are_deterministic_apart_from_timings(tiny_set):
     assert "search_ms_p50" not in first["default"]
 
 
+@pytest.mark.slow  # runs the retrieval benchmark in two worker processes
+def test_worker_processes_give_the_same_metrics_as_one_process(bench_env, tmp_path_factory):
+    path = tmp_path_factory.mktemp("bench") / "two.jsonl"
+    path.write_text(generate_jsonl(3, 2, 8), encoding="utf-8")
+    lines = read_dataset(path)
+    one = run_lines(lines, budget=800, modes=["bm25", "default"])
+    two = run_lines(lines, budget=800, modes=["bm25", "default"], jobs=2, details=True)
+    assert one.without_timings() == two.without_timings()
+    assert (two.lines, two.events) == (2, sum(len(line.events) for line in lines))
+    assert [o.question_id for o in two.details[: len(lines[0].questions)]] == [
+        q.id for q in lines[0].questions]  # dataset order kept
+
+
 @pytest.mark.slow  # runs the retrieval benchmark
 def test_ingest_never_sees_questions_and_ignores_the_users_global_memory(tiny_set, bench_env):
     from memstrata.memory_layers.memory import Memory

@@ -2,8 +2,8 @@
 
 1. The loader never loses what the retriever found: at every budget, the default context holds
    every evidence event that packing the same ranking whole into (budget − resident) holds.
-2. The default pipeline's context is at least as good as packing a single retriever's
-   ranking, on both styles.
+2. The default pipeline's context beats packing a single retriever's ranking (bm25, vector,
+   rrf) on context_all at 1000 and 2000 tokens, on both styles.
 3. Rendering stays cheap: mean overhead per shown item (tokens beyond the item's own text).
 """
 
@@ -87,11 +87,13 @@ def test_the_loader_never_loses_what_the_retriever_found(outcomes, style, budget
 
 @pytest.mark.parametrize("style", sorted(SETS))
 @pytest.mark.parametrize("budget", (1000, 2000))
-def test_default_context_is_at_least_as_good_as_any_single_retriever(outcomes, style, budget):
+@pytest.mark.parametrize("mode", ("bm25", "vector", "rrf"))
+def test_default_context_beats_every_single_retriever(outcomes, style, budget, mode):
+    """Strictly more questions with all their evidence in the context (a tie is only allowed
+    when both hold every question: a perfect score cannot be beaten)."""
     default = _context_all(outcomes[(style, budget, "default")])
-    for mode in ("bm25", "vector", "rrf"):
-        other = _context_all(outcomes[(style, budget, mode)])
-        assert default >= other, (mode, other, default)
+    other = _context_all(outcomes[(style, budget, mode)])
+    assert default > other or default == other == 1.0, (mode, other, default)
 
 
 def test_grouped_rendering_costs_few_tokens_per_item(mem):

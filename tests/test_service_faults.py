@@ -205,7 +205,11 @@ def test_memory_folder_deleted_while_watched(stocked, run_dir):
     assert "ledger service" in context_of(_prompt(stocked))
     root = str(stocked / ".memory")
     assert root in status()["watching"]
-    shutil.rmtree(stocked / ".memory")
+    def remove() -> bool:  # the watcher may still be writing the index while we delete
+        shutil.rmtree(stocked / ".memory", ignore_errors=True)
+        return not (stocked / ".memory").exists()
+
+    assert poll(remove)
     assert poll(lambda: root not in status().get("watching", [root]))
     gone = hook("session-start", {"session_id": "g1", "cwd": str(stocked)}, stocked)
     assert gone.returncode == 0 and "ledger" not in gone.stdout

@@ -13,6 +13,13 @@ mode:
   computed at the question time;
 - `recency`: the newest events before "now", packed the same way.
 
+When the candidates leave room, the loader draws more of the same ranking (`more_hits`, a
+search with a larger k, timed inside `context_ms`), in every mode but `recency`.
+
+`answer_in_context@B` is the share of questions (with a text `answer`) whose answer string is
+in the context (case and whitespace ignored): unlike `context_all`, it credits an excerpt of a
+long event that holds the answer. The system under test never sees the answer.
+
 For `default` the harness also packs the same ranking whole into (budget − the resident
 tier's tokens) and counts the questions whose evidence that packing held and the context
 did not (`floor_violations`, always 0 when the loader never loses what the retriever found).
@@ -64,6 +71,7 @@ class QuestionOutcome:
     search_ms: float
     context_ms: float
     floor_in: dict[str, bool] | None = None  # default mode: evidence in the plain packing
+    answer_in: bool | None = None  # the answer string is in the context (None: no text answer)
 
 
 @dataclass
@@ -107,7 +115,7 @@ def parse_modes(value: str | None) -> list[str]:
 
 # ---- contexts ------------------------------------------------------------------------------
 def build_context(store: IngestedStore, query: str, budget: int, now, hits: list,
-                  full: bool):
+                  full: bool, more_hits=None):
     """The loader renders every mode's context, so block formats and token counts are equal.
 
     `full` is the default pipeline (resident + catalog + journal + hits); otherwise only the
@@ -117,9 +125,10 @@ def build_context(store: IngestedStore, query: str, budget: int, now, hits: list
 
     if full:
         return assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
-                                sync=False)
+                                sync=False, more_hits=more_hits)
     return assemble_context(store.mem, query=query, budget=budget, now=now, hits=hits,
-                            tiers=("topk",), recent=False, sync=False, expand=False)
+                            tiers=("topk",), recent=False, sync=False, expand=False,
+                            more_hits=more_hits)
 
 
 def recency_hits(store: IngestedStore, now, budget: int) -> list:
@@ -157,9 +166,14 @@ def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
     search_ms = (time.perf_counter() - started) * 1000
     mapped = [store.store_ids.get(h.id) for h in hits]
     ids = [m for m in dict.fromkeys(mapped) if m is not None]
+    def more_hits(k: int) -> list:
+        return store.index.search(q.question, k=k, mode=mode, now=now, sync=False,
+                                  record_access=False)
+
     started = time.perf_counter()
     result = build_context(store, q.question, budget, now,
-                           hits[:loader_k] if mode == "default" else hits, mode == "default")
+                           hits[:loader_k] if mode == "default" else hits, mode == "default",
+                           None if mode == "recency" else more_hits)
     # a context needs its search too, so its time includes it
     context_ms = (time.perf_counter() - started) * 1000 + search_ms
     ranked = ids[: max(KS)]
@@ -171,7 +185,21 @@ def _ask(store: IngestedStore, q: BenchQuestion, mode: str, budget: int,
         packed = build_context(store, q.question, budget - resident, now, hits[:loader_k], False)
         floor_in = _present(store, q.evidence, packed.text)
     return QuestionOutcome(q.id, mode, q.category, ranked, found_at, in_context, result.tokens,
-                           search_ms, context_ms, floor_in)
+                           search_ms, context_ms, floor_in, answer_present(q.answer, result.text))
+
+
+def answer_present(answer, context: str) -> bool | None:
+    """Whether a text (or number) answer appears in the context as whole words, case and
+    spacing ignored ("43" is not found in "latency=2431ms")."""
+    if isinstance(answer, bool) or not isinstance(answer, (str, int, float)):
+        return None
+    import re
+
+    wanted = normalise_ws(str(answer)).lower()
+    if not wanted:
+        return False
+    pattern = r"(?<!\w)" + re.escape(wanted) + r"(?!\w)"
+    return re.search(pattern, normalise_ws(context).lower()) is not None
 
 
 def _present(store: IngestedStore, evidence: list[str], context: str) -> dict[str, bool]:
@@ -201,6 +229,9 @@ def summarise(outcomes: list[QuestionOutcome], budget: int) -> dict:
         out[f"recall_all@{k}"] = round(all_k / n, 4)
     out[f"context_all@{budget}"] = round(sum(all(o.in_context.values()) for o in outcomes) / n, 4)
     out[f"context_any@{budget}"] = round(sum(any(o.in_context.values()) for o in outcomes) / n, 4)
+    answered = [o.answer_in for o in outcomes if o.answer_in is not None]
+    if answered:
+        out[f"answer_in_context@{budget}"] = round(sum(answered) / len(answered), 4)
     floors = [(o, o.floor_in) for o in outcomes if o.floor_in is not None]
     if floors:
         out[f"floor_all@{budget}"] = round(sum(all(f.values()) for _o, f in floors) / n, 4)
@@ -230,39 +261,106 @@ def _results(outcomes: list[QuestionOutcome], modes: list[str], budget: int,
 
 
 # ---- the run ----------------------------------------------------------------------------------
+@dataclass
+class LineResult:
+    """One dataset line asked in every mode (what a worker process sends back)."""
+
+    outcomes: list[QuestionOutcome]
+    budget: int
+    write_s: float
+    index_s: float
+    redacted: int
+
+
+def bench_line(line: BenchLine, budget: int | None, modes: list[str],
+               overrides: dict | None = None, progress: Progress | None = None) -> LineResult:
+    """Ingest one line into a fresh store (embedded once), ask its questions in every mode
+    against the same index, with the questions embedded in one batch."""
+    outcomes: list[QuestionOutcome] = []
+    store = ingest_events(line.events, overrides=overrides)
+    try:
+        settings = store.mem.settings
+        budget = budget or settings.loader.budget
+        if any(m in ("vector", "rrf", "default") for m in modes):
+            store.index.prime_queries([q.question for q in line.questions])
+        for mode in modes:
+            for q in line.questions:
+                outcomes.append(_ask(store, q, mode, budget, settings.retrieval.candidates,
+                                     settings.loader.candidates))
+                if progress:
+                    progress(1, f"{line.name} {mode}")
+        return LineResult(outcomes, budget, store.write_s, store.index_s, store.redacted)
+    finally:
+        store.close()
+
+
+def _worker_line(line: BenchLine, budget: int | None, modes: list[str],
+                 overrides: dict | None) -> LineResult:
+    from memstrata.memory_layers import parse_cache
+
+    parse_cache.enable(True)
+    return bench_line(line, budget, modes, overrides)
+
+
+def _line_results(lines: list[BenchLine], budget: int | None, modes: list[str],
+                  overrides: dict | None, progress: Progress | None, jobs: int):
+    """Every line's result, in dataset order; `jobs` > 1 asks lines in worker processes."""
+    if jobs <= 1 or len(lines) <= 1:
+        for line in lines:
+            yield bench_line(line, budget, modes, overrides, progress)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn: onnxruntime and Chroma keep threads that a forked child must not inherit
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(lines)), mp_context=context) as pool:
+        futures = [pool.submit(_worker_line, line, budget, modes, overrides) for line in lines]
+        for line, future in zip(lines, futures):
+            result = future.result()
+            if progress:
+                progress(len(result.outcomes), line.name)
+            yield result
+
+
+def default_jobs(lines: int) -> int:
+    """Worker processes for `bench retrieval`: one per core, at most 4, at most one per line."""
+    import os
+
+    return max(1, min(4, os.cpu_count() or 1, lines))
+
+
 def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None = None,
               modes: list[str] | None = None, progress: Progress | None = None,
-              overrides: dict | None = None, details: bool = False) -> BenchReport:
-    """Ingest each line into a fresh store, ask its questions in every mode, aggregate."""
-    modes = list(modes or MODES)
-    stores_settings = None
-    outcomes: list[QuestionOutcome] = []
-    report = BenchReport(FORMAT, dataset, budget or 0, modes)
-    write_s = index_s = 0.0
-    for line in lines:
-        store = ingest_events(line.events, overrides=overrides)
-        try:
-            settings = stores_settings = store.mem.settings
-            budget = budget or settings.loader.budget
-            report.budget = budget
-            write_s += store.write_s
-            index_s += store.index_s
-            report.redacted_events += store.redacted
-            if any(m in ("vector", "rrf", "default") for m in modes):
-                store.index.prime_queries([q.question for q in line.questions])
-            for mode in modes:
-                for q in line.questions:
-                    outcomes.append(_ask(store, q, mode, budget, settings.retrieval.candidates,
-                                         settings.loader.candidates))
-                    if progress:
-                        progress(1, f"{line.name} {mode}")
-        finally:
-            store.close()
-        report.lines += 1
-        report.events += len(line.events)
-        report.questions += len(line.questions)
-    if stores_settings is None:
+              overrides: dict | None = None, details: bool = False,
+              jobs: int = 1) -> BenchReport:
+    """Ingest each line into a fresh store, ask its questions in every mode, aggregate.
+
+    Lines are independent, so `jobs` > 1 runs them in that many worker processes; the
+    metrics do not depend on it (timings do: the workers share the machine)."""
+    from memstrata.memory_layers import parse_cache
+
+    if not lines:
         raise MemstrataError("the dataset has no lines")
+    modes = list(modes or MODES)
+    report = BenchReport(FORMAT, dataset, budget or 0, modes)
+    outcomes: list[QuestionOutcome] = []
+    write_s = index_s = 0.0
+    was_on = parse_cache.enabled()
+    parse_cache.enable(True)  # a long-lived reader, like the service: parse each day file once
+    try:
+        for line, result in zip(lines, _line_results(lines, budget, modes, overrides,
+                                                     progress, jobs)):
+            outcomes.extend(result.outcomes)
+            report.budget = result.budget
+            write_s += result.write_s
+            index_s += result.index_s
+            report.redacted_events += result.redacted
+            report.lines += 1
+            report.events += len(line.events)
+            report.questions += len(line.questions)
+    finally:
+        parse_cache.enable(was_on)
     spent = write_s + index_s
     report.ingest_events_per_s = round(report.events / spent, 1) if spent else 0.0
     report.index_seconds = round(index_s, 2)
@@ -275,11 +373,14 @@ def run_lines(lines: list[BenchLine], *, dataset: str = "", budget: int | None =
 def run_retrieval_bench(dataset: str | Path, *, budget: int | None = None,
                         modes: list[str] | None = None, limit: int | None = None,
                         progress: Progress | None = None, on_start: Callable[[int], None] | None = None,
-                        overrides: dict | None = None, details: bool = False) -> BenchReport:
-    """Read a dataset file and run the bench on it (`on_start` gets the number of steps)."""
+                        overrides: dict | None = None, details: bool = False,
+                        jobs: int | None = 1) -> BenchReport:
+    """Read a dataset file and run the bench on it (`on_start` gets the number of steps;
+    `jobs` None: `default_jobs`)."""
     lines = read_dataset(dataset, limit=limit)
+    jobs = default_jobs(len(lines)) if jobs is None else jobs
     modes = list(modes or MODES)
     if on_start:
         on_start(sum(len(line.questions) for line in lines) * len(modes))
     return run_lines(lines, dataset=str(dataset), budget=budget, modes=modes,
-                     progress=progress, overrides=overrides, details=details)
+                     progress=progress, overrides=overrides, details=details, jobs=jobs)

@@ -92,6 +92,11 @@ class LoaderSettings(BaseModel):
     candidates: int = 50
     todo_days: int = 14
     catalog_rescan_s: float = 300.0
+    fill_budget: bool = True
+    max_candidates: int = 1000
+    excerpts: bool = True
+    excerpt_tokens: int = 160
+    excerpt_rank: int = 0
 
 
 class HookSettings(BaseModel):

@@ -1,0 +1,229 @@
+"""The loader fills its budget and shows long hits as excerpts (issue 11, part 2).
+
+- When the retriever's candidates (and their neighbour turns) leave room, the loader draws
+  more of the same ranking, in steps, without reordering the hits it already packed.
+- A long hit that does not fit whole shows its best-matching passage, marked as an excerpt
+  with how to read the whole; the best hits get theirs in rank order.
+- The bench's `answer_in_context@B` and the `--style notes` generator that exercises it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from memstrata.bench.retrieval import answer_present
+from memstrata.memory_layers.operations import log_event
+from memstrata.retrieval.hits import LightHit
+from memstrata.retrieval.loader import assemble_context
+from memstrata.retrieval.loader_excerpt import best_window
+from memstrata.retrieval.render_context import TokenMemo
+
+from .conftest import model_dir
+
+NOW = datetime(2024, 6, 3, 9, 0, tzinfo=timezone.utc)
+TOPICS = ["billing", "search", "ingest", "gateway", "reports", "sync", "exports", "audit"]
+
+
+def _short_events(mem, n: int) -> list[LightHit]:
+    """`n` distinct short events (about a dozen tokens each), newest last."""
+    hits = []
+    for i in range(n):
+        when = NOW - timedelta(days=3, minutes=n - i)
+        text = f"Checked the {TOPICS[i % len(TOPICS)]} queue, item {i}: all green."
+        event = log_event(mem, text, "progress", time=when)
+        hits.append(LightHit(event.id, "event", None, when))
+    return hits
+
+
+def _topk_only(mem, **kw):
+    return assemble_context(mem, tiers=("topk",), recent=False, now=NOW, sync=False, **kw)
+
+
+def test_room_left_after_the_candidates_is_filled_with_more_of_the_ranking(mem):
+    ranking = _short_events(mem, 120)
+    asked: list[int] = []
+
+    def more(k: int) -> list[LightHit]:
+        asked.append(k)
+        return ranking[:k]
+
+    budget = 700
+    result = _topk_only(mem, query="queue", budget=budget, hits=ranking[:10], more_hits=more)
+    assert result.tokens <= budget
+    assert budget - result.tokens < 30  # filled, not ~150 tokens of ten short lines
+    shown = [h.id for h in ranking if h.id in result.ids]
+    assert len(shown) > 30
+    assert [h.id for h in ranking[:10]] == shown[:10]  # the candidates stay first, all of them
+    assert asked and asked == sorted(asked) and max(asked) <= 1000  # growing, capped
+    assert any("more ranked hit" in n for n in result.notes)
+    extra = {h.id for h in ranking[10:]}
+    assert not [d for d in result.dropped if d.id in extra]  # extras are not "left out"
+
+
+def test_a_larger_pool_never_reorders_what_was_already_packed(mem):
+    ranking = _short_events(mem, 80)
+    first = ranking[:12]
+
+    def reordered(k: int) -> list[LightHit]:  # fusion over more candidates moved the head
+        return list(reversed(ranking))[:k]
+
+    budget = 300
+    result = _topk_only(mem, query="queue", budget=budget, hits=first, more_hits=reordered)
+    assert {h.id for h in first} <= set(result.ids)
+    packed = _topk_only(mem, query="queue", budget=budget, hits=first, expand=False)
+    assert set(packed.ids) <= set(result.ids)
+
+
+def test_fill_budget_off_keeps_to_the_candidates(mem):
+    mem.settings.loader.fill_budget = False
+    ranking = _short_events(mem, 60)
+    result = _topk_only(
+        mem, query="queue", budget=700, hits=ranking[:10], more_hits=lambda k: ranking[:k]
+    )
+    assert {h.id for h in ranking[10:]}.isdisjoint(result.ids)
+
+
+def test_the_loader_searching_itself_grows_its_pool(mem):
+    from memstrata.retrieval.index import MemoryIndex
+
+    _short_events(mem, 150)
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    result = _topk_only(mem, query="queue green", budget=900, k=8, retrieval="rrf")
+    assert result.tokens > 700
+    assert len(result.full_ids) > 30  # far more than the 8 asked for first
+
+
+# ---- excerpts ----------------------------------------------------------------------------
+FILLER = [
+    "Docs for the search cluster still describe the old deployment flow.",
+    "Dara asked whether the search cluster dashboards are still useful to anyone.",
+    "We went through the open tickets for the search cluster and closed the stale ones.",
+    "Latency of the search cluster looked normal for most of the week.",
+    "Gus pointed out that the search cluster alerts fire too often on weekends.",
+    "There was a short discussion about renaming the search cluster repository.",
+    "The search cluster build takes longer since the new linter was added.",
+]
+ANSWER = "The maintenance window for the search cluster is Monday 03:25 UTC, announced ahead."
+QUESTION = "When can the search cluster be taken down for upkeep?"
+
+
+def _long_note(answer_at: int = 70, sentences: int = 130) -> str:
+    body = [FILLER[(i * 3) % len(FILLER)] for i in range(sentences)]
+    body.insert(answer_at, ANSWER)
+    return "Notes from the search cluster sync:\n" + " ".join(body)
+
+
+def _load_sentence_model(mem) -> None:
+    """A search in this process loads the index's sentence model, as the service's does."""
+    from memstrata.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(mem)
+    try:
+        index.search("warm up", k=1, mode="vector")
+    finally:
+        index.close()
+
+
+def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem):
+    note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
+    _load_sentence_model(mem)
+    hit = LightHit(note.id, "event", None, note.time)
+    result = _topk_only(mem, query=QUESTION, budget=400, hits=[hit])
+    assert result.tokens <= 400
+    assert "Monday 03:25 UTC" in result.text  # a paraphrase: found by meaning
+    assert "[excerpt of " in result.text
+    assert (
+        f"memstrata show {note.id[-8:][:5]}" in result.text
+        or f"memstrata show {note.id}" in result.text
+    )
+    assert note.id not in result.full_ids  # an excerpt is not the whole item
+
+
+def test_with_excerpt_rank_the_best_hits_get_their_excerpt_before_lower_ranked_hits(mem):
+    note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
+    shorts = _short_events(mem, 80)
+    _load_sentence_model(mem)
+    ranking = [LightHit(note.id, "event", None, note.time), *shorts]
+    mem.settings.loader = mem.settings.loader.model_copy(update={"excerpt_rank": 3})
+    result = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
+    assert result.tokens <= 600
+    assert "Monday 03:25 UTC" in result.text
+    off = mem.settings.loader.model_copy(update={"excerpts": False})
+    mem.settings.loader = off
+    plain = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
+    assert "Monday 03:25 UTC" not in plain.text and "[excerpt" not in plain.text
+
+
+def test_excerpt_window_without_a_sentence_model_uses_rare_query_words():
+    log = "\n".join(
+        [f"12:{i:02d}:00 INFO export-worker batch {i} processed in {100 + i}ms" for i in range(60)]
+        + ["12:61:00 ERROR export-worker upstream reset code E4417 on shard 9"]
+        + [
+            f"13:{i:02d}:00 INFO export-worker batch {i} processed in {200 + i}ms"
+            for i in range(60)
+        ]
+    )
+    memo = TokenMemo("cl100k_base")
+    span = best_window(log, "what happened with error E4417 in the export worker", memo, 80)
+    assert span is not None
+    assert "E4417" in log[span[0] : span[1]]
+    assert memo(log[span[0] : span[1]]) <= 80
+
+
+def test_answer_in_context_matches_whole_words_only():
+    assert answer_present("Monday 03:25 UTC", "window: monday\n  03:25 utc.") is True
+    assert answer_present("43", "latency=2431ms") is False
+    assert answer_present("43", "took 43 ms") is True
+    assert answer_present(None, "anything") is None
+    assert answer_present(["a"], "a") is None
+
+
+def test_notes_style_dataset_has_long_events_with_the_answer_inside():
+    from memstrata.bench.dataset import parse_line
+    from memstrata.bench.notes import generate_notes
+    from memstrata.retrieval.tokens import count_tokens
+
+    lines = generate_notes(4, 2, 12)
+    assert json.dumps(lines) == json.dumps(generate_notes(4, 2, 12))  # deterministic
+    for raw in lines:
+        line = parse_line(json.dumps(raw), "generated")
+        texts = {e.id: e.text for e in line.events}
+        answers = [q.answer for q in line.questions]
+        assert len(answers) == len(set(answers)) == 10
+        for q in line.questions:
+            (evidence,) = q.evidence
+            assert q.answer in texts[evidence]
+            assert 400 <= count_tokens(texts[evidence], "cl100k_base") <= 2600
+            assert sum(q.answer in t for t in texts.values()) == 1  # unique to its note
+
+
+@pytest.mark.slow
+def test_bench_reports_answer_in_context_and_excerpts_raise_it(tmp_path, monkeypatch):
+    from memstrata.bench.notes import generate_notes
+    from memstrata.bench.retrieval import run_retrieval_bench
+
+    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+    monkeypatch.setenv("MEMSTRATA_LOADER__EXCERPT_RANK", "10")  # short events fill the rest
+    path = tmp_path / "notes.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in generate_notes(2, 1, 10)), "utf-8")
+    with_ex = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
+    monkeypatch.setenv("MEMSTRATA_LOADER__EXCERPTS", "false")
+    without = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
+    assert with_ex["answer_in_context@800"] > without["answer_in_context@800"]
+    assert with_ex["tokens_mean"] <= 800
+
+
+def test_excerpt_rank_zero_keeps_the_whole_packing_floor(mem):
+    note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
+    shorts = _short_events(mem, 80)
+    ranking = [LightHit(note.id, "event", None, note.time), *shorts]
+    mem.settings.loader = mem.settings.loader.model_copy(update={"excerpt_rank": 0})
+    result = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
+    packed = _topk_only(mem, query=QUESTION, budget=600, hits=ranking, expand=False)
+    assert set(packed.ids) <= set(result.ids)
+    assert note.id not in result.ids  # no room was left over for its excerpt
