@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -244,7 +244,7 @@ class LexicalIndex:
         return analysed[:MAX_QUERY_TERMS], exact_terms[:MAX_QUERY_TERMS // 2]
 
     def dated(self, query: str, dates: list[str], limit: int, *,
-              ranges: list[tuple[datetime, datetime]] = (), filters: Filters | None = None,
+              ranges: Sequence[tuple[datetime, datetime]] = (), filters: Filters | None = None,
               reload: bool = True) -> list[tuple[str, float]]:
         """Docs whose text names one of `dates` (the resolved `dates` field: `2023-05-06`,
         `2023-05`) or whose time falls in one of `ranges` ([start, end)), ranked by BM25 of the
