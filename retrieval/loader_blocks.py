@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,7 +20,9 @@ from memstrata.retrieval.hits import Hit
 from memstrata.retrieval.render_context import (
     TokenMemo,
     bullet,
+    event_day_label,
     event_group_heading,
+    event_month_heading,
     id_tail,
     item_body,
     item_group_heading,
@@ -49,6 +51,10 @@ class Block:
     words: frozenset[str] = field(default_factory=frozenset)
     raw: str = ""  # the source text (for excerpts)
     seq: int = 0  # position in its day file (turns of one session may share a time)
+    # an event's other form: under its month's heading with the day on the line, cheaper
+    # while few of its day-and-session group are shown (the planner picks; see Budgeter)
+    alt: Block | None = None
+    base: Block | None = None  # on that other form: the day-and-session form it stands for
 
 
 def _heading(memo: TokenMemo, text: str) -> tuple[str, int]:
@@ -73,7 +79,7 @@ def event_block(
     text = bullet(event.text or event.kind, tail)
     day = today_utc(event.time)
     head, head_tokens = _heading(memo, event_group_heading(day, event.session, now))
-    return Block(
+    block = Block(
         "topk",
         event.id,
         "event",
@@ -91,6 +97,19 @@ def event_block(
         raw=event.text,
         seq=seq,
     )
+    lone = f"- {event_day_label(day, event.session)}: {text[2:]}"
+    month_head, month_tokens = _heading(memo, event_month_heading(day))
+    block.alt = replace(
+        block,
+        text=lone,
+        tokens=memo(lone),
+        group=f"ev\x1f{day:%Y-%m}",
+        head=month_head,
+        head_tokens=month_tokens,
+        group_order=f"1{day:%Y-%m}",
+        base=block,
+    )
+    return block
 
 
 def item_block(

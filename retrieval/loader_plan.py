@@ -88,11 +88,35 @@ class Budgeter:
             cost += block.head_tokens
         return cost
 
+    def _form(self, block: Block) -> tuple[Block, int, list[Block]]:
+        """(the form of an event to take, its cost, lone-form blocks it regroups).
+
+        An event whose day-and-session heading is not shown yet can go under its month's
+        heading with its day on the line instead (`- 27 am: …`): cheaper for a lone note, dearer
+        once a session shows several turns. Whichever costs less now is taken; when the day's
+        heading wins, the turns of that group already shown as lone lines move under it."""
+        cost = self.cost(block)
+        alt = block.alt
+        if alt is None or block.group in self.groups[block.tier]:
+            return block, cost, []
+        chosen = self.chosen[block.tier]
+        lone = [b for b in chosen if b.base is not None and b.base.group == block.group]
+        saved = sum(b.tokens - b.base.tokens for b in lone)
+        if lone and sum(b.group == alt.group for b in chosen) == len(lone):
+            saved += alt.head_tokens  # the month's heading goes with them
+        alt_cost = self.cost(alt)
+        # the month's heading is shared by the month's other lone lines: judged without it
+        # (else the first lone line of a month would never pay it and none would follow)
+        shared = alt.head_tokens if alt.group not in self.groups[block.tier] else 0
+        if alt_cost - shared < cost - saved:
+            return alt, alt_cost, []
+        return block, cost - saved, lone
+
     def offer(self, block: Block, cap: int) -> bool:
         """Take the block if the total stays within `cap`; False (and why) otherwise."""
         if block.id and block.id in self.ids:
             return False
-        cost = self.cost(block)
+        block, cost, regroup = self._form(block)
         if self.used + cost > cap:
             if block.id:
                 self.dropped.append(
@@ -101,7 +125,15 @@ class Budgeter:
                     )
                 )
             return False
-        self.chosen[block.tier].append(block)
+        chosen = self.chosen[block.tier]
+        for lone in regroup:
+            assert lone.base is not None
+            chosen[chosen.index(lone)] = lone.base
+            if not any(b.group == lone.group for b in chosen):
+                self.groups[block.tier].discard(lone.group)
+        if regroup:
+            self.groups[block.tier].add(block.group)
+        chosen.append(block)
         self.groups[block.tier].add(block.group)
         if block.id:
             self.ids.add(block.id)

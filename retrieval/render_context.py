@@ -123,13 +123,30 @@ def id_tail(item_id: str, confidence: float = 1.0, note: str = "") -> str:
     return "".join(parts)
 
 
+def session_label(day: date, session: str | None) -> str:
+    """What a session's name adds to its day ("proj-2024-02-13-am" says no more than "am")."""
+    name = " ".join((session or "").split())
+    if day.isoformat() in name:
+        name = name.split(day.isoformat(), 1)[1].strip(" -_·")
+    return name
+
+
 def event_group_heading(day: date, session: str | None, now: datetime) -> str:
     """One heading per day and session: `### 2023-05-08 session_1` (the section title names
     today's date once, so ages need not be repeated per group)."""
-    name = " ".join((session or "").split())
-    if day.isoformat() in name:  # "proj-2024-02-13-am" says no more than the date and "am"
-        name = name.split(day.isoformat(), 1)[1].strip(" -_·")
-    return f"### {day.isoformat()} {name}".rstrip() + "\n"
+    return f"### {day.isoformat()} {session_label(day, session)}".rstrip() + "\n"
+
+
+def event_month_heading(day: date) -> str:
+    """The heading of a month's lone events: `### 2024-03`, each line then led by its day."""
+    return f"### {day.strftime('%Y-%m')}\n"
+
+
+def event_day_label(day: date, session: str | None) -> str:
+    """`27 am`: the day of the month, and the session's name when it is that short (a
+    client's session id would cost more than the line it labels)."""
+    name = session_label(day, session)
+    return f"{day.day:02d} {name}" if name and len(name) <= 3 else f"{day.day:02d}"
 
 
 def topk_title(now: datetime) -> str:
