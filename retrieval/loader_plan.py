@@ -101,7 +101,7 @@ class Budgeter:
             return block, cost, []
         chosen = self.chosen[block.tier]
         lone = [b for b in chosen if b.base is not None and b.base.group == block.group]
-        saved = sum(b.tokens - b.base.tokens for b in lone)
+        saved = sum(b.tokens - b.base.tokens for b in lone if b.base is not None)
         if lone and sum(b.group == alt.group for b in chosen) == len(lone):
             saved += alt.head_tokens  # the month's heading goes with them
         alt_cost = self.cost(alt)
