@@ -79,6 +79,8 @@ class Budgeter:
         # long texts whose passages this context may embed for excerpts (first time only;
         # the vectors are kept per process): bounds a hook's cost, later ones use words
         self.embed_allowance = [EXCERPT_EMBEDS]
+        self._count: dict[tuple[str, str], int] = {}  # (tier, group) -> blocks chosen in it
+        self._lone: dict[tuple[str, str], list[Block]] = {}  # (tier, day group) -> its lone lines
 
     def cost(self, block: Block) -> int:
         cost = block.tokens
@@ -99,10 +101,9 @@ class Budgeter:
         alt = block.alt
         if alt is None or block.group in self.groups[block.tier]:
             return block, cost, []
-        chosen = self.chosen[block.tier]
-        lone = [b for b in chosen if b.base is not None and b.base.group == block.group]
+        lone = self._lone.get((block.tier, block.group), [])
         saved = sum(b.tokens - b.base.tokens for b in lone if b.base is not None)
-        if lone and sum(b.group == alt.group for b in chosen) == len(lone):
+        if lone and self._count.get((block.tier, alt.group), 0) == len(lone):
             saved += alt.head_tokens  # the month's heading goes with them
         alt_cost = self.cost(alt)
         # the month's heading is shared by the month's other lone lines: judged without it
@@ -125,16 +126,21 @@ class Budgeter:
                     )
                 )
             return False
-        chosen = self.chosen[block.tier]
+        tier, chosen = block.tier, self.chosen[block.tier]
         for lone in regroup:
             assert lone.base is not None
             chosen[chosen.index(lone)] = lone.base
-            if not any(b.group == lone.group for b in chosen):
-                self.groups[block.tier].discard(lone.group)
+            self._count[(tier, lone.group)] -= 1
+            if not self._count[(tier, lone.group)]:
+                self.groups[tier].discard(lone.group)
         if regroup:
-            self.groups[block.tier].add(block.group)
+            del self._lone[(tier, block.group)]
+            self._count[(tier, block.group)] = len(regroup)
         chosen.append(block)
-        self.groups[block.tier].add(block.group)
+        self.groups[tier].add(block.group)
+        self._count[(tier, block.group)] = self._count.get((tier, block.group), 0) + 1
+        if block.base is not None:
+            self._lone.setdefault((tier, block.base.group), []).append(block)
         if block.id:
             self.ids.add(block.id)
         self.texts.add(" ".join(block.raw.split()))
