@@ -158,6 +158,18 @@ def client_env(bin_dir: Path, home: Path, **extra: str) -> dict:
     return env
 
 
+def gemini_env(client_bin, home, server):
+    """Gemini CLI's offline environment: the fake server, a dummy key, the workspace trusted."""
+    return client_env(
+        client_bin,
+        home,
+        GOOGLE_GEMINI_BASE_URL=server.url,
+        GEMINI_API_KEY="dummy",
+        GEMINI_CLI_TRUST_WORKSPACE="true",
+        GEMINI_CLI_NO_RELAUNCH="true",
+    )
+
+
 def run_client(argv: list[str], repo: Path, env: dict) -> subprocess.CompletedProcess:
     """Run a client in its own process group; on timeout the whole group goes."""
     proc = subprocess.Popen(
@@ -314,14 +326,7 @@ def test_gemini_cli_with_the_service_on(client_bin, service_on, tmp_path):
     before = start_and_warm(repo)
     log_before = _log_text(repo)
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
-        env = client_env(
-            client_bin,
-            home,
-            GOOGLE_GEMINI_BASE_URL=server.url,
-            GEMINI_API_KEY="dummy",
-            GEMINI_CLI_TRUST_WORKSPACE="true",
-            GEMINI_CLI_NO_RELAUNCH="true",
-        )
+        env = gemini_env(client_bin, home, server)
         run = run_client(["gemini", "-p", PROMPT], repo, env)
     assert_both_facts_reached_the_model(server, run, repo)
     assert_served_by_the_service(repo, before, log_before)
@@ -394,14 +399,7 @@ def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_
     data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
     settings.write_text(json.dumps(data, indent=2))
     with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
-        env = client_env(
-            client_bin,
-            home,
-            GOOGLE_GEMINI_BASE_URL=server.url,
-            GEMINI_API_KEY="dummy",
-            GEMINI_CLI_TRUST_WORKSPACE="true",
-            GEMINI_CLI_NO_RELAUNCH="true",
-        )
+        env = gemini_env(client_bin, home, server)
         # the default "auto" model: a router request (JSON) first, then the answer
         run = run_client(["gemini", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
