@@ -1,3 +1,3 @@
-from memstrata.launcher import main
+from lorestack.launcher import main
 
 raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""`memstrata bench …`: retrieval quality, latency and throughput benchmarks."""
+"""`lorestack bench …`: retrieval quality, latency and throughput benchmarks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from memstrata.cli.render import emit_json, table, to_jsonable
+from lorestack.cli.render import emit_json, table, to_jsonable
 
 
 @click.group()
@@ -90,7 +90,7 @@ def _render_per_category(report) -> str:
 
 @bench.command("retrieval")
 @click.option("--dataset", required=True, type=click.Path(dir_okay=False),
-              help="A memstrata-bench/1 JSONL file (see `memstrata bench generate`).")
+              help="A lorestack-bench/1 JSONL file (see `lorestack bench generate`).")
 @click.option("--budget", type=click.IntRange(1), default=None,
               help="Context budget in tokens for context_all@B (default: loader.budget).")
 @click.option("--modes", default=None, metavar="LIST",
@@ -115,17 +115,17 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
     Each line is ingested into its own fresh temporary store; questions are asked with
     their own time as "now". Progress goes to stderr.
     """
-    from memstrata.bench.retrieval import parse_modes, run_retrieval_bench
+    from lorestack.bench.retrieval import parse_modes, run_retrieval_bench
 
     chosen = parse_modes(modes)
     if plot_file:
-        from memstrata.bench.plot import _pyplot
+        from lorestack.bench.plot import _pyplot
 
         _pyplot()  # fail before a long run, not after it
     state: dict = {}
 
     def on_start(total: int) -> None:
-        from memstrata.cli.render import progress as progress_bar
+        from lorestack.cli.render import progress as progress_bar
 
         state["bar"] = progress_bar(total, "bench retrieval")  # silent unless stderr is a tty
         state["bar"].__enter__()
@@ -147,7 +147,7 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
                           for o in report.details)
         report.details = []
     if plot_file:
-        from memstrata.bench.plot import plot_retrieval
+        from lorestack.bench.plot import plot_retrieval
 
         plot_retrieval(report.results, report.budget, plot_file)
         click.echo(f"plot written to {plot_file}", err=True)
@@ -174,7 +174,7 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout.")
 def bench_generate(seed, projects, days, style, output):
-    """Write a synthetic benchmark (memstrata-bench/1 JSONL). Deterministic for a seed.
+    """Write a synthetic benchmark (lorestack-bench/1 JSONL). Deterministic for a seed.
 
     --style code: project histories with exact identifiers, decisions and rejected options,
     knowledge updates, early preferences and criteria, temporal and multi-hop questions, and
@@ -187,19 +187,19 @@ def bench_generate(seed, projects, days, style, output):
     if style == "notes":
         import json as _json
 
-        from memstrata.bench.notes import generate_notes
+        from lorestack.bench.notes import generate_notes
 
         text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
                        for line in generate_notes(seed, projects, days))
     elif style == "chat":
         import json as _json
 
-        from memstrata.bench.chat import generate_chat
+        from lorestack.bench.chat import generate_chat
 
         text = "".join(_json.dumps(line, ensure_ascii=False) + "\n"
                        for line in generate_chat(seed, projects, days))
     else:
-        from memstrata.bench.generate import generate_jsonl
+        from lorestack.bench.generate import generate_jsonl
 
         text = generate_jsonl(seed, projects, days)
     if output:
@@ -218,14 +218,14 @@ def bench_generate(seed, projects, days, style, output):
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.pass_context
 def bench_embed(ctx, texts, model_dir, as_json):
-    """Embedding throughput: memstrata's ONNX embedder vs chroma's default function.
+    """Embedding throughput: lorestack's ONNX embedder vs chroma's default function.
 
     Same texts, same run, same model files; reports items/s, the speed ratio and the minimum
     cosine between the two sets of vectors.
     """
-    from memstrata.bench.search import embed_throughput
-    from memstrata.cli.main import settings_for
-    from memstrata.retrieval.embedding import resolve_model_dir
+    from lorestack.bench.search import embed_throughput
+    from lorestack.cli.main import settings_for
+    from lorestack.retrieval.embedding import resolve_model_dir
 
     folder = model_dir or resolve_model_dir(settings_for(ctx).embedding)
     result = embed_throughput(folder, texts)
@@ -247,7 +247,7 @@ def bench_search(items, queries, as_json):
     Per size: full reindex items/s and peak RSS, then warm in-process hybrid search
     p50/p95 (default pipeline), with and without the per-search file sync.
     """
-    from memstrata.bench.search import search_latency
+    from lorestack.bench.search import search_latency
 
     sizes = [int(x) for x in items.split(",") if x.strip()]
     results = []
@@ -279,7 +279,7 @@ def bench_secrets(runs, seed, baseline, as_json):
     """
     import random
 
-    from memstrata.bench.secrets import run_secret_bench
+    from lorestack.bench.secrets import run_secret_bench
 
     first = seed if seed is not None else random.SystemRandom().randrange(1, 10**9)
     report = run_secret_bench([first + i for i in range(runs)], baseline=baseline)
@@ -314,12 +314,12 @@ def bench_secrets(runs, seed, baseline, as_json):
               help="Also build the index and time the search and context-with-query pages.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_viewer(items, runs, with_search, as_json):
-    """Server time of each viewer page (`memstrata ui`) on a synthetic store.
+    """Server time of each viewer page (`lorestack ui`) on a synthetic store.
 
     Reads each page's own Server-Timing (no browser, no network): the first request parses
     every file once; later ones stat the folders and re-read what changed.
     """
-    from memstrata.bench.viewer import measure_viewer
+    from lorestack.bench.viewer import measure_viewer
 
     click.echo(f"building a store of {items} items…", err=True)
     report = measure_viewer(items, runs=runs, with_search=with_search)
@@ -376,7 +376,7 @@ def _render_service(rows) -> list[str]:
         return []
     heads = ["items", "service", "start p50", "prompt p50", "prompt p95", "search p50",
              "check p50", "pre-tool p50", "prompt recalled"]
-    return ["\nwhole processes (the memstrata script), resident service off vs on:",
+    return ["\nwhole processes (the lorestack script), resident service off vs on:",
             table(table_rows, heads), *notes]
 
 
@@ -402,19 +402,19 @@ def bench_latency(ctx, items, runs, queries, embed_texts, plot_file, service, as
     Builds temporary stores (nothing touches your memory); large sizes take minutes
     (indexing embeds every item). Progress goes to stderr.
     """
-    from memstrata.bench.latency import parse_sizes, run_latency_bench
-    from memstrata.cli.main import settings_for
+    from lorestack.bench.latency import parse_sizes, run_latency_bench
+    from lorestack.cli.main import settings_for
 
     sizes = parse_sizes(items)
     if plot_file:
-        from memstrata.bench.plot import _pyplot
+        from lorestack.bench.plot import _pyplot
 
         _pyplot()
     report = run_latency_bench(sizes, runs=runs, queries=queries, embed_texts=embed_texts,
                                settings=settings_for(ctx), service=service,
                                progress=lambda msg: click.echo(f"bench latency: {msg}", err=True))
     if plot_file:
-        from memstrata.bench.plot import plot_latency
+        from lorestack.bench.plot import plot_latency
 
         plot_latency(report.rows, plot_file)
         click.echo(f"plot written to {plot_file}", err=True)

@@ -1,4 +1,4 @@
-"""`memstrata check`, `memstrata install|uninstall pre-commit`.
+"""`lorestack check`, `lorestack install|uninstall pre-commit`.
 
 Exit codes of `check`: 0 pass, 0 warn (1 with --strict), 2 block, 1 error. As a hook it
 fails open on errors (exit 0, one line on stderr) unless --fail-closed.
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from memstrata.cli.install_cmds import install, uninstall
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, read_piped_stdin, read_stdin_input
-from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
+from lorestack.cli.install_cmds import install, uninstall
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json, read_piped_stdin, read_stdin_input
+from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
 
 CLIENT_CHOICES = list(CLIENTS)
 WORKTREE = "\0worktree"
@@ -24,7 +24,7 @@ WORKTREE = "\0worktree"
 
 def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     """Build one proposal from whatever inputs were given (they combine)."""
-    from memstrata.guardrail import proposals as P
+    from lorestack.guardrail import proposals as P
 
     parts = []
     if text == "-":
@@ -73,12 +73,12 @@ def _exit_now(code: int) -> None:
 
 def _hook_deadline(ctx, llm) -> float:
     """Seconds a guardrail hook may take: `guardrail.hook_deadline_ms`, longer when an LLM judges."""
-    from memstrata.cli.main import settings_for
+    from lorestack.cli.main import settings_for
 
     try:
         settings = settings_for(ctx).guardrail
     except Exception:  # noqa: BLE001 - bad settings: the shipped default still bounds the hook
-        from memstrata.core.settings import GuardrailSettings
+        from lorestack.core.settings import GuardrailSettings
 
         settings = GuardrailSettings()
     seconds = settings.hook_deadline_ms / 1000
@@ -93,10 +93,10 @@ def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
     Returns a `GuardedRun` whose value is (result, proposal, memory); a failure or a missed deadline
     is logged to hooks.log (where hook failures go) and left to the caller to answer.
     """
-    from memstrata.core.guarded import Deadline, run_guarded
-    from memstrata.core.logs import detach_stderr
-    from memstrata.guardrail.check import check as do_check
-    from memstrata.integrations.hooks import log_failure
+    from lorestack.core.guarded import Deadline, run_guarded
+    from lorestack.core.logs import detach_stderr
+    from lorestack.guardrail.check import check as do_check
+    from lorestack.integrations.hooks import log_failure
 
     detach_stderr()
     deadline = Deadline(_hook_deadline(ctx, llm))
@@ -109,7 +109,7 @@ def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
             result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
         return result, proposal, mem
 
-    run = run_guarded(work, deadline, name=f"memstrata-check-{name}")
+    run = run_guarded(work, deadline, name=f"lorestack-check-{name}")
     if run.timed_out:
         run.error = f"deadline of {round(deadline.seconds * 1000)} ms passed"
     if not run.ok:
@@ -119,7 +119,7 @@ def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
 
 def _painted(line: str, verdict: str, *, err: bool) -> str:
     """The verdict word in colour on a terminal (plain in pipes and with NO_COLOR)."""
-    from memstrata.cli.render import paint_verdict
+    from lorestack.cli.render import paint_verdict
 
     head, sep, rest = line.partition(" ")
     word = head.rstrip(":")
@@ -129,7 +129,7 @@ def _painted(line: str, verdict: str, *, err: bool) -> str:
 
 
 def _human(result, strict: bool) -> None:
-    from memstrata.guardrail.replies import report, verdict_line
+    from lorestack.guardrail.replies import report, verdict_line
 
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -148,8 +148,8 @@ def _human(result, strict: bool) -> None:
 
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> int:
-    from memstrata.guardrail.proposals import from_hook_payload
-    from memstrata.guardrail.replies import hook_error_reply, hook_reply
+    from lorestack.guardrail.proposals import from_hook_payload
+    from lorestack.guardrail.replies import hook_error_reply, hook_reply
 
     payload = read_piped_stdin() or ""
     # the check thread redirects sys.stdout to stderr while it runs (_quiet_stdout); if it
@@ -162,7 +162,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
         retrieval,
         llm,
     )
-    from memstrata.core.clients import get as client_spec
+    from lorestack.core.clients import get as client_spec
 
     if run.ok and run.value is not None:
         result, proposal, mem = run.value
@@ -170,7 +170,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
         refuses_to_ask = client_spec(client).tool_reply != "hook-specific"
         if result.undecided and not result.violations and refuses_to_ask:
             # clients that cannot tell the model without refusing: refuse once, then allow
-            from memstrata.guardrail.asked import first_ask
+            from lorestack.guardrail.asked import first_ask
 
             first = first_ask(mem.primary.index_dir, client, result, proposal)
         reply = hook_reply(result, client, strict=strict, first_ask=first)
@@ -193,7 +193,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
     )
     if not run.ok or run.value is None:
         click.echo(
-            f"memstrata check failed: {run.error}"
+            f"lorestack check failed: {run.error}"
             + ("" if fail_closed else " (commit allowed: the guardrail fails open)"),
             err=True,
         )
@@ -203,7 +203,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
         _human(result, strict)
         if result.verdict == "block":
             click.echo(
-                "commit blocked by memstrata guardrail (bypass once: git commit --no-verify)",
+                "commit blocked by lorestack guardrail (bypass once: git commit --no-verify)",
                 err=True,
             )
     return result.exit_code(strict)
@@ -270,7 +270,7 @@ def check(
         _exit_now(_run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm))
     if hook == "pre-commit":
         _exit_now(_run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm))
-    from memstrata.guardrail.check import check as do_check
+    from lorestack.guardrail.check import check as do_check
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, diff_rev, staged, _repo_dir(mem))
@@ -308,7 +308,7 @@ def _precommit_result(result, as_json: bool) -> None:
 @click.pass_context
 def install_pre_commit(ctx, framework, strict, fail_closed, dry_run, as_json):
     """Check the staged diff against your criteria before every commit (block stops it)."""
-    from memstrata.guardrail import precommit
+    from lorestack.guardrail import precommit
 
     mem = open_memory(ctx)
     do = precommit.install_framework if framework else precommit.install_git_hook
@@ -327,8 +327,8 @@ def install_pre_commit(ctx, framework, strict, fail_closed, dry_run, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def uninstall_pre_commit(ctx, framework, as_json):
-    """Remove the memstrata block from the pre-commit hook (or the framework entry)."""
-    from memstrata.guardrail import precommit
+    """Remove the lorestack block from the pre-commit hook (or the framework entry)."""
+    from lorestack.guardrail import precommit
 
     mem = open_memory(ctx)
     do = precommit.uninstall_framework if framework else precommit.uninstall_git_hook

@@ -1,4 +1,4 @@
-"""`memstrata config show|get|set|path`: the effective settings and where each came from."""
+"""`lorestack config show|get|set|path`: the effective settings and where each came from."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from memstrata.cli.render import emit_json, table
+from lorestack.cli.render import emit_json, table
 
 
 def _roots(ctx: click.Context) -> tuple[Path | None, Path]:
-    from memstrata.core.settings import resolve_roots
+    from lorestack.core.settings import resolve_roots
 
     obj = ctx.find_root().obj or {}
     return resolve_roots(None, obj.get("root"))
@@ -18,7 +18,7 @@ def _roots(ctx: click.Context) -> tuple[Path | None, Path]:
 
 @click.group()
 def config():
-    """See and change settings (defaults < ~/.memstrata/config.toml < .memory/config.toml < env)."""
+    """See and change settings (defaults < ~/.lorestack/config.toml < .memory/config.toml < env)."""
 
 
 @config.command("show")
@@ -26,7 +26,7 @@ def config():
 @click.pass_context
 def config_show(ctx, as_json):
     """Every effective setting, its value and where it came from."""
-    from memstrata.core.settings import explain_settings
+    from lorestack.core.settings import explain_settings
 
     project, home = _roots(ctx)
     rows = explain_settings(project, home)
@@ -43,7 +43,7 @@ def config_show(ctx, as_json):
 @click.pass_context
 def config_get(ctx, key, as_json):
     """The effective value of KEY (section.key, e.g. loader.budget)."""
-    from memstrata.core.settings import explain_settings, setting_type
+    from lorestack.core.settings import explain_settings, setting_type
 
     setting_type(key)  # unknown keys: one clear line naming the known ones
     project, home = _roots(ctx)
@@ -59,7 +59,7 @@ def config_get(ctx, key, as_json):
 @click.argument("key")
 @click.argument("value")
 @click.option("--global", "global_", is_flag=True,
-              help="Write ~/.memstrata/config.toml instead of the project's .memory/config.toml.")
+              help="Write ~/.lorestack/config.toml instead of the project's .memory/config.toml.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
 def config_set(ctx, key, value, global_, as_json):
@@ -68,13 +68,13 @@ def config_set(ctx, key, value, global_, as_json):
     The value is checked against the setting's type first; other lines and comments in the
     file are kept.
     """
-    from memstrata.core.errors import MemoryRootNotFound
-    from memstrata.core.settings import write_setting
+    from lorestack.core.errors import MemoryRootNotFound
+    from lorestack.core.settings import write_setting
 
     project, home = _roots(ctx)
     if not global_ and project is None:
         raise MemoryRootNotFound(
-            "no project memory here: run `memstrata init`, or use --global for ~/.memstrata")
+            "no project memory here: run `lorestack init`, or use --global for ~/.lorestack")
     path = (home if global_ else project) / "config.toml"  # type: ignore[operator]
     written = write_setting(path, key, value)
     if as_json:
@@ -87,8 +87,8 @@ def config_set(ctx, key, value, global_, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the files as JSON.")
 @click.pass_context
 def config_path(ctx, as_json):
-    """The config files memstrata reads, lowest layer first, and whether each exists."""
-    from memstrata.core.settings import config_files
+    """The config files lorestack reads, lowest layer first, and whether each exists."""
+    from lorestack.core.settings import config_files
 
     project, home = _roots(ctx)
     files = config_files(project, home)

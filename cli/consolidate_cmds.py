@@ -1,4 +1,4 @@
-"""`memstrata extract`, `consolidate`, `review`, and `install/uninstall cron`."""
+"""`lorestack extract`, `consolidate`, `review`, and `install/uninstall cron`."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from datetime import date
 
 import click
 
-from memstrata.cli.install_cmds import install, uninstall
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, table
-from memstrata.core.clients import transcript_clients
+from lorestack.cli.install_cmds import install, uninstall
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json, humanize_age, table
+from lorestack.core.clients import transcript_clients
 
 
 @click.command()
@@ -27,7 +27,7 @@ def extract(ctx, transcript, client, session, as_json):
     Only what the user typed is read (never the assistant's replies, which echo recalled
     memory). Secrets are redacted before anything is written. Safe to run twice.
     """
-    from memstrata.consolidation.extract import extract_session
+    from lorestack.consolidation.extract import extract_session
 
     mem = open_memory(ctx)
     result = extract_session(mem, transcript, client, session=session)
@@ -109,11 +109,11 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, requi
     days and faded items. One run at a time; safe to rerun after a crash; a run with no new
     events changes nothing.
     """
-    from memstrata.consolidation.job import run_consolidation
+    from lorestack.consolidation.job import run_consolidation
 
     overrides = {"llm.model": model} if model else {}
     mem = open_memory(ctx, **overrides)
-    from memstrata.cli.render import ProgressCallback
+    from lorestack.cli.render import ProgressCallback
 
     with ProgressCallback("consolidating") as bar:  # a terminal only; silent when piped
         report = run_consolidation(mem, dry_run=dry_run, since=_parse_since(since),
@@ -127,7 +127,7 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, requi
 
 
 def _report_json(report) -> dict:
-    from memstrata.cli.render import to_jsonable
+    from lorestack.cli.render import to_jsonable
 
     data = to_jsonable(report)
     data["changed"] = report.changed
@@ -142,7 +142,7 @@ def review(ctx, as_json):
     """List machine claims waiting for review; `accept` or `reject` them by id."""
     if ctx.invoked_subcommand is not None:
         return
-    from memstrata.consolidation.review import list_pending
+    from lorestack.consolidation.review import list_pending
 
     pending = list_pending(open_memory(ctx))
     if as_json:
@@ -157,7 +157,7 @@ def review(ctx, as_json):
         rows.append([p.id, p.type, f"{p.confidence:.2f}", change, str(len(p.events)),
                      humanize_age(p.created) if p.created else "", p.title])
     click.echo(table(rows, ["id", "type", "conf", "change", "events", "age", "claim"]))
-    click.echo("\naccept: memstrata review accept ID…   reject: memstrata review reject ID… --reason …")
+    click.echo("\naccept: lorestack review accept ID…   reject: lorestack review reject ID… --reason …")
 
 
 @review.command(name="accept")
@@ -167,12 +167,12 @@ def review(ctx, as_json):
 @click.pass_context
 def review_accept(ctx, ids, all_, as_json):
     """Make pending claims active (and archive the items they replace)."""
-    from memstrata.consolidation.review import accept, list_pending
+    from lorestack.consolidation.review import accept, list_pending
 
     mem = open_memory(ctx)
     chosen = [p.id for p in list_pending(mem)] if all_ else list(ids)
     if not chosen:
-        raise click.UsageError("give the ids to accept (see `memstrata review`) or --all")
+        raise click.UsageError("give the ids to accept (see `lorestack review`) or --all")
     result = accept(mem, chosen)
     if as_json:
         emit_json(result)
@@ -193,12 +193,12 @@ def review_accept(ctx, ids, all_, as_json):
 @click.pass_context
 def review_reject(ctx, ids, all_, reason, as_json):
     """Archive pending claims; the same events will not propose them again."""
-    from memstrata.consolidation.review import list_pending, reject
+    from lorestack.consolidation.review import list_pending, reject
 
     mem = open_memory(ctx)
     chosen = [p.id for p in list_pending(mem)] if all_ else list(ids)
     if not chosen:
-        raise click.UsageError("give the ids to reject (see `memstrata review`) or --all")
+        raise click.UsageError("give the ids to reject (see `lorestack review`) or --all")
     result = reject(mem, chosen, reason)
     if as_json:
         emit_json(result)
@@ -216,8 +216,8 @@ def review_reject(ctx, ids, all_, reason, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def install_cron(ctx, at, scheduler, dry_run, as_json):
-    """Run `memstrata consolidate` nightly for this project (idempotent)."""
-    from memstrata.consolidation.cron import install_schedule
+    """Run `lorestack consolidate` nightly for this project (idempotent)."""
+    from lorestack.consolidation.cron import install_schedule
 
     mem = open_memory(ctx)
     result = install_schedule(mem, at=at or mem.settings.consolidation.cron_at,
@@ -248,7 +248,7 @@ def install_cron(ctx, at, scheduler, dry_run, as_json):
 @click.pass_context
 def uninstall_cron(ctx, scheduler, dry_run, as_json):
     """Remove exactly the nightly consolidation entry `install cron` added for this project."""
-    from memstrata.consolidation.cron import uninstall_schedule
+    from lorestack.consolidation.cron import uninstall_schedule
 
     mem = open_memory(ctx)
     result = uninstall_schedule(mem, scheduler=scheduler, dry_run=dry_run)

@@ -7,11 +7,11 @@ import sys
 
 import click
 
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, read_piped_stdin
-from memstrata.core.clients import CLIENTS, DEFAULT_CLIENT
-from memstrata.core.clients import EVENTS as HOOK_EVENTS
-from memstrata.retrieval.modes import CONTEXT_CHOICES
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json, read_piped_stdin
+from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
+from lorestack.core.clients import EVENTS as HOOK_EVENTS
+from lorestack.retrieval.modes import CONTEXT_CHOICES
 
 TIERS = ("resident", "catalog", "topk")
 
@@ -59,7 +59,7 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
     Three tiers: resident (identity card, criteria, caveats), a catalog of memory files, and
     top-k (recent journal, open todos, items retrieved for --query). Never exceeds --budget.
     """
-    from memstrata.retrieval.loader import assemble_context
+    from lorestack.retrieval.loader import assemble_context
 
     mem = open_memory(ctx, require_project=False)
     result = assemble_context(mem, query=query, budget=budget, tiers=_tiers(tiers),
@@ -95,11 +95,11 @@ def hook(ctx, event: str, client: str):
     """
     if client not in CLIENTS or event not in HOOK_EVENTS:
         what = f"unknown client '{client}'" if client not in CLIENTS else f"unknown event '{event}'"
-        click.echo(f"memstrata hook: {what}; events: {', '.join(HOOK_EVENTS)}; "
+        click.echo(f"lorestack hook: {what}; events: {', '.join(HOOK_EVENTS)}; "
                    f"clients: {', '.join(CLIENTS)}", err=True)
         sys.exit(1)
     try:
-        from memstrata.integrations.hooks import capture_native_stderr, run_hook
+        from lorestack.integrations.hooks import capture_native_stderr, run_hook
 
         capture_native_stderr()
         root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
@@ -114,7 +114,7 @@ def hook(ctx, event: str, client: str):
         try:
             import traceback
 
-            from memstrata.integrations.hooks import log_failure
+            from lorestack.integrations.hooks import log_failure
 
             log_failure(f"{event} ({client}): {traceback.format_exc(limit=4)}")
         except BaseException:  # noqa: BLE001, S110 - nothing left to report to
@@ -129,9 +129,9 @@ def hook(ctx, event: str, client: str):
 def mcp(ctx):
     """Serve memory over MCP on stdio: remember, recall, forget, list_memories tools.
 
-    Add it to a client as a stdio server, e.g. `claude mcp add memstrata -- memstrata mcp`.
+    Add it to a client as a stdio server, e.g. `claude mcp add lorestack -- lorestack mcp`.
     """
-    from memstrata.integrations.mcp_server import serve
+    from lorestack.integrations.mcp_server import serve
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     serve(root)

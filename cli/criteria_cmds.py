@@ -1,13 +1,13 @@
-"""`memstrata criteria test|edit`: author and try out decision criteria, and the draft
+"""`lorestack criteria test|edit`: author and try out decision criteria, and the draft
 `remember --type criterion` prints."""
 
 from __future__ import annotations
 
 import click
 
-from memstrata.cli.check_cmds import _proposal, _quiet_stdout, _repo_dir
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json
+from lorestack.cli.check_cmds import _proposal, _quiet_stdout, _repo_dir
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json
 
 
 @click.group()
@@ -28,8 +28,8 @@ def criteria():
 @click.pass_context
 def criteria_test(ctx, criterion_id, text, file, llm, as_json):
     """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
-    from memstrata.guardrail.replies import describe
-    from memstrata.guardrail.trace import test_criterion
+    from lorestack.guardrail.replies import describe
+    from lorestack.guardrail.trace import test_criterion
 
     mem = open_memory(ctx)
     proposal = _proposal(text, file, None, False, _repo_dir(mem))
@@ -43,7 +43,7 @@ def criteria_test(ctx, criterion_id, text, file, llm, as_json):
         click.echo(
             f"  status {trace.status}"
             + (f", superseded by {trace.superseded_by}" if trace.superseded_by else "")
-            + ": `memstrata check` skips it"
+            + ": `lorestack check` skips it"
         )
     for problem in trace.problems:
         click.echo(f"  problem: {problem}")
@@ -97,7 +97,7 @@ def describe_draft(spec, drafted_by: str) -> list[str]:
 
 def draft_for_remember(mem, text: str, spec, enabled: bool | None):
     """The spec `remember --type criterion` stores, and the lines describing its draft."""
-    from memstrata.guardrail.drafting import draft_criterion
+    from lorestack.guardrail.drafting import draft_criterion
 
     if enabled is False or (enabled is None and not mem.settings.guardrail.draft):
         return spec, None
@@ -129,7 +129,7 @@ def criteria_edit(
     rationale, redraft, clear_terms, as_json,
 ):  # fmt: skip
     """Change what CRITERION_ID applies to, forbids, requires or exempts (given parts only)."""
-    from memstrata.guardrail.authoring import edit_criterion
+    from lorestack.guardrail.authoring import edit_criterion
 
     mem = open_memory(ctx)
     with _quiet_stdout():

@@ -1,12 +1,12 @@
-"""`memstrata import`: bulk-load events from JSONL, chat exports and client transcripts."""
+"""`lorestack import`: bulk-load events from JSONL, chat exports and client transcripts."""
 
 from __future__ import annotations
 
 import click
 
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json
-from memstrata.core.clients import transcript_clients
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json
+from lorestack.core.clients import transcript_clients
 
 
 @click.command("import")
@@ -17,14 +17,14 @@ from memstrata.core.clients import transcript_clients
     default="auto",
     show_default=True,
     type=click.Choice(["auto", "jsonl", "locomo", "transcript", *transcript_clients()]),
-    help="jsonl = one event object per line (or memstrata-bench/1 lines); locomo = a "
+    help="jsonl = one event object per line (or lorestack-bench/1 lines); locomo = a "
     "chat export with speakers and dated sessions; transcript / claude-code / "
     "codex / gemini = a client session (the user's messages only).",
 )
 @click.option(
     "--no-index",
     is_flag=True,
-    help="Write the files only; index on the next search or `memstrata reindex`.",
+    help="Write the files only; index on the next search or `lorestack reindex`.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the import report as JSON.")
 @click.pass_context
@@ -35,7 +35,7 @@ def import_(ctx, sources, fmt, no_index, as_json):
     fsync, and everything new is embedded in one batched run. Importing the same file again
     adds nothing: known event ids are skipped.
     """
-    from memstrata.consolidation.bulk_import import import_files
+    from lorestack.consolidation.bulk_import import import_files
 
     mem = open_memory(ctx)
     result = import_files(mem, list(sources), fmt, index=not no_index)

@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, paint_type, table
-from memstrata.retrieval.modes import CHOICES as MODE_CHOICES
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json, humanize_age, paint_type, table
+from lorestack.retrieval.modes import CHOICES as MODE_CHOICES
 
 TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
 LAYERS = ["L1", "L2", "L3"]
@@ -16,7 +16,7 @@ LAYERS = ["L1", "L2", "L3"]
 
 def _progress_bar(label: str):
     """A (done, total) callback drawing a bar on stderr — nothing when stderr is not a tty."""
-    from memstrata.cli.render import ProgressCallback
+    from lorestack.cli.render import ProgressCallback
 
     return ProgressCallback(label)
 
@@ -47,7 +47,7 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
     "user by id"); intent queries match by meaning. Superseded and archived items are hidden
     unless --status asks for them.
     """
-    from memstrata.retrieval.index import search as run_search
+    from lorestack.retrieval.index import search as run_search
 
     mem = open_memory(ctx, require_project=False)
     hits = run_search(mem, query, k=k or mem.settings.retrieval.k, types=list(types) or None,
@@ -77,7 +77,7 @@ def reindex(ctx, as_json):
 
     Safe at any time: the files are the truth; usage counts are kept.
     """
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.retrieval.index import MemoryIndex
 
     index = MemoryIndex(open_memory(ctx, require_project=False))
     try:
@@ -107,8 +107,8 @@ def doctor(ctx, repair, as_json):
 
     Exits 1 when something is wrong (and was not repaired).
     """
-    from memstrata.integrations.hook_health import check as check_hooks
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.integrations.hook_health import check as check_hooks
+    from lorestack.retrieval.index import MemoryIndex
 
     mem = open_memory(ctx, require_project=False)
     index = MemoryIndex(mem)

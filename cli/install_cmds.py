@@ -1,4 +1,4 @@
-"""`memstrata install …` / `memstrata uninstall …`: client hooks, cron, pre-commit.
+"""`lorestack install …` / `lorestack uninstall …`: client hooks, cron, pre-commit.
 
 Each integration adds its own subcommands to these two groups from its own module; the client
 hook installers (claude-code, codex, cursor, gemini) live here.
@@ -10,24 +10,24 @@ from pathlib import Path
 
 import click
 
-from memstrata.cli.render import emit_json
-from memstrata.core.clients import CLIENT_SPECS, CLIENTS
+from lorestack.cli.render import emit_json
+from lorestack.core.clients import CLIENT_SPECS, CLIENTS
 
 
 @click.group()
 def install():
-    """Install memstrata into a client, cron or git hooks (idempotent, with backups)."""
+    """Install lorestack into a client, cron or git hooks (idempotent, with backups)."""
 
 
 @click.group()
 def uninstall():
-    """Remove exactly what `memstrata install` added."""
+    """Remove exactly what `lorestack install` added."""
 
 
 def _project_dir(ctx: click.Context) -> Path:
     """The repository holding .memory/ (walking up), else the current directory."""
-    from memstrata.core.errors import MemoryRootNotFound
-    from memstrata.core.paths import find_project_root
+    from lorestack.core.errors import MemoryRootNotFound
+    from lorestack.core.paths import find_project_root
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     try:
@@ -61,19 +61,19 @@ def _client_install(client: str) -> click.Command:
     spec = CLIENT_SPECS[client]
     guardrail_opt = [click.option(
         "--guardrail", is_flag=True,
-        help="Also add a PreToolUse hook running `memstrata check` on edits and shell commands.")
+        help="Also add a PreToolUse hook running `lorestack check` on edits and shell commands.")
     ] if spec.guardrail_install else []
     trust_opt = [click.option(
         "--trust", is_flag=True,
-        help=f"Also record in {spec.title}'s config that you trust memstrata's hooks (as its "
+        help=f"Also record in {spec.title}'s config that you trust lorestack's hooks (as its "
              "/hooks review would); without it the client skips them until you trust them.")
     ] if spec.hooks_need_trust else []
 
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool, guardrail: bool = False,
                 trust: bool = False):
-        from memstrata.cli.main import settings_for
-        from memstrata.integrations import installers
+        from lorestack.cli.main import settings_for
+        from lorestack.integrations import installers
 
         timeout = settings_for(ctx).hooks.client_timeout_s
         result = installers.install(client, scope, project_dir=_project_dir(ctx), dry_run=dry_run,
@@ -94,7 +94,7 @@ def _client_install(client: str) -> click.Command:
                                   help="user: your home settings; project: this repository's settings.")]:
         command = decorate(command)
     return click.command(
-        client, help=f"Add memstrata's session hooks to {client}'s settings (idempotent, keeps a backup)."
+        client, help=f"Add lorestack's session hooks to {client}'s settings (idempotent, keeps a backup)."
     )(command)
 
 
@@ -105,7 +105,7 @@ def _client_uninstall(client: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.pass_context
     def command(ctx, scope: str, dry_run: bool, as_json: bool):
-        from memstrata.integrations import installers
+        from lorestack.integrations import installers
 
         path = installers.settings_path(client, scope, _project_dir(ctx))
         trusted = installers.hook_trust(client, path) if path.is_file() else []
@@ -118,7 +118,7 @@ def _client_uninstall(client: str) -> click.Command:
         _render(result, as_json, "uninstalled")
 
     return click.command(
-        client, help=f"Remove exactly the hooks `memstrata install {client}` added."
+        client, help=f"Remove exactly the hooks `lorestack install {client}` added."
     )(command)
 
 

@@ -1,4 +1,4 @@
-"""`memstrata` command line. Thin: parse, call one library function, render."""
+"""`lorestack` command line. Thin: parse, call one library function, render."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import sys
 
 import click
 
-from memstrata.core.errors import MemstrataError
+from lorestack.core.errors import LorestackError
 
 
-class MemstrataGroup(click.Group):
+class LorestackGroup(click.Group):
     """Turns domain errors into one clear line on stderr; a traceback would be a bug."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except MemstrataError as exc:
+        except LorestackError as exc:
             click.echo(f"Error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
@@ -26,24 +26,24 @@ class MemstrataGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - last line of defence for users
             click.echo(
                 f"Error: unexpected {type(exc).__name__}: {exc} "
-                "(this is a bug in memstrata; please report it)", err=True)
+                "(this is a bug in lorestack; please report it)", err=True)
             sys.exit(1)
 
 
-@click.group(cls=MemstrataGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="memstrata")
-@click.option("--root", envvar="MEMSTRATA_ROOT", type=click.Path(file_okay=False),
+@click.group(cls=LorestackGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="lorestack")
+@click.option("--root", envvar="LORESTACK_ROOT", type=click.Path(file_okay=False),
               help="Project memory folder (or the repository holding .memory/). "
                    "Default: walk up from the current directory.")
 @click.pass_context
 def cli(ctx: click.Context, root: str | None) -> None:
-    """memstrata: layered memory for AI coding assistants.
+    """lorestack: layered memory for AI coding assistants.
 
     Project facts, decisions, caveats, your criteria and a journal of what happened live as
     markdown under .memory/ (the truth); a hybrid index makes them recallable and a loader
     hands a session what it needs under a token budget.
     """
-    from memstrata.core.logs import attach_stderr
+    from lorestack.core.logs import attach_stderr
 
     attach_stderr()  # library warnings as `warning: …` lines on stderr, never on stdout
     ctx.ensure_object(dict)
@@ -51,7 +51,7 @@ def cli(ctx: click.Context, root: str | None) -> None:
 
 
 def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     return Memory.open(root, require_project=require_project, **overrides)
@@ -59,7 +59,7 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
 
 def settings_for(ctx: click.Context, **overrides):
     """The composition root for commands that may run outside a project: every config layer."""
-    from memstrata.core.settings import resolve_settings
+    from lorestack.core.settings import resolve_settings
 
     root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
     return resolve_settings(None, root, **overrides)
@@ -67,7 +67,7 @@ def settings_for(ctx: click.Context, **overrides):
 
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
-    from memstrata.cli import (
+    from lorestack.cli import (
         bench_cmds,
         check_cmds,
         config_cmds,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json, humanize_age, read_stdin_input, table
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json, humanize_age, read_stdin_input, table
 
 ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
@@ -24,7 +24,7 @@ def _read_text(text: str | None) -> str:
 
 
 @click.command()
-@click.option("--global", "global_", is_flag=True, help="Initialise the global memory (~/.memstrata).")
+@click.option("--global", "global_", is_flag=True, help="Initialise the global memory (~/.lorestack).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def init(ctx, global_: bool, as_json: bool):
@@ -32,7 +32,7 @@ def init(ctx, global_: bool, as_json: bool):
 
     Safe to run again: it never overwrites files you edited.
     """
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     root = ctx.find_root().obj.get("root")
     result = Memory.init(Path(root) if root else Path.cwd(), global_=global_)
@@ -48,7 +48,7 @@ def init(ctx, global_: bool, as_json: bool):
 
 
 def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rationale, review_when, condition):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
 
     return CriterionSpec(
         applies_to=AppliesTo(paths=list(applies_path), keywords=list(keyword), topics=list(topic)),
@@ -94,13 +94,13 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
              review_when, redact, force, as_json, unless=(), draft=None):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
-    from memstrata.memory_layers.operations import remember as do_remember
+    from lorestack.memory_layers.operations import remember as do_remember
 
     mem = open_memory(ctx, require_project=scope == "project")
     spec = drafted = None
     text = _read_text(text)
     if item_type == "criterion":
-        from memstrata.cli.criteria_cmds import draft_for_remember
+        from lorestack.cli.criteria_cmds import draft_for_remember
 
         spec = _criterion_spec(applies_path, keyword, topic, forbid, require, verdict,
                                rationale, review_when, condition)
@@ -122,7 +122,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
     if spec is not None:
-        from memstrata.cli.criteria_cmds import describe_draft
+        from lorestack.cli.criteria_cmds import describe_draft
 
         for line in describe_draft(written.item.criterion, drafted.drafted_by if drafted else "user"):
             click.echo(line)
@@ -130,10 +130,10 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
             click.echo(f"note: {note}", err=True)
         if drafted and drafted.drafted_by != "user" and not drafted.draft.kind:
             click.echo("note: no prohibition or obligation the rules can read (\"do not …\", "
-                       "\"must …\"): `memstrata check` can only report it as possibly relevant, "
+                       "\"must …\"): `lorestack check` can only report it as possibly relevant, "
                        "or ask an LLM; add --forbid/--require terms to decide it", err=True)
-        click.echo(f"change it: memstrata criteria edit {written.item.id} --forbid … ; "
-                   f"try it: memstrata criteria test {written.item.id} \"…\"")
+        click.echo(f"change it: lorestack criteria edit {written.item.id} --forbid … ; "
+                   f"try it: lorestack criteria test {written.item.id} \"…\"")
     if written.archived:
         click.echo(f"archived {supersedes} → {written.archived}")
 
@@ -148,7 +148,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
 @click.pass_context
 def log_cmd(ctx, text, kind, tags, redact, as_json):
     """Append an event to today's journal (TEXT, or '-' for stdin)."""
-    from memstrata.memory_layers.operations import log_event
+    from lorestack.memory_layers.operations import log_event
 
     mem = open_memory(ctx)
     event = log_event(mem, _read_text(text), kind, tags=_tags(tags), redact=redact)
@@ -168,7 +168,7 @@ def log_cmd(ctx, text, kind, tags, redact, as_json):
 @click.pass_context
 def list_cmd(ctx, item_type, layer, status, as_json):
     """List memory items (events too with --type event or --layer L3)."""
-    from memstrata.memory_layers.operations import list_items
+    from lorestack.memory_layers.operations import list_items
 
     mem = open_memory(ctx)
     include_events = item_type == "event" or layer == "L3"
@@ -183,7 +183,7 @@ def list_cmd(ctx, item_type, layer, status, as_json):
             for it in listing.items
         ])
         return
-    from memstrata.memory_layers.operations import display_status
+    from lorestack.memory_layers.operations import display_status
 
     rows = [[it.id, it.type, display_status(it), humanize_age(it.updated), it.title]
             for it in listing.items]
@@ -197,8 +197,8 @@ def list_cmd(ctx, item_type, layer, status, as_json):
 @click.pass_context
 def show(ctx, item_id, as_json):
     """Show one item or journal event by id."""
-    from memstrata.memory_layers.models import JournalEvent
-    from memstrata.memory_layers.operations import show as do_show
+    from lorestack.memory_layers.models import JournalEvent
+    from lorestack.memory_layers.operations import show as do_show
 
     mem = open_memory(ctx)
     found = do_show(mem, item_id, redact=True)
@@ -223,7 +223,7 @@ def show(ctx, item_id, as_json):
 @click.pass_context
 def forget(ctx, item_id, reason, as_json):
     """Archive an item. Nothing is deleted: it moves to archive/ with the reason."""
-    from memstrata.memory_layers.operations import forget as do_forget
+    from lorestack.memory_layers.operations import forget as do_forget
 
     mem = open_memory(ctx)
     path = do_forget(mem, item_id, reason)
@@ -243,7 +243,7 @@ def forget(ctx, item_id, reason, as_json):
 @click.pass_context
 def supersede(ctx, old_id, text, title, tags, redact, as_json):
     """Replace OLD_ID with TEXT; the old item is archived with links both ways."""
-    from memstrata.memory_layers.operations import supersede as do_supersede
+    from lorestack.memory_layers.operations import supersede as do_supersede
 
     mem = open_memory(ctx)
     written = do_supersede(mem, old_id, _read_text(text), title=title,
@@ -257,7 +257,7 @@ def supersede(ctx, old_id, text, title, tags, redact, as_json):
 
 def _paint_table_types(rendered: str, items) -> str:
     """Colour each row's type cell (a terminal only; the layout is measured before colouring)."""
-    from memstrata.cli.render import colour_enabled, paint_type
+    from lorestack.cli.render import colour_enabled, paint_type
 
     if not colour_enabled():
         return rendered
@@ -273,8 +273,8 @@ def _paint_table_types(rendered: str, items) -> str:
 
 def describe_item(item, path) -> list[str]:
     """Everything an item holds, for a person: the header, then each field that is set."""
-    from memstrata.cli.render import humanize_age, paint_type, paint_verdict
-    from memstrata.memory_layers.operations import display_status
+    from lorestack.cli.render import humanize_age, paint_type, paint_verdict
+    from lorestack.memory_layers.operations import display_status
 
     status = display_status(item)
     lines = [f"# {item.title}", "",

@@ -52,7 +52,7 @@ def read_stdin_input(where: str = "stdin") -> str:
     """Piped text for a write or a check: strict UTF-8, refused with one line otherwise."""
     import sys
 
-    from memstrata.memory_layers.input_check import decode_input_bytes
+    from lorestack.memory_layers.input_check import decode_input_bytes
 
     stream = sys.stdin
     if stream is None or stream.closed:

@@ -1,4 +1,4 @@
-"""`memstrata serve`: the resident service (status, stop, foreground) and its command runner."""
+"""`lorestack serve`: the resident service (status, stop, foreground) and its command runner."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from memstrata.cli.render import emit_json
+from lorestack.cli.render import emit_json
 
 
 class NeedStdin(BaseException):
@@ -46,7 +46,7 @@ def run_cli_request(request: dict) -> dict:
     The service calls this under its work lock, so swapping the working directory and the
     standard streams cannot mix two commands.
     """
-    from memstrata.cli.main import cli
+    from lorestack.cli.main import cli
 
     argv = [str(a) for a in request.get("argv") or []]
     if request.get("stdin") is not None:
@@ -64,7 +64,7 @@ def run_cli_request(request: dict) -> dict:
         os.chdir(str(request.get("cwd") or saved_cwd))
         sys.stdin, sys.stdout, sys.stderr = stdin, out, err  # type: ignore[assignment]
         try:
-            cli.main(args=argv, prog_name="memstrata", standalone_mode=True)
+            cli.main(args=argv, prog_name="lorestack", standalone_mode=True)
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except NeedStdin:
@@ -107,12 +107,12 @@ def serve(mode, idle_exit, as_json):
     extraction in the background and exits after service.idle_exit_s without requests.
     Nothing listens on the network. Without an option: start it (detached) if needed.
     """
-    from memstrata.integrations.service import client, protocol
+    from lorestack.integrations.service import client, protocol
 
     if mode == "foreground":
-        from memstrata.core.paths import global_home
-        from memstrata.core.settings import load_settings
-        from memstrata.integrations.service.server import run_service
+        from lorestack.core.paths import global_home
+        from lorestack.core.settings import load_settings
+        from lorestack.integrations.service.server import run_service
 
         settings = load_settings(None, global_home())
         try:
@@ -137,9 +137,9 @@ def serve(mode, idle_exit, as_json):
         if as_json:
             emit_json(result)
         elif result["stopped"]:
-            click.echo(f"stopped the memstrata service (pid {result['pid']})")
+            click.echo(f"stopped the lorestack service (pid {result['pid']})")
         else:
-            click.echo(f"no memstrata service running ({result['reason']})")
+            click.echo(f"no lorestack service running ({result['reason']})")
         return
     if mode is None:
         try:

@@ -1,11 +1,11 @@
-"""`memstrata ui`: the memory viewer in a local browser page."""
+"""`lorestack ui`: the memory viewer in a local browser page."""
 
 from __future__ import annotations
 
 import click
 
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json
 
 
 @click.command()
@@ -30,7 +30,7 @@ def ui(ctx, port, no_open, as_json):
     keeps it in a cookie; every change must carry it). Edits and reviews go through the same
     code as the CLI. Stops with Ctrl-C.
     """
-    from memstrata.integrations.viewer.server import ViewerServer
+    from lorestack.integrations.viewer.server import ViewerServer
 
     mem = open_memory(ctx, require_project=False)
     server = ViewerServer(mem, port=port)
@@ -38,7 +38,7 @@ def ui(ctx, port, no_open, as_json):
     if as_json:
         emit_json({"url": started.url, "port": started.port, "root": str(mem.primary.root)})
     else:
-        click.echo(f"memstrata viewer for {mem.primary.root}")
+        click.echo(f"lorestack viewer for {mem.primary.root}")
         click.echo(f"open {started.url}")
         click.echo("stop with Ctrl-C", err=True)
     import sys

@@ -1,7 +1,7 @@
 """Upkeep of one's memory by hand: `edit`, `restore`, `export`, `import-memory`.
 
 `import-memory` restores a whole memory written by `export`; the conversation/event bulk
-import is a different command (`memstrata import`).
+import is a different command (`lorestack import`).
 """
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ import sys
 
 import click
 
-from memstrata.cli.main import open_memory
-from memstrata.cli.render import emit_json
+from lorestack.cli.main import open_memory
+from lorestack.cli.render import emit_json
 
 
 def _sync_index(mem) -> str | None:
     """Bring the index up to date with the files just written; a warning instead of a failure."""
     try:
-        from memstrata.cli.render import ProgressCallback
-        from memstrata.retrieval.index import MemoryIndex
+        from lorestack.cli.render import ProgressCallback
+        from lorestack.retrieval.index import MemoryIndex
 
         index = MemoryIndex(mem)
         try:
@@ -27,7 +27,7 @@ def _sync_index(mem) -> str | None:
         finally:
             index.close()
     except Exception as exc:  # noqa: BLE001 - the files are written; the index can catch up later
-        return f"index not updated ({exc}); run `memstrata reindex`"
+        return f"index not updated ({exc}); run `lorestack reindex`"
     return None
 
 
@@ -42,9 +42,9 @@ def edit(ctx, item_id, as_json):
     secret is refused: on a terminal you can edit again, otherwise the file goes back to what
     it was and the command exits 1.
     """
-    from memstrata.core.errors import InvalidItem, MemstrataError
-    from memstrata.memory_layers.fsutil import write_atomic
-    from memstrata.memory_layers.operations import check_edited
+    from lorestack.core.errors import InvalidItem, LorestackError
+    from lorestack.memory_layers.fsutil import write_atomic
+    from lorestack.memory_layers.operations import check_edited
 
     mem = open_memory(ctx)
     before = mem.get(item_id)
@@ -54,7 +54,7 @@ def edit(ctx, item_id, as_json):
         try:
             after, changed = check_edited(mem, before)
             break
-        except (InvalidItem, MemstrataError) as exc:
+        except (InvalidItem, LorestackError) as exc:
             click.echo(f"not saved: {exc}", err=True)
             if (
                 sys.stdin is not None
@@ -63,7 +63,7 @@ def edit(ctx, item_id, as_json):
             ):
                 continue
             write_atomic(before.path, original)
-            raise MemstrataError(f"{before.path} is back as it was before the edit") from exc
+            raise LorestackError(f"{before.path} is back as it was before the edit") from exc
     warning = _sync_index(mem) if changed else None
     if warning:
         click.echo(f"warning: {warning}", err=True)
@@ -90,7 +90,7 @@ def edit(ctx, item_id, as_json):
 @click.pass_context
 def restore(ctx, item_id, as_json):
     """Bring an archived (forgotten or superseded) item back to active, links kept."""
-    from memstrata.memory_layers.operations import restore as do_restore
+    from lorestack.memory_layers.operations import restore as do_restore
 
     mem = open_memory(ctx)
     restored = do_restore(mem, item_id)
@@ -132,10 +132,10 @@ def restore(ctx, item_id, as_json):
 @click.pass_context
 def export(ctx, out, scope):
     """Write the whole memory as JSON lines: every item (archive included), journal day and
-    setting, with exact file text and parsed fields. `memstrata import-memory` reads it back."""
+    setting, with exact file text and parsed fields. `lorestack import-memory` reads it back."""
     import json
 
-    from memstrata.memory_layers.portable import export_records
+    from lorestack.memory_layers.portable import export_records
 
     mem = open_memory(ctx, require_project=scope == "project")
     paths = mem.project if scope == "project" else mem.home
@@ -173,13 +173,13 @@ def export(ctx, out, scope):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def import_memory(ctx, file, scope, replace, dry_run, as_json):
-    """Read a `memstrata export` file (or '-' for stdin) back into a memory, file for file.
+    """Read a `lorestack export` file (or '-' for stdin) back into a memory, file for file.
 
     Identical files are left alone; differing ones are conflicts unless --replace. An export
     with any unreadable line writes nothing. Then the index is brought up to date.
     """
-    from memstrata.core.errors import MemstrataError
-    from memstrata.memory_layers.portable import import_records, read_records
+    from lorestack.core.errors import LorestackError
+    from lorestack.memory_layers.portable import import_records, read_records
 
     mem = open_memory(ctx, require_project=scope == "project")
     paths = mem.project if scope == "project" else mem.home
@@ -210,7 +210,7 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
     if report.problems:
         for problem in report.problems:
             click.echo(f"problem: {problem}", err=True)
-        raise MemstrataError(f"{len(report.problems)} unreadable record(s); nothing was written")
+        raise LorestackError(f"{len(report.problems)} unreadable record(s); nothing was written")
 
 
 COMMANDS = [edit, restore, export, import_memory]

@@ -17,11 +17,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from memstrata.core.errors import ConcurrentEdit, InvalidItem
-from memstrata.memory_layers.fsutil import locked
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import MemoryItem, new_id, now_utc
-from memstrata.memory_layers.store import LoadedItem, MemoryStore
+from lorestack.core.errors import ConcurrentEdit, InvalidItem
+from lorestack.memory_layers.fsutil import locked
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import MemoryItem, new_id, now_utc
+from lorestack.memory_layers.store import LoadedItem, MemoryStore
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
@@ -264,7 +264,7 @@ def _merge(world: World, action: Action) -> Applied:
 def _record_access(mem: Memory, ids: list[str]) -> None:
     """Agreement counts as a use: the item's access count rises, so it decays more slowly."""
     try:
-        from memstrata.retrieval.usage import UsageStore
+        from lorestack.retrieval.usage import UsageStore
 
         store = UsageStore(mem.require_project().paths.index_dir / "usage.sqlite")
         try:

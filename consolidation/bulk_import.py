@@ -1,6 +1,6 @@
-"""`memstrata import`: many events at once, into the journal and the index.
+"""`lorestack import`: many events at once, into the journal and the index.
 
-Sources: JSONL events (one `{"time", "text", …}` object per line, or `memstrata-bench/1`
+Sources: JSONL events (one `{"time", "text", …}` object per line, or `lorestack-bench/1`
 lines, whose events are taken), chat exports shaped like the public LoCoMo benchmark
 (speakers, `session_N` turn lists with `session_N_date_time`), and Claude Code / Codex /
 Gemini transcripts (the user's messages only, through the same readers `extract` uses).
@@ -28,14 +28,14 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from memstrata.core.clients import transcript_clients
-from memstrata.core.errors import MemstrataError
+from lorestack.core.clients import transcript_clients
+from lorestack.core.errors import LorestackError
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
 ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "event"]
 
 
-class ImportError_(MemstrataError):
+class ImportError_(LorestackError):
     """A source file that cannot be imported (names the file and what is wrong)."""
 
 
@@ -84,7 +84,7 @@ class ImportResult:
 def stable_item_id(item_type: str, source_id: str) -> str:
     """An id in the usual `pref-7k2m9q4x` shape derived from the source id (re-imports and
     repeated bench runs give the same ids, so rendered contexts are identical)."""
-    from memstrata.memory_layers.models import _ALPHABET, new_id
+    from lorestack.memory_layers.models import _ALPHABET, new_id
 
     digest = hashlib.sha256(source_id.encode("utf-8")).digest()
     tail = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:8])
@@ -106,7 +106,7 @@ def peak_rss_mb() -> float:
 # ---- writing --------------------------------------------------------------------------------
 def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     """Write events (anything with ImportEvent's attributes) to the journal and item files."""
-    from memstrata.memory_layers.models import EVENT_KINDS, EventKind, JournalEvent
+    from lorestack.memory_layers.models import EVENT_KINDS, EventKind, JournalEvent
 
     project = mem.require_project()
     store, journal_ = project.store, project.journal
@@ -170,8 +170,8 @@ def _write_item(
     redact: bool,
     known_items: set[str],
 ) -> str | None:
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec, Source
-    from memstrata.memory_layers.operations import build_item
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec, Source
+    from lorestack.memory_layers.operations import build_item
 
     item_id = stable_item_id(event.type, source_id)
     criterion = None
@@ -194,7 +194,7 @@ def _write_item(
     item.created = item.updated = event.time
     try:
         store.create(item)
-    except MemstrataError:
+    except LorestackError:
         return None  # already imported (same id) or refused by the store
     return item.id
 
@@ -205,7 +205,7 @@ def import_events(
     """Write the events, then sync the index once (one batched embedding run)."""
     out = write_events(mem, events, redact=redact)
     if index:
-        from memstrata.retrieval.index import MemoryIndex
+        from lorestack.retrieval.index import MemoryIndex
 
         idx = memory_index or MemoryIndex(mem, warn=out.warnings.append)
         started = time.perf_counter()
@@ -249,7 +249,7 @@ def detect_format(path: Path) -> str:
     except ValueError:
         obj = None
     if isinstance(obj, dict) and (
-        obj.get("format", "").startswith("memstrata-bench") or {"time", "text"} <= set(obj)
+        obj.get("format", "").startswith("lorestack-bench") or {"time", "text"} <= set(obj)
     ):
         return "jsonl"
     if head.lstrip()[:1] in "[{" and '"conversation"' in head:
@@ -347,7 +347,7 @@ def _locomo_sessions(conv: dict[str, Any], prefix: str) -> list[ImportEvent]:
 
 
 def _read_transcript(path: Path, client: str) -> list[ImportEvent]:
-    from memstrata.consolidation.transcripts import read_user_messages
+    from lorestack.consolidation.transcripts import read_user_messages
 
     fallback = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
     out = []

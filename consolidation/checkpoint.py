@@ -7,7 +7,7 @@
   the first step, so a crash at any point resumes the same steps; each step is idempotent.
 - `run.lock`: one run at a time.
 
-`MEMSTRATA_CONSOLIDATE_CRASH_AT=N` makes the process SIGKILL itself at the N-th crash point
+`LORESTACK_CONSOLIDATE_CRASH_AT=N` makes the process SIGKILL itself at the N-th crash point
 (after the plan is written, after each step, after the state is saved): the crash tests use
 it to stop a real run at exact places.
 """
@@ -23,20 +23,20 @@ from typing import Any
 from filelock import FileLock, Timeout
 from pydantic import BaseModel, Field
 
-from memstrata.consolidation.actions import Action
-from memstrata.core.errors import MemstrataError
-from memstrata.core.paths import MemoryPaths
-from memstrata.memory_layers.fsutil import write_atomic
+from lorestack.consolidation.actions import Action
+from lorestack.core.errors import LorestackError
+from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.fsutil import write_atomic
 
 STATE_VERSION = 1
-CRASH_ENV = "MEMSTRATA_CONSOLIDATE_CRASH_AT"
+CRASH_ENV = "LORESTACK_CONSOLIDATE_CRASH_AT"
 
 
-class RunLocked(MemstrataError):
+class RunLocked(LorestackError):
     pass
 
 
-class CheckpointError(MemstrataError):
+class CheckpointError(LorestackError):
     pass
 
 
@@ -92,7 +92,7 @@ class Checkpoint:
                 "cited events") from exc
         if data.get("version") != STATE_VERSION:
             raise CheckpointError(
-                f"{path} has version {data.get('version')!r}, this memstrata writes "
+                f"{path} has version {data.get('version')!r}, this lorestack writes "
                 f"{STATE_VERSION}; delete it to start over")
         return model.model_validate(data)
 
@@ -122,7 +122,7 @@ class Checkpoint:
             lock.acquire(timeout=0.5)
         except Timeout as exc:
             raise RunLocked(
-                "another `memstrata consolidate` is running on this memory; wait for it to "
+                "another `lorestack consolidate` is running on this memory; wait for it to "
                 "finish (one run at a time)") from exc
         try:
             yield

@@ -20,8 +20,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memstrata.consolidation.cluster import Cluster
-from memstrata.core.errors import LLMError, MemstrataError
+from lorestack.consolidation.cluster import Cluster
+from lorestack.core.errors import LLMError, LorestackError
 
 ClaimType = Literal["fact", "decision", "caveat", "preference"]
 Relation = Literal["new", "agrees", "conflicts"]
@@ -32,11 +32,11 @@ LOW_SIGNAL_KINDS = {"progress", "todo"}
 STRONG_KINDS = {"decision", "rejected"}
 
 
-class BudgetExhausted(MemstrataError):
+class BudgetExhausted(LorestackError):
     """The run's token budget cannot pay for the next LLM call."""
 
 
-class ClaimSkipped(MemstrataError):
+class ClaimSkipped(LorestackError):
     """The cluster yields no claim this run (reason in the message)."""
 
     def __init__(self, reason: str, *, final: bool):
@@ -227,7 +227,7 @@ class LLMClaimer:
         self.spent = 0
 
     def estimate(self, messages: list[dict]) -> int:
-        from memstrata.retrieval.tokens import count_tokens
+        from lorestack.retrieval.tokens import count_tokens
 
         prompt = sum(count_tokens(str(m["content"]), self.encoding) + 4 for m in messages)
         return prompt + self.max_tokens

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memstrata.memory_layers.models import JournalEvent
+from lorestack.memory_layers.models import JournalEvent
 
 CHANGE_CUE = re.compile(
     r"\b(?:switch(?:ed|ing)?\s+(?:\w+\s+){0,6}?(?:to|from)|instead of|rather than|no longer|"

@@ -1,4 +1,4 @@
-"""Nightly scheduling of `memstrata consolidate`: a crontab line, a systemd user timer or a
+"""Nightly scheduling of `lorestack consolidate`: a crontab line, a systemd user timer or a
 launchd agent — one entry per project, found again by a marker naming the project, so
 installing twice changes nothing and uninstalling removes exactly that entry.
 
@@ -6,8 +6,8 @@ An install either completes or changes nothing: if the scheduler refuses (no use
 systemd, launchctl failing), the files written are taken back and the error says so. "Already
 installed" is only reported of an entry that will run (the timer is enabled, the agent loaded).
 
-The scheduler commands can be pointed elsewhere (`MEMSTRATA_CRONTAB`, `MEMSTRATA_SYSTEMCTL`,
-`MEMSTRATA_LAUNCHCTL`): tests use fakes and never touch the real crontab.
+The scheduler commands can be pointed elsewhere (`LORESTACK_CRONTAB`, `LORESTACK_SYSTEMCTL`,
+`LORESTACK_LAUNCHCTL`): tests use fakes and never touch the real crontab.
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.core.errors import MemstrataError
-from memstrata.memory_layers.memory import Memory
+from lorestack.core import legacy
+from lorestack.core.errors import LorestackError
+from lorestack.memory_layers.memory import Memory
 
-MARKER = "# memstrata-consolidate"
+MARKER = "# lorestack-consolidate"
 
 
-class ScheduleError(MemstrataError):
+class ScheduleError(LorestackError):
     pass
 
 
@@ -49,15 +50,15 @@ def _tool(env: str, default: str) -> list[str]:
     return shlex.split(os.environ.get(env) or default)
 
 
-def memstrata_executable() -> list[str]:
-    """The absolute command that runs this memstrata (cron has a bare PATH)."""
-    beside = Path(sys.executable).parent / ("memstrata.exe" if os.name == "nt" else "memstrata")
+def lorestack_executable() -> list[str]:
+    """The absolute command that runs this lorestack (cron has a bare PATH)."""
+    beside = Path(sys.executable).parent / ("lorestack.exe" if os.name == "nt" else "lorestack")
     if beside.is_file():
         return [str(beside.absolute())]
-    found = shutil.which("memstrata")
+    found = shutil.which("lorestack")
     if found:
         return [str(Path(found).resolve())]
-    return [str(Path(sys.executable).absolute()), "-m", "memstrata.cli"]
+    return [str(Path(sys.executable).absolute()), "-m", "lorestack.cli"]
 
 
 def parse_at(at: str) -> tuple[int, int]:
@@ -68,7 +69,7 @@ def parse_at(at: str) -> tuple[int, int]:
 
 
 def _unit_name(repo: Path) -> str:
-    return "memstrata-consolidate-" + hashlib.sha256(str(repo).encode()).hexdigest()[:10]
+    return "lorestack-consolidate-" + hashlib.sha256(str(repo).encode()).hexdigest()[:10]
 
 
 def _run(command: list[str], *, input: str | None = None) -> subprocess.CompletedProcess:
@@ -84,9 +85,9 @@ def choose(scheduler: str) -> str:
         return scheduler
     if sys.platform == "darwin":
         return "launchd"
-    if shutil.which(_tool("MEMSTRATA_CRONTAB", "crontab")[0]):
+    if shutil.which(_tool("LORESTACK_CRONTAB", "crontab")[0]):
         return "cron"
-    if shutil.which(_tool("MEMSTRATA_SYSTEMCTL", "systemctl")[0]):
+    if shutil.which(_tool("LORESTACK_SYSTEMCTL", "systemctl")[0]):
         return "systemd"
     raise ScheduleError("found neither crontab nor systemctl; install cron or pass --scheduler")
 
@@ -94,7 +95,7 @@ def choose(scheduler: str) -> str:
 # ---- cron -------------------------------------------------------------------------------
 def cron_line(repo: Path, log: Path, at: str) -> str:
     hour, minute = parse_at(at)
-    exe = " ".join(shlex.quote(part) for part in memstrata_executable())
+    exe = " ".join(shlex.quote(part) for part in lorestack_executable())
     command = (f"cd {shlex.quote(str(repo))} && {exe} consolidate --no-diff "
                f">> {shlex.quote(str(log))} 2>&1")
     command = command.replace("%", r"\%")  # cron turns a bare % into a newline
@@ -102,7 +103,7 @@ def cron_line(repo: Path, log: Path, at: str) -> str:
 
 
 def _read_crontab() -> list[str]:
-    result = _run([*_tool("MEMSTRATA_CRONTAB", "crontab"), "-l"])
+    result = _run([*_tool("LORESTACK_CRONTAB", "crontab"), "-l"])
     if result.returncode != 0:
         if "no crontab" in (result.stderr or "").lower():
             return []
@@ -112,13 +113,15 @@ def _read_crontab() -> list[str]:
 
 def _write_crontab(lines: list[str]) -> None:
     text = "\n".join(lines).rstrip("\n") + "\n" if lines else ""
-    result = _run([*_tool("MEMSTRATA_CRONTAB", "crontab"), "-"], input=text)
+    result = _run([*_tool("LORESTACK_CRONTAB", "crontab"), "-"], input=text)
     if result.returncode != 0:
         raise ScheduleError(f"crontab - failed: {(result.stderr or '').strip()[:200]}")
 
 
 def _is_ours(line: str, repo: Path) -> bool:
-    return line.rstrip().endswith(f"{MARKER} {repo}")
+    # a line written under the tool's former name is ours too: install replaces it
+    return any(line.rstrip().endswith(f"{marker} {repo}")
+               for marker in (MARKER, legacy.legacy_form(MARKER)))
 
 
 PROC_ROOT = Path("/proc")
@@ -178,12 +181,12 @@ def _systemd_dir() -> Path:
 
 def systemd_units(repo: Path, at: str) -> dict[str, str]:
     hour, minute = parse_at(at)
-    exe = " ".join(shlex.quote(part) for part in memstrata_executable())
+    exe = " ".join(shlex.quote(part) for part in lorestack_executable())
     name = _unit_name(repo)
-    service = (f"[Unit]\nDescription=memstrata nightly consolidation for {repo}\n\n"
+    service = (f"[Unit]\nDescription=lorestack nightly consolidation for {repo}\n\n"
                f"[Service]\nType=oneshot\nWorkingDirectory={repo}\n"
                f"ExecStart={exe} consolidate --no-diff\n")
-    timer = (f"[Unit]\nDescription=memstrata nightly consolidation for {repo}\n\n"
+    timer = (f"[Unit]\nDescription=lorestack nightly consolidation for {repo}\n\n"
              f"[Timer]\nOnCalendar=*-*-* {hour:02d}:{minute:02d}:00\nPersistent=true\n\n"
              f"[Install]\nWantedBy=timers.target\n")
     return {f"{name}.service": service, f"{name}.timer": timer}
@@ -203,7 +206,7 @@ def _systemd_install(repo: Path, at: str, dry_run: bool) -> ScheduleResult:
     paths = [folder / name for name in units]
     content = {str(p): units[p.name] for p in paths}
     timer = next(name for name in units if name.endswith(".timer"))
-    systemctl = _tool("MEMSTRATA_SYSTEMCTL", "systemctl")
+    systemctl = _tool("LORESTACK_SYSTEMCTL", "systemctl")
     files_differ = any(not p.exists() or p.read_text("utf-8") != units[p.name] for p in paths)
     # "installed" means it will run: unit files in place AND the timer enabled
     changed = files_differ or not _timer_enabled(systemctl, timer)
@@ -242,7 +245,7 @@ def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
     folder = _systemd_dir()
     paths = [p for p in (folder / f"{name}.service", folder / f"{name}.timer") if p.exists()]
     if paths and not dry_run:
-        systemctl = _tool("MEMSTRATA_SYSTEMCTL", "systemctl")
+        systemctl = _tool("LORESTACK_SYSTEMCTL", "systemctl")
         _run([*systemctl, "--user", "disable", "--now", f"{name}.timer"])
         for path in paths:
             path.unlink()
@@ -252,7 +255,7 @@ def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
 
 # ---- launchd ----------------------------------------------------------------------------
 def _launchd_path(repo: Path) -> Path:
-    label = _unit_name(repo).replace("memstrata-consolidate-", "dev.memstrata.consolidate.")
+    label = _unit_name(repo).replace("lorestack-consolidate-", "dev.lorestack.consolidate.")
     return Path.home() / "Library" / "LaunchAgents" / f"{label}.plist"
 
 
@@ -261,7 +264,7 @@ def launchd_plist(repo: Path, log: Path, at: str) -> bytes:
     path = _launchd_path(repo)
     return plistlib.dumps({
         "Label": path.stem,
-        "ProgramArguments": [*memstrata_executable(), "consolidate", "--no-diff"],
+        "ProgramArguments": [*lorestack_executable(), "consolidate", "--no-diff"],
         "WorkingDirectory": str(repo),
         "StartCalendarInterval": {"Hour": hour, "Minute": minute},
         "StandardOutPath": str(log), "StandardErrorPath": str(log),
@@ -278,7 +281,7 @@ def _launchd_loaded(launchctl: list[str], label: str) -> bool:
 def _launchd_install(repo: Path, log: Path, at: str, dry_run: bool) -> ScheduleResult:
     path = _launchd_path(repo)
     data = launchd_plist(repo, log, at)
-    launchctl = _tool("MEMSTRATA_LAUNCHCTL", "launchctl")
+    launchctl = _tool("LORESTACK_LAUNCHCTL", "launchctl")
     changed = (not path.exists() or path.read_bytes() != data
                or not _launchd_loaded(launchctl, path.stem))
     if changed and not dry_run:
@@ -304,7 +307,7 @@ def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
     path = _launchd_path(repo)
     exists = path.exists()
     if exists and not dry_run:
-        _run([*_tool("MEMSTRATA_LAUNCHCTL", "launchctl"), "unload", "-w", str(path)])
+        _run([*_tool("LORESTACK_LAUNCHCTL", "launchctl"), "unload", "-w", str(path)])
         path.unlink()
     return ScheduleResult("launchd", path.stem, exists, dry_run, [path] if exists else [])
 
@@ -312,7 +315,7 @@ def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
 # ---- entry points -----------------------------------------------------------------------
 def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
                      dry_run: bool = False) -> ScheduleResult:
-    """Add (or update) this project's nightly `memstrata consolidate`."""
+    """Add (or update) this project's nightly `lorestack consolidate`."""
     paths = mem.require_project().paths
     parse_at(at)
     repo = paths.repo_dir.resolve()

@@ -22,10 +22,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.consolidation.transcripts import UserMessage, read_user_messages
-from memstrata.core.errors import InputRejected
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import JournalEvent, Source, now_utc
+from lorestack.consolidation.transcripts import UserMessage, read_user_messages
+from lorestack.core.errors import InputRejected
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import JournalEvent, Source, now_utc
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
@@ -129,7 +129,7 @@ def _existing_keys(mem: Memory) -> tuple[set[str], set[str]]:
 def extract_session(mem: Memory, transcript: str | Path, client: str = "auto", *,
                     session: str | None = None) -> ExtractResult:
     """Read a transcript's user messages and write what they state to memory."""
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.operations import remember
 
     project = mem.require_project()
     messages: list[UserMessage] = read_user_messages(transcript, client)
@@ -189,19 +189,19 @@ def extract_session(mem: Memory, transcript: str | Path, client: str = "auto", *
 
 
 def spawn_extraction(mem: Memory, transcript_path: str, client: str) -> None:
-    """Start `memstrata extract` detached and return at once (for the session-end hook).
+    """Start `lorestack extract` detached and return at once (for the session-end hook).
 
     The child has no stdin, its own session (it outlives the hook and the client), and
     writes to the log under `.memory/.index/`, so the hook's deadline is never spent on it.
     """
-    from memstrata.core.clients import transcript_clients
+    from lorestack.core.clients import transcript_clients
 
     if client not in transcript_clients():  # e.g. Cursor: its transcript format is not known
         client = "auto"
     paths = mem.primary
     paths.index_dir.mkdir(parents=True, exist_ok=True)
     log_path = paths.index_dir / "extract.log"
-    command = [sys.executable, "-m", "memstrata.cli", "--root", str(paths.root), "extract",
+    command = [sys.executable, "-m", "lorestack.cli", "--root", str(paths.root), "extract",
                "--transcript", str(transcript_path), "--client", client or "auto"]
     with open(log_path, "ab") as log:
         kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": log, "stderr": subprocess.STDOUT,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
-from memstrata.consolidation.actions import Action, World
-from memstrata.memory_layers.memory import Memory
+from lorestack.consolidation.actions import Action, World
+from lorestack.memory_layers.memory import Memory
 
 PROTECTED_TYPES = {"caveat", "criterion"}
 SPECIAL_IDS = {"project", "profile"}
@@ -26,7 +26,7 @@ def _usage(mem: Memory, ids: list[str]) -> dict:
     if not path.exists() or not ids:
         return {}
     try:
-        from memstrata.retrieval.usage import UsageStore
+        from lorestack.retrieval.usage import UsageStore
 
         store = UsageStore(path)
         try:
@@ -39,7 +39,7 @@ def _usage(mem: Memory, ids: list[str]) -> dict:
 
 def _retention(mem: Memory, item, now: datetime, count: int, last) -> float:
     try:
-        from memstrata.retrieval.decay import retention
+        from lorestack.retrieval.decay import retention
 
         return retention(item.type, item.updated, now, mem.settings.decay, access_count=count,
                          last_access=last, human_confirmed=item.human_confirmed)

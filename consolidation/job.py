@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from memstrata.consolidation.actions import Action, World, apply_action, claim_key, coalesce_merges
-from memstrata.consolidation.checkpoint import Checkpoint, CrashPoints, Plan, State
-from memstrata.consolidation.claims import (
+from lorestack.consolidation.actions import Action, World, apply_action, claim_key, coalesce_merges
+from lorestack.consolidation.checkpoint import Checkpoint, CrashPoints, Plan, State
+from lorestack.consolidation.claims import (
     BudgetExhausted,
     Candidate,
     ClaimSkipped,
@@ -30,20 +30,20 @@ from memstrata.consolidation.claims import (
     extractive_claim,
     worth_a_claim,
 )
-from memstrata.consolidation.cluster import cluster_events
-from memstrata.consolidation.forgetting import plan_forgetting
-from memstrata.consolidation.reconcile import decide, rank_candidates
-from memstrata.consolidation.report import (
+from lorestack.consolidation.cluster import cluster_events
+from lorestack.consolidation.forgetting import plan_forgetting
+from lorestack.consolidation.reconcile import decide, rank_candidates
+from lorestack.consolidation.report import (
     ConsolidationReport,
     SkippedCluster,
     git_commit,
     render_diff,
     snapshot,
 )
-from memstrata.core.paths import MemoryPaths
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import JournalEvent, now_utc
-from memstrata.retrieval.llm import llm_configured
+from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import JournalEvent, now_utc
+from lorestack.retrieval.llm import llm_configured
 
 Progress = Callable[[int, int], None]
 
@@ -60,7 +60,7 @@ class _Vectors:
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
             if self._embedder is None:
-                from memstrata.retrieval.embedding import get_embedder
+                from lorestack.retrieval.embedding import get_embedder
 
                 self._embedder = get_embedder(self.mem.settings)
             for text, row in zip(missing, self._embedder.embed(missing)):
@@ -110,7 +110,7 @@ class Runner:
         self.claimer = None
         self.client = None
         if llm_configured(mem.settings.llm):
-            from memstrata.retrieval.llm import LLMClient
+            from lorestack.retrieval.llm import LLMClient
 
             self.client = LLMClient(mem.settings.llm,
                                     entropy_threshold=mem.settings.guard.entropy_threshold)
@@ -337,7 +337,7 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
             report.notes.append(f"git: {note}")
         return report
     # a dry run is a real run on a scratch copy: what it shows is exactly what a run would do
-    with Checkpoint(paths).lock(), tempfile.TemporaryDirectory(prefix="memstrata-dry-") as tmp:
+    with Checkpoint(paths).lock(), tempfile.TemporaryDirectory(prefix="lorestack-dry-") as tmp:
         copy = Path(tmp) / ".memory"
         shutil.copytree(paths.root, copy, ignore=shutil.ignore_patterns(".index"))
         state_dir = paths.index_dir / "consolidation"
@@ -353,8 +353,8 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
 
 def _llm_fallback(mem: Memory, require_llm: bool) -> tuple[Memory, str] | None:
     """(memory without a model, note) when the configured model cannot be called."""
-    from memstrata.core.errors import LLMError
-    from memstrata.retrieval.llm import credentials_problem
+    from lorestack.core.errors import LLMError
+    from lorestack.retrieval.llm import credentials_problem
 
     if not llm_configured(mem.settings.llm):
         if require_llm:
@@ -372,7 +372,7 @@ def _llm_fallback(mem: Memory, require_llm: bool) -> tuple[Memory, str] | None:
 
 
 def _commit_message(report: ConsolidationReport) -> str:
-    return (f"memstrata consolidate {report.run}: +{len(report.added)} added, "
+    return (f"lorestack consolidate {report.run}: +{len(report.added)} added, "
             f"{len(report.proposed)} proposed, {len(report.merged)} merged, "
             f"{len(report.superseded)} superseded, "
             f"{len(report.archived_items) + len(report.archived_days)} archived")

@@ -3,7 +3,7 @@
 - similar and agreeing → merge: the item gains the events as evidence and some importance;
 - similar and conflicting → the claim supersedes the item (which moves to archive/ with
   links both ways), unless the item is human-stated or review is on: then the claim waits
-  as a `pending` proposal and `memstrata review` decides;
+  as a `pending` proposal and `lorestack review` decides;
 - otherwise → a new item (pending when review is on).
 
 The model says which relation holds when one is configured; the extractive path decides by
@@ -25,10 +25,10 @@ import re
 
 import numpy as np
 
-from memstrata.consolidation.actions import Action, Op, item_id_for
-from memstrata.consolidation.claims import Candidate, Claim
-from memstrata.consolidation.cluster import CHANGE_CUE
-from memstrata.core.settings import ConsolidationSettings
+from lorestack.consolidation.actions import Action, Op, item_id_for
+from lorestack.consolidation.claims import Candidate, Claim
+from lorestack.consolidation.cluster import CHANGE_CUE
+from lorestack.core.settings import ConsolidationSettings
 
 RESTATEMENT = 0.95  # this close, even a change cue is the same sentence again
 

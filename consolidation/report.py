@@ -8,7 +8,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.core.errors import InvalidItem
+from lorestack.core.errors import InvalidItem
 
 
 @dataclass
@@ -62,7 +62,7 @@ def snapshot(root: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if not root.is_dir():
         return out
-    from memstrata.memory_layers.safefiles import (
+    from lorestack.memory_layers.safefiles import (
         FolderScan,
         read_memory_file,
         real_root,
@@ -123,7 +123,7 @@ def render_diff(before: dict[str, str], after: dict[str, str]) -> str:
 
 def git_commit(repo_dir: Path, memory_dir: Path, message: str) -> tuple[str | None, str]:
     """Commit only `.memory/` (tracked memory files); (sha or None, note)."""
-    from memstrata.core.git import GitError, git_run
+    from lorestack.core.git import GitError, git_run
 
     def git(*args: str) -> subprocess.CompletedProcess:
         return git_run(repo_dir, *args, timeout=120)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memstrata.core.errors import ItemNotFound, MemstrataError
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import MemoryItem
+from lorestack.core.errors import ItemNotFound, LorestackError
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import MemoryItem
 
 
 @dataclass
@@ -64,8 +64,8 @@ def list_pending(mem: Memory) -> list[PendingClaim]:
 def _pending(mem: Memory, item_id: str):
     loaded = mem.require_project().store.find(item_id)
     if loaded.item.status != "pending":
-        raise MemstrataError(f"'{item_id}' is {loaded.item.status}, not pending; "
-                             "`memstrata review` lists what waits for review")
+        raise LorestackError(f"'{item_id}' is {loaded.item.status}, not pending; "
+                             "`lorestack review` lists what waits for review")
     return loaded
 
 

@@ -3,7 +3,7 @@
 Only what the person typed is kept. Assistant turns are dropped because they echo recalled
 memory (re-saving it would make memory feed on itself), and so are tool results, sub-agent
 prompts (written by the assistant), slash-command wrappers, compaction summaries and
-anything injected into a user turn by hooks (`<system-reminder>`, memstrata's own fenced
+anything injected into a user turn by hooks (`<system-reminder>`, lorestack's own fenced
 context, Codex's environment/instructions blocks).
 
 Formats (as the clients write them):
@@ -21,7 +21,7 @@ Formats (as the clients write them):
   `{"type": "user", "message": ...}`. Both are read. Gemini puts hook output into the user
   turn as `<hook_context>…</hook_context>`; that is stripped like the other injected blocks.
 
-Which client writes which format is in the client registry (`memstrata.core.clients`).
+Which client writes which format is in the client registry (`lorestack.core.clients`).
 """
 
 from __future__ import annotations
@@ -33,19 +33,19 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from memstrata.core.clients import (
+from lorestack.core.clients import (
     CLIENT_SPECS,
     UnknownClient,
     strip_injected,
     transcript_clients,
 )
-from memstrata.core.clients import get as client_spec
-from memstrata.core.errors import MemstrataError
+from lorestack.core.clients import get as client_spec
+from lorestack.core.errors import LorestackError
 
 CLIENTS = ("auto", *transcript_clients(), "generic")
 
 
-class TranscriptError(MemstrataError):
+class TranscriptError(LorestackError):
     pass
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from memstrata.core.errors import MemstrataError
+from lorestack.core.errors import LorestackError
 
 LOCK_TIMEOUT_S = 10.0
 
@@ -101,12 +101,12 @@ def append_durable(path: Path, data: bytes) -> None:
         fd = os.open(path, flags, 0o644)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
-            raise MemstrataError(f"{path} is not a regular file (a symlink, FIFO or folder); "
+            raise LorestackError(f"{path} is not a regular file (a symlink, FIFO or folder); "
                                  "nothing was written — move it away and retry") from exc
         raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise MemstrataError(f"{path} is not a regular file; nothing was written — move "
+            raise LorestackError(f"{path} is not a regular file; nothing was written — move "
                                  "it away and retry")
         os.set_blocking(fd, True)
         view = memoryview(data)
@@ -147,8 +147,8 @@ def locked(lock_dir: Path, name: str, timeout: float = LOCK_TIMEOUT_S):
     try:
         lock.acquire(timeout=timeout)
     except Timeout as exc:
-        raise MemstrataError(
-            f"another memstrata process holds the lock '{name}' for more than {timeout:.0f}s; "
+        raise LorestackError(
+            f"another lorestack process holds the lock '{name}' for more than {timeout:.0f}s; "
             "try again shortly"
         ) from exc
     try:

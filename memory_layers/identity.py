@@ -321,7 +321,7 @@ def draft_identity(repo: Path) -> tuple[str, str]:
     lines = [f"# {title}", ""]
     if description:
         lines += [_clip(description, _DESCRIPTION_MAX), ""]
-    lines += ["_Drafted by `memstrata init`; edit freely — it will not be overwritten._", ""]
+    lines += ["_Drafted by `lorestack init`; edit freely — it will not be overwritten._", ""]
     langs = _languages(files)
     lines.append(f"- **Languages**: {', '.join(langs) if langs else 'unknown'}")
     tools, tool_commands = _tools(repo, files, pyproject)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from memstrata.core.errors import InputRejected
+from lorestack.core.errors import InputRejected
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -3,9 +3,9 @@
 An entry looks like this (the heading is for people; the two comments delimit it):
 
     ## 14:03 · decision · ev-7k2m9q4x
-    <!-- memstrata:event {"schema": 1, "id": "ev-7k2m9q4x", "time": "...", ...} -->
+    <!-- lorestack:event {"schema": 1, "id": "ev-7k2m9q4x", "time": "...", ...} -->
     We moved the queue to Redis streams.
-    <!-- /memstrata:event ev-7k2m9q4x -->
+    <!-- /lorestack:event ev-7k2m9q4x -->
 
 Appends take a lock, then one O_APPEND write and an fsync, so a reader never sees half an
 entry: an entry without its closing marker is skipped (and reported), never guessed at.
@@ -21,10 +21,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from memstrata.core.paths import MemoryPaths
-from memstrata.memory_layers.fsutil import append_durable, locked
-from memstrata.memory_layers.models import SCHEMA_VERSION, JournalEvent
-from memstrata.memory_layers.safefiles import (
+from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.fsutil import append_durable, locked
+from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
+from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
     FolderScan,
     UnsafeEntry,
@@ -33,11 +33,11 @@ from memstrata.memory_layers.safefiles import (
     scan_folder,
 )
 
-_BEGIN = "<!-- memstrata:event "
-_END = "<!-- /memstrata:event "
-_BEGIN_RE = re.compile(r"^<!-- memstrata:event (\{.*\}) -->$")
-_ESCAPE_RE = re.compile(r"^(\\*)(<!-- /?memstrata:event )", re.M)
-_UNESCAPE_RE = re.compile(r"^\\(\\*<!-- /?memstrata:event )", re.M)
+_BEGIN = "<!-- lorestack:event "
+_END = "<!-- /lorestack:event "
+_BEGIN_RE = re.compile(r"^<!-- lorestack:event (\{.*\}) -->$")
+_ESCAPE_RE = re.compile(r"^(\\*)(<!-- /?lorestack:event )", re.M)
+_UNESCAPE_RE = re.compile(r"^\\(\\*<!-- /?lorestack:event )", re.M)
 
 
 def _escape(text: str) -> str:
@@ -189,7 +189,7 @@ class Journal:
         return self.read_file(self.day_file(day))
 
     def read_file(self, path: Path) -> ParsedJournal:
-        from memstrata.memory_layers import parse_cache
+        from lorestack.memory_layers import parse_cache
 
         if parse_cache.enabled():
             try:

@@ -7,8 +7,8 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from memstrata.core.errors import InvalidItem
-from memstrata.memory_layers.models import SCHEMA_VERSION, MemoryItem
+from lorestack.core.errors import InvalidItem
+from lorestack.memory_layers.models import SCHEMA_VERSION, MemoryItem
 
 _FENCE = "---"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -52,7 +52,7 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     schema = data.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION:
         raise InvalidItem(
-            path, f"unknown schema version {schema!r} (this memstrata reads schema {SCHEMA_VERSION})"
+            path, f"unknown schema version {schema!r} (this lorestack reads schema {SCHEMA_VERSION})"
         )
     # hand-written files may omit what can be derived
     data.setdefault("id", path.stem)

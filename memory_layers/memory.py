@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memstrata.core.errors import ItemNotFound, MemoryRootNotFound, MemstrataError
-from memstrata.core.paths import MemoryPaths, find_project_root, global_home
-from memstrata.core.settings import Settings, load_settings
+from lorestack.core.errors import ItemNotFound, LorestackError, MemoryRootNotFound
+from lorestack.core.paths import MemoryPaths, find_project_root, global_home
+from lorestack.core.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from memstrata.memory_layers.journal import Journal
-    from memstrata.memory_layers.store import MemoryStore
+    from lorestack.memory_layers.journal import Journal
+    from lorestack.memory_layers.store import MemoryStore
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,8 @@ class Memory:
 
     def __init__(self, project: MemoryPaths | None, home: MemoryPaths, settings: Settings,
                  project_name: str | None = None):
-        from memstrata.memory_layers.journal import Journal
-        from memstrata.memory_layers.store import MemoryStore
+        from lorestack.memory_layers.journal import Journal
+        from lorestack.memory_layers.store import MemoryStore
 
         self.project = project
         self.home = home
@@ -59,14 +59,14 @@ class Memory:
     def open(cls, root: str | Path | None = None, *, cwd: Path | None = None,
              home: str | Path | None = None, require_project: bool = True,
              **overrides: Any) -> Memory:
-        """Find `.memory/` (walk up, `--root`, `MEMSTRATA_ROOT`) and read settings once."""
+        """Find `.memory/` (walk up, `--root`, `LORESTACK_ROOT`) and read settings once."""
         home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
         project_root: Path | None
         try:
             project_root = find_project_root(cwd, root)
             if not project_root.is_dir():
                 raise MemoryRootNotFound(
-                    f"{project_root} does not exist; run `memstrata init` there first")
+                    f"{project_root} does not exist; run `lorestack init` there first")
         except MemoryRootNotFound:
             if require_project:
                 raise
@@ -83,7 +83,7 @@ class Memory:
     def require_project(self) -> ProjectMemory:
         """The project's paths, store and journal, none of them optional; or a clear error."""
         if self.project is None or self.project_store is None or self.journal is None:
-            raise MemoryRootNotFound("no project memory here; run `memstrata init` first")
+            raise MemoryRootNotFound("no project memory here; run `lorestack init` first")
         return ProjectMemory(self.project, self.project_store, self.journal)
 
     def store_for(self, scope: str):
@@ -95,9 +95,9 @@ class Memory:
     @staticmethod
     def init(directory: Path, *, global_: bool = False, home: Path | None = None) -> InitResult:
         """Create the layout and draft `project.md`; never overwrite what the user edited."""
-        from memstrata.memory_layers.identity import draft_identity
-        from memstrata.memory_layers.models import MemoryItem
-        from memstrata.memory_layers.store import MemoryStore
+        from lorestack.memory_layers.identity import draft_identity
+        from lorestack.memory_layers.models import MemoryItem
+        from lorestack.memory_layers.store import MemoryStore
 
         if global_:
             paths = MemoryPaths(Path(home) if home else global_home())
@@ -122,7 +122,7 @@ class Memory:
         try:
             store.write_special(target.name, item, expected=None)
             result.card_written = True
-        except MemstrataError:
+        except LorestackError:
             result.card_kept = True  # someone created it meanwhile: theirs wins
         return result
 
@@ -130,10 +130,10 @@ class Memory:
     def load_items(self, include_archived: bool = True, types=None):
         """(items, problems) across global + project; project items override global ones.
 
-        `types` reads only those types' folders (files memstrata writes live in their type's
+        `types` reads only those types' folders (files lorestack writes live in their type's
         folder), so a check need not parse thousands of facts to find the decisions."""
-        from memstrata.memory_layers.scopes import visible_global
-        from memstrata.memory_layers.store import LoadResult
+        from lorestack.memory_layers.scopes import visible_global
+        from lorestack.memory_layers.store import LoadResult
 
         merged = LoadResult()
         global_result = self.global_store.load_all(include_archived, types) if self.home.root.is_dir() else LoadResult()
@@ -157,11 +157,11 @@ class Memory:
                                                self.load_items(include_archived=True).items))
         if full is not None and full != item_id:
             return self.get(full)
-        raise ItemNotFound(f"no memory item or event with id '{item_id}'; `memstrata list` shows ids")
+        raise ItemNotFound(f"no memory item or event with id '{item_id}'; `lorestack list` shows ids")
 
     def check_input(self, text: str, *, where: str = "input") -> None:
         """Refuse input that would be stored invisible, break a writer, or stall every read."""
-        from memstrata.memory_layers.input_check import check_input_text
+        from lorestack.memory_layers.input_check import check_input_text
 
         check_input_text(text, where=where, max_bytes=self.settings.limits.max_item_bytes)
 
@@ -179,7 +179,7 @@ class Memory:
         return matches[0] if matches else None
 
     def guard(self, text: str, *, redact: bool | None = None, where: str = "input") -> str:
-        from memstrata.memory_layers.secret_guard import guard_text
+        from lorestack.memory_layers.secret_guard import guard_text
 
         return guard_text(
             text,

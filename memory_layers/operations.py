@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from memstrata.core.errors import InvalidItem, ItemNotFound, MemstrataError
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import (
+from lorestack.core.errors import InvalidItem, ItemNotFound, LorestackError
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import (
     TYPE_LAYER,
     CriterionSpec,
     JournalEvent,
@@ -94,7 +94,7 @@ def _reinforce(mem: Memory, loaded, item: MemoryItem) -> Written:
     return Written(existing, loaded.path, None, duplicate_of=existing.id)
 
 
-class CriterionNotDecidable(MemstrataError):
+class CriterionNotDecidable(LorestackError):
     pass
 
 
@@ -133,9 +133,9 @@ def build_item(text: str, item_type: str, *, title: str | None = None, tags=None
                status: str = "active") -> MemoryItem:
     text = (text or "").strip()
     if not text and not title:
-        raise MemstrataError("nothing to remember: give the text (or --title)")
+        raise LorestackError("nothing to remember: give the text (or --title)")
     if item_type == "event":
-        raise MemstrataError("events go to the journal: use `memstrata log`")
+        raise LorestackError("events go to the journal: use `lorestack log`")
     if title is None:
         first = text.splitlines()[0].strip().lstrip("# ")
         title = first if len(first) <= 90 else first[:87].rstrip() + "..."
@@ -200,7 +200,7 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
 def _archive(mem: Memory, loaded, *, reason: str, superseded_by: str | None = None) -> Path:
     store = mem.store_for(loaded.item.scope)
     if loaded.item.status == "archived":
-        raise MemstrataError(f"'{loaded.item.id}' is already archived ({loaded.path})")
+        raise LorestackError(f"'{loaded.item.id}' is already archived ({loaded.path})")
     return store.archive(loaded, reason=reason, superseded_by=superseded_by)
 
 
@@ -225,7 +225,7 @@ def check_edited(mem: Memory, before) -> tuple[object, bool]:
     if after.checksum == before.checksum:
         return after, False
     if after.item.id != before.item.id:
-        raise MemstrataError(f"the id changed from '{before.item.id}' to '{after.item.id}'; ids "
+        raise LorestackError(f"the id changed from '{before.item.id}' to '{after.item.id}'; ids "
                              "are how other items link to this one, so keep it")
     if after.item.criterion is not None:
         problems = after.item.criterion.missing_parts() + after.item.criterion.regex_problems()
@@ -249,7 +249,7 @@ def restore(mem: Memory, item_id: str) -> Restored:
     replacement are kept under `restored` so the history reads both ways."""
     loaded = mem.get(item_id)
     if loaded.item.status != "archived":
-        raise MemstrataError(f"'{item_id}' is not archived (status {loaded.item.status}); "
+        raise LorestackError(f"'{item_id}' is not archived (status {loaded.item.status}); "
                              "nothing to restore")
     item = loaded.item.model_copy(deep=True)
     extra = dict(item.model_extra or {})
@@ -273,10 +273,10 @@ def restore(mem: Memory, item_id: str) -> Restored:
 def forget(mem: Memory, item_id: str, reason: str) -> Path:
     """Archive an item (never delete)."""
     if not reason or not reason.strip():
-        raise MemstrataError("say why: --reason is required so the archive explains itself")
+        raise LorestackError("say why: --reason is required so the archive explains itself")
     loaded = mem.get(item_id)
     if loaded.path.name in ("project.md", "profile.md"):
-        raise MemstrataError(f"{loaded.path.name} is the identity card/profile; edit it instead")
+        raise LorestackError(f"{loaded.path.name} is the identity card/profile; edit it instead")
     return _archive(mem, loaded, reason=mem.guard(reason, where="reason"))
 
 
@@ -286,7 +286,7 @@ def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: 
     """Append one L3 event to today's journal."""
     text = (text or "").strip()
     if not text:
-        raise MemstrataError("nothing to log: give the event text")
+        raise LorestackError("nothing to log: give the event text")
     mem.check_input(text, where="event text")
     journal = mem.require_project().journal
     event = JournalEvent.model_validate(dict(
@@ -314,7 +314,7 @@ def display_status(item: MemoryItem) -> str:
 def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
     """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
     replaced (the file itself is left alone)."""
-    from memstrata.memory_layers.secret_guard import redact_for_reading
+    from lorestack.memory_layers.secret_guard import redact_for_reading
 
     threshold = mem.settings.guard.entropy_threshold
     found = False
@@ -387,7 +387,7 @@ def show(mem: Memory, item_id: str, *, redact: bool = False):
             event = event or next((e for e in events if e.id == full), None)
             if event is not None:
                 if redact:
-                    from memstrata.memory_layers.secret_guard import redact_for_reading
+                    from lorestack.memory_layers.secret_guard import redact_for_reading
 
                     text = redact_for_reading(event.text, mem.settings.guard.entropy_threshold)[0]
                     event = event.model_copy(update={"text": text})

@@ -1,4 +1,4 @@
-"""A whole memory as JSON lines (`memstrata export` / `memstrata import-memory`).
+"""A whole memory as JSON lines (`lorestack export` / `lorestack import-memory`).
 
 Line 1 is a header naming the format and its version; then one line per file of the memory
 folder (items, archive, journal days, project.md, config, .gitignore — everything except the
@@ -19,19 +19,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
-from memstrata.core.errors import InvalidItem, MemstrataError
-from memstrata.core.paths import MemoryPaths
-from memstrata.memory_layers.fsutil import write_atomic
-from memstrata.memory_layers.journal import parse_journal_text
-from memstrata.memory_layers.markdown import parse_item, serialize_item
-from memstrata.memory_layers.models import FOLDER_TYPES, MemoryItem
-from memstrata.memory_layers.store import SPECIAL_FILES
+from lorestack.core.errors import InvalidItem, LorestackError
+from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.fsutil import write_atomic
+from lorestack.memory_layers.journal import parse_journal_text
+from lorestack.memory_layers.markdown import parse_item, serialize_item
+from lorestack.memory_layers.models import FOLDER_TYPES, MemoryItem
+from lorestack.memory_layers.store import SPECIAL_FILES
 
-EXPORT_FORMAT = "memstrata-export"
+EXPORT_FORMAT = "lorestack-export"
 EXPORT_VERSION = 1
 
 
-class ImportFormatError(MemstrataError):
+class ImportFormatError(LorestackError):
     pass
 
 
@@ -167,14 +167,14 @@ def read_records(lines: Iterable[str]) -> Iterator[dict]:
         if not header_seen:
             if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
                 raise ImportFormatError(
-                    "not a memstrata export (line 1 must be the "
-                    f'{{"format": "{EXPORT_FORMAT}", "version": …}} header from `memstrata export`)'
+                    "not a lorestack export (line 1 must be the "
+                    f'{{"format": "{EXPORT_FORMAT}", "version": …}} header from `lorestack export`)'
                 )
             version = record.get("version")
             if not isinstance(version, int) or version > EXPORT_VERSION:
                 raise ImportFormatError(
-                    f"export format version {version!r} is newer than this memstrata reads "
-                    f"(version {EXPORT_VERSION}); upgrade memstrata"
+                    f"export format version {version!r} is newer than this lorestack reads "
+                    f"(version {EXPORT_VERSION}); upgrade lorestack"
                 )
             header_seen = True
             continue

@@ -23,7 +23,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from memstrata.core.errors import InvalidItem
+from lorestack.core.errors import InvalidItem
 
 DEFAULT_MAX_FILE_BYTES = 256 * 1024
 

@@ -20,8 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memstrata.core.errors import SecretDetected
-from memstrata.memory_layers.secret_rules import (
+from lorestack.core.errors import SecretDetected
+from lorestack.memory_layers.secret_rules import (
     ALL_RULES,
     TWILIO_SID,
     TWILIO_TOKEN,

@@ -1,6 +1,6 @@
 """The secret guard's rule table: provider token shapes and the contexts that mark a credential.
 
-Written for memstrata, in our own words and patterns. The provider list follows the kinds
+Written for lorestack, in our own words and patterns. The provider list follows the kinds
 the trusted scanners cover (gitleaks' provider rules, detect-secrets' plugins, credsweeper's
 rule set were the checklist): every shape here is a documented, prefix-anchored token
 format, so a match is a credential with very few false positives. Rules that need context
@@ -14,7 +14,7 @@ gitleaks wrappers ship the Go binary, not the rules; trufflehogregexes is unmain
 2018; detect-secrets (a dependency already) covers about 25 providers, returns some values
 by prefix only and costs ~100 ms of imports. detect-secrets stays the reference:
 tests/test_secret_corpus.py checks that whatever it catches in a note we catch too, and
-`memstrata bench secrets --baseline` scores it on the same corpus.
+`lorestack bench secrets --baseline` scores it on the same corpus.
 
 A rule is data: a kind (what the redaction says), a pattern, the group whose span is the
 secret (0 = the whole match), lower-case hints of which at least one must occur in the text

@@ -6,12 +6,12 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memstrata.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
-from memstrata.core.paths import MemoryPaths
-from memstrata.memory_layers.fsutil import checksum, locked, write_atomic
-from memstrata.memory_layers.markdown import parse_item, serialize_item
-from memstrata.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
-from memstrata.memory_layers.safefiles import (
+from lorestack.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
+from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.fsutil import checksum, locked, write_atomic
+from lorestack.memory_layers.markdown import parse_item, serialize_item
+from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
+from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
     Entry,
     FolderScan,
@@ -72,7 +72,7 @@ def scan_store(root: Path | str, include_archived: bool = True,
 
 
 class MemoryStore:
-    """Items of one memory root (a project's `.memory/` or the global `~/.memstrata/`)."""
+    """Items of one memory root (a project's `.memory/` or the global `~/.lorestack/`)."""
 
     def __init__(self, paths: MemoryPaths, scope: str,
                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
@@ -94,7 +94,7 @@ class MemoryStore:
                 created.append(path)
         ignore = self.paths.root / ".gitignore"
         if not ignore.exists():
-            write_atomic(ignore, b"# derived caches; rebuild with `memstrata reindex`\n"
+            write_atomic(ignore, b"# derived caches; rebuild with `lorestack reindex`\n"
                                  b".index.moved-aside-*\n.index/\n")
             created.append(ignore)
         attributes = self.paths.root / ".gitattributes"
@@ -130,7 +130,7 @@ class MemoryStore:
         return result.data, note
 
     def load_file(self, path: Path) -> LoadedItem:
-        from memstrata.memory_layers import parse_cache
+        from lorestack.memory_layers import parse_cache
 
         if not parse_cache.enabled():
             return self._load_file(path)
@@ -155,7 +155,7 @@ class MemoryStore:
     def load_all(self, include_archived: bool = True, types=None) -> LoadResult:
         """Every item that parses; every file that does not (or is unsafe) is reported.
 
-        `types` reads only those types' folders (files memstrata writes live in their type's
+        `types` reads only those types' folders (files lorestack writes live in their type's
         folder; no archive), so a check need not parse thousands of facts for the decisions."""
         result = LoadResult()
         seen: dict[str, int] = {}
@@ -258,7 +258,7 @@ class MemoryStore:
     def _refuse_truncated(loaded: LoadedItem) -> None:
         if loaded.note:
             raise ConcurrentEdit(f"{loaded.path} is over limits.max_file_bytes and was read "
-                                 "truncated; memstrata will not rewrite it (edit it by hand)")
+                                 "truncated; lorestack will not rewrite it (edit it by hand)")
 
     def update(self, loaded: LoadedItem, item: MemoryItem) -> None:
         self._refuse_truncated(loaded)

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from memstrata.retrieval.documents import IndexDoc
+from lorestack.retrieval.documents import IndexDoc
 
 CATALOG_VERSION = 2
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from memstrata.core.paths import MemoryPaths
-from memstrata.memory_layers.scopes import title_key
-from memstrata.retrieval.render_context import (
+from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.scopes import title_key
+from lorestack.retrieval.render_context import (
     RENDER_VERSION,
     TokenMemo,
     catalog_line,
@@ -65,11 +65,11 @@ RESIDENT_FOLDERS = ("criteria", "caveats")
 def quick_scan(paths: MemoryPaths) -> Scan:
     """Resident files stat by stat; the other folders by their own mtime only.
 
-    Adding, removing or renaming a file (every memstrata write, most editors) changes the
+    Adding, removing or renaming a file (every lorestack write, most editors) changes the
     folder's mtime; an in-place edit of a non-resident file is caught by the periodic full
     scan (`loader.catalog_rescan_s`). Resident files are always checked one by one.
     """
-    from memstrata.memory_layers.models import TYPE_FOLDERS
+    from lorestack.memory_layers.models import TYPE_FOLDERS
 
     scan = scan_root(paths, folders=RESIDENT_FOLDERS)
     for folder in TYPE_FOLDERS.values():
@@ -86,7 +86,7 @@ def quick_scan(paths: MemoryPaths) -> Scan:
 def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Scan:
     """Stat every live item file (special files + type folders; archive excluded), through
     the store's safe scanner: links out of the root, FIFOs and devices land in `skipped`."""
-    from memstrata.memory_layers.store import scan_store
+    from lorestack.memory_layers.store import scan_store
 
     found = scan_store(paths.root, include_archived=False, folders=folders)
     base = str(paths.root)
@@ -217,7 +217,7 @@ class RootCache:
 
     def __init__(self, paths: MemoryPaths, scope: str, memo: TokenMemo, *,
                  repo_dir: Path | None, home: Path | None, max_file_bytes: int | None = None):
-        from memstrata.memory_layers.safefiles import DEFAULT_MAX_FILE_BYTES
+        from lorestack.memory_layers.safefiles import DEFAULT_MAX_FILE_BYTES
 
         self.max_file_bytes = max_file_bytes or DEFAULT_MAX_FILE_BYTES
         self.paths = paths
@@ -275,7 +275,7 @@ class RootCache:
     def _write_fast(self, fast: dict, quick: str) -> None:
         import time
 
-        from memstrata.memory_layers.fsutil import write_atomic
+        from lorestack.memory_layers.fsutil import write_atomic
 
         try:
             write_atomic(self.resident_file, json.dumps(
@@ -287,9 +287,9 @@ class RootCache:
     def _refresh(self, scan: Scan, data: dict, quick: str) -> RootView:
         import time
 
-        from memstrata.core.errors import InvalidItem
-        from memstrata.memory_layers.fsutil import checksum, write_atomic
-        from memstrata.memory_layers.store import MemoryStore
+        from lorestack.core.errors import InvalidItem
+        from lorestack.memory_layers.fsutil import checksum, write_atomic
+        from lorestack.memory_layers.store import MemoryStore
 
         old = {row["path"]: CachedItem(**row) for row in data.get("items", [])}  # by rel path
         store = MemoryStore(self.paths, self.scope, self.max_file_bytes)
@@ -374,7 +374,7 @@ def merged_view(project: RootView | None, global_: RootView):
     with the same id or (type, title), as `Memory.load_items` does."""
     import heapq
 
-    from memstrata.memory_layers.scopes import ProjectShadow, visible_global
+    from lorestack.memory_layers.scopes import ProjectShadow, visible_global
 
     p_resident = project.resident if project else []
     resident = list(visible_global(p_resident, global_.resident, lambda i: (i.id, i.type, i.title)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from memstrata.core.settings import DecaySettings
+from lorestack.core.settings import DecaySettings
 
 FRESHNESS_DAYS = 30.0
 

@@ -1,4 +1,4 @@
-"""`memstrata doctor`: compare files with both indexes, report drift and damage, repair.
+"""`lorestack doctor`: compare files with both indexes, report drift and damage, repair.
 
 Read-only unless `repair=True`; a repair is a rebuild when an index is missing, corrupt or
 drifted, else an incremental sync.
@@ -10,11 +10,11 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memstrata.core.errors import InvalidItem
-from memstrata.retrieval.documents import list_sources, merge_docs, parse_source, read_source
+from lorestack.core.errors import InvalidItem
+from lorestack.retrieval.documents import list_sources, merge_docs, parse_source, read_source
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.retrieval.index import MemoryIndex
 
 
 @dataclass
@@ -77,7 +77,7 @@ def _criterion_problems(index: MemoryIndex) -> list[str]:
             continue
         for problem in spec.regex_problems():
             out.append(f"{loaded.path}: criterion {loaded.item.id}: {problem} "
-                       "(`memstrata check` skips this criterion until it is fixed)")
+                       "(`lorestack check` skips this criterion until it is fixed)")
     return out
 
 
@@ -99,7 +99,7 @@ def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
 
 def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str]) -> None:
     """The catalog is what search trusts for "what is indexed": its marks must be complete."""
-    from memstrata.retrieval.catalog import Catalog
+    from lorestack.retrieval.catalog import Catalog
 
     path = index.dir / "catalog.sqlite"
     if not path.is_file():

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.models import JournalEvent, MemoryItem
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import JournalEvent, MemoryItem
 
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
@@ -106,7 +106,7 @@ def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
 
 
 def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
-    from memstrata.retrieval.temporal import date_terms
+    from lorestack.retrieval.temporal import date_terms
 
     text = event.text.strip()
     return IndexDoc(
@@ -144,7 +144,7 @@ class SourceList(list):
 
 
 def _scan_store(root: Path, kind: str, out: SourceList) -> None:
-    from memstrata.memory_layers.store import scan_store
+    from lorestack.memory_layers.store import scan_store
 
     scan = scan_store(root)
     base = str(root)
@@ -158,7 +158,7 @@ def list_sources(mem: Memory) -> SourceList:
     Listed through the safe scanner: a symlink out of the memory root, a loop, a FIFO or a
     device is never listed (so never read) and is named in `.skipped`.
     """
-    from memstrata.memory_layers.safefiles import FolderScan, real_root, scan_folder
+    from lorestack.memory_layers.safefiles import FolderScan, real_root, scan_folder
 
     out = SourceList()
     if mem.home.root.is_dir():
@@ -180,7 +180,7 @@ def read_source(mem: Memory, source: SourceFile, notes: list[str] | None = None)
 
     Raises UnsafeEntry (an InvalidItem) or OSError.
     """
-    from memstrata.memory_layers.safefiles import read_memory_file
+    from lorestack.memory_layers.safefiles import read_memory_file
 
     limit = mem.settings.limits.max_file_bytes
     result = read_memory_file(source.path, source.root or _root_of(mem, source), limit)
@@ -201,9 +201,9 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
 
     `notes` collects warnings about docs that were indexed anyway (redacted secrets).
     """
-    from memstrata.core.errors import InvalidItem
-    from memstrata.memory_layers.journal import parse_journal_text
-    from memstrata.memory_layers.markdown import parse_item
+    from lorestack.core.errors import InvalidItem
+    from lorestack.memory_layers.journal import parse_journal_text
+    from lorestack.memory_layers.markdown import parse_item
 
     path = Path(source.path)
     if source.kind == "journal":
@@ -212,7 +212,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
         except UnicodeDecodeError as exc:
             return [], [f"{path}: not valid UTF-8 (byte {exc.start})"]
         parsed = parse_journal_text(text, path)
-        from memstrata.retrieval.neighbours import link_turns
+        from lorestack.retrieval.neighbours import link_turns
 
         docs = _redacted([event_doc(e, path) for e in parsed.events], path, mem, notes)
         link_turns(parsed.events, docs, mem.settings.retrieval.neighbour_chars)
@@ -240,7 +240,7 @@ def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
 
     The file itself is left alone (it is the user's); the sync report warns about it.
     """
-    from memstrata.memory_layers.secret_guard import redact_for_reading
+    from lorestack.memory_layers.secret_guard import redact_for_reading
 
     threshold = mem.settings.guard.entropy_threshold
     for doc in docs:
@@ -255,7 +255,7 @@ def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
 
 def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc], list[str]]:
     """Apply Memory.load_items' rules: project overrides global; archived copy wins a dup id."""
-    from memstrata.memory_layers.scopes import ProjectShadow
+    from lorestack.memory_layers.scopes import ProjectShadow
 
     problems: list[str] = []
     by_id: dict[str, IndexDoc] = {}

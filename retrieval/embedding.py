@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from memstrata.core.errors import ConfigError, MemstrataError, MissingExtra
+from lorestack.core.errors import ConfigError, LorestackError, MissingExtra
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.core.settings import EmbeddingSettings, Settings
+    from lorestack.core.settings import EmbeddingSettings, Settings
 
 MODEL_FILES = ("model.onnx", "tokenizer.json")
 # where chroma's ONNXMiniLM_L6_V2 keeps the model it downloads
@@ -68,12 +68,12 @@ class OnnxMiniLMEmbedder:
         if folder is None:
             raise ConfigError(
                 f"embedding model not found in {model_dir} (need {', '.join(MODEL_FILES)}); "
-                "set embedding.model_dir / MEMSTRATA_EMBEDDING__MODEL_DIR to the model folder")
+                "set embedding.model_dir / LORESTACK_EMBEDDING__MODEL_DIR to the model folder")
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as exc:  # pragma: no cover - both are core dependencies
-            raise MissingExtra(f"{exc.name} is not installed; reinstall memstrata") from exc
+            raise MissingExtra(f"{exc.name} is not installed; reinstall lorestack") from exc
         self.folder = folder
         self.batch_size = max(1, batch_size)
         self.max_tokens = max_tokens
@@ -142,8 +142,8 @@ class LiteLLMEmbedder:
         try:
             import litellm
         except ImportError as exc:
-            raise MemstrataError("embedding provider 'litellm' needs litellm: "
-                                 "pip install 'memstrata[llm]'") from exc
+            raise LorestackError("embedding provider 'litellm' needs litellm: "
+                                 "pip install 'lorestack[llm]'") from exc
 
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
@@ -151,7 +151,7 @@ class LiteLLMEmbedder:
             try:
                 response = litellm.embedding(model=self.model, input=batch, api_base=self.api_base)
             except Exception as exc:  # litellm raises many provider-specific types
-                raise MemstrataError(f"embedding with {self.model} failed: {exc}") from exc
+                raise LorestackError(f"embedding with {self.model} failed: {exc}") from exc
             data = sorted(response.data, key=lambda d: d["index"] if isinstance(d, dict) else d.index)
             rows.extend((d["embedding"] if isinstance(d, dict) else d.embedding) for d in data)
         if not rows:
@@ -177,7 +177,7 @@ def resolve_model_dir(settings: EmbeddingSettings) -> Path:
     if not settings.allow_download:
         raise ConfigError(
             "no local embedding model and downloads are off here: set embedding.model_dir (or "
-            "MEMSTRATA_EMBEDDING__MODEL_DIR), or run `memstrata reindex` once on a networked machine")
+            "LORESTACK_EMBEDDING__MODEL_DIR), or run `lorestack reindex` once on a networked machine")
     try:  # networked machine: let chroma download to its own cache, once
         from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 
@@ -185,7 +185,7 @@ def resolve_model_dir(settings: EmbeddingSettings) -> Path:
     except Exception as exc:
         raise ConfigError(
             "no embedding model available: set embedding.model_dir (or "
-            f"MEMSTRATA_EMBEDDING__MODEL_DIR) to an all-MiniLM-L6-v2 onnx folder ({exc})") from exc
+            f"LORESTACK_EMBEDDING__MODEL_DIR) to an all-MiniLM-L6-v2 onnx folder ({exc})") from exc
     found = _model_folder(CHROMA_CACHE)
     if found is None:
         raise ConfigError(f"chroma's model download did not produce {CHROMA_CACHE}/onnx")
@@ -197,7 +197,7 @@ _CACHE: dict[tuple, Embedder] = {}
 
 def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
     """The configured embedder; one instance per configuration per process (models are big)."""
-    from memstrata.core.settings import Settings
+    from lorestack.core.settings import Settings
 
     emb: EmbeddingSettings = settings.embedding if isinstance(settings, Settings) else settings
     if emb.provider == "litellm":

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from memstrata.retrieval.lexical import Filters, LexicalIndex
+from lorestack.retrieval.lexical import Filters, LexicalIndex
 
 
 @runtime_checkable

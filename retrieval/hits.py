@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from memstrata.retrieval.documents import IndexDoc
+from lorestack.retrieval.documents import IndexDoc
 
 
 @runtime_checkable

@@ -16,26 +16,26 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from memstrata.core.errors import MemstrataError
-from memstrata.core.logs import get_logger
-from memstrata.retrieval.catalog import Catalog, CatalogError
-from memstrata.retrieval.fusion import (
+from lorestack.core.errors import LorestackError
+from lorestack.core.logs import get_logger
+from lorestack.retrieval.catalog import Catalog, CatalogError
+from lorestack.retrieval.fusion import (
     FusionRetriever,
     LexicalRetriever,
     Retriever,
     VectorRetriever,
 )
-from memstrata.retrieval.hits import ScoredDoc, SearchHit
-from memstrata.retrieval.lexical import Filters, LexicalIndex
-from memstrata.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
-from memstrata.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
-from memstrata.retrieval.sync import Progress, SyncReport, run_sync
-from memstrata.retrieval.usage import UsageStore
-from memstrata.retrieval.vectors import VectorStore
+from lorestack.retrieval.hits import ScoredDoc, SearchHit
+from lorestack.retrieval.lexical import Filters, LexicalIndex
+from lorestack.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
+from lorestack.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
+from lorestack.retrieval.sync import Progress, SyncReport, run_sync
+from lorestack.retrieval.usage import UsageStore
+from lorestack.retrieval.vectors import VectorStore
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.retrieval.doctor import DoctorReport
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.doctor import DoctorReport
 
 MODES = SEARCH_MODES  # see retrieval/modes.py; "hybrid" is an alias of "default"
 __all__ = ["MODES", "MemoryIndex", "ScoredDoc", "SearchHit", "search"]
@@ -79,7 +79,7 @@ class MemoryIndex:
 
     def _collection_name(self) -> str:
         if not self.settings.retrieval.chroma_url:
-            return "memstrata"
+            return "lorestack"
         # A shared server holds many memories: one namespace per project, one collection per
         # clone in it. Clones sit at different commits, so each keeps its own vectors (a
         # shared collection would let one teammate's delete remove another's live item).
@@ -91,7 +91,7 @@ class MemoryIndex:
         digest = hashlib.sha256(clone.encode()).hexdigest()[:10]
         name = r.chroma_namespace or self.mem.project_name
         slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", name).strip("-_")[:40] or "memory"
-        return f"memstrata-{slug}-{digest}"
+        return f"lorestack-{slug}-{digest}"
 
     def _chroma_token(self) -> str:
         import os
@@ -141,7 +141,7 @@ class MemoryIndex:
 
     def ensure_dir(self) -> None:
         """`.index` must be a folder; anything else under that name is moved aside (said)."""
-        from memstrata.memory_layers.fsutil import ensure_cache_dir
+        from lorestack.memory_layers.fsutil import ensure_cache_dir
 
         if self.dir.is_dir():
             return
@@ -152,7 +152,7 @@ class MemoryIndex:
 
     def embedder(self):
         if self._embedder is None:
-            from memstrata.retrieval.embedding import get_embedder
+            from lorestack.retrieval.embedding import get_embedder
 
             self._embedder = get_embedder(self.settings)
         return self._embedder
@@ -195,7 +195,7 @@ class MemoryIndex:
                 self.catalog.reset_index_marks(lexical=True)
             return True
         except Exception as exc:  # noqa: BLE001 - corrupt files raise many types
-            from memstrata.retrieval.lexical import SchemaChanged
+            from lorestack.retrieval.lexical import SchemaChanged
 
             what = "from another version" if isinstance(exc, SchemaChanged) else "corrupt"
             report.warnings.append(f"lexical index was {what} ({exc}); rebuilt it")
@@ -238,7 +238,7 @@ class MemoryIndex:
 
     def rebuild(self, progress: Progress | None = None) -> SyncReport:
         """Drop both indexes and the manifest, then index every file (usage state is kept)."""
-        from memstrata.memory_layers.fsutil import locked
+        from lorestack.memory_layers.fsutil import locked
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=60):
@@ -252,7 +252,7 @@ class MemoryIndex:
 
     def _locked_sync(self, progress=None, *, quick: bool = False, timeout: float = 60,
                      max_embed: int | None = None) -> SyncReport:
-        from memstrata.memory_layers.fsutil import locked
+        from lorestack.memory_layers.fsutil import locked
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
@@ -269,7 +269,7 @@ class MemoryIndex:
         return self._speakers[1]
 
     def doctor(self, repair: bool = False) -> DoctorReport:
-        from memstrata.retrieval.doctor import run_doctor
+        from lorestack.retrieval.doctor import run_doctor
 
         return run_doctor(self, repair=repair)
 
@@ -329,7 +329,7 @@ class MemoryIndex:
             parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
                           r.vector_weight if mode != "vector" else 1.0))
         if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:
-            from memstrata.retrieval.temporal import DateRetriever
+            from lorestack.retrieval.temporal import DateRetriever
 
             parts.append((DateRetriever(self.mem.journal, self.lexical, now, self.catalog.get_docs),
                           r.date_weight))
@@ -338,13 +338,13 @@ class MemoryIndex:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])
         if mode == "default" and r.neighbour_spread > 0:
-            from memstrata.retrieval.neighbours import spread
+            from lorestack.retrieval.neighbours import spread
 
             fused.hits = spread(fused.hits, docs, r.neighbour_spread, self.catalog.get_docs)
         usage = self.usage.get(list(docs)) if docs else {}
         named: set[str] = set()
         if mode == "default" and r.speaker_weight > 0:
-            from memstrata.retrieval.speakers import named_speakers
+            from lorestack.retrieval.speakers import named_speakers
 
             named = named_speakers(query, self.speakers())
         candidates = []
@@ -361,7 +361,7 @@ class MemoryIndex:
         reranker = get_reranker(self.settings) if mode == "default" else NoReranker()
         try:
             ranked = reranker.rerank(query, candidates, now)
-        except MemstrataError as exc:
+        except LorestackError as exc:
             self._warn(f"{reranker.name} reranker failed ({exc}); using fused order")
             ranked = NoReranker().rerank(query, candidates, now)
         top = ranked[:k]
@@ -374,7 +374,7 @@ class MemoryIndex:
             return
         try:
             report = self._locked_sync(quick=True, timeout=2, max_embed=SEARCH_EMBED_LIMIT)
-        except MemstrataError as exc:
+        except LorestackError as exc:
             self._warn(f"index not synced ({exc}); results may be stale")
             return
         except Exception as exc:  # noqa: BLE001 - a cache problem must not fail a search
@@ -425,7 +425,7 @@ def _hit(c: Candidate, explain: bool) -> ScoredDoc:
 
 def search(mem: Memory, query: str, **kw) -> list[ScoredDoc]:
     """One-shot search (opens the index, searches, closes; the service's warm one if pooled)."""
-    from memstrata.retrieval.pool import borrow_index
+    from lorestack.retrieval.pool import borrow_index
 
     with borrow_index(mem, warn=_log_warning) as index:
         return index.search(query, **kw)

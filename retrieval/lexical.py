@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     import tantivy
 
-    from memstrata.retrieval.documents import IndexDoc
+    from lorestack.retrieval.documents import IndexDoc
 
 SCHEMA_VERSION = 4  # 3: speaker, session and dates fields; 4: `near` (neighbouring turns)
 MAX_QUERY_TERMS = 64
@@ -127,14 +127,14 @@ class Filters:
 
 def query_dates(query: str, now: datetime) -> list[str]:
     """The `dates` terms of the days and months a query names, read relative to `now`."""
-    from memstrata.retrieval.temporal import parse_date_query, query_date_terms
+    from lorestack.retrieval.temporal import parse_date_query, query_date_terms
 
     parsed = parse_date_query(query, now)
     return query_date_terms(parsed) if parsed is not None else []
 
 
 class SchemaChanged(ValueError):
-    """The index on disk was built by another memstrata version (its fields differ)."""
+    """The index on disk was built by another lorestack version (its fields differ)."""
 
 
 class LexicalIndex:
@@ -152,7 +152,7 @@ class LexicalIndex:
 
         if self._index is not None:
             return self._index
-        version_file = self.directory / "memstrata-schema"
+        version_file = self.directory / "lorestack-schema"
         exists = (self.directory / "meta.json").is_file()
         if not exists and not create:
             raise FileNotFoundError(f"{self.directory} has no tantivy index")
@@ -173,7 +173,7 @@ class LexicalIndex:
     def schema_current(self) -> bool:
         """Whether the index on disk has this version's fields (no file: an older one)."""
         try:
-            return (self.directory / "memstrata-schema").read_text().strip() == str(SCHEMA_VERSION)
+            return (self.directory / "lorestack-schema").read_text().strip() == str(SCHEMA_VERSION)
         except OSError:
             return False
 

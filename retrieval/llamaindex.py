@@ -1,7 +1,7 @@
-"""LlamaIndex integration: memstrata as a `BaseRetriever` in any llama-index pipeline.
+"""LlamaIndex integration: lorestack as a `BaseRetriever` in any llama-index pipeline.
 
-    from memstrata.retrieval.llamaindex import MemstrataRetriever
-    retriever = MemstrataRetriever(Memory.open(), k=5)
+    from lorestack.retrieval.llamaindex import LorestackRetriever
+    retriever = LorestackRetriever(Memory.open(), k=5)
     nodes = retriever.retrieve("how do we deploy?")
 
 Imports llama-index at module import: import this module only where it is used.
@@ -15,7 +15,7 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from memstrata.retrieval.index import MemoryIndex, SearchHit
+from lorestack.retrieval.index import MemoryIndex, SearchHit
 
 
 def hit_to_node(hit: SearchHit) -> NodeWithScore:
@@ -30,7 +30,7 @@ def hit_to_node(hit: SearchHit) -> NodeWithScore:
     return NodeWithScore(node=node, score=hit.score)
 
 
-class MemstrataRetriever(BaseRetriever):
+class LorestackRetriever(BaseRetriever):
     """Retrieves memory items and journal events through `MemoryIndex.search`."""
 
     def __init__(self, memory: Any, *, k: int = 10, mode: str = "default",

@@ -17,8 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from memstrata.core.errors import LLMError
-from memstrata.core.settings import LLMSettings
+from lorestack.core.errors import LLMError
+from lorestack.core.settings import LLMSettings
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -30,7 +30,7 @@ def llm_configured(settings: LLMSettings) -> bool:
 
 
 LITELLM_MISSING = ("an LLM model is configured but litellm is not installed; "
-                   "pip install 'memstrata[llm]' (or clear [llm] model)")
+                   "pip install 'lorestack[llm]' (or clear [llm] model)")
 
 
 def litellm_installed() -> bool:
@@ -160,7 +160,7 @@ class LLMClient:
         self.usage = LLMUsage()
 
     def _clean(self, messages: list[dict]) -> list[dict]:
-        from memstrata.memory_layers.secret_guard import guard_text
+        from lorestack.memory_layers.secret_guard import guard_text
 
         return [
             {**m, "content": guard_text(str(m.get("content", "")), redact_secrets=True,

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
 
-from memstrata.memory_layers.memory import Memory
-from memstrata.retrieval.hits import Hit, LightHit
-from memstrata.retrieval.loader_blocks import (
+from lorestack.memory_layers.memory import Memory
+from lorestack.retrieval.hits import Hit, LightHit
+from lorestack.retrieval.loader_blocks import (
     Block,
     DayCache,
     cached_view,
@@ -33,7 +33,7 @@ from memstrata.retrieval.loader_blocks import (
     recent_events,
     resident_blocks,
 )
-from memstrata.retrieval.loader_plan import (
+from lorestack.retrieval.loader_plan import (
     MIN_CATALOG_LINE_TOKENS,
     NEIGHBOUR_HITS,
     TIERS,
@@ -44,9 +44,9 @@ from memstrata.retrieval.loader_plan import (
     plan,
     render,
 )
-from memstrata.retrieval.modes import RecallMode, parse_mode
-from memstrata.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
-from memstrata.retrieval.render_context import (
+from lorestack.retrieval.modes import RecallMode, parse_mode
+from lorestack.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
+from lorestack.retrieval.render_context import (
     PREFACE,
     SECTION_TITLES,
     TokenMemo,
@@ -117,7 +117,7 @@ def _memo(mem: Memory) -> TokenMemo:
 
 def open_todos(mem: Memory, now: datetime | None = None) -> list:
     """Todos and blockers of the last `loader.todo_days` days that no later event refers to."""
-    from memstrata.memory_layers.models import now_utc
+    from lorestack.memory_layers.models import now_utc
 
     cfg = mem.settings.loader
     recent, open_items = recent_events(mem, now or now_utc(), cfg.journal_days, cfg.todo_days)
@@ -350,7 +350,7 @@ def assemble_context(
     is not spent, the loader draws more of the ranking (`loader.fill_budget`): by searching
     again with a larger k, or through `more_hits(k)` when the caller supplied the hits.
     """
-    from memstrata.memory_layers.models import now_utc
+    from lorestack.memory_layers.models import now_utc
 
     cfg = mem.settings.loader
     budget = cfg.budget if budget is None else int(budget)

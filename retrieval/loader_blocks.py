@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import JournalEvent
-from memstrata.retrieval.context_cache import RootCache
-from memstrata.retrieval.hits import Hit
-from memstrata.retrieval.render_context import (
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import JournalEvent
+from lorestack.retrieval.context_cache import RootCache
+from lorestack.retrieval.hits import Hit
+from lorestack.retrieval.render_context import (
     TokenMemo,
     bullet,
     event_day_label,
@@ -65,7 +65,7 @@ def _heading(memo: TokenMemo, text: str) -> tuple[str, int]:
 def event_block(
     event, now: datetime, memo: TokenMemo, source: str, path: str | None = None, seq: int = 0
 ) -> Block:
-    from memstrata.retrieval.temporal import relative_dates
+    from lorestack.retrieval.temporal import relative_dates
 
     resolved = relative_dates(event.text, event.time)
     note = ", ".join(f"{phrase} = {day.isoformat()}" for phrase, day in resolved)
@@ -171,7 +171,7 @@ def resident_blocks(items: Sequence, memo: TokenMemo) -> list[Block]:
 
 def cached_view(mem: Memory, memo: TokenMemo):
     """(resident items, lazy catalog rows, catalog size, problems, views) from the cache."""
-    from memstrata.retrieval.context_cache import merged_view
+    from lorestack.retrieval.context_cache import merged_view
 
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()
@@ -333,7 +333,7 @@ def hit_block(
 
 
 def _load_item(mem: Memory, hit: Hit, known_path: str | None):
-    from memstrata.memory_layers.store import MemoryStore
+    from lorestack.memory_layers.store import MemoryStore
 
     raw = known_path or hit.path
     path = Path(raw) if raw else None

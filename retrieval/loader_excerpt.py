@@ -5,15 +5,15 @@ A passage is a sentence or a line (logs and notes are lines; very long ones are 
 pieces of `EXCERPT_WORDS` words). Passages are scored by the query's rarer words and, when
 this process has the index's sentence model loaded already, by meaning; the winning window
 is widened with its neighbours while it fits, and rendered as one list line that says it is
-an excerpt, of how many tokens, and how to read the whole (`memstrata show <id>`).
+an excerpt, of how many tokens, and how to read the whole (`lorestack show <id>`).
 """
 
 from __future__ import annotations
 
 import re
 
-from memstrata.retrieval.loader_blocks import Block
-from memstrata.retrieval.render_context import TokenMemo, bullet, id_tail
+from lorestack.retrieval.loader_blocks import Block
+from lorestack.retrieval.render_context import TokenMemo, bullet, id_tail
 
 _WORD = re.compile(r"[a-z0-9]+")
 # a passage boundary: after a sentence's end, or at a line break (logs and notes are lines)
@@ -68,7 +68,7 @@ def loaded_embedder():
     None: an excerpt never pays for loading a model (session hooks stay fast)."""
     import sys
 
-    module = sys.modules.get("memstrata.retrieval.embedding")
+    module = sys.modules.get("lorestack.retrieval.embedding")
     if module is None:
         return None
     return next(
@@ -200,11 +200,11 @@ def excerpt_block(
     allowance: list[int] | None = None,
 ) -> Block | None:
     """The passage of a long block that best matches the query, marked as an excerpt with
-    how to read the whole (`memstrata show <id>`); at most `max_tokens` tokens."""
+    how to read the whole (`lorestack show <id>`); at most `max_tokens` tokens."""
     if block.tokens <= max_tokens or not query or not block.raw.strip():
         return None
     short = id_tail(block.id or "", 1.0).strip()
-    whole = f"memstrata show {short.lstrip('~')}" if block.id else ""
+    whole = f"lorestack show {short.lstrip('~')}" if block.id else ""
     marker = f"[excerpt of {block.tokens} tok" + (f"; whole: `{whole}`]" if whole else "]")
     room = max_tokens - memo(bullet(marker + " … …")) - 2
     if room <= 0:

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from memstrata.retrieval.loader_blocks import Block
-from memstrata.retrieval.loader_excerpt import excerpt_block
-from memstrata.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMemo
+from lorestack.retrieval.loader_blocks import Block
+from lorestack.retrieval.loader_excerpt import excerpt_block
+from lorestack.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMemo
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
 MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this

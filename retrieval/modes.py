@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from memstrata.core.errors import MemstrataError
+from lorestack.core.errors import LorestackError
 
 
 class RecallMode(str, Enum):
@@ -39,8 +39,8 @@ def parse_mode(value: str | RecallMode, *, allow_none: bool = False) -> RecallMo
         found = ALIASES.get(name) or next((m for m in RecallMode if m.value == name), None)
     if found is None:
         choices = CONTEXT_CHOICES if allow_none else CHOICES
-        raise MemstrataError(f"unknown recall mode '{value}' ({' | '.join(choices)})")
+        raise LorestackError(f"unknown recall mode '{value}' ({' | '.join(choices)})")
     mode = found
     if mode is RecallMode.NONE and not allow_none:
-        raise MemstrataError(f"recall mode 'none' is not a search mode ({' | '.join(CHOICES)})")
+        raise LorestackError(f"recall mode 'none' is not a search mode ({' | '.join(CHOICES)})")
     return mode

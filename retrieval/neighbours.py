@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.memory_layers.models import JournalEvent
-    from memstrata.retrieval.documents import IndexDoc
-    from memstrata.retrieval.fusion import Fused
+    from lorestack.memory_layers.models import JournalEvent
+    from lorestack.retrieval.documents import IndexDoc
+    from lorestack.retrieval.fusion import Fused
 
 
 def _head(text: str, chars: int) -> str:
@@ -99,7 +99,7 @@ def spread(
     A neighbour that was not a hit joins with that gain alone (its doc fetched and added to
     `docs`). Scores use the fused values from before the spread, so gains do not chain.
     """
-    from memstrata.retrieval.fusion import Fused
+    from lorestack.retrieval.fusion import Fused
 
     if share <= 0 or not hits:
         return hits

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
 
 
 class IndexPool:
@@ -33,7 +33,7 @@ class IndexPool:
         return str(mem.primary.root), mem.settings.model_dump_json()
 
     def get(self, mem: Memory) -> MemoryIndex:
-        from memstrata.retrieval.index import MemoryIndex
+        from lorestack.retrieval.index import MemoryIndex
 
         key = self._key(mem)
         with self._lock:
@@ -94,7 +94,7 @@ def active() -> IndexPool | None:
 @contextmanager
 def borrow_index(mem: Memory, warn: Callable[[str], None] | None = None) -> Iterator[MemoryIndex]:
     """The pool's open index for `mem`, or a fresh one closed afterwards."""
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.retrieval.index import MemoryIndex
 
     pool = _active
     if pool is None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from memstrata.retrieval.hits import LightHit
-from memstrata.retrieval.modes import parse_mode
+from lorestack.retrieval.hits import LightHit
+from lorestack.retrieval.modes import parse_mode
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
 
 def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
@@ -22,8 +22,8 @@ def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
     It imports neither the vector store nor numpy, so a session start that already has a warm
     lexical index can afford recall; ranking is the lexical retriever's own.
     """
-    from memstrata.retrieval.lexical import Filters, LexicalIndex
-    from memstrata.retrieval.pool import active
+    from lorestack.retrieval.lexical import Filters, LexicalIndex
+    from lorestack.retrieval.pool import active
 
     pool = active()
     index = pool.get(mem).lexical if pool is not None else LexicalIndex(mem.primary.index_dir / "tantivy")
@@ -52,7 +52,7 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
 
     `now` is the caller's time: decay and access reinforcement use it, not the wall clock.
     """
-    from memstrata.retrieval.pool import borrow_index
+    from lorestack.retrieval.pool import borrow_index
 
     with borrow_index(mem, warn=(warnings.append if warnings is not None else None)) as index:
         return index.search(query, k=k, mode=parse_mode(mode).value,
@@ -61,7 +61,7 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
 
 def record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
     """Reinforce (decay) only what the context actually showed, not every candidate searched."""
-    from memstrata.retrieval.usage import UsageStore
+    from lorestack.retrieval.usage import UsageStore
 
     if not ids or not mem.primary.index_dir.is_dir():
         return

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import ClassVar, Protocol, runtime_checkable
 
-from memstrata.core.errors import MemstrataError, MissingExtra
-from memstrata.core.settings import Settings
-from memstrata.retrieval.decay import freshness, retention
-from memstrata.retrieval.documents import IndexDoc
+from lorestack.core.errors import LorestackError, MissingExtra
+from lorestack.core.settings import Settings
+from lorestack.retrieval.decay import freshness, retention
+from lorestack.retrieval.documents import IndexDoc
 
 PRIOR_WEIGHTS = {"decay": 0.5, "confidence": 0.25, "freshness": 0.25}
 
@@ -99,11 +99,11 @@ class CrossEncoderReranker:
             except ImportError as exc:
                 raise MissingExtra(
                     "the cross-encoder reranker needs sentence-transformers: "
-                    "pip install 'memstrata[rerank]' (or set retrieval.reranker = \"decay\")") from exc
+                    "pip install 'lorestack[rerank]' (or set retrieval.reranker = \"decay\")") from exc
             try:
                 self._models[self.model_name] = CrossEncoder(self.model_name)
             except Exception as exc:
-                raise MemstrataError(
+                raise LorestackError(
                     f"cannot load cross-encoder '{self.model_name}': {exc}; set "
                     "retrieval.cross_encoder_model to a local model folder") from exc
         return self._models[self.model_name]
@@ -135,7 +135,7 @@ def get_reranker(settings: Settings, name: str | None = None) -> Reranker:
     if name == "cross-encoder":
         return CrossEncoderReranker(r.cross_encoder_model, r.relevance_weight)
     if name == "llm":
-        from memstrata.retrieval.rerank_llm import LLMReranker
+        from lorestack.retrieval.rerank_llm import LLMReranker
 
         return LLMReranker(settings)
-    raise MemstrataError(f"unknown reranker '{name}' (decay | llm | cross-encoder | none)")
+    raise LorestackError(f"unknown reranker '{name}' (decay | llm | cross-encoder | none)")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from memstrata.core.settings import Settings
-from memstrata.retrieval.rerank import Candidate, DecayReranker
+from lorestack.core.settings import Settings
+from lorestack.retrieval.rerank import Candidate, DecayReranker
 
 EXCERPT_CHARS = 300
 
@@ -45,7 +45,7 @@ class LLMReranker:
         self.last_usage = None
 
     def rerank(self, query, candidates, now):
-        from memstrata.retrieval.llm import LLMClient
+        from lorestack.retrieval.llm import LLMClient
 
         ordered = self.fallback.rerank(query, candidates, now)  # also sets `final`
         head, tail = ordered[: self.max_items], ordered[self.max_items:]

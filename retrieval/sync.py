@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memstrata.core.errors import InvalidItem
-from memstrata.retrieval.documents import (
+from lorestack.core.errors import InvalidItem
+from lorestack.retrieval.documents import (
     DOCS_VERSION,
     IndexDoc,
     list_sources,
@@ -25,10 +25,10 @@ from memstrata.retrieval.documents import (
     parse_source,
     read_source,
 )
-from memstrata.retrieval.vectors import chunk_id, doc_metadata
+from lorestack.retrieval.vectors import chunk_id, doc_metadata
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.retrieval.index import MemoryIndex
 
 Progress = Callable[[int, int], None]
 
@@ -62,7 +62,7 @@ def doc_chunks(doc: IndexDoc, limit: int, encoding: str, window_chars: int) -> l
     turn in its window of neighbouring turns, so "A corgi." is also found by its question."""
     chunks = chunk_texts(embed_text(doc), limit, encoding)
     if window_chars > 0:
-        from memstrata.retrieval.neighbours import wants_window, window_text
+        from lorestack.retrieval.neighbours import wants_window, window_text
 
         if wants_window(doc, window_chars):
             chunks.append(window_text(doc))
@@ -73,7 +73,7 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
     """Split long text with llama-index's SentenceSplitter; short text stays one chunk."""
     if len(text) <= chunk_tokens * 2:  # cheap pre-check: cannot exceed the limit
         return [text]
-    from memstrata.retrieval.tokens import count_tokens, get_encoding
+    from lorestack.retrieval.tokens import count_tokens, get_encoding
 
     if count_tokens(text, encoding) <= chunk_tokens:
         return [text]
@@ -88,7 +88,7 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
 
 def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> bool:
     """Update the catalog's file table; True when some file's content changed."""
-    from memstrata.memory_layers.secret_guard import DETECTOR_VERSION
+    from lorestack.memory_layers.secret_guard import DETECTOR_VERSION
 
     mem, catalog = index.mem, index.catalog
     # docs hold redacted text: a new detector re-reads every file, so nothing indexed by an
@@ -230,7 +230,7 @@ def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | N
     if vectors_ok and max_embed is not None and len(vec_embed) > max_embed:
         report.warnings.append(
             f"{len(vec_embed)} items need embedding; skipped during search "
-            "(run `memstrata reindex`); vector results may be incomplete")
+            "(run `lorestack reindex`); vector results may be incomplete")
         vectors_ok, vec_embed = False, []
     if vectors_ok:
         try:

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memstrata.retrieval.lexical import Filters
+from lorestack.retrieval.lexical import Filters
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memstrata.retrieval.documents import IndexDoc
+    from lorestack.retrieval.documents import IndexDoc
 
-COLLECTION = "memstrata"
+COLLECTION = "lorestack"
 
 # never swallowed: the user or the interpreter asked us to stop
 _STOP = (KeyboardInterrupt, SystemExit, GeneratorExit)

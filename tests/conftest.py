@@ -10,42 +10,44 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from lorestack.core import legacy
+
 # property tests: no per-example deadline and no "too slow" health check. Both are wall-clock
 # limits (200 ms an example by default) that a loaded machine breaks without any bug.
 settings.register_profile(
-    "memstrata", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "lorestack", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile("memstrata")
+settings.load_profile("lorestack")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2" / "onnx"
-# Read once at import: the `isolated` fixture removes every MEMSTRATA_* variable per test.
-_TEST_MODEL_DIR = os.environ.get("MEMSTRATA_TEST_MODEL_DIR")
+# Read once at import: the `isolated` fixture removes every LORESTACK_* variable per test.
+_TEST_MODEL_DIR = os.environ.get("LORESTACK_TEST_MODEL_DIR")
 
 
 def model_dir() -> Path:
-    """The ONNX model the tests use: MEMSTRATA_TEST_MODEL_DIR, else ../shared's copy."""
+    """The ONNX model the tests use: LORESTACK_TEST_MODEL_DIR, else ../shared's copy."""
     return Path(_TEST_MODEL_DIR) if _TEST_MODEL_DIR else SHARED_MODEL
 
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path, monkeypatch):
-    """Point every path memstrata uses at tmp_path; no test touches the real home."""
+    """Point every path lorestack uses at tmp_path; no test touches the real home."""
     home = tmp_path / "home"
     home.mkdir()
     work = tmp_path / "repo"
     work.mkdir()
-    model = model_dir()  # read before MEMSTRATA_TEST_MODEL_DIR is cleared with the rest
+    model = model_dir()  # read before LORESTACK_TEST_MODEL_DIR is cleared with the rest
     for var in list(os.environ):
-        if var.startswith("MEMSTRATA_"):
+        if var.startswith(("LORESTACK_", legacy.LEGACY_ENV_PREFIX)):
             monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model))
+    monkeypatch.setenv("LORESTACK_HOME", str(home / ".lorestack"))
+    monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model))
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     # no test leaves a resident service behind; tests/test_service*.py turn it on explicitly
-    monkeypatch.setenv("MEMSTRATA_SERVICE__ENABLED", "false")
+    monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "false")
     monkeypatch.chdir(work)
     return work
 
@@ -54,9 +56,9 @@ def isolated(tmp_path, monkeypatch):
 # loaded machine cannot turn a slow answer into an empty one. Tests about the deadline set
 # their own (0 ms, 1 ms, 50 ms ...) after this and win.
 LONG_HOOK_DEADLINES = {
-    "MEMSTRATA_HOOKS__DEADLINE_MS": "600000",
-    "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "600000",
-    "MEMSTRATA_GUARDRAIL__HOOK_DEADLINE_MS": "600000",
+    "LORESTACK_HOOKS__DEADLINE_MS": "600000",
+    "LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "600000",
+    "LORESTACK_GUARDRAIL__HOOK_DEADLINE_MS": "600000",
 }
 
 
@@ -71,7 +73,7 @@ def long_hook_deadlines(isolated, monkeypatch):
 @pytest.fixture
 def repo(isolated):
     """A project folder with an initialised .memory/."""
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     Memory.init(isolated)
     return isolated
@@ -79,25 +81,25 @@ def repo(isolated):
 
 @pytest.fixture
 def mem(repo):
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     return Memory.open(repo)
 
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=None,
             timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run `memstrata` as a whole process, as a user or a client hook would.
+    """Run `lorestack` as a whole process, as a user or a client hook would.
 
     The timeout only catches a hang: it is generous, as a loaded machine can be very slow."""
     return subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", *args], input=input, capture_output=True,
+        [sys.executable, "-m", "lorestack.cli", *args], input=input, capture_output=True,
         text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout,
     )
 
 
 @pytest.fixture
 def fake_llm(monkeypatch):
-    """Start a scripted OpenAI-compatible server and configure memstrata to use it.
+    """Start a scripted OpenAI-compatible server and configure lorestack to use it.
 
     Usage: `with fake_llm(["{...}", {"status": 500}]) as server: ...`
     """
@@ -108,9 +110,9 @@ def fake_llm(monkeypatch):
     def start(script=None, responder=None, timeout_s: float = 120):
         server = FakeLLM(script, responder)
         server.__enter__()
-        monkeypatch.setenv("MEMSTRATA_LLM__MODEL", "openai/fake-model")
-        monkeypatch.setenv("MEMSTRATA_LLM__API_BASE", server.api_base)
-        monkeypatch.setenv("MEMSTRATA_LLM__TIMEOUT_S", str(timeout_s))
+        monkeypatch.setenv("LORESTACK_LLM__MODEL", "openai/fake-model")
+        monkeypatch.setenv("LORESTACK_LLM__API_BASE", server.api_base)
+        monkeypatch.setenv("LORESTACK_LLM__TIMEOUT_S", str(timeout_s))
         started.append(server)
         return server
 

@@ -1,9 +1,9 @@
-"""`claude -p` wall time with memstrata's hooks vs without, interleaved runs (not a test).
+"""`claude -p` wall time with lorestack's hooks vs without, interleaved runs (not a test).
 
     python -m tests.real_client_timing --runs 5
 
-Uses the clients cached by tests/test_real_clients.py (`$MEMSTRATA_NPM_CACHE`), a throwaway
-HOME per arm (one with `memstrata install claude-code`, one without), one repository with a
+Uses the clients cached by tests/test_real_clients.py (`$LORESTACK_NPM_CACHE`), a throwaway
+HOME per arm (one with `lorestack install claude-code`, one without), one repository with a
 small `.memory/`, the shipped hook settings, and the fake model server. Prints each run and
 the medians as JSON on the last line.
 
@@ -29,9 +29,9 @@ from tests.fake_model_server import FakeModelServer
 from tests.test_real_clients import npm_cache
 
 
-def _memstrata(*args: str, cwd: Path, env: dict) -> None:
+def _lorestack(*args: str, cwd: Path, env: dict) -> None:
     subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", *args],
+        [sys.executable, "-m", "lorestack.cli", *args],
         cwd=cwd,
         env=env,
         check=True,
@@ -48,22 +48,22 @@ def main() -> None:
     bin_dir = npm_cache() / "node_modules" / ".bin"
     if not (bin_dir / "claude").exists():
         sys.exit(f"no claude in {bin_dir}; run tests/test_real_clients.py (or .ci/run) first")
-    with tempfile.TemporaryDirectory(prefix="memstrata-timing-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="lorestack-timing-") as tmp:
         base = Path(tmp)
         repo, with_home, without_home = base / "repo", base / "with", base / "without"
         for folder in (repo, with_home, without_home):
             folder.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
-        env["MEMSTRATA_HOME"] = str(base / "memstrata-home")
+        env["LORESTACK_HOME"] = str(base / "lorestack-home")
         run_dir = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"  # short socket path
-        env["MEMSTRATA_SERVICE__ENABLED"] = "true" if args.service == "on" else "false"
-        env["MEMSTRATA_SERVICE__RUNTIME_DIR"] = str(run_dir)
+        env["LORESTACK_SERVICE__ENABLED"] = "true" if args.service == "on" else "false"
+        env["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
         try:
             result = _runs(args, repo, with_home, without_home, env, bin_dir)
         finally:
             if args.service == "on":
                 subprocess.run(
-                    [sys.executable, "-m", "memstrata.cli", "serve", "--stop"],
+                    [sys.executable, "-m", "lorestack.cli", "serve", "--stop"],
                     env={**env, "HOME": str(with_home)},
                     capture_output=True,
                     timeout=60,
@@ -75,19 +75,19 @@ def main() -> None:
 def _runs(args, repo: Path, with_home: Path, without_home: Path, env: dict, bin_dir: Path) -> dict:
     with_env = {**env, "HOME": str(with_home)}
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    _memstrata("init", cwd=repo, env=with_env)
+    _lorestack("init", cwd=repo, env=with_env)
     for text, kind in (
         ("Never run database migrations on Fridays", "caveat"),
         ("Invoice PDFs embed the Tilda Sans font", "decision"),
     ):
-        _memstrata("remember", text, "--type", kind, cwd=repo, env=with_env)
-    _memstrata("reindex", cwd=repo, env=with_env)
-    _memstrata("install", "claude-code", cwd=repo, env=with_env)
+        _lorestack("remember", text, "--type", kind, cwd=repo, env=with_env)
+    _lorestack("reindex", cwd=repo, env=with_env)
+    _lorestack("install", "claude-code", cwd=repo, env=with_env)
     if args.service == "on":  # running and warm, as after a user's first session of the day
-        _memstrata("serve", cwd=repo, env=with_env)
+        _lorestack("serve", cwd=repo, env=with_env)
         for _ in range(2):
             subprocess.run(
-                [sys.executable, "-m", "memstrata.cli", "hook", "prompt"],
+                [sys.executable, "-m", "lorestack.cli", "hook", "prompt"],
                 input=json.dumps({"session_id": "warm", "prompt": "invoice font"}),
                 cwd=repo,
                 env=with_env,
@@ -134,7 +134,7 @@ def _runs(args, repo: Path, with_home: Path, without_home: Path, env: dict, bin_
     result["in_process_fallbacks"] = new_log.count("service did not answer")
     if args.service == "on":  # hook calls the service answered (warm-up included)
         status = subprocess.run(
-            [sys.executable, "-m", "memstrata.cli", "serve", "--status", "--json"],
+            [sys.executable, "-m", "lorestack.cli", "serve", "--status", "--json"],
             env=with_env,
             capture_output=True,
             text=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from memstrata.memory_layers.operations import log_event, remember
+from lorestack.memory_layers.operations import log_event, remember
 
 NOW = datetime.now(timezone.utc).replace(microsecond=0)
 

@@ -9,10 +9,10 @@ from tests.test_guardrail_labelled import make_proposal
 
 
 def build(base, *, drafted: bool):
-    from memstrata.guardrail.drafting import draft_rules
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import CriterionNotDecidable, remember
+    from lorestack.guardrail.drafting import draft_rules
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.operations import CriterionNotDecidable, remember
 
     repo = base / "repo"
     repo.mkdir(parents=True)
@@ -43,7 +43,7 @@ def build(base, *, drafted: bool):
 
 
 def verdict_for(mem, ids, key, raw) -> str:
-    from memstrata.guardrail.check import check
+    from lorestack.guardrail.check import check
 
     result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
     target = ids[key]

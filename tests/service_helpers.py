@@ -16,8 +16,8 @@ from tests.conftest import run_cli
 
 BOUND_S = 90  # generous bound for "the service is up" on a loaded machine
 NO_DEADLINE = {
-    "MEMSTRATA_HOOKS__DEADLINE_MS": "120000",
-    "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000",
+    "LORESTACK_HOOKS__DEADLINE_MS": "120000",
+    "LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "120000",
 }
 
 
@@ -56,8 +56,8 @@ def alive(pid: int | None) -> bool:
 def run_dir(monkeypatch):
     """Service on, in a short private folder (Unix socket paths are limited to ~104 bytes)."""
     folder = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"
-    monkeypatch.setenv("MEMSTRATA_SERVICE__ENABLED", "true")
-    monkeypatch.setenv("MEMSTRATA_SERVICE__RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "true")
+    monkeypatch.setenv("LORESTACK_SERVICE__RUNTIME_DIR", str(folder))
     for name, value in NO_DEADLINE.items():  # one environment for service and callers
         monkeypatch.setenv(name, value)
     yield folder
@@ -66,7 +66,7 @@ def run_dir(monkeypatch):
 
 
 def stop_service(folder: Path) -> None:
-    from memstrata.integrations.service import client
+    from lorestack.integrations.service import client
 
     pids = {service_pid(folder)}
     try:
@@ -85,7 +85,7 @@ def start_service(cwd: Path) -> int:
 
 
 def status() -> dict:
-    from memstrata.integrations.service import client
+    from lorestack.integrations.service import client
 
     try:
         return client.call({"op": "status"}, 10.0, check_env=False)
@@ -107,9 +107,9 @@ def context_of(proc) -> str:
 @pytest.fixture
 def stocked(repo):
     """A project with one decision, one caveat, and a built index."""
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
+    from lorestack.retrieval.index import MemoryIndex
 
     mem = Memory.open(repo)
     remember(

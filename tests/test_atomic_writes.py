@@ -9,12 +9,12 @@ import subprocess
 import sys
 import time
 
-from memstrata.memory_layers.fsutil import write_atomic
+from lorestack.memory_layers.fsutil import write_atomic
 
 WRITER = r"""
 import sys
 from pathlib import Path
-from memstrata.memory_layers.fsutil import write_atomic
+from lorestack.memory_layers.fsutil import write_atomic
 path = Path(sys.argv[1])
 i = 0
 print("ready", flush=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
-from memstrata.memory_layers.operations import list_items, remember
+from lorestack.cli.main import cli
+from lorestack.memory_layers.operations import list_items, remember
 
 BAD_FILES = {
     "malformed.md": (b"---\ntitle: [unclosed\n---\nbody\n", "malformed frontmatter"),
@@ -65,13 +65,13 @@ def test_unknown_id(repo):
 def test_missing_memory_dir(isolated):
     result = CliRunner().invoke(cli, ["list"])
     assert result.exit_code == 1
-    assert "memstrata init" in result.output and "Traceback" not in result.output
+    assert "lorestack init" in result.output and "Traceback" not in result.output
 
 
 def test_file_deleted_mid_operation(mem, repo, monkeypatch):
     remember(mem, "Demo stays", "fact")
     written = remember(mem, "Soon gone", "fact")
-    from memstrata.memory_layers import store as store_mod
+    from lorestack.memory_layers import store as store_mod
 
     real = store_mod.MemoryStore.load_file
 
@@ -86,7 +86,7 @@ def test_file_deleted_mid_operation(mem, repo, monkeypatch):
 
 
 def test_hand_edit_between_read_and_write_is_detected(mem, repo):
-    from memstrata.core.errors import ConcurrentEdit
+    from lorestack.core.errors import ConcurrentEdit
 
     written = remember(mem, "Original text", "fact")
     loaded = mem.get(written.item.id)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memstrata.bench.dataset import BenchFormatError, parse_line, read_dataset
-from memstrata.bench.generate import generate, generate_jsonl
-from memstrata.cli.main import cli
-from memstrata.memory_layers.secret_guard import guard_text
+from lorestack.bench.dataset import BenchFormatError, parse_line, read_dataset
+from lorestack.bench.generate import generate, generate_jsonl
+from lorestack.cli.main import cli
+from lorestack.memory_layers.secret_guard import guard_text
 
 SMALL = Path(__file__).parent / "data" / "bench_small.jsonl"
 SMALL_ARGS = (7, 2, 20)  # seed, projects, days of tests/data/bench_small.jsonl
@@ -127,7 +127,7 @@ def test_generate_rejects_too_short_histories():
 
 # ---- the format reader ------------------------------------------------------------------------
 def _line(**changes) -> str:
-    data = {"format": "memstrata-bench/1", "name": "x",
+    data = {"format": "lorestack-bench/1", "name": "x",
             "events": [{"id": "D1:1", "time": "2024-01-01T10:00:00", "text": "moved to Redis"}],
             "questions": [{"id": "q1", "question": "which queue?", "evidence": ["D1:1"],
                            "time": "2024-01-02T10:00:00"}]}
@@ -137,7 +137,7 @@ def _line(**changes) -> str:
 
 @pytest.mark.parametrize("raw, message", [
     ("{not json", "not JSON"),
-    (_line(format="locomo"), "expected 'memstrata-bench/1'"),
+    (_line(format="locomo"), "expected 'lorestack-bench/1'"),
     (_line(questions=[{"id": "q", "question": "?", "evidence": ["nope"],
                        "time": "2024-01-02T10:00:00"}]), "unknown event 'nope'"),
     (_line(events=[{"id": "a", "time": "2024-01-01T10:00:00", "text": "t"},
@@ -169,7 +169,7 @@ SMALL_CHAT_ARGS = (7, 1, 20)  # seed, conversations, sessions of tests/data/benc
 
 
 def _chat_jsonl(seed: int, conversations: int, sessions: int) -> str:
-    from memstrata.bench.chat import generate_chat
+    from lorestack.bench.chat import generate_chat
 
     return "".join(json.dumps(line, ensure_ascii=False) + "\n"
                    for line in generate_chat(seed, conversations, sessions))
@@ -177,7 +177,7 @@ def _chat_jsonl(seed: int, conversations: int, sessions: int) -> str:
 
 @pytest.fixture(scope="module")
 def chat():
-    from memstrata.bench.chat import generate_chat
+    from lorestack.bench.chat import generate_chat
 
     return generate_chat(3, 3, 30)
 
@@ -210,7 +210,7 @@ def test_chat_turns_alternate_within_a_session(chat):
 
 
 def test_chat_asks_about_one_question_per_four_turns_in_every_category(chat):
-    from memstrata.bench.chat import CATEGORIES
+    from lorestack.bench.chat import CATEGORIES
 
     events = sum(len(line["events"]) for line in chat)
     questions = [q for line in chat for q in line["questions"]]
@@ -238,7 +238,7 @@ def test_chat_answers_are_in_their_evidence_and_questions_name_the_person(chat):
 def test_chat_wording_mix_most_questions_keep_a_content_word(chat):
     """Like real conversation-QA sets: most questions share a content word (or its
     inflection) with the evidence, a real share is worded away from it."""
-    from memstrata.bench.chat import question_overlap
+    from lorestack.bench.chat import question_overlap
 
     overlaps = []
     for line in chat:
@@ -253,7 +253,7 @@ def test_chat_wording_mix_most_questions_keep_a_content_word(chat):
 
 def test_chat_knowledge_updates_ask_for_the_newest_value(chat):
     """No later statement by the same speaker about the same person gives that topic a value."""
-    from memstrata.bench.chat_topics import CHANGES, SUBJECTS
+    from lorestack.bench.chat_topics import CHANGES, SUBJECTS
 
     def subject(text: str) -> str:
         return next((s for s, _p, _a in SUBJECTS[1:] if s in text.lower()), "I")
@@ -275,7 +275,7 @@ def test_chat_knowledge_updates_ask_for_the_newest_value(chat):
 
 
 def test_chat_seeds_differ_in_sentences_not_only_in_values():
-    from memstrata.bench.chat import generate_chat
+    from lorestack.bench.chat import generate_chat
 
     def sentences(seed: int) -> set[str]:
         return {e["text"].split(": ", 1)[1] for line in generate_chat(seed, 2, 20)

@@ -1,4 +1,4 @@
-"""`memstrata bench latency`: the orchestration runs end to end on a tiny store (figures are
+"""`lorestack bench latency`: the orchestration runs end to end on a tiny store (figures are
 reported, never asserted: only their presence and sanity are checked here)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from memstrata.bench.latency import parse_sizes
-from memstrata.cli.main import cli
-from memstrata.core.errors import MemstrataError
+from lorestack.bench.latency import parse_sizes
+from lorestack.cli.main import cli
+from lorestack.core.errors import LorestackError
 
 FIGURES = ("session_start_ms_p50", "session_start_ms_p95", "prompt_ms_p50", "prompt_ms_p95",
            "search_ms_p50", "search_ms_p95", "context_ms_p50", "reindex_items_per_s",
@@ -20,7 +20,7 @@ FIGURES = ("session_start_ms_p50", "session_start_ms_p95", "prompt_ms_p50", "pro
 def test_parse_sizes():
     assert parse_sizes("1000, 10k,100_000") == [1000, 10000, 100000]
     for bad in ("", "ten", "5"):
-        with pytest.raises(MemstrataError):
+        with pytest.raises(LorestackError):
             parse_sizes(bad)
 
 
@@ -28,7 +28,7 @@ def test_parse_sizes():
 def test_latency_json_has_every_figure_and_leaves_the_environment_alone(monkeypatch, tmp_path):
     import os
 
-    before = {k: v for k, v in os.environ.items() if k.startswith("MEMSTRATA_")}
+    before = {k: v for k, v in os.environ.items() if k.startswith("LORESTACK_")}
     plot = tmp_path / "latency.png"
     args = ["bench", "latency", "--items", "20", "--runs", "1", "--queries", "3",
             "--embed-texts", "16", "--json"]
@@ -47,6 +47,6 @@ def test_latency_json_has_every_figure_and_leaves_the_environment_alone(monkeypa
     assert row["session_start_tokens"] <= row["memory_file_tokens"]
     embedding = data["embedding"]
     assert embedding["texts"] == 16 and embedding["min_cosine"] > 0.99
-    assert {k: v for k, v in os.environ.items() if k.startswith("MEMSTRATA_")} == before
+    assert {k: v for k, v in os.environ.items() if k.startswith("LORESTACK_")} == before
     if plot is not None:
         assert plot.read_bytes()[:4] == b"\x89PNG"

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memstrata.bench.dataset import BenchEvent, ingest_events, read_dataset
-from memstrata.bench.generate import generate_jsonl
-from memstrata.bench.retrieval import (
+from lorestack.bench.dataset import BenchEvent, ingest_events, read_dataset
+from lorestack.bench.generate import generate_jsonl
+from lorestack.bench.retrieval import (
     MODES,
     parse_modes,
     run_lines,
     run_retrieval_bench,
 )
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 from .conftest import model_dir, run_cli
 
@@ -38,11 +38,11 @@ def bench_env(tmp_path_factory):
     home = tmp_path_factory.mktemp("bench-home")
     with pytest.MonkeyPatch.context() as mp:
         for var in list(os.environ):
-            if var.startswith("MEMSTRATA_"):
+            if var.startswith("LORESTACK_"):
                 mp.delenv(var, raising=False)
         mp.setenv("HOME", str(home))
-        mp.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-        mp.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+        mp.setenv("LORESTACK_HOME", str(home / ".lorestack"))
+        mp.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model_dir()))
         mp.setenv("ANONYMIZED_TELEMETRY", "False")
         yield home
 
@@ -126,8 +126,8 @@ def test_worker_processes_give_the_same_metrics_as_one_process(bench_env, tmp_pa
 
 @pytest.mark.slow  # runs the retrieval benchmark
 def test_ingest_never_sees_questions_and_ignores_the_users_global_memory(tiny_set, bench_env):
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
 
     Memory.init(Path("."), global_=True)
     remember(Memory.open(require_project=False), "global note zebra-unicorn-42",
@@ -136,7 +136,7 @@ def test_ingest_never_sees_questions_and_ignores_the_users_global_memory(tiny_se
     store = ingest_events(line.events)
     try:
         root = store.mem.project.root
-        assert store.mem.home.root != Path(os.environ["MEMSTRATA_HOME"])
+        assert store.mem.home.root != Path(os.environ["LORESTACK_HOME"])
         written = "\n".join(p.read_text("utf-8", errors="replace")
                             for p in root.rglob("*.md"))
         for q in line.questions:
@@ -159,7 +159,7 @@ def test_typed_events_become_items_dated_at_their_time_and_count_as_evidence(ben
          "text": "Keep explanations short, diff first."},
         {"id": "e1", "time": "2024-02-03T10:00:00", "text": "Shipped the ledger export."},
     ]
-    line = {"format": "memstrata-bench/1", "name": "typed", "events": rows, "questions": [
+    line = {"format": "lorestack-bench/1", "name": "typed", "events": rows, "questions": [
         {"id": "q1", "question": "rules for a ledger table migration?", "evidence": ["r1"],
          "category": "criterion", "time": "2024-03-01T09:00:00"},
         {"id": "q2", "question": "how should explanations look?", "evidence": ["r2"],
@@ -182,7 +182,7 @@ def test_typed_events_become_items_dated_at_their_time_and_count_as_evidence(ben
 
 def test_secret_looking_text_is_redacted_not_fatal(bench_env, tmp_path):
     key = "AKIA" + "IOSFODNN7EXAMPLE"
-    line = {"format": "memstrata-bench/1", "name": "s", "events": [
+    line = {"format": "lorestack-bench/1", "name": "s", "events": [
         {"id": "a", "time": "2024-01-01T10:00:00", "text": f"rotated the deploy key {key} today"},
         {"id": "b", "time": "2024-01-01T11:00:00", "text": "moved CI to Buildkite"}],
         "questions": [{"id": "q", "question": "where does CI run?", "evidence": ["b"],
@@ -224,7 +224,7 @@ def test_cli_json_is_pure_json_and_table_is_readable(tiny_set, tmp_path):
                                  "--details", str(details)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["format"] == "memstrata-bench/1" and data["budget"] == 500
+    assert data["format"] == "lorestack-bench/1" and data["budget"] == 500
     assert set(data["results"]) == {"bm25", "recency"}
     rows = [json.loads(x) for x in details.read_text("utf-8").splitlines()]
     assert {r["mode"] for r in rows} == {"bm25", "recency"}
@@ -251,14 +251,14 @@ def test_plot_without_matplotlib_says_what_to_install(tiny_set, monkeypatch):
     result = CliRunner().invoke(cli, ["bench", "retrieval", "--dataset", str(tiny_set),
                                       "--plot", "x.png"])
     assert result.exit_code == 1
-    assert "memstrata[plot]" in result.stderr
+    assert "lorestack[plot]" in result.stderr
     assert not Path("x.png").exists()
 
 
 @pytest.mark.slow  # runs the retrieval benchmark
 def test_plot_writes_a_png(small_report, tmp_path):
     pytest.importorskip("matplotlib")
-    from memstrata.bench.plot import plot_latency, plot_retrieval
+    from lorestack.bench.plot import plot_latency, plot_retrieval
 
     out = plot_retrieval(small_report.results, small_report.budget, tmp_path / "r.png")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

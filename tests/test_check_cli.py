@@ -1,4 +1,4 @@
-"""`memstrata check` / `criteria test` / `install pre-commit` as users and clients call them."""
+"""`lorestack check` / `criteria test` / `install pre-commit` as users and clients call them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 from tests.conftest import run_cli
 
 # the hooks here are about verdicts and replies, not speed: a loaded machine must not turn a
@@ -162,8 +162,8 @@ def test_removed_lines_are_not_judged(git_repo):
 def test_retrieval_failure_degrades_to_rules(rules, repo, tmp_path, monkeypatch):
     # (a file where .index belongs no longer breaks retrieval: it is moved aside; a missing
     # embedding model still does)
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(tmp_path / "no-model-here"))
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__ALLOW_DOWNLOAD", "false")
+    monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(tmp_path / "no-model-here"))
+    monkeypatch.setenv("LORESTACK_EMBEDDING__ALLOW_DOWNLOAD", "false")
     result = invoke("check", "--retrieval", "--json", "Add a cron job for the one-off backfill")
     data = json.loads(result.stdout)
     assert data["verdict"] == "block" and result.exit_code == 2
@@ -280,7 +280,7 @@ def test_pretooluse_hook_passes_silently_and_warns_as_context(rules, repo):
 def test_hook_fails_open_unless_fail_closed(rules, repo):
     broken = run_cli("check", "--hook", "pre-tool", cwd=repo, input="{not json")
     assert broken.returncode == 0 and broken.stdout == ""
-    assert "memstrata check failed" in broken.stderr
+    assert "lorestack check failed" in broken.stderr
     # the same log as every other hook's failures
     assert "check --hook pre-tool:" in (repo / ".memory" / ".index" / "hooks.log").read_text()
     closed = run_cli("check", "--hook", "pre-tool", "--fail-closed", cwd=repo, input="{not json")
@@ -290,7 +290,7 @@ def test_hook_fails_open_unless_fail_closed(rules, repo):
 def test_hook_deadline_fails_open_or_closed(rules, repo):
     """A check that cannot finish in time answers anyway (deadline injected: 0 ms)."""
     payload = claude_payload(repo, "Bash", {"command": "crontab -e"})
-    env = {"MEMSTRATA_GUARDRAIL__HOOK_DEADLINE_MS": "0"}
+    env = {"LORESTACK_GUARDRAIL__HOOK_DEADLINE_MS": "0"}
     opened = run_cli("check", "--hook", "pre-tool", cwd=repo, input=payload, env=env)
     assert opened.returncode == 0 and opened.stdout == ""
     assert "deadline of 0 ms passed" in opened.stderr
@@ -388,7 +388,7 @@ def test_precommit_keeps_an_existing_hook(git_repo):
     result = invoke("install", "pre-commit")
     assert "updated" in result.stdout and "backup" in result.stdout
     text = hook.read_text()
-    assert text.index("memstrata guardrail") < text.index("existing-hook-ran")
+    assert text.index("lorestack guardrail") < text.index("existing-hook-ran")
     invoke("uninstall", "pre-commit")
     assert hook.read_text() == "#!/bin/sh\necho existing-hook-ran\nexit 0\n"
 
@@ -404,7 +404,7 @@ def test_precommit_framework_entry(git_repo):
     assert invoke("install", "pre-commit", "--framework").exit_code == 0
     data = yaml.safe_load(config.read_text())
     local = [r for r in data["repos"] if r["repo"] == "local"][0]
-    assert local["hooks"][0]["id"] == "memstrata-check"
+    assert local["hooks"][0]["id"] == "lorestack-check"
     assert "check --hook pre-commit --staged" in local["hooks"][0]["entry"]
     assert config.read_text().startswith("# my hooks")  # comments survive
     invoke("uninstall", "pre-commit", "--framework")
@@ -421,6 +421,6 @@ def test_precommit_mode_fails_open_outside_a_memory(tmp_path):
 
 def test_check_is_a_python_module_command():
     done = subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", "check", "--help"], capture_output=True, text=True
+        [sys.executable, "-m", "lorestack.cli", "check", "--help"], capture_output=True, text=True
     )
     assert done.returncode == 0 and "--hook" in done.stdout

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 
 def run(*args, input=None):
@@ -95,4 +95,4 @@ def test_bad_option_values_are_one_line(repo):
 def test_global_preference(repo):
     r = run("remember", "Answer in British English", "--type", "preference", "--scope", "global", "--json")
     path = json.loads(r.stdout)["path"]
-    assert ".memstrata" in path
+    assert ".lorestack" in path

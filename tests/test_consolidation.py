@@ -11,13 +11,13 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
-from memstrata.consolidation.checkpoint import Checkpoint, RunLocked
-from memstrata.consolidation.job import run_consolidation
-from memstrata.memory_layers.markdown import serialize_item
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import MemoryItem, Source
-from memstrata.memory_layers.operations import log_event, remember
+from lorestack.cli.main import cli
+from lorestack.consolidation.checkpoint import Checkpoint, RunLocked
+from lorestack.consolidation.job import run_consolidation
+from lorestack.memory_layers.markdown import serialize_item
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import MemoryItem, Source
+from lorestack.memory_layers.operations import log_event, remember
 
 BASE = datetime(2026, 1, 5, 10, 0, tzinfo=timezone.utc)
 
@@ -193,7 +193,7 @@ def test_old_day_with_a_damaged_entry_stays_for_a_person(direct):
     seed(direct, rows=[("ev-x1", 0, 9, "progress", [], "Did some work")])
     day = direct.project.journal_dir / "2026-01-05.md"
     with open(day, "a", encoding="utf-8") as fh:  # a torn entry: no closing marker
-        fh.write('<!-- memstrata:event {"schema": 1, "id": "ev-torn", "kind": "note"} -->\nhalf\n')
+        fh.write('<!-- lorestack:event {"schema": 1, "id": "ev-torn", "kind": "note"} -->\nhalf\n')
     report = run_consolidation(direct, now=now)
     assert report.archived_days == [] and day.exists()
     assert any("ev-torn" in note for note in report.notes)
@@ -253,7 +253,7 @@ def test_git_commit_of_memory(direct, repo):
     report = run_consolidation(direct, now=BASE + timedelta(days=6), commit=True)
     assert report.commit and "git: committed" in report.notes
     shown = git("show", "--name-only", "--format=%s", "HEAD").stdout
-    assert "memstrata consolidate" in shown and ".memory/decisions" in shown
+    assert "lorestack consolidate" in shown and ".memory/decisions" in shown
     assert "app.py" not in shown and "M app.py" in git("status", "--short").stdout
     fm = yaml.safe_load(git("show", "HEAD:.memory/facts/the-css-build-uses-tailwind-via-postcss.md")
                         .stdout.split("---")[1])
@@ -264,7 +264,7 @@ def test_average_linkage_matches_hand_computed_upgma():
     """Two tight pairs and a loner; the pairs join at 0.15 average, the loner stays alone."""
     import numpy as np
 
-    from memstrata.consolidation.cluster import average_linkage_labels
+    from lorestack.consolidation.cluster import average_linkage_labels
 
     d = np.array([
         [0.0, 0.1, 0.9, 0.9, 0.95],

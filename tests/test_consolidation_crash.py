@@ -1,4 +1,4 @@
-"""kill -9 a real `memstrata consolidate` at several points; a rerun must end in exactly the
+"""kill -9 a real `lorestack consolidate` at several points; a rerun must end in exactly the
 state of an uninterrupted run (timestamps and run ids aside), with no duplicated claims."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memstrata.consolidation.job import run_consolidation
-from memstrata.memory_layers.markdown import serialize_item
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import MemoryItem, Source
+from lorestack.consolidation.job import run_consolidation
+from lorestack.memory_layers.markdown import serialize_item
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import MemoryItem, Source
 from tests.conftest import run_cli
 from tests.test_consolidation import SEED, seed
 
@@ -89,7 +89,7 @@ def test_kill_dash_nine_anywhere_then_rerun_matches_an_uninterrupted_run(tmp_pat
         repo = tmp_path / f"crash-{point}" / "shop"  # same name: same project.md
         make_repo(repo)
         killed = run_cli("consolidate", "--no-diff", cwd=repo,
-                         env={"MEMSTRATA_CONSOLIDATE_CRASH_AT": str(point)})
+                         env={"LORESTACK_CONSOLIDATE_CRASH_AT": str(point)})
         assert killed.returncode == -signal.SIGKILL, (point, killed.stderr)
         rerun = run_consolidation(Memory.open(repo))
         assert state_of(repo) == expected, f"state differs after kill -9 at point {point} ({names[point - 1]})"
@@ -107,7 +107,7 @@ def test_kill_after_a_random_delay_then_rerun(tmp_path):
     repo = tmp_path / "random" / "shop"
     make_repo(repo)
     process = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.cli", "consolidate", "--no-diff"], cwd=repo,
+        [sys.executable, "-m", "lorestack.cli", "consolidate", "--no-diff"], cwd=repo,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
     time.sleep(random.uniform(0.5, 3.0))
     process.send_signal(signal.SIGKILL)

@@ -6,10 +6,10 @@ import json
 import re
 from datetime import timedelta
 
-from memstrata.consolidation.checkpoint import Checkpoint
-from memstrata.consolidation.extract import extract_session
-from memstrata.consolidation.job import run_consolidation
-from memstrata.memory_layers.memory import Memory
+from lorestack.consolidation.checkpoint import Checkpoint
+from lorestack.consolidation.extract import extract_session
+from lorestack.consolidation.job import run_consolidation
+from lorestack.memory_layers.memory import Memory
 from tests.test_consolidation import BASE, SEED, items_by_id, seed
 from tests.test_extract import SECRET, claude_transcript
 

@@ -1,7 +1,7 @@
 """Agree / restate / contradict / refine / unrelated: only a real change of mind supersedes.
 
 The extractive path's decisions on labelled pairs are reported as a confusion matrix (run with
-`-s` to see it); the reported case runs end to end through `memstrata consolidate`."""
+`-s` to see it); the reported case runs end to end through `lorestack consolidate`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 from tests.relation_cases import CASES, EXPECTED, HELD_OUT
 
 OPS = {"merge": "reinforce", "supersede": "supersede", "propose": "supersede", "add": "new"}
@@ -20,9 +20,9 @@ OUTCOMES = ["reinforce", "supersede", "new"]
 
 
 def _decisions(mem, cases):
-    from memstrata.consolidation.claims import Candidate, Claim
-    from memstrata.consolidation.job import _Vectors
-    from memstrata.consolidation.reconcile import decide, rank_candidates
+    from lorestack.consolidation.claims import Candidate, Claim
+    from lorestack.consolidation.job import _Vectors
+    from lorestack.consolidation.reconcile import decide, rank_candidates
 
     vectors = _Vectors(mem)
     settings = mem.settings.consolidation
@@ -105,8 +105,8 @@ def test_the_reported_case_reinforces_the_criterion_end_to_end(repo):
     assert shown["status"] == "active" and shown["importance"] > 0.5
     assert len(shown["source"]["events"]) == 2  # the events became its evidence
 
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.retrieval.usage import UsageStore
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.usage import UsageStore
 
     mem = Memory.open(repo)
     usage = UsageStore(mem.project.index_dir / "usage.sqlite")

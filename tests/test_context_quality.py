@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.bench.dataset import ingest_events, read_dataset
-from memstrata.bench.retrieval import _ask
+from lorestack.bench.dataset import ingest_events, read_dataset
+from lorestack.bench.retrieval import _ask
 
 from .conftest import model_dir
 
@@ -33,11 +33,11 @@ def outcomes(tmp_path_factory):
     out: dict = {}
     with pytest.MonkeyPatch.context() as mp:
         for var in list(os.environ):
-            if var.startswith("MEMSTRATA_"):
+            if var.startswith("LORESTACK_"):
                 mp.delenv(var, raising=False)
         mp.setenv("HOME", str(home))
-        mp.setenv("MEMSTRATA_HOME", str(home / ".memstrata"))
-        mp.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
+        mp.setenv("LORESTACK_HOME", str(home / ".lorestack"))
+        mp.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model_dir()))
         mp.setenv("ANONYMIZED_TELEMETRY", "False")
         for style, path in SETS.items():
             for line in read_dataset(path):
@@ -100,9 +100,9 @@ def test_grouped_rendering_costs_few_tokens_per_item(mem):
     """Events of one session under one heading, one line each: ≤ 6 tokens beyond the text."""
     from datetime import datetime, timedelta, timezone
 
-    from memstrata.memory_layers.models import JournalEvent
-    from memstrata.retrieval.loader import assemble_context
-    from memstrata.retrieval.tokens import TokenCounter
+    from lorestack.memory_layers.models import JournalEvent
+    from lorestack.retrieval.loader import assemble_context
+    from lorestack.retrieval.tokens import TokenCounter
 
     now = datetime(2024, 5, 20, 18, 0, tzinfo=timezone.utc)
     texts = [
@@ -122,22 +122,22 @@ def test_grouped_rendering_costs_few_tokens_per_item(mem):
 
 
 def test_one_recall_mode_vocabulary():
-    from memstrata.core.errors import MemstrataError
-    from memstrata.retrieval.modes import RecallMode, parse_mode
+    from lorestack.core.errors import LorestackError
+    from lorestack.retrieval.modes import RecallMode, parse_mode
 
     assert parse_mode("hybrid") is parse_mode("default") is RecallMode.DEFAULT
     assert parse_mode("rrf") is RecallMode.RRF
     assert parse_mode("none", allow_none=True) is RecallMode.NONE
-    with pytest.raises(MemstrataError, match="not a search mode"):
+    with pytest.raises(LorestackError, match="not a search mode"):
         parse_mode("none")
-    with pytest.raises(MemstrataError, match="unknown recall mode 'fast'"):
+    with pytest.raises(LorestackError, match="unknown recall mode 'fast'"):
         parse_mode("fast")
 
 
 def test_hits_wrap_the_indexed_document(mem):
-    from memstrata.memory_layers.operations import remember
-    from memstrata.retrieval.hits import ScoredDoc
-    from memstrata.retrieval.index import search
+    from lorestack.memory_layers.operations import remember
+    from lorestack.retrieval.hits import ScoredDoc
+    from lorestack.retrieval.index import search
 
     item = remember(mem, "The export worker retries ERR_POOL_TIMEOUT twice", "fact").item
     hits = search(mem, "ERR_POOL_TIMEOUT", k=3, mode="bm25")
@@ -146,8 +146,8 @@ def test_hits_wrap_the_indexed_document(mem):
 
 
 def test_short_ids_are_accepted_by_show_and_forget(mem):
-    from memstrata.memory_layers.operations import forget, log_event, remember, show
-    from memstrata.retrieval.render_context import short_id
+    from lorestack.memory_layers.operations import forget, log_event, remember, show
+    from lorestack.retrieval.render_context import short_id
 
     item = remember(mem, "Staging runs on the small cluster", "fact").item
     event = log_event(mem, "Dana: moved staging to the small cluster", "note")
@@ -160,7 +160,7 @@ def test_short_ids_are_accepted_by_show_and_forget(mem):
 def test_import_chat_export_and_jsonl_once_each(mem, tmp_path):
     import json
 
-    from memstrata.consolidation.bulk_import import import_files
+    from lorestack.consolidation.bulk_import import import_files
 
     chat = tmp_path / "chat.json"
     chat.write_text(

@@ -1,4 +1,4 @@
-"""`memstrata install cron` / `uninstall cron` against fake crontab/systemctl commands."""
+"""`lorestack install cron` / `uninstall cron` against fake crontab/systemctl commands."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 FAKE_CRONTAB = """#!{python}
 import sys, pathlib
@@ -54,7 +54,7 @@ def fake_crontab(tmp_path, monkeypatch, existing: str | None = None) -> Path:
     store = tmp_path / "crontab.txt"
     if existing is not None:
         store.write_text(existing)
-    monkeypatch.setenv("MEMSTRATA_CRONTAB", str(_script(tmp_path / "crontab", FAKE_CRONTAB,
+    monkeypatch.setenv("LORESTACK_CRONTAB", str(_script(tmp_path / "crontab", FAKE_CRONTAB,
                                                          store=str(store))))
     return store
 
@@ -73,8 +73,8 @@ def test_install_is_idempotent_and_uninstall_exact(repo, tmp_path, monkeypatch):
     repo_dir = str(repo.resolve())
     assert ours.startswith("30 2 * * * cd ") and repo_dir in ours
     exe = ours.split(" && ")[1].split(" ")[0]
-    assert os.path.isabs(exe) and exe.endswith("memstrata") and " consolidate --no-diff" in ours
-    assert ours.endswith(f"# memstrata-consolidate {repo_dir}")
+    assert os.path.isabs(exe) and exe.endswith("lorestack") and " consolidate --no-diff" in ours
+    assert ours.endswith(f"# lorestack-consolidate {repo_dir}")
 
     again = runner.invoke(cli, ["install", "cron", "--at", "02:30", "--scheduler", "cron", "--json"])
     assert json.loads(again.output)["changed"] is False
@@ -107,7 +107,7 @@ def test_dry_run_and_empty_crontab(repo, tmp_path, monkeypatch):
 
 
 def test_two_projects_keep_their_own_lines(repo, tmp_path, monkeypatch):
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     store = fake_crontab(tmp_path, monkeypatch)
     other = tmp_path / "other"
@@ -124,7 +124,7 @@ def test_two_projects_keep_their_own_lines(repo, tmp_path, monkeypatch):
 
 def test_systemd_user_timer(repo, tmp_path, monkeypatch):
     log = tmp_path / "systemctl.log"
-    monkeypatch.setenv("MEMSTRATA_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
+    monkeypatch.setenv("LORESTACK_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
                                                           log=str(log))))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     runner = CliRunner()
@@ -147,7 +147,7 @@ def test_systemd_user_timer(repo, tmp_path, monkeypatch):
 def test_launchd_plist_dry_run(repo):
     import plistlib
 
-    from memstrata.consolidation.cron import launchd_plist
+    from lorestack.consolidation.cron import launchd_plist
 
     data = plistlib.loads(launchd_plist(repo.resolve(), repo / "x.log", "03:17"))
     assert data["StartCalendarInterval"] == {"Hour": 3, "Minute": 17}
@@ -158,7 +158,7 @@ def test_launchd_plist_dry_run(repo):
 
 def test_systemd_without_a_bus_changes_nothing_and_is_never_called_installed(repo, tmp_path,
                                                                            monkeypatch):
-    monkeypatch.setenv("MEMSTRATA_SYSTEMCTL", str(_script(tmp_path / "systemctl", NO_BUS_SYSTEMCTL)))
+    monkeypatch.setenv("LORESTACK_SYSTEMCTL", str(_script(tmp_path / "systemctl", NO_BUS_SYSTEMCTL)))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     runner = CliRunner()
     for _ in range(2):  # the second run must not claim "already installed"
@@ -171,7 +171,7 @@ def test_systemd_without_a_bus_changes_nothing_and_is_never_called_installed(rep
 
 def test_systemd_timer_files_present_but_not_enabled_is_not_installed(repo, tmp_path, monkeypatch):
     log = tmp_path / "systemctl.log"
-    monkeypatch.setenv("MEMSTRATA_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
+    monkeypatch.setenv("LORESTACK_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
                                                           log=str(log))))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     runner = CliRunner()
@@ -196,7 +196,7 @@ def test_dry_run_shows_the_content_that_would_be_written(repo, tmp_path, monkeyp
 
 
 def test_a_crontab_line_without_a_cron_daemon_is_not_called_installed(repo, tmp_path, monkeypatch):
-    from memstrata.consolidation import cron
+    from lorestack.consolidation import cron
 
     fake_crontab(tmp_path, monkeypatch)
     procs = tmp_path / "proc"

@@ -6,7 +6,7 @@ import re
 import shlex
 from pathlib import Path
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,25 +20,25 @@ def _setup_blocks() -> list[str]:
 
 def test_every_command_is_documented():
     for name, command in cli.commands.items():
-        assert f"memstrata {name}" in README, f"`memstrata {name}` is missing from README.md"
+        assert f"lorestack {name}" in README, f"`lorestack {name}` is missing from README.md"
         for sub in getattr(command, "commands", {}):
-            assert re.search(rf"memstrata {name}[^\n]*\b{re.escape(sub)}\b", README), \
-                f"`memstrata {name} {sub}` is missing from README.md"
+            assert re.search(rf"lorestack {name}[^\n]*\b{re.escape(sub)}\b", README), \
+                f"`lorestack {name} {sub}` is missing from README.md"
 
 
 def test_exactly_two_setup_commands_and_ci_runs_the_test_one():
     blocks = [b.strip() for b in _setup_blocks()]
     assert len(blocks) == 2 and all("\n" not in b for b in blocks)
     install, test = blocks
-    assert "pip install" in install and "memstrata init" in install
+    assert "pip install" in install and "lorestack init" in install
     assert test in (ROOT / ".ci" / "run").read_text("utf-8")
 
 
-def test_setup_command_runs_its_memstrata_steps(isolated):
+def test_setup_command_runs_its_lorestack_steps(isolated):
     (isolated / "README.md").write_text("# Widget Service\n")
     install = _setup_blocks()[0]
-    steps = [s.strip() for s in install.split("&&") if "memstrata " in s and "pip" not in s]
-    assert steps, "the set-up command runs no memstrata step"
+    steps = [s.strip() for s in install.split("&&") if "lorestack " in s and "pip" not in s]
+    assert steps, "the set-up command runs no lorestack step"
     output = ""
     for step in steps:
         args = shlex.split(step)[1:]

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 ANSI = "\x1b["
 
@@ -88,7 +88,7 @@ def test_list_status_superseded(repo):
 
 
 def test_ages_agree_with_their_number():
-    from memstrata.cli.render import humanize_age
+    from lorestack.cli.render import humanize_age
 
     now = datetime(2026, 1, 10, tzinfo=timezone.utc)
     assert humanize_age(now - timedelta(seconds=100), now) == "1 minute ago"
@@ -100,12 +100,12 @@ def test_ages_agree_with_their_number():
 
 
 def _on_a_terminal(args, env_extra=None, stdin=None):
-    """Run memstrata with stdout and stderr on a pseudo-terminal; return what it printed."""
+    """Run lorestack with stdout and stderr on a pseudo-terminal; return what it printed."""
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(env_extra or {})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.cli", *args],
+        [sys.executable, "-m", "lorestack.cli", *args],
         stdout=slave,
         stderr=slave,
         stdin=subprocess.DEVNULL,
@@ -133,7 +133,7 @@ def test_colour_on_a_terminal_never_in_pipes_or_with_no_color(repo):
     assert ANSI in coloured and "caveat" in coloured
     assert ANSI not in _on_a_terminal(["list"], {"NO_COLOR": "1"})
     piped = subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", "list"], capture_output=True, text=True
+        [sys.executable, "-m", "lorestack.cli", "list"], capture_output=True, text=True
     )
     assert piped.returncode == 0 and "caveat" in piped.stdout and ANSI not in piped.stdout
 
@@ -144,7 +144,7 @@ def test_progress_on_a_terminal_silent_when_piped(repo):
     shown = _on_a_terminal(["reindex"])
     assert "indexing" in shown and "indexed" in shown
     piped = subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", "reindex"], capture_output=True, text=True
+        [sys.executable, "-m", "lorestack.cli", "reindex"], capture_output=True, text=True
     )
     assert piped.returncode == 0 and "indexing" not in piped.stderr
     run("log", "We chose Postgres for billing", "--kind", "decision")
@@ -156,7 +156,7 @@ def test_mcp_reports_its_version_and_plain_argument_errors(repo):
     import anyio
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server, package_version
+    from lorestack.integrations.mcp_server import build_server, package_version
 
     async def main():
         async with Client(build_server(str(repo))) as client:
@@ -177,7 +177,7 @@ def test_hook_with_an_unknown_client_says_so(repo):
     """A setup mistake: one line naming the known clients, exit 1 (a non-blocking error for
     the clients; never 2, which they read as "block"), nothing on stdout."""
     done = subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", "hook", "prompt", "--client", "bogus"],
+        [sys.executable, "-m", "lorestack.cli", "hook", "prompt", "--client", "bogus"],
         input="{}",
         capture_output=True,
         text=True,
@@ -189,7 +189,7 @@ def test_hook_with_an_unknown_client_says_so(repo):
 def test_bench_timing_columns_name_their_units():
     from types import SimpleNamespace
 
-    from memstrata.cli.bench_cmds import _render_latency, _with_unit
+    from lorestack.cli.bench_cmds import _render_latency, _with_unit
 
     report = SimpleNamespace(
         rows=[

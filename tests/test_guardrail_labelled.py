@@ -10,7 +10,7 @@ from tests.guardrail_cases import CASES, CRITERIA
 
 
 def _spec(raw: dict):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
 
     return CriterionSpec(
         applies_to=AppliesTo(
@@ -29,8 +29,8 @@ def _spec(raw: dict):
 
 def build_memory(base, *, skip_supersede: bool = False):
     """A project + global memory holding CRITERIA; returns (mem, key -> id)."""
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import forget, remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import forget, remember
 
     repo = base / "repo"
     repo.mkdir(parents=True)
@@ -61,7 +61,7 @@ def labelled(tmp_path_factory):
 
 
 def make_proposal(raw, repo_dir):
-    from memstrata.guardrail.proposals import Proposal, from_hook_payload, from_text
+    from lorestack.guardrail.proposals import Proposal, from_hook_payload, from_text
 
     if isinstance(raw, str):
         return from_text(raw)
@@ -73,7 +73,7 @@ def make_proposal(raw, repo_dir):
 
 
 def run_case(mem, raw):
-    from memstrata.guardrail.check import check
+    from lorestack.guardrail.check import check
 
     return check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
 

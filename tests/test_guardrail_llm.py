@@ -7,12 +7,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 
 def _criterion(mem, text, **spec):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.operations import remember
 
     applies = AppliesTo(keywords=spec.pop("keywords", []), paths=spec.pop("paths", []))
     return remember(
@@ -25,14 +25,14 @@ def _reply(*judgements) -> str:
 
 
 def _open():
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     return Memory.open()
 
 
 def _check(text, **kw):
-    from memstrata.guardrail.check import check
-    from memstrata.guardrail.proposals import from_text
+    from lorestack.guardrail.check import check
+    from lorestack.guardrail.proposals import from_text
 
     return check(_open(), from_text(text), retrieval=False, llm=True, **kw)
 
@@ -175,9 +175,9 @@ def test_cli_llm_flag_and_criteria_test(api_rule, fake_llm):
 
 def test_retrieved_decision_is_judged_by_the_llm(mem, fake_llm):
     """Hybrid retrieval (real tantivy + Chroma + ONNX) finds a decision no keyword names."""
-    from memstrata.guardrail.check import check
-    from memstrata.guardrail.proposals import from_text
-    from memstrata.memory_layers.operations import remember
+    from lorestack.guardrail.check import check
+    from lorestack.guardrail.proposals import from_text
+    from lorestack.memory_layers.operations import remember
 
     decision = remember(
         mem,

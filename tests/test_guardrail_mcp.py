@@ -10,12 +10,12 @@ import anyio
 def test_mcp_check_blocks_with_the_rule_and_passes_look_alikes(repo, monkeypatch):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import remember
+    from lorestack.integrations.mcp_server import build_server
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.operations import remember
 
-    monkeypatch.setenv("MEMSTRATA_GUARDRAIL__RETRIEVAL", "false")
+    monkeypatch.setenv("LORESTACK_GUARDRAIL__RETRIEVAL", "false")
     rule = remember(
         Memory.open(repo),
         "Nothing under infra/ without a review note",

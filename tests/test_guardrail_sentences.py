@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 from tests import guardrail_sentence_cases as C
 from tests import sentence_eval as E
 
@@ -41,7 +41,7 @@ def built(request, tmp_path_factory):
     base = tmp_path_factory.mktemp("sentences")
     mp = pytest.MonkeyPatch()
     mp.setenv("HOME", str(base / "home"))
-    mp.setenv("MEMSTRATA_HOME", str(base / "home"))
+    mp.setenv("LORESTACK_HOME", str(base / "home"))
     try:
         yield request.param, *E.build(base, drafted=request.param)
     finally:
@@ -77,7 +77,7 @@ def test_fresh_sentences_written_after_tuning(tmp_path, monkeypatch):
 
 # ---- reading sentences ------------------------------------------------------------------
 def test_reading_the_issue_examples():
-    from memstrata.guardrail.sentences import read_sentence
+    from lorestack.guardrail.sentences import read_sentence
 
     d = read_sentence(ASYNC)
     assert d.kind == "prohibition" and d.forbid == ["added:async"]
@@ -91,16 +91,16 @@ def test_reading_the_issue_examples():
 
 
 def _sentence_rule(mem, text, **applies):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import remember as do_remember
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.operations import remember as do_remember
 
     spec = CriterionSpec(applies_to=AppliesTo(**applies), verdict="block", rationale="ops")
     return do_remember(mem, text, "criterion", criterion=spec).item.id
 
 
 def _check(mem, text):
-    from memstrata.guardrail.check import check
-    from memstrata.guardrail.proposals import from_text
+    from lorestack.guardrail.check import check
+    from lorestack.guardrail.proposals import from_text
 
     return check(mem, from_text(text), retrieval=False, llm=False)
 
@@ -118,7 +118,7 @@ def test_the_issue_cases_are_decided(mem):
 
 
 def test_undecided_is_a_warn_counted_in_the_summary_never_pass(mem):
-    from memstrata.guardrail.replies import verdict_line
+    from lorestack.guardrail.replies import verdict_line
 
     rule = _sentence_rule(mem, "Handlers must not use raw SQL", paths=["app/handlers/**"])
     result = _check(mem, "Speed up app/handlers/orders.py with a cached lookup table")
@@ -133,7 +133,7 @@ def test_undecided_is_a_warn_counted_in_the_summary_never_pass(mem):
 
 
 def test_the_summary_never_says_0_applied_while_a_criterion_applies(mem):
-    from memstrata.guardrail.replies import verdict_line
+    from lorestack.guardrail.replies import verdict_line
 
     _sentence_rule(mem, ASYNC, keywords=["async"])
     for text in ("no async here", "Add async def f", "rename the docs page"):
@@ -205,10 +205,10 @@ def test_a_blocking_decided_criterion_still_denies(mem, client):
 def test_mcp_check_hands_the_undecided_criterion_to_the_agent(repo, monkeypatch):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.integrations.mcp_server import build_server
+    from lorestack.memory_layers.memory import Memory
 
-    monkeypatch.setenv("MEMSTRATA_GUARDRAIL__RETRIEVAL", "false")
+    monkeypatch.setenv("LORESTACK_GUARDRAIL__RETRIEVAL", "false")
     rule = _sentence_rule(
         Memory.open(repo), "Handlers must not use raw SQL", paths=["app/handlers/**"]
     )
@@ -306,7 +306,7 @@ def test_an_llm_that_fails_leaves_the_rules_draft(repo, fake_llm):
     ],
 )
 def test_terms_match_as_people_expect(term, text, found):
-    from memstrata.guardrail.terms import PreparedText, term_hits
+    from lorestack.guardrail.terms import PreparedText, term_hits
 
     assert bool(list(term_hits(PreparedText.of(text), term))) is found
 
@@ -316,15 +316,15 @@ def test_terms_match_as_people_expect(term, text, found):
 )
 def test_infra_glob_does_not_fire_on_look_alike_paths(mem, path, fires):
     _sentence_rule(mem, "Nothing under infra/ changes without a review note", paths=["infra/**"])
-    from memstrata.guardrail.check import check
-    from memstrata.guardrail.proposals import Proposal
+    from lorestack.guardrail.check import check
+    from lorestack.guardrail.proposals import Proposal
 
     result = check(mem, Proposal(source="diff", text="x = 1", paths=[path]), retrieval=False)
     assert (result.verdict == "block") is fires
 
 
 def test_gates_need_an_adding_verb_in_prose_but_not_in_a_change():
-    from memstrata.guardrail.terms import PreparedText, first_affirmed
+    from lorestack.guardrail.terms import PreparedText, first_affirmed
 
     prose = PreparedText.of("Rename the database column")
     assert first_affirmed(prose, ["added:database"])[0] is None
@@ -337,13 +337,13 @@ def test_gates_need_an_adding_verb_in_prose_but_not_in_a_change():
 @pytest.mark.parametrize("fail_closed", [False, True])
 def test_a_missed_hook_deadline_fails_open_or_closed(mem, monkeypatch, fail_closed):
     """A check that cannot finish (held on an event, released at the end) meets the deadline
-    of the shared guarded run (memstrata.core.guarded)."""
+    of the shared guarded run (lorestack.core.guarded)."""
     import subprocess
 
-    import memstrata.guardrail.check as check_module
+    import lorestack.guardrail.check as check_module
 
     subprocess.run(["git", "init", "-q", str(mem.project.repo_dir)], check=True)
-    monkeypatch.setenv("MEMSTRATA_GUARDRAIL__HOOK_DEADLINE_MS", "50")
+    monkeypatch.setenv("LORESTACK_GUARDRAIL__HOOK_DEADLINE_MS", "50")
     release = threading.Event()
     monkeypatch.setattr(check_module, "check", lambda *a, **k: release.wait(30))
     payload = {"tool_name": "Bash", "tool_input": {"command": "git push --force origin main"}}
@@ -361,7 +361,7 @@ def test_a_missed_hook_deadline_fails_open_or_closed(mem, monkeypatch, fail_clos
     assert commit.exit_code == (1 if fail_closed else 0) and "deadline" in commit.stderr
 
 
-# ---- the README's example is what memstrata prints -----------------------------------------
+# ---- the README's example is what lorestack prints -----------------------------------------
 def _readme_sessions() -> list[list[tuple[str, list[str]]]]:
     from pathlib import Path
 
@@ -386,8 +386,8 @@ def test_the_readme_guardrail_example_runs_as_shown(repo):
     assert len(sessions) >= 5
     for command, shown in sessions:
         args = shlex.split(command)
-        assert args[0] == "memstrata"
-        done = run_cli(*args[1:], cwd=repo, env={"MEMSTRATA_GUARDRAIL__RETRIEVAL": "false"})
+        assert args[0] == "lorestack"
+        done = run_cli(*args[1:], cwd=repo, env={"LORESTACK_GUARDRAIL__RETRIEVAL": "false"})
         printed = done.stdout + done.stderr
         assert "Traceback" not in printed
         for line in shown:  # "…" stands for ids, dates and paths
@@ -414,9 +414,9 @@ _RULE_LIKE = st.lists(st.sampled_from(_VOCAB), max_size=25).map(" ".join)
     proposal=st.one_of(st.text(max_size=160), _RULE_LIKE),
 )
 def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
-    from memstrata.guardrail.rules import PreparedText, evaluate_sentence
-    from memstrata.guardrail.sentences import read_sentence
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.guardrail.rules import PreparedText, evaluate_sentence
+    from lorestack.guardrail.sentences import read_sentence
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
 
     read_sentence(sentence)
     spec = CriterionSpec(applies_to=AppliesTo(keywords=["x"], paths=["**"]))
@@ -445,7 +445,7 @@ def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
     ],
 )
 def test_more_ways_people_say_it(sentence, forbid, unless):
-    from memstrata.guardrail.sentences import read_sentence
+    from lorestack.guardrail.sentences import read_sentence
 
     d = read_sentence(sentence)
     assert d.kind == "prohibition" and d.forbid == forbid and d.unless == unless
@@ -453,8 +453,8 @@ def test_more_ways_people_say_it(sentence, forbid, unless):
 
 
 def test_the_sentence_verb_gates_the_users_own_forbid_words(mem):
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import remember as do_remember
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.operations import remember as do_remember
 
     spec = CriterionSpec(
         applies_to=AppliesTo(keywords=["cache"]), forbid=["cache | queue"], verdict="block"
@@ -468,8 +468,8 @@ def test_a_commit_that_records_the_rule_is_not_judged_by_its_own_words(mem):
     """The commit holds the criterion file (which names the alternative) and a violation."""
     import subprocess
 
-    from memstrata.guardrail.check import check
-    from memstrata.guardrail.proposals import from_git_diff
+    from lorestack.guardrail.check import check
+    from lorestack.guardrail.proposals import from_git_diff
 
     repo = mem.project.repo_dir
 

@@ -5,10 +5,10 @@ The file stays exactly as the user wrote it; what is indexed and shown is redact
 
 from __future__ import annotations
 
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.operations import remember
-from memstrata.retrieval.index import MemoryIndex
-from memstrata.retrieval.loader import assemble_context
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.operations import remember
+from lorestack.retrieval.index import MemoryIndex
+from lorestack.retrieval.loader import assemble_context
 from tests.conftest import run_cli
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"

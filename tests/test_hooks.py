@@ -36,10 +36,10 @@ CLIENT_START_FORMATS = {
 @pytest.fixture(scope="module")
 def built_store(tmp_path_factory):
     """A project with a caveat, a criterion, a decision and a todo, indexed (built once)."""
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-    from memstrata.memory_layers.operations import log_event, remember
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+    from lorestack.memory_layers.operations import log_event, remember
+    from lorestack.retrieval.index import MemoryIndex
     from tests.conftest import model_dir
 
     base = tmp_path_factory.mktemp("hooks")
@@ -125,7 +125,7 @@ def test_session_end_hands_over_the_transcript(stocked, monkeypatch):
     payload = {"session_id": "s-end", "cwd": str(stocked), "transcript_path": str(transcript),
                "hook_event_name": "SessionEnd", "reason": "exit"}
     proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
-                   cwd=stocked, env={"MEMSTRATA_LLM__MODEL": ""})
+                   cwd=stocked, env={"LORESTACK_LLM__MODEL": ""})
     assert proc.returncode == 0
     assert proc.stdout == ""  # Claude Code ignores SessionEnd output: print nothing
     # extraction (issue 5) was started detached, or the pointer was journalled
@@ -205,7 +205,7 @@ def test_expired_deadline_answers_empty_and_logs(stocked):
     payload = {"session_id": "d", "cwd": str(stocked), "hook_event_name": "SessionStart"}
     shutil.rmtree(stocked / ".memory" / ".index", ignore_errors=True)  # cold: real work to do
     proc = run_cli("hook", "session-start", "--client", "gemini", input=json.dumps(payload),
-                   cwd=stocked, env={"MEMSTRATA_HOOKS__DEADLINE_MS": "1"})
+                   cwd=stocked, env={"LORESTACK_HOOKS__DEADLINE_MS": "1"})
     assert proc.returncode == 0
     assert json.loads(proc.stdout) == {}
     log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
@@ -215,15 +215,15 @@ def test_expired_deadline_answers_empty_and_logs(stocked):
 def test_configured_deadline_covers_opening_the_store(stocked, monkeypatch):
     """A longer configured deadline applies from the start, not once the store has opened:
     with a shipped default of 0 ms, only the configured 10 minutes let the hook answer."""
-    from memstrata.core import settings as settings_module
-    from memstrata.integrations import hooks
+    from lorestack.core import settings as settings_module
+    from lorestack.integrations import hooks
 
     class ShippedZero(settings_module.HookSettings):
         deadline_ms: int = 0
         prompt_deadline_ms: int = 0
 
     monkeypatch.setattr(settings_module, "HookSettings", ShippedZero)
-    monkeypatch.setenv("MEMSTRATA_HOOKS__DEADLINE_MS", "600000")
+    monkeypatch.setenv("LORESTACK_HOOKS__DEADLINE_MS", "600000")
     payload = {"session_id": "cfg", "cwd": str(stocked), "hook_event_name": "SessionStart"}
     run = hooks.run_hook("session-start", "claude-code", json.dumps(payload))
     assert run.ok and not run.timed_out, run.error

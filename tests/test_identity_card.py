@@ -6,8 +6,8 @@ import subprocess
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
-from memstrata.memory_layers.identity import draft_identity
+from lorestack.cli.main import cli
+from lorestack.memory_layers.identity import draft_identity
 
 CLICK_README = """\
 <div align="center"><img src="https://raw.githubusercontent.com/pallets/click/refs/heads/stable/docs/_static/click-name.svg" alt="" height="150"></div>

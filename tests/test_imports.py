@@ -10,7 +10,7 @@ HEAVY = ("chromadb", "litellm", "llama_index", "onnxruntime", "torch", "transfor
 
 def test_importing_the_cli_is_light():
     code = (
-        "import sys, memstrata.cli.main\n"
+        "import sys, lorestack.cli.main\n"
         f"print([m for m in sys.modules if m.split('.')[0] in {HEAVY!r}])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -20,7 +20,7 @@ def test_importing_the_cli_is_light():
 def test_every_command_has_help():
     from click.testing import CliRunner
 
-    from memstrata.cli.main import cli
+    from lorestack.cli.main import cli
 
     def walk(group, prefix):
         for name, command in group.commands.items():
@@ -29,9 +29,9 @@ def test_every_command_has_help():
                 yield from walk(command, prefix + [name])
 
     for path, command in walk(cli, []):
-        assert (command.help or "").strip(), f"`memstrata {' '.join(path)}` has no help text"
+        assert (command.help or "").strip(), f"`lorestack {' '.join(path)}` has no help text"
         result = CliRunner().invoke(cli, [*path, "--help"])
         assert result.exit_code == 0, path
         for param in command.params:
             if param.param_type_name == "option":
-                assert (param.help or "").strip(), f"`memstrata {' '.join(path)}` --{param.name} has no help"
+                assert (param.help or "").strip(), f"`lorestack {' '.join(path)}` --{param.name} has no help"

@@ -11,10 +11,10 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from memstrata.consolidation.bulk_import import ImportEvent, import_events
-from memstrata.memory_layers.memory import Memory
-from memstrata.retrieval.index import MemoryIndex
-from memstrata.retrieval.temporal import DateRetriever, date_mentions, date_terms, parse_date_query
+from lorestack.consolidation.bulk_import import ImportEvent, import_events
+from lorestack.memory_layers.memory import Memory
+from lorestack.retrieval.index import MemoryIndex
+from lorestack.retrieval.temporal import DateRetriever, date_mentions, date_terms, parse_date_query
 
 SAID = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # a Monday
 ASKED = datetime(2023, 7, 1, 9, 0, tzinfo=timezone.utc)
@@ -152,11 +152,11 @@ def test_speaker_and_session_survive_the_journal_files_and_a_reindex(chat, repo)
     mem, index = chat
     raw = (mem.primary.root / "journal" / "2023-05-08.md").read_text()
     entry = next(line for line in raw.splitlines() if '"D1:2"' in line)
-    meta = json.loads(entry.split("memstrata:event ", 1)[1].rsplit(" -->", 1)[0])
+    meta = json.loads(entry.split("lorestack:event ", 1)[1].rsplit(" -->", 1)[0])
     assert (meta["speaker"], meta["session"]) == ("Sami", "session_1")
     _fields_everywhere(index)
     index.close()
-    fresh = MemoryIndex(Memory.open(repo), warn=lambda _m: None)  # `memstrata reindex`
+    fresh = MemoryIndex(Memory.open(repo), warn=lambda _m: None)  # `lorestack reindex`
     try:
         fresh.rebuild()
         _fields_everywhere(fresh)
@@ -229,7 +229,7 @@ def test_a_named_speaker_gets_their_turns_boosted_only_when_the_setting_is_on(re
 
 
 def test_only_a_speaker_the_query_names_and_not_everyone_counts():
-    from memstrata.retrieval.speakers import named_speakers
+    from lorestack.retrieval.speakers import named_speakers
 
     known = {"Gus", "Sami", "Ana Silva", "user"}
     assert named_speakers("When did Gus pass the road test?", known) == {"gus"}
@@ -242,8 +242,8 @@ def test_only_a_speaker_the_query_names_and_not_everyone_counts():
 
 # ---- used: sessions -------------------------------------------------------------------------
 def test_neighbour_turns_stay_in_the_session_even_across_midnight(mem):
-    from memstrata.retrieval.hits import LightHit
-    from memstrata.retrieval.loader import assemble_context
+    from lorestack.retrieval.hits import LightHit
+    from lorestack.retrieval.loader import assemble_context
 
     late = [
         ImportEvent(
@@ -302,7 +302,7 @@ def test_known_speakers_follow_an_import_by_another_process(chat, repo):
 def test_a_lexical_index_of_the_previous_schema_is_rebuilt_with_the_fields(chat):
     _mem, index = chat
     index.close()
-    (index.lexical.directory / "memstrata-schema").write_text("2")
+    (index.lexical.directory / "lorestack-schema").write_text("2")
     warnings: list[str] = []
     index.warn = warnings.append
     index.search("What did Gus do on 6 May 2023?", k=1, mode="bm25", now=ASKED)
@@ -311,7 +311,7 @@ def test_a_lexical_index_of_the_previous_schema_is_rebuilt_with_the_fields(chat)
 
 
 def test_a_turn_written_as_speaker_colon_text_is_indexed_without_the_name(mem):
-    from memstrata.retrieval.sync import embed_text
+    from lorestack.retrieval.sync import embed_text
 
     import_events(
         mem,

@@ -55,8 +55,8 @@ def _doctor_json(repo: Path, *args: str) -> tuple[int, dict]:
 def test_lost_catalog_is_flagged_and_repair_silences_the_embedding_warning(
     stocked, monkeypatch, damage
 ):
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.retrieval import index as index_mod
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval import index as index_mod
 
     catalog = _index(stocked) / "catalog.sqlite"
     for suffix in ("-wal", "-shm"):
@@ -120,7 +120,7 @@ def test_chroma_panic_degrades_to_bm25_and_repair_rebuilds(stocked):
         input=json.dumps(payload),
         cwd=stocked,
         timeout=300,
-        env={"MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"},
+        env={"LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "120000"},
     )
     assert hook.returncode == 0
     assert hook.stderr == ""  # Chroma's own panic text goes to hooks.log, not the session
@@ -210,14 +210,14 @@ def test_bad_config_types_name_file_variable_and_every_key(repo):
     config.write_text(
         '[loader]\nbudget = "lots"\njournal_days = "two"\n[hooks]\ndeadline_ms = "soon"\n'
     )
-    proc = run_cli("list", cwd=repo, env={"MEMSTRATA_RETRIEVAL__K": "many"}, timeout=60)
+    proc = run_cli("list", cwd=repo, env={"LORESTACK_RETRIEVAL__K": "many"}, timeout=60)
     assert proc.returncode != 0
     err = proc.stderr
     assert "Traceback" not in err
     for key in ("loader.budget", "loader.journal_days", "hooks.deadline_ms"):
         assert key in err, (key, err)
     assert str(config) in err
-    assert "retrieval.k" in err and "MEMSTRATA_RETRIEVAL__K" in err
+    assert "retrieval.k" in err and "LORESTACK_RETRIEVAL__K" in err
     assert len(err.strip().splitlines()) == 1
 
 
@@ -240,7 +240,7 @@ def test_prompt_hook_on_a_cold_index_answers_from_the_catalog_and_logs_it(stocke
         input=json.dumps(payload),
         cwd=stocked,
         timeout=120,
-        env={"MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "120000"},
+        env={"LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "120000"},
     )
     assert proc.returncode == 0, proc.stderr
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
@@ -290,7 +290,7 @@ def test_session_start_on_a_broken_lexical_index_answers_from_the_catalog(stocke
         input=json.dumps(payload),
         cwd=stocked,
         timeout=120,
-        env={"MEMSTRATA_HOOKS__DEADLINE_MS": "120000"},
+        env={"LORESTACK_HOOKS__DEADLINE_MS": "120000"},
     )
     assert proc.returncode == 0, proc.stderr
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]

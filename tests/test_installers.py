@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 CLAUDE_SETTINGS = {
     "$schema": "https://json.schemastore.org/claude-code-settings.json",
@@ -67,8 +67,8 @@ def test_install_is_idempotent_keeps_settings_and_uninstalls_exactly(isolated, c
             assert group in data["hooks"][event]
     commands = json.dumps(data["hooks"])
     assert f"hook session-start --client {client}" in commands
-    assert "memstrata" in commands
-    backup = target.with_name(target.name + ".memstrata-backup")
+    assert "lorestack" in commands
+    backup = target.with_name(target.name + ".lorestack-backup")
     assert json.loads(backup.read_text()) == original
 
     # twice: nothing changes, byte for byte
@@ -91,9 +91,9 @@ def test_claude_code_events_and_guardrail(isolated):
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd", "PreToolUse"}
     start = hooks["SessionStart"][0]["hooks"][0]
     assert start["type"] == "command" and start["timeout"] == 10
-    assert start["command"].startswith("if command -v memstrata")  # shared file: PATH command
+    assert start["command"].startswith("if command -v lorestack")  # shared file: PATH command
     guard = hooks["PreToolUse"][0]
-    assert "Edit" in guard["matcher"] and "memstrata check --hook pre-tool --client claude-code;" in (
+    assert "Edit" in guard["matcher"] and "lorestack check --hook pre-tool --client claude-code;" in (
         guard["hooks"][0]["command"])
     user = json.loads(_run("install", "claude-code", "--json").output)
     user_start = json.loads(Path(user["path"]).read_text())["hooks"]["SessionStart"][0]["hooks"][0]
@@ -106,13 +106,13 @@ def test_claude_code_events_and_guardrail(isolated):
 
 
 def test_moved_install_is_updated_in_place_not_duplicated(isolated):
-    from memstrata.integrations.installers import install
+    from lorestack.integrations.installers import install
 
-    install("codex", command="/old/venv/bin/memstrata")
-    result = install("codex", command="/new/venv/bin/memstrata")
+    install("codex", command="/old/venv/bin/lorestack")
+    result = install("codex", command="/new/venv/bin/lorestack")
     data = json.loads(result.path.read_text())
     starts = [h["command"] for g in data["hooks"]["SessionStart"] for h in g["hooks"]]
-    assert starts == ["/new/venv/bin/memstrata hook session-start --client codex"]
+    assert starts == ["/new/venv/bin/lorestack hook session-start --client codex"]
     assert "SessionStart" in result.updated and not result.added
 
 
@@ -133,11 +133,11 @@ def test_dry_run_writes_nothing_and_invalid_json_is_refused(isolated):
 
 
 def test_gemini_and_cursor_formats(isolated):
-    from memstrata.integrations.installers import install
+    from lorestack.integrations.installers import install
 
     gemini = json.loads(install("gemini").path.read_text())
     handler = gemini["hooks"]["SessionStart"][0]["hooks"][0]
-    assert handler["name"] == "memstrata-sessionstart" and handler["timeout"] == 10000
+    assert handler["name"] == "lorestack-sessionstart" and handler["timeout"] == 10000
     assert set(gemini["hooks"]) == {"SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"}
     cursor = json.loads(install("cursor").path.read_text())
     assert cursor["version"] == 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 # laid out the way people write it by hand: 4-space indent, a compact array, unicode kept
 HAND_WRITTEN = """{
@@ -52,14 +52,14 @@ def test_mode_and_layout_are_kept_and_uninstall_restores_the_bytes(isolated):
     )
     assert '    "env": { "GREETING": "grüß dich" },' in after
     assert '\n        "SessionStart": [' in after
-    backup = target.with_name("settings.json.memstrata-backup")
+    backup = target.with_name("settings.json.lorestack-backup")
     assert backup.read_text("utf-8") == HAND_WRITTEN
     assert stat.S_IMODE(backup.stat().st_mode) == 0o644
 
     # a second install with a moved command must not overwrite the first backup
-    from memstrata.integrations.installers import install
+    from lorestack.integrations.installers import install
 
-    install("claude-code", command="/elsewhere/bin/memstrata")
+    install("claude-code", command="/elsewhere/bin/lorestack")
     assert backup.read_text("utf-8") == HAND_WRITTEN
 
     _run("uninstall", "claude-code")
@@ -76,10 +76,10 @@ def test_backup_is_kept_when_the_user_changed_something_in_between(isolated):
     data["model"] = "sonnet"  # the user's own change after our install
     target.write_text(json.dumps(data, indent=4, ensure_ascii=False) + "\n", "utf-8")
     _run("uninstall", "claude-code")
-    backup = target.with_name("settings.json.memstrata-backup")
+    backup = target.with_name("settings.json.lorestack-backup")
     assert backup.exists()  # not an exact uninstall: the original stays available
     assert json.loads(target.read_text("utf-8"))["model"] == "sonnet"
-    assert "memstrata" not in target.read_text("utf-8")
+    assert "lorestack" not in target.read_text("utf-8")
 
 
 def test_dry_run_prints_content_and_new_file_gets_umask_mode(isolated):
@@ -102,16 +102,16 @@ def test_project_scope_uses_path_command_and_says_when_missing(isolated):
     text = target.read_text("utf-8")
     assert str(Path(os.sys.executable).parent) not in text  # nothing machine-specific
     command = json.loads(text)["hooks"]["SessionStart"][0]["hooks"][0]["command"]
-    # on a teammate's machine without memstrata: one clear line on stderr, non-blocking exit 1
+    # on a teammate's machine without lorestack: one clear line on stderr, non-blocking exit 1
     empty_bin = isolated / "empty-bin"
     empty_bin.mkdir()
     done = subprocess.run(
         ["/bin/sh", "-c", command], capture_output=True, text=True, env={"PATH": str(empty_bin)}
     )
     assert done.returncode == 1
-    assert "`memstrata` command is not on PATH" in done.stderr
-    # with memstrata on PATH the hook runs it with our arguments
-    fake = empty_bin / "memstrata"
+    assert "`lorestack` command is not on PATH" in done.stderr
+    # with lorestack on PATH the hook runs it with our arguments
+    fake = empty_bin / "lorestack"
     fake.write_text('#!/bin/sh\necho "ran: $*"\n')
     fake.chmod(0o755)
     done = subprocess.run(
@@ -127,11 +127,11 @@ def test_project_scope_uses_path_command_and_says_when_missing(isolated):
     ]
     _run("uninstall", "claude-code", "--scope", "project")
     assert not target.exists()
-    assert not list(isolated.rglob("*.memstrata-backup"))
+    assert not list(isolated.rglob("*.lorestack-backup"))
 
 
 def test_render_json_changes_only_what_differs():
-    from memstrata.integrations.installers import render_json
+    from lorestack.integrations.installers import render_json
 
     original = '{\n\t"model": "x",\n\t"hooks": {"A": 1},\n\t"env": {"a": [1, 2]}\n}\n'
     data = json.loads(original)

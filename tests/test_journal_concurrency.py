@@ -5,12 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from memstrata.memory_layers.memory import Memory
+from lorestack.memory_layers.memory import Memory
 
 WRITER = r"""
 import sys
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.operations import log_event
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.operations import log_event
 mem = Memory.open(sys.argv[1])
 worker = sys.argv[2]
 for i in range(int(sys.argv[3])):
@@ -40,12 +40,12 @@ def test_concurrent_appenders_lose_nothing(repo):
 
 
 def test_torn_entry_is_skipped_and_reported(mem):
-    from memstrata.memory_layers.operations import log_event
+    from lorestack.memory_layers.operations import log_event
 
     log_event(mem, "first whole entry", "note")
     path = mem.journal.day_file(mem.journal.days()[-1])
     with open(path, "a", encoding="utf-8") as fh:  # simulate a writer that died mid-entry
-        fh.write('<!-- memstrata:event {"schema": 1, "id": "ev-torn", "kind": "note"} -->\nhalf an ent')
+        fh.write('<!-- lorestack:event {"schema": 1, "id": "ev-torn", "kind": "note"} -->\nhalf an ent')
     parsed = mem.journal.read_all()
     assert [e.text for e in parsed.events] == ["first whole entry"]
     assert any("ev-torn" in str(p) and "no closing marker" in str(p) for p in parsed.problems)

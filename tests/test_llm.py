@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from memstrata.core.errors import LLMError
-from memstrata.core.settings import load_settings
-from memstrata.retrieval.llm import LLMClient
+from lorestack.core.errors import LLMError
+from lorestack.core.settings import load_settings
+from lorestack.retrieval.llm import LLMClient
 
 
 class Answer(BaseModel):

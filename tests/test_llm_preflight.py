@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 from pydantic import BaseModel
 
-from memstrata.cli.main import cli
-from memstrata.core.errors import LLMError
-from memstrata.core.settings import load_settings
-from memstrata.retrieval.llm import LLMClient, credentials_problem
+from lorestack.cli.main import cli
+from lorestack.core.errors import LLMError
+from lorestack.core.settings import load_settings
+from lorestack.retrieval.llm import LLMClient, credentials_problem
 
 
 class Answer(BaseModel):

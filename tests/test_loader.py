@@ -8,8 +8,8 @@ import subprocess
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
-from memstrata.retrieval.tokens import count_tokens
+from lorestack.cli.main import cli
+from lorestack.retrieval.tokens import count_tokens
 
 
 def _context(*args, ok=True):
@@ -20,7 +20,7 @@ def _context(*args, ok=True):
 
 
 def _remember(mem, text, kind="fact", **kw):
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.operations import remember
 
     return remember(mem, text, kind, **kw)
 
@@ -43,7 +43,7 @@ def test_context_json_respects_budget_tiers_and_reports(mem):
 
     report = _context("--budget", "250", "--report")
     assert "resident" in report.stderr and "left out" in report.stderr
-    assert report.stdout.startswith("memstrata: recalled memory")
+    assert report.stdout.startswith("lorestack: recalled memory")
     assert _context("--budget", "0").output == ""
     bad = _context("--tiers", "resident,bogus", ok=False)
     assert bad.exit_code == 2 and "unknown tier" in bad.output
@@ -64,16 +64,16 @@ def test_catalog_follows_new_files_and_in_place_edits(mem, monkeypatch):
     _remember(mem, "Billing uses Stripe webhooks")  # a new file changes the folder's mtime
     assert "Billing uses Stripe webhooks" in _context("--tiers", "catalog").output
     first.path.write_text(first.path.read_text().replace("OpenSearch 2.x", "Elasticsearch 8"))
-    monkeypatch.setenv("MEMSTRATA_LOADER__CATALOG_RESCAN_S", "0")  # force the full stat scan
+    monkeypatch.setenv("LORESTACK_LOADER__CATALOG_RESCAN_S", "0")  # force the full stat scan
     out = _context("--tiers", "catalog").output
     assert "Elasticsearch 8" in out and "OpenSearch" not in out
 
 
 def test_warm_cache_loads_no_tokenizer_and_gives_the_same_text(mem):
-    from memstrata.retrieval.loader import assemble_context
+    from lorestack.retrieval.loader import assemble_context
 
     _remember(mem, "Use uv for Python environments", "preference")
-    from memstrata.memory_layers.operations import log_event
+    from lorestack.memory_layers.operations import log_event
 
     log_event(mem, "migrated CI to uv", "progress")
     cold = assemble_context(mem, retrieval="none")
@@ -85,9 +85,9 @@ def test_warm_cache_loads_no_tokenizer_and_gives_the_same_text(mem):
 
 def test_session_start_recalls_by_branch_and_commits(mem):
     """The session-start query (git branch + commit subjects) pulls whole items into top-k."""
-    from memstrata.integrations.hooks import session_query
-    from memstrata.retrieval.index import MemoryIndex
-    from memstrata.retrieval.loader import assemble_context
+    from lorestack.integrations.hooks import session_query
+    from lorestack.retrieval.index import MemoryIndex
+    from lorestack.retrieval.loader import assemble_context
 
     decision = _remember(mem, "Refunds are written through the ledger service, never direct SQL",
                          "decision")

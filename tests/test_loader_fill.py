@@ -14,12 +14,12 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from memstrata.bench.retrieval import answer_present
-from memstrata.memory_layers.operations import log_event
-from memstrata.retrieval.hits import LightHit
-from memstrata.retrieval.loader import assemble_context
-from memstrata.retrieval.loader_excerpt import best_window
-from memstrata.retrieval.render_context import TokenMemo
+from lorestack.bench.retrieval import answer_present
+from lorestack.memory_layers.operations import log_event
+from lorestack.retrieval.hits import LightHit
+from lorestack.retrieval.loader import assemble_context
+from lorestack.retrieval.loader_excerpt import best_window
+from lorestack.retrieval.render_context import TokenMemo
 
 from .conftest import model_dir
 
@@ -87,7 +87,7 @@ def test_fill_budget_off_keeps_to_the_candidates(mem):
 
 
 def test_the_loader_searching_itself_grows_its_pool(mem):
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.retrieval.index import MemoryIndex
 
     _short_events(mem, 150)
     index = MemoryIndex(mem)
@@ -120,7 +120,7 @@ def _long_note(answer_at: int = 70, sentences: int = 130) -> str:
 
 def _load_sentence_model(mem) -> None:
     """A search in this process loads the index's sentence model, as the service's does."""
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.retrieval.index import MemoryIndex
 
     index = MemoryIndex(mem)
     try:
@@ -138,8 +138,8 @@ def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem
     assert "Monday 03:25 UTC" in result.text  # a paraphrase: found by meaning
     assert "[excerpt of " in result.text
     assert (
-        f"memstrata show {note.id[-8:][:5]}" in result.text
-        or f"memstrata show {note.id}" in result.text
+        f"lorestack show {note.id[-8:][:5]}" in result.text
+        or f"lorestack show {note.id}" in result.text
     )
     assert note.id not in result.full_ids  # an excerpt is not the whole item
 
@@ -184,9 +184,9 @@ def test_answer_in_context_matches_whole_words_only():
 
 
 def test_notes_style_dataset_has_long_events_with_the_answer_inside():
-    from memstrata.bench.dataset import parse_line
-    from memstrata.bench.notes import generate_notes
-    from memstrata.retrieval.tokens import count_tokens
+    from lorestack.bench.dataset import parse_line
+    from lorestack.bench.notes import generate_notes
+    from lorestack.retrieval.tokens import count_tokens
 
     lines = generate_notes(4, 2, 12)
     assert json.dumps(lines) == json.dumps(generate_notes(4, 2, 12))  # deterministic
@@ -204,15 +204,15 @@ def test_notes_style_dataset_has_long_events_with_the_answer_inside():
 
 @pytest.mark.slow
 def test_bench_reports_answer_in_context_and_excerpts_raise_it(tmp_path, monkeypatch):
-    from memstrata.bench.notes import generate_notes
-    from memstrata.bench.retrieval import run_retrieval_bench
+    from lorestack.bench.notes import generate_notes
+    from lorestack.bench.retrieval import run_retrieval_bench
 
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(model_dir()))
-    monkeypatch.setenv("MEMSTRATA_LOADER__EXCERPT_RANK", "10")  # short events fill the rest
+    monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model_dir()))
+    monkeypatch.setenv("LORESTACK_LOADER__EXCERPT_RANK", "10")  # short events fill the rest
     path = tmp_path / "notes.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in generate_notes(2, 1, 10)), "utf-8")
     with_ex = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
-    monkeypatch.setenv("MEMSTRATA_LOADER__EXCERPTS", "false")
+    monkeypatch.setenv("LORESTACK_LOADER__EXCERPTS", "false")
     without = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
     assert with_ex["answer_in_context@800"] > without["answer_in_context@800"]
     assert with_ex["tokens_mean"] <= 800

@@ -17,8 +17,8 @@ import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memstrata.retrieval.hits import LightHit
-from memstrata.retrieval.tokens import ensure_offline_cache
+from lorestack.retrieval.hits import LightHit
+from lorestack.retrieval.tokens import ensure_offline_cache
 
 ensure_offline_cache()
 ENC = tiktoken.get_encoding("cl100k_base")
@@ -44,10 +44,10 @@ tier_sets = st.sampled_from([("resident", "catalog", "topk"), ("resident",), ("c
 
 
 def _build(root: Path, items, events):
-    from memstrata.memory_layers.journal import render_event
-    from memstrata.memory_layers.markdown import serialize_item
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.models import (
+    from lorestack.memory_layers.journal import render_event
+    from lorestack.memory_layers.markdown import serialize_item
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import (
         TYPE_FOLDERS,
         AppliesTo,
         CriterionSpec,
@@ -88,9 +88,9 @@ def _build(root: Path, items, events):
 @given(items=st.lists(item_spec, max_size=12), events=st.lists(event_spec, max_size=8),
        budget=st.integers(0, 20000), tiers=tier_sets, data=st.data())
 def test_context_never_exceeds_budget_and_shows_whole_items(items, events, budget, tiers, data):
-    from memstrata.memory_layers.journal import Journal
-    from memstrata.retrieval.loader import assemble_context
-    from memstrata.retrieval.render_context import item_body, normalise_block, short_id
+    from lorestack.memory_layers.journal import Journal
+    from lorestack.retrieval.loader import assemble_context
+    from lorestack.retrieval.render_context import item_body, normalise_block, short_id
 
     root = Path(tempfile.mkdtemp(prefix="loader-prop-"))
     try:

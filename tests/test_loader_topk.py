@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from memstrata.memory_layers.operations import log_event, remember
-from memstrata.retrieval.hits import LightHit
-from memstrata.retrieval.loader import assemble_context
-from memstrata.retrieval.usage import UsageStore
+from lorestack.memory_layers.operations import log_event, remember
+from lorestack.retrieval.hits import LightHit
+from lorestack.retrieval.loader import assemble_context
+from lorestack.retrieval.usage import UsageStore
 
 NOW = datetime(2024, 6, 3, 9, 0, tzinfo=timezone.utc)
 

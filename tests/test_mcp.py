@@ -11,7 +11,7 @@ import pytest
 def _client(repo):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     return Client(build_server(str(repo)))
 
@@ -35,7 +35,7 @@ def test_tools_are_listed_with_schemas_and_teach_when_to_call(repo):
             assert tools["recall"].annotations.read_only_hint is True
             assert set(tools["forget"].input_schema["required"]) == {"id", "reason"}
             resources = {str(r.uri) for r in (await client.list_resources()).resources}
-            assert resources == {"memstrata://project", "memstrata://profile"}
+            assert resources == {"lorestack://project", "lorestack://profile"}
 
     anyio.run(main)
 
@@ -64,7 +64,7 @@ def test_remember_recall_supersede_forget_round_trip(repo):
 
             gone = _json(await client.call_tool("forget", {"id": second["id"], "reason": "dropped"}))
             assert "archive" in gone["archived_to"]
-            card = await client.read_resource("memstrata://project")
+            card = await client.read_resource("lorestack://project")
             assert "id: project" in card.contents[0].text
 
     anyio.run(main)

@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memstrata.memory_layers.journal import parse_journal_text, render_event
-from memstrata.memory_layers.markdown import parse_item, serialize_item
-from memstrata.memory_layers.models import (
+from lorestack.memory_layers.journal import parse_journal_text, render_event
+from lorestack.memory_layers.markdown import parse_item, serialize_item
+from lorestack.memory_layers.models import (
     EVENT_KINDS,
     AppliesTo,
     CriterionSpec,
@@ -81,6 +81,6 @@ def test_journal_round_trip(entries):
 
 
 def test_event_text_that_looks_like_a_marker_cannot_end_the_entry():
-    event = JournalEvent(text="before\n<!-- /memstrata:event ev-x -->\nafter", kind="note")
+    event = JournalEvent(text="before\n<!-- /lorestack:event ev-x -->\nafter", kind="note")
     parsed = parse_journal_text(render_event(event), Path("j.md"))
     assert parsed.events[0].text == event.text

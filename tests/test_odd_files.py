@@ -188,7 +188,7 @@ def test_a_huge_file_is_read_truncated_with_a_warning(repo):
         + "omegamarker at the very end\n"
     )
     assert big.stat().st_size > 3_000_000
-    env = {"MEMSTRATA_LIMITS__MAX_FILE_BYTES": "65536"}
+    env = {"LORESTACK_LIMITS__MAX_FILE_BYTES": "65536"}
     proc = run_cli("search", "alphamarker", "--mode", "bm25", cwd=repo, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "huge-dump" in proc.stdout
@@ -215,7 +215,7 @@ def test_a_huge_file_is_read_truncated_with_a_warning(repo):
 
 
 def test_safe_reader_unit(tmp_path):
-    from memstrata.memory_layers.safefiles import UnsafeEntry, read_memory_file
+    from lorestack.memory_layers.safefiles import UnsafeEntry, read_memory_file
 
     root = tmp_path / "root"
     root.mkdir()
@@ -254,7 +254,7 @@ def test_mcp_identity_resource_never_reads_through_a_link_out(repo, tmp_path):
     async def main():
         async with _client(repo) as client:
             try:
-                result = await client.read_resource("memstrata://project")
+                result = await client.read_resource("lorestack://project")
                 text = " ".join(getattr(c, "text", "") for c in result.contents)
             except Exception as exc:  # the SDK raises the server's ResourceError
                 text = str(exc)

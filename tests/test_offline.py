@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from memstrata.core.errors import ConfigError
-from memstrata.core.settings import load_settings
+from lorestack.core.errors import ConfigError
+from lorestack.core.settings import load_settings
 from tests.conftest import run_cli
 
 
 def test_no_model_and_downloads_off_is_a_clear_error(monkeypatch, tmp_path):
-    from memstrata.retrieval import embedding
+    from lorestack.retrieval import embedding
 
-    monkeypatch.delenv("MEMSTRATA_EMBEDDING__MODEL_DIR", raising=False)
+    monkeypatch.delenv("LORESTACK_EMBEDDING__MODEL_DIR", raising=False)
     monkeypatch.setattr(embedding, "CHROMA_CACHE", tmp_path / "no-cache")
     settings = load_settings(**{"embedding.allow_download": False})
     with pytest.raises(ConfigError, match="downloads are off"):
@@ -22,7 +22,7 @@ def test_no_model_and_downloads_off_is_a_clear_error(monkeypatch, tmp_path):
 
 
 def test_hooks_open_memory_with_downloads_off(repo):
-    from memstrata.integrations.hooks import HookPayload, _open_memory
+    from lorestack.integrations.hooks import HookPayload, _open_memory
 
     mem = _open_memory(HookPayload(client="claude-code", event="prompt", cwd=str(repo)), None)
     assert mem.settings.embedding.allow_download is False
@@ -30,14 +30,14 @@ def test_hooks_open_memory_with_downloads_off(repo):
 
 
 def test_prompt_hook_without_any_model_still_answers(repo, tmp_path):
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import log_event
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import log_event
 
     log_event(Memory.open(repo), "We pinned ERR_CONN_RESET retries to 3", "decision")
     # a generous deadline: this test is about answering without a model, not about speed
-    no_model = {"MEMSTRATA_EMBEDDING__MODEL_DIR": "", "HOME": str(tmp_path / "nohome"),
-                "MEMSTRATA_HOOKS__PROMPT_DEADLINE_MS": "60000"}
-    built = run_cli("reindex", cwd=repo, env={**no_model, "MEMSTRATA_EMBEDDING__ALLOW_DOWNLOAD": "false"})
+    no_model = {"LORESTACK_EMBEDDING__MODEL_DIR": "", "HOME": str(tmp_path / "nohome"),
+                "LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "60000"}
+    built = run_cli("reindex", cwd=repo, env={**no_model, "LORESTACK_EMBEDDING__ALLOW_DOWNLOAD": "false"})
     assert built.returncode == 0
     assert "downloads are off" in built.stderr  # said once, on stderr, not silently skipped
     payload = {"session_id": "s1", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",

@@ -1,9 +1,9 @@
-"""End to end with the real clients from npm: does memstrata's memory reach the model?
+"""End to end with the real clients from npm: does lorestack's memory reach the model?
 
 Claude Code (`@anthropic-ai/claude-code`), Gemini CLI (`@google/gemini-cli`) and Codex CLI
 (`@openai/codex`) are installed with npm into a cache folder that later runs reuse
-(`$MEMSTRATA_NPM_CACHE`, default `~/.cache/memstrata-e2e`; `.ci/run` fills it). memstrata's
-hooks go into a throwaway HOME with `memstrata install CLIENT`, exactly as a user would; the
+(`$LORESTACK_NPM_CACHE`, default `~/.cache/lorestack-e2e`; `.ci/run` fills it). lorestack's
+hooks go into a throwaway HOME with `lorestack install CLIENT`, exactly as a user would; the
 client runs one prompt in a repository with a `.memory/`, against a fake model server on
 127.0.0.1 (tests/fake_model_server.py) that records every request. Each test asserts that the
 request the model received carries
@@ -15,7 +15,7 @@ The hook deadlines are raised to 10 minutes (`long_hook_deadlines`, in the envir
 clients pass on to their hooks): these tests are about what reaches the model, not about speed,
 and on a loaded 2-core CI machine a cold hook can take longer than the shipped 1.5-2.5 s (the
 resident service, issue 16 parts 1-2, is what makes the default budget hold). The clients' own
-hook timeout is `MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S` below. What is asserted is not weakened.
+hook timeout is `LORESTACK_HOOKS__CLIENT_TIMEOUT_S` below. What is asserted is not weakened.
 The `*_with_the_service_on` tests run as a user has it instead: the resident service on (in a
 short private runtime dir, stopped at teardown), the shipped hook deadlines and client timeout,
 the service started and warmed before the client runs; they also assert that the client's hooks
@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.core import clients as registry
+from lorestack.core import clients as registry
 from tests import service_helpers
 from tests.conftest import run_cli
 from tests.fake_model_server import FakeModelServer
@@ -57,7 +57,7 @@ RUN_TIMEOUT_S = 150
 
 
 def npm_cache() -> Path:
-    return Path(os.environ.get("MEMSTRATA_NPM_CACHE") or "~/.cache/memstrata-e2e").expanduser()
+    return Path(os.environ.get("LORESTACK_NPM_CACHE") or "~/.cache/lorestack-e2e").expanduser()
 
 
 @pytest.fixture(scope="session")
@@ -141,7 +141,7 @@ def make_project(repo: Path, *, shipped_deadlines: bool = False) -> Path:
 
 
 def install(client: str, repo: Path, *extra: str, shipped_timeout: bool = False) -> None:
-    env = {} if shipped_timeout else {"MEMSTRATA_HOOKS__CLIENT_TIMEOUT_S": "60"}
+    env = {} if shipped_timeout else {"LORESTACK_HOOKS__CLIENT_TIMEOUT_S": "60"}
     proc = run_cli("install", client, *extra, cwd=repo, env=env)
     assert proc.returncode == 0, proc.stderr
 
@@ -238,21 +238,21 @@ def service_on(long_hook_deadlines, monkeypatch):
     """Service enabled, in a short private runtime dir, with the SHIPPED hook deadlines and
     client timeout (nothing raised); every service started there is stopped at teardown.
     Set in this test process's environment, so the service, the client and the client's hook
-    processes all see the same HOME and MEMSTRATA_* (the service refuses other callers)."""
+    processes all see the same HOME and LORESTACK_* (the service refuses other callers)."""
     from tests.conftest import LONG_HOOK_DEADLINES
 
     for var in LONG_HOOK_DEADLINES:  # the module's raised deadlines: back to the shipped ones
         monkeypatch.delenv(var, raising=False)
     folder = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"
-    monkeypatch.setenv("MEMSTRATA_SERVICE__ENABLED", "true")
-    monkeypatch.setenv("MEMSTRATA_SERVICE__RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "true")
+    monkeypatch.setenv("LORESTACK_SERVICE__RUNTIME_DIR", str(folder))
     yield folder
     service_helpers.stop_service(folder)
     shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 def start_and_warm(repo: Path) -> dict:
-    """`memstrata serve` (detached), a bounded wait until `serve --status` says running, then
+    """`lorestack serve` (detached), a bounded wait until `serve --status` says running, then
     one prompt hook through it (loads the project's index and the embedding model)."""
     started = run_cli("serve", "--json", cwd=repo)
     state = service_helpers.poll(lambda: _serve_status(repo).get("running") and _serve_status(repo))
@@ -404,7 +404,7 @@ def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_
         run = run_client(["gemini", "-p", PROMPT], project, env)
     assert_both_facts_reached_the_model(server, run, project)
     # the chat Gemini CLI wrote is read back: the person's words, without <hook_context>
-    from memstrata.consolidation.transcripts import read_user_messages
+    from lorestack.consolidation.transcripts import read_user_messages
 
     chats = sorted((home / ".gemini" / "tmp").rglob("session-*.json*"))
     assert chats, "Gemini CLI wrote no chat file"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
-TEXT = "memstrata needs Python 3.10 or newer to be installed"
+TEXT = "lorestack needs Python 3.10 or newer to be installed"
 
 
 def run(*args):
@@ -31,7 +31,7 @@ def test_exact_and_near_duplicates_reinforce_and_say_so(repo):
     near = json.loads(
         run(
             "remember",
-            "Memstrata needs Python 3.10 (or newer) to be installed.",
+            "Lorestack needs Python 3.10 (or newer) to be installed.",
             "--tags",
             "setup",
             "--json",
@@ -53,14 +53,14 @@ def test_other_type_scope_or_force_store_separately(repo):
     # a different statement on the same topic is not a duplicate
     assert (
         json.loads(
-            run("remember", "memstrata needs Python 3.12 or newer for the viewer", "--json").stdout
+            run("remember", "lorestack needs Python 3.12 or newer for the viewer", "--json").stdout
         )["duplicate_of"]
         is None
     )
 
 
 def test_mcp_remember_twice_is_one_item(repo):
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     server = build_server(str(repo))
 
@@ -85,7 +85,7 @@ def test_different_numbers_are_different_memories(repo):
 
 
 def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path):
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
     from tests.test_extract import claude_transcript
 
     transcript = claude_transcript(tmp_path / "session.jsonl")
@@ -112,8 +112,8 @@ def test_session_extraction_reinforces_once_and_stays_idempotent(repo, tmp_path)
 def test_same_digits_in_another_order_are_different_memories(repo):
     """Regression: numbers were compared sorted, so "w1 … 4" merged into "w4 … 1" (the
     eight-process probe lost 28 of 400 items that way)."""
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
 
     mem = Memory.open(repo)
     first = remember(mem, "worker w1 item 4: the w1 service keeps setting 4", "fact")

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 from .retrieval_helpers import build_corpus
 
@@ -59,7 +59,7 @@ def test_doctor_exit_codes(mem):
 
 
 def test_search_without_memory_is_one_line_error(isolated, monkeypatch):
-    monkeypatch.setenv("MEMSTRATA_HOME", str(isolated / "nowhere"))
+    monkeypatch.setenv("LORESTACK_HOME", str(isolated / "nowhere"))
     result = invoke("search", "x")
     # no project and no global memory: either nothing found or a clear error, never a traceback
     assert "Traceback" not in result.output

@@ -8,9 +8,9 @@ import sys
 import numpy as np
 import pytest
 
-from memstrata.core.errors import ConfigError
-from memstrata.core.settings import load_settings
-from memstrata.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
+from lorestack.core.errors import ConfigError
+from lorestack.core.settings import load_settings
+from lorestack.retrieval.embedding import Embedder, OnnxMiniLMEmbedder, get_embedder
 
 from .conftest import model_dir
 
@@ -58,7 +58,7 @@ def test_get_embedder_uses_the_configured_folder_and_caches(tmp_path, monkeypatc
     first = get_embedder(settings)
     assert first is get_embedder(settings)
     assert first.embed(["x"]).shape == (1, 384)
-    monkeypatch.setenv("MEMSTRATA_EMBEDDING__MODEL_DIR", str(tmp_path))
+    monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(tmp_path))
     with pytest.raises(ConfigError, match="model_dir"):
         get_embedder(load_settings())
 
@@ -69,7 +69,7 @@ def test_parent_folder_with_onnx_inside_is_accepted():
 
 
 def test_embedding_module_does_not_import_chromadb():
-    code = ("import sys, memstrata.retrieval.embedding as e\n"
+    code = ("import sys, lorestack.retrieval.embedding as e\n"
             "print([m for m in sys.modules if m.split('.')[0] in ('chromadb', 'onnxruntime', "
             "'litellm', 'llama_index')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memstrata.retrieval.lexical import LexicalIndex, code_terms
+from lorestack.retrieval.lexical import LexicalIndex, code_terms
 
 
 def test_identifiers_split_into_parts_and_stay_whole():
@@ -44,7 +44,7 @@ def test_any_query_against_a_real_index_never_raises(tmp_path_factory, text):
     if index is None:
         from datetime import datetime, timezone
 
-        from memstrata.retrieval.documents import IndexDoc
+        from lorestack.retrieval.documents import IndexDoc
 
         index = LexicalIndex(tmp_path_factory.mktemp("lex") / "t")
         index.apply([IndexDoc(id="a", type="fact", layer="L1", scope="project", status="active",

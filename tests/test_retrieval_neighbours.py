@@ -8,14 +8,14 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from memstrata.consolidation.bulk_import import ImportEvent, import_events
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import JournalEvent
-from memstrata.memory_layers.operations import log_event
-from memstrata.retrieval.documents import event_doc
-from memstrata.retrieval.fusion import Fused
-from memstrata.retrieval.index import MemoryIndex
-from memstrata.retrieval.neighbours import link_turns, spread
+from lorestack.consolidation.bulk_import import ImportEvent, import_events
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import JournalEvent
+from lorestack.memory_layers.operations import log_event
+from lorestack.retrieval.documents import event_doc
+from lorestack.retrieval.fusion import Fused
+from lorestack.retrieval.index import MemoryIndex
+from lorestack.retrieval.neighbours import link_turns, spread
 
 START = datetime(2024, 5, 8, 18, 0, tzinfo=timezone.utc)
 ASKED = datetime(2024, 6, 1, 9, 0, tzinfo=timezone.utc)

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from memstrata.core.settings import DecaySettings
-from memstrata.memory_layers.operations import remember
-from memstrata.retrieval.decay import retention
-from memstrata.retrieval.index import MemoryIndex
+from lorestack.core.settings import DecaySettings
+from lorestack.memory_layers.operations import remember
+from lorestack.retrieval.decay import retention
+from lorestack.retrieval.index import MemoryIndex
 
 from .retrieval_helpers import NOW, build_corpus
 
@@ -32,7 +32,7 @@ def test_retention_per_type_and_reinforcement():
 
 
 def test_default_pipeline_prefers_fresh_over_faded(mem):
-    from memstrata.memory_layers.operations import log_event
+    from lorestack.memory_layers.operations import log_event
 
     old = log_event(mem, "deploy pipeline uses blue green switch", "note",
                     time=NOW - timedelta(days=200)).id
@@ -49,9 +49,9 @@ def test_default_pipeline_prefers_fresh_over_faded(mem):
 def test_llm_reranker_orders_by_the_models_reply(mem, fake_llm, monkeypatch):
     ids = build_corpus(mem)
     server = fake_llm(responder=None, script=['{"ranking": [3, 1]}'])
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "llm")
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__LLM_RERANK_MAX_ITEMS", "4")
-    from memstrata.memory_layers.memory import Memory
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__RERANKER", "llm")
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__LLM_RERANK_MAX_ITEMS", "4")
+    from lorestack.memory_layers.memory import Memory
 
     mem = Memory.open(mem.project.repo_dir)
     index = MemoryIndex(mem)
@@ -70,8 +70,8 @@ def test_llm_reranker_orders_by_the_models_reply(mem, fake_llm, monkeypatch):
 def test_llm_reranker_failure_falls_back_with_a_warning(mem, fake_llm, monkeypatch):
     build_corpus(mem)
     fake_llm(script=[{"status": 400}] * 5)
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "llm")
-    from memstrata.memory_layers.memory import Memory
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__RERANKER", "llm")
+    from lorestack.memory_layers.memory import Memory
 
     warnings = []
     index = MemoryIndex(Memory.open(mem.project.repo_dir), warn=warnings.append)
@@ -85,12 +85,12 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
 
     build_corpus(mem)
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # force ImportError
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__RERANKER", "cross-encoder")
-    from memstrata.core.errors import MissingExtra
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.retrieval.rerank import CrossEncoderReranker
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__RERANKER", "cross-encoder")
+    from lorestack.core.errors import MissingExtra
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.rerank import CrossEncoderReranker
 
-    with pytest.raises(MissingExtra, match=r"memstrata\[rerank\]"):
+    with pytest.raises(MissingExtra, match=r"lorestack\[rerank\]"):
         CrossEncoderReranker("x")._model()
     warnings = []
     index = MemoryIndex(Memory.open(mem.project.repo_dir), warn=warnings.append)
@@ -101,10 +101,10 @@ def test_cross_encoder_without_the_extra_says_what_to_install(mem, monkeypatch):
 def test_llamaindex_retriever_returns_nodes(mem):
     from llama_index.core.schema import NodeWithScore, QueryBundle
 
-    from memstrata.retrieval.llamaindex import MemstrataRetriever
+    from lorestack.retrieval.llamaindex import LorestackRetriever
 
     ids = build_corpus(mem)
-    retriever = MemstrataRetriever(mem, k=3)
+    retriever = LorestackRetriever(mem, k=3)
     nodes = retriever.retrieve("getUserById")
     assert nodes and isinstance(nodes[0], NodeWithScore)
     assert nodes[0].node.node_id == ids["user"]

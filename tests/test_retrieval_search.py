@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memstrata.memory_layers.operations import remember, supersede
-from memstrata.retrieval.index import MemoryIndex, search
+from lorestack.memory_layers.operations import remember, supersede
+from lorestack.retrieval.index import MemoryIndex, search
 
 from .retrieval_helpers import NOW, build_corpus
 
@@ -138,7 +138,7 @@ def test_access_is_recorded_outside_the_markdown(corpus):
 def test_module_level_search_and_unknown_mode(corpus):
     mem, _, ids = corpus
     assert search(mem, "RS256", k=1)[0].id == ids["jwt"]
-    from memstrata.core.errors import MemstrataError
+    from lorestack.core.errors import LorestackError
 
-    with pytest.raises(MemstrataError):
+    with pytest.raises(LorestackError):
         search(mem, "x", mode="fuzzy")

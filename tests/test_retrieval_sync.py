@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from memstrata.memory_layers.operations import forget, log_event, remember
-from memstrata.retrieval.index import MemoryIndex
+from lorestack.memory_layers.operations import forget, log_event, remember
+from lorestack.retrieval.index import MemoryIndex
 
 from .retrieval_helpers import build_corpus
 

@@ -7,10 +7,10 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from memstrata.memory_layers.operations import log_event
-from memstrata.retrieval.index import MemoryIndex
-from memstrata.retrieval.lexical import Filters
-from memstrata.retrieval.temporal import DateRetriever, parse_date_query
+from lorestack.memory_layers.operations import log_event
+from lorestack.retrieval.index import MemoryIndex
+from lorestack.retrieval.lexical import Filters
+from lorestack.retrieval.temporal import DateRetriever, parse_date_query
 
 ASKED = datetime(2024, 3, 4, 9, 0, tzinfo=timezone.utc)  # a Monday
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.operations import list_items, remember
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.operations import list_items, remember
 
 
 def _titles(mem):
@@ -39,5 +39,5 @@ def test_walks_up_to_find_memory(repo):
 
 def test_root_env_override(repo, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MEMSTRATA_ROOT", str(repo))
+    monkeypatch.setenv("LORESTACK_ROOT", str(repo))
     assert Memory.open().project.root == repo / ".memory"

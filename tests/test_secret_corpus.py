@@ -1,7 +1,7 @@
 """The secret guard on a labelled corpus with fresh random values, on documented key formats,
 and against detect-secrets (the maintained reference): whatever it catches in a note, we do.
 
-Figures are printed (run with -s to see them); `memstrata bench secrets` reports the same.
+Figures are printed (run with -s to see them); `lorestack bench secrets` reports the same.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from memstrata.bench.secret_corpus import generate, score
-from memstrata.memory_layers.secret_guard import find_secrets, guard_text
+from lorestack.bench.secret_corpus import generate, score
+from lorestack.memory_layers.secret_guard import find_secrets, guard_text
 
 SEEDS = [random.SystemRandom().randrange(1, 10**9) for _ in range(3)]
 

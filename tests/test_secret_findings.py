@@ -17,9 +17,9 @@ import anyio
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
-from memstrata.core.errors import SecretDetected
-from memstrata.memory_layers.secret_guard import find_secrets, guard_text
+from lorestack.cli.main import cli
+from lorestack.core.errors import SecretDetected
+from lorestack.memory_layers.secret_guard import find_secrets, guard_text
 from tests.conftest import run_cli
 
 RNG = random.Random(15)
@@ -172,7 +172,7 @@ def test_criterion_fields_are_guarded(repo, flag):
 def test_mcp_keywords_are_guarded(repo):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     secret = "sk_live_" + _r(24)
 
@@ -206,7 +206,7 @@ def _hand_typed_webhook(repo) -> str:
 def test_context_hook_and_recall_never_print_a_hand_typed_webhook(repo):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     hook = _hand_typed_webhook(repo)
     tail = hook.rsplit("/", 1)[-1]
@@ -238,7 +238,7 @@ def test_context_hook_and_recall_never_print_a_hand_typed_webhook(repo):
 def test_mcp_identity_card_resource_is_redacted(repo):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     token = "xoxb-" + _r(12, string.digits) + "-" + _r(24)
     card = repo / ".memory" / "project.md"
@@ -246,7 +246,7 @@ def test_mcp_identity_card_resource_is_redacted(repo):
 
     async def main():
         async with Client(build_server(str(repo))) as client:
-            result = await client.read_resource("memstrata://project")
+            result = await client.read_resource("lorestack://project")
             text = result.contents[0].text
             assert token not in text and "[REDACTED:" in text
 
@@ -273,7 +273,7 @@ def test_stdin_not_utf8_is_one_clear_line(repo, command):
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "memstrata.cli", command, "-"],
+        [sys.executable, "-m", "lorestack.cli", command, "-"],
         input=b"\xff\xfe x",
         capture_output=True,
         cwd=repo,
@@ -286,8 +286,8 @@ def test_stdin_not_utf8_is_one_clear_line(repo, command):
 
 
 def test_surrogates_from_argv_or_mcp_are_refused(mem):
-    from memstrata.core.errors import InputRejected
-    from memstrata.memory_layers.operations import remember
+    from lorestack.core.errors import InputRejected
+    from lorestack.memory_layers.operations import remember
 
     with pytest.raises(InputRejected, match="not valid UTF-8"):
         remember(mem, "caf\udce9 opens at nine", "fact")
@@ -310,7 +310,7 @@ def test_oversized_remember_is_refused_everywhere(repo):
 def test_oversized_remember_via_mcp_is_a_tool_error(repo):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     async def main():
         async with Client(build_server(str(repo))) as client:
@@ -341,9 +341,9 @@ def test_oversized_check_text_is_refused_and_a_file_is_judged_cut(repo):
 
 # ---- an upgraded detector re-reads what an older one indexed ---------------------------------
 def test_index_built_by_an_older_detector_is_redone(mem, repo):
-    from memstrata.memory_layers.operations import remember
-    from memstrata.memory_layers.secret_guard import DETECTOR_VERSION
-    from memstrata.retrieval.index import MemoryIndex
+    from lorestack.memory_layers.operations import remember
+    from lorestack.memory_layers.secret_guard import DETECTOR_VERSION
+    from lorestack.retrieval.index import MemoryIndex
 
     hook = f"https://hooks.slack.com/services/T{_r(9).upper()}/B{_r(9).upper()}/{_r(24)}"
     filler = "q" * len(hook)
@@ -372,7 +372,7 @@ def test_index_built_by_an_older_detector_is_redone(mem, repo):
 def test_show_list_and_check_print_hand_edited_secrets_redacted(repo):
     from mcp import Client
 
-    from memstrata.integrations.mcp_server import build_server
+    from lorestack.integrations.mcp_server import build_server
 
     token = "ghp_" + _r(36)
     (repo / ".memory" / "facts" / "ci.md").write_text(

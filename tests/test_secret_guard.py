@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
-from memstrata.core.errors import SecretDetected
-from memstrata.memory_layers.secret_guard import find_secrets, guard_text
+from lorestack.cli.main import cli
+from lorestack.core.errors import SecretDetected
+from lorestack.memory_layers.secret_guard import find_secrets, guard_text
 
 SECRETS = {
     "aws": "aws key AKIAIOSFODNN7EXAMPLE for the bucket",

@@ -52,7 +52,7 @@ def test_serve_status_stop_and_the_socket_is_private(stocked, run_dir):
 
 
 def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_dir):
-    offline = {"MEMSTRATA_SERVICE__ENABLED": "false"}
+    offline = {"LORESTACK_SERVICE__ENABLED": "false"}
     local = run_cli("search", "refund ledger", "--json", cwd=stocked, env=offline)
     start_service(stocked)
     before = status()["answered"]
@@ -74,8 +74,8 @@ def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_
 
 
 def test_a_hand_edit_is_seen_without_a_stat_sweep(stocked, run_dir):
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
 
     start_service(stocked)
     assert "ledger" in run_cli("search", "ledger", cwd=stocked).stdout  # warm now
@@ -89,8 +89,8 @@ def test_a_hand_edit_is_seen_without_a_stat_sweep(stocked, run_dir):
 
 
 def test_a_project_the_service_never_saw_is_opened_on_demand(stocked, run_dir, tmp_path):
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
 
     start_service(stocked)
     other = tmp_path / "other"
@@ -162,7 +162,7 @@ def test_the_hook_path_imports_only_the_standard_library_and_the_client(stocked,
     site, _ = imported("-c", "pass")  # what the interpreter and site-packages load anyway
     names, out = imported(
         "-m",
-        "memstrata.launcher",
+        "lorestack.launcher",
         "hook",
         "prompt",
         "--client",
@@ -172,12 +172,12 @@ def test_the_hook_path_imports_only_the_standard_library_and_the_client(stocked,
     assert "ledger service" in context_of(subprocess.CompletedProcess([], 0, out, ""))
     ours = [n for n in names if n not in set(site) and not _stdlib(n)]
     assert set(ours) <= {
-        "memstrata",
-        "memstrata.launcher",
-        "memstrata.integrations",
-        "memstrata.integrations.service",
-        "memstrata.integrations.service.client",
-        "memstrata.integrations.service.protocol",
+        "lorestack",
+        "lorestack.launcher",
+        "lorestack.integrations",
+        "lorestack.integrations.service",
+        "lorestack.integrations.service.client",
+        "lorestack.integrations.service.protocol",
     }, ours
-    assert "click" not in names and "pydantic" not in names and "memstrata.cli" not in names
+    assert "click" not in names and "pydantic" not in names and "lorestack.cli" not in names
     assert sysconfig.get_paths()  # the interpreter under test is this one

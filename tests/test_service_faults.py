@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from memstrata.integrations.service import client, protocol
+from lorestack.integrations.service import client, protocol
 from tests import service_helpers
 from tests.conftest import run_cli
 from tests.service_helpers import (
@@ -69,7 +69,7 @@ def test_service_killed_mid_request_still_answers(stocked, run_dir):
     os.kill(pid, signal.SIGSTOP)  # accepts nothing from now on: the request stays in flight
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "memstrata.cli", "hook", "prompt"],
+            [sys.executable, "-m", "lorestack.cli", "hook", "prompt"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -89,7 +89,7 @@ def test_service_killed_mid_request_still_answers(stocked, run_dir):
 
 def test_two_services_started_at_once_leave_one(stocked, run_dir):
     protocol.private_dir(create=True)
-    command = [sys.executable, "-m", "memstrata.cli", "serve", "--foreground"]
+    command = [sys.executable, "-m", "lorestack.cli", "serve", "--foreground"]
     procs = [
         subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=stocked
@@ -111,7 +111,7 @@ def test_two_services_started_at_once_leave_one(stocked, run_dir):
 
 
 def _thread_service(run_dir, **kw):
-    from memstrata.integrations.service.server import Service
+    from lorestack.integrations.service.server import Service
 
     service = Service(protocol.private_dir(create=True), watch=False, **kw)
     service.bind()
@@ -198,8 +198,8 @@ def test_malformed_and_oversized_requests_get_an_error_reply(stocked, run_dir):
 def test_memory_folder_deleted_while_watched(stocked, run_dir):
     import shutil
 
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
 
     start_service(stocked)
     assert "ledger service" in context_of(_prompt(stocked))
@@ -220,8 +220,8 @@ def test_memory_folder_deleted_while_watched(stocked, run_dir):
 
 
 def test_full_disk_during_extraction_loses_nothing(stocked, run_dir, monkeypatch):
-    from memstrata.integrations.service import warm
-    from memstrata.memory_layers import journal, store
+    from lorestack.integrations.service import warm
+    from lorestack.memory_layers import journal, store
 
     failures = {"left": 2}
 
@@ -239,7 +239,7 @@ def test_full_disk_during_extraction_loses_nothing(stocked, run_dir, monkeypatch
     runs = []
     real_run = warm.run_extraction
     monkeypatch.setattr(
-        "memstrata.integrations.service.server.run_extraction",
+        "lorestack.integrations.service.server.run_extraction",
         lambda job: (runs.append(job.key), real_run(job)),
     )
     service, thread = _thread_service(run_dir, retry_pauses=(0.01,))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import tomllib
 
-from memstrata.integrations import hooks
-from memstrata.integrations.service import protocol
-from memstrata.integrations.service.jobs import ExtractionJob, ExtractionQueue
+from lorestack.integrations import hooks
+from lorestack.integrations.service import protocol
+from lorestack.integrations.service.jobs import ExtractionJob, ExtractionQueue
 from tests import service_helpers
 
 stocked = service_helpers.stocked  # fixture
@@ -87,12 +87,12 @@ def test_framing_and_fingerprint():
     assert protocol.read_message(right, 1000) == {"op": "ping", "text": "é\n"}
     left.close()
     right.close()
-    base = {"HOME": "/h", "MEMSTRATA_LOADER__BUDGET": "900", "MEMSTRATA_ROOT": "/a"}
+    base = {"HOME": "/h", "LORESTACK_LOADER__BUDGET": "900", "LORESTACK_ROOT": "/a"}
     assert protocol.env_fingerprint(base) == protocol.env_fingerprint(
-        {**base, "MEMSTRATA_ROOT": "/b", "MEMSTRATA_SERVICE__RUNTIME_DIR": "/r", "PATH": "/x"}
+        {**base, "LORESTACK_ROOT": "/b", "LORESTACK_SERVICE__RUNTIME_DIR": "/r", "PATH": "/x"}
     )
     assert protocol.env_fingerprint(base) != protocol.env_fingerprint(
-        {**base, "MEMSTRATA_LOADER__BUDGET": "901"}
+        {**base, "LORESTACK_LOADER__BUDGET": "901"}
     )
 
 
@@ -104,10 +104,10 @@ def test_handshake_version_is_the_package_version():
 def test_an_idle_service_exits_and_removes_its_socket(tmp_path, monkeypatch):
     import tempfile
 
-    from memstrata.integrations.service.server import Service
+    from lorestack.integrations.service.server import Service
 
     folder = Path(tempfile.mkdtemp(prefix="ms-", dir="/tmp")) / "run"
-    monkeypatch.setenv("MEMSTRATA_SERVICE__RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("LORESTACK_SERVICE__RUNTIME_DIR", str(folder))
     service = Service(protocol.private_dir(create=True), idle_exit_s=0.2, watch=False)
     service.bind()
     assert (folder / "service.sock").exists()

@@ -1,4 +1,4 @@
-"""Settings layer: shipped default < ~/.memstrata/config.toml < .memory/config.toml < env < flags."""
+"""Settings layer: shipped default < ~/.lorestack/config.toml < .memory/config.toml < env < flags."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from memstrata.core.errors import ConfigError
-from memstrata.core.settings import load_settings
-from memstrata.memory_layers.memory import Memory
+from lorestack.core.errors import ConfigError
+from lorestack.core.settings import load_settings
+from lorestack.memory_layers.memory import Memory
 
 
 def test_shipped_defaults():
@@ -17,7 +17,7 @@ def test_shipped_defaults():
 
 
 def test_layers_in_order(repo, monkeypatch, tmp_path):
-    home = tmp_path / "home" / ".memstrata"
+    home = tmp_path / "home" / ".lorestack"
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("[loader]\nbudget = 1000\nresident_budget = 500\n[retrieval]\nk = 7\n")
     (repo / ".memory" / "config.toml").write_text("[loader]\nbudget = 1500\n")
@@ -25,7 +25,7 @@ def test_layers_in_order(repo, monkeypatch, tmp_path):
     assert mem.settings.loader.budget == 1500          # project beats user
     assert mem.settings.loader.resident_budget == 500  # user beats default, merged per key
     assert mem.settings.retrieval.k == 7
-    monkeypatch.setenv("MEMSTRATA_LOADER__BUDGET", "1800")
+    monkeypatch.setenv("LORESTACK_LOADER__BUDGET", "1800")
     assert Memory.open(repo).settings.loader.budget == 1800                    # env beats files
     assert Memory.open(repo, **{"loader.budget": 900}).settings.loader.budget == 900  # flags beat env
 
@@ -40,7 +40,7 @@ def test_shipped_toml_documents_exactly_the_model_defaults():
     """The models are the one source of defaults; configs/default.toml must say the same."""
     import tomllib
 
-    from memstrata.core.settings import Settings, default_config_text
+    from lorestack.core.settings import Settings, default_config_text
 
     shipped = tomllib.loads(default_config_text())
     defaults = Settings.model_construct().model_dump()
@@ -62,7 +62,7 @@ def test_invalid_values_name_every_key_and_the_file(repo):
 def _cli(*args, input=None):
     from click.testing import CliRunner
 
-    from memstrata.cli.main import cli
+    from lorestack.cli.main import cli
 
     return CliRunner().invoke(cli, list(args), input=input)
 
@@ -71,7 +71,7 @@ def test_user_config_is_honoured_by_install(isolated, tmp_path):
     """Regression: `install` used to read settings without the roots and wrote timeout 10."""
     import json
 
-    home = tmp_path / "home" / ".memstrata"
+    home = tmp_path / "home" / ".lorestack"
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("[hooks]\nclient_timeout_s = 42\n")
     result = _cli("install", "claude-code", "--dry-run", "--json")
@@ -88,8 +88,8 @@ def test_user_config_model_dir_is_honoured_by_bench_embed(isolated, tmp_path, mo
 
     from tests.conftest import model_dir
 
-    monkeypatch.delenv("MEMSTRATA_EMBEDDING__MODEL_DIR", raising=False)
-    home = tmp_path / "home" / ".memstrata"
+    monkeypatch.delenv("LORESTACK_EMBEDDING__MODEL_DIR", raising=False)
+    home = tmp_path / "home" / ".lorestack"
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text(f"[embedding]\nmodel_dir = '{model_dir()}'\n")
     result = _cli("bench", "embed", "--texts", "20", "--json")
@@ -112,12 +112,12 @@ def test_config_set_get_show_and_path(repo, tmp_path, monkeypatch):
     shown = {row["key"]: row for row in json.loads(_cli("config", "show", "--json").output)}
     assert shown["loader.budget"]["value"] == 1500 and shown["loader.budget"]["source"] == str(config)
     assert shown["retrieval.k"]["source"] == "default"
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__K", "7")
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__K", "7")
     shown = {row["key"]: row for row in json.loads(_cli("config", "show", "--json").output)}
     assert shown["retrieval.k"] == {"key": "retrieval.k", "value": 7,
-                                    "source": "environment MEMSTRATA_RETRIEVAL__K"}
+                                    "source": "environment LORESTACK_RETRIEVAL__K"}
     assert _cli("config", "set", "--global", "hooks.deadline_ms", "900").exit_code == 0
-    assert "deadline_ms = 900" in (tmp_path / "home" / ".memstrata" / "config.toml").read_text()
+    assert "deadline_ms = 900" in (tmp_path / "home" / ".lorestack" / "config.toml").read_text()
     paths = json.loads(_cli("config", "path", "--json").output)
     assert [p["layer"] for p in paths] == ["global", "project"] and all(p["exists"] for p in paths)
 
@@ -133,13 +133,13 @@ def test_config_set_refuses_bad_keys_and_values(repo):
 
 
 def test_user_config_is_honoured_by_hooks(repo, tmp_path):
-    """The hook path reads the same layers: ~/.memstrata/config.toml shapes what it answers."""
+    """The hook path reads the same layers: ~/.lorestack/config.toml shapes what it answers."""
     from tests.conftest import run_cli
 
     payload = json.dumps({"session_id": "s1", "cwd": str(repo), "hook_event_name": "SessionStart"})
     before = run_cli("hook", "session-start", "--client", "claude-code", input=payload, cwd=repo)
     assert before.returncode == 0 and "additionalContext" in before.stdout
-    home = tmp_path / "home" / ".memstrata"
+    home = tmp_path / "home" / ".lorestack"
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("[loader]\nbudget = 0\n")
     after = run_cli("hook", "session-start", "--client", "claude-code", input=payload, cwd=repo)

@@ -194,8 +194,8 @@ def teammates(tmp_path):
 def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
     server, proxy = chroma
     alice, bob = teammates
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_URL", proxy.url)
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_TOKEN_ENV", "TEAM_CHROMA_TOKEN")
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__CHROMA_URL", proxy.url)
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__CHROMA_TOKEN_ENV", "TEAM_CHROMA_TOKEN")
     monkeypatch.setenv("TEAM_CHROMA_TOKEN", TOKEN)
 
     proc = run_cli(
@@ -220,11 +220,11 @@ def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
 
     import chromadb
 
-    from memstrata.retrieval.vectors import chroma_settings
+    from lorestack.retrieval.vectors import chroma_settings
 
     direct = chromadb.HttpClient(host="127.0.0.1", port=server.port, settings=chroma_settings())
     names = sorted(c.name if hasattr(c, "name") else str(c) for c in direct.list_collections())
-    ours = [n for n in names if n.startswith("memstrata-app-")]
+    ours = [n for n in names if n.startswith("lorestack-app-")]
     assert len(ours) == 2, names  # one namespace per project, one collection per clone
     assert proxy.rejected == 0
 
@@ -261,8 +261,8 @@ def test_two_teammates_share_a_chroma_server(chroma, teammates, monkeypatch):
 def test_a_wrong_token_degrades_to_bm25(chroma, teammates, monkeypatch):
     _server, proxy = chroma
     alice, _bob = teammates
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_URL", proxy.url)
-    monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_TOKEN_ENV", "TEAM_CHROMA_TOKEN")
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__CHROMA_URL", proxy.url)
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__CHROMA_TOKEN_ENV", "TEAM_CHROMA_TOKEN")
     monkeypatch.setenv("TEAM_CHROMA_TOKEN", "not-the-token")
     assert run_cli("remember", "Feature flags live in the flags service", cwd=alice).returncode == 0
     proc = run_cli("search", "feature flags service", cwd=alice, timeout=300)
@@ -299,14 +299,14 @@ def test_journal_days_merge_cleanly_between_teammates(teammates):
 
 def test_a_server_that_never_answers_degrades_instead_of_hanging(repo, monkeypatch):
     """A host that accepts connections and then says nothing (a stuck proxy, a blackhole):
-    chroma's own client would wait forever; memstrata gives up after chroma_timeout_s."""
+    chroma's own client would wait forever; lorestack gives up after chroma_timeout_s."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)  # the kernel completes handshakes; nobody ever answers
     try:
         port = listener.getsockname()[1]
-        monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_URL", f"http://127.0.0.1:{port}")
-        monkeypatch.setenv("MEMSTRATA_RETRIEVAL__CHROMA_TIMEOUT_S", "1")
+        monkeypatch.setenv("LORESTACK_RETRIEVAL__CHROMA_URL", f"http://127.0.0.1:{port}")
+        monkeypatch.setenv("LORESTACK_RETRIEVAL__CHROMA_TIMEOUT_S", "1")
         assert (
             run_cli("remember", "Invoices are archived after seven years", cwd=repo).returncode == 0
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memstrata.cli.main import cli
+from lorestack.cli.main import cli
 
 
 def run(*args, input=None, env=None, code=0):
@@ -123,7 +123,7 @@ def test_export_then_import_memory_is_exact(repo, tmp_path, monkeypatch):
     _stock(repo)
     exported = run("export").stdout
     header, *records = [json.loads(line) for line in exported.splitlines()]
-    assert header["format"] == "memstrata-export" and header["version"] == 1
+    assert header["format"] == "lorestack-export" and header["version"] == 1
     kinds = {r["kind"] for r in records}
     assert {"item", "journal", "file"} <= kinds
     criterion = next(r for r in records if r.get("item", {}).get("type") == "criterion")

@@ -16,18 +16,18 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import MemoryItem, Source
-from memstrata.memory_layers.operations import log_event, remember
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import MemoryItem, Source
+from lorestack.memory_layers.operations import log_event, remember
 
 TOKEN = "test-token-123"
 BASE = "http://127.0.0.1:8765"
-COOKIE = "memstrata_ui_8765"
+COOKIE = "lorestack_ui_8765"
 
 
 @pytest.fixture
 def app(mem):
-    from memstrata.integrations.viewer import create_app
+    from lorestack.integrations.viewer import create_app
 
     viewer = create_app(mem, TOKEN, run_doctor=False)
     yield viewer
@@ -217,10 +217,10 @@ def test_a_file_added_by_hand_appears_at_once_and_an_in_place_edit_after_a_full_
     assert "Renamed in place" in client.get("/items").text
 
 
-def test_memstrata_ui_serves_and_prints_its_url(repo):
+def test_lorestack_ui_serves_and_prints_its_url(repo):
     remember(Memory.open(repo), "Served through the command", "fact")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.cli", "ui", "--no-open", "--json"],
+        [sys.executable, "-m", "lorestack.cli", "ui", "--no-open", "--json"],
         cwd=repo,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -269,7 +269,7 @@ def _get_when_up(http: httpx.Client, url: str):
 
 
 def _checksum(path) -> str:
-    from memstrata.memory_layers.fsutil import file_checksum
+    from lorestack.memory_layers.fsutil import file_checksum
 
     return file_checksum(path)
 

@@ -1,8 +1,8 @@
 """The viewer end to end, in a real headless browser (Debian's chromium driven by Playwright).
 
 Each test serves a seeded memory with `ViewerServer` on 127.0.0.1 and drives the pages as a
-person would. Screenshots of every page land in $MEMSTRATA_TEST_ARTIFACTS (default: a
-`memstrata-viewer-artifacts` folder in the temp dir).
+person would. Screenshots of every page land in $LORESTACK_TEST_ARTIFACTS (default: a
+`lorestack-viewer-artifacts` folder in the temp dir).
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ def seeded(isolated):
 
 @pytest.fixture
 def viewer(seeded, isolated):
-    from memstrata.integrations.viewer.server import ViewerServer
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.integrations.viewer.server import ViewerServer
+    from lorestack.memory_layers.memory import Memory
 
     server = ViewerServer(Memory.open(isolated), run_doctor=False)
     started = server.start()
@@ -130,7 +130,7 @@ def test_context_page_matches_the_cli(page, viewer, isolated):
     assert shown == cli.stdout
     assert (
         page.locator("#cli-command").inner_text()
-        == "memstrata context --query 'job queue' --budget 400 --report"
+        == "lorestack context --query 'job queue' --budget 400 --report"
     )
     # the same numbers per tier as the report
     report = cli.stderr
@@ -174,7 +174,7 @@ def test_accept_and_reject_pending_claims(page, viewer, isolated, seeded):
     shot(page, "review")
     card.locator("button[name=accept_one]").click()
     assert f"accepted {redis.id}" in page.locator(".flash").inner_text()
-    # the files changed as `memstrata review accept` changes them
+    # the files changed as `lorestack review accept` changes them
     path, head, _ = read_item(isolated, redis.id)
     assert head["status"] == "active" and head["supersedes"] == [seeded["decision"]]
     assert "proposed_supersedes" not in head and head["reviewed"] is True
@@ -263,8 +263,8 @@ def test_other_pages_render(page, viewer, seeded, isolated):
     assert missing.status == 404 and "no-such-id" in page.locator("main").inner_text()
     # a 1 MB body typed into the file by hand: the page renders the excerpt the store reads
     # (limits.max_file_bytes, 256 kB by default), never hangs or fails
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import remember
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
 
     written = remember(Memory.open(isolated), "Huge note", "fact")
     with open(written.path, "a", encoding="utf-8") as fh:

@@ -19,8 +19,8 @@ from tests.conftest import run_cli
 
 WRITER = r"""
 import sys
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.operations import log_event, remember
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.operations import log_event, remember
 mem = Memory.open(sys.argv[1])
 worker, n = sys.argv[2], int(sys.argv[3])
 for i in range(n):
@@ -32,7 +32,7 @@ for i in range(n):
 
 @pytest.mark.slow
 def test_eight_processes_remember_and_log_without_loss_or_duplicate_ids(repo):
-    from memstrata.memory_layers.memory import Memory
+    from lorestack.memory_layers.memory import Memory
 
     workers, per_worker = 8, 50
     began = time.perf_counter()
@@ -119,7 +119,7 @@ def test_kill_dash_nine_of_reindex_then_recovery(repo):
     rng = random.Random(15)
     for _round in range(3):
         proc = subprocess.Popen(
-            [sys.executable, "-m", "memstrata.cli", "reindex"],
+            [sys.executable, "-m", "lorestack.cli", "reindex"],
             cwd=repo,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -154,8 +154,8 @@ def test_kill_dash_nine_of_reindex_then_recovery(repo):
 
 
 def test_two_consolidations_at_once_the_second_is_refused(repo, fake_llm):
-    from memstrata.memory_layers.memory import Memory
-    from memstrata.memory_layers.operations import log_event
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import log_event
 
     release = threading.Event()
 
@@ -172,7 +172,7 @@ def test_two_consolidations_at_once_the_second_is_refused(repo, fake_llm):
     ):
         log_event(mem, text, "decision", tags=["queue"])
     first = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.cli", "consolidate"],
+        [sys.executable, "-m", "lorestack.cli", "consolidate"],
         cwd=repo,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -186,7 +186,7 @@ def test_two_consolidations_at_once_the_second_is_refused(repo, fake_llm):
         assert server.requests, first.communicate()[1] if first.poll() is not None else "no call"
         second = run_cli("consolidate", cwd=repo, timeout=120)
         assert second.returncode != 0
-        assert "another `memstrata consolidate` is running" in second.stderr
+        assert "another `lorestack consolidate` is running" in second.stderr
         assert "Traceback" not in second.stderr and len(second.stderr.strip().splitlines()) == 1
     finally:
         release.set()

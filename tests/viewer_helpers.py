@@ -8,24 +8,24 @@ import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from memstrata.memory_layers.memory import Memory
-from memstrata.memory_layers.models import AppliesTo, CriterionSpec
-from memstrata.memory_layers.operations import log_event, remember
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+from lorestack.memory_layers.operations import log_event, remember
 
 HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 
 def artifacts_dir() -> Path:
-    """Where screenshots go: $MEMSTRATA_TEST_ARTIFACTS, else a folder under the temp dir."""
-    env = os.environ.get("MEMSTRATA_TEST_ARTIFACTS")
-    path = Path(env) if env else Path(tempfile.gettempdir()) / "memstrata-viewer-artifacts"
+    """Where screenshots go: $LORESTACK_TEST_ARTIFACTS, else a folder under the temp dir."""
+    env = os.environ.get("LORESTACK_TEST_ARTIFACTS")
+    path = Path(env) if env else Path(tempfile.gettempdir()) / "lorestack-viewer-artifacts"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 def system_browser() -> str | None:
-    """Debian's chromium (or $MEMSTRATA_TEST_CHROMIUM); Playwright never downloads one here."""
-    env = os.environ.get("MEMSTRATA_TEST_CHROMIUM")
+    """Debian's chromium (or $LORESTACK_TEST_CHROMIUM); Playwright never downloads one here."""
+    env = os.environ.get("LORESTACK_TEST_CHROMIUM")
     if env:
         return env if Path(env).is_file() else None
     for name in ("chromium", "chromium-browser"):
@@ -37,7 +37,7 @@ def system_browser() -> str | None:
 
 def seed_memory(repo: Path) -> dict:
     """A project memory with every page's material: items, criteria, journal, pending claims."""
-    from memstrata.consolidation.job import run_consolidation
+    from lorestack.consolidation.job import run_consolidation
 
     Memory.init(repo)
     mem = Memory.open(repo)
@@ -90,6 +90,6 @@ def seed_memory(repo: Path) -> dict:
 
 
 def pending_claims(repo: Path) -> list:
-    from memstrata.consolidation.review import list_pending
+    from lorestack.consolidation.review import list_pending
 
     return list_pending(Memory.open(repo))

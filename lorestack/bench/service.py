@@ -1,0 +1,174 @@
+"""Whole-process figures with the resident service off and on, on one kept store.
+
+`service_latency(repo, home, runs)` times the commands as a client runs them (the `lorestack`
+console script, a fresh process each time): first with the service disabled, then the very
+first prompt after "boot" (no service yet: answered in-process, and it starts the service),
+then with the warm service — session-start, prompt (the full default pipeline), `search`,
+`check` and `check --hook pre-tool` — and finally the service's resident memory and its CPU
+while idle. The service runs in a private temporary runtime folder and is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lorestack.bench.hooks import _AREAS, _PROMPTS, _TECH, _percentiles
+
+
+def _command() -> list[str]:
+    script = Path(sys.executable).parent / "lorestack"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "lorestack.launcher"]
+
+
+def _timed(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> tuple[float, str]:
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [*_command(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    return (time.perf_counter() - started) * 1000, proc.stdout
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _round(samples: list[float]) -> dict:
+    return _percentiles(samples) if samples else {}
+
+
+def _suite(env: dict, repo: Path, runs: int, seed: int, tag: str) -> dict:
+    """session-start, prompt, search, check, check --hook pre-tool: `runs` fresh processes each."""
+    rng = random.Random(seed)
+    starts, prompts, searches, checks, pretool, recalled = [], [], [], [], [], 0
+    for i in range(runs):
+        ms, _ = _timed(
+            ["hook", "session-start"],
+            env,
+            repo,
+            json.dumps(
+                {"cwd": str(repo), "session_id": f"{tag}-s{i}", "hook_event_name": "SessionStart"}
+            ),
+        )
+        starts.append(ms)
+        text = rng.choice(_PROMPTS).format(a=rng.choice(_AREAS), t=rng.choice(_TECH))
+        ms, out = _timed(
+            ["hook", "prompt"],
+            env,
+            repo,
+            json.dumps(
+                {
+                    "cwd": str(repo),
+                    "session_id": f"{tag}-p{i}",
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": text,
+                }
+            ),
+        )
+        prompts.append(ms)
+        recalled += bool(out.strip())
+        ms, _ = _timed(["search", text], env, repo)
+        searches.append(ms)
+        ms, _ = _timed(
+            ["check", f"add {rng.choice(_TECH)} to the {rng.choice(_AREAS)} service"], env, repo
+        )
+        checks.append(ms)
+        ms, _ = _timed(
+            ["check", "--hook", "pre-tool"],
+            env,
+            repo,
+            json.dumps(
+                {"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "cwd": str(repo)}
+            ),
+        )
+        pretool.append(ms)
+    return {
+        "session_start_ms": _round(starts),
+        "prompt_ms": _round(prompts),
+        "search_ms": _round(searches),
+        "check_ms": _round(checks),
+        "pre_tool_ms": _round(pretool),
+        "prompt_recalled": f"{recalled}/{runs}",
+    }
+
+
+def service_latency(
+    repo: Path, home: Path, runs: int, *, seed: int = 11, idle_s: float = 5.0
+) -> dict:
+    """Service off vs on on the store at `repo` (already indexed); see the module docstring."""
+    from lorestack.integrations.service import client
+
+    run_dir = Path(tempfile.mkdtemp(prefix="ms-bench-", dir="/tmp")) / "run"
+    base = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
+    base.update({"LORESTACK_HOME": str(home)})
+    base.pop("LORESTACK_ROOT", None)
+    off = {**base, "LORESTACK_SERVICE__ENABLED": "false"}
+    on = {
+        **base,
+        "LORESTACK_SERVICE__ENABLED": "true",
+        "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir),
+    }
+    saved = {k: os.environ.get(k) for k in ("LORESTACK_SERVICE__RUNTIME_DIR",)}
+    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
+    try:
+        result: dict = {"off": _suite(off, repo, runs, seed, "off")}
+        # first call after boot: no service; the default deadline applies
+        ms, out = _timed(
+            ["hook", "prompt"],
+            on,
+            repo,
+            json.dumps(
+                {
+                    "cwd": str(repo),
+                    "session_id": "boot",
+                    "prompt": "how do we deploy billing changes?",
+                }
+            ),
+        )
+        result["first_prompt_ms"] = round(ms, 1)
+        result["first_prompt_recalled"] = bool(out.strip())
+        up = client.wait_until_up(120)
+        result["service_started_by_first_call"] = up
+        if not up:
+            return result
+        _suite(on, repo, 2, seed + 1, "warm")  # warm-up: first sync, model load, caches
+        result["on"] = _suite(on, repo, runs, seed, "on")
+        status = client.call({"op": "status"}, 10.0, check_env=False)
+        result["service_rss_mb"] = status.get("rss_mb")
+        pid = int(status["pid"])
+        before = _cpu_seconds(pid)
+        time.sleep(idle_s)
+        after = _cpu_seconds(pid)
+        if before is not None and after is not None:
+            result["service_idle_cpu_pct"] = round(100 * (after - before) / idle_s, 2)
+        return result
+    finally:
+        try:
+            client.call({"op": "stop"}, 10.0, check_env=False)
+        except client.Unavailable:
+            pass
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        shutil.rmtree(run_dir.parent, ignore_errors=True)

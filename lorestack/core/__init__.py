@@ -1,0 +1,1 @@
+"""Shared core: errors, paths, settings. Imports nothing else of lorestack."""

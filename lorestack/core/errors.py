@@ -1,0 +1,66 @@
+"""Domain exceptions. The CLI turns each into one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+
+class LorestackError(Exception):
+    """Base for every error a user can cause or fix."""
+
+    exit_code = 1
+
+
+class MemoryRootNotFound(LorestackError):
+    pass
+
+
+class ItemNotFound(LorestackError):
+    pass
+
+
+class InvalidItem(LorestackError):
+    """A memory file that cannot be parsed (bad frontmatter, unknown schema, not UTF-8)."""
+
+    def __init__(self, path, problem: str):
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class SecretDetected(LorestackError):
+    """Refused a write because it contains a credential."""
+
+    def __init__(self, findings: list[str], where: str = "input"):
+        self.findings = findings
+        kinds = ", ".join(sorted(set(findings)))
+        super().__init__(
+            f"refused: {where} looks like it contains a secret ({kinds}); nothing was written. "
+            "Remove it, or pass --redact to store it with the secret replaced."
+        )
+
+
+class InputRejected(LorestackError):
+    """Input that cannot be stored as it is: NUL bytes, not UTF-8, or over a size limit."""
+
+
+class ConcurrentEdit(LorestackError):
+    """The file changed on disk since it was read; we refuse to overwrite it."""
+
+
+class ConfigError(LorestackError):
+    pass
+
+
+class MissingExtra(LorestackError):
+    """An optional dependency is not installed."""
+
+
+class LLMError(LorestackError):
+    """An LLM call failed. `transient` tells whether a retry may help."""
+
+    def __init__(self, message: str, transient: bool = False):
+        self.transient = transient
+        super().__init__(message)
+
+
+class IndexUnavailable(LorestackError):
+    pass

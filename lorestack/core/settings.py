@@ -1,0 +1,391 @@
+"""Settings: one pydantic-settings object, read once at the entry point and passed down.
+
+Layers (later wins): the defaults written in the models below < ~/.lorestack/config.toml <
+.memory/config.toml < LORESTACK_* environment < explicit overrides (CLI flags).
+
+The models are the one source of defaults; the shipped `configs/default.toml` documents them
+and a test keeps the two in agreement. Entry points get their settings from
+`resolve_settings` (or `Memory.open`, which uses it), never by reading `LORESTACK_*` themselves.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import tomllib
+from pydantic import BaseModel, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from lorestack.core.errors import ConfigError
+
+
+class TokenSettings(BaseModel):
+    encoding: str = "cl100k_base"
+
+
+class GuardSettings(BaseModel):
+    redact: bool = False
+    entropy_threshold: float = 4.2
+
+
+class LimitsSettings(BaseModel):
+    max_item_bytes: int = 65536        # remember / log text (CLI, stdin, MCP)
+    max_proposal_bytes: int = 262144   # check: text proposals refused above; diffs and hooks cut
+    max_file_bytes: int = 262144       # a larger memory file is read as a truncated excerpt
+
+
+class EmbeddingSettings(BaseModel):
+    provider: Literal["onnx", "litellm"] = "onnx"
+    model: str = "all-MiniLM-L6-v2"
+    model_dir: str = ""
+    allow_download: bool = True  # hooks turn this off: they never wait on the network
+    batch_size: int = 32
+    max_tokens: int = 256
+
+
+class RetrievalSettings(BaseModel):
+    k: int = 10
+    rrf_k: int = 10
+    bm25_weight: float = 1.0
+    prose_bm25_weight: float = 0.5
+    vector_weight: float = 1.0
+    candidates: int = 50
+    date_weight: float = 2.0
+    speaker_weight: float = 0.3  # default pipeline: boost events said by a person the query names
+    reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
+    chroma_url: str = ""
+    chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
+    chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
+    chroma_timeout_s: float = 10.0  # per request to a Chroma server (chroma sets none)
+    cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+    llm_rerank_max_items: int = 20
+    relevance_weight: float = 0.75
+    chunk_tokens: int = 512
+    # conversational turns (events with a session and a speaker) are found by what their
+    # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
+    neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
+    neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
+    neighbour_embed: bool = False  # a turn <= neighbour_chars: also a vector of previous + turn
+    neighbour_spread: float = 0.0  # query time: share of a hit's fused score its neighbours gain
+
+
+class DecaySettings(BaseModel):
+    fact: float = 120.0
+    decision: float = 180.0
+    caveat: float = 0.0
+    preference: float = 365.0
+    criterion: float = 0.0
+    event: float = 21.0
+    access_boost: float = 0.5
+    max_strength_factor: float = 8.0
+
+
+class LoaderSettings(BaseModel):
+    budget: int = 2000
+    resident_budget: int = 800
+    catalog_share: float = 0.25
+    prompt_budget: int = 600
+    journal_days: int = 2
+    journal_share: float = 0.2
+    candidates: int = 50
+    todo_days: int = 14
+    catalog_rescan_s: float = 300.0
+    fill_budget: bool = True
+    max_candidates: int = 1000
+    excerpts: bool = True
+    excerpt_tokens: int = 160
+    excerpt_rank: int = 0
+
+
+class HookSettings(BaseModel):
+    deadline_ms: int = 1500
+    prompt_deadline_ms: int = 2500
+    # recall modes as in retrieval/modes.py ("hybrid" is an alias of "default")
+    session_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "bm25"
+    prompt_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "default"
+    prompt_k: int = 8
+    session_end_min_interval_s: int = 600
+    client_timeout_s: int = 10
+
+
+class ServiceSettings(BaseModel):
+    enabled: bool = True  # the thin client reads LORESTACK_SERVICE__ENABLED from the environment
+    idle_exit_s: float = 1800.0
+    runtime_dir: str = ""  # the thin client reads LORESTACK_SERVICE__RUNTIME_DIR
+
+
+class LLMSettings(BaseModel):
+    model: str = ""
+    api_base: str = ""
+    api_key_env: str = ""  # name of the env var holding the key; litellm's defaults otherwise
+    timeout_s: float = 30
+    max_retries: int = 2
+    temperature: float = 0.0
+
+
+class ConsolidationSettings(BaseModel):
+    max_tokens: int = 20000
+    ttl_days: int = 90
+    archive_threshold: float = 0.05
+    pending_review: bool = True
+    min_cluster_similarity: float = 0.55
+    machine_confidence: float = 0.7
+    git_commit: bool = False
+    similar_threshold: float = 0.5
+    duplicate_threshold: float = 0.7
+    tag_weight: float = 0.2
+    min_cluster_events: int = 2
+    max_failures: int = 3
+    llm_max_tokens: int = 400
+    candidates: int = 3
+    cron_at: str = "03:17"
+
+
+class GuardrailSettings(BaseModel):
+    llm: bool = False
+    retrieval: bool = True
+    hook_retrieval: bool = False
+    retrieval_k: int = 6
+    min_similarity: float = 0.35
+    max_notes: int = 5
+    max_llm_items: int = 8
+    llm_max_tokens: int = 900
+    hook_llm_timeout_s: float = 20
+    hook_deadline_ms: int = 5000  # check --hook pre-tool|pre-commit: then fail open (or closed)
+    max_proposal_chars: int = 12000
+    draft: bool = True  # `remember --type criterion` drafts forbid/require terms from the text
+
+
+def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a FIFO or device would block the open
+        raise ConfigError(f"{path}: not a regular file; remove it or replace it with a TOML file")
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from exc
+
+
+def default_config_text() -> str:
+    return resources.files("lorestack.configs").joinpath("default.toml").read_text("utf-8")
+
+
+class _LayeredTomlSource(PydanticBaseSettingsSource):
+    """The user's TOML layers, deep-merged, above the model defaults and below env values."""
+
+    def __init__(self, settings_cls: type[BaseSettings], files: tuple[Path, ...]):
+        super().__init__(settings_cls)
+        merged: dict[str, Any] = {}
+        for path in files:
+            merged = _deep_merge(merged, _read_toml(path))
+        self._data = merged
+
+    def get_field_value(self, field, field_name):  # pragma: no cover - unused by __call__
+        return self._data.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return self._data
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="LORESTACK_", env_nested_delimiter="__", extra="ignore"
+    )
+    layer_files: ClassVar[tuple[Path, ...]] = ()
+
+    tokens: TokenSettings = TokenSettings()
+    guard: GuardSettings = GuardSettings()
+    limits: LimitsSettings = LimitsSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    decay: DecaySettings = DecaySettings()
+    loader: LoaderSettings = LoaderSettings()
+    hooks: HookSettings = HookSettings()
+    service: ServiceSettings = ServiceSettings()
+    llm: LLMSettings = LLMSettings()
+    consolidation: ConsolidationSettings = ConsolidationSettings()
+    guardrail: GuardrailSettings = GuardrailSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings
+    ):
+        return (init_settings, env_settings, _LayeredTomlSource(settings_cls, cls.layer_files))
+
+
+def load_settings(
+    project_root: Path | None = None, home: Path | None = None, **overrides: Any
+) -> Settings:
+    """Read every layer once. `project_root` / `home` are the `.memory` and `~/.lorestack` dirs."""
+    files = [path for _, path in config_files(project_root, home)]
+    bound = type("Settings", (Settings,), {"layer_files": tuple(files)})
+    nested: dict[str, Any] = {}
+    for dotted, value in overrides.items():
+        if value is None:
+            continue
+        section, _, key = dotted.partition(".")
+        nested.setdefault(section, {})[key] = value
+    try:
+        # explicit values must deep-merge over the lower layers, not replace whole sections
+        base = bound()
+        data = _deep_merge(base.model_dump(), nested)
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe_invalid(exc, files, overrides)) from exc
+
+
+def config_files(project_root: Path | None, home: Path | None) -> list[tuple[str, Path]]:
+    """The user's TOML layers, lowest first, each named: ("global", path), ("project", path)."""
+    files = []
+    if home is not None:
+        files.append(("global", home / "config.toml"))
+    if project_root is not None:
+        files.append(("project", project_root / "config.toml"))
+    return files
+
+
+def _env_name(dotted: str) -> str:
+    return "LORESTACK_" + dotted.upper().replace(".", "__")
+
+
+def _describe_invalid(exc: ValidationError, files: list[Path], overrides: dict[str, Any]) -> str:
+    """Every bad key, each with the layer it came from (file, env variable or flag)."""
+    parts = []
+    for error in exc.errors():
+        dotted = ".".join(str(p) for p in error["loc"])
+        parts.append(f"{dotted} ({_origin(dotted, files, overrides)}): {error['msg']}")
+    return "invalid settings: " + "; ".join(parts)
+
+
+def _origin(dotted: str, files: list[Path], overrides: dict[str, Any] | None = None) -> str:
+    """Where the effective value of `section.key` comes from."""
+    import os
+
+    if overrides and overrides.get(dotted) is not None:
+        return "command-line flag"
+    if _env_name(dotted) in os.environ:
+        return f"environment {_env_name(dotted)}"
+    section, _, key = dotted.partition(".")
+    for path in reversed(files):
+        data = _read_toml(path)
+        if isinstance(data.get(section), dict) and key in data[section]:
+            return str(path)
+    return "default"
+
+
+def resolve_settings(cwd: Path | None = None, root: str | Path | None = None,
+                     home: str | Path | None = None, **overrides: Any) -> Settings:
+    """The composition root: settings for a command run here, with every layer that applies.
+
+    Used by entry points that may run without a project (installers, bench, hooks before the
+    store opens); `Memory.open` resolves the same roots.
+    """
+    project_root, home_dir = resolve_roots(cwd, root, home)
+    return load_settings(project_root, home_dir, **overrides)
+
+
+def resolve_roots(cwd: Path | None = None, root: str | Path | None = None,
+                  home: str | Path | None = None) -> tuple[Path | None, Path]:
+    """(the project's `.memory` dir if there is one, the global home)."""
+    from lorestack.core.errors import MemoryRootNotFound
+    from lorestack.core.paths import find_project_root, global_home
+
+    home_dir = Path(home).expanduser() if home else global_home()
+    try:
+        project_root: Path | None = find_project_root(cwd, root)
+    except MemoryRootNotFound:
+        project_root = None
+    if project_root is not None and not project_root.is_dir():
+        project_root = None
+    return project_root, home_dir
+
+
+def explain_settings(project_root: Path | None, home: Path | None,
+                     **overrides: Any) -> list[tuple[str, Any, str]]:
+    """Every effective setting as (section.key, value, where it came from)."""
+    settings = load_settings(project_root, home, **overrides)
+    files = [path for _, path in config_files(project_root, home)]
+    rows = []
+    for section, values in settings.model_dump().items():
+        for key, value in values.items():
+            dotted = f"{section}.{key}"
+            rows.append((dotted, value, _origin(dotted, files, overrides)))
+    return rows
+
+
+def setting_type(dotted: str) -> Any:
+    """The annotation of `section.key`; ConfigError naming the known keys when unknown."""
+    section, _, key = dotted.partition(".")
+    field = Settings.model_fields.get(section)
+    model = getattr(field, "annotation", None) if field else None
+    fields = getattr(model, "model_fields", {}) if model else {}
+    if not key or key not in fields:
+        known = sorted(Settings.model_fields) if not fields else sorted(fields)
+        where = "sections" if not fields else f"keys in [{section}]"
+        raise ConfigError(f"unknown setting '{dotted}'; {where}: {', '.join(known)}")
+    return fields[key].annotation
+
+
+def write_setting(path: Path, dotted: str, raw: str) -> Any:
+    """Validate `raw` for `section.key` and write it into the TOML file at `path`.
+
+    Only that key changes: comments and formatting of the rest of the file stay (tomlkit).
+    Returns the typed value written.
+    """
+    import tomlkit
+    from pydantic import TypeAdapter
+
+    annotation = setting_type(dotted)
+    try:
+        value = TypeAdapter(annotation).validate_python(raw, strict=False)
+    except ValidationError as exc:
+        raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
+    section, _, key = dotted.partition(".")
+    text = path.read_text("utf-8") if path.exists() else ""
+    try:
+        doc = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from exc
+    table = doc.get(section)
+    if table is None:
+        table = tomlkit.table()
+        doc[section] = table
+    table[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _replace_text(path, tomlkit.dumps(doc))
+    return value
+
+
+def _replace_text(path: Path, text: str) -> None:
+    """Atomic replace (temp file in the same folder, fsync, rename) keeping the file's mode."""
+    import os
+    import tempfile
+
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

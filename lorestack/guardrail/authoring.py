@@ -1,0 +1,75 @@
+"""Change a stored criterion's decidable form: `lorestack criteria edit ID`.
+
+Only the parts given change; `redraft` reads the sentence again (the rules' draft, or the
+LLM's when configured) and `clear_terms` drops forbid/require/unless so `check` reads the
+sentence itself at check time. Writes go through the store's lock and checksum (a file
+edited meanwhile is never overwritten) and through the secret guard, like `remember`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lorestack.core.errors import LorestackError
+from lorestack.guardrail.drafting import DraftResult, draft_criterion
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import MemoryItem
+
+
+@dataclass
+class EditedCriterion:
+    item: MemoryItem
+    path: Path
+    draft: DraftResult | None = None
+
+
+def edit_criterion(
+    mem: Memory,
+    item_id: str,
+    *,
+    keywords: list[str] | None = None,
+    paths: list[str] | None = None,
+    topics: list[str] | None = None,
+    forbid: list[str] | None = None,
+    require: list[str] | None = None,
+    unless: list[str] | None = None,
+    verdict: str | None = None,
+    rationale: str | None = None,
+    redraft: bool = False,
+    clear_terms: bool = False,
+) -> EditedCriterion:
+    """Apply the given changes (None = keep) to criterion `item_id` and save it."""
+    from lorestack.memory_layers.operations import _guard_item
+
+    loaded = mem.get(item_id)
+    item = loaded.item.model_copy(deep=True)
+    if item.type != "criterion" or item.criterion is None:
+        raise LorestackError(f"'{item_id}' is a {item.type}, not a criterion")
+    spec = item.criterion
+    if clear_terms or redraft:
+        spec.forbid, spec.require, spec.unless = [], [], []
+    a = spec.applies_to
+    a.keywords = list(keywords) if keywords is not None else a.keywords
+    a.paths = list(paths) if paths is not None else a.paths
+    a.topics = list(topics) if topics is not None else a.topics
+    spec.forbid = list(forbid) if forbid is not None else spec.forbid
+    spec.require = list(require) if require is not None else spec.require
+    spec.unless = list(unless) if unless is not None else spec.unless
+    spec.verdict = verdict or spec.verdict  # type: ignore[assignment]
+    spec.rationale = rationale if rationale is not None else spec.rationale
+    drafted = None
+    if redraft:
+        drafted = draft_criterion(mem.settings, spec.condition or item.body, spec)
+        item.criterion = spec = drafted.spec
+    missing = spec.missing_parts()
+    if missing:
+        raise LorestackError(f"criterion {item_id} would not be decidable: missing {missing[0]}")
+    if spec.regex_problems():
+        raise LorestackError("; ".join(spec.regex_problems()))
+    item = _guard_item(mem, item, None)
+    mem.store_for(item.scope).update(loaded, item)
+    return EditedCriterion(item, loaded.path, drafted)

@@ -1,0 +1,335 @@
+"""The decision guardrail: hold a proposal against the criteria, decisions and caveats that
+apply, and answer pass / warn / block citing the rule and when it was set.
+
+Order of judgement:
+1. every active criterion is judged by its own terms (rules.py); a criterion without terms
+   is read from its sentence (sentences.py): decided when the proposal affirms what it
+   forbids, lacks what it requires, or takes the recommended alternative — otherwise
+   "applies, undecided", a warn. Archived and superseded criteria never count;
+2. related criteria, decisions and caveats are looked up in the hybrid index (optional:
+   it loads tantivy, Chroma and the ONNX model, so hooks skip it unless configured);
+3. what the rules could not decide goes to the LLM judge when one is configured and
+   `[guardrail] llm = true` (judge_llm.py); otherwise an undecided criterion stays a warn
+   (in a hook, the agent is asked to judge it) and a related item is a "possibly relevant"
+   note, which never changes the verdict.
+
+`check` takes everything it needs as arguments and keeps no state between calls, so a
+long-lived process (the resident service) can call it for every hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lorestack.core.errors import LorestackError
+from lorestack.guardrail.findings import (  # noqa: F401 - the public names live here too
+    CheckResult,
+    CriterionTrace,
+    Finding,
+    JudgedBy,
+    ProposalSummary,
+    counts,
+    from_rules,
+    make_finding,
+    rule_text,
+    violation_verdict,
+)
+from lorestack.guardrail.proposals import Proposal
+from lorestack.guardrail.rules import (
+    PreparedText,
+    RuleOutcome,
+    evaluate,
+    evaluate_sentence,
+    gate_user_terms,
+    spec_problems,
+)
+from lorestack.memory_layers.models import CriterionSpec
+from lorestack.memory_layers.scopes import visible_global
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.store import LoadedItem
+
+JUDGED_TYPES = ("criterion", "decision", "caveat")
+
+
+def prepare(proposal: Proposal) -> PreparedText:
+    """The proposal's text, tokenised once for every criterion."""
+    return PreparedText.of(proposal.text, change=proposal.is_change())
+
+
+def judge_criterion(
+    loaded: LoadedItem, prepared: PreparedText, paths: list[str]
+) -> tuple[RuleOutcome, JudgedBy]:
+    """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
+    spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
+    sentence = rule_text(loaded.item)
+    if not (spec.forbid or spec.require):
+        outcome = evaluate_sentence(spec, sentence, prepared, paths)
+        if outcome is not None:
+            return outcome, "sentence"
+    return evaluate(gate_user_terms(spec, sentence), prepared, paths), "rules"
+
+
+def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
+    """Active-folder criteria (and decisions/caveats unless `criteria_only`), project over
+    global by id or type+title as in `Memory.load_items`; archive/ is never read."""
+    if not criteria_only:
+        result = mem.load_items(include_archived=False, types=JUDGED_TYPES)
+        return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
+    from lorestack.core.errors import InvalidItem
+
+    per_store: list[list] = []
+    problems: list = []
+    for store in (mem.project_store, mem.global_store):
+        items: list = []
+        per_store.append(items)
+        if store is None or not store.exists():
+            continue
+        scan = store.scan_folders(("criteria",))
+        problems.extend(scan.skipped)
+        for path in [Path(e.path) for e in scan.entries]:
+            try:
+                items.append(store.load_file(path))
+            except InvalidItem as exc:
+                problems.append(exc)
+            except OSError:
+                continue
+    project, global_ = per_store
+    merged = project + list(
+        visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))
+    )
+    return [li for li in merged if li.item.type == "criterion"], problems
+
+
+# ---- retrieval -------------------------------------------------------------------------
+def related_items(
+    mem: Memory, proposal: Proposal, k: int, min_similarity: float, warn: Callable[[str], None]
+) -> list[tuple[str, float]]:
+    """(id, cosine) of criteria/decisions/caveats semantically close to the proposal.
+
+    Fused hybrid scores are relative to the best hit, so the cut uses the MiniLM cosine
+    between the proposal and each hit, which means the same thing in every memory.
+    """
+    from lorestack.retrieval.pool import borrow_index
+
+    query = (proposal.text + "\n" + " ".join(proposal.paths)).strip()
+    if not query:
+        return []
+    with borrow_index(mem, warn=warn) as index:
+        hits = index.search(
+            query, k=k, types=list(JUDGED_TYPES), mode="rrf", record_access=False
+        )
+        if not hits:
+            return []
+        vectors = index.embedder().embed([query[:2000]] + [h.text for h in hits])
+    sims = vectors[1:] @ vectors[0]
+    return [(h.id, float(s)) for h, s in zip(hits, sims) if float(s) >= min_similarity]
+
+
+def _retrieved(mem, proposal, by_id, decided, note) -> list[Finding]:
+    """Related items the rules did not decide, as notes (retrieval never changes a verdict)."""
+    g = mem.settings.guardrail
+    found = []
+    try:
+        for item_id, sim in related_items(mem, proposal, g.retrieval_k, g.min_similarity, note):
+            li = by_id.get(item_id)
+            if li is None or item_id in decided:
+                continue
+            decided.add(item_id)
+            reason = f"related by meaning (similarity {sim:.2f})"
+            found.append(make_finding(li, "possibly_relevant", "note", "retrieval", reason))
+    except Exception as exc:  # noqa: BLE001 - retrieval is optional; the rules still hold
+        note(
+            f"retrieval unavailable ({type(exc).__name__}: {str(exc)[:160]}); "
+            "judged by the rules only"
+        )
+    return found
+
+
+# ---- the check -------------------------------------------------------------------------
+def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None]) -> Proposal:
+    """A text proposal over the limit is refused; a diff, a file or a hook payload (which the
+    user did not size by hand) is judged on its first `max_bytes` with a warning."""
+    from lorestack.memory_layers.input_check import check_input_text, human_size
+
+    size = len(proposal.text.encode("utf-8", "surrogatepass"))
+    if max_bytes <= 0 or size <= max_bytes:
+        return proposal
+    if proposal.source == "text":
+        check_input_text(proposal.text, where="the proposal", max_bytes=max_bytes,
+                         setting="limits.max_proposal_bytes",
+                         outcome="nothing was checked", advice="Check a smaller part")
+    cut = proposal.text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
+    note(f"proposal is {human_size(size)}; judged its first {human_size(max_bytes)} "
+         "(limits.max_proposal_bytes)")
+    return proposal.model_copy(update={"text": cut})
+
+
+def _judge_all(by_id: dict, proposal: Proposal, result: CheckResult, note) -> tuple[set, list]:
+    """Every counted criterion by its rules; returns (decided ids, possibly relevant)."""
+    prepared = prepare(proposal)
+    paths = proposal.judged_paths()
+    decided: set[str] = set()
+    possibly: list[Finding] = []
+    for item_id, li in by_id.items():
+        spec = li.item.criterion
+        if li.item.type != "criterion" or spec is None:
+            continue
+        problems = [p for p in spec_problems(spec) if p.startswith("invalid regex")]
+        if problems:
+            note(f"criterion {item_id} skipped: {'; '.join(problems)}")
+            continue
+        result.criteria_checked += 1
+        outcome, how = judge_criterion(li, prepared, paths)
+        if outcome.status == "not_applicable":
+            continue
+        finding = from_rules(li, outcome, how)
+        decided.add(item_id)
+        bucket = {
+            "violated": result.violations,
+            "satisfied": result.satisfied,
+            "undecided": result.undecided,
+        }.get(finding.outcome, possibly)
+        bucket.append(finding)
+    return decided, possibly
+
+
+def check(
+    mem: Memory,
+    proposal: Proposal,
+    *,
+    retrieval: bool | None = None,
+    llm: bool | None = None,
+    hook: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> CheckResult:
+    """Judge `proposal`; see the module docstring for the order."""
+    from lorestack.retrieval.llm import llm_configured
+
+    g = mem.settings.guardrail
+    warnings: list[str] = []
+
+    def note(message: str) -> None:
+        warnings.append(message)
+        if warn:
+            warn(message)
+
+    proposal = _within_limit(proposal, mem.settings.limits.max_proposal_bytes, note)
+    result = CheckResult(proposal=_summary(proposal))
+    result.skipped = proposal.skip_reason or (
+        "" if proposal.text.strip() or proposal.paths else "empty proposal: nothing to judge"
+    )
+    if result.skipped:
+        return result
+    use_retrieval = (g.hook_retrieval if hook else g.retrieval) if retrieval is None else retrieval
+    use_llm = (g.llm if llm is None else llm) and llm_configured(mem.settings.llm)
+    if llm and not llm_configured(mem.settings.llm):
+        note("no LLM configured ([llm] model); undecided rules stay undecided")
+    # decisions and caveats only matter to retrieval and the LLM; a hook skips parsing them
+    loaded, problems = _load_judged(mem, criteria_only=not (use_retrieval or use_llm))
+    for problem in problems:
+        note(f"skipped unreadable memory file: {problem}")
+    by_id = {li.item.id: li for li in loaded if counts(li.item)}
+    decided, possibly = _judge_all(by_id, proposal, result, note)
+    if use_retrieval:
+        possibly += _retrieved(mem, proposal, by_id, decided, note)
+    if use_llm and (possibly or result.undecided):
+        possibly = judge_with_llm(mem, proposal, possibly, by_id, result, hook, note)
+    result.notes = possibly[: g.max_notes]
+    result.warnings = warnings
+    result.settle()
+    _redact_findings(result, mem.settings.guard.entropy_threshold)
+    return result
+
+
+def _redact_findings(result: CheckResult, threshold: float) -> None:
+    """A verdict goes back to the assistant: criteria edited by hand are shown redacted."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    buckets = (result.violations, result.notes, result.satisfied, result.undecided)
+    for finding in (f for bucket in buckets for f in bucket):
+        for name in ("title", "text", "reason", "quote", "rationale", "review_when"):
+            value = getattr(finding, name, "")
+            if value:
+                setattr(finding, name, redact_for_reading(value, threshold)[0])
+        finding.triggers = [redact_for_reading(t, threshold)[0] for t in finding.triggers]
+
+
+def _summary(proposal: Proposal) -> ProposalSummary:
+    return ProposalSummary(
+        source=proposal.source,
+        label=proposal.label,
+        paths=proposal.paths[:50],
+        chars=len(proposal.text),
+        tool=proposal.tool,
+    )
+
+
+# ---- the LLM judge ---------------------------------------------------------------------
+def judge_with_llm(
+    mem: Memory,
+    proposal: Proposal,
+    possibly: list[Finding],
+    by_id: dict,
+    result: CheckResult,
+    hook: bool,
+    note: Callable[[str], None],
+) -> list[Finding]:
+    """Let the LLM decide undecided criteria and possibly relevant items; returns what
+    stays a note (undecided criteria it does not decide stay in `result.undecided`)."""
+    from lorestack.guardrail.judge_llm import Candidate, judge
+
+    pending = result.undecided + possibly
+    candidates = [
+        Candidate(f.id, f.type, f.text, f.rationale, f.set_on.date().isoformat()) for f in pending
+    ]
+    try:
+        judged = judge(
+            mem.settings, candidates, proposal.text, proposal_label=proposal.label, hook=hook
+        )
+    except LorestackError as exc:
+        note(f"LLM judge unavailable ({exc}); undecided rules stay undecided")
+        return possibly
+    result.llm = {
+        "calls": judged.calls,
+        "prompt_tokens": judged.prompt_tokens,
+        "completion_tokens": judged.completion_tokens,
+        "cost_usd": judged.cost_usd,
+    }
+    undecided_ids = {f.id for f in result.undecided}
+    result.undecided = []
+    remaining: list[Finding] = []
+    for f in pending:
+        settled = _apply_judgement(f, judged.judgements.get(f.id), by_id, proposal, result)
+        if settled is None:
+            (result.undecided if f.id in undecided_ids else remaining).append(f)
+        elif settled is not f:
+            (result.undecided if f.id in undecided_ids else remaining).append(settled)
+    return remaining
+
+
+def _apply_judgement(f: Finding, j, by_id: dict, proposal: Proposal, result: CheckResult):
+    """Record the LLM's judgement of one finding: returns None when it said nothing, the
+    finding itself when settled (or dropped), or a copy that stays open."""
+    from lorestack.guardrail.judge_llm import quote_is_grounded
+
+    if j is None:
+        return None
+    if j.applies and j.violated and quote_is_grounded(j.quote, proposal.text):
+        li = by_id[f.id]
+        verdict = violation_verdict(li.item)
+        reason = j.why or "judged violated"
+        result.violations.append(
+            make_finding(li, "violated", verdict, "llm", reason, j.quote, f.triggers)
+        )
+    elif j.applies and j.violated:
+        why = f"LLM says violated but its quote is not in the proposal: {j.why}"
+        return f.model_copy(update={"reason": why})
+    elif j.applies:
+        update = {"outcome": "satisfied", "verdict": "pass", "judged_by": "llm"}
+        update["reason"] = j.why or "applies, not violated"
+        result.satisfied.append(f.model_copy(update=update))
+    return f  # settled, or does not apply: dropped

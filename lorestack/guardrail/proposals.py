@@ -1,0 +1,336 @@
+"""What the guardrail judges: a proposal built from text, a file, a git diff or a client's
+pre-tool hook payload (Claude Code, Codex, Cursor, Gemini CLI).
+
+A proposal is reduced to the text that would come into being (prose, a diff's added lines,
+a shell command, the content a tool would write) plus the paths it touches. Removed lines
+are not judged: deleting a cron job never breaks "no cron".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
+from lorestack.core.errors import LorestackError
+from lorestack.core.git import git_ok
+from lorestack.guardrail.terms import normalise_path, paths_in_text
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
+
+# tools that only read or talk: judging them would block harmless exploration
+READ_ONLY_TOOLS = frozenset(
+    {
+        # Claude Code / Codex
+        "Read",
+        "Glob",
+        "Grep",
+        "LS",
+        "WebFetch",
+        "WebSearch",
+        "TodoWrite",
+        "TodoRead",
+        "ExitPlanMode",
+        "BashOutput",
+        "KillShell",
+        "ListMcpResourcesTool",
+        "ReadMcpResourceTool",
+        "view_image",
+        "update_plan",
+        "read_file",
+        # Gemini CLI
+        "read_many_files",
+        "list_directory",
+        "glob",
+        "search_file_content",
+        "google_web_search",
+        "web_fetch",
+        "save_memory",
+        # Cursor
+        "beforeReadFile",
+        "Read File",
+    }
+)
+_PATH_KEYS = (
+    "file_path",
+    "path",
+    "notebook_path",
+    "filePath",
+    "target_file",
+    "absolute_path",
+    "directory",
+    "dir_path",
+)
+_TEXT_KEYS = (
+    "command",
+    "content",
+    "new_string",
+    "new_source",
+    "description",
+    "prompt",
+    "patch",
+    "input",
+    "code_edit",
+    "new_str",
+    "instructions",
+    "query",
+)
+
+
+class ProposalError(LorestackError):
+    pass
+
+
+class Proposal(BaseModel):
+    """The text and paths a check judges, and where they came from."""
+
+    source: Literal["text", "file", "diff", "tool"] = "text"
+    text: str = ""
+    paths: list[str] = Field(default_factory=list)
+    label: str = ""
+    tool: str | None = None
+    client: str | None = None
+    skip_reason: str = ""  # set when there is nothing worth judging (a read-only tool)
+
+    def is_change(self) -> bool:
+        """A diff or a tool's edit: its text is what would be added (not a description)."""
+        return self.source == "diff" or (self.source == "tool" and bool(self.paths))
+
+    def judged_paths(self) -> list[str]:
+        """Touched paths plus, for prose or a command, path-like words in the text (a
+        diff's or an edit's text is file content: a path in it is not touched)."""
+        out = list(self.paths)
+        if self.is_change():
+            return out
+        for p in paths_in_text(self.text):
+            if p not in out:
+                out.append(p)
+        return out
+
+    def merged_with(self, other: Proposal) -> Proposal:
+        paths = list(self.paths) + [p for p in other.paths if p not in self.paths]
+        text = "\n\n".join(t for t in (self.text, other.text) if t.strip())
+        label = " + ".join(x for x in (self.label, other.label) if x)
+        return Proposal(
+            source=other.source if self.source == "text" else self.source,
+            text=text,
+            paths=paths,
+            label=label,
+            tool=self.tool or other.tool,
+            client=self.client or other.client,
+        )
+
+
+def from_text(text: str, label: str = "text") -> Proposal:
+    return Proposal(source="text", text=text or "", label=label)
+
+
+def from_file(path: str | os.PathLike) -> Proposal:
+    """A plan or design note on disk; judged as prose."""
+    file = Path(path)
+    try:
+        text = file.read_text("utf-8")
+    except FileNotFoundError as exc:
+        raise ProposalError(f"{file}: no such file") from exc
+    except UnicodeDecodeError as exc:
+        raise ProposalError(f"{file}: not UTF-8 text; pass a text proposal or a diff") from exc
+    return Proposal(source="file", text=text, label=str(file))
+
+
+# ---- git diffs --------------------------------------------------------------------------
+def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
+    """(touched paths, added lines) from `git diff` output."""
+    paths: list[str] = []
+    added: list[str] = []
+
+    def add_path(raw: str) -> None:
+        raw = raw.strip()
+        if raw == "/dev/null":
+            return
+        if raw.startswith(("a/", "b/")):
+            raw = raw[2:]
+        p = normalise_path(raw)
+        if p and p not in paths:
+            paths.append(p)
+
+    in_header = True  # between `diff --git` and the first `@@`: ---/+++ are file names
+    for line in diff.splitlines():
+        if line.startswith("diff "):
+            in_header = True
+        elif line.startswith("@@"):
+            in_header = False
+        elif in_header and line.startswith(("+++ ", "--- ")):
+            add_path(line[4:].split("\t")[0])
+        elif in_header and line.startswith(("rename from ", "rename to ")):
+            add_path(line.split(" ", 2)[2])
+        elif not in_header and line.startswith("+"):
+            added.append(line[1:])
+    return paths, added
+
+
+def _git(repo_dir: Path, *args: str) -> str:
+    from lorestack.core.git import GitError, git_out
+
+    try:
+        return git_out(repo_dir, *args)
+    except GitError as exc:
+        raise ProposalError(f"{exc} (--diff needs git)") from exc
+
+
+def _names(raw: str) -> list[str]:
+    return [normalise_path(n) for n in raw.split("\0") if n.strip()]
+
+
+def from_git_diff(
+    repo_dir: str | os.PathLike, rev: str | None = None, *, staged: bool = False
+) -> Proposal:
+    """Changed paths and added lines of the staged changes, the working tree (vs HEAD), a
+    revision (what that commit introduced, with its message) or a range `A..B`."""
+    repo = Path(repo_dir)
+    # explicit prefixes: a user's diff.noprefix / diff.mnemonicPrefix must not change paths
+    base = ["--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-U0"]
+    message = ""
+    if staged:
+        diff_args, label = ["diff", "--cached", *base], "staged changes"
+    elif not rev:
+        if not git_ok(repo, "rev-parse", "--git-dir"):
+            raise ProposalError(f"{repo} is not inside a git repository; --diff needs one")
+        head = "HEAD" if git_ok(repo, "rev-parse", "--verify", "-q", "HEAD") else EMPTY_TREE
+        diff_args, label = ["diff", *base, head], "working tree vs HEAD"
+    elif ".." in rev:
+        diff_args, label = ["diff", *base, rev], f"git diff {rev}"
+    else:
+        diff_args, label = (
+            ["diff-tree", "-p", "-r", "--root", "--no-commit-id", *base, rev],
+            f"commit {rev}",
+        )
+        message = _git(repo, "log", "-1", "--format=%B", rev).strip()
+    # the memory folder holds the rules themselves: committing a criterion is no proposal
+    spec = ["--", ":/", ":(exclude).memory"]
+    diff = _git(repo, *diff_args, *spec)
+    paths, added = parse_unified_diff(diff)
+    names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
+        "--name-only",
+        "-z",
+    ]
+    for name in _names(_git(repo, *names_args, *spec)):  # binary files and mode changes too
+        if name not in paths:
+            paths.append(name)
+    text = "\n".join(x for x in (message, "\n".join(added)) if x)
+    return Proposal(source="diff", text=text, paths=paths, label=label)
+
+
+# ---- client hook payloads ---------------------------------------------------------------
+def _parse_apply_patch(patch: str) -> tuple[list[str], list[str]]:
+    """Codex's apply_patch envelope: `*** Update File: p` headers and `+` lines."""
+    paths, added = [], []
+    for line in patch.splitlines():
+        for marker in ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "):
+            if line.startswith(marker):
+                paths.append(normalise_path(line[len(marker) :]))
+                break
+        else:
+            if line.startswith("+") and not line.startswith("+++"):
+                added.append(line[1:])
+    return paths, added
+
+
+def _relative(path: str, bases: list[Path]) -> str:
+    p = Path(path)
+    if p.is_absolute():
+        for base in bases:
+            try:
+                return normalise_path(p.resolve().relative_to(base.resolve()).as_posix())
+            except (ValueError, OSError):
+                continue
+    return normalise_path(path)
+
+
+def _collect(value: Any, texts: list[str], paths: list[str], key: str = "") -> None:
+    """Walk a tool input: path-ish keys become paths, text-ish values become judged text."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in ("old_string", "old_str", "old_source"):
+                continue  # text being removed is not proposed
+            _collect(v, texts, paths, k)
+    elif isinstance(value, list):
+        if key == "command" and all(isinstance(v, str) for v in value):
+            _collect(" ".join(value), texts, paths, key)  # argv form (Codex exec)
+        else:
+            for v in value:
+                _collect(v, texts, paths, key)
+    elif isinstance(value, str) and value.strip():
+        if key in _PATH_KEYS:
+            paths.append(value)
+        elif "*** Begin Patch" in value:
+            patch_paths, added = _parse_apply_patch(value)
+            paths.extend(patch_paths)
+            texts.append("\n".join(added))
+        elif key in _TEXT_KEYS or not key or key.endswith(("_string", "content", "text")):
+            texts.append(value)
+
+
+def from_hook_payload(
+    payload: str | dict, client: str = DEFAULT_CLIENT, *, repo_dir: str | os.PathLike | None = None
+) -> Proposal:
+    """A pre-tool hook's stdin. Claude Code / Codex PreToolUse and Gemini BeforeTool send
+    `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""
+    if client not in CLIENTS:
+        raise ProposalError(f"unknown client '{client}'; use one of: {', '.join(CLIENTS)}")
+    if isinstance(payload, str):
+        if not payload.strip():
+            raise ProposalError("the hook payload on stdin is empty")
+        try:
+            payload = json.loads(payload)
+        except json.JSONDecodeError as exc:
+            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
+    if not isinstance(payload, dict):
+        raise ProposalError("the hook payload must be a JSON object")
+    tool = payload.get("tool_name") or payload.get("toolName")
+    tool_input = payload.get("tool_input", payload.get("toolInput"))
+    event = str(payload.get("hook_event_name", ""))
+    if tool is None and "command" in payload:  # Cursor beforeShellExecution
+        tool, tool_input = "Shell", {"command": payload["command"]}
+    elif tool is None and ("file_path" in payload or "edits" in payload):  # Cursor file events
+        tool, tool_input = (
+            event or "Edit",
+            {k: payload[k] for k in ("file_path", "edits", "content") if k in payload},
+        )
+    if isinstance(tool_input, str):
+        try:
+            tool_input = json.loads(tool_input)
+        except json.JSONDecodeError:
+            tool_input = {"input": tool_input}
+    bases = [
+        Path(b)
+        for b in (repo_dir, payload.get("cwd"), *(payload.get("workspace_roots") or []))
+        if b
+    ]
+    label = f"{client} {tool or event or 'tool call'}"
+    if tool in READ_ONLY_TOOLS or event in READ_ONLY_TOOLS:
+        return Proposal(
+            source="tool",
+            tool=tool,
+            client=client,
+            label=label,
+            skip_reason=f"{tool or event} only reads; nothing to judge",
+        )
+    texts: list[str] = []
+    raw_paths: list[str] = []
+    _collect(tool_input if tool_input is not None else {}, texts, raw_paths)
+    paths: list[str] = []
+    for p in raw_paths:
+        rel = _relative(p, bases)
+        if rel and rel not in paths:
+            paths.append(rel)
+    text = "\n".join(texts)
+    for p in paths_in_text(text):  # absolute paths inside a shell command
+        if p.startswith("/"):
+            rel = _relative(p, bases)
+            if rel not in paths:
+                paths.append(rel)
+    return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label)

@@ -1,0 +1,234 @@
+"""Deterministic evaluation of a decision criterion against a proposal.
+
+A criterion (`CriterionSpec`) is judged without any model, in this order:
+
+1. **Applies?** Any applies-to entry matches (OR): a path glob matches a changed path, a
+   tool's file path or a path mentioned in the proposal text (gitignore habits: `*` stays
+   in one folder, `**` crosses folders, a trailing `/` means everything below, a glob
+   without `/` matches at any depth; `infra/**` never matches `docs/infra.md`); or a
+   keyword/topic occurs (see terms.py: stems, prefixes, phrases, split identifiers).
+2. No `forbid`/`require` terms → **possibly relevant** (the sentence rules in
+   sentences.py, an LLM or a human can judge).
+3. An `unless` term present → **satisfied** (an exemption or the recommended alternative).
+4. A `forbid` term present → **violated**.
+5. A `require` entry absent → **violated**. Every `require` entry must be present; one entry
+   may list alternatives with `|`, as may forbid/unless entries.
+6. Otherwise **satisfied**.
+
+Term syntax (words, `*` prefixes, `A & B`, `added:`/`changed:` gates, `/regex/`,
+`path:GLOB`) and negation are described in terms.py. For a diff, the judged text is the
+added lines (plus any message): removing a cron job never violates "no cron".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from lorestack.guardrail.sentences import SentenceDraft, read_sentence
+from lorestack.guardrail.terms import (  # noqa: F401 - re-exported for callers and tests
+    Hit,
+    PreparedText,
+    find_term,
+    first_affirmed,
+    gate_of,
+    glob_matches,
+    is_regex,
+    iter_term,
+    normalise_path,
+    path_term,
+    paths_in_text,
+    stem,
+    term_hits,
+    word_forms,
+)
+from lorestack.memory_layers.models import CriterionSpec
+
+RuleStatus = Literal["not_applicable", "possibly_relevant", "undecided", "satisfied", "violated"]
+
+
+# ---- evaluation -------------------------------------------------------------------------
+@dataclass
+class RuleOutcome:
+    """How the rules judged one criterion, with the evidence for each step."""
+
+    status: RuleStatus
+    reason: str
+    triggers: list[str] = field(default_factory=list)  # what made it apply
+    quote: str = ""
+    forbid_hit: str = ""
+    missing: list[str] = field(default_factory=list)
+    exempted_by: str = ""
+    ignored: list[str] = field(default_factory=list)  # negated occurrences, explained
+
+    @property
+    def decided(self) -> bool:
+        return self.status in ("satisfied", "violated", "not_applicable")
+
+
+def spec_problems(spec: CriterionSpec) -> list[str]:
+    """What keeps a criterion from being judged by the rules (empty = fully decidable)."""
+    problems = []
+    for part in spec.missing_parts():
+        problems.append(f"missing {part}")
+    problems.extend(spec.regex_problems())
+    return problems
+
+
+def applies(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> list[str]:
+    """The applies-to entries that match, described for people ('path infra/** ~ infra/a.tf')."""
+    triggers = []
+    for glob in spec.applies_to.paths:
+        hit = next((p for p in paths if glob_matches(glob, p)), None)
+        if hit is not None:
+            triggers.append(f"path {glob} ~ {hit}")
+    for kind, terms in (("keyword", spec.applies_to.keywords), ("topic", spec.applies_to.topics)):
+        for term in terms:
+            if gate_of(term)[0]:  # "added:flag": only where a flag is added
+                found = next((h for h in term_hits(prepared, term) if not h.negated_by), None)
+            else:
+                found = next(iter_term(prepared, term, negation=False), None)
+            if found is not None:
+                triggers.append(f"{kind} '{term}'")
+    return triggers
+
+
+def _alternatives(entry: str) -> list[str]:
+    if is_regex(entry):
+        return [entry]
+    return [alt.strip() for alt in entry.split("|") if alt.strip()]
+
+
+def _only_negated_mentions(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> bool:
+    """True when no path applies and every keyword/topic occurrence is negated: "we will not
+    remove any public function" does not do what "deprecate before removing" is about."""
+    if any(glob_matches(g, p) for g in spec.applies_to.paths for p in paths):
+        return False
+    terms = [*spec.applies_to.keywords, *spec.applies_to.topics]
+    hits = [h for t in terms for h in iter_term(prepared, t)]
+    return bool(hits) and all(h.negated_by for h in hits)
+
+
+def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> RuleOutcome:
+    """Judge one criterion against a prepared proposal (see the module docstring)."""
+    triggers = applies(spec, prepared, paths)
+    if not triggers:
+        return RuleOutcome("not_applicable", "none of its paths, keywords or topics occur")
+    if not (spec.forbid or spec.require):
+        return RuleOutcome(
+            "possibly_relevant",
+            "applies, but has no forbid/require terms the rules can check",
+            triggers,
+        )
+    out = RuleOutcome("satisfied", "no forbidden term, every required term present", triggers)
+    text = prepared.text
+
+    def affirmed(entries: list[str]) -> Hit | None:
+        hit, negated = first_affirmed(
+            prepared, [a for e in entries for a in _alternatives(e)], paths
+        )
+        for h in negated:
+            out.ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
+        return hit
+
+    exempt = affirmed(spec.unless)
+    if exempt is not None:
+        out.reason = f"exempted: '{exempt.term}' is present"
+        out.quote, out.exempted_by = exempt.quote(text), exempt.term
+        return out
+    forbidden = affirmed(spec.forbid)
+    if forbidden is not None:
+        out.status, out.reason = "violated", f"forbidden '{forbidden.term}' is present"
+        out.quote, out.forbid_hit = forbidden.quote(text), forbidden.term
+        return out
+    out.missing = [entry for entry in spec.require if affirmed([entry]) is None]
+    if out.missing and _only_negated_mentions(spec, prepared, paths):
+        out.reason = "it only mentions what the rule is about in the negative"
+    elif out.missing:
+        listed = ", ".join(f"'{m}'" for m in out.missing)
+        out.status, out.reason = "violated", f"required {listed} not present"
+    return out
+
+
+def _related(words: list[str], terms: list[str]) -> bool:
+    stems = {stem(w) for t in terms for w in re.findall(r"[a-z0-9]+", t.lower())}
+    return any(stem(w) in stems for k in words for w in re.findall(r"[a-z0-9]+", k.lower()))
+
+
+def merge_draft(spec: CriterionSpec, draft: SentenceDraft) -> CriterionSpec:
+    """The criterion with a draft's terms; applies-to widens with the draft's words unless
+    the user scoped it to paths. The user's own forbid/require terms are never replaced."""
+    if spec.forbid or spec.require:
+        return spec
+    a = spec.applies_to
+    gated = {gate_of(k)[1]: k for k in draft.keywords if gate_of(k)[0]}
+    keywords, paths = [gated.get(k, k) for k in a.keywords], list(a.paths)
+    if not a.paths:
+        keywords += [k for k in draft.keywords if k not in keywords]
+        paths += [p for p in draft.paths if p not in paths]
+    return spec.model_copy(
+        update={
+            "applies_to": a.model_copy(update={"keywords": keywords, "paths": paths}),
+            "forbid": list(draft.forbid),
+            "require": list(draft.require),
+            "unless": [*spec.unless, *(u for u in draft.unless if u not in spec.unless)],
+        }
+    )
+
+
+def _gated(entry: str, gate: str) -> str:
+    if is_regex(entry):
+        return entry
+    alts = [a.strip() for a in entry.split("|")]
+    if any(":" in a.split(" ")[0] for a in alts):  # path:, added:, changed: stay as written
+        return entry
+    return " | ".join(f"{gate}:{a}" for a in alts if a)
+
+
+def gate_user_terms(spec: CriterionSpec, sentence: str) -> CriterionSpec:
+    """Plain forbid words the user gave, gated like the sentence's verb: for "Do not
+    introduce a new storage component", `--forbid cache` counts where a cache is added,
+    not where one is merely mentioned."""
+    if not spec.forbid:
+        return spec
+    draft = read_sentence(sentence)
+    gates = {gate_of(f)[0] for f in draft.forbid} - {""}
+    if gates != {"added"}:
+        return spec
+    forbid = [_gated(f, "added") for f in spec.forbid]
+    return spec if forbid == spec.forbid else spec.model_copy(update={"forbid": forbid})
+
+
+def sentence_spec(spec: CriterionSpec, sentence: str) -> tuple[CriterionSpec, SentenceDraft]:
+    """The criterion with the terms read from its sentence."""
+    draft = read_sentence(sentence)
+    return merge_draft(spec, draft), draft
+
+
+def evaluate_sentence(
+    spec: CriterionSpec, sentence: str, prepared: PreparedText, paths: list[str]
+) -> RuleOutcome | None:
+    """Judge a criterion that has no terms by its sentence; None when the sentence is no
+    prohibition or obligation. "applies, undecided" when the rules cannot tell."""
+    derived, draft = sentence_spec(spec, sentence)
+    if not draft.kind:
+        return None
+    out = evaluate(derived, prepared, paths)
+    out.reason = f"from the sentence: {out.reason}"
+    if out.status == "possibly_relevant":
+        out.status = "undecided"
+        out.reason = "applies, undecided: the sentence names nothing the rules can look for"
+    elif (
+        out.status == "satisfied"
+        and draft.kind == "prohibition"
+        and not (out.exempted_by or out.ignored)
+        and not _related(derived.applies_to.keywords, derived.forbid)
+    ):
+        out.status = "undecided"
+        named = [gate_of(t)[1] for t in draft.forbid + draft.unless if not is_regex(t)]
+        out.reason = (
+            f"applies, undecided: none of what it forbids or recommends ({', '.join(named)}) "
+            "occurs as such"
+        )
+    return out

@@ -1,0 +1,362 @@
+"""How the guardrail finds a term in a proposal: words, stems, phrases, identifiers, globs.
+
+- Words match case-insensitively by stem (`deprecate` finds "deprecated" and "deprecation",
+  `cache` finds "caches"); a trailing `*` is a prefix (`deprecat*`).
+- Identifiers are split the way the lexical index splits them: `getUserById` and
+  `get_user_by_id` both read as "get user by id", so `user` finds them.
+- Multi-word terms allow up to two filler words between their words inside one clause;
+  `-`/`_` count as spaces (`one-off` = "one off").
+- `A & B`: A occurs and B occurs somewhere in the proposal (`force push & main`).
+- `added:TERM` counts only where something is added: in a change (a diff, a tool's edit)
+  always; in prose when a verb like add / introduce / new / install / use comes shortly
+  before it in the same clause. `changed:TERM` likewise with edit / change / patch / modify.
+- `/regex/` is searched case-insensitively; `path:GLOB` looks at the touched paths.
+
+Negation: an occurrence preceded, in the same clause and within four words, by a negation
+cue ("no", "not", "never", "without", "avoid", "instead of", "rather than", "don't",
+"remove", "drop", "against", …) does not count. Clauses end at `. ; : ! ?`, commas, line
+breaks and the words "and", "but", "then", "however", "so", "while", "although".
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
+    glob_matches,
+    normalise_path,
+    paths_in_text,
+)
+from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
+
+NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
+PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
+MAX_REPORTED_NEGATIONS = 10
+GATE_WINDOW = 6  # words an add/change verb may come before what it governs
+GATES: dict[str, frozenset[str]] = {
+    "added": frozenset(
+        "add added adding adds introduce introduced introducing introduces new create "
+        "creating creates install installing installs adopt adopting use using uses "
+        "make making spin set stand deploy deploying provision provisioning import "
+        "importing bring switch switching migrate migrating enable enabling write "
+        "writing require requiring depend depending".split()
+    ),
+    "changed": frozenset(
+        "edit edited editing edits change changed changing changes modify modified "
+        "modifying patch patched patching tweak tweaking update updating updated "
+        "rewrite rewriting touch touching fix fixing alter altering".split()
+    ),
+}
+
+_NEGATION_CUES: tuple[tuple[str, ...], ...] = (
+    ("no",),
+    ("not",),
+    ("never",),
+    ("without",),
+    ("avoid",),
+    ("avoiding",),
+    ("avoids",),
+    ("instead", "of"),
+    ("rather", "than"),
+    ("don't",),
+    ("dont",),
+    ("doesn't",),
+    ("won't",),
+    ("wont",),
+    ("shouldn't",),
+    ("mustn't",),
+    ("cannot",),
+    ("can't",),
+    ("nor",),
+    ("none",),
+    ("remove",),
+    ("removes",),
+    ("removing",),
+    ("drop",),
+    ("drops",),
+    ("dropping",),
+    ("delete",),
+    ("deleting",),
+    ("get", "rid", "of"),
+    ("against",),
+    ("isn't",),
+    ("aren't",),
+    ("neither",),
+    ("skip",),
+    ("skipping",),
+)
+_CUE_WORDS = frozenset(w for cue in _NEGATION_CUES for w in cue)
+_BARRIER_WORDS = frozenset({"and", "but", "then", "however", "so", "while", "although"})
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
+_HARD_BREAK = re.compile(r"[;:!?,\n]|\.(?=\s)")  # "Context.invoke" stays one clause
+
+
+# ---- text preparation -----------------------------------------------------------------
+@dataclass
+class Token:
+    word: str  # lower-case
+    start: int
+    end: int
+    clause: int
+
+
+@dataclass
+class PreparedText:
+    """Tokens with clause numbers, built once per proposal and reused for every criterion."""
+
+    text: str
+    tokens: list[Token]
+    positions: dict[str, list[int]] = field(default_factory=dict)  # word -> token indexes
+    starts: list[int] = field(default_factory=list)
+    stems: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
+    change: bool = False
+
+    def __post_init__(self) -> None:
+        for i, tok in enumerate(self.tokens):
+            self.positions.setdefault(tok.word, []).append(i)
+            self.stems.setdefault(stem(tok.word), []).append(i)
+        self.starts = [t.start for t in self.tokens]
+
+    def indexes_of(self, word: str) -> list[int]:
+        """Token indexes where `word` occurs: same stem, a plural/singular form, or a prefix
+        when `word` ends with `*`."""
+        if word.endswith("*") and len(word) > 1:
+            prefix = word[:-1]
+            return [i for i, t in enumerate(self.tokens) if t.word.startswith(prefix)]
+        found = set(self.stems.get(stem(word), ()))
+        for form in word_forms(word):
+            found.update(self.positions.get(form, ()))
+        return sorted(found)
+
+    @classmethod
+    def of(cls, text: str, *, change: bool = False) -> PreparedText:
+        """Tokens of `text`; `change` marks a diff or a tool's edit (it adds what it holds)."""
+        tokens: list[Token] = []
+        clause = 0
+        last_end = 0
+        for m in _WORD.finditer(text.replace("_", " ").replace("-", " ")):
+            if _HARD_BREAK.search(text, last_end, m.start()):
+                clause += 1
+            word = m.group(0).replace("\u2019", "'")
+            if word.lower() in _BARRIER_WORDS:
+                clause += 1
+                last_end = m.end()
+                continue
+            parts = _identifier_parts(word)
+            if len(parts) > 1:  # the whole identifier too: `typescript` finds TypeScript
+                tokens.append(Token(word.lower(), m.start(), m.end(), clause))
+            for start, part in parts:
+                s0 = m.start() + start
+                tokens.append(Token(part.lower(), s0, s0 + len(part), clause))
+            last_end = m.end()
+        made = cls(text, tokens)
+        made.change = change
+        return made
+
+    def index_at(self, char_pos: int) -> int:
+        """Index of the first token starting at or after `char_pos`."""
+        return bisect_left(self.starts, char_pos)
+
+
+@dataclass
+class Hit:
+    term: str
+    start: int  # character offsets in the text
+    end: int
+    negated_by: str = ""  # the cue that cancels this occurrence, if any
+    quoted: str = ""  # for path terms: the matching path
+
+    def quote(self, text: str, width: int = 60) -> str:
+        if self.quoted or self.start < 0:
+            return self.quoted
+        lo = max(0, self.start - width)
+        hi = min(len(text), self.end + width)
+        snippet = " ".join(text[lo:hi].split())
+        return ("…" if lo else "") + snippet + ("…" if hi < len(text) else "")
+
+
+def _negation_before(prepared: PreparedText, first_token: int) -> str:
+    """The negation cue governing the token at `first_token`, or ''.
+
+    A cue counts when it ends at most NEGATION_WINDOW words before the token and nothing
+    between them crosses a clause boundary.
+    """
+    tokens = prepared.tokens
+    if first_token >= len(tokens):
+        return ""
+    clause = tokens[first_token].clause
+    window = range(max(0, first_token - NEGATION_WINDOW - 2), first_token)
+    if not any(tokens[i].word in _CUE_WORDS for i in window):
+        return ""  # the common case, decided without trying every cue
+    for cue in _NEGATION_CUES:
+        n = len(cue)
+        for end in range(max(n - 1, first_token - NEGATION_WINDOW), first_token):
+            start = end - n + 1
+            if tokens[start].clause != clause:
+                continue
+            if all(tokens[start + k].word == cue[k] for k in range(n)):
+                return " ".join(cue)
+    return ""
+
+
+_TERM_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?\*?")
+
+
+def _split_term(term: str) -> list[str]:
+    """A term's words, identifiers split like the text (`getUserById` -> get user by id)."""
+    words: list[str] = []
+    for raw in _TERM_WORD.findall(term.replace("_", " ").replace("-", " ")):
+        star = raw.endswith("*")
+        parts = [p for _, p in _identifier_parts(raw.rstrip("*"))]
+        words.extend(p.lower() for p in parts)
+        if star and words:
+            words[-1] += "*"
+    return words
+
+
+def path_term(term: str) -> str | None:
+    """The glob of a `path:GLOB` term, else None."""
+    t = term.strip()
+    return t[5:].strip() if t.lower().startswith("path:") else None
+
+
+def gate_of(term: str) -> tuple[str, str]:
+    """('added'|'changed'|'', the term without its gate prefix)."""
+    t = term.strip()
+    for gate in GATES:
+        if t.lower().startswith(gate + ":"):
+            return gate, t[len(gate) + 1 :].strip()
+    return "", t
+
+
+def is_regex(term: str) -> bool:
+    return len(term) >= 2 and term.startswith("/") and term.endswith("/")
+
+
+@lru_cache(maxsize=1024)
+def compile_regex(term: str) -> re.Pattern:
+    return re.compile(term[1:-1], re.IGNORECASE | re.MULTILINE)
+
+
+def _word_at(prepared: PreparedText, k: int, word: str) -> bool:
+    tok = prepared.tokens[k].word
+    if word.endswith("*"):
+        return tok.startswith(word[:-1])
+    return tok in word_forms(word) or stem(tok) == stem(word)
+
+
+def iter_term(prepared: PreparedText, term: str, *, negation: bool = True) -> Iterator[Hit]:
+    """Occurrences of a word term or /regex/, lazily, each marked with its negation cue."""
+    term = term.strip()
+    if not term:
+        return
+    if is_regex(term):
+        for m in compile_regex(term).finditer(prepared.text):
+            if m.end() == m.start():
+                continue
+            cue = _negation_before(prepared, prepared.index_at(m.start())) if negation else ""
+            yield Hit(term, m.start(), m.end(), cue)
+        return
+    words = _split_term(term)
+    if not words:  # punctuation-only term: plain substring
+        pos = prepared.text.lower().find(term.lower())
+        if pos >= 0:
+            yield Hit(term, pos, pos + len(term))
+        return
+    tokens = prepared.tokens
+    for i in prepared.indexes_of(words[0]):  # only where the first word occurs
+        tok = tokens[i]
+        j, ok = i, True
+        for w in words[1:]:
+            nxt = next(
+                (
+                    k
+                    for k in range(j + 1, min(len(tokens), j + PHRASE_GAP + 2))
+                    if tokens[k].clause == tok.clause and _word_at(prepared, k, w)
+                ),
+                None,
+            )
+            if nxt is None:
+                ok = False
+                break
+            j = nxt
+        if ok:
+            yield Hit(
+                term, tok.start, tokens[j].end, _negation_before(prepared, i) if negation else ""
+            )
+
+
+def find_term(prepared: PreparedText, term: str) -> list[Hit]:
+    """Every occurrence of a word term or /regex/, each marked with its negation cue."""
+    return list(iter_term(prepared, term))
+
+
+def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
+    """Does an add/change verb govern this occurrence (always so in a diff or an edit)?"""
+    if not gate or prepared.change:
+        return True
+    if hit.start < 0:
+        return False
+    verbs = GATES[gate]
+    first = prepared.index_at(hit.start)
+    tokens = prepared.tokens
+    if first >= len(tokens):
+        return False
+    clause = tokens[first].clause
+    for k in range(max(0, first - GATE_WINDOW), first + 1):
+        tok = tokens[k]
+        if tok.clause == clause and (tok.word in verbs or stem(tok.word) in verbs):
+            return not _negation_before(prepared, k)
+    return False
+
+
+def _path_hits(prepared: PreparedText, term: str, glob: str, paths: Sequence[str]) -> list[Hit]:
+    hits = []
+    for p in paths:
+        if glob_matches(glob, p):
+            pos = prepared.text.find(p) if not prepared.change else -1
+            cue = _negation_before(prepared, prepared.index_at(pos)) if pos >= 0 else ""
+            hits.append(Hit(term, pos, pos + len(p) if pos >= 0 else -1, cue, quoted=p))
+    return hits
+
+
+def _conjunct_present(prepared: PreparedText, term: str, paths: Sequence[str]) -> bool:
+    glob = path_term(term)
+    if glob is not None:
+        return any(glob_matches(glob, p) for p in paths)
+    return any(not h.negated_by for h in iter_term(prepared, term))
+
+
+def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> Iterator[Hit]:
+    """Occurrences of one term in any syntax (gate, `&`, path, regex, words); a hit whose
+    gate stays shut is reported as negated by 'no add/change verb'."""
+    gate, bare = gate_of(term)
+    head, *others = [t.strip() for t in bare.split(" & ")] if " & " in bare else [bare]
+    if others and not all(_conjunct_present(prepared, o, paths) for o in others):
+        return
+    glob = path_term(head)
+    hits = _path_hits(prepared, term, glob, paths) if glob is not None else None
+    for hit in hits if hits is not None else iter_term(prepared, head):
+        hit.term = term
+        if not hit.negated_by and not _gate_open(prepared, gate, hit):
+            hit.negated_by = f"no {gate.removesuffix('ed')} verb"
+        yield hit
+
+
+def first_affirmed(
+    prepared: PreparedText, terms: Iterable[str], paths: Sequence[str] = ()
+) -> tuple[Hit | None, list[Hit]]:
+    """(first non-negated hit, negated hits seen) across `terms`; `path:GLOB` terms match
+    the proposal's paths instead of its text."""
+    negated: list[Hit] = []
+    for term in terms:
+        for hit in term_hits(prepared, term, paths):
+            if not hit.negated_by:
+                return hit, negated
+            if len(negated) < MAX_REPORTED_NEGATIONS:
+                negated.append(hit)
+    return None, negated

@@ -1,0 +1,1 @@
+"""Where lorestack meets its clients: hooks, installers, the MCP server."""

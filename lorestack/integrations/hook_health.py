@@ -1,0 +1,174 @@
+"""How lorestack's client hooks are doing, for `lorestack doctor`.
+
+Two questions a hook cannot answer itself, because it must stay silent in a session:
+- did recent hooks miss their deadline or fail? (`hooks.log` under the index folder)
+- are the hooks installed in a client ones that client will actually run? (a command that
+  no longer exists after a virtualenv moved; Codex hooks nobody has trusted yet)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from lorestack.core import clients as registry
+
+WINDOW_HOURS = 24
+_STAMP = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[+-]\d\d:\d\d|Z)?) (.*)$")
+
+
+@dataclass
+class InstalledHooks:
+    client: str
+    scope: str
+    path: str
+    events: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HookHealth:
+    log: str
+    window_hours: int
+    deadline_misses: int = 0
+    errors: int = 0
+    last_miss: str | None = None
+    last_error: str | None = None
+    installed: list[InstalledHooks] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def read_log(path: Path, since: datetime) -> list[tuple[datetime, str]]:
+    """(time, first line) of each entry written since SINCE; continuation lines are skipped."""
+    try:
+        text = path.read_text("utf-8", errors="replace")
+    except OSError:
+        return []
+    entries = []
+    for line in text.splitlines():
+        match = _STAMP.match(line)
+        if not match:
+            continue
+        try:
+            when = datetime.fromisoformat(match.group(1).replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        if when >= since:
+            entries.append((when, match.group(2).strip()))
+    return entries
+
+
+def _command_problem(command: str) -> str | None:
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return "its command cannot be parsed"
+    if "/" in program:
+        return None if Path(program).is_file() else f"{program} does not exist"
+    return None if shutil.which(program) else f"{program} is not on PATH"
+
+
+def installed_hooks(project_dir: Path | None) -> list[InstalledHooks]:
+    from lorestack.integrations import installers
+
+    found = []
+    scopes = [("user", None)] + ([("project", project_dir)] if project_dir else [])
+    for name in registry.CLIENTS:
+        for scope, base in scopes:
+            path = installers.settings_path(name, scope, base)
+            if not path.is_file():
+                continue
+            try:
+                data, _ = installers._read(path)
+            except installers.InstallerError as exc:
+                found.append(InstalledHooks(name, scope, str(path), problems=[str(exc)]))
+                continue
+            hooks = data.get("hooks")
+            if not isinstance(hooks, dict):
+                continue
+            entry = InstalledHooks(name, scope, str(path))
+            tails = installers._all_tails(name)
+            for event, groups in hooks.items():
+                if not isinstance(groups, list):
+                    continue
+                handlers = (
+                    groups
+                    if registry.get(name).layout == "flat"
+                    else [
+                        h
+                        for g in groups
+                        if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+                        for h in g["hooks"]
+                    ]
+                )
+                for handler in handlers:
+                    if installers._is_ours(handler, tails):
+                        entry.events.append(event)
+                        problem = _command_problem(handler["command"])
+                        if problem:
+                            entry.problems.append(f"{event}: will not run: {problem}")
+            if not entry.events:
+                continue
+            title = registry.get(name).title
+            for event, why in installers.hooks_turned_off(name, path):
+                entry.problems.append(
+                    f"{event}: {title} will not run it: {why}"
+                    if event
+                    else f"{title} will not run any of them: {why}"
+                )
+            for trust in installers.hook_trust(name, path):
+                if trust.status != "trusted":
+                    entry.problems.append(
+                        f"{trust.event}: {registry.get(name).title} will not run it "
+                        f"({trust.status}); trust it with its /hooks review or "
+                        f"`lorestack install {name} --scope {scope} --trust`"
+                    )
+            found.append(entry)
+    return found
+
+
+def check(
+    log_path: Path,
+    project_dir: Path | None,
+    *,
+    now: datetime | None = None,
+    window_hours: int = WINDOW_HOURS,
+) -> HookHealth:
+    now = now or datetime.now(timezone.utc)
+    health = HookHealth(str(log_path), window_hours)
+    for _when, message in read_log(log_path, now - timedelta(hours=window_hours)):
+        if "deadline of" in message and "passed" in message:
+            health.deadline_misses += 1
+            health.last_miss = message
+        else:  # failures, and recall skipped (cold or broken index)
+            health.errors += 1
+            health.last_error = message
+    if health.deadline_misses:
+        health.problems.append(
+            f"{health.deadline_misses} hook(s) passed their deadline in the last {window_hours} h "
+            f"and answered empty (last: {health.last_miss}); see {log_path}"
+        )
+    if health.errors:
+        health.problems.append(
+            f"{health.errors} hook error(s) in the last {window_hours} h "
+            f"(last: {health.last_error}); see {log_path}"
+        )
+    try:
+        health.installed = installed_hooks(project_dir)
+    except Exception as exc:  # noqa: BLE001 - a settings file we cannot read is reported, not fatal
+        health.problems.append(f"could not read the clients' hook settings: {exc}")
+    for entry in health.installed:
+        health.problems.extend(
+            f"{entry.client} ({entry.scope}, {entry.path}): {p}" for p in entry.problems
+        )
+    return health

@@ -1,0 +1,142 @@
+"""The thin client: ask the service, start it when it is not there. Standard library only.
+
+`call` sends one request and returns the service's reply, or raises `Unavailable` with a
+short reason (absent, stale, timeout, version, env, unsafe, refused, broken) so the caller
+can answer in-process instead. `start` launches the service detached, in its own session,
+with its output going to a log file in the runtime directory; its lock makes sure only one
+of several racing starts keeps running.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+
+from lorestack.integrations.service import protocol
+
+_START_MARKER = "starting"
+_START_GRACE_S = 10.0
+
+
+class Unavailable(Exception):
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+
+
+def _connect(timeout: float) -> socket.socket:
+    try:
+        directory = protocol.private_dir(create=False)
+        path = protocol.socket_path(directory)
+        if not os.path.lexists(path):
+            raise Unavailable("absent")
+        protocol.check_private(path, want_dir=False)
+    except FileNotFoundError as exc:
+        raise Unavailable("absent") from exc
+    except protocol.UnsafeRuntimeDir as exc:
+        raise Unavailable("unsafe", str(exc)) from exc
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(max(0.001, timeout))
+    try:
+        sock.connect(str(path))
+    except (ConnectionRefusedError, FileNotFoundError) as exc:
+        sock.close()
+        raise Unavailable("stale", "socket file without a service") from exc
+    except OSError as exc:
+        sock.close()
+        raise Unavailable("refused", str(exc)) from exc
+    return sock
+
+
+def call(request: dict, timeout: float, *, check_env: bool = True) -> dict:
+    """Send `request` (op + fields) and wait at most `timeout` seconds for the reply."""
+    deadline = time.monotonic() + timeout
+    message = {"version": protocol.VERSION, **request}
+    if check_env:
+        message["env"] = protocol.env_fingerprint()
+    sock = _connect(timeout)
+    try:
+        sock.sendall(protocol.encode(message))
+        sock.shutdown(socket.SHUT_WR)
+        sock.settimeout(max(0.001, deadline - time.monotonic()))
+        reply = protocol.read_message(sock, protocol.MAX_REPLY)
+    except TimeoutError as exc:
+        raise Unavailable("timeout") from exc
+    except (OSError, protocol.ProtocolError) as exc:
+        raise Unavailable("broken", str(exc)) from exc  # e.g. the service died mid-request
+    finally:
+        sock.close()
+    if not reply.get("ok"):
+        raise Unavailable(str(reply.get("error") or "refused"), str(reply.get("message") or ""))
+    return reply
+
+
+def log_path() -> Path:
+    return protocol.runtime_dir() / protocol.LOG_NAME
+
+
+def start(*, force: bool = False) -> bool:
+    """Launch `lorestack serve --foreground` detached; False when one was launched just now."""
+    try:
+        directory = protocol.private_dir(create=True)
+    except (OSError, protocol.UnsafeRuntimeDir):
+        return False
+    marker = directory / _START_MARKER
+    try:
+        if not force and time.time() - os.stat(marker).st_mtime < _START_GRACE_S:
+            return False
+    except OSError:
+        pass
+    import subprocess
+
+    try:
+        marker.touch()
+        env = {k: v for k, v in os.environ.items() if k != "LORESTACK_ROOT"}
+        with open(directory / protocol.LOG_NAME, "ab") as log:
+            os.chmod(directory / protocol.LOG_NAME, 0o600)
+            subprocess.Popen(
+                [sys.executable, "-m", "lorestack.launcher", "serve", "--foreground"],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                close_fds=True,
+                start_new_session=True,
+                cwd="/",
+                env=env,
+            )
+    except OSError:
+        return False
+    return True
+
+
+def restart_mismatched() -> None:
+    """The running service has another version: ask it to stop, then start ours."""
+    try:
+        call({"op": "stop"}, 2.0, check_env=False)
+    except Unavailable:
+        pass
+    start(force=True)
+
+
+def after_failure(reason: str) -> None:
+    """What a failed call means for next time: start (or replace) the service."""
+    if reason in ("absent", "stale"):
+        start()
+    elif reason == "version":
+        restart_mismatched()
+
+
+def wait_until_up(timeout: float) -> bool:
+    """Poll until the service answers a ping (bounded; for `serve`, tests and benchmarks)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            call({"op": "ping"}, 1.0, check_env=False)
+            return True
+        except Unavailable:
+            time.sleep(0.05)
+    return False

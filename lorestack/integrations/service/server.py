@@ -1,0 +1,291 @@
+"""The service process: a private Unix socket, one request per connection, idle exit.
+
+Start-up takes an exclusive lock in the runtime directory (a second service started at the
+same moment exits at once), removes a socket file left by a killed service, binds a new
+socket readable only by the user, and serves until `stop`, SIGTERM, or `idle_exit_s` without
+requests or jobs. Requests from another version are refused with `version` (the client then
+replaces the service); requests from another LORESTACK_* environment with `env` (the client
+answers in-process). Commands (`context`, `search`, `check`, `remember`, `log`) run through
+`run_cli`, which the CLI layer hands in, one at a time under the work lock.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from lorestack.integrations.service import protocol
+from lorestack.integrations.service.jobs import ExtractionQueue
+from lorestack.integrations.service.warm import WarmMemories, handle_hook, run_extraction
+from lorestack.retrieval.pool import IndexPool, install
+
+CliRunner = Callable[[dict], dict]
+
+
+class AlreadyRunning(Exception):
+    pass
+
+
+def _rss_mb() -> float | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """The peer's uid (Linux SO_PEERCRED); elsewhere the 0700 folder is the only gate."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    try:
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, 12))
+    except OSError:
+        return True
+    return uid == os.geteuid()
+
+
+class Service:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        idle_exit_s: float = 1800.0,
+        run_cli: CliRunner | None = None,
+        version: str = protocol.VERSION,
+        env: str | None = None,
+        watch: bool = True,
+        retry_pauses=None,
+    ):
+        self.directory = directory
+        self.idle_exit_s = idle_exit_s
+        self.run_cli = run_cli
+        self.version = version
+        self.env = env or protocol.env_fingerprint()
+        self.started = time.time()
+        self.last_activity = time.monotonic()
+        self.requests = 0
+        self.answered = 0  # hook and command requests served (not refused)
+        self._inflight = 0
+        self._count_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._lock_fd: int | None = None
+        self._sock: socket.socket | None = None
+        self._sock_ino: int | None = None
+        self.pool = IndexPool()
+        self.warm = WarmMemories(self.pool, log=self.log, watch=watch)
+
+        def run(job):
+            with self.warm.work_lock:
+                run_extraction(job)
+
+        kwargs = {"pauses": retry_pauses} if retry_pauses else {}
+        self.jobs = ExtractionQueue(run, state_file=directory / "jobs.json", log=self.log, **kwargs)
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    def log(self, message: str) -> None:
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        print(f"{stamp} [{os.getpid()}] {message}", file=sys.stderr, flush=True)
+
+    def bind(self, wait_s: float = 5.0) -> None:
+        """Lock, clear a stale socket, bind 0600. AlreadyRunning when another keeps the lock
+        for `wait_s` (a service being replaced releases it within that time)."""
+        protocol.check_private(self.directory, want_dir=True)
+        path = protocol.socket_path(self.directory)
+        fd = os.open(self.directory / protocol.LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError as exc:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise AlreadyRunning(
+                        f"a lorestack service is already running in {self.directory}"
+                    ) from exc
+                time.sleep(0.1)
+        self._lock_fd = fd
+        if os.path.lexists(path):
+            os.unlink(path)  # we hold the lock: whoever made it is dead
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            sock.bind(str(path))
+        finally:
+            os.umask(old)
+        os.chmod(path, 0o600)
+        sock.listen(64)
+        sock.settimeout(0.5)
+        self._sock = sock
+        self._sock_ino = os.stat(path).st_ino
+        info = {
+            "pid": os.getpid(),
+            "version": self.version,
+            "socket": str(path),
+            "started": self.started,
+        }
+        (self.directory / protocol.INFO_NAME).write_text(json.dumps(info), "utf-8")
+        (self.directory / "starting").unlink(missing_ok=True)
+
+    def serve_forever(self) -> None:
+        from lorestack.memory_layers import parse_cache
+
+        assert self._sock is not None, "bind() first"
+        install(self.pool)
+        parse_cache.enable(True)
+        self.jobs.start()
+        self.log(f"serving {self.version} on {self._sock.getsockname() if self._sock else '?'}")
+        try:
+            while not self._stop.is_set():
+                try:
+                    conn, _addr = self._sock.accept()
+                except TimeoutError:
+                    if self._idle():
+                        self.log(f"idle for {self.idle_exit_s:.0f}s; exiting")
+                        break
+                    continue
+                except OSError:
+                    if self._stop.is_set():
+                        break
+                    raise
+                with self._count_lock:
+                    self._inflight += 1
+                    self.last_activity = time.monotonic()
+                threading.Thread(
+                    target=self._handle, args=(conn,), daemon=True, name="lorestack-request"
+                ).start()
+        finally:
+            self.close()
+
+    def _idle(self) -> bool:
+        with self._count_lock:
+            quiet = self._inflight == 0 and time.monotonic() - self.last_activity > self.idle_exit_s
+        return quiet and not self.jobs.busy
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def close(self) -> None:
+        self.jobs.stop()
+        self.warm.close()
+        install(None)
+        from lorestack.memory_layers import parse_cache
+
+        parse_cache.enable(False)
+        path = self.directory / protocol.SOCKET_NAME
+        try:  # only our own socket: a newer service may have replaced it
+            if self._sock_ino is not None and os.stat(path).st_ino == self._sock_ino:
+                path.unlink()
+                (self.directory / protocol.INFO_NAME).unlink(missing_ok=True)
+        except OSError:
+            pass
+        if self._sock is not None:
+            self._sock.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # ---- requests -----------------------------------------------------------------------
+    def _handle(self, conn: socket.socket) -> None:
+        try:
+            conn.settimeout(10)
+            try:
+                if not _same_user(conn):
+                    raise PermissionError("connection from another user refused")
+                request = protocol.read_message(conn, protocol.MAX_REQUEST)
+                reply = self.dispatch(request)
+            except PermissionError as exc:
+                reply = {"ok": False, "error": "forbidden", "message": str(exc)}
+            except protocol.ProtocolError as exc:
+                reply = {"ok": False, "error": "bad-request", "message": str(exc)}
+            except Exception as exc:  # noqa: BLE001 - one bad request never ends the service
+                self.log(f"request failed: {type(exc).__name__}: {exc}")
+                reply = {"ok": False, "error": "failed", "message": f"{type(exc).__name__}: {exc}"}
+            conn.settimeout(30)
+            conn.sendall(protocol.encode(reply))
+        except OSError:
+            pass  # the client left (its own deadline); nothing to answer
+        finally:
+            conn.close()
+            with self._count_lock:
+                self._inflight -= 1
+                self.last_activity = time.monotonic()
+
+    def status(self) -> dict:
+        return {
+            "pid": os.getpid(),
+            "version": self.version,
+            "uptime_s": round(time.time() - self.started, 1),
+            "requests": self.requests,
+            "answered": self.answered,
+            "rss_mb": _rss_mb(),
+            "projects": self.warm.projects(),
+            "watching": self.warm.watcher.watching() if self.warm.watcher else [],
+            "jobs": self.jobs.snapshot(),
+            "idle_exit_s": self.idle_exit_s,
+            "socket": str(self.directory / protocol.SOCKET_NAME),
+        }
+
+    def dispatch(self, request: dict) -> dict:
+        op = request.get("op")
+        self.requests += 1
+        if op == "ping":
+            return {"ok": True, "version": self.version, "pid": os.getpid()}
+        if op == "status":
+            return {"ok": True, **self.status()}
+        if op == "stop":
+            self.stop()
+            return {"ok": True, "pid": os.getpid()}
+        if request.get("version") != self.version:
+            return {
+                "ok": False,
+                "error": "version",
+                "message": f"service runs {self.version}, caller {request.get('version')}",
+            }
+        if request.get("env") not in (None, self.env):
+            return {"ok": False, "error": "env", "message": "caller's LORESTACK_* settings differ"}
+        if op == "hook":
+            self.answered += 1
+            return {"ok": True, **handle_hook(self.warm, self.jobs, request)}
+        if op == "cli":
+            if self.run_cli is None:
+                return {"ok": False, "error": "unsupported", "message": "no command runner"}
+            if not isinstance(request.get("argv"), list):
+                return {"ok": False, "error": "bad-request", "message": "argv must be a list"}
+            with self.warm.work_lock:
+                reply = self.run_cli(request)
+            self.answered += 1 if reply.get("ok") else 0
+            return reply
+        return {"ok": False, "error": "bad-request", "message": f"unknown op {op!r}"}
+
+
+def run_service(*, idle_exit_s: float, run_cli: CliRunner | None = None) -> int:
+    """`lorestack serve --foreground`: serve until stopped or idle; 0 also when one already runs."""
+    directory = protocol.private_dir(create=True)
+    # each request names its project; the first caller's LORESTACK_ROOT must not become ours
+    os.environ.pop("LORESTACK_ROOT", None)
+    service = Service(directory, idle_exit_s=idle_exit_s, run_cli=run_cli)
+    try:
+        service.bind()
+    except AlreadyRunning as exc:
+        print(f"lorestack: {exc}", file=sys.stderr)
+        return 0
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda *_a: service.stop())
+    service.serve_forever()
+    return 0

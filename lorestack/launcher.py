@@ -1,0 +1,253 @@
+"""The `lorestack` console entry point: the thin path first, the click CLI otherwise.
+
+A client hook and the read commands (`hook`, `context`, `search`, `check`, `remember`,
+`log`) ask the resident service and print its answer; this path imports only the standard
+library and `lorestack.integrations.service.client` before the answer is written, then leaves
+at once (`os._exit`: the client waits for the process to end, not just for the output).
+When the service is absent, stale, of another version, or too slow, the same command runs
+in-process (for hooks: within the deadline, falling back to cheaper recall rather than an
+empty answer) and the service is started for next time. Everything else imports the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+THIN_COMMANDS = ("context", "search", "check", "remember", "log")
+HOOK_DEADLINES_MS = {
+    "prompt": ("LORESTACK_HOOKS__PROMPT_DEADLINE_MS", 2500),
+    "session-start": ("LORESTACK_HOOKS__DEADLINE_MS", 1500),
+    "session-end": ("LORESTACK_HOOKS__DEADLINE_MS", 1500),
+}
+SERVICE_SHARE = 0.6  # of a hook's deadline spent waiting for the service; the rest is fallback
+END_WAIT_S = 1.0  # session end: the service only queues the job
+CLI_WAIT_S = 30.0  # a command the service accepted; past this, run it here instead
+
+
+def _full_cli(argv: list[str]) -> int:
+    from lorestack.cli.main import cli
+
+    return cli.main(args=argv, prog_name="lorestack")
+
+
+def _split_root(argv: list[str]) -> tuple[str | None, list[str]] | None:
+    """(--root value, rest) when argv is `[--root R] COMMAND …`; None for anything else."""
+    root = None
+    rest = list(argv)
+    if rest and rest[0] == "--root" and len(rest) > 1:
+        root, rest = rest[1], rest[2:]
+    elif rest and rest[0].startswith("--root="):
+        root, rest = rest[0].split("=", 1)[1], rest[1:]
+    if not rest or rest[0].startswith("-"):
+        return None
+    if any(a in ("-h", "--help", "--version") for a in rest):
+        return None
+    return root, rest
+
+
+def _hook_args(rest: list[str]) -> tuple[str, str] | None:
+    """(event, client) for `hook EVENT [--client C]`, else None (the CLI reports the error).
+    An empty client means the registry's default (resolved by whoever answers)."""
+    if len(rest) < 2 or rest[1].startswith("-"):
+        return None
+    event, client, tail = rest[1], "", rest[2:]
+    if tail[:1] == ["--client"] and len(tail) == 2:
+        client = tail[1]
+    elif len(tail) == 1 and tail[0].startswith("--client="):
+        client = tail[0].split("=", 1)[1]
+    elif tail:
+        return None
+    return event, client
+
+
+def _stdin_is_piped() -> bool:
+    stream = sys.stdin
+    try:
+        return stream is not None and not stream.closed and not stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _read_stdin() -> str | None:
+    if not _stdin_is_piped():
+        return None
+    try:
+        return sys.stdin.read()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _leave(stdout: str, stderr: str = "", code: int = 0, after=None) -> None:
+    """Write the answer, flush, run `after` (e.g. start the service), and exit now."""
+    try:
+        if stdout:
+            sys.stdout.write(stdout)
+        sys.stdout.flush()
+        if stderr:
+            sys.stderr.write(stderr)
+        sys.stderr.flush()
+    except OSError:
+        pass
+    if after is not None:
+        try:
+            after()
+        except Exception:  # noqa: BLE001, S110 - starting the service is best effort
+            pass
+    os._exit(code)
+
+
+def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str]) -> None:
+    from lorestack.integrations.service import client
+
+    started = time.monotonic()
+    env_name, default_ms = HOOK_DEADLINES_MS.get(event, ("LORESTACK_HOOKS__DEADLINE_MS", 1500))
+    try:
+        total_ms = int(os.environ.get(env_name) or default_ms)
+    except ValueError:
+        total_ms = default_ms
+    stdin_text = _read_stdin() or ""
+    root = root or os.environ.get("LORESTACK_ROOT") or None
+    wait = END_WAIT_S if event == "session-end" else total_ms * SERVICE_SHARE / 1000
+    request = {
+        "op": "hook",
+        "event": event,
+        "client": client_name,
+        "stdin": stdin_text,
+        "root": root,
+        "cwd": os.getcwd(),
+        "budget_ms": int(total_ms * 0.5),
+    }
+    try:
+        reply = client.call(request, wait)
+        out = reply.get("output") or ""
+        _leave(out + "\n" if out else "")
+    except client.Unavailable as exc:
+        reason = exc.reason
+    except Exception as exc:  # noqa: BLE001 - whatever went wrong, answer in-process
+        reason = f"error {type(exc).__name__}"
+    from lorestack.core.clients import DEFAULT_CLIENT
+    from lorestack.integrations import hooks
+
+    client_name = client_name or DEFAULT_CLIENT
+    if reason == "usage" or client_name not in hooks.CLIENTS or event not in hooks.EVENTS:
+        sys.exit(_full_cli(argv))  # a setup mistake: the CLI says so (exit 1)
+    if event == "session-end":
+        _leave(
+            _end_without_service(event, client_name, stdin_text, root),
+            after=lambda: client.after_failure(reason),
+        )
+    # in-process, within what is left of the deadline
+    from lorestack.integrations.hooks import log_failure, run_hook
+
+    if reason not in ("absent", "stale"):
+        log_failure(f"{event} ({client_name}): service did not answer ({reason}); in-process")
+    left = max(100, int(total_ms - (time.monotonic() - started) * 1000))
+    try:
+        run = run_hook(event, client_name, stdin_text, root=root, deadline_ms=left)
+        out = run.output
+    except BaseException:  # noqa: BLE001 - a hook never breaks a session
+        out = ""
+    _leave(out + "\n" if out else "", after=lambda: client.after_failure(reason))
+
+
+def _end_without_service(event: str, client_name: str, stdin_text: str, root: str | None) -> str:
+    """Hand the payload to a detached in-process run (it queues extraction) and answer now."""
+    import subprocess
+    import tempfile
+
+    env = {**os.environ, "LORESTACK_SERVICE__ENABLED": "false"}
+    if root:
+        env["LORESTACK_ROOT"] = root
+    try:
+        with tempfile.TemporaryFile() as payload:
+            payload.write(stdin_text.encode("utf-8", "surrogatepass"))
+            payload.seek(0)
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "lorestack.launcher",
+                    "hook",
+                    event,
+                    "--client",
+                    client_name,
+                ],
+                stdin=payload,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                start_new_session=True,
+                env=env,
+            )
+    except OSError:
+        pass
+    from lorestack.integrations.hooks import fail_open_output
+
+    out = fail_open_output(client_name, event)
+    return out + "\n" if out else ""
+
+
+def run_command_thin(root: str | None, rest: list[str]) -> None:
+    """Forward a read/write command to the service; in-process on any failure."""
+    from lorestack.integrations.service import client
+
+    argv = list(rest)
+    root = root or os.environ.get("LORESTACK_ROOT") or None
+    if root:
+        argv = ["--root", root, *argv]
+    needs_stdin = "-" in rest or any(a == "--hook" or a.startswith("--hook=") for a in rest)
+    stdin_text = _read_stdin() if needs_stdin else None
+    request: dict = {
+        "op": "cli",
+        "argv": argv,
+        "cwd": os.getcwd(),
+        "stdin": stdin_text,
+        "stdin_piped": _stdin_is_piped() if stdin_text is None else True,
+    }
+    reason = "absent"
+    for _attempt in range(2):
+        try:
+            reply = client.call(request, CLI_WAIT_S)
+            _leave(reply.get("stdout", ""), reply.get("stderr", ""), int(reply.get("code", 0)))
+        except client.Unavailable as exc:
+            reason = exc.reason
+            if reason == "needs-stdin" and request["stdin"] is None:
+                request["stdin"] = _read_stdin() or ""
+                continue
+            break
+        except Exception as exc:  # noqa: BLE001 - run it here instead
+            reason = f"error {type(exc).__name__}"
+            break
+    client.after_failure(reason)
+    if request["stdin"] is not None:
+        import io
+
+        sys.stdin = io.StringIO(request["stdin"])
+    code = _full_cli(argv)
+    sys.stdout.flush()
+    os._exit(code or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    from lorestack.core import legacy
+    from lorestack.integrations.service import protocol
+
+    legacy.migrate()
+
+    plan = _split_root(argv) if protocol.service_enabled() else None
+    if plan is not None:
+        root, rest = plan
+        if rest[0] == "hook":
+            hook = _hook_args(rest)
+            if hook is not None:
+                run_hook_thin(hook[0], hook[1], root, argv)
+        elif rest[0] in THIN_COMMANDS:
+            run_command_thin(root, rest)
+    return _full_cli(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

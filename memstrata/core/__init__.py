@@ -1,1 +1,0 @@
-"""Shared core: errors, paths, settings. Imports nothing else of memstrata."""

@@ -1,1 +1,0 @@
-"""Where memstrata meets its clients: hooks, installers, the MCP server."""
