@@ -29,6 +29,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from lorestack.core.clients import transcript_clients
+from lorestack.core import legacy
 from lorestack.core.errors import LorestackError
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
@@ -249,7 +250,7 @@ def detect_format(path: Path) -> str:
     except ValueError:
         obj = None
     if isinstance(obj, dict) and (
-        obj.get("format", "").startswith("lorestack-bench") or {"time", "text"} <= set(obj)
+        obj.get("format", "").startswith(("lorestack-bench", legacy.legacy_form("lorestack-bench"))) or {"time", "text"} <= set(obj)
     ):
         return "jsonl"
     if head.lstrip()[:1] in "[{" and '"conversation"' in head:

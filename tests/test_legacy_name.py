@@ -182,3 +182,12 @@ def test_precommit_blocks_of_the_old_name_are_replaced_and_removed(isolated):
     config.write_text(config.read_text().replace("lorestack", "memstrata"))
     assert CliRunner().invoke(cli, ["uninstall", "pre-commit", "--framework"]).exit_code == 0
     assert not config.exists()
+
+
+def test_bench_files_of_the_old_format_name_are_read(tmp_path):
+    from lorestack.bench.dataset import parse_line
+
+    line = {"format": "memstrata-bench/1", "name": "x",
+            "events": [{"id": "e1", "time": "2024-01-01T10:00:00", "text": "A: hi"}],
+            "questions": [{"id": "q1", "question": "hi?", "evidence": ["e1"]}]}
+    assert parse_line(json.dumps(line), "x:1").name == "x"

@@ -15,9 +15,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from lorestack.core import legacy
 from lorestack.core.errors import LorestackError
 
 FORMAT = "lorestack-bench/1"
+READABLE_FORMATS = (FORMAT, legacy.legacy_form(FORMAT))  # files written before the rename
 
 
 class BenchFormatError(LorestackError):
@@ -74,7 +76,7 @@ def parse_line(raw: str, where: str) -> BenchLine:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise BenchFormatError(f"{where}: not JSON ({exc.msg})") from exc
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in READABLE_FORMATS:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise BenchFormatError(f"{where}: format is {found!r}, expected {FORMAT!r}")
     try:
