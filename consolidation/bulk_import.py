@@ -28,8 +28,8 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from lorestack.core.clients import transcript_clients
 from lorestack.core import legacy
+from lorestack.core.clients import transcript_clients
 from lorestack.core.errors import LorestackError
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())

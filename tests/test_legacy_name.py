@@ -189,5 +189,6 @@ def test_bench_files_of_the_old_format_name_are_read(tmp_path):
 
     line = {"format": "memstrata-bench/1", "name": "x",
             "events": [{"id": "e1", "time": "2024-01-01T10:00:00", "text": "A: hi"}],
-            "questions": [{"id": "q1", "question": "hi?", "evidence": ["e1"]}]}
+            "questions": [{"id": "q1", "question": "hi?", "answer": "hi", "evidence": ["e1"],
+                           "time": "2024-01-02T10:00:00"}]}
     assert parse_line(json.dumps(line), "x:1").name == "x"
