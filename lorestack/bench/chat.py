@@ -23,6 +23,11 @@ from datetime import datetime, timedelta, timezone
 
 from lorestack.bench import chat_topics as T
 from lorestack.bench.dataset import FORMAT
+from lorestack.core import legacy
+
+# seeds keep the tool's former name, so every generated set (and the committed ones under
+# tests/data) stays byte-for-byte what it was before the rename
+SEED_NAME = legacy.LEGACY_NAME
 
 CATEGORIES = (
     "single-hop",
@@ -77,7 +82,7 @@ class Phrasebook:
     """The share of chat_topics.py one seed uses: its own topics, phrasings and small talk."""
 
     def __init__(self, seed: int):
-        rng = random.Random(f"lorestack-chat/{seed}/phrasebook")
+        rng = random.Random(f"{SEED_NAME}-chat/{seed}/phrasebook")
 
         def share(items: list, part: float, least: int = 2) -> list:
             return rng.sample(items, k=max(least, round(len(items) * part)))
@@ -385,7 +390,7 @@ def generate_chat(seed: int, conversations: int, sessions: int) -> list[dict]:
     book = Phrasebook(seed)
     out = []
     for i in range(conversations):
-        rng = random.Random(f"lorestack-chat/{seed}/{i}")
+        rng = random.Random(f"{SEED_NAME}-chat/{seed}/{i}")
         conv = _Conversation(rng, book, f"chat-{seed}-{i + 1}", max(4, sessions))
         _schedule(conv)
         state: dict = {}

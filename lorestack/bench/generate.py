@@ -22,6 +22,11 @@ from datetime import date, datetime, timedelta
 from typing import IO, Any
 
 from lorestack.bench import vocab as V
+from lorestack.core import legacy
+
+# seeds keep the tool's former name, so every generated set (and the committed ones under
+# tests/data) stays byte-for-byte what it was before the rename
+SEED_NAME = legacy.LEGACY_NAME
 
 FORMAT = "lorestack-bench/1"
 EPOCH = date(2024, 1, 8)
@@ -440,7 +445,7 @@ def generate_project(seed: int, index: int, days: int, name: str) -> dict:
     """One project history (one dataset line)."""
     if days < 8:
         raise ValueError("a project needs at least 8 days of history")
-    rng = random.Random(f"lorestack-bench/{seed}/{index}")
+    rng = random.Random(f"{SEED_NAME}-bench/{seed}/{index}")
     p = _Project(rng, name, days)
     _rules(p, max(2, days // 12))
     _versions(p, 2 + (days >= 40))
@@ -459,7 +464,7 @@ def generate(seed: int, projects: int, days: int) -> list[dict]:
     """`projects` independent histories of `days` days each, identical for identical inputs."""
     if projects < 1:
         raise ValueError("need at least one project")
-    names = random.Random(f"lorestack-bench/{seed}/names").sample(
+    names = random.Random(f"{SEED_NAME}-bench/{seed}/names").sample(
         V.PROJECT_NAMES, len(V.PROJECT_NAMES))
     out = []
     for i in range(projects):
