@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 PROTOCOL = 1
-PACKAGE_VERSION = "0.1.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
+PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
 # two installs of lorestack (two venvs) are two versions: each gets the service of its own code
 _INSTALL = hashlib.sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
 VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.{_INSTALL}"
