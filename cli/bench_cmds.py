@@ -38,6 +38,7 @@ def _with_unit(key: str) -> str:
 
 def _render_retrieval(report) -> str:
     budget = report.budget
+    budgets = report.budgets or [budget]
     ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
     cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
             f"answer_in_context@{budget}", "tokens_mean", "search_ms_p50", "search_ms_p95",
@@ -45,6 +46,9 @@ def _render_retrieval(report) -> str:
     heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
              f"ctx_any@{budget}", f"answer@{budget}", "tokens", "search p50 ms", "search p95 ms",
              "ctx p50 ms"]
+    for extra in budgets[1:]:
+        cols.append(f"context_all@{extra}")
+        heads.append(f"ctx_all@{extra}")
     rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
     modes = list(report.results)
     categories = sorted({c for r in report.results.values() for c in r["by_category"]})
@@ -55,15 +59,17 @@ def _render_retrieval(report) -> str:
         cells = []
         for mode in modes:
             m = report.results[mode]["by_category"].get(cat, {})
-            cells.append(f"{_fmt(m.get(ctx_all))} / {_fmt(m.get('recall_any@10'))}")
+            cells.append(" / ".join(_fmt(m.get(f"context_all@{b}")) for b in budgets)
+                         + f" / {_fmt(m.get('recall_any@10'))}")
         cat_rows.append([cat, str(n), *cells])
+    spelled = " / ".join(f"context_all@{b}" for b in budgets)
     lines = [
         (f"{report.dataset}: {report.lines} lines, {report.events} events, {report.questions} "
          f"questions; ingest {report.ingest_events_per_s} events/s (index {report.index_seconds}s)"),
         "",
         table(rows, heads),
         "",
-        f"by category ({ctx_all} / recall_any@10):",
+        f"by category ({spelled} / recall_any@10):",
         table(cat_rows, ["category", "n", *modes]),
     ]
     floor = report.results.get("default", {})
@@ -77,25 +83,45 @@ def _render_retrieval(report) -> str:
 
 
 def _render_per_category(report) -> str:
-    budget = report.budget
-    cols = ["n", "recall_any@5", "recall_any@10", "recall_all@10", f"context_all@{budget}",
-            f"context_any@{budget}", "tokens_mean"]
+    budgets = report.budgets or [report.budget]
+    cols = ["n", "recall_any@5", "recall_any@10", "recall_all@10",
+            *(f"context_all@{b}" for b in budgets), f"context_any@{budgets[0]}", "tokens_mean"]
     rows = []
     for mode, result in report.results.items():
         for cat, m in sorted(result["by_category"].items()):
             rows.append([mode, cat, *(_fmt(m.get(c)) for c in cols)])
     return table(rows, ["mode", "category", "n", "any@5", "any@10", "all@10",
-                        f"ctx_all@{budget}", f"ctx_any@{budget}", "tokens"])
+                        *(f"ctx_all@{b}" for b in budgets), f"ctx_any@{budgets[0]}",
+                        "tokens"])
+
+
+def _parse_budgets(value: str | None) -> list[int] | None:
+    if not value:
+        return None
+    try:
+        budgets = [int(part) for part in value.split(",") if part.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a list of token counts",
+                                 param_hint="--budget") from None
+    if not budgets or min(budgets) < 1:
+        raise click.BadParameter("budgets must be positive", param_hint="--budget")
+    return list(dict.fromkeys(budgets))
 
 
 @bench.command("retrieval")
 @click.option("--dataset", required=True, type=click.Path(dir_okay=False),
               help="A lorestack-bench/1 JSONL file (see `lorestack bench generate`).")
-@click.option("--budget", type=click.IntRange(1), default=None,
-              help="Context budget in tokens for context_all@B (default: loader.budget).")
+@click.option("--budget", default=None, metavar="B[,B…]",
+              help="Context budget(s) in tokens for context_all@B, e.g. 300,1000,2000 (each "
+                   "question is searched once and packed at each; default: loader.budget).")
 @click.option("--modes", default=None, metavar="LIST",
-              help="Comma-separated modes: bm25,vector,rrf,default,recency (default: all; "
-                   "rrf = plain fusion of bm25 and vector; hybrid = alias of default).")
+              help="Comma-separated modes: bm25,vector,rrf,default,recency,plain-vector,"
+                   "plain-bm25,plain-rrf (default: all; rrf = plain fusion of bm25 and vector; "
+                   "hybrid = alias of default, which is the prompt hook's own path; plain-* = "
+                   "reference rankings of the raw texts; `wide` = research: the pipeline with "
+                   "the loader's wide draw and every tier).")
+@click.option("--ablate", is_flag=True,
+              help="Also ask the default mode with each pipeline stage off, one at a time.")
 @click.option("--per-category", is_flag=True,
               help="Print every metric per category and mode (JSON always has them).")
 @click.option("--limit", type=click.IntRange(1), default=None,
@@ -108,8 +134,8 @@ def _render_per_category(report) -> str:
               help="Dataset lines asked in parallel worker processes (default: one per core, "
                    "at most 4). Metrics do not depend on it; timings do.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
-def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, plot_file, jobs,
-                    as_json):
+def bench_retrieval(dataset, budget, modes, ablate, per_category, limit, details_file, plot_file,
+                    jobs, as_json):
     """Recall and context metrics per mode and category on a benchmark dataset.
 
     Each line is ingested into its own fresh temporary store; questions are asked with
@@ -118,6 +144,7 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
     from lorestack.bench.retrieval import parse_modes, run_retrieval_bench
 
     chosen = parse_modes(modes)
+    budgets = _parse_budgets(budget)
     if plot_file:
         from lorestack.bench.plot import _pyplot
 
@@ -134,10 +161,9 @@ def bench_retrieval(dataset, budget, modes, per_category, limit, details_file, p
         state["bar"].update(n)
 
     try:
-        report = run_retrieval_bench(dataset, budget=budget, modes=chosen, limit=limit,
+        report = run_retrieval_bench(dataset, budget=budgets, modes=chosen, limit=limit,
                                      on_start=on_start, progress=progress,
-                                     details=bool(details_file),
-                                     jobs=jobs)
+                                     details=bool(details_file), jobs=jobs, ablate=ablate)
     finally:
         if "bar" in state:
             state["bar"].__exit__(None, None, None)

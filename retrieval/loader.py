@@ -44,6 +44,7 @@ from lorestack.retrieval.loader_plan import (
     plan,
     render,
 )
+from lorestack.retrieval.loader_session import remembered_hits, summarise_routine
 from lorestack.retrieval.modes import RecallMode, parse_mode
 from lorestack.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
 from lorestack.retrieval.render_context import (
@@ -141,6 +142,7 @@ class _Request:
     notes: list[str] = field(default_factory=list)
     searched: bool = False
     index_cold: bool = False
+    record: bool = True  # reinforce what the context shows (a bench turns it off)
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -257,15 +259,19 @@ def _gather(
         if recent:
             cfg = req.mem.settings.loader
             events, open_items = recent_events(req.mem, req.now, cfg.journal_days, cfg.todo_days)
-            c.recent = [
+            shown, summaries = summarise_routine(events, req.now, req.memo)
+            keep = {e.id for e in shown}
+            c.recent = summaries + [
                 event_block(e, req.now, req.memo, "journal", seq=n)
-                for n, e in reversed(list(enumerate(events)))
+                for n, e in reversed(list(enumerate(events))) if e.id in keep
             ]
             c.recent += [
                 event_block(e, req.now, req.memo, "todo", seq=n)
                 for n, e in reversed(list(enumerate(open_items)))
             ]
         found = _retrieve(req, views) if hits is None else hits
+        if hits is None and recent and not (req.query and req.query.strip()):
+            found = remembered_hits(views)  # no query: what was remembered before the log
         c.hits, c.neighbours = _hit_blocks(req, found, views, days, expand)
         fetch = more_hits
         if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
@@ -340,6 +346,7 @@ def assemble_context(
     now: datetime | None = None,
     expand: bool = True,
     more_hits: Callable[[int], list] | None = None,
+    record: bool = True,
 ) -> ContextResult:
     """Assemble the session context within `budget` tokens (default: settings.loader.budget).
 
@@ -349,6 +356,8 @@ def assemble_context(
     neighbour turns, no excerpts), as the bench's single-retriever modes do. When the budget
     is not spent, the loader draws more of the ranking (`loader.fill_budget`): by searching
     again with a larger k, or through `more_hits(k)` when the caller supplied the hits.
+    `record=False` leaves usage (access reinforcement) alone: a bench asks independent
+    questions of one store.
     """
     from lorestack.memory_layers.models import now_utc
 
@@ -364,6 +373,7 @@ def assemble_context(
         k or candidates_for(mem, budget),
         sync,
         set(exclude_ids),
+        record=record,
     )
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
@@ -426,7 +436,7 @@ def _plan_and_render(
                 f"catalog: {skipped} lines left out for budget (lowest priority first)"
             )
     _finish(result, bud, fence_open, fence_close, budget, avail)
-    if req.searched:
+    if req.searched and req.record:
         shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
         record_shown(req.mem, shown, req.now)
 

@@ -30,7 +30,7 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 7  # bump when a cached block's rendering changes (or the secret guard's rules)
+RENDER_VERSION = 8  # bump when a cached block's rendering changes (or the secret guard's rules)
 _MEMO_LIMIT = 50000
 
 
@@ -168,8 +168,9 @@ def item_header(item_id: str, kind: str, when: datetime | None, confidence: floa
     return f"### {item_id} · {kind}{tail} · {age_label(when, now)} · conf {confidence:.2f}\n"
 
 
-def criterion_details(criterion) -> str:
-    """The decidable parts of a criterion, one short line each."""
+def criterion_details(criterion, said: str = "") -> str:
+    """The decidable parts of a criterion, one short line each; its condition only when it
+    says more than `said` (the text already shown: a rule is usually its own condition)."""
     if criterion is None:
         return ""
     lines = []
@@ -178,7 +179,7 @@ def criterion_details(criterion) -> str:
              *(f"topic {t}" for t in applies.topics)]
     if scope:
         lines.append("applies to: " + ", ".join(scope))
-    if criterion.condition:
+    if criterion.condition and _plain(criterion.condition) not in _plain(said):
         lines.append(f"condition: {criterion.condition}")
     if criterion.forbid:
         lines.append("forbids: " + ", ".join(criterion.forbid))
@@ -189,6 +190,10 @@ def criterion_details(criterion) -> str:
     if criterion.review_when:
         lines.append(f"review when: {criterion.review_when}")
     return "\n".join(f"- {line}" for line in lines)
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.lower().rstrip(".").split())
 
 
 def item_body(item) -> str:
@@ -203,7 +208,7 @@ def item_body(item) -> str:
     stem = title.rstrip(".…").rstrip()
     opens_with_title = bool(body) and (first == title or (len(stem) >= 8 and first.startswith(stem)))
     parts = [body if opens_with_title or not title else (f"{title}\n{body}" if body else title)]
-    details = criterion_details(getattr(item, "criterion", None))
+    details = criterion_details(getattr(item, "criterion", None), parts[0])
     if details:
         parts.append(details)
     return normalise_block("\n".join(parts))

@@ -53,7 +53,8 @@ class SyncReport:
 
 
 def embed_text(doc: IndexDoc) -> str:
-    title, text = doc.said
+    """What the vector sees: the item as written (a chat turn with its "Speaker: ")."""
+    title, text = doc.title, doc.text
     return text if text.startswith(title) else f"{title}\n\n{text}"
 
 

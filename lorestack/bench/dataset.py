@@ -10,6 +10,7 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -131,6 +132,11 @@ class IngestedStore:
     redacted: int = 0
     write_s: float = 0.0
     index_s: float = 0.0
+
+    @cached_property
+    def when(self) -> dict[str, datetime]:
+        """Event id -> its time (journal events only)."""
+        return dict((eid, t) for t, eid in self.timeline)
 
     def close(self) -> None:
         try:
