@@ -63,10 +63,7 @@ class IndexDoc:
     @property
     def content_hash(self) -> str:
         """What the embedding depends on: re-embed only when this changes."""
-        title, text = self.title, self.text
-        # the turn before may be embedded with it (retrieval.neighbour_embed)
-        extra = f"\n\x00{self.before}" if self.before else ""
-        return hashlib.sha256(f"{title}\n\x00{text}{extra}".encode()).hexdigest()[:32]
+        return hashlib.sha256(f"{self.title}\n\x00{self.text}".encode()).hexdigest()[:32]
 
     @property
     def doc_hash(self) -> str:

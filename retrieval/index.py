@@ -337,10 +337,6 @@ class MemoryIndex:
         for message in fused.warnings:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])
-        if mode == "default" and r.neighbour_spread > 0:
-            from lorestack.retrieval.neighbours import spread
-
-            fused.hits = spread(fused.hits, docs, r.neighbour_spread, self.catalog.get_docs)
         usage = self.usage.get(list(docs)) if docs else {}
         named: set[str] = set()
         if mode == "default" and r.speaker_weight > 0:

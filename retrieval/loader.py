@@ -426,7 +426,6 @@ def _plan_and_render(
         expand=expand,
         more=more,
         excerpt_tokens=cfg.excerpt_tokens if cfg.excerpts else 0,
-        excerpt_rank=cfg.excerpt_rank,
     )
     result.notes.extend(notes)
     if "catalog" in result.tiers:

@@ -6,9 +6,7 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    `loader.resident_budget`; what does not fit is reported and stays in the catalog;
 2. hits — the retriever's ranking, whole, in rank order, skipping (never stopping at) one
    that does not fit. This phase is exactly "pack the ranking into budget − resident", so the
-   context always holds at least what that packing would. (Opt-in exception: with
-   `loader.excerpt_rank = N`, one of the best N hits that is too long to fit whole is shown as
-   an excerpt in its rank's place — room the whole packing would give lower-ranked hits.)
+   context always holds at least what that packing would.
 3. the journal (today, last working day, open todos) up to `loader.journal_share` of the rest;
 4. for long hits that did not fit whole, an excerpt around the matching passage (sized to
    the room left, at most `loader.excerpt_tokens`), then the neighbours of the best hits
@@ -173,15 +171,13 @@ def plan(
     expand: bool,
     more: More | None = None,
     excerpt_tokens: int = 0,
-    excerpt_rank: int = 0,
 ) -> tuple[int, list[str]]:
     """Fill `bud` within `avail` tokens; (catalog lines left out, notes)."""
     notes: list[str] = []
     left_out = [b for b in c.resident if not bud.offer(b, min(resident_cap, avail))]
-    for rank, block in enumerate(c.hits):
-        if not bud.duplicate(block, near=False) and not bud.offer(block, avail):
-            if expand and rank < excerpt_rank:  # the best hits: their passage, not nothing
-                _offer_excerpt(block, bud, avail, query, excerpt_tokens)
+    for block in c.hits:
+        if not bud.duplicate(block, near=False):
+            bud.offer(block, avail)
     rest = avail - bud.used
     journal_cap = bud.used + (int(rest * journal_share) if c.hits else rest)
     for block in c.recent:

@@ -58,16 +58,9 @@ def embed_text(doc: IndexDoc) -> str:
     return text if text.startswith(title) else f"{title}\n\n{text}"
 
 
-def doc_chunks(doc: IndexDoc, limit: int, encoding: str, window_chars: int) -> list[str]:
-    """What gets a vector: the doc's chunks, plus (retrieval.neighbour_embed) a short linked
-    turn in its window of neighbouring turns, so "A corgi." is also found by its question."""
-    chunks = chunk_texts(embed_text(doc), limit, encoding)
-    if window_chars > 0:
-        from lorestack.retrieval.neighbours import wants_window, window_text
-
-        if wants_window(doc, window_chars):
-            chunks.append(window_text(doc))
-    return chunks
+def doc_chunks(doc: IndexDoc, limit: int, encoding: str) -> list[str]:
+    """What gets a vector: the doc's chunks."""
+    return chunk_texts(embed_text(doc), limit, encoding)
 
 
 def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
@@ -163,7 +156,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
 def _neighbour_signature(index: MemoryIndex) -> str:
     """The index-time neighbour settings docs were built with (retrieval/neighbours.py)."""
     r = index.settings.retrieval
-    return f"{r.neighbour_chars}:{int(r.neighbour_embed)}"
+    return f"{r.neighbour_chars}:0"
 
 
 def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
@@ -282,8 +275,7 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
         docs = catalog.get_docs(vec_embed[start:start + batch])
         ids, texts, metas, marks = [], [], [], []
         for doc_id, doc in docs.items():
-            window = settings.retrieval.neighbour_chars if settings.retrieval.neighbour_embed else 0
-            chunks = doc_chunks(doc, limit, encoding, window)
+            chunks = doc_chunks(doc, limit, encoding)
             old = states[doc_id].chunks
             if old > len(chunks):
                 store.delete([chunk_id(doc_id, n) for n in range(len(chunks), old)])

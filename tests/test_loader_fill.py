@@ -144,20 +144,6 @@ def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem
     assert note.id not in result.full_ids  # an excerpt is not the whole item
 
 
-def test_with_excerpt_rank_the_best_hits_get_their_excerpt_before_lower_ranked_hits(mem):
-    note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
-    shorts = _short_events(mem, 80)
-    _load_sentence_model(mem)
-    ranking = [LightHit(note.id, "event", None, note.time), *shorts]
-    mem.settings.loader = mem.settings.loader.model_copy(update={"excerpt_rank": 3})
-    result = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
-    assert result.tokens <= 600
-    assert "Monday 03:25 UTC" in result.text
-    off = mem.settings.loader.model_copy(update={"excerpts": False})
-    mem.settings.loader = off
-    plain = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
-    assert "Monday 03:25 UTC" not in plain.text and "[excerpt" not in plain.text
-
 
 def test_excerpt_window_without_a_sentence_model_uses_rare_query_words():
     log = "\n".join(
@@ -216,14 +202,3 @@ def test_bench_reports_answer_in_context_and_excerpts_raise_it(tmp_path, monkeyp
     without = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
     assert with_ex["answer_in_context@800"] > without["answer_in_context@800"]
     assert with_ex["tokens_mean"] <= 800
-
-
-def test_excerpt_rank_zero_keeps_the_whole_packing_floor(mem):
-    note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
-    shorts = _short_events(mem, 80)
-    ranking = [LightHit(note.id, "event", None, note.time), *shorts]
-    mem.settings.loader = mem.settings.loader.model_copy(update={"excerpt_rank": 0})
-    result = _topk_only(mem, query=QUESTION, budget=600, hits=ranking)
-    packed = _topk_only(mem, query=QUESTION, budget=600, hits=ranking, expand=False)
-    assert set(packed.ids) <= set(result.ids)
-    assert note.id not in result.ids  # no room was left over for its excerpt

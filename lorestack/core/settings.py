@@ -67,8 +67,6 @@ class RetrievalSettings(BaseModel):
     # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
     neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
-    neighbour_embed: bool = False  # a turn <= neighbour_chars: also a vector of previous + turn
-    neighbour_spread: float = 0.0  # query time: share of a hit's fused score its neighbours gain
 
 
 class DecaySettings(BaseModel):
@@ -96,7 +94,6 @@ class LoaderSettings(BaseModel):
     max_candidates: int = 1000
     excerpts: bool = True
     excerpt_tokens: int = 160
-    excerpt_rank: int = 0
 
 
 class HookSettings(BaseModel):
