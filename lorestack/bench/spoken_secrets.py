@@ -6,8 +6,10 @@ horse battery staple". Each kind below has several phrasings; the value is drawn
 seed, so a rule cannot learn one string. The look-alikes talk about passwords, logins and
 paths without holding one, and must pass.
 
-Scored once on the rules as they stood when the set was written (commit message of the set):
-see `FIRST_RUN`. `lorestack bench secrets` reports it per kind with the main corpus.
+`CREDENTIALS`/`LOOK_ALIKES` were scored once on the rules as they stood when the set was
+written (`FIRST_RUN`), then used to write the rules: they are tuning cases now. `HELD_OUT_*`
+was written after that, before any further rule change, and scored once (`HELD_OUT_FIRST_RUN`);
+it is only reported, never tuned on. `lorestack bench secrets` reports both per kind.
 """
 
 from __future__ import annotations
@@ -137,6 +139,50 @@ LOOK_ALIKES: dict[str, list[str]] = {
 }
 
 
+# written after the rules for the set above, with phrasings that set does not use
+HELD_OUT_CREDENTIALS: dict[str, list[str]] = {
+    "password at/in a place": [
+        "the wifi password at the office is {v} btw",
+        "{u}'s password on the shared laptop is {v}",
+        "root password is now {v}",
+    ],
+    "question and answer": [
+        "db password? it's {v}",
+        "pwd for the staging mysql: {v}",
+    ],
+    "passphrase in words": [
+        "the VPN passphrase: {p}",
+        "wifi password = {p}",
+    ],
+    "pairs": [
+        "credentials: {u} / {v}",
+        "jenkins login -> {u} / {v}",
+        "ssh in as {u}, pw {v}",
+        "{s} login {u} and password {v}",
+    ],
+}
+HELD_OUT_LOOK_ALIKES: dict[str, list[str]] = {
+    "talk about passwords": [
+        "the password at the office changed last week",
+        "{u}'s password on the shared laptop expired",
+        "db password rotation is monthly",
+        "the VPN passphrase lives in the team vault",
+        "pwd prints the working directory",
+    ],
+    "pairs that are not credentials": [
+        "root / home split is 50:50",
+        "credentials: ask {u} on Slack",
+        "ssh in as {u} with the usual key",
+        "{s} login admin page is slow",
+        "the root/src folder has 120 files",
+        "use python3:latest for the image",
+        "login v2/v3 flows are merged",
+        "grant admin:read to the reporting role",
+    ],
+}
+HELD_OUT_FIRST_RUN = "blocked 7/11, 0/13 look-alikes flagged (seeds 1-3 alike)"
+
+
 @dataclass
 class SpokenScore:
     blocked: int = 0
@@ -148,27 +194,29 @@ class SpokenScore:
     false_positives: list[str] = field(default_factory=list)
 
 
-def generate(seed: int) -> tuple[list[Sample], list[Sample]]:
+def generate(seed: int, held_out: bool = False) -> tuple[list[Sample], list[Sample]]:
     """(credentials, look-alikes) with values and names drawn for this seed."""
     rng = random.Random(seed)
     v = _Values(rng)
     creds = []
-    for kind, phrasings in CREDENTIALS.items():
+    cred_set, benign_set = ((HELD_OUT_CREDENTIALS, HELD_OUT_LOOK_ALIKES) if held_out
+                            else (CREDENTIALS, LOOK_ALIKES))
+    for kind, phrasings in cred_set.items():
         for phrasing in phrasings:
             value = v.phrase() if "{p}" in phrasing else v.weak()
             text = phrasing.format(s=v.service(), u=v.user(), v=value, p=value)
             creds.append(Sample(kind, text, value))
     benign = [Sample(kind, phrasing.format(s=v.service(), u=v.user()), "")
-              for kind, phrasings in LOOK_ALIKES.items() for phrasing in phrasings]
+              for kind, phrasings in benign_set.items() for phrasing in phrasings]
     return creds, benign
 
 
-def score(seed: int, entropy_threshold: float = 4.2) -> SpokenScore:
+def score(seed: int, entropy_threshold: float = 4.2, held_out: bool = False) -> SpokenScore:
     """How many credentials the guard refuses (and whose value redaction removes), how many
     look-alikes it flags, per kind."""
     from lorestack.memory_layers.secret_guard import find_secrets, redact
 
-    creds, benign = generate(seed)
+    creds, benign = generate(seed, held_out)
     out = SpokenScore(credentials=len(creds), look_alikes=len(benign))
     for sample in creds:
         found = find_secrets(sample.text, entropy_threshold)
