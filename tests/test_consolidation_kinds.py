@@ -6,13 +6,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from click.testing import CliRunner
 
 from lorestack.cli.main import cli
 from lorestack.consolidation.extract import classify
 from lorestack.consolidation.job import run_consolidation
 from lorestack.memory_layers.operations import remember
-from tests.test_consolidation import BASE, direct, items_by_id, seed  # noqa: F401 - fixture
+from tests.test_consolidation import BASE, items_by_id, open_mem, seed
+
+
+@pytest.fixture
+def direct(repo):
+    """Memory with review off: claims apply directly."""
+    return open_mem(repo, **{"consolidation.pending_review": False})
 
 
 def _claims(mem):
