@@ -218,9 +218,12 @@ def test_codex_hook_hash_matches_the_real_client():
     # this handler in ~/.codex/hooks.json
     from lorestack.integrations.installers import _codex_hash
 
+    from lorestack.core import legacy
+
+    # the command string the real client hashed was written under the tool's former name
     handler = {
         "type": "command",
-        "command": "/usr/bin/lorestack hook session-start --client codex",
+        "command": f"/usr/bin/{legacy.LEGACY_NAME} hook session-start --client codex",
         "timeout": 10,
     }
     assert _codex_hash("SessionStart", {"hooks": [handler]}, handler) == (
