@@ -216,9 +216,8 @@ def test_gemini_single_document_chat_is_still_read(tmp_path):
 def test_codex_hook_hash_matches_the_real_client():
     # computed by Codex CLI 0.171 itself (`codex app-server`, hooks/list → currentHash) for
     # this handler in ~/.codex/hooks.json
-    from lorestack.integrations.installers import _codex_hash
-
     from lorestack.core import legacy
+    from lorestack.integrations.installers import _codex_hash
 
     # the command string the real client hashed was written under the tool's former name
     handler = {
