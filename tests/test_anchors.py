@@ -178,3 +178,24 @@ def test_fingerprints_are_cached_by_stat(code_repo, monkeypatch):
     again = AnchorIndex(code_repo, code_repo / ".memory" / ".index")
     monkeypatch.setattr(again, "_read", lambda rel: pytest.fail("read a file whose stat held"))
     assert again.fingerprint(parse("src/mod01.py")) == first
+
+
+def test_consolidation_proposes_anchors_from_its_events(code_repo):
+    from datetime import datetime, timedelta, timezone
+
+    from lorestack.consolidation.job import run_consolidation
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import log_event
+
+    mem = Memory.open(code_repo, **{"consolidation.pending_review": False})
+    base = datetime(2026, 1, 5, 10, 0, tzinfo=timezone.utc)
+    for n, text in enumerate([
+        "Decided: getUserById in src/users/repo.ts keeps its 60 s cache",
+        "Decided again: the 60 s cache in getUserById stays, role changes invalidate it",
+    ]):
+        log_event(mem, text, "decision", time=base + timedelta(hours=n))
+    report = run_consolidation(mem, now=base + timedelta(days=1))
+    assert report.added
+    item = next(li.item for li in mem.load_items().items if li.item.id in report.added)
+    assert "src/users/repo.ts:getUserById" in item.anchors
+    assert (item.model_extra or {}).get("anchored")
