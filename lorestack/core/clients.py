@@ -22,6 +22,11 @@ Code 2.1, Codex CLI 0.171, Gemini CLI 0.61 — in tests/test_real_clients.py):
   once trusted (see `installers.codex_hook_trust`).
 - Cursor: sessionStart answers `{"additional_context": "..."}`; beforeSubmitPrompt can only
   answer `{"continue": true}` (it cannot add context), so no per-prompt recall.
+- Memory anchored to a file (lorestack's `pre-tool` event): Claude Code's PreToolUse on
+  Read/Edit/Write/MultiEdit answers with `additionalContext`, which the model reads beside the
+  tool result; Gemini CLI's BeforeTool cannot add context, so its AfterTool on read_file,
+  write_file and replace appends ours to the tool's result (both checked in
+  tests/test_anchors_real_client.py). Codex's PreToolUse sees shell commands only: not used.
 - Gemini CLI: SessionStart and BeforeAgent take `hookSpecificOutput.additionalContext`
   (it wraps it in `<hook_context>…</hook_context>` and, for BeforeAgent, puts that block into
   later payloads' `prompt` too); stdout must be JSON only, so every answer is JSON.
@@ -171,7 +176,10 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
                 ("BeforeAgent", "prompt"),
                 ("PreCompress", "session-end"),
                 ("SessionEnd", "session-end"),
+                ("AfterTool", "pre-tool"),
             ),
+            # BeforeTool cannot add context; AfterTool appends it to the file tool's result
+            event_matchers={"AfterTool": "read_file|write_file|replace"},
             reply="hook-specific",
             timeout_unit="ms",
             named_handlers=True,
