@@ -192,3 +192,27 @@ def test_bench_files_of_the_old_format_name_are_read(tmp_path):
             "questions": [{"id": "q1", "question": "hi?", "answer": "hi", "evidence": ["e1"],
                            "time": "2024-01-02T10:00:00"}]}
     assert parse_line(json.dumps(line), "x:1").name == "x"
+
+
+def test_an_index_written_under_the_old_name_keeps_its_vectors(repo):
+    """The local Chroma collection was named after the tool: it is renamed, not emptied."""
+    import chromadb
+
+    from lorestack.retrieval.vectors import chroma_settings
+
+    result = CliRunner().invoke(cli, ["remember", "Invoices are rendered with WeasyPrint",
+                                      "--type", "decision"])
+    assert result.exit_code == 0, result.output
+    assert CliRunner().invoke(cli, ["reindex"]).exit_code == 0
+    folder = repo / ".memory" / ".index" / "chroma"
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+    client.get_collection("lorestack").modify(name=legacy.LEGACY_NAME)
+    assert client.get_collection(legacy.LEGACY_NAME).count() > 0
+    del client
+    from lorestack.retrieval.vectors import forget_cached_system
+
+    forget_cached_system(folder)
+    found = CliRunner().invoke(cli, ["search", "which library renders the invoice PDF",
+                                     "--mode", "vector", "--json"])
+    assert found.exit_code == 0, found.output
+    assert "WeasyPrint" in found.stdout
