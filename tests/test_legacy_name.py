@@ -216,3 +216,45 @@ def test_an_index_written_under_the_old_name_keeps_its_vectors(repo):
                                      "--mode", "vector", "--json"])
     assert found.exit_code == 0, found.output
     assert "WeasyPrint" in found.stdout
+
+
+def test_a_journal_written_under_the_old_name_is_read_forgotten_and_kept(repo):
+    """Day files keep their entries' markers: old ones are read, and new ones written beside."""
+    day = repo / ".memory" / "journal" / "2026-11-30.md"
+    day.write_text(
+        "# Journal 2026-11-30\n\n"
+        "## 09:15 · decision · ev-old00001\n"
+        '<!-- memstrata:event {"schema": 1, "id": "ev-old00001", "time": '
+        '"2026-11-30T09:15:00Z", "kind": "decision", "tags": [], "source": "user"} -->\n'
+        "We keep the invoice renderer on WeasyPrint\n"
+        "<!-- /memstrata:event ev-old00001 -->\n\n"
+        "## 10:00 · note · ev-old00002\n"
+        '<!-- memstrata:event {"schema": 1, "id": "ev-old00002", "time": '
+        '"2026-11-30T10:00:00Z", "kind": "note", "tags": [], "source": "user"} -->\n'
+        "Lunch was late\n"
+        "<!-- /memstrata:event ev-old00002 -->\n\n")
+    listed = json.loads(CliRunner().invoke(cli, ["list", "--type", "event", "--json"]).stdout)
+    assert {e["id"] for e in listed} == {"ev-old00001", "ev-old00002"}
+    assert CliRunner().invoke(cli, ["forget", "ev-old00002", "--reason", "noise"]).exit_code == 0
+    kept = day.read_text()
+    assert "ev-old00002" not in kept and "<!-- /memstrata:event ev-old00001 -->" in kept
+    found = CliRunner().invoke(cli, ["search", "WeasyPrint", "--mode", "bm25", "--json"])
+    assert "ev-old00001" in found.stdout
+
+
+def test_an_export_of_the_old_name_imports(tmp_path, isolated):
+    exported = CliRunner().invoke(cli, ["init"])
+    assert exported.exit_code == 0
+    CliRunner().invoke(cli, ["remember", "Releases are tagged on main", "--type", "fact"])
+    out = CliRunner().invoke(cli, ["export"])
+    assert out.exit_code == 0, out.output
+    old = out.stdout.replace('"format": "lorestack-export"', '"format": "memstrata-export"', 1)
+    assert '"memstrata-export"' in old
+    target = tmp_path / "other"
+    target.mkdir()
+    from lorestack.memory_layers.memory import Memory
+
+    Memory.init(target)
+    (tmp_path / "old.jsonl").write_text(old)
+    done = CliRunner().invoke(cli, ["--root", str(target), "import-memory", str(tmp_path / "old.jsonl")])
+    assert done.exit_code == 0, done.output

@@ -44,6 +44,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from lorestack.core import legacy as _legacy
+
 # lorestack's own hook events (what `lorestack hook EVENT` accepts)
 EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end", "pre-tool")
 
@@ -274,20 +276,23 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
     )
 
 
+# our own name, and the former one (transcripts of sessions from before the rename)
+_OURS = "(?:" + "|".join(_legacy.names()) + ")"
 # blocks that clients or hooks inject into a user turn; never the person's words
 _INJECTED = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
-    r"hook_context|session_context|lorestack[\w-]*|command-name|command-message|command-args|"
+    r"hook_context|session_context|" + _OURS + r"[\w-]*|command-name|command-message|"
+    r"command-args|"
     r"local-command-stdout|local-command-stderr)\b[^>]*>.*?</\1>",
     re.DOTALL,
 )
 # lorestack's own recalled-memory block (retrieval/render_context.py): preface + ~~~~ fence
 _RECALLED = re.compile(
-    r"(?:^lorestack: recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
+    r"(?:^" + _OURS + r": recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
 _UNCLOSED_INJECTED = re.compile(
-    r"<(system-reminder|hook_context|lorestack[\w-]*)\b[^>]*>.*\Z", re.DOTALL
+    r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b[^>]*>.*\Z", re.DOTALL
 )
 
 
