@@ -258,3 +258,28 @@ def test_an_export_of_the_old_name_imports(tmp_path, isolated):
     (tmp_path / "old.jsonl").write_text(old)
     done = CliRunner().invoke(cli, ["--root", str(target), "import-memory", str(tmp_path / "old.jsonl")])
     assert done.exit_code == 0, done.output
+
+
+def test_install_cron_replaces_an_old_systemd_timer(repo, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from tests.test_cron import FAKE_SYSTEMCTL, _script
+
+    log = tmp_path / "systemctl.log"
+    monkeypatch.setenv("LORESTACK_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
+                                                          log=str(log))))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    result = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "systemd", "--json"])
+    assert result.exit_code == 0, result.output
+    timer = Path(next(f for f in json.loads(result.output)["files"] if f.endswith(".timer")))
+    old_timer = timer.with_name(timer.name.replace("lorestack", legacy.LEGACY_NAME))
+    old_service = old_timer.with_suffix(".service")
+    old_timer.write_text("[Timer]\n")
+    old_service.write_text("[Service]\nExecStart=/old/bin/x consolidate\n")
+    again = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "systemd", "--at", "04:00"])
+    assert again.exit_code == 0, again.output
+    assert not old_timer.exists() and not old_service.exists() and timer.exists()
+    assert f"--user disable --now {old_timer.name}" in log.read_text()
+    old_timer.write_text("[Timer]\n")
+    assert CliRunner().invoke(cli, ["uninstall", "cron", "--scheduler", "systemd"]).exit_code == 0
+    assert not old_timer.exists() and not timer.exists()
