@@ -48,11 +48,11 @@ from lorestack.retrieval.loader_session import remembered_hits, summarise_routin
 from lorestack.retrieval.modes import RecallMode, parse_mode
 from lorestack.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
 from lorestack.retrieval.render_context import (
-    PREFACE,
     SECTION_TITLES,
     TokenMemo,
     fence_for,
     longest_tilde_fence,
+    preface_for,
     topk_title,
 )
 
@@ -143,6 +143,7 @@ class _Request:
     searched: bool = False
     index_cold: bool = False
     record: bool = True  # reinforce what the context shows (a bench turns it off)
+    anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -216,7 +217,8 @@ def _hit_blocks(
         if hit.id in seen or hit.id in req.excluded:
             continue
         seen.add(hit.id)
-        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id))
+        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id),
+                          anchors=req.anchors)
         if block is not None:
             blocks.append(block)
     neighbours: list[Block] = []
@@ -253,7 +255,7 @@ def _gather(
     req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
     c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
     if "resident" in tiers:
-        c.resident = resident_blocks(resident_items, req.memo)
+        c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors)
     if "topk" in tiers:
         days = DayCache(req.mem)
         if recent:
@@ -375,6 +377,9 @@ def assemble_context(
         set(exclude_ids),
         record=record,
     )
+    from lorestack.memory_layers.anchors import index_for
+
+    req.anchors = index_for(mem)
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
@@ -383,6 +388,8 @@ def assemble_context(
     _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
+    if req.anchors is not None:
+        req.anchors.save()
     return result
 
 
@@ -405,7 +412,8 @@ def _plan_and_render(
     fence_open, fence_close = fence_for(longest)
     if isinstance(more, _Grower):
         more.max_tilde = max(longest, 3)
-    result.overhead = req.memo(PREFACE) + req.memo(fence_open) + req.memo(fence_close)
+    preface = preface_for(req.mem)
+    result.overhead = req.memo(preface) + req.memo(fence_open) + req.memo(fence_close)
     avail = budget - result.overhead
     result.notes = req.notes
     result.index_cold = req.index_cold
@@ -434,17 +442,18 @@ def _plan_and_render(
             result.notes.append(
                 f"catalog: {skipped} lines left out for budget (lowest priority first)"
             )
-    _finish(result, bud, fence_open, fence_close, budget, avail)
+    _finish(result, bud, fence_open, fence_close, budget, avail, preface)
     if req.searched and req.record:
         shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
         record_shown(req.mem, shown, req.now)
 
 
 def _finish(
-    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int, avail: int
+    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int,
+    avail: int, preface: str,
 ) -> None:
     memo = bud.memo
-    text, total = render(bud, fence_open, fence_close)
+    text, total = render(bud, fence_open, fence_close, preface)
     # The block sums are exact by construction (see render_context); whenever the encoder is
     # loaded anyway, check the whole and trim lowest-priority blocks if it ever disagrees.
     if memo.encoder_loaded and text:
@@ -455,7 +464,7 @@ def _finish(
                     block = bud.chosen[tier].pop()
                     bud.dropped.append(Dropped(block.id or "?", tier, "trimmed after exact count"))
                     break
-            text, total = render(bud, fence_open, fence_close)
+            text, total = render(bud, fence_open, fence_close, preface)
             exact = memo.exact(text) if text else 0
         if text and exact != total:
             result.notes.append(f"token sum {total} differed from exact count {exact}")
