@@ -8,13 +8,15 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    that does not fit. This phase is exactly "pack the ranking into budget − resident", so the
    context always holds at least what that packing would.
 3. the journal (today, last working day, open todos) up to `loader.journal_share` of the rest;
-4. for long hits that did not fit whole, an excerpt around the matching passage (sized to
+4. *more* of the ranking: while the top-k tier still has room, the retriever is asked for
+   further hits (the pool grows in steps up to `loader.max_candidates`), appended after the
+   ones already ranked so the packing above is never reordered — before neighbours and
+   excerpts, so a small first k (the prompt hook's) still packs the ranking as plain
+   packing would (on the generated chat set, adjacent turns taken first lost evidence);
+5. for long hits that did not fit whole, an excerpt around the matching passage (sized to
    the room left, at most `loader.excerpt_tokens`), then the neighbours of the best hits
-   (adjacent turns of the same session) — leaving the catalog its share;
-5. resident leftovers, then *more* of the ranking: while the top-k tier still has room, the
-   retriever is asked for further hits (the pool grows in steps up to
-   `loader.max_candidates`), appended after the ones already ranked so the packing above is
-   never reordered;
+   (adjacent turns of the same session) — leaving the catalog its share — then resident
+   leftovers;
 6. the catalog, one line per memory file;
 7. whatever is still free goes back to the resident leftovers and the journal.
 """
@@ -185,14 +187,16 @@ def plan(
             bud.offer(block, journal_cap)
     need_rows, rows = _tee(c.catalog)
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
+    if more is not None:
+        # more of the ranking before neighbours and excerpts: a small k (the prompt hook's 8)
+        # must not let adjacent turns take the room of hits the ranking put higher
+        grown = _grow(more, bud, avail - reserve, query if expand else None, excerpt_tokens)
+        if grown:
+            notes.append(f"top-k: {grown} more ranked hit(s) drawn to fill the budget")
     if expand:
         _expand(c, bud, avail - reserve, query, excerpt_tokens)
     for block in left_out:  # room top-k did not need goes back to the resident tier
         bud.offer(block, avail - reserve)
-    if more is not None:
-        grown = _grow(more, bud, avail - reserve, query if expand else None, excerpt_tokens)
-        if grown:
-            notes.append(f"top-k: {grown} more ranked hit(s) drawn to fill the budget")
     bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
     if bud.resident_left:
         notes.append(
