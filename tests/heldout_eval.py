@@ -76,7 +76,7 @@ def score(mem, ids, criteria, cases, *, confirmed: bool = False) -> dict:
     from tests.test_guardrail_labelled import make_proposal
 
     rows = []
-    other_blocks = 0
+    other_blocks = others_flagged = 0
     for case_id, key, raw, expected in cases:
         result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
         got = answer(result, ids[key])
@@ -84,6 +84,7 @@ def score(mem, ids, criteria, cases, *, confirmed: bool = False) -> dict:
         other_blocks += any(
             f.verdict == "block" and f.id != ids[key] for f in result.violations
         ) and expected == "pass"
+        others_flagged += sum(f.id != ids[key] for f in result.violations + result.undecided)
         rows.append((case_id, expected, verdict, got, exact(expected, got, verdict, confirmed)))
     violations = [r for r in rows if r[1] == "violation"]
     lookalikes = [r for r in rows if r[1] == "pass"]
@@ -104,6 +105,7 @@ def score(mem, ids, criteria, cases, *, confirmed: bool = False) -> dict:
             a: sum(r[3] == a for r in lookalikes) for a in ("block", "warn", "undecided", "pass")
         },
         "other_criteria_blocked_lookalike": other_blocks,
+        "other_criteria_flagged": others_flagged,
         "wrong": [r[:4] for r in rows if not r[4]],
     }
 
@@ -130,6 +132,9 @@ def main(argv: list[str]) -> None:
         import os
 
         os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
+        model = os.environ.get("LORESTACK_TEST_MODEL_DIR")
+        if model:
+            os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", model)
         mem, ids = build(Path(tmp), CRITERIA, confirmed=confirmed)
         s = score(mem, ids, CRITERIA, CASES, confirmed=confirmed)
     print(summary(s))

@@ -3,9 +3,11 @@ apply, and answer pass / warn / block citing the rule and when it was set.
 
 Order of judgement:
 1. every active criterion is judged by its own terms (rules.py); a criterion without terms
-   is read from its sentence (sentences.py): decided when the proposal affirms what it
-   forbids, lacks what it requires, or takes the recommended alternative — otherwise
-   "applies, undecided", a warn. Archived and superseded criteria never count;
+   is read from its sentence (sentences.py). Only a rule the user saw and accepted (terms
+   they typed, edited or confirmed) can block; a guessed rule that finds a violation
+   answers "applies, undecided" (a warn quoting the criterion). A criterion whose words
+   do not occur is held against the proposal by meaning (meaning.py): close enough, it
+   applies, undecided. Archived and superseded criteria never count;
 2. related criteria, decisions and caveats are looked up in the hybrid index (optional:
    it loads tantivy, Chroma and the ONNX model, so hooks skip it unless configured);
 3. what the rules could not decide goes to the LLM judge when one is configured and
@@ -19,6 +21,7 @@ long-lived process (the resident service) can call it for every hook.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,13 +40,16 @@ from lorestack.guardrail.findings import (  # noqa: F401 - the public names live
     violation_verdict,
 )
 from lorestack.guardrail.proposals import Proposal
-from lorestack.guardrail.rules import (
+from lorestack.guardrail.rules import (  # noqa: I001
     PreparedText,
     RuleOutcome,
+    _triggered_words,
     evaluate,
     evaluate_sentence,
+    gate_of,
     gate_user_terms,
     spec_problems,
+    stem,
 )
 from lorestack.memory_layers.models import CriterionSpec
 from lorestack.memory_layers.scopes import visible_global
@@ -61,16 +67,85 @@ def prepare(proposal: Proposal) -> PreparedText:
 
 
 def judge_criterion(
-    loaded: LoadedItem, prepared: PreparedText, paths: list[str]
+    loaded: LoadedItem,
+    prepared: PreparedText,
+    paths: list[str],
+    meaning: Callable[[str], object] | None = None,
 ) -> tuple[RuleOutcome, JudgedBy]:
-    """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
+    """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence.
+
+    Only a rule the user accepted (terms they typed, edited or confirmed) decides a
+    violation; a guess (read from the sentence, or a draft nobody confirmed) answers
+    "applies, undecided" and quotes what it saw. Where none of its words occur, a
+    criterion applies by meaning (`meaning`) unless the user chose its scope (paths or
+    keywords they typed or confirmed)."""
     spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
     sentence = rule_text(loaded.item)
+    accepted = bool(spec.forbid or spec.require) and not spec.drafted
+    by_meaning = None
+    # by meaning where nobody chose a scope: a draft, or a sentence stored without one
+    if meaning is not None and (spec.drafted or spec.applies_to.is_empty()):
+
+        def by_meaning() -> str | None:
+            hit = meaning(sentence)
+            return hit.describe() if hit is not None else None  # type: ignore[attr-defined]
+
+    if accepted and spec.applies_to.is_empty():
+        by_meaning = None  # a rule without scope applies everywhere: its terms decide
+    outcome: RuleOutcome | None = None
+    how: JudgedBy = "rules"
     if not (spec.forbid or spec.require):
-        outcome = evaluate_sentence(spec, sentence, prepared, paths)
-        if outcome is not None:
-            return outcome, "sentence"
-    return evaluate(gate_user_terms(spec, sentence), prepared, paths), "rules"
+        outcome = evaluate_sentence(spec, sentence, prepared, paths, by_meaning)
+        how = "sentence"
+    if outcome is None:
+        outcome, how = evaluate(gate_user_terms(spec, sentence), prepared, paths, by_meaning), "rules"
+    if outcome.status == "possibly_relevant" and outcome.by_meaning:
+        outcome.status = "undecided"
+        outcome.reason = (
+            f"applies, undecided: {outcome.triggers[0]}; the rules cannot judge this "
+            "criterion: judge whether the proposal breaks it"
+        )
+    if not accepted:
+        how_read = "read from its sentence" if how == "sentence" else (
+            f"drafted by {spec.drafted or 'rules'}, not confirmed"
+        )
+        outcome = _guess(outcome, loaded.item.id, how_read, spec if how == "rules" else None)
+    return outcome, how
+
+
+def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
+    """Did it apply through a word that is itself a whole forbidden term ("async" for
+    forbid `added:async`)? Then no forbidden hit means the proposal keeps the rule."""
+    have = {stem(w) for k in words for w in re.findall(r"[a-z0-9]+", k.lower())}
+    for entry in forbid:
+        for alt in entry.split("|"):
+            need = {stem(w) for w in re.findall(r"[a-z0-9]+", gate_of(alt.strip())[1].lower())}
+            if need and need <= have:
+                return True
+    return False
+
+
+def _guess(outcome: RuleOutcome, item_id: str, how: str, spec=None) -> RuleOutcome:
+    if (
+        spec is not None
+        and outcome.status == "satisfied"
+        and not (outcome.exempted_by or outcome.ignored or spec.require)
+        and not _names_forbidden(_triggered_words(outcome.triggers), spec.forbid)
+    ):  # it applies by other words than what it forbids, and nothing shows it is kept
+        outcome.status = "undecided"
+        outcome.reason = (
+            f"applies, undecided ({', '.join(outcome.triggers[:3])}), but none of what its "
+            f"guessed rule forbids ({', '.join(spec.forbid)}) occurs as such: judge it"
+        )
+    if outcome.status == "violated":
+        said = outcome.reason.removeprefix("from the sentence: ")
+        outcome.status = "undecided"
+        outcome.reason = (
+            f"applies, undecided: the rule {how} says {said}; a guessed rule never blocks: "
+            f"judge it (to let it decide: `lorestack criteria confirm {item_id}` or "
+            f"`criteria edit {item_id}`)"
+        )
+    return outcome
 
 
 def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
@@ -168,12 +243,43 @@ def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None
     return proposal.model_copy(update={"text": cut})
 
 
-def _judge_all(by_id: dict, proposal: Proposal, result: CheckResult, note) -> tuple[set, list]:
-    """Every counted criterion by its rules; returns (decided ids, possibly relevant)."""
+def _meaning(settings, proposal: Proposal, note) -> Callable[[str], object]:
+    """A lazy by-meaning test: the model loads (and the proposal is embedded) only when
+    some criterion's words did not apply; unavailable -> never applies, with a note."""
+    from lorestack.guardrail.meaning import MeaningJudge, available
+
+    state: dict = {}
+
+    def applies(sentence: str):
+        if "judge" not in state:
+            state["judge"] = None
+            if not settings.guardrail.meaning or not available(settings):
+                return None
+            try:
+                state["judge"] = MeaningJudge(
+                    settings, proposal, settings.guardrail.meaning_threshold
+                )
+            except Exception as exc:  # noqa: BLE001 - the words still judge
+                note(
+                    f"sentence model unavailable ({type(exc).__name__}: {str(exc)[:120]}); "
+                    "criteria applied by their words only"
+                )
+        judge = state["judge"]
+        return judge.applies(sentence) if judge is not None else None
+
+    return applies
+
+
+def _judge_all(
+    by_id: dict, proposal: Proposal, result: CheckResult, note, settings=None
+) -> tuple[set, list]:
+    """Every counted criterion by its rules, then by meaning; returns (decided ids,
+    possibly relevant)."""
     prepared = prepare(proposal)
     paths = proposal.judged_paths()
     decided: set[str] = set()
     possibly: list[Finding] = []
+    meaning = _meaning(settings, proposal, note) if settings is not None else (lambda s: None)
     for item_id, li in by_id.items():
         spec = li.item.criterion
         if li.item.type != "criterion" or spec is None:
@@ -183,7 +289,7 @@ def _judge_all(by_id: dict, proposal: Proposal, result: CheckResult, note) -> tu
             note(f"criterion {item_id} skipped: {'; '.join(problems)}")
             continue
         result.criteria_checked += 1
-        outcome, how = judge_criterion(li, prepared, paths)
+        outcome, how = judge_criterion(li, prepared, paths, meaning)
         if outcome.status == "not_applicable":
             continue
         finding = from_rules(li, outcome, how)
@@ -233,7 +339,7 @@ def check(
     for problem in problems:
         note(f"skipped unreadable memory file: {problem}")
     by_id = {li.item.id: li for li in loaded if counts(li.item)}
-    decided, possibly = _judge_all(by_id, proposal, result, note)
+    decided, possibly = _judge_all(by_id, proposal, result, note, mem.settings)
     if use_retrieval:
         possibly += _retrieved(mem, proposal, by_id, decided, note)
     if use_llm and (possibly or result.undecided):
