@@ -79,7 +79,7 @@ _IMPLIED_ACTS = {"force push": ["push f"]}
 # tuning cases' misses (tests/guardrail_tuning_cases.py), from general knowledge.
 _CONCEPTS: dict[str, list[str]] = {
     "dependenc": ["pip install", "npm install", "yarn add", "poetry add", "install_requires",
-                  "requirements", "package.json", "cargo add", "go get", "dependencies"],
+                  "requirements.txt", "package.json", "cargo add", "go get", "dependencies"],
     "network": ["http", "https", "requests.get", "requests.post", "urlopen", "socket",
                 "httpx", "curl"],
     "storag": ["database", "cassandra", "postgres", "mysql", "mongodb", "mongo", "redis",
