@@ -153,7 +153,8 @@ def review(ctx, as_json):
         return
     rows = []
     for p in pending:
-        change = f"replaces {p.replaces}" if p.replaces else "new"
+        change = (f"replaces {p.replaces}" if p.replaces else
+                  f"adds its events to {p.merges_into}" if p.merges_into else "new")
         rows.append([p.id, p.type, f"{p.confidence:.2f}", change, str(len(p.events)),
                      humanize_age(p.created) if p.created else "", p.title])
     click.echo(table(rows, ["id", "type", "conf", "change", "events", "age", "claim"]))

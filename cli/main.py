@@ -9,6 +9,20 @@ import click
 from lorestack.core.errors import LorestackError
 
 
+def quiet_closed_pipe() -> None:
+    """The reader went away (`lorestack show ID | head -1`): end as a shell tool does, with no
+    message and the SIGPIPE status; stdout is pointed at /dev/null so the interpreter's final
+    flush cannot complain either."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(141)
+
+
 class LorestackGroup(click.Group):
     """Turns domain errors into one clear line on stderr; a traceback would be a bug."""
 
@@ -23,6 +37,8 @@ class LorestackGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            quiet_closed_pipe()
         except Exception as exc:  # noqa: BLE001 - last line of defence for users
             click.echo(
                 f"Error: unexpected {type(exc).__name__}: {exc} "

@@ -217,7 +217,10 @@ def show(ctx, item_id, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def forget(ctx, item_id, reason, as_json):
-    """Archive an item. Nothing is deleted: it moves to archive/ with the reason."""
+    """Archive an item or a journal event, by its id or the short id the context shows.
+
+    Nothing is deleted: an item moves to archive/<type>/, an event to archive/events/<day>.md,
+    each with the reason. `restore` brings an item back. To close a todo, use `done`."""
     from lorestack.memory_layers.operations import forget as do_forget
 
     mem = open_memory(ctx)
@@ -317,4 +320,24 @@ def describe_item(item, path) -> list[str]:
     return lines
 
 
-COMMANDS = [init, remember, log_cmd, list_cmd, show, forget, supersede]
+@click.command()
+@click.argument("todo_id")
+@click.argument("note", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the closing event as JSON.")
+@click.pass_context
+def done(ctx, todo_id, note, as_json):
+    """Close a todo or blocker (TODO_ID: its id or the short id the context shows).
+
+    Logs a `progress` event "Done: …" tagged closes:<id>, so the todo leaves the context's open
+    list; the todo itself stays in the journal. NOTE adds how it was resolved."""
+    from lorestack.memory_layers.event_archive import close_todo
+
+    mem = open_memory(ctx)
+    event = close_todo(mem, todo_id, note or "")
+    if as_json:
+        emit_json(event)
+    else:
+        click.echo(f"closed {event.tags[0].split(':', 1)[1]} ({event.id}: {event.text})")
+
+
+COMMANDS = [init, remember, log_cmd, list_cmd, show, forget, done, supersede]

@@ -272,10 +272,17 @@ def restore(mem: Memory, item_id: str) -> Restored:
 
 
 def forget(mem: Memory, item_id: str, reason: str) -> Path:
-    """Archive an item (never delete)."""
+    """Archive an item or a journal event, by full or short id (never delete)."""
     if not reason or not reason.strip():
         raise LorestackError("say why: --reason is required so the archive explains itself")
-    loaded = mem.get(item_id)
+    try:
+        loaded = mem.get(item_id)
+    except ItemNotFound:
+        from lorestack.memory_layers.event_archive import archive_event, find_event
+
+        if find_event(mem, item_id) is None:
+            raise
+        return archive_event(mem, item_id, reason)
     if loaded.path.name in ("project.md", "profile.md"):
         raise LorestackError(f"{loaded.path.name} is the identity card/profile; edit it instead")
     return _archive(mem, loaded, reason=mem.guard(reason, where="reason"))

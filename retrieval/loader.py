@@ -47,11 +47,11 @@ from lorestack.retrieval.loader_plan import (
 from lorestack.retrieval.modes import RecallMode, parse_mode
 from lorestack.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
 from lorestack.retrieval.render_context import (
-    PREFACE,
     SECTION_TITLES,
     TokenMemo,
     fence_for,
     longest_tilde_fence,
+    preface_for,
     topk_title,
 )
 
@@ -395,7 +395,8 @@ def _plan_and_render(
     fence_open, fence_close = fence_for(longest)
     if isinstance(more, _Grower):
         more.max_tilde = max(longest, 3)
-    result.overhead = req.memo(PREFACE) + req.memo(fence_open) + req.memo(fence_close)
+    preface = preface_for(req.mem)
+    result.overhead = req.memo(preface) + req.memo(fence_open) + req.memo(fence_close)
     avail = budget - result.overhead
     result.notes = req.notes
     result.index_cold = req.index_cold
@@ -425,17 +426,18 @@ def _plan_and_render(
             result.notes.append(
                 f"catalog: {skipped} lines left out for budget (lowest priority first)"
             )
-    _finish(result, bud, fence_open, fence_close, budget, avail)
+    _finish(result, bud, fence_open, fence_close, budget, avail, preface)
     if req.searched:
         shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
         record_shown(req.mem, shown, req.now)
 
 
 def _finish(
-    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int, avail: int
+    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int,
+    avail: int, preface: str,
 ) -> None:
     memo = bud.memo
-    text, total = render(bud, fence_open, fence_close)
+    text, total = render(bud, fence_open, fence_close, preface)
     # The block sums are exact by construction (see render_context); whenever the encoder is
     # loaded anyway, check the whole and trim lowest-priority blocks if it ever disagrees.
     if memo.encoder_loaded and text:
@@ -446,7 +448,7 @@ def _finish(
                     block = bud.chosen[tier].pop()
                     bud.dropped.append(Dropped(block.id or "?", tier, "trimmed after exact count"))
                     break
-            text, total = render(bud, fence_open, fence_close)
+            text, total = render(bud, fence_open, fence_close, preface)
             exact = memo.exact(text) if text else 0
         if text and exact != total:
             result.notes.append(f"token sum {total} differed from exact count {exact}")

@@ -132,7 +132,9 @@ def item_block(
         text = body
         head, group, order = "### profile\n", "profile", "3"
     else:
-        text = bullet(body, id_tail(item.id, float(item.confidence)))
+        # a confidence figure is for review: an item that is in use (accepted) shows none
+        shown = float(item.confidence) if item.status == "pending" else 1.0
+        text = bullet(body, id_tail(item.id, shown))
         head = item_group_heading(item.type, verdict)
         group = f"{item.type}\x1f{verdict}"
         order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
