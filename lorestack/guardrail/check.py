@@ -82,16 +82,20 @@ def judge_criterion(
     spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
     sentence = rule_text(loaded.item)
     accepted = bool(spec.forbid or spec.require) and not spec.drafted
-    by_meaning = None
-    # by meaning where nobody chose a scope: a draft, or a sentence stored without one
-    if meaning is not None and (spec.drafted or spec.applies_to.is_empty()):
+    by_meaning: Callable[[], str | None] | None = None
+    # by meaning where nobody chose a scope: a draft, or a sentence stored without one (a
+    # rule of the user's without scope applies everywhere: its terms decide)
+    if (
+        meaning is not None
+        and (spec.drafted or spec.applies_to.is_empty())
+        and not (accepted and spec.applies_to.is_empty())
+    ):
+        ask = meaning
 
         def by_meaning() -> str | None:
-            hit = meaning(sentence)
+            hit = ask(sentence)
             return hit.describe() if hit is not None else None  # type: ignore[attr-defined]
 
-    if accepted and spec.applies_to.is_empty():
-        by_meaning = None  # a rule without scope applies everywhere: its terms decide
     outcome: RuleOutcome | None = None
     how: JudgedBy = "rules"
     if not (spec.forbid or spec.require):
