@@ -48,6 +48,7 @@ from lorestack.guardrail.rules import (  # noqa: I001
     evaluate_sentence,
     gate_of,
     gate_user_terms,
+    sentence_spec,
     spec_problems,
     stem,
 )
@@ -114,7 +115,39 @@ def judge_criterion(
             f"drafted by {spec.drafted or 'rules'}, not confirmed"
         )
         outcome = _guess(outcome, loaded.item.id, how_read, spec if how == "rules" else None)
+        if meaning is not None and outcome.status == "undecided":
+            outcome = _took_alternative(outcome, spec, sentence, meaning)
     return outcome, how
+
+
+ALTERNATIVE_SIMILARITY = 0.38  # calibrated on the tuning cases (python -m tests.calibrate_meaning)
+ALTERNATIVE_MARGIN = 0.15
+
+
+def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
+    """A guessed rule that found nothing forbidden and nothing missing, where the proposal
+    reads like the recommended way ("use plain DOM APIs" vs `document.querySelector`) much
+    more than like the forbidden thing: it takes the alternative, a pass."""
+    if outcome.forbid_hit or outcome.missing:
+        return outcome
+    terms = spec if (spec.forbid or spec.require) else sentence_spec(spec, sentence)[0]
+    alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
+    forbidden = [gate_of(f)[1] for e in terms.forbid for f in e.split("|")]
+    if not alternatives or not forbidden:
+        return outcome
+    alt = meaning(sentence, alternatives)
+    bad = meaning(sentence, forbidden)
+    if alt is None or bad is None:
+        return outcome
+    if alt.similarity >= ALTERNATIVE_SIMILARITY and alt.similarity >= bad.similarity + ALTERNATIVE_MARGIN:
+        outcome.status = "satisfied"
+        outcome.exempted_by = alt.part
+        outcome.reason = (
+            f"takes the recommended way '{alt.part}' by meaning (similarity "
+            f"{alt.similarity:.2f} vs {bad.similarity:.2f} to what it forbids)"
+        )
+        outcome.quote = alt.unit[:120]
+    return outcome
 
 
 def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
@@ -254,7 +287,9 @@ def _meaning(settings, proposal: Proposal, note) -> Callable[[str], object]:
 
     state: dict = {}
 
-    def applies(sentence: str):
+    def applies(sentence: str, parts: list[str] | None = None):
+        """The meaning hit of `sentence` at or above the threshold; with `parts`, the
+        closest of those parts whatever its similarity."""
         if "judge" not in state:
             state["judge"] = None
             if not settings.guardrail.meaning or not available(settings):
@@ -269,7 +304,9 @@ def _meaning(settings, proposal: Proposal, note) -> Callable[[str], object]:
                     "criteria applied by their words only"
                 )
         judge = state["judge"]
-        return judge.applies(sentence) if judge is not None else None
+        if judge is None:
+            return None
+        return judge.closest(parts) if parts is not None else judge.applies(sentence)
 
     return applies
 

@@ -119,9 +119,12 @@ class MeaningJudge:
 
     def best(self, sentence: str) -> MeaningHit | None:
         """The closest (criterion part, proposal unit) pair, or None without units."""
-        if self._unit_vectors is None:
+        return self.closest(criterion_parts(sentence))
+
+    def closest(self, parts: list[str]) -> MeaningHit | None:
+        """The closest (one of `parts`, proposal unit) pair."""
+        if self._unit_vectors is None or not parts:
             return None
-        parts = criterion_parts(sentence)
         sims = _vectors(self.embedder, parts) @ self._unit_vectors.T
         i, j = divmod(int(sims.argmax()), sims.shape[1])
         return MeaningHit(float(sims[i, j]), parts[i], self.units[j])

@@ -275,9 +275,12 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         return
     terms = [term] if term else []
     terms += [_content(item.split())[0] for item in items]
+    # "never call subprocess with shell=True": the object only together with what it is
+    # used with (subprocess alone is fine)
+    with_ = _content(scope[1:])[0] if term and scope and scope[0] in ("with", "using") else ""
     for t in filter(None, terms):
         for form in _forms(t, gate):
-            _add(d.forbid, form)
+            _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
         r.forbidden.append(t)
     if terms:
