@@ -214,6 +214,17 @@ def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
     return obj, scope, trigger
 
 
+def _split_list(words: list[str]) -> list[list[str]]:
+    """Object words split at "or" / "and" / "nor" / "/" (each part a thing of its own)."""
+    groups: list[list[str]] = [[]]
+    for w in words:
+        if w in ("or", "and", "nor"):
+            groups.append([])
+        else:
+            groups[-1].append(w)
+    return [g for g in groups if g]
+
+
 def _forms(term: str, gate: str) -> list[str]:
     """A forbidden term with its gate, plus the words it implies."""
     out = [f"{gate}:{term}" if gate else term]
@@ -274,6 +285,10 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
         return
     terms = [term] if term else []
+    groups = _split_list(obj)
+    if len(groups) > 1:  # "MD5 or SHA-1": each is forbidden on its own
+        terms = [t for t in (_content(g)[0] for g in groups) if t] or terms
+        term = terms[0] if terms else term
     terms += [_content(item.split())[0] for item in items]
     # "never call subprocess with shell=True": the object only together with what it is
     # used with (subprocess alone is fine)
