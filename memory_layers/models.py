@@ -101,9 +101,14 @@ class CriterionSpec(BaseModel):
     # the recommended way ("use X instead"): taking it satisfies the rule, but it never
     # excuses the forbidden thing done alongside it
     alternatives: list[str] = Field(default_factory=list)
-    # "" = the terms are the user's own (typed, edited or confirmed); "rules" / "llm" = a
-    # draft read from the sentence that nobody accepted yet: a guess, which never blocks
-    drafted: Literal["", "rules", "llm"] = ""
+    # "" = the terms are the user's own (typed or edited); "rules" / "llm" = a draft read
+    # from the sentence that nobody accepted yet: a guess, which never blocks; "confirmed" =
+    # a draft the user accepted as shown: it decides, and still applies by meaning
+    drafted: Literal["", "rules", "llm", "confirmed"] = ""
+
+    def is_guess(self) -> bool:
+        """True unless the terms were typed, edited or confirmed by the user."""
+        return not (self.forbid or self.require) or self.drafted in ("rules", "llm")
     verdict: Literal["warn", "block"] = "warn"
     rationale: str = ""
     review_when: str = ""

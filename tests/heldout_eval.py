@@ -45,8 +45,13 @@ def build(base: Path, criteria: dict[str, tuple[str, str]], *, confirmed: bool =
 def _confirm_all(mem, ids: list[str]) -> None:
     from lorestack.guardrail.authoring import confirm_criterion
 
+    from lorestack.core.errors import LorestackError
+
     for item_id in ids:
-        confirm_criterion(mem, item_id)
+        try:
+            confirm_criterion(mem, item_id)
+        except LorestackError:  # nothing the rules read: it stays a sentence (undecided)
+            continue
 
 
 def answer(result, target: str | None) -> str:

@@ -66,7 +66,8 @@ def edit_criterion(
     spec.verdict = verdict or spec.verdict  # type: ignore[assignment]
     spec.rationale = rationale if rationale is not None else spec.rationale
     drafted = None
-    spec.drafted = ""  # the person saw it and chose these terms: they are theirs now
+    # the person saw it and chose these terms: theirs now (a confirmed draft stays one)
+    spec.drafted = "confirmed" if spec.drafted == "confirmed" else ""
     if redraft:
         drafted = draft_criterion(mem.settings, spec.condition or item.body, spec)
         item.criterion = spec = drafted.spec
@@ -101,7 +102,7 @@ def confirm_criterion(mem: Memory, item_id: str) -> EditedCriterion:
             f"'{item.title}'; give them with `lorestack criteria edit {item_id} --forbid …` "
             "(or configure an LLM to judge it)"
         )
-    spec.drafted = ""
+    spec.drafted = "confirmed"
     item.criterion = spec
     item = _guard_item(mem, item, None)
     mem.store_for(item.scope).update(loaded, item)

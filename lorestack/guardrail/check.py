@@ -82,15 +82,14 @@ def judge_criterion(
     keywords they typed or confirmed)."""
     spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
     sentence = rule_text(loaded.item)
-    accepted = bool(spec.forbid or spec.require) and not spec.drafted
+    accepted = not spec.is_guess()
     by_meaning: Callable[[], str | None] | None = None
-    # by meaning where nobody chose a scope: a draft, or a sentence stored without one (a
-    # rule of the user's without scope applies everywhere: its terms decide)
-    if (
-        meaning is not None
-        and (spec.drafted or spec.applies_to.is_empty())
-        and not (accepted and spec.applies_to.is_empty())
-    ):
+    # by meaning where the user did not type the scope: a draft (confirmed or not), or a
+    # sentence stored without one. A rule of the user's that only forbids and has no scope
+    # applies everywhere (its terms decide); one that requires applies by meaning only, or
+    # every proposal would miss what it requires.
+    everywhere = accepted and spec.applies_to.is_empty() and not spec.require
+    if meaning is not None and (spec.drafted or spec.applies_to.is_empty()) and not everywhere:
         ask = meaning
 
         def by_meaning() -> str | None:

@@ -129,7 +129,9 @@ def evaluate(
     """Judge one criterion against a prepared proposal (see the module docstring).
     `applies_by`: asked when none of its words or paths occur (by meaning); a criterion
     without applies-to then applies only through it."""
-    triggers = applies(spec, prepared, paths, everywhere=applies_by is None)
+    triggers = applies(
+        spec, prepared, paths, everywhere=applies_by is None and not spec.require
+    )
     by_meaning = False
     if not triggers and applies_by is not None:
         found = applies_by()

@@ -76,7 +76,7 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     from lorestack.guardrail.rules import sentence_spec
 
     terms = bool(spec.forbid or spec.require)
-    accepted = terms and not spec.drafted
+    accepted = not spec.is_guess()
     shown = spec if terms else sentence_spec(spec, sentence)[0]
     a = shown.applies_to
     applies = [f"a change under {p}" for p in a.paths]
@@ -85,7 +85,7 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
         f" (or {len(words) - 6} more)" if len(words) > 6 else ""
     )
     applies += [f"one of {shown_words} occurs"] if words else []
-    if a.is_empty() and accepted:
+    if a.is_empty() and accepted and not spec.drafted and not spec.require:
         applies = ["every proposal (no scope given)"]
     flags = [f"{_term(t)} present" for e in shown.forbid for t in e.split("|") if t.strip()]
     flags += [f"none of {' / '.join(_term(t.strip()) for t in e.split('|'))} present"
@@ -97,11 +97,12 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
         accepted=accepted,
         verdict=spec.verdict,
         applies_when=applies,
-        by_meaning=bool(spec.drafted) or spec.applies_to.is_empty(),
+        by_meaning=bool(spec.drafted) or (spec.applies_to.is_empty() and not applies),
         flags_when=flags,
         alternatives=[_term(t) for t in shown.alternatives],
         exemptions=[_term(t) for t in shown.unless],
-        drafted_by=spec.drafted or ("rules" if not terms else ""),
+        drafted_by=spec.drafted if spec.drafted in ("rules", "llm") else (
+            "rules" if not terms else ""),
         confirm=(f"lorestack criteria confirm {item_id}" if item_id and flags and not accepted
                  else ""),
         correct=(f"lorestack criteria edit {item_id} --forbid … --require … --keyword … "
