@@ -290,3 +290,14 @@ FIRST_RUN: dict = {
     "violation_answers": {"block": 15, "warn": 4, "undecided": 0, "pass": 99},
     "lookalike_answers": {"block": 3, "warn": 1, "undecided": 0, "pass": 64},
 }
+
+# the final run of issue 22 (criteria as typed, drafts not confirmed; no LLM). The design
+# targets were 0 wrong blocks, 0 silent passes, >= 80% exact, >= 80% look-alikes passing:
+# only the first is met. tests/test_guardrail_heldout.py keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 110, "wrong_blocks": 0, "silent_passes": 40, "lookalike_pass": 32,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 78, "pass": 40},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 36, "pass": 32},
+    "other_criteria_flagged": 125,
+}

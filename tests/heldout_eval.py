@@ -43,9 +43,8 @@ def build(base: Path, criteria: dict[str, tuple[str, str]], *, confirmed: bool =
 
 
 def _confirm_all(mem, ids: list[str]) -> None:
-    from lorestack.guardrail.authoring import confirm_criterion
-
     from lorestack.core.errors import LorestackError
+    from lorestack.guardrail.authoring import confirm_criterion
 
     for item_id in ids:
         try:
