@@ -84,6 +84,7 @@ def settings_for(ctx: click.Context, **overrides):
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
     from lorestack.cli import (
+        anchor_cmds,
         bench_cmds,
         check_cmds,
         config_cmds,
@@ -101,7 +102,7 @@ def _register() -> None:
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
                    criteria_cmds, consolidate_cmds, config_cmds, upkeep_cmds, ui_cmds,
-                   import_cmds, service_cmds):
+                   import_cmds, service_cmds, anchor_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

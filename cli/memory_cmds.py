@@ -88,11 +88,14 @@ def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rati
 @click.option("--force", is_flag=True,
               help="Store a new item even when the same one (same type and scope) exists; "
               "by default a duplicate reinforces the existing item.")
+@click.option("--about", multiple=True, metavar="PATH[:SYMBOL]",
+              help="A file, glob or file:symbol the item is about (repeatable); without it, "
+              "paths and symbols the text names that exist in the repository are used.")
 @click.option("--json", "as_json", is_flag=True, help="Print the new item as JSON.")
 @click.pass_context
 def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, importance,
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
-             review_when, redact, force, as_json, unless=(), draft=None):
+             review_when, redact, force, as_json, unless=(), draft=None, about=()):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
     from lorestack.memory_layers.operations import remember as do_remember
 
@@ -109,7 +112,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     written = do_remember(
         mem, text, item_type, title=title, tags=_tags(tags), scope=scope,
         supersedes=supersedes, confidence=confidence, importance=importance, criterion=spec,
-        redact=redact, force=force,
+        redact=redact, force=force, about=list(about) if about else None,
     )
     if as_json:
         extra = {"draft": {"drafted_by": drafted.drafted_by, "notes": drafted.notes}} if drafted else {}
@@ -121,6 +124,9 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
                    f"(importance {written.item.importance:g}). Use --force to store a second one.")
         return
     click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
+    if written.item.anchors:
+        how = "as you said" if about else "named in the text; change with `lorestack anchors set`"
+        click.echo(f"about: {', '.join(written.item.anchors)} ({how})")
     if spec is not None:
         from lorestack.cli.criteria_cmds import describe_draft
 

@@ -85,6 +85,15 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
     store = mem.require_project().store
     result = ReviewResult()
     for item_id in ids:
+        current = mem.get(item_id)
+        if current.item.status == "active" and current.item.anchors:
+            # an item marked "may be stale": accepting says it still holds after the change
+            from lorestack.memory_layers.anchors import reanchor
+
+            reanchor(mem, current.item.id)
+            result.accepted.append(current.item.id)
+            result.notes.append(f"{current.item.id}: re-anchored to the code as it is now")
+            continue
         loaded = _pending(mem, item_id)
         item = _copy(loaded)
         if _merge_target(item):

@@ -141,6 +141,7 @@ class _Request:
     notes: list[str] = field(default_factory=list)
     searched: bool = False
     index_cold: bool = False
+    anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -214,7 +215,8 @@ def _hit_blocks(
         if hit.id in seen or hit.id in req.excluded:
             continue
         seen.add(hit.id)
-        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id))
+        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id),
+                          anchors=req.anchors)
         if block is not None:
             blocks.append(block)
     neighbours: list[Block] = []
@@ -251,7 +253,7 @@ def _gather(
     req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
     c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
     if "resident" in tiers:
-        c.resident = resident_blocks(resident_items, req.memo)
+        c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors)
     if "topk" in tiers:
         days = DayCache(req.mem)
         if recent:
@@ -365,6 +367,9 @@ def assemble_context(
         sync,
         set(exclude_ids),
     )
+    from lorestack.memory_layers.anchors import index_for
+
+    req.anchors = index_for(mem)
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
@@ -373,6 +378,8 @@ def assemble_context(
     _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
+    if req.anchors is not None:
+        req.anchors.save()
     return result
 
 
