@@ -77,7 +77,7 @@ def _show_sentence(sentence: dict | None) -> None:
     click.echo(f"  no stored terms: read from the sentence ({sentence['kind']})")
     for step in sentence["steps"]:
         click.echo(f"    {step}")
-    for name in ("forbid", "require", "unless"):
+    for name in ("forbid", "require", "alternatives", "unless"):
         if sentence[name]:
             click.echo(f"    {name}: {' ; '.join(sentence[name])}")
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from lorestack.guardrail.concepts import concept_keywords
+
 Kind = Literal["prohibition", "obligation", ""]
 
 _PROHIBIT = (
@@ -74,32 +76,6 @@ _IMPLIED = {
 }
 # acts whose command-line spelling differs: `git push -f` is a force-push
 _IMPLIED_ACTS = {"force push": ["push f"]}
-# concepts a rule names in words and a change shows in code: a sentence naming one applies
-# wherever those spellings occur (applies-to only, never a forbidden term). Written for the
-# tuning cases' misses (tests/guardrail_tuning_cases.py), from general knowledge.
-_CONCEPTS: dict[str, list[str]] = {
-    "dependenc": ["pip install", "npm install", "yarn add", "poetry add", "install_requires",
-                  "requirements.txt", "package.json", "cargo add", "go get", "dependencies"],
-    "network": ["http", "https", "requests.get", "requests.post", "urlopen", "socket",
-                "httpx", "curl"],
-    "storag": ["database", "cassandra", "postgres", "mysql", "mongodb", "mongo", "redis",
-               "kafka", "dynamodb", "elasticsearch", "memcached", "rabbitmq", "queue"],
-    "databas": ["cassandra", "postgres", "mysql", "mongodb", "redis", "dynamodb", "sqlite"],
-    "pickl": ["pickle"],
-    "unpickl": ["pickle"],
-    "thread": ["threading", "thread"],
-    "cron": ["crontab", "systemd timer"],
-    "image": ["dockerfile", "from"],
-}
-
-
-def _concept_keywords(words: list[str]) -> list[str]:
-    out: list[str] = []
-    for w in words:
-        for stem_, spellings in _CONCEPTS.items():
-            if w.startswith(stem_):
-                out.extend(s for s in spellings if s not in out)
-    return out
 _WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
 _PAREN = re.compile(r"\(([^()]*)\)")
 _CLAUSE_SPLIT = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
@@ -420,7 +396,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
     draft = _settle(r, kinds)
     if draft.kind:
         words = [w for clause, _ in _clauses(sentence) for w in clause]
-        implied = [k for k in _concept_keywords(words) if k not in draft.keywords]
+        implied = [k for k in concept_keywords(words) if k not in draft.keywords]
         if implied:
             draft.keywords.extend(implied)
             draft.steps.append(f"applies also where the code shows it: {', '.join(implied)}")
