@@ -76,7 +76,7 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
                                           explain=explain) if h.id in anchored]
             hits = hits[:k or mem.settings.retrieval.k]
     else:
-        if not query:
+        if query is None:
             raise click.UsageError("give a QUERY (or --about PATH to list what is anchored there)")
         hits = run_search(mem, query, k=k or mem.settings.retrieval.k, types=list(types) or None,
                           layers=list(layers) or None, mode=mode,
