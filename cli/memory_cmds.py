@@ -130,16 +130,11 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     if spec is not None:
         from lorestack.cli.criteria_cmds import describe_draft
 
-        for line in describe_draft(written.item.criterion, drafted.drafted_by if drafted else "user"):
+        for line in describe_draft(written.item.criterion, item_id=written.item.id,
+                                   sentence=condition or text):
             click.echo(line)
         for note in drafted.notes if drafted else []:
             click.echo(f"note: {note}", err=True)
-        if drafted and drafted.drafted_by != "user" and not drafted.draft.kind:
-            click.echo("note: no prohibition or obligation the rules can read (\"do not …\", "
-                       "\"must …\"): `lorestack check` can only report it as possibly relevant, "
-                       "or ask an LLM; add --forbid/--require terms to decide it", err=True)
-        click.echo(f"change it: lorestack criteria edit {written.item.id} --forbid … ; "
-                   f"try it: lorestack criteria test {written.item.id} \"…\"")
     if written.archived:
         click.echo(f"archived {supersedes} → {written.archived}")
 
