@@ -119,7 +119,8 @@ def test_grouped_rendering_costs_few_tokens_per_item(mem):
         f"Ana: the import job for shard {n} finished after the index rebuild" for n in range(30)
     ]
     events = [
-        JournalEvent(text=t, time=now - timedelta(hours=2, minutes=n), session="s1")
+        JournalEvent(text=t, time=now - timedelta(hours=2, minutes=n), session="s1",
+                     kind="decision")  # notable: a busy day of notes is summarised
         for n, t in enumerate(texts)
     ]
     mem.journal.append_many(events)
