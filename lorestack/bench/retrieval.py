@@ -80,7 +80,7 @@ class BenchReport:
     def without_timings(self) -> dict:
         """The metrics minus wall-clock figures: identical across runs for a fixed dataset."""
         def strip(metrics: dict) -> dict:
-            return {k: v for k, v in metrics.items() if k not in TIMING_KEYS}
+            return {k: v for k, v in metrics.items() if k.split("@")[0] not in TIMING_KEYS}
         return {mode: {**strip(r), "by_category": {c: strip(m) for c, m in r["by_category"].items()}}
                 for mode, r in self.results.items()}
 
