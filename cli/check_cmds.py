@@ -6,7 +6,6 @@ fails open on errors (exit 0, one line on stderr) unless --fail-closed.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from pathlib import Path
@@ -49,8 +48,11 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
 
 
 def _quiet_stdout():
-    """Libraries that print (litellm does on errors) must not corrupt JSON or a hook reply."""
-    return contextlib.redirect_stdout(sys.stderr)
+    """Libraries that print (litellm does on errors) must not corrupt JSON or a hook reply
+    (per request inside the service: `cli.stdio`)."""
+    from lorestack.cli.stdio import quiet_stdout
+
+    return quiet_stdout()
 
 
 def _repo_dir(mem) -> Path:

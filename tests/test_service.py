@@ -174,6 +174,8 @@ def test_the_hook_path_imports_only_the_standard_library_and_the_client(stocked,
     assert set(ours) <= {
         "lorestack",
         "lorestack.launcher",
+        "lorestack.core",
+        "lorestack.core.legacy",  # the rename's one-time migration (standard library only)
         "lorestack.integrations",
         "lorestack.integrations.service",
         "lorestack.integrations.service.client",

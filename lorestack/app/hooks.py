@@ -370,7 +370,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
     spent = max(0.0, spent_ms)
 
     def left(ms: float) -> float:
-        return max(100.0, ms - spent) / 1000
+        return max(ms - spent, min(ms, 100.0)) / 1000  # a late caller still gets 100 ms
 
     deadline = Deadline(left(deadline_ms if deadline_ms is not None else pick(HookSettings())))
     box: dict[str, Any] = {}

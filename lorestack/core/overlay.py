@@ -16,10 +16,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-PREFIX = "LORESTACK_"
-# variables that say where the service lives, not how memory behaves: never part of an overlay
-NOT_OVERLAID = ("LORESTACK_SERVICE__",)
-
 _env: ContextVar[Mapping[str, str] | None] = ContextVar("lorestack_env", default=None)
 _cwd: ContextVar[Path | None] = ContextVar("lorestack_cwd", default=None)
 
@@ -40,15 +36,6 @@ def working_dir() -> Path:
     return cwd if cwd is not None else Path.cwd()
 
 
-def capture(environ_: Mapping[str, str] | None = None) -> dict[str, str]:
-    """What a client sends: its `LORESTACK_*` variables (service placement left out) and HOME."""
-    env = os.environ if environ_ is None else environ_
-    out = {k: v for k, v in env.items() if k.startswith(PREFIX) and not k.startswith(NOT_OVERLAID)}
-    if "HOME" in env:
-        out["HOME"] = env["HOME"]
-    return out
-
-
 def fingerprint(env: Mapping[str, str]) -> str:
     """A short stable key for an overlay (the service caches settings per key)."""
     text = "\n".join(f"{k}={env[k]}" for k in sorted(env))
@@ -58,11 +45,14 @@ def fingerprint(env: Mapping[str, str]) -> str:
 @contextmanager
 def caller(env: Mapping[str, str] | None, cwd: str | os.PathLike | None = None) -> Iterator[None]:
     """Run the block as the caller: `env` replaces the process's `LORESTACK_*` view (variables
-    not in it are unset for the block), `cwd` is where a memory root is looked for."""
-    env_token = _env.set(None if env is None else dict(env))
-    cwd_token = _cwd.set(Path(cwd) if cwd else None)
+    not in it are unset for the block), `cwd` is where a memory root is looked for. None keeps
+    what applies already (the process's, or an enclosing caller's)."""
+    env_token = _env.set(dict(env)) if env is not None else None
+    cwd_token = _cwd.set(Path(cwd)) if cwd else None
     try:
         yield
     finally:
-        _cwd.reset(cwd_token)
-        _env.reset(env_token)
+        if cwd_token is not None:
+            _cwd.reset(cwd_token)
+        if env_token is not None:
+            _env.reset(env_token)
