@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 
 import click
 
@@ -47,23 +48,26 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
     "user by id"); intent queries match by meaning. Superseded and archived items are hidden
     unless --status asks for them.
     """
-    from lorestack.retrieval.index import search as run_search
+    from lorestack import app
+    from lorestack.app.models import SearchRequest
+    from lorestack.cli.main import caller_for
 
-    mem = open_memory(ctx, require_project=False)
-    hits = run_search(mem, query, k=k or mem.settings.retrieval.k, types=list(types) or None,
-                      layers=list(layers) or None, mode=mode,
-                      include_status=tuple(statuses) or ("active",), explain=explain)
+    found = app.run(SearchRequest(caller=caller_for(ctx), query=query, k=k, types=list(types),
+                                  layers=list(layers), mode=mode, statuses=list(statuses),
+                                  explain=explain))
     if as_json:
-        emit_json([h.as_dict() for h in hits])
+        emit_json(found.hits)
         return
+    hits = found.hits
     if not hits:
         click.echo("no matches", err=True)
         return
-    for n, hit in enumerate(hits, start=1):
-        click.echo(f"{n:>2}. [{paint_type(hit.type)}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
-        click.echo(f"    {hit.path}")
+    for n, h in enumerate(hits, start=1):
+        age = humanize_age(datetime.fromisoformat(h["time"]))
+        click.echo(f"{n:>2}. [{paint_type(h['type'])}] {h['title']}  ({h['id']}, {age})")
+        click.echo(f"    {h['path']}")
         if explain:
-            e = hit.explain
+            e = h.get("explain") or {}
             click.echo(f"    bm25 rank={e.get('bm25_rank') or '-'}  vector rank="
                        f"{e.get('vector_rank') or '-'}  fused={e['fused']:.4f}  "
                        f"decay={e['decay']:.3f}  final={e['final']:.4f}")
