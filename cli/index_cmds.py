@@ -9,9 +9,10 @@ import click
 
 from lorestack.cli.main import open_memory
 from lorestack.cli.render import emit_json, humanize_age, paint_type, table
+from lorestack.memory_layers.models import ITEM_TYPES
 from lorestack.retrieval.modes import CHOICES as MODE_CHOICES
 
-TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
+TYPES = list(ITEM_TYPES)
 LAYERS = ["L1", "L2", "L3"]
 
 

@@ -8,8 +8,9 @@ import click
 
 from lorestack.cli.main import caller_for, open_memory
 from lorestack.cli.render import emit_json, humanize_age, read_stdin_input, table
+from lorestack.memory_layers.models import FILE_ITEM_TYPES
 
-ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
+ITEM_TYPES = list(FILE_ITEM_TYPES)
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
 
 

@@ -12,9 +12,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lorestack.memory_layers.models import FileItemType
+
 SCHEMA = 1  # bump when a request or response changes incompatibly
 
-ItemType = Literal["fact", "decision", "caveat", "preference", "criterion"]
+ItemType = FileItemType
 EventKind = Literal["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
 Mode = Literal["default", "hybrid", "rrf", "bm25", "vector"]
 ContextMode = Literal["default", "hybrid", "rrf", "bm25", "vector", "none"]

@@ -10,8 +10,8 @@ tool's argument schema from its signature here (minus `mem`). Annotations are re
 from typing import Any, Literal
 
 from lorestack.memory_layers.memory import Memory
-
-ItemType = Literal["fact", "decision", "caveat", "preference", "criterion"]
+from lorestack.memory_layers.models import FileItemType as ItemType
+from lorestack.memory_layers.models import ItemType as AnyItemType
 
 
 def _given(mem: Memory):
@@ -84,8 +84,7 @@ def forget(mem: Memory, id: str, reason: str) -> dict[str, Any]:
 
 
 def list_memories(mem: Memory,
-                  type: Literal["fact", "decision", "caveat", "preference", "criterion",
-                                "event"] | None = None,
+                  type: AnyItemType | None = None,
                   layer: Literal["L1", "L2", "L3"] | None = None,
                   limit: int = 50) -> dict[str, Any]:
     from lorestack.memory_layers.models import now_utc
