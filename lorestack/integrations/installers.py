@@ -371,14 +371,15 @@ def uninstall(client: str, scope: str = "user", *, project_dir: Path | None = No
     return result
 
 
-# the text editor and the trust records live beside this module; their names stay importable here
-from lorestack.integrations.hook_trust import (  # noqa: E402,F401 - re-exported
-    HookTrust,
-    _codex_hash,
-    codex_home,
-    forget_trust,
-    hook_trust,
-    hooks_turned_off,
-    trust_hooks,
-    trust_instructions,
-)
+# the trust records live beside this module (hook_trust.py, which builds on this one); their
+# names stay reachable here, resolved on first use
+_MOVED_TO_HOOK_TRUST = ("HookTrust", "_codex_hash", "codex_home", "forget_trust", "hook_trust",
+                        "hooks_turned_off", "trust_hooks", "trust_instructions")
+
+
+def __getattr__(name: str):
+    if name in _MOVED_TO_HOOK_TRUST:
+        from lorestack.integrations import hook_trust
+
+        return getattr(hook_trust, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
