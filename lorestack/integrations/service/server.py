@@ -304,7 +304,8 @@ class Service:
         with self.warm.access(key, "read"):
             answer = events.hook(hook_request, self.warm.opener)
         self.answered += 1
-        return {"ok": True, **answer.model_dump(mode="json")}
+        # the hook's own `ok`/`error` describe its run, not whether the service answered
+        return {**answer.model_dump(mode="json"), "ok": True}
 
     def _call(self, request: dict, caller: dict) -> dict:
         from lorestack import app

@@ -75,6 +75,7 @@ class WarmMemories:
         self._mems: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._locks: dict[str, ReadWriteLock] = {}
         self._lock = threading.RLock()
+        self._warming = threading.Lock()
         self.watcher = FolderWatcher(self._changed, self._gone, log=log) if watch else None
         pool.on_open = self._watch  # commands open indexes without going through `open`
 
@@ -124,13 +125,28 @@ class WarmMemories:
                 self._mems.move_to_end(cache_key)
                 return mem
         mem = open_memory(caller, require_project)
+        self._build_if_cold(mem)
+        self._warm_up(mem)
         with self._lock:
             self._mems[cache_key] = mem
             while len(self._mems) > MAX_OVERLAYS:
                 self._mems.popitem(last=False)
-        self._build_if_cold(mem)
         self._watch(mem)
         return mem
+
+    def _warm_up(self, mem) -> None:
+        """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
+        one memory at a time: their lazy set-up is not safe to race from several readers."""
+        from lorestack.retrieval.recall import index_is_warm, search_hits
+
+        if mem.project is None or not index_is_warm(mem):
+            return
+        with self._warming:
+            try:
+                search_hits(mem, "warm up", k=1, mode="default", sync=False,
+                            record_access=False)
+            except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
+                self.log(f"warm-up of {mem.primary.root}: {type(exc).__name__}: {exc}")
 
     def open(self, payload: hooks.HookPayload, root: str | None):
         """A warm memory for a hook payload (session ends queue their job with it)."""
