@@ -299,6 +299,10 @@ def bench_secrets(runs, seed, baseline, as_json):
     click.echo(f"cost: {report.us_per_note} µs per note, {report.us_per_2kb_item} µs per 2 kB "
                f"item, import {report.import_ms} ms; worst 60 kB adversarial input "
                f"{report.worst_adversarial_ms} ms ({report.worst_adversarial_case})")
+    for row in report.spoken:
+        caught = row.get("blocked", row.get("false_positives"))
+        what = "blocked" if row["credential"] else "flagged (false positives)"
+        click.echo(f"said in words, {row['set']}: {row['kind']}: {what} {caught}/{row['total']}")
     if report.baseline:
         for row in report.baseline:
             click.echo(f"detect-secrets plugins, seed {row['seed']}: {row['blocked_pct']:.1f}% "

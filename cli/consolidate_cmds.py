@@ -139,21 +139,32 @@ def _report_json(report) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print the pending claims as JSON.")
 @click.pass_context
 def review(ctx, as_json):
-    """List machine claims waiting for review; `accept` or `reject` them by id."""
+    """List machine claims waiting for review, and items whose anchored code changed ("may be
+    stale"); `accept` or `reject` them by id (accepting a stale item re-anchors it)."""
     if ctx.invoked_subcommand is not None:
         return
     from lorestack.consolidation.review import list_pending
 
-    pending = list_pending(open_memory(ctx))
+    mem = open_memory(ctx)
+    pending = list_pending(mem)
     if as_json:
         emit_json(pending)
         return
+    from lorestack.memory_layers.anchors import stale_items, stale_note
+
+    stale = stale_items(mem)
+    for item, states in stale:
+        click.echo(f"{item.id} {item.title[:60]} — {stale_note(states)}")
+    if stale:
+        click.echo("still true? lorestack review accept ID (re-anchors it); no longer: "
+                   "lorestack forget ID --reason …\n")
     if not pending:
         click.echo("nothing waits for review")
         return
     rows = []
     for p in pending:
-        change = f"replaces {p.replaces}" if p.replaces else "new"
+        change = (f"replaces {p.replaces}" if p.replaces else
+                  f"adds its events to {p.merges_into}" if p.merges_into else "new")
         rows.append([p.id, p.type, f"{p.confidence:.2f}", change, str(len(p.events)),
                      humanize_age(p.created) if p.created else "", p.title])
     click.echo(table(rows, ["id", "type", "conf", "change", "events", "age", "claim"]))

@@ -50,18 +50,34 @@ def _report_text(result) -> str:
                    "rrf = BM25 + dense fused only; bm25; vector; none.")
 @click.option("--no-recent", is_flag=True, help="Leave today's journal and open todos out of top-k.")
 @click.option("--report", is_flag=True, help="Also print the budget report (tokens per tier, what was left out and why).")
+@click.option("--about", metavar="PATH",
+              help="Only the memory anchored to this file (what the pre-tool hook hands an "
+              "agent about to read or edit it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the context and its report as JSON.")
 @click.pass_context
-def context(ctx, query, budget, tiers, mode, no_recent, report, as_json):
+def context(ctx, query, budget, tiers, mode, no_recent, report, as_json, about=None):
     """Print what a new session would receive, within a token budget.
 
     Three tiers: resident (identity card, criteria, caveats), a catalog of memory files, and
     top-k (recent journal, open todos, items retrieved for --query). Never exceeds --budget.
+    With --about PATH: the items anchored to that file, criteria and caveats first.
     """
     from lorestack import app
     from lorestack.app.models import ContextRequest
     from lorestack.cli.main import caller_for
 
+    if about:
+        from lorestack.retrieval.about import about_context
+
+        mem = open_memory(ctx, require_project=False)
+        found = about_context(mem, about, budget if budget is not None else mem.settings.loader.budget)
+        if as_json:
+            emit_json(found)
+        elif found.text:
+            click.echo(found.text, nl=False)
+        else:
+            click.echo(f"no memory is anchored to {found.path}", err=True)
+        return
     result = app.run(ContextRequest(caller=caller_for(ctx), query=query, budget=budget,
                                     tiers=list(_tiers(tiers)), recent=not no_recent, mode=mode))
     if as_json:

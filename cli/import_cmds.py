@@ -34,6 +34,15 @@ def import_(ctx, sources, fmt, no_index, as_json):
     Secrets are redacted (and counted), each journal day file gets one locked write and one
     fsync, and everything new is embedded in one batched run. Importing the same file again
     adds nothing: known event ids are skipped.
+
+    \b
+    JSONL: one object per line, for example
+      {"time": "2024-03-02T09:15:00", "text": "Pinned gin at 1.9.1", "kind": "progress"}
+    time   ISO 8601 date-time (required)
+    text   what happened or holds (required)
+    kind   progress, discussion, rejected, todo, blocker, decision or note (default note)
+    type   fact, decision, caveat, preference or criterion makes it an item (default event)
+    id, session, speaker, tags (a list), title: optional
     """
     from lorestack.consolidation.bulk_import import import_files
 

@@ -24,7 +24,7 @@ def _progress_bar(label: str):
 
 
 @click.command()
-@click.argument("query")
+@click.argument("query", required=False)
 @click.option("-k", "--k", "k", type=click.IntRange(1, 1000), default=None,
               help="How many results (default: retrieval.k, 10).")
 @click.option("--type", "types", multiple=True, type=click.Choice(TYPES),
@@ -40,26 +40,35 @@ def _progress_bar(label: str):
               help="Statuses to include (default: active only).")
 @click.option("--explain", is_flag=True,
               help="Show BM25 rank, vector rank, fused score, decay factor and final score.")
+@click.option("--about", metavar="PATH",
+              help="Only items anchored to this file (or under this folder); QUERY may be '-' "
+              "or omitted to list them all.")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
 @click.pass_context
-def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
+def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about=None):
     """Find memory items and journal events for QUERY.
 
     Identifiers, paths and error codes match whole or by their parts (getUserById finds
     "user by id"); intent queries match by meaning. Superseded and archived items are hidden
-    unless --status asks for them.
+    unless --status asks for them. --about PATH keeps the items anchored to that file.
     """
-    from lorestack import app
-    from lorestack.app.models import SearchRequest
-    from lorestack.cli.main import caller_for
+    if about:
+        hits = _search_about(ctx, query, k, types, layers, mode, statuses, explain, as_json, about)
+        if hits is None:
+            return
+    else:
+        from lorestack import app
+        from lorestack.app.models import SearchRequest
+        from lorestack.cli.main import caller_for
 
-    found = app.run(SearchRequest(caller=caller_for(ctx), query=query, k=k, types=list(types),
-                                  layers=list(layers), mode=mode, statuses=list(statuses),
-                                  explain=explain))
+        if not query:
+            raise click.UsageError("give a QUERY (or --about PATH to list what is anchored there)")
+        hits = app.run(SearchRequest(caller=caller_for(ctx), query=query, k=k, types=list(types),
+                                     layers=list(layers), mode=mode, statuses=list(statuses),
+                                     explain=explain)).hits
     if as_json:
-        emit_json(found.hits)
+        emit_json(hits)
         return
-    hits = found.hits
     if not hits:
         click.echo("no matches", err=True)
         return
@@ -72,6 +81,33 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json):
             click.echo(f"    bm25 rank={e.get('bm25_rank') or '-'}  vector rank="
                        f"{e.get('vector_rank') or '-'}  fused={e['fused']:.4f}  "
                        f"decay={e['decay']:.3f}  final={e['final']:.4f}")
+
+
+def _search_about(ctx, query, k, types, layers, mode, statuses, explain, as_json, about):
+    """`search --about PATH`: the items anchored there (listed, or ranked for QUERY as plain
+    hits); None when it printed the list itself."""
+    from lorestack.retrieval.about import anchored_to
+    from lorestack.retrieval.index import search as run_search
+
+    mem = open_memory(ctx, require_project=False)
+    items = anchored_to(mem, about)
+    if not query or query == "-":  # no query: the place is the question
+        if as_json:
+            emit_json([{"id": i.id, "type": i.type, "title": i.title,
+                        "anchors": list(i.anchors)} for i in items])
+        elif not items:
+            click.echo(f"nothing is anchored to {about}", err=True)
+        for n, i in enumerate(items if not as_json else [], start=1):
+            click.echo(f"{n:>2}. [{paint_type(i.type)}] {i.title}  ({i.id}, "
+                       f"{humanize_age(i.updated)})")
+            click.echo(f"    about {', '.join(i.anchors)}")
+        return None
+    anchored = {i.id for i in items}
+    hits = [h for h in run_search(mem, query, k=max(k or 0, 200), types=list(types) or None,
+                                  layers=list(layers) or None, mode=mode,
+                                  include_status=tuple(statuses) or ("active",),
+                                  explain=explain) if h.id in anchored]
+    return [h.as_dict() for h in hits[:k or mem.settings.retrieval.k]]
 
 
 @click.command()
@@ -123,10 +159,15 @@ def doctor(ctx, repair, as_json):
         index.close()
     hooks = check_hooks(mem.primary.index_dir / "hooks.log",
                         mem.project.repo_dir if mem.project else None)
+    from lorestack.memory_layers.anchors import stale_items, stale_note
+
+    stale = stale_items(mem) if mem.project else []
     if as_json:
         import dataclasses
 
-        emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok})
+        emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok,
+                   "stale": [{"id": item.id, "anchors": [dataclasses.asdict(s) for s in states]}
+                             for item, states in stale]})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
                 for h in (report.lexical, report.vector)]
@@ -140,6 +181,8 @@ def doctor(ctx, repair, as_json):
             click.echo(f"action: {action}")
         for problem in hooks.problems:
             click.echo(f"hooks: {problem}")
+        for item, states in stale:  # memory to look at, not a fault of the index
+            click.echo(f"stale: {item.id} {item.title[:60]} — {stale_note(states)}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
         click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")
     if (not report.ok and not report.repaired) or not hooks.ok:

@@ -9,6 +9,20 @@ import click
 from lorestack.core.errors import LorestackError
 
 
+def quiet_closed_pipe() -> None:
+    """The reader went away (`lorestack show ID | head -1`): end as a shell tool does, with no
+    message and the SIGPIPE status; stdout is pointed at /dev/null so the interpreter's final
+    flush cannot complain either."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(141)
+
+
 class LorestackGroup(click.Group):
     """Turns domain errors into one clear line on stderr; a traceback would be a bug."""
 
@@ -23,6 +37,8 @@ class LorestackGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            quiet_closed_pipe()
         except Exception as exc:  # noqa: BLE001 - last line of defence for users
             click.echo(
                 f"Error: unexpected {type(exc).__name__}: {exc} "
@@ -77,6 +93,7 @@ def settings_for(ctx: click.Context, **overrides):
 def _register() -> None:
     """Each module lists its commands; heavy libraries load only inside the commands."""
     from lorestack.cli import (
+        anchor_cmds,
         bench_cmds,
         check_cmds,
         config_cmds,
@@ -94,7 +111,7 @@ def _register() -> None:
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
                    criteria_cmds, consolidate_cmds, config_cmds, upkeep_cmds, ui_cmds,
-                   import_cmds, service_cmds):
+                   import_cmds, service_cmds, anchor_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -79,11 +79,14 @@ def init(ctx, global_: bool, as_json: bool):
 @click.option("--force", is_flag=True,
               help="Store a new item even when the same one (same type and scope) exists; "
               "by default a duplicate reinforces the existing item.")
+@click.option("--about", multiple=True, metavar="PATH[:SYMBOL]",
+              help="A file, glob or file:symbol the item is about (repeatable); without it, "
+              "paths and symbols the text names that exist in the repository are used.")
 @click.option("--json", "as_json", is_flag=True, help="Print the new item as JSON.")
 @click.pass_context
 def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, importance,
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
-             review_when, redact, force, as_json, unless=(), draft=None):
+             review_when, redact, force, as_json, unless=(), draft=None, about=()):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
     from lorestack import app
     from lorestack.app.models import CriterionFields, RememberRequest
@@ -93,6 +96,7 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
         caller=caller_for(ctx), text=_read_text(text), type=item_type, title=title,
         tags=_tags(tags), scope=scope, supersedes=supersedes, confidence=confidence,
         importance=importance, redact=redact, force=force,
+        about=list(about) if about else None,
         criterion=CriterionFields(
             paths=list(applies_path), keywords=list(keyword), topics=list(topic),
             condition=condition or "", forbid=list(forbid), require=list(require),
@@ -101,10 +105,10 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     )
     with quiet_stdout():
         written = app.run(request)
-    _render_remembered(written, supersedes, as_json)
+    _render_remembered(written, supersedes, as_json, bool(about))
 
 
-def _render_remembered(written, supersedes, as_json: bool) -> None:
+def _render_remembered(written, supersedes, as_json: bool, given_about: bool = False) -> None:
     item = written.item
     drafted = written.draft
     if as_json:
@@ -117,6 +121,9 @@ def _render_remembered(written, supersedes, as_json: bool) -> None:
                    f"(importance {item['importance']:g}). Use --force to store a second one.")
         return
     click.echo(f"remembered {item['type']} {item['id']} → {written.path}")
+    if item.get("anchors"):
+        how = "as you said" if given_about else "named in the text; change with `lorestack anchors set`"
+        click.echo(f"about: {', '.join(item['anchors'])} ({how})")
     if item.get("criterion") is not None:
         from lorestack.cli.criteria_cmds import describe_draft
         from lorestack.memory_layers.models import CriterionSpec
@@ -221,7 +228,10 @@ def show(ctx, item_id, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def forget(ctx, item_id, reason, as_json):
-    """Archive an item. Nothing is deleted: it moves to archive/ with the reason."""
+    """Archive an item or a journal event, by its id or the short id the context shows.
+
+    Nothing is deleted: an item moves to archive/<type>/, an event to archive/events/<day>.md,
+    each with the reason. `restore` brings an item back. To close a todo, use `done`."""
     from lorestack import app
     from lorestack.app.models import ChangeRequest
 
@@ -323,4 +333,24 @@ def describe_item(item, path) -> list[str]:
     return lines
 
 
-COMMANDS = [init, remember, log_cmd, list_cmd, show, forget, supersede]
+@click.command()
+@click.argument("todo_id")
+@click.argument("note", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the closing event as JSON.")
+@click.pass_context
+def done(ctx, todo_id, note, as_json):
+    """Close a todo or blocker (TODO_ID: its id or the short id the context shows).
+
+    Logs a `progress` event "Done: …" tagged closes:<id>, so the todo leaves the context's open
+    list; the todo itself stays in the journal. NOTE adds how it was resolved."""
+    from lorestack.memory_layers.event_archive import close_todo
+
+    mem = open_memory(ctx)
+    event = close_todo(mem, todo_id, note or "")
+    if as_json:
+        emit_json(event)
+    else:
+        click.echo(f"closed {event.tags[0].split(':', 1)[1]} ({event.id}: {event.text})")
+
+
+COMMANDS = [init, remember, log_cmd, list_cmd, show, forget, done, supersede]

@@ -68,6 +68,8 @@ class Action(BaseModel):
             return f"merge {len(self.events)} event(s) into {self.target}"
         if self.op == "supersede":
             return f"{new} supersedes {self.target}: {title}"
+        if self.op == "propose" and (self.item or {}).get("proposed_merge_into"):
+            return f"propose {new} as evidence for {self.target} (pending review): {title}"
         if self.op == "propose":
             return f"propose {new} to replace {self.target} (pending review): {title}"
         if self.op == "archive_item":

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from lorestack.core import legacy
 from lorestack.core.clients import transcript_clients
@@ -38,6 +38,15 @@ ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "eve
 
 class ImportError_(LorestackError):
     """A source file that cannot be imported (names the file and what is wrong)."""
+
+
+JSONL_FIELDS = ('a line holds "time" (ISO 8601) and "text", and may hold "id", "kind" (progress, '
+                'discussion, rejected, todo, blocker, decision, note), "type" (fact, decision, '
+                'caveat, preference, criterion; default event), "session", "speaker", "tags", '
+                '"title"')
+_ITEM_TYPES = ("fact", "decision", "caveat", "preference", "criterion", "event")
+_ALIASES = {"time": ("timestamp", "date", "datetime", "created", "created_at", "ts", "when"),
+            "text": ("message", "content", "body", "note", "msg", "summary")}
 
 
 class ImportEvent(BaseModel):
@@ -58,6 +67,29 @@ class ImportEvent(BaseModel):
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
         return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _right_fields(cls, data: Any) -> Any:
+        """Name the field that was meant: `"type": "progress"` is a kind, `timestamp` a time."""
+        from lorestack.memory_layers.models import EVENT_KINDS
+
+        if not isinstance(data, dict):
+            return data
+        given = data.get("type")
+        if isinstance(given, str) and given in EVENT_KINDS and given not in _ITEM_TYPES:
+            raise ValueError(f'"type": "{given}" is an event kind: write "kind": "{given}" '
+                             f'("type" is one of {", ".join(_ITEM_TYPES)})')
+        kind = data.get("kind")
+        if kind is not None and kind not in EVENT_KINDS:
+            raise ValueError(f'"kind": "{kind}" is not an event kind ({", ".join(EVENT_KINDS)})')
+        for wanted, aliases in _ALIASES.items():
+            if wanted not in data:
+                found = next((a for a in aliases if a in data), None)
+                if found:
+                    raise ValueError(f'no "{wanted}" field; found "{found}": name it "{wanted}" '
+                                     f"({JSONL_FIELDS})")
+        return data
 
 
 @dataclass
@@ -277,7 +309,12 @@ def _read_jsonl(path: Path) -> list[ImportEvent]:
 def _why(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         err = exc.errors()[0]
-        return f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+        where = ".".join(str(p) for p in err["loc"])
+        if err["type"] == "value_error":  # our own message says which field is meant
+            return str(err["ctx"]["error"]) if "ctx" in err else err["msg"]
+        if err["type"] == "missing":
+            return f'missing "{where}"; {JSONL_FIELDS}'
+        return f"{where}: {err['msg']} ({JSONL_FIELDS})"
     return str(exc).splitlines()[0]
 
 

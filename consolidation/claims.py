@@ -28,8 +28,15 @@ Relation = Literal["new", "agrees", "conflicts"]
 
 _CAVEAT_CUE = re.compile(r"\b(?:never|don'?t|do not|avoid|must not|careful)\b", re.IGNORECASE)
 _PREFERENCE_CUE = re.compile(r"\b(?:i prefer|i like|i'd rather|i want you to|please always)\b", re.IGNORECASE)
-LOW_SIGNAL_KINDS = {"progress", "todo"}
+# journal material only: what is being done, still to do, or in the way never becomes a
+# decision or a fact (an open todo or blocker reaches the session through the journal tier)
+NEVER_CLAIMED = frozenset({"progress", "todo", "blocker"})
 STRONG_KINDS = {"decision", "rejected"}
+# a rejection becomes a decision only when it says why ("rejected X because Y")
+_REASON = re.compile(r"\b(?:because|since|as it|as they|due to|so that|given that|too \w+|"
+                     r"instead|rather than|would|breaks?|costs?)\b|[:;—–]|\s-\s", re.IGNORECASE)
+_REJECTION = re.compile(r"^\s*(?:we\s+)?(?:rejected|decided against|ruled out|turned down|"
+                        r"declined|dropped the idea of)\b", re.IGNORECASE)
 
 
 class BudgetExhausted(LorestackError):
@@ -127,29 +134,43 @@ def reply_schema(event_ids: set[str], candidate_ids: set[str],
     return ClusterClaimReply
 
 
+def claimable(cluster: Cluster) -> list[int]:
+    """Positions of the events a claim may be drawn from (not progress, todo or blocker; a
+    rejection only with its reason)."""
+    return [i for i, e in enumerate(cluster.events) if e.kind not in NEVER_CLAIMED
+            and (e.kind != "rejected" or _REASON.search(e.text))]
+
+
 def worth_a_claim(cluster: Cluster, min_events: int) -> bool:
-    """Lone progress notes and todos are journal material, not stable claims."""
-    kinds = [e.kind for e in cluster.events]
+    """Progress notes, todos, blockers and rejections that give no reason are journal material,
+    not stable claims."""
+    eligible = claimable(cluster)
+    if not eligible:
+        return False
+    kinds = [cluster.events[i].kind for i in eligible]
     if any(k in STRONG_KINDS for k in kinds):
         return True
-    if all(k in LOW_SIGNAL_KINDS for k in kinds):
-        return False
     tagged = any({"fact", "caveat", "preference"} & {t.lower() for t in e.tags} for e in cluster.events)
     return tagged or len(cluster.events) >= max(1, min_events)
 
 
-def _claim_type(cluster: Cluster, text: str) -> str:
-    kinds = [e.kind for e in cluster.events]
+def _claim_type(cluster: Cluster, text: str, kind: str) -> str:
+    """The item type of a claim drawn from an event of `kind`: a decision only from a decision
+    or a reasoned rejection."""
     tags = {t.lower() for e in cluster.events for t in e.tags}
-    if "caveat" in tags or (_CAVEAT_CUE.search(text) and ("rejected" in kinds or "blocker" in kinds)):
+    if "caveat" in tags or (_CAVEAT_CUE.search(text) and kind == "rejected"):
         return "caveat"
     if "preference" in tags or _PREFERENCE_CUE.search(text):
         return "preference"
-    if sum(k in STRONG_KINDS for k in kinds) * 2 >= len(kinds):
+    if kind in STRONG_KINDS:
         return "decision"
-    if sum(k == "blocker" for k in kinds) * 2 > len(kinds):
-        return "caveat"
     return "fact"
+
+
+def rejection_text(text: str) -> str:
+    """A rejected alternative as a decision says so: "Rejected X because Y"."""
+    text = text.strip()
+    return text if _REJECTION.match(text) else f"Rejected: {text}"
 
 
 def _title(text: str) -> str:
@@ -167,17 +188,21 @@ def _importance(cluster: Cluster) -> float:
 
 
 def extractive_claim(cluster: Cluster, vectors: np.ndarray, machine_confidence: float) -> Claim:
-    """The medoid event's text: the one closest to all the others (earliest on ties)."""
+    """The medoid of the claimable events: the one closest to all the cluster's events
+    (earliest on ties)."""
+    eligible = claimable(cluster)
+    if not eligible:
+        raise ClaimSkipped("only progress, todos, blockers or unexplained rejections", final=True)
     if len(cluster.events) == 1:
-        pick = 0
+        pick = eligible[0]
     else:
-        sim = vectors @ vectors.T
-        scores = sim.sum(axis=1)
-        pick = int(np.argmax(np.round(scores, 6)))
-    text = cluster.events[pick].text.strip()
+        scores = (vectors @ vectors.T).sum(axis=1)
+        pick = max(eligible, key=lambda i: (round(float(scores[i]), 6), -i))
+    event = cluster.events[pick]
+    text = rejection_text(event.text) if event.kind == "rejected" else event.text.strip()
     n = len(cluster.events)
     confidence = round(machine_confidence * (0.6 + 0.4 * min(1.0, n / 4)), 3)
-    return Claim(text=text, title=_title(text), type=_claim_type(cluster, text),
+    return Claim(text=text, title=_title(text), type=_claim_type(cluster, text, event.kind),
                  confidence=confidence, cited=cluster.ids, tags=_tags(cluster),
                  importance=_importance(cluster), method="extractive")
 
@@ -254,6 +279,14 @@ class LLMClaimer:
             raise ClaimSkipped(f"model found nothing durable: {reply.reason or 'no reason given'}",
                                final=True)
         text = reply.claim.strip()
+        kinds = {e.id: e.kind for e in cluster.events}
+        cited_kinds = {kinds.get(i, "") for i in reply.cited_events}
+        if cited_kinds <= NEVER_CLAIMED:  # the same rule as the extractive path
+            raise ClaimSkipped("the model drew a claim from progress, todos or blockers only",
+                               final=True)
+        if reply.type == "decision" and cited_kinds <= NEVER_CLAIMED | {"rejected"} \
+                and "rejected" in cited_kinds:
+            text = rejection_text(text)
         return Claim(
             text=text, title=_title(reply.title or text), type=reply.type,
             confidence=round(min(reply.confidence, self.machine_confidence), 3),

@@ -54,6 +54,7 @@ _FACT = re.compile(
     r"lives in|is located|is written in|is hosted|is on port|listens on|our \w+ (?:is|are)|"
     r"the \w+ (?:is|are) (?:in|on|at|a|an|the)|requires|depends on|version \d)\b", re.IGNORECASE)
 _REASON = re.compile(r"\b(?:because|since|so that|as long as|unless|only if|otherwise)\b", re.IGNORECASE)
+_MARKED = re.compile(r"^(todo|to-do|fixme|blocked|blocker)\b\s*[:\-–—]", re.IGNORECASE)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -102,6 +103,9 @@ def classify(sentence: str) -> tuple[str, str] | None:
         return ("caveat", what) if _CAVEAT.search(what) else ("remember", what)
     if _CAVEAT.search(s):
         return ("caveat", s)
+    marked = _MARKED.match(s)  # "TODO: …", "Blocked: …" say their kind before anything else
+    if marked:
+        return ("event", "todo" if marked.group(1).lower() in ("todo", "to-do", "fixme") else "blocker")
     if _REJECTED.search(s):
         return ("event", "rejected")
     if _DECISION.search(s):

@@ -197,6 +197,9 @@ class Runner:
                                                  min(self.settings.similar_threshold, 0.5))
                     action, created = decide(claim, key, cluster.ids, ranked,
                                              settings=self.settings, run_id=self.report.run)
+                    if action.item is not None:
+                        # the files and symbols the claim's events name become its anchors
+                        action.item.update(self._anchors(claim.text, cluster))
                     plan.actions.append(action)
                     plan.processed.update({i: key for i in cluster.ids})
                     plan.failures[key] = 0
@@ -210,6 +213,15 @@ class Runner:
                 self.progress(done, total)
         plan.actions = coalesce_merges(plan.actions)
         return plan
+
+    def _anchors(self, text: str, cluster) -> dict:
+        from lorestack.memory_layers.anchors import anchor_fields
+
+        named = "\n".join([text, *(e.text for e in cluster.events)])
+        try:
+            return anchor_fields(self.mem, named, None)
+        except Exception:  # noqa: BLE001 - anchors are a proposal; a claim never waits on one
+            return {}
 
     def _claim(self, cluster, rows, centroid, candidates):
         if self.claimer is None:

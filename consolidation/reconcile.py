@@ -145,12 +145,11 @@ def _relation(claim: Claim, ranked: list[Candidate], settings: ConsolidationSett
     best = ranked[0]
     if best.similarity >= RESTATEMENT:
         return "agrees", best
-    if best.similarity >= settings.similar_threshold:
-        changed = change_of_mind(claim.text, best.text)
-        if changed:
-            return "conflicts", best
-        if changed is False:  # a turned-down or already-made change confirms the item
-            return "agrees", best
+    if best.similarity >= settings.similar_threshold and change_of_mind(claim.text, best.text):
+        return "conflicts", best
+    # agreeing merges the claim's events into the item as evidence, so it needs the item to be
+    # about the same thing: a turned-down change or a restatement below this threshold is new
+    # (tests/merge_pairs.py: the threshold that keeps every same-vocabulary pair apart)
     if best.similarity >= settings.duplicate_threshold:
         return "agrees", best
     return "new", None
@@ -162,10 +161,25 @@ def reinforce(importance: float, n_events: int) -> float:
     return round(min(1.0, importance + (1.0 - importance) * share), 3)
 
 
+def _proposal(claim: Claim, key: str, cluster_ids: list[str], run_id: str, *,
+              merge_into: str) -> Action:
+    source = {"kind": "consolidation", "run": run_id, "events": claim.cited, "key": key,
+              "method": claim.method}
+    item: dict = {"id": item_id_for(key, claim.type), "type": claim.type, "scope": "project",
+                  "title": claim.title, "confidence": claim.confidence,
+                  "importance": claim.importance, "source": source, "status": "pending",
+                  "tags": claim.tags, "proposed_merge_into": merge_into}
+    return Action(op="propose", key=key, item=item, body=claim.text, target=merge_into,
+                  events=claim.cited, cluster=cluster_ids)
+
+
 def decide(claim: Claim, key: str, cluster_ids: list[str], ranked: list[Candidate], *,
            settings: ConsolidationSettings, run_id: str) -> tuple[Action, Candidate | None]:
     """The plan step for one claim, and the candidate it creates (to reconcile later claims)."""
     relation, target = _relation(claim, ranked, settings)
+    if relation == "agrees" and target is not None and not target.machine:
+        # an item a person wrote is never changed without review: the merge waits as a proposal
+        return _proposal(claim, key, cluster_ids, run_id, merge_into=target.id), None
     if relation == "agrees" and target is not None:
         action = Action(op="merge", key=key, target=target.id, events=claim.cited,
                         importance=reinforce(target.importance, len(claim.cited)),

@@ -28,6 +28,7 @@ class PendingClaim:
     replaces_title: str | None
     path: Path
     created: object = None
+    merges_into: str | None = None  # a person's item this claim would add its events to
 
 
 @dataclass
@@ -40,6 +41,10 @@ class ReviewResult:
 
 def _proposal(item: MemoryItem) -> str | None:
     return (item.model_extra or {}).get("proposed_supersedes")
+
+
+def _merge_target(item: MemoryItem) -> str | None:
+    return (item.model_extra or {}).get("proposed_merge_into")
 
 
 def list_pending(mem: Memory) -> list[PendingClaim]:
@@ -56,7 +61,7 @@ def list_pending(mem: Memory) -> list[PendingClaim]:
             id=item.id, type=item.type, title=item.title, text=item.body,
             confidence=item.confidence, events=list(item.source.events), replaces=target,
             replaces_title=titles.get(target) if target else None, path=li.path,
-            created=item.created))
+            created=item.created, merges_into=_merge_target(item)))
     out.sort(key=lambda p: (p.created, p.id))
     return out
 
@@ -80,8 +85,20 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
     store = mem.require_project().store
     result = ReviewResult()
     for item_id in ids:
+        current = mem.get(item_id)
+        if current.item.status == "active" and current.item.anchors:
+            # an item marked "may be stale": accepting says it still holds after the change
+            from lorestack.memory_layers.anchors import reanchor
+
+            reanchor(mem, current.item.id)
+            result.accepted.append(current.item.id)
+            result.notes.append(f"{current.item.id}: re-anchored to the code as it is now")
+            continue
         loaded = _pending(mem, item_id)
         item = _copy(loaded)
+        if _merge_target(item):
+            _accept_merge(mem, loaded, item, result)
+            continue
         target = _proposal(item)
         data = item.frontmatter()
         data.pop("proposed_supersedes", None)
@@ -107,6 +124,32 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
             result.archived.append(old.item.id)
         result.accepted.append(item_id)
     return result
+
+
+def _accept_merge(mem: Memory, loaded, item: MemoryItem, result: ReviewResult) -> None:
+    """The person agreed: their item gains the claim's events as evidence (its text is left as
+    they wrote it) and the proposal moves to archive/ saying where it went."""
+    store = mem.require_project().store
+    target_id = _merge_target(item) or ""
+    try:
+        target = store.find(target_id)
+    except ItemNotFound:
+        target = None
+    if target is None or target.item.status == "archived":
+        result.notes.append(f"{item.id}: {target_id} is gone or archived; nothing merged")
+        return
+    kept = _copy(target)
+    events = sorted(set(kept.source.events) | set(item.source.events))
+    kept.source = kept.source.model_copy(update={"events": events})
+    from lorestack.consolidation.actions import _record_access
+    from lorestack.consolidation.reconcile import reinforce
+
+    kept.importance = reinforce(kept.importance, len(item.source.events))
+    store.update(target, kept)
+    _record_access(mem, [target_id])
+    store.archive(loaded, reason=f"merged into {target_id} (accepted in review)")
+    result.accepted.append(item.id)
+    result.notes.append(f"{item.id}: its events now support {target_id}")
 
 
 def reject(mem: Memory, ids: list[str], reason: str = "") -> ReviewResult:

@@ -69,13 +69,32 @@ def _stdin_is_piped() -> bool:
         return False
 
 
-def _read_stdin() -> str | None:
+def _read_stdin(strict: bool = True) -> str | None:
+    """Piped stdin as text. A command refuses bytes that are not UTF-8 here, with the same one
+    line as in-process (never a lossy decode handed on); a hook (`strict=False`) fails open."""
     if not _stdin_is_piped():
         return None
     try:
-        return sys.stdin.read()
-    except (OSError, ValueError, UnicodeDecodeError):
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:
+            return sys.stdin.read()
+        raw = buffer.read()
+    except (OSError, ValueError):
         return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        if not strict:
+            return raw.decode("utf-8", errors="replace")
+    from lorestack.core.errors import LorestackError
+    from lorestack.memory_layers.input_check import decode_input_bytes
+
+    try:
+        return decode_input_bytes(raw, where="stdin")
+    except LorestackError as exc:
+        sys.stderr.write(f"Error: {exc}\n")
+        sys.stderr.flush()
+        os._exit(1)
 
 
 def _leave(stdout: str, stderr: str = "", code: int = 0, after=None) -> None:
@@ -104,7 +123,7 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
     from lorestack.integrations.service import client
 
     started = time.monotonic()
-    stdin_text = _read_stdin() or ""
+    stdin_text = _read_stdin(strict=False) or ""
     root = root or os.environ.get("LORESTACK_ROOT") or None
     wait = END_WAIT_S if event == "session-end" else ACK_WAIT_S
     request = {

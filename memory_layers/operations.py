@@ -152,7 +152,8 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
              tags=None, scope: str = "project", supersedes: str | None = None,
              confidence: float = 1.0, importance: float = 0.5, criterion: CriterionSpec | None = None,
              source: Source | None = None, status: str = "active",
-             redact: bool | None = None, force: bool = False) -> Written:
+             redact: bool | None = None, force: bool = False,
+             about: list[str] | None = None) -> Written:
     """Create an item (optionally superseding an older one, which is archived, not deleted).
 
     The same thing said again (an active item of the same type and scope with the same or
@@ -181,6 +182,12 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
                       confidence=confidence, importance=importance, source=source,
                       criterion=criterion, status=status)
     item = _guard_item(mem, item, redact)
+    if item.scope == "project" and (about is None or about):
+        # the code the item is about: what --about names, else the paths and symbols it names
+        from lorestack.memory_layers.anchors import anchor_fields
+
+        for key, value in anchor_fields(mem, text, about).items():
+            setattr(item, key, value)
     store = mem.store_for(item.scope)
     store.ensure_layout()
     if not force and not supersedes and status == "active":
@@ -271,10 +278,17 @@ def restore(mem: Memory, item_id: str) -> Restored:
 
 
 def forget(mem: Memory, item_id: str, reason: str) -> Path:
-    """Archive an item (never delete)."""
+    """Archive an item or a journal event, by full or short id (never delete)."""
     if not reason or not reason.strip():
         raise LorestackError("say why: --reason is required so the archive explains itself")
-    loaded = mem.get(item_id)
+    try:
+        loaded = mem.get(item_id)
+    except ItemNotFound:
+        from lorestack.memory_layers.event_archive import archive_event, find_event
+
+        if find_event(mem, item_id) is None:
+            raise
+        return archive_event(mem, item_id, reason)
     if loaded.path.name in ("project.md", "profile.md"):
         raise LorestackError(f"{loaded.path.name} is the identity card/profile; edit it instead")
     return _archive(mem, loaded, reason=mem.guard(reason, where="reason"))

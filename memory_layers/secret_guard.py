@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lorestack.core.errors import SecretDetected
+from lorestack.memory_layers.secret_context import ALL_RULES
 from lorestack.memory_layers.secret_rules import (
-    ALL_RULES,
     TWILIO_SID,
     TWILIO_TOKEN,
     TWILIO_WORDS,
@@ -30,7 +30,7 @@ from lorestack.memory_layers.secret_rules import (
 
 # bump when the rules change what is found: indexes and cached context built by an older
 # detector are rebuilt from the files
-DETECTOR_VERSION = 2
+DETECTOR_VERSION = 3
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from lorestack.retrieval.render_context import (
     longest_tilde_fence,
 )
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: anchors travel with resident items
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -124,6 +124,9 @@ class CachedItem:
     mtime_ns: int = 0
     size: int = 0
     note: str = ""      # set when the file was over limits.max_file_bytes (read truncated)
+    anchors: list = field(default_factory=list)  # the code it is about (resident items only)
+    anchored: dict = field(default_factory=dict)
+    anchor_commit: str = ""
 
     @property
     def updated_at(self) -> datetime:
@@ -366,6 +369,10 @@ class RootCache:
             file_tokens=file_tokens, line=line, line_tokens=self.memo.exact(line), resident=resident,
             body=body, body_tokens=self.memo.exact(body), tilde=longest_tilde_fence(body),
             verdict=verdict, sha=sha, mtime_ns=entry.mtime_ns, size=entry.size,
+            anchors=list(item.anchors) if resident else [],
+            anchored=dict((item.model_extra or {}).get("anchored") or {}) if resident else {},
+            anchor_commit=str((item.model_extra or {}).get("anchor_commit") or "") if resident
+            else "",
         )
 
 

@@ -47,11 +47,11 @@ from lorestack.retrieval.loader_plan import (
 from lorestack.retrieval.modes import RecallMode, parse_mode
 from lorestack.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
 from lorestack.retrieval.render_context import (
-    PREFACE,
     SECTION_TITLES,
     TokenMemo,
     fence_for,
     longest_tilde_fence,
+    preface_for,
     topk_title,
 )
 
@@ -141,6 +141,7 @@ class _Request:
     notes: list[str] = field(default_factory=list)
     searched: bool = False
     index_cold: bool = False
+    anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -214,7 +215,8 @@ def _hit_blocks(
         if hit.id in seen or hit.id in req.excluded:
             continue
         seen.add(hit.id)
-        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id))
+        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id),
+                          anchors=req.anchors)
         if block is not None:
             blocks.append(block)
     neighbours: list[Block] = []
@@ -251,7 +253,7 @@ def _gather(
     req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
     c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
     if "resident" in tiers:
-        c.resident = resident_blocks(resident_items, req.memo)
+        c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors)
     if "topk" in tiers:
         days = DayCache(req.mem)
         if recent:
@@ -365,6 +367,9 @@ def assemble_context(
         sync,
         set(exclude_ids),
     )
+    from lorestack.memory_layers.anchors import index_for
+
+    req.anchors = index_for(mem)
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
@@ -373,6 +378,8 @@ def assemble_context(
     _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
+    if req.anchors is not None:
+        req.anchors.save()
     return result
 
 
@@ -395,7 +402,8 @@ def _plan_and_render(
     fence_open, fence_close = fence_for(longest)
     if isinstance(more, _Grower):
         more.max_tilde = max(longest, 3)
-    result.overhead = req.memo(PREFACE) + req.memo(fence_open) + req.memo(fence_close)
+    preface = preface_for(req.mem)
+    result.overhead = req.memo(preface) + req.memo(fence_open) + req.memo(fence_close)
     avail = budget - result.overhead
     result.notes = req.notes
     result.index_cold = req.index_cold
@@ -425,17 +433,18 @@ def _plan_and_render(
             result.notes.append(
                 f"catalog: {skipped} lines left out for budget (lowest priority first)"
             )
-    _finish(result, bud, fence_open, fence_close, budget, avail)
+    _finish(result, bud, fence_open, fence_close, budget, avail, preface)
     if req.searched:
         shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
         record_shown(req.mem, shown, req.now)
 
 
 def _finish(
-    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int, avail: int
+    result: ContextResult, bud: Budgeter, fence_open: str, fence_close: str, budget: int,
+    avail: int, preface: str,
 ) -> None:
     memo = bud.memo
-    text, total = render(bud, fence_open, fence_close)
+    text, total = render(bud, fence_open, fence_close, preface)
     # The block sums are exact by construction (see render_context); whenever the encoder is
     # loaded anyway, check the whole and trim lowest-priority blocks if it ever disagrees.
     if memo.encoder_loaded and text:
@@ -446,7 +455,7 @@ def _finish(
                     block = bud.chosen[tier].pop()
                     bud.dropped.append(Dropped(block.id or "?", tier, "trimmed after exact count"))
                     break
-            text, total = render(bud, fence_open, fence_close)
+            text, total = render(bud, fence_open, fence_close, preface)
             exact = memo.exact(text) if text else 0
         if text and exact != total:
             result.notes.append(f"token sum {total} differed from exact count {exact}")

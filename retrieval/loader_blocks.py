@@ -120,8 +120,10 @@ def item_block(
     body: str | None = None,
     body_tokens: int | None = None,
     verdict: str = "",
+    anchors=None,
 ) -> Block | None:
-    """An L1/L2 item as one line group member; None for an empty placeholder file."""
+    """An L1/L2 item as one line group member; None for an empty placeholder file.
+    `anchors` (an `AnchorIndex`) marks an item whose anchored code changed."""
     body = item_body(item) if body is None else body
     if not body.strip():
         return None
@@ -132,7 +134,9 @@ def item_block(
         text = body
         head, group, order = "### profile\n", "profile", "3"
     else:
-        text = bullet(body, id_tail(item.id, float(item.confidence)))
+        # a confidence figure is for review: an item that is in use (accepted) shows none
+        shown = float(item.confidence) if item.status == "pending" else 1.0
+        text = bullet(body, id_tail(item.id, shown, _stale(anchors, item)))
         head = item_group_heading(item.type, verdict)
         group = f"{item.type}\x1f{verdict}"
         order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
@@ -153,7 +157,20 @@ def item_block(
     )
 
 
-def resident_blocks(items: Sequence, memo: TokenMemo) -> list[Block]:
+def _stale(anchors, item) -> str:
+    """"may be stale: …" when the code the item is anchored to changed since it was written."""
+    if anchors is None or not getattr(item, "anchors", None):
+        return ""
+    from lorestack.memory_layers.anchors import stale_note, stale_states
+
+    extra = getattr(item, "model_extra", None)
+    anchored = (extra or {}).get("anchored") if extra is not None else item.anchored
+    commit = (extra or {}).get("anchor_commit") if extra is not None else item.anchor_commit
+    stale = stale_states(anchors.check(list(item.anchors), dict(anchored or {}), commit or ""))
+    return stale_note(stale) if stale else ""
+
+
+def resident_blocks(items: Sequence, memo: TokenMemo, anchors=None) -> list[Block]:
     """Identity card, criteria (block before warn), caveats, profile — in that order."""
     active = [i for i in items if i.status == "active"]
 
@@ -163,7 +180,8 @@ def resident_blocks(items: Sequence, memo: TokenMemo) -> list[Block]:
 
     out = []
     for i in sorted(active, key=rank):
-        block = item_block(i, memo, "resident", "resident", i.body, i.body_tokens, i.verdict)
+        block = item_block(i, memo, "resident", "resident", i.body, i.body_tokens, i.verdict,
+                           anchors=anchors)
         if block is not None:
             out.append(block)
     return out
@@ -317,6 +335,7 @@ def hit_block(
     memo: TokenMemo,
     days: DayCache,
     known_path: str | None = None,
+    anchors=None,
 ) -> Block | None:
     """A hit rendered as its *whole* item or event (the index may hold only a chunk)."""
     if hit.type == "event":
@@ -329,7 +348,7 @@ def hit_block(
         return None
     item = loaded.item
     verdict = item.criterion.verdict if item.criterion else ""
-    return item_block(item, memo, "topk", "retrieved", verdict=verdict)
+    return item_block(item, memo, "topk", "retrieved", verdict=verdict, anchors=anchors)
 
 
 def _load_item(mem: Memory, hit: Hit, known_path: str | None):

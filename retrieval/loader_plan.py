@@ -283,7 +283,8 @@ def _catalog(rows: Iterator, bud: Budgeter, avail: int, total: int) -> int:
 
 
 # ---- render ----------------------------------------------------------------------------------
-def render(bud: Budgeter, fence_open: str, fence_close: str) -> tuple[str, int]:
+def render(bud: Budgeter, fence_open: str, fence_close: str,
+           preface: str = PREFACE) -> tuple[str, int]:
     """The context text and its token count (the sum of its blocks' counts)."""
     memo = bud.memo
     parts: list[str] = []
@@ -302,8 +303,8 @@ def render(bud: Budgeter, fence_open: str, fence_close: str) -> tuple[str, int]:
                 total += block.tokens
     if not parts:
         return "", 0
-    text = PREFACE + fence_open + "".join(parts) + fence_close
-    return text, total + memo(PREFACE) + memo(fence_open) + memo(fence_close)
+    text = preface + fence_open + "".join(parts) + fence_close
+    return text, total + memo(preface) + memo(fence_open) + memo(fence_close)
 
 
 def _grouped(blocks: list[Block]) -> list[tuple[str, list[Block]]]:

@@ -132,8 +132,11 @@ CASES: list[tuple[str, str, str]] = [
 ]
 
 # what each label should lead to in the plan: reinforce the item, supersede it, or add a new item
+# An agreeing claim below the merge threshold (calibrated on tests/merge_pairs.py, where a
+# turned-down change merged into an unrelated item) is added as new, pending review: slower to
+# reinforce, never attached to the wrong item. Only a supersede of what agrees is a failure.
 EXPECTED = {
-    "agree": {"reinforce"},
+    "agree": {"reinforce", "new"},
     "restate": {"reinforce"},
     "contradict": {"supersede"},
     "refine": {"reinforce", "new"},

@@ -216,11 +216,13 @@ def test_gemini_single_document_chat_is_still_read(tmp_path):
 def test_codex_hook_hash_matches_the_real_client():
     # computed by Codex CLI 0.171 itself (`codex app-server`, hooks/list → currentHash) for
     # this handler in ~/.codex/hooks.json
+    from lorestack.core import legacy
     from lorestack.integrations.installers import _codex_hash
 
+    # the command string the real client hashed was written under the tool's former name
     handler = {
         "type": "command",
-        "command": "/usr/bin/lorestack hook session-start --client codex",
+        "command": f"/usr/bin/{legacy.LEGACY_NAME} hook session-start --client codex",
         "timeout": 10,
     }
     assert _codex_hash("SessionStart", {"hooks": [handler]}, handler) == (

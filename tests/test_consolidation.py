@@ -139,14 +139,24 @@ def test_human_items_are_never_overwritten(direct):
     assert proposal.model_extra["proposed_supersedes"] == human.id
 
 
-def test_agreeing_claim_reinforces_a_human_item_without_rewriting_it(direct):
+def test_agreeing_claim_never_changes_a_human_item_without_review(direct):
+    """Issue 24: a claim merged into a person's item without review. Now the merge waits as a
+    proposal; accepting it adds the events as evidence and leaves the person's text alone."""
+    from lorestack.consolidation.review import accept, list_pending
+
     human = remember(direct, "We use PostgreSQL for the job queue.", "decision").item
     seed(direct, rows=[("ev-h1", 0, 10, "decision", [], "We will use PostgreSQL for the job queue")])
     report = run_consolidation(direct, now=BASE + timedelta(days=1))
-    assert report.merged == [human.id] and report.added == []
+    assert report.merged == [] and report.added == [] and len(report.proposed) == 1
+    before = items_by_id(direct)[human.id]
+    assert before.source.events == [] and before.body == human.body
+    pending = list_pending(direct)
+    assert [p.merges_into for p in pending] == [human.id]
+    accept(direct, [pending[0].id])
     item = items_by_id(direct)[human.id]
     assert item.body == human.body and item.confidence == 1.0 and item.source.kind == "user"
-    assert item.source.events == ["ev-h1"] and item.importance > human.importance
+    assert item.source.events == ["ev-h1"]
+    assert list_pending(direct) == []
 
 
 def _write_item(mem: Memory, item: MemoryItem) -> Path:

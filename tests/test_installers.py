@@ -92,7 +92,9 @@ def test_claude_code_events_and_guardrail(isolated):
     start = hooks["SessionStart"][0]["hooks"][0]
     assert start["type"] == "command" and start["timeout"] == 10
     assert start["command"].startswith("if command -v lorestack")  # shared file: PATH command
-    guard = hooks["PreToolUse"][0]
+    anchored, guard = hooks["PreToolUse"]  # the file's memory, then the guardrail
+    assert anchored["matcher"] == "Read|Edit|Write|MultiEdit"
+    assert "lorestack hook pre-tool --client claude-code;" in anchored["hooks"][0]["command"]
     assert "Edit" in guard["matcher"] and "lorestack check --hook pre-tool --client claude-code;" in (
         guard["hooks"][0]["command"])
     user = json.loads(_run("install", "claude-code", "--json").output)

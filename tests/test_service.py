@@ -175,7 +175,7 @@ def test_the_hook_path_imports_only_the_standard_library_and_the_client(stocked,
         "lorestack",
         "lorestack.launcher",
         "lorestack.core",
-        "lorestack.core.legacy",  # the rename's one-time migration (standard library only)
+        "lorestack.core.legacy",  # the rename's migration: stdlib only, two looks when idle
         "lorestack.integrations",
         "lorestack.integrations.service",
         "lorestack.integrations.service.client",

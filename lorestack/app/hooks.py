@@ -299,8 +299,15 @@ def spawn_warmup(mem) -> None:
         log_failure(f"cache warm-up not started: {exc!r}", mem=mem)
 
 
+def pre_tool(mem, payload: HookPayload) -> str | None:
+    from lorestack.app.file_hooks import pre_tool as about_file
+
+    return about_file(mem, payload)
+
+
 HANDLERS: dict[str, Callable[[Any, HookPayload], str | None]] = {
     "session-start": session_start, "prompt": prompt, "session-end": session_end,
+    "pre-tool": pre_tool,
 }
 
 

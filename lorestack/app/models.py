@@ -74,6 +74,7 @@ class RememberRequest(Request):
     redact: bool | None = None
     force: bool = False
     source: Literal["user", "mcp"] = "user"
+    about: list[str] | None = None  # files/globs/symbols it is about; None: those the text names
 
 
 class Draft(BaseModel):
@@ -177,7 +178,7 @@ class CheckResponse(BaseModel):
 
 # ---- hooks ---------------------------------------------------------------------------------
 class HookRequest(Request):
-    event: Literal["session-start", "prompt", "session-end"]
+    event: Literal["session-start", "prompt", "session-end", "pre-tool"]
     client: str = ""  # empty: the registry's default client
     stdin: str = ""
     deadline_ms: int | None = None  # None: hooks.deadline_ms / hooks.prompt_deadline_ms

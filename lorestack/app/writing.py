@@ -45,7 +45,7 @@ def remember(request: RememberRequest, opener: Opener = open_memory) -> Remember
         mem, request.text, request.type, title=request.title, tags=request.tags,
         scope=request.scope, supersedes=request.supersedes, confidence=request.confidence,
         importance=request.importance, criterion=spec, redact=request.redact,
-        force=request.force, source=Source(kind=request.source),
+        force=request.force, source=Source(kind=request.source), about=request.about,
     )
     draft = None
     if drafted is not None:

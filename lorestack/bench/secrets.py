@@ -56,6 +56,23 @@ class SecretBenchReport:
     worst_adversarial_ms: float = 0.0
     worst_adversarial_case: str = ""
     baseline: list[dict] | None = None
+    # passwords said in words, per set (tuning / held-out) and kind: (caught, total), seed 1st
+    spoken: list[dict] = field(default_factory=list)
+
+
+def _spoken_rows(seed: int) -> list[dict]:
+    from lorestack.bench.spoken_secrets import CREDENTIALS, HELD_OUT_CREDENTIALS
+    from lorestack.bench.spoken_secrets import score as spoken_score
+
+    rows = []
+    for held_out in (False, True):
+        result = spoken_score(seed, held_out=held_out)
+        creds = HELD_OUT_CREDENTIALS if held_out else CREDENTIALS
+        for kind, (hit, total) in result.per_kind.items():
+            rows.append({"set": "held-out" if held_out else "tuning",
+                         "kind": kind, "credential": kind in creds,
+                         "blocked" if kind in creds else "false_positives": hit, "total": total})
+    return rows
 
 
 def _run_row(result: CorpusScore) -> dict:
@@ -148,4 +165,5 @@ def run_secret_bench(seeds: list[int], *, baseline: bool = False) -> SecretBench
             report.worst_adversarial_ms, report.worst_adversarial_case = ms, name
     if baseline:
         report.baseline = [_detect_secrets_row(seed) for seed in seeds]
+    report.spoken = _spoken_rows(seeds[0])
     return report

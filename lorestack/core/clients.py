@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass, field
 
 # lorestack's own hook events (what `lorestack hook EVENT` accepts)
-EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end")
+EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end", "pre-tool")
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,8 @@ class ClientSpec:
     transcript: str | None = None  # transcript format (consolidation.transcripts)
     aliases: tuple[str, ...] = ()  # other names accepted where a client is named
     pre_tool_event: str | None = None  # the client's pre-tool event, when it has one
+    # client event -> the tool matcher its lorestack entry carries (pre-tool: file tools only)
+    event_matchers: dict = field(default_factory=dict)
     tool_reply: str = "hook-specific"  # guardrail reply: hook-specific (permissionDecision)
     #   | permission ({"permission": "deny"|"ask"}) | decision ({"decision": "deny", "reason"})
     guardrail_install: bool = False  # `install CLIENT --guardrail` is offered
@@ -101,7 +103,10 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
                 ("UserPromptSubmit", "prompt"),
                 ("PreCompact", "session-end"),
                 ("SessionEnd", "session-end"),
+                ("PreToolUse", "pre-tool"),
             ),
+            # memory anchored to a file arrives when the agent reads or edits that file
+            event_matchers={"PreToolUse": "Read|Edit|Write|MultiEdit"},
             reply="hook-specific",
             transcript="claude-jsonl",
             pre_tool_event="PreToolUse",

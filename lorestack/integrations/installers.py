@@ -121,6 +121,7 @@ def hook_specs(client: str, command: str | None, *, guardrail: bool = False) -> 
     for client_event, our_event in spec_.events:
         tail = f"hook {our_event} --client {client}"
         specs.append(HookSpec(client_event, full(tail), tail,
+                              matcher=spec_.event_matchers.get(client_event),
                               name=f"lorestack-{client_event.lower()}"))
     if guardrail:
         if not spec_.guardrail_install or not spec_.pre_tool_event:

@@ -1,0 +1,128 @@
+"""Forgetting and closing journal events, by full or short id.
+
+The journal is append-only for what happened; a person may still take an entry back. `forget`
+moves one entry out of its day file into `archive/events/<day>.md` with the reason and the
+time (the archive is written first, so a crash between the two steps leaves the entry in both
+places, never in neither). `done` closes a todo or blocker with a new `progress` event whose
+`closes:<id>` tag the loader reads (a todo is open until a later event names its id).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import timezone
+from pathlib import Path
+
+from lorestack.core.errors import ItemNotFound, LorestackError
+from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
+from lorestack.memory_layers.journal import render_event
+from lorestack.memory_layers.models import JournalEvent, now_utc
+
+ARCHIVE_FOLDER = "events"
+CLOSABLE = ("todo", "blocker")
+
+
+@dataclass
+class FoundEvent:
+    event: JournalEvent
+    path: Path  # its day file
+
+
+def find_event(mem, event_id: str) -> FoundEvent | None:
+    """The journal event with this full id, or whose random tail starts with this short id
+    (4+ characters, as the context shows it); None when no event matches."""
+    journal = mem.journal
+    if journal is None:
+        return None
+    wanted = event_id.strip()
+    matches: dict[str, FoundEvent] = {}
+    for day in journal.days():
+        path = journal.day_file(day)
+        for event in journal.read_file(path).events:
+            tail = event.id.partition("-")[2]
+            if event.id == wanted:
+                return FoundEvent(event, path)
+            if len(wanted) >= 4 and "-" not in wanted and tail.startswith(wanted):
+                matches[event.id] = FoundEvent(event, path)
+    if len(matches) > 1:
+        raise ItemNotFound(f"short id '{wanted}' matches {len(matches)} events "
+                           f"({', '.join(sorted(matches)[:5])}); give more of the id")
+    return next(iter(matches.values()), None)
+
+
+def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
+    """(first, last+1) line numbers of the entry with this id: its `## … · id` heading (when
+    present) through its closing marker and the blank line after it."""
+    end_marker = f"<!-- /lorestack:event {event_id} -->"
+    begin_prefix = "<!-- lorestack:event "
+    for i, line in enumerate(lines):
+        if not line.startswith(begin_prefix):
+            continue
+        try:
+            meta = json.loads(line[len(begin_prefix):-len(" -->")])
+        except json.JSONDecodeError:
+            continue
+        if meta.get("id") != event_id:
+            continue
+        try:
+            end = lines.index(end_marker, i + 1)
+        except ValueError:
+            return None
+        start = i - 1 if i > 0 and lines[i - 1].startswith("## ") and lines[i - 1].endswith(
+            f" · {event_id}") else i
+        stop = end + 1
+        if stop < len(lines) and lines[stop] == "":
+            stop += 1
+        return start, stop
+    return None
+
+
+def archive_event(mem, event_id: str, reason: str) -> Path:
+    """Move one event out of the journal into archive/events/<day>.md. Returns the archive."""
+    if not reason or not reason.strip():
+        raise LorestackError("say why: --reason is required so the archive explains itself")
+    found = find_event(mem, event_id)
+    if found is None:
+        raise ItemNotFound(f"no journal event with id '{event_id}'")
+    journal = mem.require_project().journal
+    event = found.event
+    reason = mem.guard(reason.strip(), where="reason")
+    archived = JournalEvent.model_validate({
+        **event.model_dump(by_alias=True), "archived_reason": reason,
+        "archived_at": now_utc().isoformat()})
+    target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
+    with locked(journal.paths.locks_dir, f"journal-{found.path.name}"):
+        raw = found.path.read_text("utf-8")
+        lines = raw.split("\n")
+        span = _entry_span(lines, event.id)
+        if span is None:
+            raise LorestackError(f"{found.path}: the entry {event.id} is not whole; fix the file "
+                                 "by hand (`lorestack doctor` shows the problem)")
+        header = "" if target.exists() else f"# Archived events of {found.path.stem}\n\n"
+        with locked(journal.paths.locks_dir, f"archive-{found.path.name}"):
+            append_durable(target, (header + render_event(archived)).encode("utf-8"))
+        kept = lines[:span[0]] + lines[span[1]:]
+        write_atomic(found.path, "\n".join(kept).encode("utf-8"))
+    return target
+
+
+def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
+    """Close a todo or blocker: a `progress` event tagged `closes:<id>` that says what closed."""
+    found = find_event(mem, event_id)
+    if found is None:
+        raise ItemNotFound(f"no journal event with id '{event_id}'; `lorestack list --type event` "
+                           "shows ids")
+    todo = found.event
+    if todo.kind not in CLOSABLE:
+        raise LorestackError(f"{todo.id} is a {todo.kind}, not a todo or blocker; "
+                             f"`lorestack forget {todo.id} --reason …` archives it instead")
+    tag = f"closes:{todo.id}"
+    later = [e for e in mem.journal.read_all(since=todo.time).events if e.id != todo.id]
+    if any(tag in e.tags or todo.id in e.text for e in later):
+        raise LorestackError(f"{todo.id} is closed already")
+    from lorestack.memory_layers.operations import log_event
+
+    text = f"Done: {todo.title}" + (f" — {note.strip()}" if note and note.strip() else "")
+    when = max(now_utc(), todo.time.astimezone(timezone.utc))
+    return log_event(mem, text, "progress", tags=[tag], time=when)

@@ -1,0 +1,201 @@
+"""Memory anchored to code (issue 25): items name the files and symbols they are about, go
+"may be stale" when that code changes, and arrive when the agent is about to open the file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
+from lorestack.memory_layers.anchors import AnchorIndex, parse, symbol_lines
+
+REPO_TS = """import { db } from "../db";
+
+export async function getUserById(id: string) {
+  const cached = cache.get(id);
+  if (cached) return cached;
+  const row = await db.users.find(id);
+  cache.set(id, row, 60);
+  return row;
+}
+
+export function listUsers() {
+  return db.users.all();
+}
+"""
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == code, result.output
+    return result
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-C", str(repo), "-c", "user.email=t@e", "-c", "user.name=t", *args],
+                   check=True, capture_output=True)
+
+
+@pytest.fixture
+def code_repo(repo):
+    """An initialised memory in a git repository with 20 source files and src/users/repo.ts."""
+    git(repo, "init", "-q")
+    (repo / "src" / "users").mkdir(parents=True)
+    (repo / "src" / "users" / "repo.ts").write_text(REPO_TS)
+    for n in range(20):
+        (repo / "src" / f"mod{n:02d}.py").write_text(f"def handler_{n}(event):\n    return {n}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "init")
+    return repo
+
+
+def _remember(*args) -> dict:
+    return json.loads(run("remember", *args, "--json").stdout)["item"]
+
+
+def test_twenty_anchored_items_flag_exactly_the_five_whose_files_changed(code_repo):
+    ids = {}
+    for n in range(20):
+        ids[n] = _remember(f"Module {n} handles retries itself", "--type", "caveat",
+                           "--about", f"src/mod{n:02d}.py")["id"]
+    changed = [1, 4, 9, 13, 18]
+    for n in changed:
+        path = code_repo / "src" / f"mod{n:02d}.py"
+        path.write_text(path.read_text() + "\n\ndef extra():\n    return None\n")
+    rows = json.loads(run("anchors", "--stale", "--json").stdout)
+    assert sorted(r["id"] for r in rows) == sorted(ids[n] for n in changed)
+    assert all(r["anchors"][0]["state"] == "changed" for r in rows)
+    assert all(r["anchors"][0]["detail"] == "+4 -0 lines" for r in rows)
+    # a renamed file is followed to its new name; a deleted one is said so
+    git(code_repo, "mv", "src/mod02.py", "src/mod02_renamed.py")
+    (code_repo / "src" / "mod03.py").unlink()
+    states = {r["id"]: r["anchors"][0] for r in json.loads(run("anchors", "--json").stdout)}
+    assert states[ids[2]]["state"] == "renamed"
+    assert states[ids[2]]["detail"] == "renamed to src/mod02_renamed.py"
+    assert states[ids[3]]["state"] == "deleted"
+    assert sum(s["state"] == "ok" for s in states.values()) == 13
+
+
+def test_text_names_become_anchors_and_a_symbol_change_is_sized(code_repo):
+    item = _remember("getUserById caches for 60 s; invalidate on role change", "--type", "caveat")
+    assert item["anchors"] == ["src/users/repo.ts:getUserById"]
+    other = _remember("src/mod05.py is the only place that handles retries", "--type", "fact")
+    assert other["anchors"] == ["src/mod05.py"]
+    plain = _remember("We deploy on Tuesdays", "--type", "fact")
+    assert plain["anchors"] == []
+    path = code_repo / "src" / "users" / "repo.ts"
+    path.write_text(path.read_text().replace("cache.set(id, row, 60);",
+                                             "cache.set(id, row, 300);"))
+    # a change outside the symbol leaves it fresh
+    listed = json.loads(run("anchors", "--json").stdout)
+    state = {r["id"]: r["anchors"][0] for r in listed}[item["id"]]
+    assert state["state"] == "changed" and state["detail"] == "+1 -1 lines"
+    text = run("context").stdout
+    line = next(ln for ln in text.splitlines() if "getUserById caches" in ln)
+    assert "may be stale: src/users/repo.ts:getUserById +1 -1 lines" in line
+    assert "Module" not in text or "may be stale" not in text.replace(line, "")
+    run("reindex")
+    assert item["id"] in run("doctor").stdout
+    assert item["id"] in run("review").stdout
+    run("review", "accept", item["id"])
+    assert "may be stale" not in run("context").stdout
+    path.write_text(path.read_text().replace("export function listUsers", "function listAll"))
+    assert "may be stale" not in run("context").stdout  # another symbol changed
+
+
+def test_a_deleted_symbol_is_said_so(code_repo):
+    item = _remember("listUsers is paginated by the caller", "--type", "caveat",
+                     "--about", "src/users/repo.ts:listUsers")
+    path = code_repo / "src" / "users" / "repo.ts"
+    path.write_text(path.read_text().replace("export function listUsers() {\n  return "
+                                             "db.users.all();\n}\n", ""))
+    state = json.loads(run("anchors", "--json").stdout)[0]["anchors"][0]
+    assert state["state"] == "symbol gone" and item["id"]
+
+
+def test_search_and_context_by_place(code_repo):
+    caveat = _remember("getUserById caches for 60 s", "--type", "caveat")
+    crit = _remember("Never call db.users directly from handlers", "--type", "criterion",
+                     "--about", "src/users/repo.ts", "--keyword", "db.users", "--forbid",
+                     "db.users")
+    _remember("Module 7 retries three times", "--type", "fact", "--about", "src/mod07.py")
+    listed = json.loads(run("search", "--about", "src/users/repo.ts", "--json").stdout)
+    assert [r["id"] for r in listed] == [crit["id"], caveat["id"]]  # criteria first
+    about = run("context", "--about", "src/users/repo.ts").stdout
+    assert about.index("db.users directly") < about.index("caches for 60 s")
+    assert "Module 7" not in about
+    assert "nothing is anchored" in run("search", "--about", "src/nothing.py").output
+
+
+def _pre_tool(repo, session, path, tool="Read"):
+    from tests.conftest import run_cli
+
+    payload = {"session_id": session, "cwd": str(repo), "hook_event_name": "PreToolUse",
+               "tool_name": tool, "tool_input": {"file_path": str(repo / path)}}
+    done = run_cli("hook", "pre-tool", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_pre_tool_hook_hands_a_files_memory_once_per_session(code_repo, long_hook_deadlines):
+    _remember("getUserById caches for 60 s; invalidate on role change", "--type", "caveat")
+    _remember("Module 7 retries three times", "--type", "fact", "--about", "src/mod07.py")
+    first = json.loads(_pre_tool(code_repo, "s1", "src/users/repo.ts"))
+    context = first["hookSpecificOutput"]["additionalContext"]
+    assert first["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
+    assert "caches for 60 s" in context and "Module 7" not in context
+    assert _pre_tool(code_repo, "s1", "src/users/repo.ts", "Edit") == ""  # once per session
+    assert "caches for 60 s" in _pre_tool(code_repo, "s2", "src/users/repo.ts", "Edit")
+    assert _pre_tool(code_repo, "s1", "src/mod01.py") == ""  # nothing anchored there
+
+
+def test_install_adds_the_pre_tool_hook_for_file_tools(code_repo):
+    run("install", "claude-code", "--scope", "project")
+    settings = json.loads((code_repo / ".claude" / "settings.json").read_text())
+    groups = settings["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in groups] == ["Read|Edit|Write|MultiEdit"]
+    assert "hook pre-tool --client claude-code" in groups[0]["hooks"][0]["command"]
+
+
+def test_symbol_lines_in_python_and_braces():
+    py = "x = 1\n\n\ndef f(a):\n    if a:\n        return 1\n    return 2\n\n\ndef g():\n    pass\n"
+    assert symbol_lines(py, "f") == ["def f(a):", "    if a:", "        return 1", "    return 2"]
+    assert symbol_lines(REPO_TS, "listUsers") == [
+        "export function listUsers() {", "  return db.users.all();", "}"]
+    assert symbol_lines(py, "h") is None
+    assert parse("./src/a.ts:getUser") == parse("src/a.ts:getUser")
+    assert parse("C:/work/a.ts").symbol == ""
+
+
+def test_fingerprints_are_cached_by_stat(code_repo, monkeypatch):
+    index = AnchorIndex(code_repo, code_repo / ".memory" / ".index")
+    first = index.fingerprint(parse("src/mod01.py"))
+    index.save()
+    again = AnchorIndex(code_repo, code_repo / ".memory" / ".index")
+    monkeypatch.setattr(again, "_read", lambda rel: pytest.fail("read a file whose stat held"))
+    assert again.fingerprint(parse("src/mod01.py")) == first
+
+
+def test_consolidation_proposes_anchors_from_its_events(code_repo):
+    from datetime import datetime, timedelta, timezone
+
+    from lorestack.consolidation.job import run_consolidation
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import log_event
+
+    mem = Memory.open(code_repo, **{"consolidation.pending_review": False})
+    base = datetime(2026, 1, 5, 10, 0, tzinfo=timezone.utc)
+    for n, text in enumerate([
+        "Decided: getUserById in src/users/repo.ts keeps its 60 s cache",
+        "Decided again: the 60 s cache in getUserById stays, role changes invalidate it",
+    ]):
+        log_event(mem, text, "decision", time=base + timedelta(hours=n))
+    report = run_consolidation(mem, now=base + timedelta(days=1))
+    assert report.added
+    item = next(li.item for li in mem.load_items().items if li.item.id in report.added)
+    assert "src/users/repo.ts:getUserById" in item.anchors
+    assert (item.model_extra or {}).get("anchored")

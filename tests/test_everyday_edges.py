@@ -1,0 +1,76 @@
+"""Edges of everyday use (issue 24): undecodable stdin through the thin client, a closed pipe,
+context outside a repository, and JSONL import errors that name the right field."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
+
+LORESTACK = [sys.executable, "-m", "lorestack.cli"]
+
+
+def _env(**extra):
+    return {**os.environ, **extra}
+
+
+@pytest.mark.parametrize("argv", [["check", "-"], ["log", "-"], ["remember", "-"]])
+def test_undecodable_stdin_is_refused_on_the_thin_path_too(repo, tmp_path, argv):
+    """`printf 'caf\\xe9' | lorestack check -` passed with exit 0 through the service path."""
+    env = _env(LORESTACK_SERVICE__ENABLED="true", LORESTACK_SERVICE__RUNTIME_DIR=str(tmp_path / "rt"),
+               LC_ALL="C")
+    done = subprocess.run([*LORESTACK, *argv], input=b"caf\xe9", env=env, cwd=repo,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 1, done
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "not valid UTF-8" in lines[0] and done.stdout == b""
+    journal = repo / ".memory" / "journal"
+    assert not any("caf" in p.read_text() for p in journal.glob("*.md"))
+
+
+def test_a_closed_pipe_ends_quietly(repo):
+    long_text = "\n".join(f"Line {i}: the cache layer keeps entries for a while." for i in range(1200))
+    item = json.loads(CliRunner().invoke(cli, ["remember", long_text, "--type", "fact",
+                                               "--json"]).stdout)["item"]
+    proc = subprocess.Popen([*LORESTACK, "show", item["id"]], cwd=repo, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout.read(20)  # what `head -c 20` takes
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=120) in (0, 141)
+    assert stderr == b"", stderr
+
+
+def test_outside_a_repository_the_context_says_global_only(isolated):
+    result = CliRunner().invoke(cli, ["remember", "I prefer small pull requests",
+                                      "--type", "preference", "--scope", "global"])
+    assert result.exit_code == 0, result.output
+    out = CliRunner().invoke(cli, ["context"]).output
+    assert "global only" in out.splitlines()[0] and "for this project" not in out
+
+
+@pytest.mark.parametrize("line,says", [
+    ({"time": "2024-03-02T09:15:00", "text": "Pinned gin", "type": "progress"},
+     '"kind": "progress"'),
+    ({"timestamp": "2024-03-02T09:15:00", "text": "Pinned gin"}, 'name it "time"'),
+    ({"time": "2024-03-02T09:15:00", "text": "Pinned gin", "kind": "done"}, "not an event kind"),
+    ({"time": "2024-03-02T09:15:00"}, 'missing "text"'),
+])
+def test_import_names_the_right_field(repo, tmp_path, line, says):
+    source = tmp_path / "events.jsonl"
+    source.write_text(json.dumps(line) + "\n")
+    result = CliRunner().invoke(cli, ["import", "--format", "jsonl", str(source)])
+    assert result.exit_code == 1 and says in result.output, result.output
+    assert "validation error" not in result.output and "Traceback" not in result.output
+
+
+def test_import_help_documents_the_jsonl_fields():
+    text = CliRunner().invoke(cli, ["import", "--help"]).output
+    for field in ('"time"', "kind", "progress", "type", "session", "speaker", "tags"):
+        assert field in text
