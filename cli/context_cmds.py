@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from lorestack.cli.main import open_memory
 from lorestack.cli.render import emit_json, read_piped_stdin
 from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
 from lorestack.core.clients import EVENTS as HOOK_EVENTS
