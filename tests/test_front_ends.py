@@ -139,3 +139,22 @@ def test_prompts_at_once_are_all_answered_by_the_service(stocked, run_dir):
         t.join(120)
     assert len(results) == 4 and all("ledger service" in r for r in results.values())
     assert status()["answered"] == before + 4
+
+
+def test_lorestack_ui_asks_the_service_to_serve_the_viewer(stocked, run_dir):
+    import httpx
+
+    start_service(stocked)
+    proc = run_cli("ui", "--no-open", "--json", cwd=stocked, timeout=180)
+    assert proc.returncode == 0, proc.stderr  # returned: the service serves it
+    started = json.loads(proc.stdout)
+    assert started["root"] == str(stocked / ".memory")
+    viewers = status()["viewers"]
+    assert str(stocked / ".memory") in viewers
+    with httpx.Client(follow_redirects=True, timeout=60) as http:
+        page = http.get(started["url"])
+        assert page.status_code == 200 and "Overview" in page.text
+        found = http.get(started["url"].split("?")[0] + "search?q=refund+ledger")
+        assert found.status_code == 200 and "ledger service" in found.text
+    again = json.loads(run_cli("ui", "--no-open", "--json", cwd=stocked).stdout)
+    assert again["url"] == started["url"]  # one viewer per memory, reused

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from lorestack.integrations.service import protocol
 from lorestack.integrations.service.jobs import ExtractionQueue
@@ -93,6 +94,8 @@ class Service:
         self.warm = WarmMemories(self.pool, log=self.log, watch=watch)
 
         self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="lorestack-request")
+        self._viewers: dict[str, Any] = {}  # memory root -> the ViewerServer serving it
+        self._viewers_lock = threading.Lock()
 
         def run(job):
             with self.warm.access(job.root, "write"):
@@ -184,6 +187,10 @@ class Service:
         self._stop.set()
 
     def close(self) -> None:
+        with self._viewers_lock:
+            for viewer in self._viewers.values():
+                viewer.stop()
+            self._viewers.clear()
         self._workers.shutdown(wait=False, cancel_futures=True)
         self.jobs.stop()
         self.warm.close()
@@ -244,6 +251,7 @@ class Service:
             "rss_mb": _rss_mb(),
             "projects": self.warm.projects(),
             "settings_cached": self.warm.overlays(),
+            "viewers": {root: v.started.base for root, v in self._viewers.items()},
             "workers": WORKERS,
             "watching": self.warm.watcher.watching() if self.warm.watcher else [],
             "jobs": self.jobs.snapshot(),
@@ -279,6 +287,8 @@ class Service:
                 return self._call(request, caller)
             if op == "cli":
                 return self._cli(request, caller)
+            if op == "ui":
+                return self._ui(request, caller)
         return {"ok": False, "error": "bad-request", "message": f"unknown op {op!r}"}
 
     def _hook(self, request: dict, caller: dict, ack: Callable[[float], None]) -> dict:
@@ -328,6 +338,36 @@ class Service:
                                            "exit_code": exc.exit_code}}
         self.answered += 1
         return {"ok": True, "response": response.model_dump(mode="json")}
+
+    def _ui(self, request: dict, caller: dict) -> dict:
+        """Open (or reuse) the viewer for the caller's memory, served from this process on
+        127.0.0.1 with its own token; its requests count as activity for the idle exit."""
+        from lorestack.app.models import Caller
+        from lorestack.integrations.viewer.server import ViewerServer
+
+        who = Caller.model_validate(caller)
+        mem = self.warm.opener(who, False)
+        key = str(mem.primary.root)
+        port = request.get("port") if isinstance(request.get("port"), int) else 0
+        with self._viewers_lock:
+            viewer = self._viewers.get(key)
+            if viewer is not None and (not port or viewer.port == port):
+                started = viewer.started
+            else:
+                if viewer is not None:
+                    viewer.stop()
+                viewer = ViewerServer(mem, port=port)
+                inner = viewer.server.config.app
+
+                async def touching(scope, receive, send):
+                    self.last_activity = time.monotonic()
+                    await inner(scope, receive, send)
+
+                viewer.server.config.app = touching
+                started = viewer.start()
+                self._viewers[key] = viewer
+        self.answered += 1
+        return {"ok": True, "url": started.url, "port": started.port, "root": key}
 
     def _cli(self, request: dict, caller: dict) -> dict:
         if self.run_cli is None:
