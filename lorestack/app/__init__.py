@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
 from lorestack.app import events, models, reading, upkeep, writing
 from lorestack.app.opening import Opener, open_memory
 
@@ -46,8 +44,9 @@ OPERATIONS: dict[str, Operation] = {
 }
 
 
-def run(request: models.Request, opener: Opener = open_memory) -> BaseModel:
-    """Run the operation a request belongs to, as its caller."""
+def run(request: models.Request, opener: Opener = open_memory) -> Any:
+    """Run the operation a request belongs to, as its caller; its response model (the type
+    the operation names: `RememberResponse` for a `RememberRequest`, …)."""
     from lorestack.core.overlay import caller
 
     for op in OPERATIONS.values():

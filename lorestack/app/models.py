@@ -21,6 +21,7 @@ EventKind = Literal["progress", "discussion", "rejected", "todo", "blocker", "de
 Mode = Literal["default", "hybrid", "rrf", "bm25", "vector"]
 ContextMode = Literal["default", "hybrid", "rrf", "bm25", "vector", "none"]
 Tier = Literal["resident", "catalog", "topk"]
+TIERS: tuple[Tier, ...] = ("resident", "catalog", "topk")
 
 
 class Caller(BaseModel):
@@ -68,8 +69,8 @@ class RememberRequest(Request):
     tags: list[str] = Field(default_factory=list)
     scope: Literal["project", "global"] = "project"
     supersedes: str | None = None
-    confidence: float = Field(1.0, ge=0, le=1)
-    importance: float = Field(0.5, ge=0, le=1)
+    confidence: float = Field(default=1.0, ge=0, le=1)
+    importance: float = Field(default=0.5, ge=0, le=1)
     criterion: CriterionFields = Field(default_factory=CriterionFields)
     redact: bool | None = None
     force: bool = False
@@ -125,7 +126,7 @@ class ChangeResponse(BaseModel):
 # ---- reading -------------------------------------------------------------------------------
 class SearchRequest(Request):
     query: str
-    k: int | None = Field(None, ge=1, le=1000)  # None: retrieval.k
+    k: int | None = Field(default=None, ge=1, le=1000)  # None: retrieval.k
     types: list[str] = Field(default_factory=list)
     layers: list[str] = Field(default_factory=list)
     mode: Mode = "default"
@@ -140,8 +141,8 @@ class SearchResponse(BaseModel):
 
 class ContextRequest(Request):
     query: str | None = None
-    budget: int | None = Field(None, ge=0)  # None: loader.budget
-    tiers: list[Tier] = Field(default_factory=lambda: ["resident", "catalog", "topk"])
+    budget: int | None = Field(default=None, ge=0)  # None: loader.budget
+    tiers: list[Tier] = Field(default_factory=lambda: list(TIERS))
     mode: ContextMode = "default"
     recent: bool = True
 

@@ -34,8 +34,9 @@ def jsonable(value: Any) -> Any:
     """Library results (pydantic models, dataclasses, paths, dates) as plain JSON values."""
     if isinstance(value, BaseModel):
         data = value.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if "body" not in data and getattr(value, "body", None) is not None:
-            data["body"] = value.body  # an item's markdown body is kept outside its frontmatter
+        body = getattr(value, "body", None)
+        if "body" not in data and body is not None:
+            data["body"] = body  # an item's markdown body is kept outside its frontmatter
         return data
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}

@@ -275,7 +275,8 @@ class Service:
                 "error": "version",
                 "message": f"service runs {self.version}, caller {request.get('version')}",
             }
-        caller = request.get("caller") if isinstance(request.get("caller"), dict) else {}
+        given = request.get("caller")
+        caller: dict = given if isinstance(given, dict) else {}
         env = caller.get("env") if isinstance(caller.get("env"), dict) else None
         cwd = caller.get("cwd") if isinstance(caller.get("cwd"), str) else None
         from lorestack.core.overlay import caller as as_caller
@@ -348,7 +349,8 @@ class Service:
         who = Caller.model_validate(caller)
         mem = self.warm.opener(who, False)
         key = str(mem.primary.root)
-        port = request.get("port") if isinstance(request.get("port"), int) else 0
+        asked = request.get("port")
+        port: int = asked if isinstance(asked, int) else 0
         with self._viewers_lock:
             viewer = self._viewers.get(key)
             if viewer is not None and (not port or viewer.port == port):
