@@ -61,7 +61,7 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
         from lorestack.app.models import SearchRequest
         from lorestack.cli.main import caller_for
 
-        if not query:
+        if query is None:  # omitted; an empty QUERY is a query (it finds nothing)
             raise click.UsageError("give a QUERY (or --about PATH to list what is anchored there)")
         hits = app.run(SearchRequest(caller=caller_for(ctx), query=query, k=k, types=list(types),
                                      layers=list(layers), mode=mode, statuses=list(statuses),
