@@ -343,10 +343,13 @@ def done(ctx, todo_id, note, as_json):
 
     Logs a `progress` event "Done: …" tagged closes:<id>, so the todo leaves the context's open
     list; the todo itself stays in the journal. NOTE adds how it was resolved."""
-    from lorestack.memory_layers.event_archive import close_todo
+    from lorestack import app
+    from lorestack.app.models import ChangeRequest
+    from lorestack.memory_layers.models import JournalEvent
 
-    mem = open_memory(ctx)
-    event = close_todo(mem, todo_id, note or "")
+    closed = app.run(ChangeRequest(caller=caller_for(ctx), action="done", id=todo_id,
+                                   text=note or ""))
+    event = JournalEvent.model_validate(closed.item)
     if as_json:
         emit_json(event)
     else:

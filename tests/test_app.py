@@ -66,6 +66,11 @@ def test_operations_round_trip_through_json(repo):
     assert Path(gone["archived"]).is_file()
     back = app.call("change", {"caller": caller, "action": "restore", "id": item_id})
     assert back["item"]["status"] == "active"
+    todo = app.call("log", {"caller": caller, "text": "renumber 2023 invoices", "kind": "todo"})
+    closed = app.call("change", {"caller": caller, "action": "done", "id": todo["event"]["id"],
+                                 "text": "renumbered"})
+    assert closed["item"]["kind"] == "progress"
+    assert f"closes:{todo['event']['id']}" in closed["item"]["tags"]
     with pytest.raises(ValueError):
         app.parse("remember", {"caller": caller, "text": "x", "colour": "red"})  # extra field
     with pytest.raises(ValueError):

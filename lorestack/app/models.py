@@ -104,9 +104,10 @@ class LogResponse(BaseModel):
 
 
 class ChangeRequest(Request):
-    """forget (archive with a reason), supersede (replace with `text`), restore (unarchive)."""
+    """forget (archive with a reason), supersede (replace with `text`), restore (unarchive),
+    done (close a todo or blocker; `text` says how)."""
 
-    action: Literal["forget", "supersede", "restore"]
+    action: Literal["forget", "supersede", "restore", "done"]
     id: str
     reason: str = ""
     text: str = ""

@@ -65,7 +65,8 @@ def log(request: LogRequest, opener: Opener = open_memory) -> LogResponse:
 
 
 def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeResponse:
-    """Archive (`forget`, a reason required), replace (`supersede`) or bring back (`restore`)."""
+    """Archive (`forget`, a reason required), replace (`supersede`), bring back (`restore`) or
+    close a todo (`done`)."""
     from lorestack.memory_layers import operations
 
     mem = opener(request.caller, True)
@@ -78,6 +79,11 @@ def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeRespon
         return ChangeResponse(action="supersede", id=written.item.id, path=str(written.path),
                               archived=text_or_none(written.archived),
                               item=jsonable(written.item))
+    if request.action == "done":
+        from lorestack.memory_layers.event_archive import close_todo
+
+        event = close_todo(mem, request.id, request.text)
+        return ChangeResponse(action="done", id=event.id, item=jsonable(event))
     restored = operations.restore(mem, request.id)
     return ChangeResponse(action="restore", id=restored.item.id, path=str(restored.path),
                           item=jsonable(restored.item))
