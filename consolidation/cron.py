@@ -201,6 +201,7 @@ def _timer_enabled(systemctl: list[str], timer: str) -> bool:
 
 
 def _systemd_install(repo: Path, at: str, dry_run: bool) -> ScheduleResult:
+    _systemd_remove(legacy.legacy_form(_unit_name(repo)), dry_run)  # replaced, not doubled
     units = systemd_units(repo, at)
     folder = _systemd_dir()
     paths = [folder / name for name in units]
@@ -240,8 +241,7 @@ def _systemd_install(repo: Path, at: str, dry_run: bool) -> ScheduleResult:
     return ScheduleResult("systemd", timer, changed, dry_run, paths, content)
 
 
-def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
-    name = _unit_name(repo)
+def _systemd_remove(name: str, dry_run: bool) -> list[Path]:
     folder = _systemd_dir()
     paths = [p for p in (folder / f"{name}.service", folder / f"{name}.timer") if p.exists()]
     if paths and not dry_run:
@@ -250,6 +250,13 @@ def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
         for path in paths:
             path.unlink()
         _run([*systemctl, "--user", "daemon-reload"])
+    return paths
+
+
+def _systemd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
+    name = _unit_name(repo)
+    # the timer the tool installed under its former name goes too
+    paths = _systemd_remove(name, dry_run) + _systemd_remove(legacy.legacy_form(name), dry_run)
     return ScheduleResult("systemd", f"{name}.timer", bool(paths), dry_run, paths)
 
 

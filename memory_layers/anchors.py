@@ -207,8 +207,8 @@ class AnchorIndex:
             key = str(anchor)
             then = anchored.get(key)
             now = self.fingerprint(anchor)
-            if then is None:
-                out.append(AnchorState(key, "unpinned" if now else "deleted"))
+            if then is None:  # never pinned (typed by hand, or a glob that matched nothing)
+                out.append(AnchorState(key, "unpinned" if now or anchor.is_glob else "deleted"))
             elif now is None:
                 moved = None if anchor.is_glob else self._renamed(anchor.path, commit)
                 if moved:
@@ -324,9 +324,26 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     specs = [str(parse(s)) for s in about] if about is not None else index.propose(text)
     if not specs:
         return {}
+    if about is not None:
+        _refuse_missing(index, specs)
     fields = {"anchors": specs, **index.pin(specs)}
     index.save()
     return fields
+
+
+def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
+    """An anchor names code that exists (a glob may match nothing yet)."""
+    for spec in specs:
+        anchor = parse(spec)
+        if anchor.is_glob:
+            continue
+        found = index.fingerprint(anchor)
+        if found is None:
+            raise AnchorError(f"{anchor.path}: no such file in {index.repo}; an anchor names an "
+                              "existing file (a glob such as 'src/new/**' may match files to come)")
+        if found == "":
+            raise AnchorError(f"{anchor.path} defines no {anchor.symbol}; name the function, class "
+                              "or constant as the file spells it")
 
 
 def item_states(index: AnchorIndex, item) -> list[AnchorState]:
@@ -376,6 +393,8 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     specs = list(item.anchors) if about is None else [str(parse(s)) for s in about]
     if about is None and not specs:
         raise AnchorError(f"{item.id} has no anchors; give them with --about PATH[:SYMBOL]")
+    if about:
+        _refuse_missing(index, specs)
     fields = index.pin(specs) if specs else {"anchored": {}}
     item.anchors = specs
     for key, value in fields.items():

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timezone
 from pathlib import Path
 
+from lorestack.core import legacy
 from lorestack.core.errors import ItemNotFound, LorestackError
 from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.journal import render_event
@@ -54,17 +55,17 @@ def find_event(mem, event_id: str) -> FoundEvent | None:
 def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
     """(first, last+1) line numbers of the entry with this id: its `## … · id` heading (when
     present) through its closing marker and the blank line after it."""
-    end_marker = f"<!-- /lorestack:event {event_id} -->"
-    begin_prefix = "<!-- lorestack:event "
     for i, line in enumerate(lines):
-        if not line.startswith(begin_prefix):
+        name = next((n for n in legacy.names() if line.startswith(f"<!-- {n}:event ")), None)
+        if name is None:
             continue
         try:
-            meta = json.loads(line[len(begin_prefix):-len(" -->")])
+            meta = json.loads(line[len(f"<!-- {name}:event "):-len(" -->")])
         except json.JSONDecodeError:
             continue
         if meta.get("id") != event_id:
             continue
+        end_marker = f"<!-- /{name}:event {event_id} -->"
         try:
             end = lines.index(end_marker, i + 1)
         except ValueError:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from lorestack.core import legacy
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.fsutil import append_durable, locked
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
@@ -35,9 +36,11 @@ from lorestack.memory_layers.safefiles import (
 
 _BEGIN = "<!-- lorestack:event "
 _END = "<!-- /lorestack:event "
-_BEGIN_RE = re.compile(r"^<!-- lorestack:event (\{.*\}) -->$")
-_ESCAPE_RE = re.compile(r"^(\\*)(<!-- /?lorestack:event )", re.M)
-_UNESCAPE_RE = re.compile(r"^\\(\\*<!-- /?lorestack:event )", re.M)
+# entries written under the tool's former name carry its name in their markers: read both
+_NAMES = "(?:" + "|".join(legacy.names()) + ")"
+_BEGIN_RE = re.compile(r"^<!-- (" + _NAMES + r"):event (\{.*\}) -->$")
+_ESCAPE_RE = re.compile(r"^(\\*)(<!-- /?" + _NAMES + r":event )", re.M)
+_UNESCAPE_RE = re.compile(r"^\\(\\*<!-- /?" + _NAMES + r":event )", re.M)
 
 
 def _escape(text: str) -> str:
@@ -87,13 +90,13 @@ def parse_journal_text(text: str, path: Path) -> ParsedJournal:
             continue
         start = i
         try:
-            meta = json.loads(match.group(1))
+            meta = json.loads(match.group(2))
         except json.JSONDecodeError:
             out.problems.append(JournalProblem(path, i + 1, "entry header is not valid JSON"))
             i += 1
             continue
         event_id = str(meta.get("id", ""))
-        end_marker = f"{_END}{event_id} -->"
+        end_marker = f"<!-- /{match.group(1)}:event {event_id} -->"
         j = i + 1
         while j < len(lines) and lines[j] != end_marker:
             if _BEGIN_RE.match(lines[j]):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
+from lorestack.core import legacy
 from lorestack.core.errors import InvalidItem, LorestackError
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.fsutil import write_atomic
@@ -165,7 +166,8 @@ def read_records(lines: Iterable[str]) -> Iterator[dict]:
         except ValueError as exc:
             raise ImportFormatError(f"line {number} is not JSON ({exc})") from exc
         if not header_seen:
-            if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
+            if not isinstance(record, dict) or record.get("format") not in (
+                    EXPORT_FORMAT, legacy.legacy_form(EXPORT_FORMAT)):  # exports before the rename
                 raise ImportFormatError(
                     "not a lorestack export (line 1 must be the "
                     f'{{"format": "{EXPORT_FORMAT}", "version": …}} header from `lorestack export`)'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lorestack.core.errors import LorestackError
 from lorestack.memory_layers.anchors import index_for, item_states, stale_note, stale_states
 from lorestack.retrieval.render_context import (
     bullet,
@@ -39,9 +40,26 @@ def anchored_to(mem, path: str) -> list:
     index = index_for(mem)
     if index is None:
         return []
-    items = [li.item for li in mem.require_project().store.load_all(include_archived=False).items
-             if li.item.anchors and li.item.status == "active"
-             and index.about(list(li.item.anchors), path)]
+    from pathlib import Path
+
+    from lorestack.retrieval.context_cache import RootCache
+    from lorestack.retrieval.loader import _memo
+
+    # the loader's cache knows which items have anchors: only those files are read
+    project = mem.require_project()
+    rows = RootCache(project.paths, "project", _memo(mem), repo_dir=project.paths.repo_dir,
+                     home=Path.home(), max_file_bytes=mem.settings.limits.max_file_bytes
+                     ).anchored(mem.settings.loader.catalog_rescan_s)
+    items = []
+    for row in rows:
+        if not index.about(list(row["anchors"]), path):
+            continue
+        try:
+            item = project.store.load_file(project.paths.root / row["path"]).item
+        except (OSError, LorestackError):
+            continue  # changed since the scan: the next look settles it
+        if item.status == "active" and item.anchors:
+            items.append(item)
     items.sort(key=lambda i: (TYPE_ORDER.get(i.type, 9), -i.importance, -i.updated.timestamp()))
     return items
 

@@ -177,8 +177,9 @@ class RootView:
     """A root's resident items (whole) and its catalog (parsed lazily, in priority order)."""
 
     def __init__(self, resident: list[CachedItem], catalog_text: str, problems: list[str],
-                 root: Path | None = None):
+                 root: Path | None = None, anchored: list[dict] | None = None):
         self.root = root
+        self.anchored = anchored or []  # {id, path, anchors} of active items with anchors
         self.resident = resident
         self._catalog_text = catalog_text
         self.problems = problems
@@ -265,6 +266,18 @@ class RootCache:
                 return view
         return self._refresh(scan, self._read_json(self.manifest_file), quick)
 
+    def anchored(self, rescan_s: float = 300.0) -> list[dict]:
+        """{id, path, anchors} of the active items with anchors: from the small resident file
+        alone while nothing changed (the pre-tool hook's look-up never reads the catalog)."""
+        import time
+
+        fast = self._read_json(self.resident_file)
+        if (fast and "anchored" in fast and fast.get("catalog_fingerprint") == fast.get("fingerprint")
+                and time.time() - float(fast.get("full_scan_at", 0) or 0) < rescan_s
+                and fast.get("quick") == quick_scan(self.paths).fingerprint):
+            return list(fast["anchored"])
+        return self.load(rescan_s).anchored
+
     def _view(self, fast: dict) -> RootView | None:
         try:
             catalog = self.catalog_file.read_text("utf-8")
@@ -273,7 +286,8 @@ class RootCache:
         if fast.get("catalog_fingerprint") != fast.get("fingerprint"):
             return None
         return RootView([CachedItem(**row) for row in fast.get("resident", [])], catalog,
-                        list(fast.get("problems", [])), self.paths.root)
+                        list(fast.get("problems", [])), self.paths.root,
+                        list(fast.get("anchored", [])))
 
     def _write_fast(self, fast: dict, quick: str) -> None:
         import time
@@ -337,6 +351,9 @@ class RootCache:
         items.sort(key=CachedItem.priority)
         resident = [i for i in items if i.resident]
         catalog = "".join(_row_text(i) for i in items if i.status == "active")
+        # what the pre-tool hook looks up by file, without parsing every item
+        anchored = [{"id": i.id, "path": i.path, "anchors": i.anchors} for i in items
+                    if i.anchors and i.status == "active"]
         head = {"version": CACHE_VERSION, "render": RENDER_VERSION, "encoding": self.memo.encoding}
         try:
             write_atomic(self.manifest_file, json.dumps(
@@ -346,11 +363,12 @@ class RootCache:
             write_atomic(self.resident_file, json.dumps(
                 {**head, "fingerprint": scan.fingerprint, "catalog_fingerprint": scan.fingerprint,
                  "quick": quick, "full_scan_at": time.time(),
-                 "problems": problems, "resident": [vars(i) for i in resident]},
+                 "problems": problems, "resident": [vars(i) for i in resident],
+                 "anchored": anchored},
                 ensure_ascii=False).encode("utf-8"))
         except OSError:
             pass  # read-only index: correct, just slower next time
-        return RootView(resident, catalog, problems, self.paths.root)
+        return RootView(resident, catalog, problems, self.paths.root, anchored)
 
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
         shown = display_path(path, self.repo_dir, self.home)
@@ -369,7 +387,7 @@ class RootCache:
             file_tokens=file_tokens, line=line, line_tokens=self.memo.exact(line), resident=resident,
             body=body, body_tokens=self.memo.exact(body), tilde=longest_tilde_fence(body),
             verdict=verdict, sha=sha, mtime_ns=entry.mtime_ns, size=entry.size,
-            anchors=list(item.anchors) if resident else [],
+            anchors=list(item.anchors),
             anchored=dict((item.model_extra or {}).get("anchored") or {}) if resident else {},
             anchor_commit=str((item.model_extra or {}).get("anchor_commit") or "") if resident
             else "",

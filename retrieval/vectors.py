@@ -170,6 +170,8 @@ class VectorStore:
             raise FileNotFoundError(f"{self.directory} has no Chroma database")
         if self._client is None:
             self._client = self._make_client()
+        if not self.remote:
+            self._adopt_legacy_collection()
         if create:
             self._collection = self._client.get_or_create_collection(
                 self.collection_name, metadata={"hnsw:space": "cosine"}, embedding_function=None)
@@ -177,6 +179,22 @@ class VectorStore:
             self._collection = self._client.get_collection(self.collection_name,
                                                            embedding_function=None)
         return self._collection
+
+    def _adopt_legacy_collection(self) -> None:
+        """An index written under the tool's former name keeps its vectors: its collection is
+        renamed, not re-embedded."""
+        from lorestack.core import legacy
+
+        old = legacy.legacy_form(self.collection_name)
+        if old == self.collection_name:
+            return
+        try:
+            names = {getattr(c, "name", c) for c in self._client.list_collections()}
+            if old in names and self.collection_name not in names:
+                self._client.get_collection(old, embedding_function=None).modify(
+                    name=self.collection_name)
+        except Exception:  # noqa: BLE001 - at worst the index is rebuilt, as any stale cache
+            pass
 
     def close(self) -> None:
         client, self._client, self._collection = self._client, None, None

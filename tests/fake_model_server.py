@@ -202,7 +202,12 @@ class _Handler(BaseHTTPRequestHandler):
         elif path.endswith(":countTokens"):
             self._json(200, {"totalTokens": 12})
         elif path.endswith(":streamGenerateContent"):
-            self._sse([(None, _gemini_chunk(_gemini_reply(request, reply)))])
+            owner = self.server_owner
+            if owner.tool_calls and request.get("tools"):
+                call = owner.tool_calls.pop(0)  # Gemini's function call: {"name", "args"}
+                self._sse([(None, _gemini_call(call["name"], call["input"]))])
+            else:
+                self._sse([(None, _gemini_chunk(_gemini_reply(request, reply)))])
         elif path.endswith(":generateContent"):
             self._json(200, _gemini_chunk(_gemini_reply(request, reply)))
         elif path.startswith("/v1/responses") or path.endswith("/responses"):
@@ -433,6 +438,15 @@ def _gemini_reply(request: dict, reply: str) -> str:
     if isinstance(schema, dict):
         return json.dumps(_from_schema(schema))
     return reply
+
+
+def _gemini_call(name: str, args: dict) -> dict:
+    return {
+        "candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": name, "args": args}}]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": 3, "totalTokenCount": 15},
+        "modelVersion": "gemini-fake",
+    }
 
 
 def _gemini_chunk(reply: str) -> dict:

@@ -199,3 +199,14 @@ def test_consolidation_proposes_anchors_from_its_events(code_repo):
     item = next(li.item for li in mem.load_items().items if li.item.id in report.added)
     assert "src/users/repo.ts:getUserById" in item.anchors
     assert (item.model_extra or {}).get("anchored")
+
+
+def test_an_anchor_names_code_that_exists(code_repo):
+    missing = run("remember", "x is y", "--about", "src/nope.ts", code=1).output
+    assert "no such file" in missing and missing.count("\n") == 1
+    nosym = run("remember", "x is y", "--about", "src/users/repo.ts:nothingHere", code=1).output
+    assert "defines no nothingHere" in nosym
+    glob = _remember("Migrations are reviewed by the DBA", "--about", "migrations/**/*.sql")
+    assert glob["anchors"] == ["migrations/**/*.sql"]
+    assert "may be stale" not in run("context").stdout  # matching nothing yet is not stale
+    assert "no journal event" not in run("anchors", "accept", "zzzz9", code=1).output

@@ -15,6 +15,7 @@ from tests.test_real_clients import (  # noqa: F401 - client_bin is a fixture
     RUN_TIMEOUT_S,
     claude_env,
     client_bin,
+    gemini_env,
     install,
     run_client,
 )
@@ -36,11 +37,11 @@ def anchored_repo(tmp_path):
     done = run_cli("remember", CAVEAT, "--type", "caveat", "--about",
                    "src/users/repo.ts:getUserById", cwd=repo)
     assert done.returncode == 0, done.stderr
-    install("claude-code", repo)
     return repo
 
 
 def _after_tool_call(client_bin, repo, tmp_path, path: str) -> str:  # noqa: F811
+    install("claude-code", repo)
     call = {"name": "Read", "input": {"file_path": str(repo / path)}}
     with FakeModelServer(reply="Read it.", max_seconds=RUN_TIMEOUT_S + 30,
                          tool_calls=[call]) as server:
@@ -61,3 +62,29 @@ def test_claude_code_receives_the_files_caveat_with_the_read(client_bin, anchore
 def test_another_file_brings_no_anchored_memory(client_bin, anchored_repo, tmp_path):  # noqa: F811
     body = _after_tool_call(client_bin, anchored_repo, tmp_path, "src/other.ts")
     assert HEADER not in body
+
+
+def test_gemini_cli_gets_the_files_caveat_with_the_read_result(client_bin, anchored_repo,  # noqa: F811
+                                                              tmp_path):
+    """Gemini CLI's BeforeTool cannot add context; its AfterTool appends ours to the result of
+    read_file, so the caveat reaches the model with the file itself."""
+    import json
+
+    home = tmp_path / "home"
+    install("gemini", anchored_repo)
+    settings = home / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text())
+    data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    settings.write_text(json.dumps(data, indent=2))
+    bodies = []
+    for path in ("src/users/repo.ts", "src/other.ts"):
+        call = {"name": "read_file", "input": {"file_path": str(anchored_repo / path)}}
+        with FakeModelServer(reply="Read it.", max_seconds=RUN_TIMEOUT_S + 30,
+                             tool_calls=[call]) as server:
+            env = gemini_env(client_bin, home, server)
+            run = run_client(["gemini", "-p", f"Have a look at {path}", "--yolo"],
+                             anchored_repo, env)
+        assert run.returncode == 0, run.stderr[-2000:]
+        bodies.append(server.model_requests()[-1].body)
+    assert HEADER + "src/users/repo.ts" in bodies[0] and "WREN-4410" in bodies[0]
+    assert HEADER not in bodies[1]

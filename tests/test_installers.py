@@ -140,7 +140,9 @@ def test_gemini_and_cursor_formats(isolated):
     gemini = json.loads(install("gemini").path.read_text())
     handler = gemini["hooks"]["SessionStart"][0]["hooks"][0]
     assert handler["name"] == "lorestack-sessionstart" and handler["timeout"] == 10000
-    assert set(gemini["hooks"]) == {"SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"}
+    assert set(gemini["hooks"]) == {"SessionStart", "BeforeAgent", "PreCompress", "SessionEnd",
+                                    "AfterTool"}
+    assert gemini["hooks"]["AfterTool"][0]["matcher"] == "read_file|write_file|replace"
     cursor = json.loads(install("cursor").path.read_text())
     assert cursor["version"] == 1
     assert cursor["hooks"]["sessionStart"] == [

@@ -192,3 +192,94 @@ def test_bench_files_of_the_old_format_name_are_read(tmp_path):
             "questions": [{"id": "q1", "question": "hi?", "answer": "hi", "evidence": ["e1"],
                            "time": "2024-01-02T10:00:00"}]}
     assert parse_line(json.dumps(line), "x:1").name == "x"
+
+
+def test_an_index_written_under_the_old_name_keeps_its_vectors(repo):
+    """The local Chroma collection was named after the tool: it is renamed, not emptied."""
+    import chromadb
+
+    from lorestack.retrieval.vectors import chroma_settings
+
+    result = CliRunner().invoke(cli, ["remember", "Invoices are rendered with WeasyPrint",
+                                      "--type", "decision"])
+    assert result.exit_code == 0, result.output
+    assert CliRunner().invoke(cli, ["reindex"]).exit_code == 0
+    folder = repo / ".memory" / ".index" / "chroma"
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+    client.get_collection("lorestack").modify(name=legacy.LEGACY_NAME)
+    assert client.get_collection(legacy.LEGACY_NAME).count() > 0
+    del client
+    from lorestack.retrieval.vectors import forget_cached_system
+
+    forget_cached_system(folder)
+    found = CliRunner().invoke(cli, ["search", "which library renders the invoice PDF",
+                                     "--mode", "vector", "--json"])
+    assert found.exit_code == 0, found.output
+    assert "WeasyPrint" in found.stdout
+
+
+def test_a_journal_written_under_the_old_name_is_read_forgotten_and_kept(repo):
+    """Day files keep their entries' markers: old ones are read, and new ones written beside."""
+    day = repo / ".memory" / "journal" / "2026-11-30.md"
+    day.write_text(
+        "# Journal 2026-11-30\n\n"
+        "## 09:15 · decision · ev-old00001\n"
+        '<!-- memstrata:event {"schema": 1, "id": "ev-old00001", "time": '
+        '"2026-11-30T09:15:00Z", "kind": "decision", "tags": [], "source": "user"} -->\n'
+        "We keep the invoice renderer on WeasyPrint\n"
+        "<!-- /memstrata:event ev-old00001 -->\n\n"
+        "## 10:00 · note · ev-old00002\n"
+        '<!-- memstrata:event {"schema": 1, "id": "ev-old00002", "time": '
+        '"2026-11-30T10:00:00Z", "kind": "note", "tags": [], "source": "user"} -->\n'
+        "Lunch was late\n"
+        "<!-- /memstrata:event ev-old00002 -->\n\n")
+    listed = json.loads(CliRunner().invoke(cli, ["list", "--type", "event", "--json"]).stdout)
+    assert {e["id"] for e in listed} == {"ev-old00001", "ev-old00002"}
+    assert CliRunner().invoke(cli, ["forget", "ev-old00002", "--reason", "noise"]).exit_code == 0
+    kept = day.read_text()
+    assert "ev-old00002" not in kept and "<!-- /memstrata:event ev-old00001 -->" in kept
+    found = CliRunner().invoke(cli, ["search", "WeasyPrint", "--mode", "bm25", "--json"])
+    assert "ev-old00001" in found.stdout
+
+
+def test_an_export_of_the_old_name_imports(tmp_path, isolated):
+    exported = CliRunner().invoke(cli, ["init"])
+    assert exported.exit_code == 0
+    CliRunner().invoke(cli, ["remember", "Releases are tagged on main", "--type", "fact"])
+    out = CliRunner().invoke(cli, ["export"])
+    assert out.exit_code == 0, out.output
+    old = out.stdout.replace('"format": "lorestack-export"', '"format": "memstrata-export"', 1)
+    assert '"memstrata-export"' in old
+    target = tmp_path / "other"
+    target.mkdir()
+    from lorestack.memory_layers.memory import Memory
+
+    Memory.init(target)
+    (tmp_path / "old.jsonl").write_text(old)
+    done = CliRunner().invoke(cli, ["--root", str(target), "import-memory", str(tmp_path / "old.jsonl")])
+    assert done.exit_code == 0, done.output
+
+
+def test_install_cron_replaces_an_old_systemd_timer(repo, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from tests.test_cron import FAKE_SYSTEMCTL, _script
+
+    log = tmp_path / "systemctl.log"
+    monkeypatch.setenv("LORESTACK_SYSTEMCTL", str(_script(tmp_path / "systemctl", FAKE_SYSTEMCTL,
+                                                          log=str(log))))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    result = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "systemd", "--json"])
+    assert result.exit_code == 0, result.output
+    timer = Path(next(f for f in json.loads(result.output)["files"] if f.endswith(".timer")))
+    old_timer = timer.with_name(timer.name.replace("lorestack", legacy.LEGACY_NAME))
+    old_service = old_timer.with_suffix(".service")
+    old_timer.write_text("[Timer]\n")
+    old_service.write_text("[Service]\nExecStart=/old/bin/x consolidate\n")
+    again = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "systemd", "--at", "04:00"])
+    assert again.exit_code == 0, again.output
+    assert not old_timer.exists() and not old_service.exists() and timer.exists()
+    assert f"--user disable --now {old_timer.name}" in log.read_text()
+    old_timer.write_text("[Timer]\n")
+    assert CliRunner().invoke(cli, ["uninstall", "cron", "--scheduler", "systemd"]).exit_code == 0
+    assert not old_timer.exists() and not timer.exists()

@@ -22,6 +22,11 @@ Code 2.1, Codex CLI 0.171, Gemini CLI 0.61 — in tests/test_real_clients.py):
   once trusted (see `installers.codex_hook_trust`).
 - Cursor: sessionStart answers `{"additional_context": "..."}`; beforeSubmitPrompt can only
   answer `{"continue": true}` (it cannot add context), so no per-prompt recall.
+- Memory anchored to a file (lorestack's `pre-tool` event): Claude Code's PreToolUse on
+  Read/Edit/Write/MultiEdit answers with `additionalContext`, which the model reads beside the
+  tool result; Gemini CLI's BeforeTool cannot add context, so its AfterTool on read_file,
+  write_file and replace appends ours to the tool's result (both checked in
+  tests/test_anchors_real_client.py). Codex's PreToolUse sees shell commands only: not used.
 - Gemini CLI: SessionStart and BeforeAgent take `hookSpecificOutput.additionalContext`
   (it wraps it in `<hook_context>…</hook_context>` and, for BeforeAgent, puts that block into
   later payloads' `prompt` too); stdout must be JSON only, so every answer is JSON.
@@ -38,6 +43,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+
+from lorestack.core import legacy as _legacy
 
 # lorestack's own hook events (what `lorestack hook EVENT` accepts)
 EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end", "pre-tool")
@@ -171,7 +178,10 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
                 ("BeforeAgent", "prompt"),
                 ("PreCompress", "session-end"),
                 ("SessionEnd", "session-end"),
+                ("AfterTool", "pre-tool"),
             ),
+            # BeforeTool cannot add context; AfterTool appends it to the file tool's result
+            event_matchers={"AfterTool": "read_file|write_file|replace"},
             reply="hook-specific",
             timeout_unit="ms",
             named_handlers=True,
@@ -266,20 +276,23 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
     )
 
 
+# our own name, and the former one (transcripts of sessions from before the rename)
+_OURS = "(?:" + "|".join(_legacy.names()) + ")"
 # blocks that clients or hooks inject into a user turn; never the person's words
 _INJECTED = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
-    r"hook_context|session_context|lorestack[\w-]*|command-name|command-message|command-args|"
+    r"hook_context|session_context|" + _OURS + r"[\w-]*|command-name|command-message|"
+    r"command-args|"
     r"local-command-stdout|local-command-stderr)\b[^>]*>.*?</\1>",
     re.DOTALL,
 )
 # lorestack's own recalled-memory block (retrieval/render_context.py): preface + ~~~~ fence
 _RECALLED = re.compile(
-    r"(?:^lorestack: recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
+    r"(?:^" + _OURS + r": recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
 _UNCLOSED_INJECTED = re.compile(
-    r"<(system-reminder|hook_context|lorestack[\w-]*)\b[^>]*>.*\Z", re.DOTALL
+    r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b[^>]*>.*\Z", re.DOTALL
 )
 
 
