@@ -361,12 +361,13 @@ def test_a_missed_hook_deadline_fails_open_or_closed(mem, monkeypatch, fail_clos
     assert commit.exit_code == (1 if fail_closed else 0) and "deadline" in commit.stderr
 
 
-# ---- the README's example is what lorestack prints -----------------------------------------
+# ---- the guide's example is what lorestack prints -----------------------------------------
 def _readme_sessions() -> list[list[tuple[str, list[str]]]]:
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
-    section = readme.split("### Criteria as people write them", 1)[1].split("\n## ", 1)[0]
+    # the guardrail's walk-through moved from the README into the guide
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide-more.md").read_text("utf-8")
+    section = guide.split("### Criteria as people write them", 1)[1].split("\n## ", 1)[0]
     sessions = []
     for block in re.findall(r"```console\n(.*?)```", section, re.S):
         steps: list[tuple[str, list[str]]] = []
