@@ -1,7 +1,9 @@
 """`lorestack check`, `lorestack install|uninstall pre-commit`.
 
-Exit codes of `check`: 0 pass, 0 warn (1 with --strict), 2 block, 1 error. As a hook it
-fails open on errors (exit 0, one line on stderr) unless --fail-closed.
+Exit codes of `check`: 2 block, 1 warn or "applies, undecided" (also an error), 0 nothing
+applies; --strict makes a warn exit 2 like a block. As a pre-commit hook only a block stops
+the commit (a warn too with --strict). As a hook it fails open on errors (exit 0, one line
+on stderr) unless --fail-closed.
 """
 
 from __future__ import annotations
@@ -208,7 +210,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
                 "commit blocked by lorestack guardrail (bypass once: git commit --no-verify)",
                 err=True,
             )
-    return result.exit_code(strict)
+    return result.commit_exit_code(strict)
 
 
 @click.command()
@@ -240,7 +242,9 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
     show_default=True,
     help="With --hook pre-tool: whose payload and reply format.",
 )
-@click.option("--strict", is_flag=True, help="Treat warn as a failure (exit 1; deny in a hook).")
+@click.option(
+    "--strict", is_flag=True, help="Treat warn as a block (exit 2; deny in a hook)."
+)
 @click.option(
     "--fail-closed", is_flag=True, help="As a hook, deny/fail when the check itself errors."
 )
@@ -263,7 +267,8 @@ def check(
     ctx, text, file, diff_rev, staged, hook, client, strict, fail_closed, retrieval, llm, as_json
 ):
     """Hold a proposal (TEXT, '-' for stdin, --file, --diff, --staged) against your criteria,
-    decisions and caveats: pass (exit 0), warn (0; 1 with --strict) or block (exit 2).
+    decisions and caveats: block (exit 2), warn or "applies, undecided" (exit 1; 2 with
+    --strict), or nothing applies / every rule kept (exit 0).
 
     Every verdict names the rule's id, its text, when it was set and why it exists.
     """

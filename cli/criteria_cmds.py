@@ -24,9 +24,12 @@ def criteria():
 @click.option(
     "--llm/--no-llm", default=None, help="Ask the configured LLM when the rules cannot decide."
 )
+@click.option(
+    "--confirm", is_flag=True, help="Then accept its reading as shown (see `criteria confirm`)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
 @click.pass_context
-def criteria_test(ctx, criterion_id, text, file, llm, as_json):
+def criteria_test(ctx, criterion_id, text, file, llm, confirm, as_json):
     """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
     from lorestack.guardrail.replies import describe
     from lorestack.guardrail.trace import test_criterion
@@ -35,6 +38,10 @@ def criteria_test(ctx, criterion_id, text, file, llm, as_json):
     proposal = _proposal(text, file, None, False, _repo_dir(mem))
     with _quiet_stdout():
         trace = test_criterion(mem, criterion_id, proposal, llm=llm)
+    if confirm:
+        from lorestack.guardrail.authoring import confirm_criterion
+
+        confirm_criterion(mem, criterion_id)
     if as_json:
         emit_json(trace)
         return
@@ -60,6 +67,8 @@ def criteria_test(ctx, criterion_id, text, file, llm, as_json):
     if trace.finding is not None:
         click.echo(describe(trace.finding))
     click.echo(f"would answer: {trace.verdict if trace.counts else 'nothing (skipped)'}")
+    if confirm:
+        click.echo(f"confirmed: {trace.id} now decides by the reading above")
 
 
 def _show_sentence(sentence: dict | None) -> None:
@@ -68,31 +77,17 @@ def _show_sentence(sentence: dict | None) -> None:
     click.echo(f"  no stored terms: read from the sentence ({sentence['kind']})")
     for step in sentence["steps"]:
         click.echo(f"    {step}")
-    for name in ("forbid", "require", "unless"):
+    for name in ("forbid", "require", "alternatives", "unless"):
         if sentence[name]:
             click.echo(f"    {name}: {' ; '.join(sentence[name])}")
 
 
-def describe_draft(spec, drafted_by: str) -> list[str]:
-    """The decidable form, one line per part, as `remember` and `criteria edit` print it."""
-    a = spec.applies_to
-    lines = [f"drafted by {drafted_by}:" if drafted_by != "user" else "decidable form:"]
-    for label, values in (
-        ("applies to paths", a.paths),
-        ("applies to keywords", a.keywords),
-        ("applies to topics", a.topics),
-        ("forbid", spec.forbid),
-        ("require", spec.require),
-        ("unless", spec.unless),
-    ):
-        if values:
-            lines.append(f"  {label}: {' ; '.join(values)}")
-    if not (spec.forbid or spec.require):
-        lines.append(
-            "  no terms: `check` reads the sentence each time and says "
-            "'applies, undecided' when it cannot tell"
-        )
-    return lines
+def describe_draft(spec, drafted_by: str = "", item_id: str = "", sentence: str = "") -> list[str]:
+    """What the guardrail understood of a criterion, and how to confirm or correct it (as
+    `remember`, `criteria edit` and `criteria confirm` print it)."""
+    from lorestack.guardrail.understood import understand
+
+    return understand(spec, sentence or spec.condition, item_id).lines()
 
 
 @criteria.command(name="edit")
@@ -140,8 +135,26 @@ def criteria_edit(
         emit_json({"item": edited.item, "path": edited.path})
         return
     click.echo(f"edited criterion {edited.item.id} → {edited.path}")
-    by = edited.draft.drafted_by if edited.draft else "user"
-    for line in describe_draft(edited.item.criterion, by):
+    for line in describe_draft(edited.item.criterion, item_id=edited.item.id):
+        click.echo(line)
+
+
+@criteria.command(name="confirm")
+@click.argument("criterion_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the confirmed criterion as JSON.")
+@click.pass_context
+def criteria_confirm(ctx, criterion_id, as_json):
+    """Accept CRITERION_ID's drafted reading as shown: from now on it decides (blocks or
+    warns as the criterion says) instead of answering "applies, undecided"."""
+    from lorestack.guardrail.authoring import confirm_criterion
+
+    mem = open_memory(ctx)
+    confirmed = confirm_criterion(mem, criterion_id)
+    if as_json:
+        emit_json({"item": confirmed.item, "path": confirmed.path})
+        return
+    click.echo(f"confirmed criterion {confirmed.item.id} → {confirmed.path}")
+    for line in describe_draft(confirmed.item.criterion, item_id=confirmed.item.id):
         click.echo(line)
 
 

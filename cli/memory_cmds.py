@@ -105,10 +105,11 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
     )
     with quiet_stdout():
         written = app.run(request)
-    _render_remembered(written, supersedes, as_json, bool(about))
+    _render_remembered(written, supersedes, as_json, bool(about), condition or request.text)
 
 
-def _render_remembered(written, supersedes, as_json: bool, given_about: bool = False) -> None:
+def _render_remembered(written, supersedes, as_json: bool, given_about: bool = False,
+                       sentence: str = "") -> None:
     item = written.item
     drafted = written.draft
     if as_json:
@@ -129,16 +130,10 @@ def _render_remembered(written, supersedes, as_json: bool, given_about: bool = F
         from lorestack.memory_layers.models import CriterionSpec
 
         spec = CriterionSpec.model_validate(item["criterion"])
-        for line in describe_draft(spec, drafted.drafted_by if drafted else "user"):
+        for line in describe_draft(spec, item_id=item["id"], sentence=sentence):
             click.echo(line)
         for note in drafted.notes if drafted else []:
             click.echo(f"note: {note}", err=True)
-        if drafted and drafted.drafted_by != "user" and not drafted.kind:
-            click.echo("note: no prohibition or obligation the rules can read (\"do not …\", "
-                       "\"must …\"): `lorestack check` can only report it as possibly relevant, "
-                       "or ask an LLM; add --forbid/--require terms to decide it", err=True)
-        click.echo(f"change it: lorestack criteria edit {item['id']} --forbid … ; "
-                   f"try it: lorestack criteria test {item['id']} \"…\"")
     if written.archived:
         click.echo(f"archived {supersedes} → {written.archived}")
 

@@ -101,14 +101,23 @@ class CriterionSpec(BaseModel):
     forbid: list[str] = Field(default_factory=list)   # terms or /regex/ that violate it
     require: list[str] = Field(default_factory=list)  # terms or /regex/ that must be present
     unless: list[str] = Field(default_factory=list)   # terms or /regex/ that exempt a proposal
+    # the recommended way ("use X instead"): taking it satisfies the rule, but it never
+    # excuses the forbidden thing done alongside it
+    alternatives: list[str] = Field(default_factory=list)
+    # "" = the terms are the user's own (typed or edited); "rules" / "llm" = a draft read
+    # from the sentence that nobody accepted yet: a guess, which never blocks; "confirmed" =
+    # a draft the user accepted as shown: it decides, and still applies by meaning
+    drafted: Literal["", "rules", "llm", "confirmed"] = ""
+
+    def is_guess(self) -> bool:
+        """True unless the terms were typed, edited or confirmed by the user."""
+        return not (self.forbid or self.require) or self.drafted in ("rules", "llm")
     verdict: Literal["warn", "block"] = "warn"
     rationale: str = ""
     review_when: str = ""
 
     def missing_parts(self) -> list[str]:
-        missing = []
-        if self.applies_to.is_empty():
-            missing.append("applies-to (paths, keywords or topics)")
+        missing = []  # applies-to is optional: a sentence alone is judged by its meaning
         if not (self.condition.strip() or self.forbid or self.require):
             missing.append("a condition (condition text, forbid or require terms)")
         return missing
@@ -116,7 +125,7 @@ class CriterionSpec(BaseModel):
     def regex_problems(self) -> list[str]:
         """`/regex/` terms that do not compile (each named with the error)."""
         problems = []
-        terms = [*self.forbid, *self.require, *self.unless,
+        terms = [*self.forbid, *self.require, *self.unless, *self.alternatives,
                  *self.applies_to.keywords, *self.applies_to.topics]
         for term in terms:
             if len(term) >= 2 and term.startswith("/") and term.endswith("/"):

@@ -110,6 +110,7 @@ def _guard_criterion(mem: Memory, spec: CriterionSpec, redact: bool | None) -> C
     spec.forbid = _guard_list(mem, spec.forbid, redact, "forbid")
     spec.require = _guard_list(mem, spec.require, redact, "require")
     spec.unless = _guard_list(mem, spec.unless, redact, "unless")
+    spec.alternatives = _guard_list(mem, spec.alternatives, redact, "alternatives")
     applies = spec.applies_to
     applies.paths = _guard_list(mem, applies.paths, redact, "applies-path")
     applies.keywords = _guard_list(mem, applies.keywords, redact, "keyword")
@@ -172,7 +173,7 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
         if missing:
             raise CriterionNotDecidable(
                 "a criterion must be decidable; missing: " + "; ".join(missing)
-                + " (e.g. --keyword one-off --forbid cron, or --applies-path 'infra/**' --require 'review note')"
+                + " (write the rule as a sentence, or give --forbid / --require terms)"
             )
         bad = spec.regex_problems()
         if bad:

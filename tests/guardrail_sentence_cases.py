@@ -431,9 +431,12 @@ def split(name: str) -> list[tuple[str, str, object, str]]:
     return [c for i, c in enumerate(CASES) if (i % 3 == 2) == held]
 
 
-# ---- a fresh set, written after tuning had finished and run once, never tuned on ------------
-# (the held-out third above was written together with the sentence reader's design, so it is
-# not independent of it; these cases are a truer estimate of sentences the reader never saw)
+# ---- the "fresh" set: TUNING cases, not held out ------------------------------------------
+# Written after the first tuning round and run once (001631d); but three reader rules that
+# match three of these cases were committed 53 seconds after that first run (561ccee), so
+# the reader was fitted to them. They are tuning cases and are used as such (issue 22); the
+# held-out set is tests/guardrail_heldout_cases.py. (The held-out third of CASES above was
+# written together with the sentence reader's design, so it is not independent either.)
 FRESH_CRITERIA: dict[str, dict] = {
     "globals": dict(
         text="Avoid global mutable state in the parser; pass a context object instead",

@@ -31,8 +31,8 @@ def build(base, *, drafted: bool):
             rationale=raw.get("rationale", ""),
         )
         drafted_spec = draft_rules(raw["text"], spec).spec
-        if drafted:
-            spec = drafted_spec
+        if drafted:  # the person accepted the draft as `remember` showed it
+            spec = drafted_spec.model_copy(update={"drafted": ""})
         elif spec.applies_to.is_empty():  # a bare sentence can only be stored with scope
             spec.applies_to = drafted_spec.applies_to
         try:
@@ -53,11 +53,15 @@ def verdict_for(mem, ids, key, raw) -> str:
     return "pass"
 
 
-def score(mem, ids, cases=CASES) -> dict:
+def score(mem, ids, cases=CASES, *, guessed: bool = False) -> dict:
+    """`guessed`: the criteria are stored as sentences nobody confirmed, so the exact answer
+    to a violation is "applies, undecided" (a warn) — a guessed rule never blocks."""
     rows = []
     for case_id, key, raw, expected in cases:
         got = verdict_for(mem, ids, key, raw)
         want = CRITERIA[key]["verdict"] if expected == "violation" else "pass"
+        if guessed and want == "block":
+            want = "warn"
         rows.append((case_id, expected, want, got))
     violations = [r for r in rows if r[1] == "violation"]
     lookalikes = [r for r in rows if r[1] == "pass"]

@@ -74,9 +74,11 @@ def test_remember_from_stdin(repo):
     assert json.loads(r.stdout)["item"]["title"] == "Never run migrations on Friday"
 
 
-def test_criterion_must_be_decidable(repo):
-    r = run("remember", "Stay focused", "--type", "criterion")
-    assert r.exit_code == 1 and "applies-to" in r.output
+def test_criterion_is_accepted_as_typed(repo):
+    r = run("remember", "Stay focused", "--type", "criterion")  # issue 22: no applies-to needed
+    assert r.exit_code == 0 and "understood:" in r.output
+    r = run("remember", "x", "--type", "criterion", "--forbid", "/(oops/")
+    assert r.exit_code == 1 and "invalid regex" in r.output
     r = run("remember", "No cron for one-off tasks", "--type", "criterion", "--keyword", "cron",
             "--forbid", "crontab", "--verdict", "block", "--rationale", "cron jobs get forgotten", "--json")
     crit = json.loads(r.stdout)["item"]["criterion"]

@@ -125,7 +125,9 @@ def test_criterion_without_terms_is_possibly_relevant():
 
 
 def test_spec_problems_name_what_is_missing():
-    assert any("applies-to" in p for p in spec_problems(CriterionSpec()))
+    # applies-to is optional now (issue 22); a criterion needs its rule in words or terms
+    assert any("condition" in p for p in spec_problems(CriterionSpec()))
+    assert spec_problems(CriterionSpec(condition="Never use eval() on user input")) == []
     assert any("invalid regex" in p for p in spec_problems(spec(keywords=["a"], forbid=["/(x/"])))
     assert spec_problems(spec(keywords=["a"], forbid=["b"])) == []
 

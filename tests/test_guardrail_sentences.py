@@ -67,8 +67,9 @@ def test_accuracy_on_sentence_criteria(built, part):
         assert s["lookalikes_flagged"] <= 0.1, s["wrong"]
 
 
-def test_fresh_sentences_written_after_tuning(tmp_path, monkeypatch):
-    """Sentences the reader was not tuned on: looser bars, the figures go in the report."""
+def test_former_fresh_sentences_now_tuning_cases(tmp_path, monkeypatch):
+    """The 18 former "fresh" cases: reader rules were fitted to them, so they are tuning
+    cases (issue 22); the held-out set is tests/guardrail_heldout_cases.py."""
     monkeypatch.setattr(E, "CRITERIA", C.FRESH_CRITERIA)
     mem, ids = E.build(tmp_path / "fresh", drafted=False)
     s = E.score(mem, ids, C.FRESH_CASES)
@@ -83,7 +84,7 @@ def test_reading_the_issue_examples():
     assert d.kind == "prohibition" and d.forbid == ["added:async"]
     d = read_sentence(STORAGE)
     assert {"added:database", "added:queue", "added:cache"} <= set(d.forbid)
-    assert {"object storage", "local cache"} <= set(d.unless)
+    assert {"object storage", "local cache"} <= set(d.alternatives)  # named, not exempting
     d = read_sentence("Nothing under infra/ changes without a review note")
     assert d.kind == "obligation" and d.paths == ["infra/**"] and d.require == ["review note"]
     d = read_sentence("Keep the public API backwards compatible")
@@ -108,10 +109,17 @@ def _check(mem, text):
 def test_the_issue_cases_are_decided(mem):
     _sentence_rule(mem, ASYNC, keywords=["async"])
     storage = _sentence_rule(mem, STORAGE, keywords=["database", "storage", "cassandra"])
+    # read from the sentence, nobody confirmed it: a guess, which never blocks
+    guessed = _check(mem, "Let's add Cassandra as a new database for the event store")
+    assert guessed.verdict == "warn" and guessed.undecided[0].id == storage
+    assert "applies, undecided" in guessed.undecided[0].reason and not guessed.violations
+    from lorestack.guardrail.authoring import confirm_criterion
+
+    for loaded in mem.load_items(types=("criterion",)).items:
+        confirm_criterion(mem, loaded.item.id)
     assert _check(mem, "Add async def invoke_async to Command").verdict == "block"
     blocked = _check(mem, "Let's add Cassandra as a new database for the event store")
     assert blocked.verdict == "block" and blocked.violations[0].id == storage
-    assert blocked.violations[0].judged_by == "sentence"
     alternative = "Store the events in object storage and serve hot reads from the local cache"
     assert _check(mem, alternative).verdict == "pass"
     assert _check(mem, "No new database: the events fit in object storage").verdict == "pass"
@@ -127,9 +135,10 @@ def test_undecided_is_a_warn_counted_in_the_summary_never_pass(mem):
     line = verdict_line(result)
     assert "1 applies, undecided" in line and "0 applied" not in line
     cli_run = invoke("check", "--no-retrieval", "--strict", "Speed up app/handlers/orders.py")
-    assert cli_run.exit_code == 1 and "1 applies, undecided" in cli_run.stderr
+    assert cli_run.exit_code == 2 and "1 applies, undecided" in cli_run.stderr
     assert "Handlers must not use raw SQL" in cli_run.stderr  # the criterion quoted
-    assert invoke("check", "--no-retrieval", "Speed up app/handlers/x.py").exit_code == 0
+    assert invoke("check", "--no-retrieval", "Speed up app/handlers/x.py").exit_code == 1
+    assert invoke("check", "--no-retrieval", "Rename the docs page").exit_code == 0
 
 
 def test_the_summary_never_says_0_applied_while_a_criterion_applies(mem):
@@ -186,13 +195,16 @@ def test_undecided_goes_back_to_the_agent_in_its_clients_form(mem, client):
 @pytest.mark.parametrize("client", sorted(PAYLOADS))
 @pytest.mark.usefixtures("long_hook_deadlines")  # about the reply, not the deadline
 def test_a_blocking_decided_criterion_still_denies(mem, client):
+    from lorestack.guardrail.authoring import confirm_criterion
+
     _sentence_rule(mem, "Handlers must not use raw SQL", paths=["app/handlers/**"])
-    _sentence_rule(mem, "Never force-push to main", keywords=["push"])
+    push = _sentence_rule(mem, "Never force-push to main", keywords=["push"])
     payload = json.loads(
         json.dumps(PAYLOADS[client]).replace(
             "vim app/handlers/a.py", "git push --force origin main"
         )
     )
+    confirm_criterion(mem, push)  # the person accepted the reading: now it decides
     out = json.loads(_hook(client, payload).stdout)
     denied = (
         out.get("hookSpecificOutput", {}).get("permissionDecision")
@@ -233,7 +245,10 @@ def test_mcp_check_hands_the_undecided_criterion_to_the_agent(repo, monkeypatch)
 # ---- drafting at write time --------------------------------------------------------------
 def test_remember_drafts_prints_and_stores_the_decidable_form(repo):
     shown = invoke("remember", "--type", "criterion", STORAGE, "--keyword", "database")
-    assert "drafted by rules:" in shown.stdout and "forbid: added:storage" in shown.stdout
+    assert "understood:" in shown.stdout and "storage (added) present" in shown.stdout
+    assert "answers 'applies, undecided'" in shown.stdout  # a guess: it never blocks
+    assert "confirm: lorestack criteria confirm crit-" in shown.stdout
+    assert "recommended instead (taking it passes): object storage" in shown.stdout
     data = remember("--type", "criterion", ASYNC, "--keyword", "async")
     spec = data["item"]["criterion"]
     assert spec["forbid"] == ["added:async"] and data["draft"]["drafted_by"] == "rules"
@@ -251,13 +266,16 @@ def test_criteria_edit_and_test_show_the_decision_path(repo):
     assert "read from the sentence" in traced.stdout and "forbid: added:async" in traced.stdout
     assert "judged by: sentence" in traced.stdout and "would answer: warn" in traced.stdout
     edited = invoke("criteria", "edit", rid, "--forbid", "await", "--verdict", "block")
-    assert edited.exit_code == 0 and "forbid: await" in edited.stdout
+    assert edited.exit_code == 0 and "blocks on: await present" in edited.stdout
     traced = invoke("criteria", "test", rid, "Add async def invoke_async")
     assert "judged by: rules" in traced.stdout and "would answer: pass" in traced.stdout
     redrafted = invoke("criteria", "edit", rid, "--redraft")
-    assert "forbid: added:async" in redrafted.stdout
+    assert "async (added) present" in redrafted.stdout and "a guess" in redrafted.stdout
+    confirmed = invoke("criteria", "confirm", rid)
+    assert confirmed.exit_code == 0 and "blocks on: async (added) present" in confirmed.stdout
+    assert invoke("check", "--no-retrieval", "Add async def invoke_async").exit_code == 2
     cleared = invoke("criteria", "edit", rid, "--clear-terms")
-    assert "no terms" in cleared.stdout
+    assert "answers 'applies, undecided'" in cleared.stdout  # the sentence alone: a guess
 
 
 def test_the_llm_draft_is_grounded_in_the_sentence(repo, fake_llm):
@@ -320,7 +338,8 @@ def test_infra_glob_does_not_fire_on_look_alike_paths(mem, path, fires):
     from lorestack.guardrail.proposals import Proposal
 
     result = check(mem, Proposal(source="diff", text="x = 1", paths=[path]), retrieval=False)
-    assert (result.verdict == "block") is fires
+    assert (result.verdict == "warn") is fires  # a sentence nobody confirmed: undecided
+    assert not result.violations
 
 
 def test_gates_need_an_adding_verb_in_prose_but_not_in_a_change():
@@ -361,13 +380,12 @@ def test_a_missed_hook_deadline_fails_open_or_closed(mem, monkeypatch, fail_clos
     assert commit.exit_code == (1 if fail_closed else 0) and "deadline" in commit.stderr
 
 
-# ---- the guide's example is what lorestack prints -----------------------------------------
+# ---- the README's example is what lorestack prints -----------------------------------------
 def _readme_sessions() -> list[list[tuple[str, list[str]]]]:
     from pathlib import Path
 
-    # the guardrail's walk-through moved from the README into the guide
-    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide-more.md").read_text("utf-8")
-    section = guide.split("### Criteria as people write them", 1)[1].split("\n## ", 1)[0]
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "guardrail.md").read_text("utf-8")
+    section = doc.split("## Criteria as people write them", 1)[1].split("\n## ", 1)[0]
     sessions = []
     for block in re.findall(r"```console\n(.*?)```", section, re.S):
         steps: list[tuple[str, list[str]]] = []
@@ -380,7 +398,7 @@ def _readme_sessions() -> list[list[tuple[str, list[str]]]]:
     return sessions
 
 
-def test_the_readme_guardrail_example_runs_as_shown(repo):
+def test_the_guardrail_doc_example_runs_as_shown(repo):
     from tests.conftest import run_cli
 
     sessions = [step for session in _readme_sessions() for step in session]
@@ -396,7 +414,7 @@ def test_the_readme_guardrail_example_runs_as_shown(repo):
                 assert piece in printed, (command, piece, printed)
         if "block (" in printed:
             assert done.returncode == 2
-        if "[--strict: failing]" in printed:
+        if "applies, undecided)" in printed or "warn (" in printed:
             assert done.returncode == 1
 
 
@@ -432,7 +450,7 @@ def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
 
 
 @pytest.mark.parametrize(
-    "sentence,forbid,unless",
+    "sentence,forbid,alternatives",
     [
         ("Prefer httpx over requests", ["requests"], ["httpx"]),
         ("Use pathlib instead of os.path", ["os.path"], ["pathlib"]),
@@ -445,11 +463,11 @@ def test_reading_and_judging_any_sentence_never_raises(sentence, proposal):
         ),
     ],
 )
-def test_more_ways_people_say_it(sentence, forbid, unless):
+def test_more_ways_people_say_it(sentence, forbid, alternatives):
     from lorestack.guardrail.sentences import read_sentence
 
     d = read_sentence(sentence)
-    assert d.kind == "prohibition" and d.forbid == forbid and d.unless == unless
+    assert d.kind == "prohibition" and d.forbid == forbid and d.alternatives == alternatives
     assert d.keywords  # it applies where the forbidden thing is named
 
 
@@ -488,4 +506,5 @@ def test_a_commit_that_records_the_rule_is_not_judged_by_its_own_words(mem):
     git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "orders")
     proposal = from_git_diff(repo, "HEAD")
     assert proposal.paths == ["app/orders.py"]
-    assert check(mem, proposal, retrieval=False).verdict == "block"
+    result = check(mem, proposal, retrieval=False)
+    assert result.verdict == "warn" and "SELECT" in result.undecided[0].quote

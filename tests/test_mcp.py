@@ -93,8 +93,10 @@ def test_tool_errors_are_readable(repo):
         async with _client(repo) as client:
             result = await client.call_tool("forget", {"id": "fact-nope0000", "reason": "x"})
             assert result.is_error and "no memory item" in result.content[0].text
-            result = await client.call_tool("remember", {"text": "vague", "type": "criterion"})
-            assert result.is_error and "decidable" in result.content[0].text
+            # a plain sentence is accepted as typed (issue 22); a broken regex is not
+            result = await client.call_tool("remember", {
+                "text": "No oops", "type": "criterion", "forbid": ["/(oops/"]})
+            assert result.is_error and "invalid regex" in result.content[0].text
 
     anyio.run(main)
 

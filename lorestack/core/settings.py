@@ -156,6 +156,10 @@ class GuardrailSettings(BaseModel):
     hook_deadline_ms: int = 5000  # check --hook pre-tool|pre-commit: then fail open (or closed)
     max_proposal_chars: int = 12000
     draft: bool = True  # `remember --type criterion` drafts forbid/require terms from the text
+    # criteria apply by meaning too (the MiniLM sentence model): at or above this cosine
+    # between the criterion (or a clause) and the proposal (or a line), "applies, undecided"
+    meaning: bool = True
+    meaning_threshold: float = 0.40
 
 
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,8 @@
-"""Change a stored criterion's decidable form: `lorestack criteria edit ID`.
+"""Change a stored criterion's decidable form: `lorestack criteria edit ID`, and accept a
+drafted one as shown: `lorestack criteria confirm ID`.
+
+A draft read from the sentence is a guess and never blocks; terms the person typed, edited
+or confirmed are theirs and decide (block or warn as the criterion says).
 
 Only the parts given change; `redraft` reads the sentence again (the rules' draft, or the
 LLM's when configured) and `clear_terms` drops forbid/require/unless so `check` reads the
@@ -62,6 +66,8 @@ def edit_criterion(
     spec.verdict = verdict or spec.verdict  # type: ignore[assignment]
     spec.rationale = rationale if rationale is not None else spec.rationale
     drafted = None
+    # the person saw it and chose these terms: theirs now (a confirmed draft stays one)
+    spec.drafted = "confirmed" if spec.drafted == "confirmed" else ""
     if redraft:
         drafted = draft_criterion(mem.settings, spec.condition or item.body, spec)
         item.criterion = spec = drafted.spec
@@ -70,6 +76,34 @@ def edit_criterion(
         raise LorestackError(f"criterion {item_id} would not be decidable: missing {missing[0]}")
     if spec.regex_problems():
         raise LorestackError("; ".join(spec.regex_problems()))
+    item = _guard_item(mem, item, None)
+    mem.store_for(item.scope).update(loaded, item)
+    return EditedCriterion(item, loaded.path, drafted)
+
+
+def confirm_criterion(mem: Memory, item_id: str) -> EditedCriterion:
+    """Accept criterion `item_id`'s drafted terms as they stand (a criterion stored without
+    terms gets the rules' reading of its sentence). Raises when there is nothing to accept."""
+    from lorestack.guardrail.drafting import draft_rules
+    from lorestack.memory_layers.operations import _guard_item
+
+    loaded = mem.get(item_id)
+    item = loaded.item.model_copy(deep=True)
+    if item.type != "criterion" or item.criterion is None:
+        raise LorestackError(f"'{item_id}' is a {item.type}, not a criterion")
+    spec = item.criterion
+    drafted = None
+    if not (spec.forbid or spec.require):
+        drafted = draft_rules(spec.condition or item.body, spec)
+        spec = drafted.spec
+    if not (spec.forbid or spec.require):
+        raise LorestackError(
+            f"nothing to confirm: the rules read no forbidden or required terms from "
+            f"'{item.title}'; give them with `lorestack criteria edit {item_id} --forbid …` "
+            "(or configure an LLM to judge it)"
+        )
+    spec.drafted = "confirmed"
+    item.criterion = spec
     item = _guard_item(mem, item, None)
     mem.store_for(item.scope).update(loaded, item)
     return EditedCriterion(item, loaded.path, drafted)

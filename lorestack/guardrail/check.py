@@ -3,9 +3,11 @@ apply, and answer pass / warn / block citing the rule and when it was set.
 
 Order of judgement:
 1. every active criterion is judged by its own terms (rules.py); a criterion without terms
-   is read from its sentence (sentences.py): decided when the proposal affirms what it
-   forbids, lacks what it requires, or takes the recommended alternative — otherwise
-   "applies, undecided", a warn. Archived and superseded criteria never count;
+   is read from its sentence (sentences.py). Only a rule the user saw and accepted (terms
+   they typed, edited or confirmed) can block; a guessed rule that finds a violation
+   answers "applies, undecided" (a warn quoting the criterion). A criterion whose words
+   do not occur is held against the proposal by meaning (meaning.py): close enough, it
+   applies, undecided. Archived and superseded criteria never count;
 2. related criteria, decisions and caveats are looked up in the hybrid index (optional:
    it loads tantivy, Chroma and the ONNX model, so hooks skip it unless configured);
 3. what the rules could not decide goes to the LLM judge when one is configured and
@@ -36,41 +38,19 @@ from lorestack.guardrail.findings import (  # noqa: F401 - the public names live
     rule_text,
     violation_verdict,
 )
-from lorestack.guardrail.proposals import Proposal
-from lorestack.guardrail.rules import (
-    PreparedText,
-    RuleOutcome,
-    evaluate,
-    evaluate_sentence,
-    gate_user_terms,
-    spec_problems,
+from lorestack.guardrail.judging import (  # noqa: F401 - re-exported for trace.py
+    judge_criterion,
+    meaning_for,
+    prepare,
 )
-from lorestack.memory_layers.models import CriterionSpec
+from lorestack.guardrail.proposals import Proposal
+from lorestack.guardrail.rules import spec_problems
 from lorestack.memory_layers.scopes import visible_global
 
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.memory_layers.memory import Memory
-    from lorestack.memory_layers.store import LoadedItem
 
 JUDGED_TYPES = ("criterion", "decision", "caveat")
-
-
-def prepare(proposal: Proposal) -> PreparedText:
-    """The proposal's text, tokenised once for every criterion."""
-    return PreparedText.of(proposal.text, change=proposal.is_change())
-
-
-def judge_criterion(
-    loaded: LoadedItem, prepared: PreparedText, paths: list[str]
-) -> tuple[RuleOutcome, JudgedBy]:
-    """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence."""
-    spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
-    sentence = rule_text(loaded.item)
-    if not (spec.forbid or spec.require):
-        outcome = evaluate_sentence(spec, sentence, prepared, paths)
-        if outcome is not None:
-            return outcome, "sentence"
-    return evaluate(gate_user_terms(spec, sentence), prepared, paths), "rules"
 
 
 def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
@@ -168,12 +148,16 @@ def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None
     return proposal.model_copy(update={"text": cut})
 
 
-def _judge_all(by_id: dict, proposal: Proposal, result: CheckResult, note) -> tuple[set, list]:
-    """Every counted criterion by its rules; returns (decided ids, possibly relevant)."""
+def _judge_all(
+    by_id: dict, proposal: Proposal, result: CheckResult, note, settings=None
+) -> tuple[set, list]:
+    """Every counted criterion by its rules, then by meaning; returns (decided ids,
+    possibly relevant)."""
     prepared = prepare(proposal)
     paths = proposal.judged_paths()
     decided: set[str] = set()
     possibly: list[Finding] = []
+    meaning = meaning_for(settings, proposal, note) if settings is not None else (lambda s: None)
     for item_id, li in by_id.items():
         spec = li.item.criterion
         if li.item.type != "criterion" or spec is None:
@@ -183,7 +167,7 @@ def _judge_all(by_id: dict, proposal: Proposal, result: CheckResult, note) -> tu
             note(f"criterion {item_id} skipped: {'; '.join(problems)}")
             continue
         result.criteria_checked += 1
-        outcome, how = judge_criterion(li, prepared, paths)
+        outcome, how = judge_criterion(li, prepared, paths, meaning)
         if outcome.status == "not_applicable":
             continue
         finding = from_rules(li, outcome, how)
@@ -233,7 +217,7 @@ def check(
     for problem in problems:
         note(f"skipped unreadable memory file: {problem}")
     by_id = {li.item.id: li for li in loaded if counts(li.item)}
-    decided, possibly = _judge_all(by_id, proposal, result, note)
+    decided, possibly = _judge_all(by_id, proposal, result, note, mem.settings)
     if use_retrieval:
         possibly += _retrieved(mem, proposal, by_id, decided, note)
     if use_llm and (possibly or result.undecided):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from lorestack.guardrail.rules import merge_draft, sentence_spec
-from lorestack.guardrail.sentences import SentenceDraft, read_sentence
+from lorestack.guardrail.sentences import SentenceDraft, meaningful, read_sentence
 from lorestack.guardrail.terms import gate_of, is_regex, path_term, stem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,11 +30,14 @@ SYSTEM_PROMPT = (
     "'raw SQL': SELECT; for 'force-push': push --force). Fields: applies_keywords (words "
     "whose presence means the rule is relevant), applies_paths (gitignore globs), forbid "
     "(terms whose presence breaks the rule), require (terms that must be present when it "
-    "applies; alternatives in one entry separated by ' | '), unless (the recommended "
-    "alternative or an exemption: present means the rule holds). Prefix a forbidden term "
+    "applies; alternatives in one entry separated by ' | '), alternatives (the way the "
+    "sentence recommends instead: taking it satisfies the rule), unless (an exemption the "
+    "sentence names with unless/except). Never use a function word alone as a term "
+    "(support, never, job, script, new, use, add). Prefix a forbidden term "
     "with 'added:' when only adding it breaks the rule. Leave a field empty rather than "
     "guess. Reply with JSON only: "
-    '{"applies_keywords": [], "applies_paths": [], "forbid": [], "require": [], "unless": []}'
+    '{"applies_keywords": [], "applies_paths": [], "forbid": [], "require": [], '
+    '"alternatives": [], "unless": []}'
 )
 
 
@@ -46,6 +49,7 @@ class DraftReply(BaseModel):
     forbid: list[str] = Field(default_factory=list)
     require: list[str] = Field(default_factory=list)
     unless: list[str] = Field(default_factory=list)
+    alternatives: list[str] = Field(default_factory=list)
 
 
 @dataclass
@@ -62,7 +66,14 @@ def draft_rules(sentence: str, spec: CriterionSpec) -> DraftResult:
     if spec.forbid or spec.require:
         return DraftResult(spec, SentenceDraft(), "user")
     _, draft = sentence_spec(spec, sentence)
-    return DraftResult(merge_draft(spec, draft), draft, "rules")
+    return DraftResult(_as_guess(merge_draft(spec, draft), "rules"), draft, "rules")
+
+
+def _as_guess(spec: CriterionSpec, by: str) -> CriterionSpec:
+    """A drafted spec is a guess until the user confirms it: it never blocks."""
+    if spec.forbid or spec.require or spec.alternatives:
+        return spec.model_copy(update={"drafted": by})
+    return spec
 
 
 # ---- the LLM draft ----------------------------------------------------------------------
@@ -103,13 +114,14 @@ def _from_reply(reply: DraftReply, sentence: str) -> tuple[SentenceDraft, list[s
         ("forbid", draft.forbid),
         ("require", draft.require),
         ("unless", draft.unless),
+        ("alternatives", draft.alternatives),
     ):
         for term in getattr(reply, name):
             term = term.strip()
             if not term:
                 continue
             parts = [p.strip() for p in term.split("|")] if not is_regex(term) else [term]
-            kept = [p for p in parts if p and grounded(p, sentence)]
+            kept = [p for p in parts if p and grounded(p, sentence) and meaningful(p)]
             dropped += [f"{name}: {p}" for p in parts if p and p not in kept]
             if kept:
                 target.append(" | ".join(kept))
@@ -130,7 +142,7 @@ def draft_llm(settings: Settings, sentence: str, spec: CriterionSpec) -> DraftRe
     result = client.complete_json(messages, DraftReply, max_tokens=400)
     draft, dropped = _from_reply(result.value, sentence)
     notes = [f"dropped ungrounded {d}" for d in dropped]
-    return DraftResult(merge_draft(spec, draft), draft, "llm", dropped, notes)
+    return DraftResult(_as_guess(merge_draft(spec, draft), "llm"), draft, "llm", dropped, notes)
 
 
 def draft_criterion(

@@ -61,12 +61,21 @@ class CheckResult(BaseModel):
     skipped: str = ""
 
     def exit_code(self, strict: bool = False) -> int:
-        """0 pass, 0 warn (1 with strict), 2 block."""
+        """What `lorestack check` exits with: 2 block, 1 warn or "applies, undecided",
+        0 nothing applies (or everything that applies is kept). `strict`: a warn fails
+        like a block (2)."""
         if self.verdict == "block":
             return 2
         if self.verdict == "warn":
-            return 1 if strict else 0
+            return 2 if strict else 1
         return 0
+
+    def commit_exit_code(self, strict: bool = False) -> int:
+        """A pre-commit hook's exit: only a block stops the commit (2); a warn does too
+        with `strict` (1). A warn alone must not make every commit fail."""
+        if self.verdict == "block":
+            return 2
+        return 1 if strict and self.verdict == "warn" else 0
 
     def settle(self) -> None:
         """The verdict is the worst finding; an undecided criterion is a warn."""

@@ -40,6 +40,10 @@ class PrecommitResult:
     content: str = ""  # the file as written (or as it would be, with dry_run)
 
 
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
 def _adopt_legacy(text: str) -> str:
     """TEXT with the markers and hook id the tool wrote under its former name turned into
     today's, so install replaces that block and uninstall removes it."""
@@ -238,8 +242,8 @@ def install_framework(
         ) from exc
     adopted = _adopt_legacy(current)
     if adopted != current and BEGIN in adopted:  # our block under the former name: replace it
-        candidate = _BLOCK_RE.sub(lambda m: _entry_yaml(re.match(r"[ \t]*", m.group(0)).group(0),
-                                                        command), adopted, count=1)
+        candidate = _BLOCK_RE.sub(lambda m: _entry_yaml(_indent(m.group(0)), command),
+                                  adopted, count=1)
         backup = None
         if not dry_run:
             backup = _backup(path)

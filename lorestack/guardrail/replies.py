@@ -119,7 +119,15 @@ def verdict_line(result: CheckResult) -> str:
         f"{len(result.satisfied)} applied and held" if result.satisfied else "",
         f"{len(result.notes)} possibly relevant" if result.notes else "",
     ]
-    return f"{result.verdict} ({counted}: {'; '.join(p for p in parts if p) or 'none applied'})"
+    line = f"{result.verdict} ({counted}: {'; '.join(p for p in parts if p) or 'none applied'})"
+    if result.llm:  # what the LLM judge cost this check
+        u = result.llm
+        calls = u.get("calls", 0)
+        line += (
+            f" [llm: {calls} call{'s' if calls != 1 else ''}, {u.get('prompt_tokens', 0)} + "
+            f"{u.get('completion_tokens', 0)} tokens]"
+        )
+    return line
 
 
 def judge_request(result: CheckResult) -> str:

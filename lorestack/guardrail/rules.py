@@ -9,8 +9,11 @@ A criterion (`CriterionSpec`) is judged without any model, in this order:
    keyword/topic occurs (see terms.py: stems, prefixes, phrases, split identifiers).
 2. No `forbid`/`require` terms → **possibly relevant** (the sentence rules in
    sentences.py, an LLM or a human can judge).
-3. An `unless` term present → **satisfied** (an exemption or the recommended alternative).
-4. A `forbid` term present → **violated**.
+   A criterion with no applies-to at all applies to every proposal (its terms decide).
+3. An `unless` term present → **satisfied** (an exemption the user named).
+4. A `forbid` term present → **violated** — unless that occurrence lies inside the
+   recommended alternative ("use a manual script" does not forbid "script"); an
+   alternative present with nothing forbidden → **satisfied**.
 5. A `require` entry absent → **violated**. Every `require` entry must be present; one entry
    may list alternatives with `|`, as may forbid/unless entries.
 6. Otherwise **satisfied**.
@@ -23,6 +26,7 @@ added lines (plus any message): removing a cron job never violates "no cron".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -61,6 +65,7 @@ class RuleOutcome:
     missing: list[str] = field(default_factory=list)
     exempted_by: str = ""
     ignored: list[str] = field(default_factory=list)  # negated occurrences, explained
+    by_meaning: bool = False  # it applied by meaning only (none of its words occur)
 
     @property
     def decided(self) -> bool:
@@ -76,9 +81,14 @@ def spec_problems(spec: CriterionSpec) -> list[str]:
     return problems
 
 
-def applies(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> list[str]:
-    """The applies-to entries that match, described for people ('path infra/** ~ infra/a.tf')."""
+def applies(
+    spec: CriterionSpec, prepared: PreparedText, paths: list[str], *, everywhere: bool = True
+) -> list[str]:
+    """The applies-to entries that match, described for people ('path infra/** ~ infra/a.tf').
+    A criterion without any applies-to applies to everything when `everywhere`."""
     triggers = []
+    if spec.applies_to.is_empty() and everywhere:
+        return ["no scope given: applies to every proposal"]
     for glob in spec.applies_to.paths:
         hit = next((p for p in paths if glob_matches(glob, p)), None)
         if hit is not None:
@@ -110,11 +120,38 @@ def _only_negated_mentions(spec: CriterionSpec, prepared: PreparedText, paths: l
     return bool(hits) and all(h.negated_by for h in hits)
 
 
-def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> RuleOutcome:
-    """Judge one criterion against a prepared proposal (see the module docstring)."""
-    triggers = applies(spec, prepared, paths)
+def evaluate(
+    spec: CriterionSpec,
+    prepared: PreparedText,
+    paths: list[str],
+    applies_by: Callable[[], str | None] | None = None,
+) -> RuleOutcome:
+    """Judge one criterion against a prepared proposal (see the module docstring).
+    `applies_by`: asked when none of its words or paths occur (by meaning); a criterion
+    without applies-to then applies only through it."""
+    triggers = applies(
+        spec, prepared, paths, everywhere=applies_by is None and not spec.require
+    )
+    by_meaning = False
+    if not triggers and applies_by is not None:
+        found = applies_by()
+        triggers, by_meaning = ([found], True) if found else ([], False)
     if not triggers:
         return RuleOutcome("not_applicable", "none of its paths, keywords or topics occur")
+    out = _evaluate_terms(spec, prepared, paths, triggers)
+    out.by_meaning = by_meaning
+    if by_meaning and out.status == "satisfied" and not (out.exempted_by or spec.require):
+        out.status = "undecided"
+        out.reason = (
+            f"applies, undecided: none of its words occur but the proposal is close to it "
+            f"{triggers[0]}; judge whether it breaks the rule"
+        )
+    return out
+
+
+def _evaluate_terms(
+    spec: CriterionSpec, prepared: PreparedText, paths: list[str], triggers: list[str]
+) -> RuleOutcome:
     if not (spec.forbid or spec.require):
         return RuleOutcome(
             "possibly_relevant",
@@ -137,7 +174,12 @@ def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> R
         out.reason = f"exempted: '{exempt.term}' is present"
         out.quote, out.exempted_by = exempt.quote(text), exempt.term
         return out
-    forbidden = affirmed(spec.forbid)
+    alternative = _alternative_hits(spec, prepared, paths)
+    forbidden = _forbidden_outside(spec, prepared, paths, alternative, out)
+    if forbidden is None and alternative:
+        out.reason = f"takes the recommended alternative '{alternative[0].term}'"
+        out.quote, out.exempted_by = alternative[0].quote(text), alternative[0].term
+        return out
     if forbidden is not None:
         out.status, out.reason = "violated", f"forbidden '{forbidden.term}' is present"
         out.quote, out.forbid_hit = forbidden.quote(text), forbidden.term
@@ -149,6 +191,36 @@ def evaluate(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> R
         listed = ", ".join(f"'{m}'" for m in out.missing)
         out.status, out.reason = "violated", f"required {listed} not present"
     return out
+
+
+def _alternative_hits(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> list:
+    alts = [a for e in spec.alternatives for a in _alternatives(e)]
+    return [h for t in alts for h in term_hits(prepared, t, paths) if not h.negated_by]
+
+
+def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcome):
+    """The first affirmed forbidden occurrence that is not part of a recommended
+    alternative's words."""
+    text = prepared.text
+    for term in (a for e in spec.forbid for a in _alternatives(e)):
+        for hit in term_hits(prepared, term, paths):
+            if hit.negated_by:
+                if len(out.ignored) < 10:
+                    out.ignored.append(
+                        f"'{hit.term}' negated by '{hit.negated_by}': {hit.quote(text, 30)}"
+                    )
+                continue
+            inside = any(
+                a.start >= 0 and a.start <= hit.start and hit.end <= a.end for a in alternative
+            )
+            if not inside:
+                return hit
+    return None
+
+
+def _triggered_words(triggers: list[str]) -> list[str]:
+    """The keywords/topics that made a criterion apply ("keyword 'cron'" -> cron)."""
+    return [t.split("'")[1] for t in triggers if t.startswith(("keyword '", "topic '"))]
 
 
 def _related(words: list[str], terms: list[str]) -> bool:
@@ -173,6 +245,10 @@ def merge_draft(spec: CriterionSpec, draft: SentenceDraft) -> CriterionSpec:
             "forbid": list(draft.forbid),
             "require": list(draft.require),
             "unless": [*spec.unless, *(u for u in draft.unless if u not in spec.unless)],
+            "alternatives": [
+                *spec.alternatives,
+                *(u for u in draft.alternatives if u not in spec.alternatives),
+            ],
         }
     )
 
@@ -207,14 +283,20 @@ def sentence_spec(spec: CriterionSpec, sentence: str) -> tuple[CriterionSpec, Se
 
 
 def evaluate_sentence(
-    spec: CriterionSpec, sentence: str, prepared: PreparedText, paths: list[str]
+    spec: CriterionSpec,
+    sentence: str,
+    prepared: PreparedText,
+    paths: list[str],
+    applies_by: Callable[[], str | None] | None = None,
 ) -> RuleOutcome | None:
     """Judge a criterion that has no terms by its sentence; None when the sentence is no
     prohibition or obligation. "applies, undecided" when the rules cannot tell."""
     derived, draft = sentence_spec(spec, sentence)
     if not draft.kind:
         return None
-    out = evaluate(derived, prepared, paths)
+    out = evaluate(derived, prepared, paths, applies_by)
+    if out.status == "not_applicable" or out.by_meaning:
+        return out
     out.reason = f"from the sentence: {out.reason}"
     if out.status == "possibly_relevant":
         out.status = "undecided"
@@ -223,10 +305,13 @@ def evaluate_sentence(
         out.status == "satisfied"
         and draft.kind == "prohibition"
         and not (out.exempted_by or out.ignored)
-        and not _related(derived.applies_to.keywords, derived.forbid)
+        and not _related(_triggered_words(out.triggers), derived.forbid)
     ):
         out.status = "undecided"
-        named = [gate_of(t)[1] for t in draft.forbid + draft.unless if not is_regex(t)]
+        named = [
+            gate_of(t)[1] for t in draft.forbid + draft.alternatives + draft.unless
+            if not is_regex(t)
+        ]
         out.reason = (
             f"applies, undecided: none of what it forbids or recommends ({', '.join(named)}) "
             "occurs as such"

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from lorestack.guardrail.concepts import concept_keywords
+
 Kind = Literal["prohibition", "obligation", ""]
 
 _PROHIBIT = (
@@ -90,6 +92,7 @@ class SentenceDraft:
     require: list[str] = field(default_factory=list)
     unless: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
+    alternatives: list[str] = field(default_factory=list)  # "use X instead": the wanted way
 
     @property
     def decidable(self) -> bool:
@@ -116,18 +119,44 @@ def _glob(word: str) -> str:
     return w + "**" if w.endswith("/") else w
 
 
+# words that carry the grammar of a rule, never its subject: a term made only of these
+# ("support", "never", "job", "script", "new", "use", "add") would match everything
+_FUNCTION_WORDS = frozenset(
+    "support supports supported never always job jobs script scripts new use used using "
+    "add adds added adding task tasks change changes changed thing things way ways work "
+    "works also just first only one ones set setup run runs make makes get gets do does "
+    "done need needs needed go goes it them there here via instead".split()
+)
+
+
+def meaningful(term: str) -> bool:
+    """False for a term made only of function words, determiners or generic nouns."""
+    bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
+    if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
+        return True
+    words = re.findall(r"[a-z0-9_]+", bare.lower())
+    ignorable = _FUNCTION_WORDS | _STOP | _DETERMINERS | _GENERIC_NOUNS | _SCOPE_PREPS
+    return any(w not in ignorable for w in words)
+
+
 def _add(target: list[str], value: str) -> None:
-    if value and value not in target:
+    if value and value not in target and meaningful(value):
         target.append(value)
 
 
 def _find_cue(words: list[str]) -> tuple[str, int, int]:
-    """(kind, start, end) of the first prohibition or obligation cue in a clause."""
+    """(kind, start, end) of the first prohibition or obligation cue in a clause; "must
+    never" / "should not ever" is a prohibition, not an obligation to do 'never'."""
     for i in range(len(words)):
         for kind, cues in (("prohibition", _PROHIBIT), ("obligation", _OBLIGE)):
             for cue in cues:
                 if tuple(words[i : i + len(cue)]) == cue:
-                    return kind, i, i + len(cue)
+                    end = i + len(cue)
+                    if kind == "obligation" and end < len(words) and words[end] in (
+                        "never", "not", "no"
+                    ):
+                        return "prohibition", i, end + 1
+                    return kind, i, end
     return "", -1, -1
 
 
@@ -161,6 +190,17 @@ def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
     return obj, scope, trigger
 
 
+def _split_list(words: list[str]) -> list[list[str]]:
+    """Object words split at "or" / "and" / "nor" / "/" (each part a thing of its own)."""
+    groups: list[list[str]] = [[]]
+    for w in words:
+        if w in ("or", "and", "nor"):
+            groups.append([])
+        else:
+            groups[-1].append(w)
+    return [g for g in groups if g]
+
+
 def _forms(term: str, gate: str) -> list[str]:
     """A forbidden term with its gate, plus the words it implies."""
     out = [f"{gate}:{term}" if gate else term]
@@ -173,6 +213,7 @@ class _Reading:
     draft: SentenceDraft
     forbidden: list[str] = field(default_factory=list)  # plain forbidden words, for masking
     alternatives: list[str] = field(default_factory=list)
+    exemptions: list[str] = field(default_factory=list)  # "unless / except X"
     required: list[str] = field(default_factory=list)
     loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
 
@@ -186,7 +227,7 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             if _is_path(w):
                 _add(d.paths, _glob(w))
         if term:
-            (r.required if after[cut] == "without" else r.alternatives).append(term)
+            (r.required if after[cut] == "without" else r.exemptions).append(term)
             d.steps.append(f"'{cue} … {after[cut]} {term}': requires or exempts '{term}'")
         after = after[:cut]
         if r.required:
@@ -220,10 +261,17 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
         return
     terms = [term] if term else []
+    groups = _split_list(obj)
+    if len(groups) > 1:  # "MD5 or SHA-1": each is forbidden on its own
+        terms = [t for t in (_content(g)[0] for g in groups) if t] or terms
+        term = terms[0] if terms else term
     terms += [_content(item.split())[0] for item in items]
+    # "never call subprocess with shell=True": the object only together with what it is
+    # used with (subprocess alone is fine)
+    with_ = _content(scope[1:])[0] if term and scope and scope[0] in ("with", "using") else ""
     for t in filter(None, terms):
         for form in _forms(t, gate):
-            _add(d.forbid, form)
+            _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
         r.forbidden.append(t)
     if terms:
@@ -345,7 +393,14 @@ def _read_cached(sentence: str) -> SentenceDraft:
             _read_prohibition(r, cue, words[end:], items)
         else:
             _read_obligation(r, cue, words[:start], words[end:])
-    return _settle(r, kinds)
+    draft = _settle(r, kinds)
+    if draft.kind:
+        words = [w for clause, _ in _clauses(sentence) for w in clause]
+        implied = [k for k in concept_keywords(words) if k not in draft.keywords]
+        if implied:
+            draft.keywords.extend(implied)
+            draft.steps.append(f"applies also where the code shows it: {', '.join(implied)}")
+    return draft
 
 
 def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
@@ -356,24 +411,29 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
         d.kind = "prohibition"
         forbidden = {w for t in r.forbidden for w in t.split()}
         for alt in r.alternatives + r.required:
-            _add(d.unless, alt)
+            _add(d.alternatives, alt)
             head = alt.split()[-1]
             if " " in alt and head not in forbidden and head not in _GENERIC_NOUNS:
-                _add(d.unless, head)  # the alternative named by its head: "fake clock" -> clock
+                _add(d.alternatives, head)  # named by its head: "fake clock" -> clock
         for words in r.loose:  # "… plus the local cache covers the load": allowed forms
             for i, w in enumerate(words[1:], 1):
                 if w in r.forbidden and words[i - 1] not in _DETERMINERS | _STOP:
-                    _add(d.unless, f"{words[i - 1]} {w}")
+                    _add(d.alternatives, f"{words[i - 1]} {w}")
     elif r.required:
         d.kind = "obligation"
-        d.require = [" | ".join(dict.fromkeys(r.required))]
+        required = [t for t in dict.fromkeys(r.required) if meaningful(t)]
+        d.require = [" | ".join(required)] if required else []
         for alt in r.alternatives:
-            _add(d.unless, alt)
+            _add(d.alternatives, alt)
     elif kinds:
         d.kind = "prohibition" if "prohibition" in kinds else "obligation"
         d.steps.append("found a rule cue but nothing the rules can look for")
+    for ex in r.exemptions:
+        _add(d.unless, ex)
+    if d.alternatives:
+        d.steps.append(f"recommended instead: {', '.join(d.alternatives)}")
     if d.unless:
-        d.steps.append(f"allowed / recommended: {', '.join(d.unless)}")
+        d.steps.append(f"exempted: {', '.join(d.unless)}")
     return d
 
 
@@ -382,5 +442,5 @@ def read_sentence(sentence: str) -> SentenceDraft:
     d = _read_cached(" ".join(sentence.split()))
     return SentenceDraft(
         d.kind, list(d.keywords), list(d.paths), list(d.forbid), list(d.require),
-        list(d.unless), list(d.steps),
+        list(d.unless), list(d.steps), list(d.alternatives),
     )  # fmt: skip

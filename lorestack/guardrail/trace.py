@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lorestack.core.errors import LorestackError
-from lorestack.guardrail.check import judge_criterion, judge_with_llm, prepare
+from lorestack.guardrail.check import judge_criterion, judge_with_llm, meaning_for, prepare
 from lorestack.guardrail.findings import (
     CheckResult,
     CriterionTrace,
@@ -33,6 +33,7 @@ def _sentence_view(item) -> dict | None:
         "forbid": derived.forbid,
         "require": derived.require,
         "unless": derived.unless,
+        "alternatives": derived.alternatives,
     }
 
 
@@ -85,7 +86,8 @@ def test_criterion(
     )
     if any(p.startswith("invalid regex") for p in problems):
         return trace
-    outcome, how = judge_criterion(loaded, prepare(proposal), proposal.judged_paths())
+    meaning = meaning_for(mem.settings, proposal, problems.append)  # as `check` does
+    outcome, how = judge_criterion(loaded, prepare(proposal), proposal.judged_paths(), meaning)
     trace.rules = {
         "judged_by": how,
         "status": outcome.status,

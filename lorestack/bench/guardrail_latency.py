@@ -1,0 +1,149 @@
+"""How long a guardrail check takes with many criteria typed as sentences (issue 22's note:
+≤ 100 ms p50 through the service at 100 criteria).
+
+    python -m lorestack.bench.guardrail_latency [--criteria 100] [--runs 30] [--json]
+
+Builds a temporary project whose criteria are sentences stored the way `remember --type
+criterion` stores them (drafted, not confirmed: every one of them may apply by meaning, so
+the sentence model runs), then times
+- `check` in-process (the library, warm: what the service does per request),
+- `lorestack check --no-retrieval TEXT` and `lorestack check --hook pre-tool` as whole
+  processes with the resident service on (the thin client forwards to it).
+Nothing touches your memory; the service runs in a private runtime folder and is stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lorestack.bench.hooks import _AREAS, _TECH, _percentiles
+
+_TEMPLATES = (
+    "Do not add {t} to the {a} service without an ADR",
+    "Never edit the generated files under {a}/gen/ by hand",
+    "Every change to the {a} service needs a review note",
+    "Use {t} instead of {u} in the {a} code",
+    "Tests of the {a} service must never hit the real network",
+    "No new storage component for {a} this quarter; {t} covers the load",
+    "Don't call the {a} API from the frontend; go through the backend proxy",
+    "Avoid global state in the {a} module",
+    "Only the {a} team changes the {t} configuration",
+    "Keep the {a} service on {t}; do not introduce another framework",
+)
+_PROPOSALS = (
+    "add {t} to the {a} service",
+    "rename the {a} handler and update its tests",
+    "switch the {a} cache to {t}",
+    "fix the typo in the {a} README",
+    "call the {a} API from the checkout page",
+)
+
+
+def _criteria(n: int, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    while len(out) < n:
+        t, u = rng.sample(_TECH, 2)
+        text = rng.choice(_TEMPLATES).format(t=t, u=u, a=rng.choice(_AREAS))
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def build(root: Path, n: int, seed: int = 5):
+    from lorestack.guardrail.drafting import draft_criterion
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import CriterionSpec
+    from lorestack.memory_layers.operations import remember
+
+    repo = root / "repo"
+    repo.mkdir(parents=True)
+    Memory.init(repo)
+    mem = Memory.open(repo)
+    for text in _criteria(n, random.Random(seed)):
+        spec = draft_criterion(mem.settings, text, CriterionSpec(verdict="block"), llm=False).spec
+        remember(mem, text, "criterion", criterion=spec, force=True)
+    return repo, mem
+
+
+def in_process(mem, runs: int, rng: random.Random) -> dict:
+    from lorestack.guardrail.check import check
+    from lorestack.guardrail.proposals import from_text
+    from lorestack.memory_layers import parse_cache
+
+    parse_cache.enable(True)  # as in the resident service: unchanged files are not re-parsed
+
+    def one() -> float:
+        text = rng.choice(_PROPOSALS).format(t=rng.choice(_TECH), a=rng.choice(_AREAS))
+        started = time.perf_counter()
+        check(mem, from_text(text), retrieval=False, llm=False)
+        return (time.perf_counter() - started) * 1000
+
+    first = one()  # loads the model and embeds every criterion once
+    return {"first_ms": round(first, 1), "warm_ms": _percentiles([one() for _ in range(runs)])}
+
+
+def through_service(repo: Path, home: Path, runs: int, rng: random.Random) -> dict:
+    from lorestack.bench.service import _timed
+    from lorestack.integrations.service import client
+
+    run_dir = Path(tempfile.mkdtemp(prefix="gl-bench-", dir="/tmp")) / "run"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
+    env.update({"LORESTACK_HOME": str(home), "LORESTACK_SERVICE__ENABLED": "true",
+                "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir)})
+    saved = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
+    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
+    try:
+        _timed(["check", "--no-retrieval", "warm up"], env, repo)
+        if not client.wait_until_up(120):
+            return {"error": "the service did not start"}
+        for _ in range(3):  # model load, criteria vectors
+            _timed(["check", "--no-retrieval", "add redis to the billing service"], env, repo)
+        texts, hooks = [], []
+        for _ in range(runs):
+            text = rng.choice(_PROPOSALS).format(t=rng.choice(_TECH), a=rng.choice(_AREAS))
+            texts.append(_timed(["check", "--no-retrieval", text], env, repo)[0])
+            payload = {"tool_name": "Bash", "cwd": str(repo),
+                       "tool_input": {"command": f"pip install {rng.choice(_TECH).lower()}"}}
+            hooks.append(
+                _timed(["check", "--hook", "pre-tool"], env, repo, json.dumps(payload))[0]
+            )
+        return {"check_ms": _percentiles(texts), "pre_tool_ms": _percentiles(hooks)}
+    finally:
+        try:
+            client.call({"op": "stop"}, 10.0, check_env=False)
+        except client.Unavailable:
+            pass
+        if saved is None:
+            os.environ.pop("LORESTACK_SERVICE__RUNTIME_DIR", None)
+        else:
+            os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = saved
+        shutil.rmtree(run_dir.parent, ignore_errors=True)
+
+
+def main(argv: list[str]) -> dict:
+    n = int(argv[argv.index("--criteria") + 1]) if "--criteria" in argv else 100
+    runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 30
+    root = Path(tempfile.mkdtemp(prefix="gl-store-"))
+    home = root / "home"
+    os.environ["LORESTACK_HOME"] = str(home)
+    try:
+        repo, mem = build(root, n)
+        rng = random.Random(9)
+        result = {"criteria": n, "runs": runs, "load_avg": os.getloadavg()[0],
+                  "in_process": in_process(mem, runs, rng),
+                  "service": through_service(repo, home, runs, rng)}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(json.dumps(result, indent=None if "--json" in argv else 2))
+    return result
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,31 @@
+"""Concepts a rule names in words and a change shows in code: a sentence that names one
+("runtime dependencies", "the real network", "a new storage component") also applies where
+those spellings occur (applies-to keywords only — never a forbidden term). Written for the
+tuning cases' misses (tests/guardrail_tuning_cases.py), from general knowledge.
+"""
+
+from __future__ import annotations
+
+_CONCEPTS: dict[str, list[str]] = {
+    "dependenc": ["pip install", "npm install", "yarn add", "poetry add", "install_requires",
+                  "requirements.txt", "package.json", "cargo add", "go get", "dependencies"],
+    "network": ["http", "https", "requests.get", "requests.post", "urlopen", "socket",
+                "httpx", "curl"],
+    "storag": ["database", "cassandra", "postgres", "mysql", "mongodb", "mongo", "redis",
+               "kafka", "dynamodb", "elasticsearch", "memcached", "rabbitmq", "queue"],
+    "databas": ["cassandra", "postgres", "mysql", "mongodb", "redis", "dynamodb", "sqlite"],
+    "pickl": ["pickle"],
+    "unpickl": ["pickle"],
+    "thread": ["threading", "thread"],
+    "cron": ["crontab", "systemd timer"],
+    "image": ["dockerfile", "from"],
+}
+
+
+def concept_keywords(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        for stem_, spellings in _CONCEPTS.items():
+            if w.startswith(stem_):
+                out.extend(s for s in spellings if s not in out)
+    return out

@@ -1,0 +1,181 @@
+"""How one criterion is judged against one proposal: by its own terms or its sentence,
+applying by its words or by meaning, and kept apart by who stands behind the rule — a rule
+the user accepted decides (block / warn), a guess answers "applies, undecided".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from lorestack.guardrail.findings import JudgedBy, rule_text
+from lorestack.guardrail.proposals import Proposal
+from lorestack.guardrail.rules import (
+    PreparedText,
+    RuleOutcome,
+    _triggered_words,
+    evaluate,
+    evaluate_sentence,
+    gate_of,
+    gate_user_terms,
+    sentence_spec,
+    stem,
+)
+from lorestack.memory_layers.models import CriterionSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lorestack.memory_layers.store import LoadedItem
+
+
+def prepare(proposal: Proposal) -> PreparedText:
+    """The proposal's text, tokenised once for every criterion."""
+    return PreparedText.of(proposal.text, change=proposal.is_change())
+
+
+def judge_criterion(
+    loaded: LoadedItem,
+    prepared: PreparedText,
+    paths: list[str],
+    meaning: Callable[[str], object] | None = None,
+) -> tuple[RuleOutcome, JudgedBy]:
+    """(outcome, 'rules' | 'sentence'): by its terms, else by its sentence.
+
+    Only a rule the user accepted (terms they typed, edited or confirmed) decides a
+    violation; a guess (read from the sentence, or a draft nobody confirmed) answers
+    "applies, undecided" and quotes what it saw. Where none of its words occur, a
+    criterion applies by meaning (`meaning`) unless the user chose its scope (paths or
+    keywords they typed or confirmed)."""
+    spec = loaded.item.criterion or CriterionSpec()  # a criterion file without its fields
+    sentence = rule_text(loaded.item)
+    accepted = not spec.is_guess()
+    by_meaning: Callable[[], str | None] | None = None
+    # by meaning where the user did not type the scope: a draft (confirmed or not), or a
+    # sentence stored without one. A rule of the user's that only forbids and has no scope
+    # applies everywhere (its terms decide); one that requires applies by meaning only, or
+    # every proposal would miss what it requires.
+    everywhere = accepted and spec.applies_to.is_empty() and not spec.require
+    if meaning is not None and (spec.drafted or spec.applies_to.is_empty()) and not everywhere:
+        ask = meaning
+
+        def by_meaning() -> str | None:
+            hit = ask(sentence)
+            return hit.describe() if hit is not None else None  # type: ignore[attr-defined]
+
+    outcome: RuleOutcome | None = None
+    how: JudgedBy = "rules"
+    if not (spec.forbid or spec.require):
+        outcome = evaluate_sentence(spec, sentence, prepared, paths, by_meaning)
+        how = "sentence"
+    if outcome is None:
+        outcome, how = evaluate(gate_user_terms(spec, sentence), prepared, paths, by_meaning), "rules"
+    if outcome.status == "possibly_relevant" and outcome.by_meaning:
+        outcome.status = "undecided"
+        outcome.reason = (
+            f"applies, undecided: {outcome.triggers[0]}; the rules cannot judge this "
+            "criterion: judge whether the proposal breaks it"
+        )
+    if not accepted:
+        how_read = "read from its sentence" if how == "sentence" else (
+            f"drafted by {spec.drafted or 'rules'}, not confirmed"
+        )
+        outcome = _guess(outcome, loaded.item.id, how_read, spec if how == "rules" else None)
+        if meaning is not None and outcome.status == "undecided":
+            outcome = _took_alternative(outcome, spec, sentence, meaning)
+    return outcome, how
+
+
+ALTERNATIVE_SIMILARITY = 0.38  # calibrated on the tuning cases (python -m tests.calibrate_meaning)
+ALTERNATIVE_MARGIN = 0.15
+
+
+def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
+    """A guessed rule that found nothing forbidden and nothing missing, where the proposal
+    reads like the recommended way ("use plain DOM APIs" vs `document.querySelector`) much
+    more than like the forbidden thing: it takes the alternative, a pass."""
+    if outcome.forbid_hit or outcome.missing:
+        return outcome
+    terms = spec if (spec.forbid or spec.require) else sentence_spec(spec, sentence)[0]
+    alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
+    forbidden = [gate_of(f)[1] for e in terms.forbid for f in e.split("|")]
+    if not alternatives or not forbidden:
+        return outcome
+    alt = meaning(sentence, alternatives)
+    bad = meaning(sentence, forbidden)
+    if alt is None or bad is None:
+        return outcome
+    if alt.similarity >= ALTERNATIVE_SIMILARITY and alt.similarity >= bad.similarity + ALTERNATIVE_MARGIN:
+        outcome.status = "satisfied"
+        outcome.exempted_by = alt.part
+        outcome.reason = (
+            f"takes the recommended way '{alt.part}' by meaning (similarity "
+            f"{alt.similarity:.2f} vs {bad.similarity:.2f} to what it forbids)"
+        )
+        outcome.quote = alt.unit[:120]
+    return outcome
+
+
+def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
+    """Did it apply through a word that is itself a whole forbidden term ("async" for
+    forbid `added:async`)? Then no forbidden hit means the proposal keeps the rule."""
+    have = {stem(w) for k in words for w in re.findall(r"[a-z0-9]+", k.lower())}
+    for entry in forbid:
+        for alt in entry.split("|"):
+            need = {stem(w) for w in re.findall(r"[a-z0-9]+", gate_of(alt.strip())[1].lower())}
+            if need and need <= have:
+                return True
+    return False
+
+
+def _guess(outcome: RuleOutcome, item_id: str, how: str, spec=None) -> RuleOutcome:
+    if (
+        spec is not None
+        and outcome.status == "satisfied"
+        and not (outcome.exempted_by or outcome.ignored or spec.require)
+        and not _names_forbidden(_triggered_words(outcome.triggers), spec.forbid)
+    ):  # it applies by other words than what it forbids, and nothing shows it is kept
+        outcome.status = "undecided"
+        outcome.reason = (
+            f"applies, undecided ({', '.join(outcome.triggers[:3])}), but none of what its "
+            f"guessed rule forbids ({', '.join(spec.forbid)}) occurs as such: judge it"
+        )
+    if outcome.status == "violated":
+        said = outcome.reason.removeprefix("from the sentence: ")
+        outcome.status = "undecided"
+        outcome.reason = (
+            f"applies, undecided: the rule {how} says {said}; a guessed rule never blocks: "
+            f"judge it (to let it decide: `lorestack criteria confirm {item_id}` or "
+            f"`criteria edit {item_id}`)"
+        )
+    return outcome
+
+
+def meaning_for(settings, proposal: Proposal, note) -> Callable[[str], object]:
+    """A lazy by-meaning test: the model loads (and the proposal is embedded) only when
+    some criterion's words did not apply; unavailable -> never applies, with a note."""
+    from lorestack.guardrail.meaning import MeaningJudge, available
+
+    state: dict = {}
+
+    def applies(sentence: str, parts: list[str] | None = None):
+        """The meaning hit of `sentence` at or above the threshold; with `parts`, the
+        closest of those parts whatever its similarity."""
+        if "judge" not in state:
+            state["judge"] = None
+            if not settings.guardrail.meaning or not available(settings):
+                return None
+            try:
+                state["judge"] = MeaningJudge(
+                    settings, proposal, settings.guardrail.meaning_threshold
+                )
+            except Exception as exc:  # noqa: BLE001 - the words still judge
+                note(
+                    f"sentence model unavailable ({type(exc).__name__}: {str(exc)[:120]}); "
+                    "criteria applied by their words only"
+                )
+        judge = state["judge"]
+        if judge is None:
+            return None
+        return judge.closest(parts) if parts is not None else judge.applies(sentence)
+
+    return applies

@@ -1,0 +1,134 @@
+"""Does a criterion apply by meaning? The sentence model (all-MiniLM-L6-v2, the one recall
+already loads) compares the criterion's sentence and its clauses with the proposal: its
+whole text, each line or sentence of it (for a diff: the added lines; for a tool call:
+the command or the written text). Above `THRESHOLD` the criterion applies even where none
+of its words occur — "Add Cassandra" under "no new storage component" — and the check
+answers at least "applies, undecided".
+
+The threshold was calibrated on the tuning cases only (tests/guardrail_tuning_cases.py and
+the older labelled sets; `python -m tests.calibrate_meaning` prints the figures): the
+lowest value at which no tuning violation passes unnoticed, weighed against how often a
+proposal "applies" to an unrelated criterion of the same set.
+
+Criterion vectors are cached per process by text (the resident service judges every hook
+with them warm); a proposal is embedded once per check, in one batch.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from lorestack.core.settings import Settings
+    from lorestack.guardrail.proposals import Proposal
+
+THRESHOLD = 0.40
+MAX_UNITS = 16
+MAX_UNIT_CHARS = 400
+_CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
+_LINE = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z])|\s*(?:&&|\|\||;)\s*")
+_CACHE: dict[str, np.ndarray] = {}
+_CACHE_LIMIT = 4096
+
+
+@dataclass
+class MeaningHit:
+    similarity: float
+    part: str  # the criterion's sentence or clause
+    unit: str  # the proposal's text, line or sentence
+
+    def describe(self) -> str:
+        unit = " ".join(self.unit.split())
+        unit = unit if len(unit) <= 80 else unit[:77] + "…"
+        return f"by meaning (similarity {self.similarity:.2f}): '{unit}'"
+
+
+_CUE_WORDS = frozenset(
+    "do don't dont not never no must mustn't should shouldn't always only avoid please "
+    "we you cannot can't may to be is are".split()
+)
+
+
+def _topic(clause: str) -> str:
+    """A clause without its leading rule words: "Never use eval() on user input" -> "use
+    eval() on user input" (the cue says nothing about what the rule is about)."""
+    words = clause.split()
+    while words and words[0].lower().strip(",.") in _CUE_WORDS:
+        words.pop(0)
+    return " ".join(words)
+
+
+def criterion_parts(sentence: str) -> list[str]:
+    """The sentence and each clause of two content words or more, rule words stripped."""
+    sentence = " ".join(sentence.split())
+    parts = [sentence]
+    for clause in _CLAUSE.split(sentence):
+        topic = _topic(clause.strip(" ,."))
+        if len(topic.split()) >= 2 and topic not in parts:
+            parts.append(topic)
+    return parts
+
+
+def proposal_units(proposal: Proposal) -> list[str]:
+    """The whole proposal and its lines / sentences / shell steps (the added lines of a
+    diff), with the changed paths named, at most MAX_UNITS."""
+    text = proposal.text.strip()
+    paths = " ".join(proposal.paths[:5])
+    whole = (text[:MAX_UNIT_CHARS * 2] + (f" ({paths})" if paths else "")).strip()
+    units = [whole] if whole else []
+    for piece in _LINE.split(text):
+        piece = piece.strip().lstrip("+").strip()
+        if len(re.findall(r"\w+", piece)) >= 2 and piece not in units:
+            units.append(piece[:MAX_UNIT_CHARS])
+        if len(units) >= MAX_UNITS:
+            break
+    return units
+
+
+def available(settings: Settings) -> bool:
+    """Only the local MiniLM model: the threshold means nothing for another embedder."""
+    return settings.embedding.provider != "litellm"
+
+
+def _vectors(embedder, texts: list[str]) -> np.ndarray:
+    import numpy as np
+
+    missing = [t for t in dict.fromkeys(texts) if t not in _CACHE]
+    if missing:
+        if len(_CACHE) + len(missing) > _CACHE_LIMIT:
+            _CACHE.clear()
+        for t, v in zip(missing, embedder.embed(missing)):
+            _CACHE[t] = v
+    return np.stack([_CACHE[t] for t in texts])
+
+
+class MeaningJudge:
+    """One check's view: the proposal embedded once, criteria compared on demand."""
+
+    def __init__(self, settings: Settings, proposal: Proposal, threshold: float = THRESHOLD):
+        from lorestack.retrieval.embedding import get_embedder
+
+        self.embedder = get_embedder(settings)
+        self.threshold = threshold
+        self.units = proposal_units(proposal)
+        self._unit_vectors = self.embedder.embed(self.units) if self.units else None
+
+    def best(self, sentence: str) -> MeaningHit | None:
+        """The closest (criterion part, proposal unit) pair, or None without units."""
+        return self.closest(criterion_parts(sentence))
+
+    def closest(self, parts: list[str]) -> MeaningHit | None:
+        """The closest (one of `parts`, proposal unit) pair."""
+        if self._unit_vectors is None or not parts:
+            return None
+        sims = _vectors(self.embedder, parts) @ self._unit_vectors.T
+        i, j = divmod(int(sims.argmax()), sims.shape[1])
+        return MeaningHit(float(sims[i, j]), parts[i], self.units[j])
+
+    def applies(self, sentence: str) -> MeaningHit | None:
+        hit = self.best(sentence)
+        return hit if hit is not None and hit.similarity >= self.threshold else None

@@ -1,0 +1,58 @@
+"""Print the by-meaning similarities on the TUNING data only (issue 22): for each case, the
+best (criterion clause, proposal line) cosine with its own criterion, and with every other
+criterion of its set (pairs that should not apply). `python -m tests.calibrate_meaning`."""
+
+from __future__ import annotations
+
+import os
+
+
+def pairs():
+    from tests import guardrail_sentence_cases as S
+    from tests import guardrail_tuning_cases as T
+    from tests.test_guardrail_labelled import make_proposal
+
+    sets = [
+        ({k: (v[0], v[1]) for k, v in T.CRITERIA.items()}, T.CASES),
+        ({k: (v["text"], v["verdict"]) for k, v in S.CRITERIA.items()}, S.CASES),
+        ({k: (v["text"], v["verdict"]) for k, v in S.FRESH_CRITERIA.items()}, S.FRESH_CASES),
+    ]
+    from pathlib import Path
+
+    repo = Path("/tmp/calib-repo")
+    repo.mkdir(exist_ok=True)
+    for criteria, cases in sets:
+        for case_id, key, raw, expected in cases:
+            yield criteria, case_id, key, make_proposal(raw, repo), expected
+
+
+def main() -> None:
+    import numpy as np
+
+    from lorestack.core.settings import Settings
+    from lorestack.guardrail.meaning import MeaningJudge
+
+    os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", os.environ.get("LORESTACK_TEST_MODEL_DIR", ""))
+    settings = Settings()
+    own_v, own_p, cross = [], [], []
+    for criteria, case_id, key, proposal, expected in pairs():
+        judge = MeaningJudge(settings, proposal)
+        for other, (text, _) in criteria.items():
+            hit = judge.best(text)
+            sim = hit.similarity if hit else 0.0
+            if other == key:
+                (own_v if expected == "violation" else own_p).append((sim, case_id))
+            else:
+                cross.append(sim)
+    cross_a = np.array(cross)
+    print("own violations, lowest:", sorted(own_v)[:12])
+    print("own look-alikes, lowest:", sorted(own_p)[:6])
+    for t in (0.30, 0.33, 0.35, 0.38, 0.40, 0.42, 0.45, 0.50):
+        print(
+            f"threshold {t:.2f}: violations below {sum(s < t for s, _ in own_v)}/{len(own_v)}, "
+            f"unrelated pairs at/above {(cross_a >= t).mean():.3f} of {len(cross_a)}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""Score a labelled set of plain-sentence criteria (tests/guardrail_heldout_cases.py, or the
+tuning set) the way a person would meet it: each criterion typed as a sentence with a
+verdict and nothing else, stored through the same path as `remember --type criterion`
+(drafted when `[guardrail] draft` is on), then every case run through `check` without
+retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
+
+    python -m tests.heldout_eval [heldout|tuning] [--confirmed]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def build(base: Path, criteria: dict[str, tuple[str, str]], *, confirmed: bool = False):
+    """A memory holding `criteria` as typed; returns (mem, key -> id or None if refused).
+    `confirmed`: the person accepted the draft as shown (`criteria confirm`)."""
+    from lorestack.guardrail.drafting import draft_criterion
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.models import CriterionSpec
+    from lorestack.memory_layers.operations import CriterionNotDecidable, remember
+
+    repo = base / "repo"
+    repo.mkdir(parents=True)
+    home = base / "home"
+    Memory.init(repo)
+    Memory.init(repo, global_=True, home=home)
+    mem = Memory.open(repo, home=home)
+    ids: dict[str, str | None] = {}
+    for key, (text, verdict) in criteria.items():
+        spec = CriterionSpec(verdict=verdict)  # type: ignore[arg-type]
+        if mem.settings.guardrail.draft:
+            spec = draft_criterion(mem.settings, text, spec, llm=False).spec
+        try:
+            ids[key] = remember(mem, text, "criterion", criterion=spec, force=True).item.id
+        except CriterionNotDecidable:
+            ids[key] = None
+    if confirmed:
+        _confirm_all(mem, [i for i in ids.values() if i])
+    return mem, ids
+
+
+def _confirm_all(mem, ids: list[str]) -> None:
+    from lorestack.core.errors import LorestackError
+    from lorestack.guardrail.authoring import confirm_criterion
+
+    for item_id in ids:
+        try:
+            confirm_criterion(mem, item_id)
+        except LorestackError:  # nothing the rules read: it stays a sentence (undecided)
+            continue
+
+
+def answer(result, target: str | None) -> str:
+    """What `check` answered for one criterion: block / warn / undecided / pass."""
+    if target is None:
+        return "pass"
+    for f in result.violations:
+        if f.id == target:
+            return f.verdict
+    for f in result.undecided:
+        if f.id == target:
+            return "undecided"
+    return "pass"
+
+
+def exact(expected: str, got: str, verdict: str, confirmed: bool) -> bool:
+    if expected == "pass":
+        return got == "pass"
+    if confirmed:  # an accepted rule answers with the criterion's own verdict
+        return got == verdict
+    # a violation of a rule typed as a sentence: flagged, never harsher than asked
+    return got != "pass" and not (got == "block" and verdict == "warn")
+
+
+def score(mem, ids, criteria, cases, *, confirmed: bool = False) -> dict:
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    rows = []
+    other_blocks = others_flagged = 0
+    for case_id, key, raw, expected in cases:
+        result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+        got = answer(result, ids[key])
+        verdict = criteria[key][1]
+        other_blocks += any(
+            f.verdict == "block" and f.id != ids[key] for f in result.violations
+        ) and expected == "pass"
+        others_flagged += sum(f.id != ids[key] for f in result.violations + result.undecided)
+        rows.append((case_id, expected, verdict, got, exact(expected, got, verdict, confirmed)))
+    violations = [r for r in rows if r[1] == "violation"]
+    lookalikes = [r for r in rows if r[1] == "pass"]
+    return {
+        "criteria": len(criteria),
+        "refused": sum(v is None for v in ids.values()),
+        "cases": len(rows),
+        "violations": len(violations),
+        "lookalikes": len(lookalikes),
+        "exact": sum(r[4] for r in rows),
+        "wrong_blocks": sum(r[3] == "block" for r in lookalikes),
+        "silent_passes": sum(r[3] == "pass" for r in violations),
+        "lookalike_pass": sum(r[3] == "pass" for r in lookalikes),
+        "violation_answers": {
+            a: sum(r[3] == a for r in violations) for a in ("block", "warn", "undecided", "pass")
+        },
+        "lookalike_answers": {
+            a: sum(r[3] == a for r in lookalikes) for a in ("block", "warn", "undecided", "pass")
+        },
+        "other_criteria_blocked_lookalike": other_blocks,
+        "other_criteria_flagged": others_flagged,
+        "wrong": [r[:4] for r in rows if not r[4]],
+    }
+
+
+def summary(s: dict) -> str:
+    return (
+        f"{s['criteria']} criteria ({s['refused']} refused), {s['cases']} cases: "
+        f"exact {s['exact']}/{s['cases']}, wrong blocks {s['wrong_blocks']}, "
+        f"silent passes {s['silent_passes']}/{s['violations']}, "
+        f"look-alikes pass {s['lookalike_pass']}/{s['lookalikes']}"
+    )
+
+
+def main(argv: list[str]) -> None:
+    import tempfile
+
+    which = argv[0] if argv else "heldout"
+    confirmed = "--confirmed" in argv
+    if which == "tuning":
+        from tests.guardrail_tuning_cases import CASES, CRITERIA
+    else:
+        from tests.guardrail_heldout_cases import CASES, CRITERIA
+    with tempfile.TemporaryDirectory() as tmp:
+        import os
+
+        os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
+        model = os.environ.get("LORESTACK_TEST_MODEL_DIR")
+        if model:
+            os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", model)
+        mem, ids = build(Path(tmp), CRITERIA, confirmed=confirmed)
+        s = score(mem, ids, CRITERIA, CASES, confirmed=confirmed)
+    print(summary(s))
+    print(json.dumps({k: v for k, v in s.items() if k != "wrong"}))
+    if "-v" in argv:
+        for row in s["wrong"]:
+            print("  wrong:", row)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
