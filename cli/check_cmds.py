@@ -8,7 +8,6 @@ on stderr) unless --fail-closed.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from pathlib import Path
@@ -51,8 +50,11 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
 
 
 def _quiet_stdout():
-    """Libraries that print (litellm does on errors) must not corrupt JSON or a hook reply."""
-    return contextlib.redirect_stdout(sys.stderr)
+    """Libraries that print (litellm does on errors) must not corrupt JSON or a hook reply
+    (per request inside the service: `cli.stdio`)."""
+    from lorestack.cli.stdio import quiet_stdout
+
+    return quiet_stdout()
 
 
 def _repo_dir(mem) -> Path:

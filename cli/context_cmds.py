@@ -31,10 +31,10 @@ def _report_text(result) -> str:
     lines = [(f"budget {result.budget} tokens ({result.encoding}); used {result.tokens}; "
               f"fixed overhead {result.overhead}")]
     for report in result.tiers.values():
-        lines.append(f"  {report.name:<9} {report.used:>5} / {report.budget:<5} tokens  "
-                     f"{len(report.items)} shown, {report.dropped} left out")
+        lines.append(f"  {report['name']:<9} {report['used']:>5} / {report['budget']:<5} tokens  "
+                     f"{len(report['items'])} shown, {report['dropped']} left out")
     for dropped in result.dropped[:20]:
-        lines.append(f"  dropped {dropped.id} ({dropped.tier}): {dropped.reason}")
+        lines.append(f"  dropped {dropped['id']} ({dropped['tier']}): {dropped['reason']}")
     if len(result.dropped) > 20:
         lines.append(f"  … and {len(result.dropped) - 20} more")
     lines.extend(f"  note: {note}" for note in result.notes)
@@ -63,12 +63,14 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json, about=N
     top-k (recent journal, open todos, items retrieved for --query). Never exceeds --budget.
     With --about PATH: the items anchored to that file, criteria and caveats first.
     """
-    from lorestack.retrieval.loader import assemble_context
+    from lorestack import app
+    from lorestack.app.models import ContextRequest
+    from lorestack.cli.main import caller_for
 
-    mem = open_memory(ctx, require_project=False)
     if about:
         from lorestack.retrieval.about import about_context
 
+        mem = open_memory(ctx, require_project=False)
         found = about_context(mem, about, budget if budget is not None else mem.settings.loader.budget)
         if as_json:
             emit_json(found)
@@ -77,8 +79,8 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json, about=N
         else:
             click.echo(f"no memory is anchored to {found.path}", err=True)
         return
-    result = assemble_context(mem, query=query, budget=budget, tiers=_tiers(tiers),
-                              recent=not no_recent, retrieval=mode)
+    result = app.run(ContextRequest(caller=caller_for(ctx), query=query, budget=budget,
+                                    tiers=list(_tiers(tiers)), recent=not no_recent, mode=mode))
     if as_json:
         emit_json({"text": result.text, "tokens": result.tokens, "budget": result.budget,
                    "encoding": result.encoding, "ids": result.ids, "tiers": result.tiers,
@@ -114,12 +116,15 @@ def hook(ctx, event: str, client: str):
                    f"clients: {', '.join(CLIENTS)}", err=True)
         sys.exit(1)
     try:
-        from lorestack.integrations.hooks import capture_native_stderr, run_hook
+        from lorestack import app
+        from lorestack.app.models import HookRequest
+        from lorestack.cli.main import caller_for
+        from lorestack.integrations.hooks import capture_native_stderr
 
         capture_native_stderr()
-        root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
         stdin_text = read_piped_stdin() or ""
-        run = run_hook(event, client, stdin_text, root=root)
+        run = app.run(HookRequest(caller=caller_for(ctx), event=event,  # type: ignore[arg-type]
+                                  client=client, stdin=stdin_text))
         if run.output:
             sys.stdout.write(run.output + "\n")
         sys.stdout.flush()

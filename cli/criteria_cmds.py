@@ -90,17 +90,6 @@ def describe_draft(spec, drafted_by: str = "", item_id: str = "", sentence: str 
     return understand(spec, sentence or spec.condition, item_id).lines()
 
 
-def draft_for_remember(mem, text: str, spec, enabled: bool | None):
-    """The spec `remember --type criterion` stores, and the lines describing its draft."""
-    from lorestack.guardrail.drafting import draft_criterion
-
-    if enabled is False or (enabled is None and not mem.settings.guardrail.draft):
-        return spec, None
-    with _quiet_stdout():
-        drafted = draft_criterion(mem.settings, text, spec)
-    return drafted.spec, drafted
-
-
 @criteria.command(name="edit")
 @click.argument("criterion_id")
 @click.option("--keyword", multiple=True, help="Replace the keywords it applies to (repeatable).")

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 
 import click
 
 from lorestack.cli.main import open_memory
 from lorestack.cli.render import emit_json, humanize_age, paint_type, table
+from lorestack.memory_layers.models import ITEM_TYPES
 from lorestack.retrieval.modes import CHOICES as MODE_CHOICES
 
-TYPES = ["fact", "decision", "caveat", "preference", "criterion", "event"]
+TYPES = list(ITEM_TYPES)
 LAYERS = ["L1", "L2", "L3"]
 
 
@@ -50,51 +52,62 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
     "user by id"); intent queries match by meaning. Superseded and archived items are hidden
     unless --status asks for them. --about PATH keeps the items anchored to that file.
     """
-    from lorestack.retrieval.index import search as run_search
-
-    mem = open_memory(ctx, require_project=False)
     if about:
-        from lorestack.retrieval.about import anchored_to
-
-        anchored = {i.id for i in anchored_to(mem, about)}
-        if not query or query == "-":  # no query: the place is the question
-            items = anchored_to(mem, about)
-            if as_json:
-                emit_json([{"id": i.id, "type": i.type, "title": i.title,
-                            "anchors": list(i.anchors)} for i in items])
-            elif not items:
-                click.echo(f"nothing is anchored to {about}", err=True)
-            for n, i in enumerate(items if not as_json else [], start=1):
-                click.echo(f"{n:>2}. [{paint_type(i.type)}] {i.title}  ({i.id}, "
-                           f"{humanize_age(i.updated)})")
-                click.echo(f"    about {', '.join(i.anchors)}")
+        hits = _search_about(ctx, query, k, types, layers, mode, statuses, explain, as_json, about)
+        if hits is None:
             return
-        else:
-            hits = [h for h in run_search(mem, query, k=max(k or 0, 200), types=list(types) or None,
-                                          layers=list(layers) or None, mode=mode,
-                                          include_status=tuple(statuses) or ("active",),
-                                          explain=explain) if h.id in anchored]
-            hits = hits[:k or mem.settings.retrieval.k]
     else:
-        if query is None:
+        from lorestack import app
+        from lorestack.app.models import SearchRequest
+        from lorestack.cli.main import caller_for
+
+        if query is None:  # omitted; an empty QUERY is a query (it finds nothing)
             raise click.UsageError("give a QUERY (or --about PATH to list what is anchored there)")
-        hits = run_search(mem, query, k=k or mem.settings.retrieval.k, types=list(types) or None,
-                          layers=list(layers) or None, mode=mode,
-                          include_status=tuple(statuses) or ("active",), explain=explain)
+        hits = app.run(SearchRequest(caller=caller_for(ctx), query=query, k=k, types=list(types),
+                                     layers=list(layers), mode=mode, statuses=list(statuses),
+                                     explain=explain)).hits
     if as_json:
-        emit_json([h.as_dict() for h in hits])
+        emit_json(hits)
         return
     if not hits:
         click.echo("no matches", err=True)
         return
-    for n, hit in enumerate(hits, start=1):
-        click.echo(f"{n:>2}. [{paint_type(hit.type)}] {hit.title}  ({hit.id}, {humanize_age(hit.time)})")
-        click.echo(f"    {hit.path}")
+    for n, h in enumerate(hits, start=1):
+        age = humanize_age(datetime.fromisoformat(h["time"]))
+        click.echo(f"{n:>2}. [{paint_type(h['type'])}] {h['title']}  ({h['id']}, {age})")
+        click.echo(f"    {h['path']}")
         if explain:
-            e = hit.explain
+            e = h.get("explain") or {}
             click.echo(f"    bm25 rank={e.get('bm25_rank') or '-'}  vector rank="
                        f"{e.get('vector_rank') or '-'}  fused={e['fused']:.4f}  "
                        f"decay={e['decay']:.3f}  final={e['final']:.4f}")
+
+
+def _search_about(ctx, query, k, types, layers, mode, statuses, explain, as_json, about):
+    """`search --about PATH`: the items anchored there (listed, or ranked for QUERY as plain
+    hits); None when it printed the list itself."""
+    from lorestack.retrieval.about import anchored_to
+    from lorestack.retrieval.index import search as run_search
+
+    mem = open_memory(ctx, require_project=False)
+    items = anchored_to(mem, about)
+    if not query or query == "-":  # no query: the place is the question
+        if as_json:
+            emit_json([{"id": i.id, "type": i.type, "title": i.title,
+                        "anchors": list(i.anchors)} for i in items])
+        elif not items:
+            click.echo(f"nothing is anchored to {about}", err=True)
+        for n, i in enumerate(items if not as_json else [], start=1):
+            click.echo(f"{n:>2}. [{paint_type(i.type)}] {i.title}  ({i.id}, "
+                       f"{humanize_age(i.updated)})")
+            click.echo(f"    about {', '.join(i.anchors)}")
+        return None
+    anchored = {i.id for i in items}
+    hits = [h for h in run_search(mem, query, k=max(k or 0, 200), types=list(types) or None,
+                                  layers=list(layers) or None, mode=mode,
+                                  include_status=tuple(statuses) or ("active",),
+                                  explain=explain) if h.id in anchored]
+    return [h.as_dict() for h in hits[:k or mem.settings.retrieval.k]]
 
 
 @click.command()

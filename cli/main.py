@@ -73,6 +73,15 @@ def open_memory(ctx: click.Context, require_project: bool = True, **overrides):
     return Memory.open(root, require_project=require_project, **overrides)
 
 
+def caller_for(ctx: click.Context, **flags):
+    """This command's caller for the application layer: the --root it was given, settings
+    flags (`section.key` → value); environment and folder are the process's."""
+    from lorestack.app.models import Caller
+
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    return Caller(root=root, flags={k: v for k, v in flags.items() if v is not None})
+
+
 def settings_for(ctx: click.Context, **overrides):
     """The composition root for commands that may run outside a project: every config layer."""
     from lorestack.core.settings import resolve_settings

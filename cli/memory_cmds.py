@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from lorestack.cli.main import open_memory
+from lorestack.cli.main import caller_for, open_memory
 from lorestack.cli.render import emit_json, humanize_age, read_stdin_input, table
+from lorestack.memory_layers.models import FILE_ITEM_TYPES
 
-ITEM_TYPES = ["fact", "decision", "caveat", "preference", "criterion"]
+ITEM_TYPES = list(FILE_ITEM_TYPES)
 KINDS = ["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
 
 
@@ -45,16 +46,6 @@ def init(ctx, global_: bool, as_json: bool):
         click.echo(f"drafted {card}: review and edit it")
     elif result.card_kept:
         click.echo(f"kept your existing {card}")
-
-
-def _criterion_spec(applies_path, keyword, topic, forbid, require, verdict, rationale, review_when, condition):
-    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
-
-    return CriterionSpec(
-        applies_to=AppliesTo(paths=list(applies_path), keywords=list(keyword), topics=list(topic)),
-        condition=condition or "", forbid=list(forbid), require=list(require),
-        verdict=verdict, rationale=rationale or "", review_when=review_when or "",
-    )
 
 
 @click.command()
@@ -97,41 +88,49 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
              applies_path, keyword, topic, condition, forbid, require, verdict, rationale,
              review_when, redact, force, as_json, unless=(), draft=None, about=()):
     """Store a fact, decision, caveat, preference or criterion (TEXT, or '-' for stdin)."""
-    from lorestack.memory_layers.operations import remember as do_remember
+    from lorestack import app
+    from lorestack.app.models import CriterionFields, RememberRequest
+    from lorestack.cli.stdio import quiet_stdout
 
-    mem = open_memory(ctx, require_project=scope == "project")
-    spec = drafted = None
-    text = _read_text(text)
-    if item_type == "criterion":
-        from lorestack.cli.criteria_cmds import draft_for_remember
-
-        spec = _criterion_spec(applies_path, keyword, topic, forbid, require, verdict,
-                               rationale, review_when, condition)
-        spec.unless = list(unless)
-        spec, drafted = draft_for_remember(mem, condition or text, spec, draft)
-    written = do_remember(
-        mem, text, item_type, title=title, tags=_tags(tags), scope=scope,
-        supersedes=supersedes, confidence=confidence, importance=importance, criterion=spec,
-        redact=redact, force=force, about=list(about) if about else None,
+    request = RememberRequest(
+        caller=caller_for(ctx), text=_read_text(text), type=item_type, title=title,
+        tags=_tags(tags), scope=scope, supersedes=supersedes, confidence=confidence,
+        importance=importance, redact=redact, force=force,
+        about=list(about) if about else None,
+        criterion=CriterionFields(
+            paths=list(applies_path), keywords=list(keyword), topics=list(topic),
+            condition=condition or "", forbid=list(forbid), require=list(require),
+            unless=list(unless), verdict=verdict, rationale=rationale or "",
+            review_when=review_when or "", draft=draft),
     )
+    with quiet_stdout():
+        written = app.run(request)
+    _render_remembered(written, supersedes, as_json, bool(about), condition or request.text)
+
+
+def _render_remembered(written, supersedes, as_json: bool, given_about: bool = False,
+                       sentence: str = "") -> None:
+    item = written.item
+    drafted = written.draft
     if as_json:
         extra = {"draft": {"drafted_by": drafted.drafted_by, "notes": drafted.notes}} if drafted else {}
-        emit_json({"item": written.item, "path": written.path, "archived": written.archived,
+        emit_json({"item": item, "path": written.path, "archived": written.archived,
                    "duplicate_of": written.duplicate_of, **extra})
         return
     if written.duplicate_of:
-        click.echo(f"already remembered as {written.item.id} ({written.path}); reinforced it "
-                   f"(importance {written.item.importance:g}). Use --force to store a second one.")
+        click.echo(f"already remembered as {item['id']} ({written.path}); reinforced it "
+                   f"(importance {item['importance']:g}). Use --force to store a second one.")
         return
-    click.echo(f"remembered {written.item.type} {written.item.id} → {written.path}")
-    if written.item.anchors:
-        how = "as you said" if about else "named in the text; change with `lorestack anchors set`"
-        click.echo(f"about: {', '.join(written.item.anchors)} ({how})")
-    if spec is not None:
+    click.echo(f"remembered {item['type']} {item['id']} → {written.path}")
+    if item.get("anchors"):
+        how = "as you said" if given_about else "named in the text; change with `lorestack anchors set`"
+        click.echo(f"about: {', '.join(item['anchors'])} ({how})")
+    if item.get("criterion") is not None:
         from lorestack.cli.criteria_cmds import describe_draft
+        from lorestack.memory_layers.models import CriterionSpec
 
-        for line in describe_draft(written.item.criterion, item_id=written.item.id,
-                                   sentence=condition or text):
+        spec = CriterionSpec.model_validate(item["criterion"])
+        for line in describe_draft(spec, item_id=item["id"], sentence=sentence):
             click.echo(line)
         for note in drafted.notes if drafted else []:
             click.echo(f"note: {note}", err=True)
@@ -149,14 +148,15 @@ def remember(ctx, text, item_type, title, tags, scope, supersedes, confidence, i
 @click.pass_context
 def log_cmd(ctx, text, kind, tags, redact, as_json):
     """Append an event to today's journal (TEXT, or '-' for stdin)."""
-    from lorestack.memory_layers.operations import log_event
+    from lorestack import app
+    from lorestack.app.models import LogRequest
 
-    mem = open_memory(ctx)
-    event = log_event(mem, _read_text(text), kind, tags=_tags(tags), redact=redact)
+    event = app.run(LogRequest(caller=caller_for(ctx), text=_read_text(text), kind=kind,
+                               tags=_tags(tags), redact=redact)).event
     if as_json:
         emit_json(event)
         return
-    click.echo(f"logged {event.kind} {event.id}")
+    click.echo(f"logged {event['kind']} {event['id']}")
 
 
 @click.command(name="list")
@@ -227,14 +227,15 @@ def forget(ctx, item_id, reason, as_json):
 
     Nothing is deleted: an item moves to archive/<type>/, an event to archive/events/<day>.md,
     each with the reason. `restore` brings an item back. To close a todo, use `done`."""
-    from lorestack.memory_layers.operations import forget as do_forget
+    from lorestack import app
+    from lorestack.app.models import ChangeRequest
 
-    mem = open_memory(ctx)
-    path = do_forget(mem, item_id, reason)
+    done = app.run(ChangeRequest(caller=caller_for(ctx), action="forget", id=item_id,
+                                 reason=reason))
     if as_json:
-        emit_json({"id": item_id, "archived": path})
+        emit_json({"id": item_id, "archived": done.archived})
     else:
-        click.echo(f"archived {item_id} → {path}")
+        click.echo(f"archived {item_id} → {done.archived}")
 
 
 @click.command()
@@ -247,16 +248,17 @@ def forget(ctx, item_id, reason, as_json):
 @click.pass_context
 def supersede(ctx, old_id, text, title, tags, redact, as_json):
     """Replace OLD_ID with TEXT; the old item is archived with links both ways."""
-    from lorestack.memory_layers.operations import supersede as do_supersede
+    from lorestack import app
+    from lorestack.app.models import ChangeRequest
 
-    mem = open_memory(ctx)
-    written = do_supersede(mem, old_id, _read_text(text), title=title,
-                           tags=_tags(tags) if tags else None, redact=redact)
+    done = app.run(ChangeRequest(caller=caller_for(ctx), action="supersede", id=old_id,
+                                 text=_read_text(text), title=title,
+                                 tags=_tags(tags) if tags else None, redact=redact))
     if as_json:
-        emit_json({"item": written.item, "path": written.path, "archived": written.archived})
+        emit_json({"item": done.item, "path": done.path, "archived": done.archived})
         return
-    click.echo(f"{written.item.id} supersedes {old_id}")
-    click.echo(f"new: {written.path}\nold: {written.archived}")
+    click.echo(f"{done.id} supersedes {old_id}")
+    click.echo(f"new: {done.path}\nold: {done.archived}")
 
 
 def _paint_table_types(rendered: str, items) -> str:
@@ -336,10 +338,13 @@ def done(ctx, todo_id, note, as_json):
 
     Logs a `progress` event "Done: …" tagged closes:<id>, so the todo leaves the context's open
     list; the todo itself stays in the journal. NOTE adds how it was resolved."""
-    from lorestack.memory_layers.event_archive import close_todo
+    from lorestack import app
+    from lorestack.app.models import ChangeRequest
+    from lorestack.memory_layers.models import JournalEvent
 
-    mem = open_memory(ctx)
-    event = close_todo(mem, todo_id, note or "")
+    closed = app.run(ChangeRequest(caller=caller_for(ctx), action="done", id=todo_id,
+                                   text=note or ""))
+    event = JournalEvent.model_validate(closed.item)
     if as_json:
         emit_json(event)
     else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import sys
 
 import click
@@ -31,50 +30,38 @@ class _LazyStdin(io.TextIOBase):
         raise NeedStdin()
 
 
-def _text_sink() -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
-
-
-def _drain(stream: io.TextIOWrapper) -> str:
-    stream.flush()
-    return stream.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
-
-
 def run_cli_request(request: dict) -> dict:
-    """Run one forwarded command in this (warm) process: argv, cwd and stdin as the caller's.
+    """Run one forwarded command line in this (warm) process, as its caller.
 
-    The service calls this under its work lock, so swapping the working directory and the
-    standard streams cannot mix two commands.
+    The service calls this inside the caller's environment and folder (`core.overlay`); the
+    command's standard streams are this request's own (`cli.stdio`), so requests running at
+    the same time never see each other's input or output, and nothing changes directory.
     """
+    from lorestack.cli import stdio
     from lorestack.cli.main import cli
 
+    stdio.install()
     argv = [str(a) for a in request.get("argv") or []]
+    stdin: io.TextIOBase
     if request.get("stdin") is not None:
-        stdin: io.TextIOBase = io.StringIO(str(request["stdin"]))
+        stdin = io.TextIOWrapper(io.BytesIO(str(request["stdin"]).encode("utf-8", "surrogatepass")),
+                                 encoding="utf-8")
     elif request.get("stdin_piped"):
         stdin = _LazyStdin()
     else:
         stdin = io.StringIO()
         stdin.close()  # a terminal or no stdin: commands see none
-    out, err = _text_sink(), _text_sink()
-    saved = (sys.stdin, sys.stdout, sys.stderr)
-    saved_cwd = os.getcwd()
+    out, err = stdio.sink(), stdio.sink()
     code = 0
     try:
-        os.chdir(str(request.get("cwd") or saved_cwd))
-        sys.stdin, sys.stdout, sys.stderr = stdin, out, err  # type: ignore[assignment]
-        try:
-            cli.main(args=argv, prog_name="lorestack", standalone_mode=True)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        with stdio.capture(stdin, out, err):
+            try:
+                cli.main(args=argv, prog_name="lorestack", standalone_mode=True)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except NeedStdin:
         return {"ok": False, "error": "needs-stdin", "message": "send stdin"}
-    except OSError as exc:
-        return {"ok": False, "error": "cwd", "message": str(exc)}
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-        os.chdir(saved_cwd)
-    return {"ok": True, "stdout": _drain(out), "stderr": _drain(err), "code": code}
+    return {"ok": True, "stdout": stdio.drained(out), "stderr": stdio.drained(err), "code": code}
 
 
 @click.command()
@@ -130,7 +117,7 @@ def serve(mode, idle_exit, as_json):
         pass
     if mode == "stop":
         try:
-            reply = client.call({"op": "stop"}, 5.0, check_env=False)
+            reply = client.call({"op": "stop"}, 5.0, with_caller=False)
             result = {"stopped": True, "pid": reply.get("pid")}
         except client.Unavailable as exc:
             result = {"stopped": False, "reason": exc.reason}
@@ -143,7 +130,7 @@ def serve(mode, idle_exit, as_json):
         return
     if mode is None:
         try:
-            client.call({"op": "ping"}, 2.0, check_env=False)
+            client.call({"op": "ping"}, 2.0, with_caller=False)
         except client.Unavailable as exc:
             if exc.reason == "version":
                 client.restart_mismatched()
@@ -152,7 +139,7 @@ def serve(mode, idle_exit, as_json):
         if not client.wait_until_up(30):
             raise click.ClickException(f"the service did not start; see {client.log_path()}")
     try:
-        status = client.call({"op": "status"}, 5.0, check_env=False)
+        status = client.call({"op": "status"}, 5.0, with_caller=False)
         status.pop("ok", None)
         status["running"] = True
     except client.Unavailable as exc:

@@ -28,8 +28,24 @@ def ui(ctx, port, no_open, as_json):
 
     Serves on 127.0.0.1 only, with a random token per start in the printed URL (the page
     keeps it in a cookie; every change must carry it). Edits and reviews go through the same
-    code as the CLI. Stops with Ctrl-C.
+    code as the CLI. The resident service serves it (started if needed) and this command
+    returns; with the service turned off it serves in this process until Ctrl-C.
     """
+    served = _ask_service(ctx, port)
+    if served is not None:  # the resident service serves it; this command is done
+        if as_json:
+            emit_json(served)
+        else:
+            click.echo(f"lorestack viewer for {served['root']} (served by `lorestack serve`)")
+            click.echo(f"open {served['url']}")
+        if not no_open:
+            import webbrowser
+
+            try:
+                webbrowser.open(served["url"])
+            except Exception:  # noqa: BLE001, S110 - no browser: the printed URL is enough
+                pass
+        return
     from lorestack.integrations.viewer.server import ViewerServer
 
     mem = open_memory(ctx, require_project=False)
@@ -47,6 +63,28 @@ def ui(ctx, port, no_open, as_json):
     if not no_open:
         server.open_browser_when_up()
     server.run()
+
+
+def _ask_service(ctx, port: int) -> dict | None:
+    """The resident service opens the viewer (starting the service if needed); None when it
+    is turned off or cannot, and the viewer then runs in this process."""
+    from lorestack.integrations.service import client, protocol
+
+    if not protocol.service_enabled():
+        return None
+    root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+    request = {"op": "ui", "port": port, "caller": client.caller(root)}
+    for attempt in range(2):
+        try:
+            reply = client.call(request, 60.0)
+            return {k: reply[k] for k in ("url", "port", "root")}
+        except client.Unavailable as exc:
+            if attempt or exc.reason not in ("absent", "stale", "version"):
+                return None
+            client.after_failure(exc.reason)
+            if not client.wait_until_up(60):
+                return None
+    return None
 
 
 COMMANDS = [ui]

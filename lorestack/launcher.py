@@ -16,14 +16,13 @@ import sys
 import time
 
 THIN_COMMANDS = ("context", "search", "check", "remember", "log")
-HOOK_DEADLINES_MS = {
-    "prompt": ("LORESTACK_HOOKS__PROMPT_DEADLINE_MS", 2500),
-    "session-start": ("LORESTACK_HOOKS__DEADLINE_MS", 1500),
-    "session-end": ("LORESTACK_HOOKS__DEADLINE_MS", 1500),
-}
-SERVICE_SHARE = 0.6  # of a hook's deadline spent waiting for the service; the rest is fallback
+# how long a hook waits for the service to take the request; once it has, the service says
+# how long it will take (its configured deadline) and the hook waits that long
+ACK_WAIT_S = 1.0
 END_WAIT_S = 1.0  # session end: the service only queues the job
 CLI_WAIT_S = 30.0  # a command the service accepted; past this, run it here instead
+# options whose values are paths relative to the caller's folder: run those commands here
+_LOCAL_ONLY = ("--file",)
 
 
 def _full_cli(argv: list[str]) -> int:
@@ -118,25 +117,21 @@ def _leave(stdout: str, stderr: str = "", code: int = 0, after=None) -> None:
 
 
 def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str]) -> None:
+    """Ask the service; in-process within what is left of the configured deadline otherwise.
+    The deadline is never read here: the service acknowledges with it, and the in-process
+    path reads it from the settings (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`)."""
     from lorestack.integrations.service import client
 
     started = time.monotonic()
-    env_name, default_ms = HOOK_DEADLINES_MS.get(event, ("LORESTACK_HOOKS__DEADLINE_MS", 1500))
-    try:
-        total_ms = int(os.environ.get(env_name) or default_ms)
-    except ValueError:
-        total_ms = default_ms
     stdin_text = _read_stdin(strict=False) or ""
     root = root or os.environ.get("LORESTACK_ROOT") or None
-    wait = END_WAIT_S if event == "session-end" else total_ms * SERVICE_SHARE / 1000
+    wait = END_WAIT_S if event == "session-end" else ACK_WAIT_S
     request = {
         "op": "hook",
         "event": event,
         "client": client_name,
         "stdin": stdin_text,
-        "root": root,
-        "cwd": os.getcwd(),
-        "budget_ms": int(total_ms * 0.5),
+        "caller": client.caller(root),
     }
     try:
         reply = client.call(request, wait)
@@ -157,14 +152,13 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
             _end_without_service(event, client_name, stdin_text, root),
             after=lambda: client.after_failure(reason),
         )
-    # in-process, within what is left of the deadline
     from lorestack.integrations.hooks import log_failure, run_hook
 
     if reason not in ("absent", "stale"):
         log_failure(f"{event} ({client_name}): service did not answer ({reason}); in-process")
-    left = max(100, int(total_ms - (time.monotonic() - started) * 1000))
     try:
-        run = run_hook(event, client_name, stdin_text, root=root, deadline_ms=left)
+        run = run_hook(event, client_name, stdin_text, root=root,
+                       spent_ms=(time.monotonic() - started) * 1000)
         out = run.output
     except BaseException:  # noqa: BLE001 - a hook never breaks a session
         out = ""
@@ -221,7 +215,7 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
     request: dict = {
         "op": "cli",
         "argv": argv,
-        "cwd": os.getcwd(),
+        "caller": client.caller(root),
         "stdin": stdin_text,
         "stdin_piped": _stdin_is_piped() if stdin_text is None else True,
     }
@@ -263,7 +257,9 @@ def main(argv: list[str] | None = None) -> int:
             hook = _hook_args(rest)
             if hook is not None:
                 run_hook_thin(hook[0], hook[1], root, argv)
-        elif rest[0] in THIN_COMMANDS:
+        elif rest[0] in THIN_COMMANDS and not any(
+            a == o or a.startswith(o + "=") for a in rest for o in _LOCAL_ONLY
+        ):
             run_command_thin(root, rest)
     return _full_cli(argv)
 

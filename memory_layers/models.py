@@ -5,14 +5,17 @@ from __future__ import annotations
 import re
 import secrets as _secrets
 from datetime import datetime, timezone
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
-ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "event"]
-ITEM_TYPES: tuple[str, ...] = ("fact", "decision", "caveat", "preference", "criterion", "event")
+# the one definition of the item types: the kinds kept as files, and journal events
+FileItemType = Literal["fact", "decision", "caveat", "preference", "criterion"]
+ItemType = Literal[FileItemType, "event"]
+FILE_ITEM_TYPES: tuple[str, ...] = get_args(FileItemType)
+ITEM_TYPES: tuple[str, ...] = (*FILE_ITEM_TYPES, "event")
 Status = Literal["active", "pending", "archived"]
 EventKind = Literal["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
 EVENT_KINDS: tuple[str, ...] = (

@@ -267,7 +267,6 @@ class MemoryStore:
 
     def archive(self, loaded: LoadedItem, *, reason: str, superseded_by: str | None = None) -> Path:
         """Move an item to archive/<folder>/, status archived, links kept. Never deletes content."""
-        self._refuse_truncated(loaded)
         item = loaded.item.model_copy(deep=True)
         item.body = loaded.item.body
         item.status = "archived"
@@ -278,28 +277,18 @@ class MemoryStore:
         extra["archived_reason"] = reason
         item = MemoryItem.model_validate({**item.frontmatter(), **extra})
         item.body = loaded.item.body
-        folder = TYPE_FOLDERS.get(item.type, "facts")
-        target = self.paths.archive_dir / folder / loaded.path.name
-        n = 2
-        while target.exists():
-            target = target.with_name(f"{loaded.path.stem}-{n}.md")
-            n += 1
-        with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
-            try:
-                current = self._current_checksum(loaded.path)
-            except FileNotFoundError as exc:
-                raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing archived") from exc
-            if current != loaded.checksum:
-                raise ConcurrentEdit(
-                    f"{loaded.path} changed on disk since it was read; nothing archived, re-run")
-            # write the archive copy first: a crash in between leaves two copies, never none
-            write_atomic(target, serialize_item(item).encode("utf-8"))
-            os.unlink(loaded.path)
-        return target
+        return self._move(loaded, item, self.paths.archive_dir / TYPE_FOLDERS.get(item.type, "facts"),
+                          "archived")
 
     def unarchive(self, loaded: LoadedItem, item: MemoryItem) -> Path:
         """Move an archived item back to its type folder as `item` (the reverse of archive)."""
-        folder = self.paths.root / TYPE_FOLDERS.get(item.type, "facts")
+        return self._move(loaded, item, self.paths.root / TYPE_FOLDERS.get(item.type, "facts"),
+                          "restored")
+
+    def _move(self, loaded: LoadedItem, item: MemoryItem, folder: Path, done: str) -> Path:
+        """Write `item` into `folder` under the file's name (numbered when taken) and remove the
+        original: under the file's lock, and only if it is unchanged since it was read."""
+        self._refuse_truncated(loaded)
         target = folder / loaded.path.name
         n = 2
         while target.exists():
@@ -307,13 +296,13 @@ class MemoryStore:
             n += 1
         with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
             try:
-                current = checksum(loaded.path.read_bytes())
+                current = self._current_checksum(loaded.path)
             except FileNotFoundError as exc:
-                raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing restored") from exc
+                raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing {done}") from exc
             if current != loaded.checksum:
                 raise ConcurrentEdit(
-                    f"{loaded.path} changed on disk since it was read; nothing restored, re-run")
-            # the live copy first: a crash in between leaves two copies, never none
+                    f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
+            # the new copy first: a crash in between leaves two copies, never none
             write_atomic(target, serialize_item(item).encode("utf-8"))
             os.unlink(loaded.path)
         return target

@@ -70,7 +70,7 @@ def stop_service(folder: Path) -> None:
 
     pids = {service_pid(folder)}
     try:
-        pids.add(client.call({"op": "stop"}, 5.0, check_env=False).get("pid"))
+        pids.add(client.call({"op": "stop"}, 5.0, with_caller=False).get("pid"))
     except client.Unavailable:
         pass
     for pid in filter(None, pids):
@@ -88,7 +88,7 @@ def status() -> dict:
     from lorestack.integrations.service import client
 
     try:
-        return client.call({"op": "status"}, 10.0, check_env=False)
+        return client.call({"op": "status"}, 10.0, with_caller=False)
     except client.Unavailable:
         return {}
 

@@ -342,12 +342,8 @@ def test_doctor_reports_a_hook_whose_command_moved(tmp_path):
 
 
 def test_trust_state_is_read_without_tomllib_too(codex_home):
-    from lorestack.integrations.installers import (
-        _hook_states_by_hand,
-        _read_toml,
-        install,
-        trust_hooks,
-    )
+    from lorestack.integrations.hook_trust import _hook_states_by_hand, _read_toml
+    from lorestack.integrations.installers import install, trust_hooks
 
     install("codex", command="/opt/lorestack")
     trust_hooks("codex", codex_home / ".codex" / "hooks.json")

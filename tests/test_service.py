@@ -70,7 +70,8 @@ def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_
         p.read_text() for p in (stocked / ".memory" / "journal").glob("*.md")
     )
     usage = run_cli("search", cwd=stocked)  # click's own errors come back as they are
-    assert usage.returncode == 2 and "Missing argument" in usage.stderr
+    assert usage.returncode == 2 and "Usage: lorestack search" in usage.stderr
+    assert "give a QUERY" in usage.stderr
 
 
 def test_a_hand_edit_is_seen_without_a_stat_sweep(stocked, run_dir):

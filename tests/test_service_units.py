@@ -8,7 +8,7 @@ from pathlib import Path
 
 import tomllib
 
-from lorestack.integrations import hooks
+from lorestack.app import hooks
 from lorestack.integrations.service import protocol
 from lorestack.integrations.service.jobs import ExtractionJob, ExtractionQueue
 from tests import service_helpers

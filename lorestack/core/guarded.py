@@ -8,6 +8,7 @@ switches to the configured one once the settings are read).
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 import traceback
@@ -65,7 +66,9 @@ def run_guarded(work: Callable[[Deadline], T], deadline: Deadline, *, name: str 
         finally:
             done.set()
 
-    worker = threading.Thread(target=target, name=name, daemon=True)
+    # the caller's context (a service request's environment and folder) goes with the work
+    worker = threading.Thread(target=contextvars.copy_context().run, args=(target,), name=name,
+                              daemon=True)
     worker.start()
     while not done.is_set():
         left = deadline.remaining()

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from lorestack.core import overlay
 from lorestack.core.errors import MemoryRootNotFound
 
 MEMORY_DIRNAME = ".memory"
@@ -13,8 +14,11 @@ MEMORY_DIRNAME = ".memory"
 
 def global_home() -> Path:
     """`~/.lorestack`, or `$LORESTACK_HOME`."""
-    env = os.environ.get("LORESTACK_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".lorestack"
+    env = overlay.getenv("LORESTACK_HOME")
+    if env:
+        return Path(env).expanduser()
+    home = overlay.getenv("HOME")
+    return (Path(home).expanduser() if home else Path.home()) / ".lorestack"
 
 
 def find_project_root(start: Path | None = None, explicit: str | os.PathLike | None = None) -> Path:
@@ -23,13 +27,13 @@ def find_project_root(start: Path | None = None, explicit: str | os.PathLike | N
     `explicit` (from `--root`) or `$LORESTACK_ROOT` may name either the `.memory` folder
     itself or the repository that holds it. Otherwise walk up from `start` like git does.
     """
-    given = explicit if explicit is not None else os.environ.get("LORESTACK_ROOT")
+    given = explicit if explicit is not None else overlay.getenv("LORESTACK_ROOT")
     if given:
         path = Path(given).expanduser().resolve()
         if path.name == MEMORY_DIRNAME:
             return path
         return path / MEMORY_DIRNAME
-    here = (start or Path.cwd()).resolve()
+    here = (start or overlay.working_dir()).resolve()
     for candidate in (here, *here.parents):
         mem = candidate / MEMORY_DIRNAME
         if mem.is_dir():

@@ -202,6 +202,39 @@ class _LayeredTomlSource(PydanticBaseSettingsSource):
         return self._data
 
 
+class _EnvironmentSource(PydanticBaseSettingsSource):
+    """`LORESTACK_SECTION__KEY` variables from the environment that applies (`core.overlay`):
+    the process's for a command, the caller's for a request the service answers."""
+
+    def get_field_value(self, field, field_name):  # pragma: no cover - unused by __call__
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        import json
+
+        from lorestack.core.overlay import environ
+
+        sections = self.settings_cls.model_fields
+        out: dict[str, Any] = {}
+        for name, value in environ().items():
+            upper = name.upper()
+            if not upper.startswith("LORESTACK_"):
+                continue
+            section, _, key = upper[len("LORESTACK_"):].lower().partition("__")
+            if section not in sections:
+                continue
+            if not key:  # a whole section as JSON, as pydantic-settings reads it
+                try:
+                    parsed = json.loads(value)
+                except ValueError:
+                    continue
+                if isinstance(parsed, dict):
+                    out[section] = _deep_merge(out.get(section, {}), parsed)
+                continue
+            out.setdefault(section, {})[key] = value
+        return out
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LORESTACK_", env_nested_delimiter="__", extra="ignore"
@@ -225,7 +258,8 @@ class Settings(BaseSettings):
     def settings_customise_sources(
         cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings
     ):
-        return (init_settings, env_settings, _LayeredTomlSource(settings_cls, cls.layer_files))
+        return (init_settings, _EnvironmentSource(settings_cls),
+                _LayeredTomlSource(settings_cls, cls.layer_files))
 
 
 def load_settings(
@@ -274,11 +308,11 @@ def _describe_invalid(exc: ValidationError, files: list[Path], overrides: dict[s
 
 def _origin(dotted: str, files: list[Path], overrides: dict[str, Any] | None = None) -> str:
     """Where the effective value of `section.key` comes from."""
-    import os
+    from lorestack.core.overlay import environ
 
     if overrides and overrides.get(dotted) is not None:
         return "command-line flag"
-    if _env_name(dotted) in os.environ:
+    if _env_name(dotted) in environ():
         return f"environment {_env_name(dotted)}"
     section, _, key = dotted.partition(".")
     for path in reversed(files):

@@ -10,8 +10,13 @@ tool's argument schema from its signature here (minus `mem`). Annotations are re
 from typing import Any, Literal
 
 from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import FileItemType as ItemType
+from lorestack.memory_layers.models import ItemType as AnyItemType
 
-ItemType = Literal["fact", "decision", "caveat", "preference", "criterion"]
+
+def _given(mem: Memory):
+    """The application layer's opener for a memory the server already opened."""
+    return lambda _caller, _require_project=True: mem
 
 
 def remember(mem: Memory, text: str, type: ItemType = "fact", title: str | None = None,
@@ -20,69 +25,66 @@ def remember(mem: Memory, text: str, type: ItemType = "fact", title: str | None 
              keywords: list[str] | None = None, paths: list[str] | None = None,
              forbid: list[str] | None = None, require: list[str] | None = None,
              verdict: Literal["warn", "block"] = "warn", rationale: str = "") -> dict[str, Any]:
-    from lorestack.memory_layers.models import AppliesTo, CriterionSpec, Source
-    from lorestack.memory_layers.operations import remember as do_remember
+    from lorestack.app.models import CriterionFields, RememberRequest
+    from lorestack.app.writing import remember as app_remember
 
-    criterion = None
-    drafted = None
-    if type == "criterion":
-        criterion = CriterionSpec(applies_to=AppliesTo(paths=paths or [], keywords=keywords or []),
+    written = app_remember(RememberRequest(
+        text=text, type=type, title=title, tags=tags or [], scope=scope, supersedes=supersedes,
+        importance=max(0.0, min(1.0, importance)), source="mcp",
+        criterion=CriterionFields(paths=paths or [], keywords=keywords or [],
                                   forbid=forbid or [], require=require or [], verdict=verdict,
-                                  rationale=rationale)
-        if mem.settings.guardrail.draft:
-            from lorestack.guardrail.drafting import draft_criterion
-
-            drafted = draft_criterion(mem.settings, text, criterion)
-            criterion = drafted.spec
-    written = do_remember(mem, text, type, title=title, tags=tags or [], scope=scope,
-                          supersedes=supersedes, importance=max(0.0, min(1.0, importance)),
-                          criterion=criterion, source=Source(kind="mcp"))
-    out: dict[str, Any] = {
-        "id": written.item.id, "type": written.item.type, "title": written.item.title,
-        "path": str(written.path), "archived": str(written.archived) if written.archived else None}
+                                  rationale=rationale),
+    ), _given(mem))
+    item = written.item
+    out: dict[str, Any] = {"id": item["id"], "type": item["type"], "title": item["title"],
+                           "path": written.path, "archived": written.archived}
     if written.duplicate_of:
         out["duplicate_of"] = written.duplicate_of
         out["note"] = "already remembered: the existing item was reinforced instead of storing a copy"
-    spec = written.item.criterion
-    if drafted is not None and spec is not None:
-        out["draft"] = {"drafted_by": drafted.drafted_by, "notes": drafted.notes,
-                        "applies_to": spec.applies_to.model_dump(), "forbid": spec.forbid,
-                        "require": spec.require, "unless": spec.unless}
+    spec = item.get("criterion")
+    if written.draft is not None and spec is not None:
+        out["draft"] = {"drafted_by": written.draft.drafted_by, "notes": written.draft.notes,
+                        "applies_to": spec.get("applies_to", {}), "forbid": spec.get("forbid", []),
+                        "require": spec.get("require", []), "unless": spec.get("unless", [])}
     return out
 
 
 def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "search",
-           k: int = 8, budget: int | None = None,
+           k: int | None = None, budget: int | None = None,
            types: list[ItemType] | None = None) -> dict[str, Any]:
+    """k defaults to the configured `retrieval.k`, the budget to `loader.budget`."""
+    from datetime import datetime
+
+    from lorestack.app.models import ContextRequest, SearchRequest
+    from lorestack.app.reading import context, search
     from lorestack.memory_layers.models import now_utc
-    from lorestack.retrieval.loader import assemble_context, search_hits
     from lorestack.retrieval.render_context import age_label
 
     if mode == "context" or not query.strip():
-        result = assemble_context(mem, query=query or None, budget=budget)
+        result = context(ContextRequest(query=query or None, budget=budget), _given(mem))
         return {"context": result.text, "tokens": result.tokens, "budget": result.budget,
                 "ids": result.ids}
-    warnings: list[str] = []
-    hits = search_hits(mem, query, k=max(1, min(k, 50)), mode="hybrid", sync=True,
-                       warnings=warnings)
+    found = search(SearchRequest(query=query, k=max(1, min(k, 50)) if k else None),
+                   _given(mem))
     now = now_utc()
     wanted = set(types or [])
-    items = [{"id": h.id, "type": h.type, "title": h.title, "text": h.text,
-              "age": age_label(h.time, now), "confidence": h.confidence,
-              "score": h.score, "path": h.path}
-             for h in hits if not wanted or h.type in wanted]
-    return {"results": items, "warnings": warnings}
+    items = [{"id": h["id"], "type": h["type"], "title": h["title"], "text": h["text"],
+              "age": age_label(datetime.fromisoformat(h["time"]), now),
+              "confidence": h["confidence"], "score": h["score"], "path": h["path"]}
+             for h in found.hits if not wanted or h["type"] in wanted]
+    return {"results": items, "warnings": found.warnings}
 
 
 def forget(mem: Memory, id: str, reason: str) -> dict[str, Any]:
-    from lorestack.memory_layers.operations import forget as do_forget
+    from lorestack.app.models import ChangeRequest
+    from lorestack.app.writing import change
 
-    return {"id": id, "archived_to": str(do_forget(mem, id, reason))}
+    done = change(ChangeRequest(action="forget", id=id, reason=reason), _given(mem))
+    return {"id": id, "archived_to": done.archived}
 
 
 def list_memories(mem: Memory,
-                  type: Literal["fact", "decision", "caveat", "preference", "criterion",
-                                "event"] | None = None,
+                  type: AnyItemType | None = None,
                   layer: Literal["L1", "L2", "L3"] | None = None,
                   limit: int = 50) -> dict[str, Any]:
     from lorestack.memory_layers.models import now_utc
@@ -100,16 +102,14 @@ def list_memories(mem: Memory,
 
 
 def check(mem: Memory, proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
-    from lorestack.guardrail.check import check as do_check
-    from lorestack.guardrail.proposals import Proposal
+    from lorestack.app.models import CheckRequest
+    from lorestack.app.reading import check as app_check
 
-    result = do_check(mem, Proposal(source="text", text=proposal, label="mcp",
-                                    paths=list(paths or [])))
-    out = result.model_dump(mode="json")
-    if result.undecided:
-        from lorestack.guardrail.replies import judge_request
-
-        out["judge_request"] = judge_request(result)
+    answer = app_check(CheckRequest(text=proposal, label="mcp", paths=list(paths or [])),
+                       _given(mem))
+    out = dict(answer.result)
+    if answer.judge_request is not None:
+        out["judge_request"] = answer.judge_request
     return out
 
 

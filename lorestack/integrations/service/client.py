@@ -1,8 +1,9 @@
 """The thin client: ask the service, start it when it is not there. Standard library only.
 
 `call` sends one request and returns the service's reply, or raises `Unavailable` with a
-short reason (absent, stale, timeout, version, env, unsafe, refused, broken) so the caller
-can answer in-process instead. `start` launches the service detached, in its own session,
+short reason (absent, stale, timeout, version, unsafe, refused, broken) so the caller can
+answer in-process instead. Every request carries the caller (folder, root, LORESTACK_*
+environment): the service answers with the caller's settings, whatever its own are. `start` launches the service detached, in its own session,
 with its output going to a log file in the runtime directory; its lock makes sure only one
 of several racing starts keeps running.
 """
@@ -19,6 +20,7 @@ from lorestack.integrations.service import protocol
 
 _START_MARKER = "starting"
 _START_GRACE_S = 10.0
+_ACK_MARGIN_S = 0.5  # past the service's promised deadline: it answers with what is ready
 
 
 class Unavailable(Exception):
@@ -52,18 +54,33 @@ def _connect(timeout: float) -> socket.socket:
     return sock
 
 
-def call(request: dict, timeout: float, *, check_env: bool = True) -> dict:
-    """Send `request` (op + fields) and wait at most `timeout` seconds for the reply."""
+def caller(root: str | None = None) -> dict:
+    """This process as a caller: its folder, the root it names and its settings overlay."""
+    return {"cwd": os.getcwd(), "root": root, "env": protocol.caller_env()}
+
+
+def call(request: dict, timeout: float, *, with_caller: bool = True,
+         check_env: bool | None = None) -> dict:
+    """Send `request` (op + fields) and wait at most `timeout` seconds for the reply; an
+    acknowledgement from the service (`wait_ms`) extends the wait to what it promised.
+    (`check_env=False` is the former spelling of `with_caller=False`.)"""
+    if check_env is False:
+        with_caller = False
     deadline = time.monotonic() + timeout
     message = {"version": protocol.VERSION, **request}
-    if check_env:
-        message["env"] = protocol.env_fingerprint()
+    if with_caller and "caller" not in message:
+        message["caller"] = caller()
     sock = _connect(timeout)
     try:
         sock.sendall(protocol.encode(message))
         sock.shutdown(socket.SHUT_WR)
-        sock.settimeout(max(0.001, deadline - time.monotonic()))
-        reply = protocol.read_message(sock, protocol.MAX_REPLY)
+        reader = protocol.LineReader(sock, protocol.MAX_REPLY)
+        while True:
+            sock.settimeout(max(0.001, deadline - time.monotonic()))
+            reply = reader.next()
+            if not reply.get("ack"):
+                break
+            deadline = time.monotonic() + float(reply.get("wait_ms") or 0) / 1000 + _ACK_MARGIN_S
     except TimeoutError as exc:
         raise Unavailable("timeout") from exc
     except (OSError, protocol.ProtocolError) as exc:
@@ -116,7 +133,7 @@ def start(*, force: bool = False) -> bool:
 def restart_mismatched() -> None:
     """The running service has another version: ask it to stop, then start ours."""
     try:
-        call({"op": "stop"}, 2.0, check_env=False)
+        call({"op": "stop"}, 2.0, with_caller=False)
     except Unavailable:
         pass
     start(force=True)
@@ -135,7 +152,7 @@ def wait_until_up(timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            call({"op": "ping"}, 1.0, check_env=False)
+            call({"op": "ping"}, 1.0, with_caller=False)
             return True
         except Unavailable:
             time.sleep(0.05)

@@ -1,10 +1,14 @@
 """Wire format and runtime place of the service. Standard library only: the thin hook imports it.
 
 One request per connection: a JSON object on one line (at most `MAX_REQUEST` bytes), answered
-by one JSON object on one line. Every request names the caller's version and environment
-fingerprint; the service refuses a mismatch instead of answering with other code or settings.
+by one JSON object on one line, which a hook request precedes with an acknowledgement line
+(`{"ack": true, "wait_ms": N}`: the service holds the request and will answer within N ms,
+its configured deadline). Every request names the caller's version (the handshake: another
+version is refused, and the caller replaces the service) and carries the caller: its folder,
+root and `LORESTACK_*` environment, which the service applies to that request alone.
 The socket lives in a directory only the user can enter (0700, owned by the user), and is
-itself 0600; anything else is refused with one line saying what is wrong.
+itself 0600; anything else is refused with one line saying what is wrong. The directory is
+keyed by the install (version and location), so two installs run two services side by side.
 """
 
 from __future__ import annotations
@@ -16,11 +20,12 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: typed operations, the caller's environment as an overlay, hook acks
 PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
 # two installs of lorestack (two venvs) are two versions: each gets the service of its own code
 _INSTALL = hashlib.sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
 VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.{_INSTALL}"
+IDENTITY = f"{PACKAGE_VERSION}-{_INSTALL}"  # names this install's runtime folder
 MAX_REQUEST = 4 * 1024 * 1024
 MAX_REPLY = 64 * 1024 * 1024
 SOCKET_NAME = "service.sock"
@@ -28,7 +33,7 @@ LOCK_NAME = "service.lock"
 LOG_NAME = "service.log"
 INFO_NAME = "service.json"
 # variables that say where the service itself lives, not how memory behaves
-_NOT_FINGERPRINTED = ("LORESTACK_ROOT", "LORESTACK_SERVICE__")
+_NOT_OVERLAID = ("LORESTACK_ROOT", "LORESTACK_SERVICE__")
 
 
 class UnsafeRuntimeDir(Exception):
@@ -52,14 +57,15 @@ def service_enabled() -> bool:
 
 
 def runtime_dir() -> Path:
-    """`$LORESTACK_SERVICE__RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/lorestack`, else /tmp/lorestack-UID."""
+    """`$LORESTACK_SERVICE__RUNTIME_DIR` as given; else this install's folder under
+    `$XDG_RUNTIME_DIR/lorestack/` or `/tmp/lorestack-UID/` (one per version and location)."""
     given = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
     if given:
         return Path(given).expanduser()
     xdg = os.environ.get("XDG_RUNTIME_DIR")
     if xdg and os.path.isdir(xdg):
-        return Path(xdg) / "lorestack"
-    return Path(os.environ.get("TMPDIR") or "/tmp") / f"lorestack-{os.getuid()}"
+        return Path(xdg) / "lorestack" / IDENTITY
+    return Path(os.environ.get("TMPDIR") or "/tmp") / f"lorestack-{os.getuid()}" / IDENTITY
 
 
 def check_private(path: Path, *, want_dir: bool) -> None:
@@ -89,7 +95,8 @@ def private_dir(create: bool = True) -> Path:
     path = runtime_dir()
     if create and not os.path.lexists(path):
         try:
-            os.makedirs(path.parent, exist_ok=True)
+            if not os.path.lexists(path.parent):
+                os.makedirs(path.parent, mode=0o700, exist_ok=True)
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass
@@ -107,13 +114,21 @@ def socket_path(directory: Path) -> Path:
     return path
 
 
-def env_fingerprint(environ: Mapping[str, str] | None = None) -> str:
-    """What in the environment changes how memory behaves: LORESTACK_* settings and HOME."""
+def caller_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The overlay a client sends: its LORESTACK_* settings variables and HOME (placement
+    variables such as LORESTACK_ROOT and LORESTACK_SERVICE__* left out)."""
     env: Mapping[str, str] = os.environ if environ is None else environ
-    keys = sorted(
-        k for k in env if k.startswith("LORESTACK_") and not k.startswith(_NOT_FINGERPRINTED)
-    )
-    text = "\n".join(f"{k}={env[k]}" for k in keys) + f"\nHOME={env.get('HOME', '')}"
+    out = {k: v for k, v in env.items() if k.startswith("LORESTACK_")
+           and not k.startswith(_NOT_OVERLAID)}
+    if "HOME" in env:
+        out["HOME"] = env["HOME"]
+    return out
+
+
+def env_fingerprint(environ: Mapping[str, str] | None = None) -> str:
+    """A short key for a caller's overlay (status and logs name overlays by it)."""
+    env = caller_env(environ)
+    text = "\n".join(f"{k}={env[k]}" for k in sorted(env))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
@@ -121,29 +136,40 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-def read_message(sock, limit: int) -> dict:
-    """One newline-terminated JSON object from `sock`; ProtocolError for anything else."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            if not chunks:
-                raise ProtocolError("connection closed before a message")
-            raise ProtocolError("message not terminated by a newline")
-        end = chunk.find(b"\n")
-        if end >= 0:
-            chunk = chunk[:end]
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise ProtocolError(f"message larger than {limit} bytes")
-        if end >= 0:
-            break
+class LineReader:
+    """Newline-terminated JSON objects from one socket, in order (an ack, then the reply)."""
+
+    def __init__(self, sock, limit: int):
+        self.sock = sock
+        self.limit = limit
+        self.buffer = b""
+
+    def next(self) -> dict:
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > self.limit:
+                raise ProtocolError(f"message larger than {self.limit} bytes")
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                if not self.buffer:
+                    raise ProtocolError("connection closed before a message")
+                raise ProtocolError("message not terminated by a newline")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        if len(line) > self.limit:
+            raise ProtocolError(f"message larger than {self.limit} bytes")
+        return decode(line)
+
+
+def decode(line: bytes) -> dict:
     try:
-        message = json.loads(b"".join(chunks).decode("utf-8"))
+        message = json.loads(line.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON ({exc})") from exc
     if not isinstance(message, dict):
         raise ProtocolError("a message must be a JSON object")
     return message
+
+
+def read_message(sock, limit: int) -> dict:
+    """One newline-terminated JSON object from `sock`; ProtocolError for anything else."""
+    return LineReader(sock, limit).next()

@@ -4,9 +4,11 @@ Start-up takes an exclusive lock in the runtime directory (a second service star
 same moment exits at once), removes a socket file left by a killed service, binds a new
 socket readable only by the user, and serves until `stop`, SIGTERM, or `idle_exit_s` without
 requests or jobs. Requests from another version are refused with `version` (the client then
-replaces the service); requests from another LORESTACK_* environment with `env` (the client
-answers in-process). Commands (`context`, `search`, `check`, `remember`, `log`) run through
-`run_cli`, which the CLI layer hands in, one at a time under the work lock.
+replaces the service). Each request is answered as its caller (folder, root, LORESTACK_*
+environment: `core.overlay`), by a worker from a fixed pool: reads of one project run
+together, writes to one project one at a time (`warm.WarmMemories.access`). Operations are
+the application layer's (`call`: a typed request as JSON; `hook`: a client hook event);
+`cli` runs a forwarded command line through the runner the CLI layer hands in.
 """
 
 from __future__ import annotations
@@ -21,15 +23,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from lorestack.integrations.service import protocol
 from lorestack.integrations.service.jobs import ExtractionQueue
-from lorestack.integrations.service.warm import WarmMemories, handle_hook, run_extraction
+from lorestack.integrations.service.warm import WarmMemories, queue_session_end, run_extraction
 from lorestack.retrieval.pool import IndexPool, install
 
 CliRunner = Callable[[dict], dict]
+WORKERS = 8  # requests answered at once; more wait in the queue
+WRITE_COMMANDS = ("remember", "log")  # forwarded command lines that write
 
 
 class AlreadyRunning(Exception):
@@ -67,7 +73,6 @@ class Service:
         idle_exit_s: float = 1800.0,
         run_cli: CliRunner | None = None,
         version: str = protocol.VERSION,
-        env: str | None = None,
         watch: bool = True,
         retry_pauses=None,
     ):
@@ -75,7 +80,6 @@ class Service:
         self.idle_exit_s = idle_exit_s
         self.run_cli = run_cli
         self.version = version
-        self.env = env or protocol.env_fingerprint()
         self.started = time.time()
         self.last_activity = time.monotonic()
         self.requests = 0
@@ -89,8 +93,12 @@ class Service:
         self.pool = IndexPool()
         self.warm = WarmMemories(self.pool, log=self.log, watch=watch)
 
+        self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="lorestack-request")
+        self._viewers: dict[str, Any] = {}  # memory root -> the ViewerServer serving it
+        self._viewers_lock = threading.Lock()
+
         def run(job):
-            with self.warm.work_lock:
+            with self.warm.access(job.root, "write"):
                 run_extraction(job)
 
         kwargs = {"pauses": retry_pauses} if retry_pauses else {}
@@ -166,9 +174,7 @@ class Service:
                 with self._count_lock:
                     self._inflight += 1
                     self.last_activity = time.monotonic()
-                threading.Thread(
-                    target=self._handle, args=(conn,), daemon=True, name="lorestack-request"
-                ).start()
+                self._workers.submit(self._handle, conn)
         finally:
             self.close()
 
@@ -181,6 +187,11 @@ class Service:
         self._stop.set()
 
     def close(self) -> None:
+        with self._viewers_lock:
+            for viewer in self._viewers.values():
+                viewer.stop()
+            self._viewers.clear()
+        self._workers.shutdown(wait=False, cancel_futures=True)
         self.jobs.stop()
         self.warm.close()
         install(None)
@@ -208,7 +219,11 @@ class Service:
                 if not _same_user(conn):
                     raise PermissionError("connection from another user refused")
                 request = protocol.read_message(conn, protocol.MAX_REQUEST)
-                reply = self.dispatch(request)
+
+                def ack(wait_ms: float) -> None:
+                    conn.sendall(protocol.encode({"ack": True, "wait_ms": int(wait_ms)}))
+
+                reply = self.dispatch(request, ack)
             except PermissionError as exc:
                 reply = {"ok": False, "error": "forbidden", "message": str(exc)}
             except protocol.ProtocolError as exc:
@@ -235,13 +250,16 @@ class Service:
             "answered": self.answered,
             "rss_mb": _rss_mb(),
             "projects": self.warm.projects(),
+            "settings_cached": self.warm.overlays(),
+            "viewers": {root: v.started.base for root, v in self._viewers.items()},
+            "workers": WORKERS,
             "watching": self.warm.watcher.watching() if self.warm.watcher else [],
             "jobs": self.jobs.snapshot(),
             "idle_exit_s": self.idle_exit_s,
             "socket": str(self.directory / protocol.SOCKET_NAME),
         }
 
-    def dispatch(self, request: dict) -> dict:
+    def dispatch(self, request: dict, ack: Callable[[float], None] = lambda _ms: None) -> dict:
         op = request.get("op")
         self.requests += 1
         if op == "ping":
@@ -257,21 +275,115 @@ class Service:
                 "error": "version",
                 "message": f"service runs {self.version}, caller {request.get('version')}",
             }
-        if request.get("env") not in (None, self.env):
-            return {"ok": False, "error": "env", "message": "caller's LORESTACK_* settings differ"}
-        if op == "hook":
-            self.answered += 1
-            return {"ok": True, **handle_hook(self.warm, self.jobs, request)}
-        if op == "cli":
-            if self.run_cli is None:
-                return {"ok": False, "error": "unsupported", "message": "no command runner"}
-            if not isinstance(request.get("argv"), list):
-                return {"ok": False, "error": "bad-request", "message": "argv must be a list"}
-            with self.warm.work_lock:
-                reply = self.run_cli(request)
-            self.answered += 1 if reply.get("ok") else 0
-            return reply
+        given = request.get("caller")
+        caller: dict = given if isinstance(given, dict) else {}
+        env = caller.get("env") if isinstance(caller.get("env"), dict) else None
+        cwd = caller.get("cwd") if isinstance(caller.get("cwd"), str) else None
+        from lorestack.core.overlay import caller as as_caller
+
+        with as_caller(env, cwd):
+            if op == "hook":
+                return self._hook(request, caller, ack)
+            if op == "call":
+                return self._call(request, caller)
+            if op == "cli":
+                return self._cli(request, caller)
+            if op == "ui":
+                return self._ui(request, caller)
         return {"ok": False, "error": "bad-request", "message": f"unknown op {op!r}"}
+
+    def _hook(self, request: dict, caller: dict, ack: Callable[[float], None]) -> dict:
+        from lorestack.app import events, hooks
+        from lorestack.app.models import HookRequest
+        from lorestack.core.clients import DEFAULT_CLIENT
+
+        event = str(request.get("event") or "")
+        client_name = str(request.get("client") or DEFAULT_CLIENT)
+        if client_name not in hooks.CLIENTS or event not in hooks.EVENTS:
+            return {"ok": False, "error": "usage",
+                    "message": f"unknown hook {event!r} / {client_name!r}"}
+        stdin_text = str(request.get("stdin") or "")
+        root = caller.get("root") or None
+        if event == "session-end":
+            self.answered += 1
+            return {"ok": True, "output": queue_session_end(
+                self.warm, self.jobs, event, client_name, stdin_text, root, caller.get("cwd"))}
+        hook_request = HookRequest.model_validate(
+            {"caller": caller, "event": event, "client": client_name, "stdin": stdin_text})
+        ack(events.deadline_ms(hook_request))
+        key = self.warm.project_key(hook_request.caller.cwd, root)
+        with self.warm.access(key, "read"):
+            answer = events.hook(hook_request, self.warm.opener)
+        self.answered += 1
+        # the hook's own `ok`/`error` describe its run, not whether the service answered
+        return {**answer.model_dump(mode="json"), "ok": True}
+
+    def _call(self, request: dict, caller: dict) -> dict:
+        from lorestack import app
+        from lorestack.core.errors import LorestackError
+
+        payload = request.get("request")
+        if not isinstance(payload, dict):
+            return {"ok": False, "error": "bad-request", "message": "request must be an object"}
+        try:
+            op, typed = app.parse(str(request.get("operation") or ""), {**payload, "caller": caller})
+        except ValueError as exc:
+            return {"ok": False, "error": "bad-request", "message": str(exc)}
+        key = self.warm.project_key(typed.caller.cwd, typed.caller.root)
+        try:
+            with self.warm.access(key, op.access):
+                response = op.run(typed, self.warm.opener)
+        except LorestackError as exc:  # the operation's answer, not the service's failure
+            self.answered += 1
+            return {"ok": True, "failed": {"type": type(exc).__name__, "message": str(exc),
+                                           "exit_code": exc.exit_code}}
+        self.answered += 1
+        return {"ok": True, "response": response.model_dump(mode="json")}
+
+    def _ui(self, request: dict, caller: dict) -> dict:
+        """Open (or reuse) the viewer for the caller's memory, served from this process on
+        127.0.0.1 with its own token; its requests count as activity for the idle exit."""
+        from lorestack.app.models import Caller
+        from lorestack.integrations.viewer.server import ViewerServer
+
+        who = Caller.model_validate(caller)
+        mem = self.warm.opener(who, False)
+        key = str(mem.primary.root)
+        asked = request.get("port")
+        port: int = asked if isinstance(asked, int) else 0
+        with self._viewers_lock:
+            viewer = self._viewers.get(key)
+            if viewer is not None and (not port or viewer.port == port):
+                started = viewer.started
+            else:
+                if viewer is not None:
+                    viewer.stop()
+                viewer = ViewerServer(mem, port=port)
+                inner = viewer.server.config.app
+
+                async def touching(scope, receive, send):
+                    self.last_activity = time.monotonic()
+                    await inner(scope, receive, send)
+
+                viewer.server.config.app = touching
+                started = viewer.start()
+                self._viewers[key] = viewer
+        self.answered += 1
+        return {"ok": True, "url": started.url, "port": started.port, "root": key}
+
+    def _cli(self, request: dict, caller: dict) -> dict:
+        if self.run_cli is None:
+            return {"ok": False, "error": "unsupported", "message": "no command runner"}
+        argv = request.get("argv")
+        if not isinstance(argv, list):
+            return {"ok": False, "error": "bad-request", "message": "argv must be a list"}
+        key = self.warm.project_key(caller.get("cwd"), caller.get("root"))
+        command = next((str(a) for a in argv if not str(a).startswith("-")
+                        and str(a) != caller.get("root")), "")
+        with self.warm.access(key, "write" if command in WRITE_COMMANDS else "read"):
+            reply = self.run_cli(request)
+        self.answered += 1 if reply.get("ok") else 0
+        return reply
 
 
 def run_service(*, idle_exit_s: float, run_cli: CliRunner | None = None) -> int:

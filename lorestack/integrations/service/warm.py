@@ -1,64 +1,159 @@
 """What the service keeps warm per project, and the requests that use it.
 
-`WarmMemories` opens each project's `Memory` once (settings read once, like a command's entry
-point) and keeps it until its `.memory/` changes settings, disappears or the service stops;
-the index pool (`lorestack.retrieval.pool`) keeps its tantivy reader, Chroma collection and
-embedder open. Hooks run through `hooks.run_hook` with this warm memory, so their deadline
-and fallback rules are the same as in-process; session ends only queue an extraction job.
+`WarmMemories` opens each project's `Memory` once per settings overlay (the caller's
+`LORESTACK_*` variables and flags: settings are composed once per overlay and cached, so a
+caller with one more variable gets its own settings, not a refusal) and keeps it until its
+`.memory/` changes settings, disappears or the service stops; the index pool
+(`lorestack.retrieval.pool`) keeps its tantivy reader, Chroma collection and embedder open.
+Requests on one project share a read/write lock: reads (hooks, search, context, check) run
+together, writes (remember, log, forget, consolidation, the watcher's index sync) one at a
+time.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from lorestack.core.clients import DEFAULT_CLIENT
-from lorestack.integrations import hooks
+from lorestack.app import hooks
 from lorestack.integrations.service.jobs import ExtractionJob, ExtractionQueue
 from lorestack.integrations.service.watch import FolderWatcher
 from lorestack.retrieval.pool import IndexPool
 
 _SETTINGS_FILES = ("config.toml",)
+MAX_OVERLAYS = 32  # settings kept per (project, overlay); the least recently used goes first
+
+
+class ReadWriteLock:
+    """Many readers or one writer; a waiting writer holds back new readers."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._readers = 0
+        self._writer = False
+        self._waiting_writers = 0
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        with self._cond:
+            while self._writer or self._waiting_writers:
+                self._cond.wait()
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                if not self._readers:
+                    self._cond.notify_all()
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting_writers += 1
+            while self._writer or self._readers:
+                self._cond.wait()
+            self._waiting_writers -= 1
+            self._writer = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writer = False
+                self._cond.notify_all()
 
 
 class WarmMemories:
     def __init__(self, pool: IndexPool, *, log=lambda _m: None, watch: bool = True):
         self.pool = pool
         self.log = log
-        self._mems: dict[str, Any] = {}
+        self._mems: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._locks: dict[str, ReadWriteLock] = {}
         self._lock = threading.RLock()
-        self.work_lock = threading.RLock()  # one request's work at a time (cwd, stdio, indexes)
+        self._warming = threading.Lock()
         self.watcher = FolderWatcher(self._changed, self._gone, log=log) if watch else None
         pool.on_open = self._watch  # commands open indexes without going through `open`
 
-    # ---- opening ---------------------------------------------------------------------------
-    def open(self, payload: hooks.HookPayload, root: str | None):
-        """Like the hook's own opener, but cached per project and watched."""
+    # ---- locks --------------------------------------------------------------------------
+    def lock_for(self, key: str) -> ReadWriteLock:
+        with self._lock:
+            lock = self._locks.get(key)
+            if lock is None:
+                lock = self._locks[key] = ReadWriteLock()
+            return lock
+
+    @staticmethod
+    def project_key(cwd: str | None, root: str | None) -> str:
+        """The project a caller's request is about (its `.memory` folder), or the global home.
+        Call inside the caller's overlay (`core.overlay.caller`)."""
         from lorestack.core.errors import MemoryRootNotFound
         from lorestack.core.paths import find_project_root, global_home
 
-        cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+        start = Path(cwd) if cwd and Path(cwd).is_dir() else None
         try:
-            project = find_project_root(cwd, root)
-            key = str(project) if project.is_dir() else None
+            project = find_project_root(start, root)
+            if project.is_dir():
+                return str(project)
         except MemoryRootNotFound:
-            key = None
-        home = global_home()
-        cache_key = key or f"global:{home}"
+            pass
+        return f"global:{global_home()}"
+
+    @contextmanager
+    def access(self, key: str, mode: str) -> Iterator[None]:
+        lock = self.lock_for(key)
+        with lock.writing() if mode == "write" else lock.reading():
+            yield
+
+    # ---- opening ---------------------------------------------------------------------------
+    def opener(self, caller, require_project: bool = True):
+        """The application layer's opener: a warm `Memory` for this caller's project and
+        settings overlay (call inside `core.overlay.caller`)."""
+        from lorestack.app.opening import open_memory
+        from lorestack.core.overlay import environ, fingerprint
+
+        key = self.project_key(caller.cwd, caller.root)
+        flags = ",".join(f"{k}={caller.flags[k]!r}" for k in sorted(caller.flags))
+        cache_key = (key, fingerprint(dict(environ())) + flags + f"|{require_project}")
         with self._lock:
             mem = self._mems.get(cache_key)
-            if mem is not None and (key is None or Path(key).is_dir()):
+            if mem is not None and (key.startswith("global:") or Path(key).is_dir()):
+                self._mems.move_to_end(cache_key)
                 return mem
-        mem = hooks._open_memory(payload, key)
-        if mem is None:
-            return None
+        mem = open_memory(caller, require_project)
+        self._build_if_cold(mem)
+        self._warm_up(mem)
         with self._lock:
             self._mems[cache_key] = mem
-        self._build_if_cold(mem)
+            while len(self._mems) > MAX_OVERLAYS:
+                self._mems.popitem(last=False)
         self._watch(mem)
         return mem
+
+    def _warm_up(self, mem) -> None:
+        """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
+        one memory at a time: their lazy set-up is not safe to race from several readers."""
+        from lorestack.retrieval.recall import index_is_warm, search_hits
+
+        if mem.project is None or not index_is_warm(mem):
+            return
+        with self._warming:
+            try:
+                search_hits(mem, "warm up", k=1, mode="default", sync=False,
+                            record_access=False)
+            except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
+                self.log(f"warm-up of {mem.primary.root}: {type(exc).__name__}: {exc}")
+
+    def open(self, payload: hooks.HookPayload, root: str | None):
+        """A warm memory for a hook payload (session ends queue their job with it)."""
+        from lorestack.app.events import hook_opener
+        from lorestack.app.models import Caller
+
+        return hook_opener(Caller(cwd=payload.cwd, root=root), self.opener)(payload, root)
 
     def _watch(self, mem) -> None:
         if self.watcher is not None:
@@ -91,12 +186,17 @@ class WarmMemories:
 
     def projects(self) -> list[str]:
         with self._lock:
-            return sorted(self._mems)
+            return sorted({k[0] for k in self._mems})
+
+    def overlays(self) -> int:
+        with self._lock:
+            return len(self._mems)
 
     # ---- watcher callbacks --------------------------------------------------------------
     def _forget(self, root: str) -> None:
         with self._lock:
-            for key in [k for k, m in self._mems.items() if k == root or str(m.home.root) == root]:
+            for key in [k for k, m in self._mems.items()
+                        if k[0] == root or str(m.home.root) == root]:
                 self._mems.pop(key, None)
         self.pool.drop(root)
 
@@ -104,54 +204,21 @@ class WarmMemories:
         from lorestack.memory_layers import parse_cache
 
         parse_cache.forget(paths)
-        if any(Path(p).name in _SETTINGS_FILES for p in paths):
-            with self.work_lock:
+        with self.access(root, "write"):
+            if any(Path(p).name in _SETTINGS_FILES for p in paths):
                 self._forget(root)  # settings are read once per memory: open it again
-            return
-        with self.work_lock:
+                return
             self.pool.sync(root)
 
     def _gone(self, root: str) -> None:
         self.log(f"{root} is gone; dropped from the service (opened again on demand)")
-        with self.work_lock:
+        with self.access(root, "write"):
             self._forget(root)
 
     def close(self) -> None:
         if self.watcher is not None:
             self.watcher.stop_all()
         self.pool.close_all()
-
-
-def handle_hook(warm: WarmMemories, jobs: ExtractionQueue, request: dict) -> dict:
-    """Answer a `hook` request: the client's output, within `budget_ms`."""
-    event = str(request.get("event") or "")
-    client = str(request.get("client") or DEFAULT_CLIENT)
-    if client not in hooks.CLIENTS or event not in hooks.EVENTS:
-        return {"ok": False, "error": "usage", "message": f"unknown hook {event!r} / {client!r}"}
-    stdin_text = str(request.get("stdin") or "")
-    root = request.get("root") or None
-    payload_cwd = request.get("cwd")
-    if event == "session-end":
-        return {
-            "output": queue_session_end(warm, jobs, event, client, stdin_text, root, payload_cwd)
-        }
-    budget = request.get("budget_ms")
-
-    def opener(payload, root_):
-        if payload.cwd is None and payload_cwd:
-            payload.cwd = payload_cwd
-        return warm.open(payload, root_)
-
-    with warm.work_lock:
-        run = hooks.run_hook(
-            event,
-            client,
-            stdin_text,
-            root=root,
-            open_memory=opener,
-            deadline_ms=int(budget) if isinstance(budget, (int, float)) else None,
-        )
-    return {"output": run.output, "timed_out": run.timed_out, "elapsed_ms": run.elapsed_ms}
 
 
 def queue_session_end(

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import timezone
 from pathlib import Path
 from typing import Any
 
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from lorestack.core.errors import LorestackError
 from lorestack.integrations.viewer.app import PAGE_SIZE, render
-from lorestack.integrations.viewer.inventory import ItemSummary
 from lorestack.integrations.viewer.state import ViewerState
+from lorestack.memory_layers.models import FILE_ITEM_TYPES
 
 LAYER_NAMES = {
     "L1": "project facts",
@@ -26,7 +25,7 @@ LAYER_NAMES = {
     "L3": "journal events",
     "L4": "index",
 }
-ITEM_TYPES = ("fact", "decision", "caveat", "preference", "criterion")
+ITEM_TYPES = FILE_ITEM_TYPES
 STATUSES = ("active", "pending", "archived")
 HOOK_LOG_LINES = 15
 
@@ -209,148 +208,6 @@ def context(request: Request):
     )
 
 
-# ---- items ---------------------------------------------------------------------------------
-def items(request: Request):
-    state = _state(request)
-    params = request.query_params
-    snap = state.inventory.snapshot()
-    kind = params.get("type") or None
-    layer = params.get("layer") or None
-    status = params.get("status", "active") or None
-    scope = params.get("scope") or None
-    tag = (params.get("tag") or "").strip().lower() or None
-    text = (params.get("q") or "").strip().lower() or None
-    rows = [
-        s
-        for s in snap.items
-        if (kind is None or s.type == kind)
-        and (layer is None or s.layer == layer)
-        and (status is None or s.status == status)
-        and (scope is None or s.scope == scope)
-        and (tag is None or tag in (t.lower() for t in s.tags))
-        and (text is None or text in s.title.lower() or text == s.id)
-    ]
-    shown, pager = _paginate(rows, _page(request))
-    tags = Counter(t for s in snap.items for t in s.tags).most_common(30)
-    return render(
-        request,
-        "items.html",
-        active="items",
-        rows=shown,
-        pager=pager,
-        params=dict(params),
-        status_filter=status or "",
-        types=ITEM_TYPES,
-        statuses=STATUSES,
-        tags=tags,
-        problems=snap.problems,
-    )
-
-
-def _chain(snap, start: ItemSummary, direction: str) -> list[ItemSummary | str]:
-    """Older items this one replaced (`back`) or newer ones that replaced it (`forward`)."""
-    out: list[ItemSummary | str] = []
-    seen = {start.id}
-    frontier = [start]
-    while frontier and len(out) < 50:
-        current = frontier.pop(0)
-        if direction == "back":
-            nxt = list(current.supersedes)
-        else:
-            nxt = (
-                [current.superseded_by] if current.superseded_by else []
-            ) + snap.superseded_by.get(current.id, [])
-        for ref in nxt:
-            if ref in seen:
-                continue
-            seen.add(ref)
-            found = snap.by_id.get(ref)
-            out.append(found if found is not None else ref)
-            if found is not None:
-                frontier.append(found)
-    return out
-
-
-def item(request: Request):
-    state = _state(request)
-    item_id = request.path_params["item_id"]
-    snap = state.inventory.snapshot()
-    summary = snap.by_id.get(item_id)
-    if summary is None:
-        event = state.inventory.event(item_id)
-        if event is None:
-            raise HTTPException(404, f"no memory item or journal event with id '{item_id}'")
-        return render(
-            request,
-            "event.html",
-            active="journal",
-            event=event,
-            cited_by=[s for s in snap.items if event.id in s.events],
-        )
-    return render(request, "item.html", active="items", **item_context(request, summary))
-
-
-def item_context(request: Request, summary: ItemSummary) -> dict:
-    """Everything the item page shows, read from the file as it is now."""
-    from lorestack.integrations.viewer.charts import retention_curve, retention_points
-
-    state = _state(request)
-    snap = state.inventory.snapshot()
-    loaded = load_current(state, summary)
-    count, last = state.usage(summary.id)
-    now = datetime.now(timezone.utc)
-    it = loaded.item
-    anchor = max(it.updated, last) if last else it.updated
-    points, age_now = retention_points(
-        it.type,
-        anchor,
-        now,
-        state.mem.settings.decay,
-        access_count=count,
-        human_confirmed=it.human_confirmed,
-    )
-    return {
-        "it": it,
-        "loaded": loaded,
-        "summary": summary,
-        "older": _chain(snap, summary, "back"),
-        "newer": _chain(snap, summary, "forward"),
-        "access_count": count,
-        "last_access": last,
-        "retention_now": _at(points, age_now),
-        "curve": retention_curve(points, age_now),
-        "events": [(eid, state.inventory.event(eid)) for eid in it.source.events],
-        "frontmatter": _yaml(it.frontmatter()),
-        "editable": it.status != "archived",
-        "archivable": it.status != "archived" and it.id not in ("project", "profile"),
-        "conflict": None,
-        "form": None,
-    }
-
-
-def load_current(state: ViewerState, summary: ItemSummary):
-    """The item file as it is on disk now (with its checksum), found through the inventory."""
-    store = state.mem.store_for("global" if summary.scope == "global" else "project")
-    try:
-        loaded = store.load_file(summary.path)
-    except FileNotFoundError:  # moved or removed since the last sweep
-        return state.mem.get(summary.id)
-    if loaded.item.id != summary.id:  # the file changed under us: look it up properly
-        return state.mem.get(summary.id)
-    return loaded
-
-
-def _at(points, day: float) -> float:
-    best = min(points, key=lambda p: abs(p.day - day))
-    return best.retention
-
-
-def _yaml(data: dict) -> str:
-    import yaml
-
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-
-
 # ---- journal -------------------------------------------------------------------------------
 def journal(request: Request):
     from lorestack.retrieval.loader import open_todos
@@ -475,3 +332,12 @@ def criteria(request: Request):
         outcomes=outcomes,
         trace=trace,
     )
+
+
+# the item pages live beside this module; their names stay reachable here for the routes
+from lorestack.integrations.viewer.item_pages import (  # noqa: E402,F401 - re-exported
+    item,
+    item_context,
+    items,
+    load_current,
+)

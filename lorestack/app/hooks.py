@@ -1,0 +1,434 @@
+"""Client hooks: read the client's payload, do the work under a deadline, answer in its format.
+
+A hook must never break a session. Whatever happens — no memory here, a broken store, a
+corrupt index, a deadline that passes — the command exits 0, prints nothing the client could
+misread (an empty answer in the client's own format), and writes what went wrong to
+`hooks.log` under the index folder.
+
+Each client's payload fields, event names and reply format live in the client registry
+(`lorestack.core.clients`); this module does the work behind lorestack's three events.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from lorestack.core.clients import (  # noqa: F401 - the registry; re-exported for callers
+    CLIENTS,
+    EVENTS,
+    HookPayload,
+    format_output,
+    parse_payload,
+)
+from lorestack.core.clients import get as client_spec
+
+_SESSION_TTL_S = 7 * 24 * 3600
+
+
+def fail_open_output(client: str, event: str) -> str:
+    """The harmless answer: valid for the client, adds nothing, blocks nothing."""
+    return format_output(client, event, None)
+
+
+# ---- logging and session state --------------------------------------------------------------
+def _log_path(mem=None) -> Path:
+    if mem is not None:
+        return mem.primary.index_dir / "hooks.log"
+    from lorestack.core.paths import find_project_root, global_home
+
+    try:
+        return find_project_root() / ".index" / "hooks.log"
+    except Exception:  # noqa: BLE001 - no project: the global home keeps the log
+        return global_home() / ".index" / "hooks.log"
+
+
+def _log_to(mem=None, path: Path | None = None) -> None:
+    """Send lorestack's log records (warnings included) to this memory's hooks.log."""
+    from lorestack.core.logs import attach_file
+
+    try:
+        attach_file(path or _log_path(mem))
+    except Exception:  # noqa: BLE001 - no log is better than a failed hook
+        pass
+
+
+def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
+    """One line in hooks.log (through the `lorestack` logger); logging itself never raises."""
+    from lorestack.core.logs import get_logger
+
+    _log_to(mem, path)
+    try:
+        get_logger("hooks").warning(message.strip())
+    except Exception:  # noqa: BLE001, S110 - a log that cannot be written is skipped
+        pass
+
+
+def capture_native_stderr() -> None:
+    """Point file descriptor 2 at hooks.log for the rest of this hook process.
+
+    Native code (Chroma's Rust core, ONNX) writes panics and diagnostics straight to fd 2,
+    past any Python handler; in a hook that text would land in the client's session.
+    """
+    try:
+        target = _log_path()
+        if not target.parent.is_dir():
+            return
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o644)
+        os.dup2(fd, 2)
+        os.close(fd)
+    except Exception:  # noqa: BLE001, S110 - keep the inherited stderr then
+        pass
+
+
+def _session_file(mem, session_id: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", session_id)[:80] or "session"
+    return mem.primary.index_dir / "sessions" / f"{safe}.json"
+
+
+def load_session(mem, session_id: str | None) -> dict:
+    if not session_id:
+        return {}
+    try:
+        data = json.loads(_session_file(mem, session_id).read_text("utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def save_session(mem, session_id: str | None, state: dict) -> None:
+    if not session_id:
+        return
+    from lorestack.memory_layers.fsutil import write_atomic
+
+    state = {**state, "updated": time.time()}
+    write_atomic(_session_file(mem, session_id), json.dumps(state).encode("utf-8"))
+
+
+def _prune_sessions(mem) -> None:
+    folder = mem.primary.index_dir / "sessions"
+    cutoff = time.time() - _SESSION_TTL_S
+    try:
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".json") and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+    except OSError:
+        pass
+
+
+# ---- the three events -------------------------------------------------------------------------
+def _git(args: list[str], cwd: Path) -> str:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                             timeout=0.5, stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def session_query(mem, cwd: Path, now: datetime | None = None) -> str:
+    """What the session is probably about: branch name, recent commit subjects, open todos."""
+    from lorestack.retrieval.loader import open_todos
+
+    parts = []
+    branch = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
+    if branch and branch not in ("HEAD", "main", "master", "trunk"):
+        parts.append(branch.replace("/", " ").replace("-", " ").replace("_", " "))
+    subjects = _git(["log", "-5", "--format=%s"], cwd)
+    if subjects:
+        parts.extend(subjects.splitlines())
+    parts.extend(e.text.splitlines()[0] for e in open_todos(mem, now)[:5] if e.text.strip())
+    return "\n".join(p for p in parts if p.strip())
+
+
+def session_start(mem, payload: HookPayload) -> str | None:
+    from lorestack.retrieval.loader import assemble_context
+
+    hooks = mem.settings.hooks
+    cwd = Path(payload.cwd) if payload.cwd else Path.cwd()
+    query = session_query(mem, cwd)
+    result = assemble_context(mem, query=query or None, retrieval=hooks.session_retrieval,
+                              k=mem.settings.retrieval.k, sync=False)
+    _log_degraded(mem, f"session-start ({payload.client})", result)
+    # a new (or compacted, cleared, resumed) context starts from what we just gave it
+    save_session(mem, payload.session_id, {"received": result.full_ids})
+    _prune_sessions(mem)
+    return result.text or None
+
+
+def _log_degraded(mem, where: str, result) -> None:
+    """Say in hooks.log when recall came from less than the full index; rebuild BM25 behind."""
+    for note in result.notes:
+        if note.startswith(("retrieval skipped", "retrieval degraded", "retrieval: ",
+                            "unreadable memory file")):
+            log_failure(f"{where}: {note}", mem=mem)
+    if getattr(result, "index_cold", False):
+        spawn_index_sync(mem)
+
+
+def spawn_index_sync(mem) -> None:
+    """Bring the index back in a detached process (a BM25 search syncs it), once at a time."""
+    import sys
+
+    marker = mem.primary.index_dir / "syncing"
+    try:
+        if marker.exists() and time.time() - marker.stat().st_mtime < 300:
+            return
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        command = [sys.executable, "-m", "lorestack.cli", "--root", str(mem.primary.root),
+                   "search", "--mode", "bm25", "-k", "1", "index warm-up"]
+        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
+                        "stderr": subprocess.DEVNULL, "close_fds": True}
+        if os.name == "posix":
+            kwargs["start_new_session"] = True
+        subprocess.Popen(command, **kwargs)
+        log_failure("index is cold: rebuilding it in the background", mem=mem)
+    except Exception as exc:  # noqa: BLE001
+        log_failure(f"background index sync not started: {exc!r}", mem=mem)
+
+
+def _preload_vector_store() -> None:
+    """Import chromadb on a side thread while this one loads the ONNX model and searches BM25.
+
+    Both are needed for hybrid recall; the model's session setup runs in native code, so the
+    two overlap instead of adding up on a cold process.
+    """
+    def load() -> None:
+        try:
+            import chromadb  # noqa: F401
+        except Exception:  # noqa: BLE001, S110 - the search reports what is missing
+            pass
+
+    threading.Thread(target=load, name="lorestack-preload-chromadb", daemon=True).start()
+
+
+def prompt_context(mem, payload: HookPayload, retrieval: str) -> tuple[str | None, list[str]]:
+    """(context, ids shown whole) for the prompt with one retrieval mode; saves nothing."""
+    from lorestack.retrieval.loader import assemble_context
+
+    if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
+        return None, []  # e.g. Cursor's beforeSubmitPrompt cannot carry context
+    received = list(load_session(mem, payload.session_id).get("received", []))
+    result = assemble_context(
+        mem, query=payload.prompt, budget=mem.settings.loader.prompt_budget, tiers=("topk",),
+        recent=False, exclude_ids=received, retrieval=retrieval, k=mem.settings.hooks.prompt_k,
+        sync=False,
+    )
+    _log_degraded(mem, f"prompt ({payload.client})", result)
+    return result.text or None, list(result.full_ids)
+
+
+def remember_shown(mem, payload: HookPayload, ids: list[str]) -> None:
+    """Record what the session received, so later prompts do not repeat it."""
+    if ids:
+        state = load_session(mem, payload.session_id)
+        save_session(mem, payload.session_id,
+                     {**state, "received": list(state.get("received", [])) + ids})
+
+
+def prompt(mem, payload: HookPayload) -> str | None:
+    hooks = mem.settings.hooks
+    if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
+        _preload_vector_store()
+    text, ids = prompt_context(mem, payload, hooks.prompt_retrieval)
+    remember_shown(mem, payload, ids)
+    return text
+
+
+def session_end(mem, payload: HookPayload) -> None:
+    """Hand the transcript to extraction; record the pointer as an L3 event if that is not possible."""
+    transcript = payload.transcript_path
+    if not transcript:
+        return
+    if payload.hook_event_name in client_spec(payload.client).per_turn_end_events:
+        # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
+        state = load_session(mem, payload.session_id)
+        last = float(state.get("last_end", 0) or 0)
+        if time.time() - last < mem.settings.hooks.session_end_min_interval_s:
+            return
+        save_session(mem, payload.session_id, {**state, "last_end": time.time()})
+    try:
+        from lorestack.consolidation.extract import spawn_extraction
+
+        spawn_extraction(mem, transcript, payload.client)
+        return
+    except Exception as exc:  # noqa: BLE001 - fall back to recording the pointer
+        log_failure(f"session-end ({payload.client}): extraction not started: {exc!r}", mem=mem)
+    if mem.journal is None:
+        return
+    from lorestack.memory_layers.operations import log_event
+
+    who = payload.session_id or "unknown session"
+    log_event(mem, f"Session {who} ended ({payload.client}); transcript: {transcript}",
+              "note", tags=["session-end", payload.client], source="hook",
+              session=payload.session_id, redact=True)
+
+
+def spawn_warmup(mem) -> None:
+    """Build the loader cache in a detached process, so the next session start is fast.
+
+    A first session start on a big store (parsing thousands of files) can outlast the hook's
+    deadline; the hook then answers empty and leaves this to finish in the background.
+    """
+    import sys
+
+    marker = mem.primary.index_dir / "loader" / "warming"
+    try:
+        if marker.exists() and time.time() - marker.stat().st_mtime < 120:
+            return  # one is already running
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        command = [sys.executable, "-m", "lorestack.cli", "--root", str(mem.primary.root),
+                   "context", "--mode", "none", "--no-recent"]
+        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
+                        "stderr": subprocess.DEVNULL, "close_fds": True}
+        if os.name == "posix":
+            kwargs["start_new_session"] = True
+        subprocess.Popen(command, **kwargs)
+    except Exception as exc:  # noqa: BLE001
+        log_failure(f"cache warm-up not started: {exc!r}", mem=mem)
+
+
+def pre_tool(mem, payload: HookPayload) -> str | None:
+    from lorestack.app.file_hooks import pre_tool as about_file
+
+    return about_file(mem, payload)
+
+
+HANDLERS: dict[str, Callable[[Any, HookPayload], str | None]] = {
+    "session-start": session_start, "prompt": prompt, "session-end": session_end,
+    "pre-tool": pre_tool,
+}
+
+
+# ---- running one hook under a deadline -----------------------------------------------------
+@dataclass
+class HookRun:
+    output: str
+    ok: bool = True
+    timed_out: bool = False
+    error: str | None = None
+    elapsed_ms: float = 0.0
+
+
+def _open_memory(payload: HookPayload, root: str | None):
+    from lorestack.memory_layers.memory import Memory
+
+    cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    # a hook never downloads a model: without a local one, recall is BM25 only
+    no_download: dict[str, Any] = {"embedding.allow_download": False}
+    mem = Memory.open(root, cwd=cwd, require_project=False, **no_download)
+    if mem.project is None and not mem.home.root.is_dir():
+        return None
+    return mem
+
+
+def _configured_hooks(payload: HookPayload, root: str | None):
+    """The hook settings from every layer (config files, environment), without opening the
+    store; the shipped defaults if they cannot be read (the store's opening then reports why)."""
+    from lorestack.core.settings import HookSettings, resolve_settings
+
+    cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    try:
+        return resolve_settings(cwd, root).hooks
+    except Exception:  # noqa: BLE001 - a bad config is reported when the store opens
+        return HookSettings()
+
+
+def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,
+             deadline_ms: int | None = None, open_memory=None, spent_ms: float = 0.0) -> HookRun:
+    """Do the hook's work under a deadline (`core.guarded`); at the deadline, answer with what
+    is ready: for a hybrid/vector prompt a BM25 answer is computed first and kept, so a
+    deadline that passes during the full pipeline still leaves the client the cheaper recall.
+
+    The deadline is the configured one (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`, from
+    every settings layer), read before the store opens, so a longer configured deadline also
+    covers opening it; if the settings cannot be read, the shipped default applies until the
+    opened store's settings say otherwise; `spent_ms` (time the caller already used, e.g.
+    waiting for a service that did not answer) is taken off it. An explicit `deadline_ms`
+    (tests) caps it.
+    `open_memory(payload, root)` lets a long-lived caller (the service) hand in a warm memory.
+    """
+    from lorestack.core.guarded import Deadline, run_guarded
+    from lorestack.core.logs import detach_stderr
+    from lorestack.core.settings import HookSettings
+
+    detach_stderr()  # a hook's stderr may be shown to the user or read as a failure
+    if client not in CLIENTS or event not in EVENTS:
+        log_failure(f"hook {event!r} --client {client!r}: unknown event or client; "
+                    f"events: {', '.join(EVENTS)}; clients: {', '.join(CLIENTS)}")
+        return HookRun("", ok=False, error="unknown event or client")
+    payload = parse_payload(stdin_text, client, event)
+    empty = fail_open_output(client, event)
+
+    def pick(hooks: HookSettings) -> int:
+        return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
+
+    spent = max(0.0, spent_ms)
+
+    def left(ms: float) -> float:
+        return max(ms - spent, min(ms, 100.0)) / 1000  # a late caller still gets 100 ms
+
+    deadline = Deadline(left(deadline_ms if deadline_ms is not None else pick(HookSettings())))
+    box: dict[str, Any] = {}
+
+    if deadline_ms is None:
+        # the configured deadline, not the shipped one, must cover opening the store (the slow
+        # part on a loaded machine); reading the settings alone is cheap. Counted from the start.
+        deadline.set(left(pick(_configured_hooks(payload, root))))
+
+    def work(deadline: Deadline):
+        mem = box["mem"] = (open_memory or _open_memory)(payload, root)
+        if mem is None:
+            return None
+        _log_to(mem)
+        configured = pick(mem.settings.hooks)
+        deadline.set(left(configured if deadline_ms is None else min(deadline_ms, configured)))
+        if event != "prompt":
+            return HANDLERS[event](mem, payload)
+        mode = mem.settings.hooks.prompt_retrieval
+        if mode in ("default", "hybrid", "rrf", "vector"):
+            _preload_vector_store()
+            box["fallback"] = prompt_context(mem, payload, "bm25")
+        return prompt_context(mem, payload, mode)
+
+    run = run_guarded(work, deadline, name=f"lorestack-hook-{event}")
+    return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)
+
+
+def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],
+            limit: int, empty: str) -> HookRun:
+    """The client's reply from the guarded run: its value, the kept BM25 recall when the
+    full prompt recall missed the deadline, else the empty answer (logged)."""
+    mem = box.get("mem")
+    if event == "prompt" and (run.ok or run.timed_out):
+        chosen = run.value if run.ok else box.get("fallback")
+        if chosen is not None:
+            if not run.ok:
+                log_failure(f"prompt ({client}): deadline of {limit} ms passed during full "
+                            "recall; answered with BM25 recall", mem=mem)
+            text, shown = chosen
+            remember_shown(mem, payload, shown)
+            return HookRun(format_output(client, event, text), ok=run.ok,
+                           timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
+        if run.ok:  # no memory here
+            return HookRun(format_output(client, event, None), elapsed_ms=run.elapsed_ms)
+    if run.timed_out:
+        log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
+        if mem is not None and event == "session-start":
+            spawn_warmup(mem)
+        return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=run.elapsed_ms)
+    if not run.ok:
+        log_failure(f"{event} ({client}): {run.error}\n{run.trace or ''}", mem=mem)
+        return HookRun(empty, ok=False, error=run.error, elapsed_ms=run.elapsed_ms)
+    return HookRun(format_output(client, event, run.value), elapsed_ms=run.elapsed_ms)

@@ -1,0 +1,238 @@
+"""Requests and responses of every operation: what a front end sends and what it gets back.
+
+A request is what the caller means (its folder, its `LORESTACK_*` environment, its flags and
+the operation's arguments); defaults that depend on settings (k, budgets, deadlines) are left
+`None` here and filled in by the operation from the settings that apply to the caller. The
+service speaks these models as JSON (`SCHEMA` names their version on the wire).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lorestack.memory_layers.models import FileItemType
+
+SCHEMA = 1  # bump when a request or response changes incompatibly
+
+ItemType = FileItemType
+EventKind = Literal["progress", "discussion", "rejected", "todo", "blocker", "decision", "note"]
+Mode = Literal["default", "hybrid", "rrf", "bm25", "vector"]
+ContextMode = Literal["default", "hybrid", "rrf", "bm25", "vector", "none"]
+Tier = Literal["resident", "catalog", "topk"]
+TIERS: tuple[Tier, ...] = ("resident", "catalog", "topk")
+
+
+class Caller(BaseModel):
+    """Who asks, from where: settings and the memory root are resolved for this caller.
+
+    `env` None means "this process's environment" (a command run in-process); a dict is the
+    caller's `LORESTACK_*` variables (and HOME) as the service receives them. `flags` are
+    settings given on the command line (`section.key` → value), above every other layer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cwd: str | None = None
+    root: str | None = None
+    env: dict[str, str] | None = None
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    caller: Caller = Field(default_factory=Caller)
+
+
+# ---- writing -------------------------------------------------------------------------------
+class CriterionFields(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    paths: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(default_factory=list)
+    condition: str = ""
+    forbid: list[str] = Field(default_factory=list)
+    require: list[str] = Field(default_factory=list)
+    unless: list[str] = Field(default_factory=list)
+    verdict: Literal["warn", "block"] = "warn"
+    rationale: str = ""
+    review_when: str = ""
+    draft: bool | None = None  # None: [guardrail] draft
+
+
+class RememberRequest(Request):
+    text: str
+    type: ItemType = "fact"
+    title: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    scope: Literal["project", "global"] = "project"
+    supersedes: str | None = None
+    confidence: float = Field(default=1.0, ge=0, le=1)
+    importance: float = Field(default=0.5, ge=0, le=1)
+    criterion: CriterionFields = Field(default_factory=CriterionFields)
+    redact: bool | None = None
+    force: bool = False
+    source: Literal["user", "mcp"] = "user"
+    about: list[str] | None = None  # files/globs/symbols it is about; None: those the text names
+
+
+class Draft(BaseModel):
+    drafted_by: str
+    notes: list[str] = Field(default_factory=list)
+    kind: str = ""
+
+
+class RememberResponse(BaseModel):
+    item: dict[str, Any]
+    path: str
+    archived: str | None = None
+    duplicate_of: str | None = None
+    draft: Draft | None = None
+
+
+class LogRequest(Request):
+    text: str
+    kind: EventKind = "note"
+    tags: list[str] = Field(default_factory=list)
+    redact: bool | None = None
+
+
+class LogResponse(BaseModel):
+    event: dict[str, Any]
+
+
+class ChangeRequest(Request):
+    """forget (archive with a reason), supersede (replace with `text`), restore (unarchive),
+    done (close a todo or blocker; `text` says how)."""
+
+    action: Literal["forget", "supersede", "restore", "done"]
+    id: str
+    reason: str = ""
+    text: str = ""
+    title: str | None = None
+    tags: list[str] | None = None
+    redact: bool | None = None
+
+
+class ChangeResponse(BaseModel):
+    action: str
+    id: str
+    path: str | None = None
+    archived: str | None = None
+    item: dict[str, Any] | None = None
+
+
+# ---- reading -------------------------------------------------------------------------------
+class SearchRequest(Request):
+    query: str
+    k: int | None = Field(default=None, ge=1, le=1000)  # None: retrieval.k
+    types: list[str] = Field(default_factory=list)
+    layers: list[str] = Field(default_factory=list)
+    mode: Mode = "default"
+    statuses: list[str] = Field(default_factory=list)  # empty: active only
+    explain: bool = False
+
+
+class SearchResponse(BaseModel):
+    hits: list[dict[str, Any]]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class ContextRequest(Request):
+    query: str | None = None
+    budget: int | None = Field(default=None, ge=0)  # None: loader.budget
+    tiers: list[Tier] = Field(default_factory=lambda: list(TIERS))
+    mode: ContextMode = "default"
+    recent: bool = True
+
+
+class ContextResponse(BaseModel):
+    text: str
+    tokens: int
+    budget: int
+    encoding: str
+    ids: list[str]
+    full_ids: list[str] = Field(default_factory=list)
+    tiers: dict[str, Any] = Field(default_factory=dict)
+    dropped: list[dict[str, Any]] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    overhead: int = 0
+
+
+class CheckRequest(Request):
+    text: str
+    paths: list[str] = Field(default_factory=list)
+    label: str = "text"
+    retrieval: bool | None = None
+    llm: bool | None = None
+    strict: bool = False
+
+
+class CheckResponse(BaseModel):
+    """The guardrail's result as it gave it, and the exit code it means."""
+
+    result: dict[str, Any]
+    exit_code: int
+    judge_request: str | None = None
+
+
+# ---- hooks ---------------------------------------------------------------------------------
+class HookRequest(Request):
+    event: Literal["session-start", "prompt", "session-end", "pre-tool"]
+    client: str = ""  # empty: the registry's default client
+    stdin: str = ""
+    deadline_ms: int | None = None  # None: hooks.deadline_ms / hooks.prompt_deadline_ms
+
+
+class HookResponse(BaseModel):
+    output: str
+    ok: bool = True
+    timed_out: bool = False
+    error: str | None = None
+    elapsed_ms: float = 0.0
+
+
+# ---- upkeep --------------------------------------------------------------------------------
+class ExportRequest(Request):
+    scope: Literal["project", "global"] = "project"
+
+
+class ExportResponse(BaseModel):
+    records: list[dict[str, Any]]
+
+
+class ImportRequest(Request):
+    sources: list[str]
+    format: str = "auto"
+    index: bool = True
+
+
+class ImportResponse(BaseModel):
+    result: dict[str, Any]
+
+
+class ConsolidateRequest(Request):
+    dry_run: bool = False
+    since: str | None = None
+    model: str | None = None
+    max_tokens: int | None = None
+    commit: bool | None = None
+    require_llm: bool = False
+
+
+class ConsolidateResponse(BaseModel):
+    report: dict[str, Any]
+
+
+class ReviewRequest(Request):
+    action: Literal["list", "accept", "reject"] = "list"
+    ids: list[str] = Field(default_factory=list)
+    all: bool = False
+    reason: str = ""
+
+
+class ReviewResponse(BaseModel):
+    pending: list[dict[str, Any]] = Field(default_factory=list)
+    result: dict[str, Any] | None = None

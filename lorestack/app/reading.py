@@ -1,0 +1,61 @@
+"""Operations that read memory: search, context, and check (the guardrail's verdict)."""
+
+from __future__ import annotations
+
+from lorestack.app.models import (
+    CheckRequest,
+    CheckResponse,
+    ContextRequest,
+    ContextResponse,
+    SearchRequest,
+    SearchResponse,
+)
+from lorestack.app.opening import Opener, jsonable, open_memory
+
+
+def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
+    """Ranked items and events for the query; k defaults to `retrieval.k`."""
+    from lorestack.retrieval.index import search as run_search
+
+    mem = opener(request.caller, False)
+    warnings: list[str] = []
+    hits = run_search(
+        mem, request.query, k=request.k or mem.settings.retrieval.k,
+        types=list(request.types) or None, layers=list(request.layers) or None,
+        mode=request.mode, include_status=tuple(request.statuses) or ("active",),
+        explain=request.explain,
+    )
+    return SearchResponse(hits=[jsonable(h.as_dict()) for h in hits], warnings=warnings)
+
+
+def context(request: ContextRequest, opener: Opener = open_memory) -> ContextResponse:
+    """What a session would receive within the budget (default `loader.budget`)."""
+    from lorestack.retrieval.loader import assemble_context
+
+    mem = opener(request.caller, False)
+    result = assemble_context(mem, query=request.query, budget=request.budget,
+                              tiers=tuple(request.tiers), recent=request.recent,
+                              retrieval=request.mode)
+    return ContextResponse(
+        text=result.text, tokens=result.tokens, budget=result.budget, encoding=result.encoding,
+        ids=list(result.ids), full_ids=list(result.full_ids), tiers=jsonable(result.tiers),
+        dropped=jsonable(result.dropped), notes=list(result.notes), overhead=result.overhead,
+    )
+
+
+def check(request: CheckRequest, opener: Opener = open_memory) -> CheckResponse:
+    """Hold a proposal against the criteria; the guardrail's result and exit code unchanged."""
+    from lorestack.guardrail.check import check as do_check
+    from lorestack.guardrail.proposals import Proposal
+
+    mem = opener(request.caller, True)
+    proposal = Proposal(source="text", text=request.text, label=request.label,
+                        paths=list(request.paths))
+    result = do_check(mem, proposal, retrieval=request.retrieval, llm=request.llm)
+    judge = None
+    if result.undecided:
+        from lorestack.guardrail.replies import judge_request
+
+        judge = judge_request(result)
+    return CheckResponse(result=result.model_dump(mode="json"),
+                         exit_code=result.exit_code(request.strict), judge_request=judge)

@@ -1,0 +1,78 @@
+"""Operations that maintain memory: import, export, consolidate, review."""
+
+from __future__ import annotations
+
+from lorestack.app.models import (
+    ConsolidateRequest,
+    ConsolidateResponse,
+    ExportRequest,
+    ExportResponse,
+    ImportRequest,
+    ImportResponse,
+    ReviewRequest,
+    ReviewResponse,
+)
+from lorestack.app.opening import Opener, jsonable, open_memory
+from lorestack.core.errors import LorestackError
+
+
+def export(request: ExportRequest, opener: Opener = open_memory) -> ExportResponse:
+    """Every file of one memory as records (`import-memory` reads them back)."""
+    from lorestack.memory_layers.portable import export_records
+
+    mem = opener(request.caller, request.scope == "project")
+    paths = mem.project if request.scope == "project" else mem.home
+    assert paths is not None  # a project scope required the project to open
+    return ExportResponse(records=list(export_records(paths, scope=request.scope)))
+
+
+def import_(request: ImportRequest, opener: Opener = open_memory) -> ImportResponse:
+    """Many events at once into the journal (redacted, deduplicated by id) and the index."""
+    from lorestack.consolidation.bulk_import import import_files
+
+    mem = opener(request.caller, True)
+    result = import_files(mem, list(request.sources), request.format, index=request.index)
+    data = {k: v for k, v in vars(result).items() if k not in ("stored_ids", "texts", "timeline")}
+    return ImportResponse(result=jsonable({**data, "events_per_s": result.events_per_s}))
+
+
+def consolidate(request: ConsolidateRequest, opener: Opener = open_memory,
+                progress=None) -> ConsolidateResponse:
+    """Fold new journal events into stable items (the LLM if configured, else extractively)."""
+    from datetime import date
+
+    from lorestack.consolidation.job import run_consolidation
+
+    caller = request.caller
+    if request.model:
+        caller = caller.model_copy(update={"flags": {**caller.flags, "llm.model": request.model}})
+    since = None
+    if request.since:
+        try:
+            since = date.fromisoformat(request.since)
+        except ValueError as exc:
+            raise LorestackError(f"{request.since!r} is not a date (YYYY-MM-DD)") from exc
+    mem = opener(caller, True)
+    report = run_consolidation(mem, dry_run=request.dry_run, since=since,
+                               max_tokens=request.max_tokens, progress=progress,
+                               commit=request.commit, require_llm=request.require_llm)
+    data = jsonable(report)
+    data["changed"] = report.changed
+    data["total_tokens"] = report.total_tokens
+    return ConsolidateResponse(report=data)
+
+
+def review(request: ReviewRequest, opener: Opener = open_memory) -> ReviewResponse:
+    """List the machine claims waiting for review, or accept / reject them."""
+    from lorestack.consolidation import review as claims
+
+    mem = opener(request.caller, True)
+    pending = claims.list_pending(mem)
+    if request.action == "list":
+        return ReviewResponse(pending=jsonable(pending))
+    chosen = [p.id for p in pending] if request.all else list(request.ids)
+    if not chosen:
+        raise LorestackError(f"give the ids to {request.action} (see `lorestack review`) or --all")
+    if request.action == "accept":
+        return ReviewResponse(result=jsonable(claims.accept(mem, chosen)))
+    return ReviewResponse(result=jsonable(claims.reject(mem, chosen, request.reason)))

@@ -1,0 +1,89 @@
+"""Operations that write memory: remember, log, and forget / supersede / restore."""
+
+from __future__ import annotations
+
+from lorestack.app.models import (
+    ChangeRequest,
+    ChangeResponse,
+    Draft,
+    LogRequest,
+    LogResponse,
+    RememberRequest,
+    RememberResponse,
+)
+from lorestack.app.opening import Opener, jsonable, open_memory, text_or_none
+
+
+def _criterion(mem, request: RememberRequest):
+    """The criterion to store and how it was drafted (one policy for every front end)."""
+    from lorestack.memory_layers.models import AppliesTo, CriterionSpec
+
+    c = request.criterion
+    spec = CriterionSpec(
+        applies_to=AppliesTo(paths=list(c.paths), keywords=list(c.keywords), topics=list(c.topics)),
+        condition=c.condition, forbid=list(c.forbid), require=list(c.require),
+        unless=list(c.unless), verdict=c.verdict, rationale=c.rationale,
+        review_when=c.review_when,
+    )
+    if c.draft is False or (c.draft is None and not mem.settings.guardrail.draft):
+        return spec, None
+    from lorestack.guardrail.drafting import draft_criterion
+
+    drafted = draft_criterion(mem.settings, c.condition or request.text, spec)
+    return drafted.spec, drafted
+
+
+def remember(request: RememberRequest, opener: Opener = open_memory) -> RememberResponse:
+    from lorestack.memory_layers.models import Source
+    from lorestack.memory_layers.operations import remember as do_remember
+
+    mem = opener(request.caller, request.scope == "project")
+    spec = drafted = None
+    if request.type == "criterion":
+        spec, drafted = _criterion(mem, request)
+    written = do_remember(
+        mem, request.text, request.type, title=request.title, tags=request.tags,
+        scope=request.scope, supersedes=request.supersedes, confidence=request.confidence,
+        importance=request.importance, criterion=spec, redact=request.redact,
+        force=request.force, source=Source(kind=request.source), about=request.about,
+    )
+    draft = None
+    if drafted is not None:
+        draft = Draft(drafted_by=drafted.drafted_by, notes=list(drafted.notes),
+                      kind=str(getattr(drafted.draft, "kind", "") or ""))
+    return RememberResponse(item=jsonable(written.item), path=str(written.path),
+                            archived=text_or_none(written.archived),
+                            duplicate_of=written.duplicate_of, draft=draft)
+
+
+def log(request: LogRequest, opener: Opener = open_memory) -> LogResponse:
+    from lorestack.memory_layers.operations import log_event
+
+    mem = opener(request.caller, True)
+    event = log_event(mem, request.text, request.kind, tags=request.tags, redact=request.redact)
+    return LogResponse(event=jsonable(event))
+
+
+def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeResponse:
+    """Archive (`forget`, a reason required), replace (`supersede`), bring back (`restore`) or
+    close a todo (`done`)."""
+    from lorestack.memory_layers import operations
+
+    mem = opener(request.caller, True)
+    if request.action == "forget":
+        path = operations.forget(mem, request.id, request.reason)
+        return ChangeResponse(action="forget", id=request.id, archived=str(path))
+    if request.action == "supersede":
+        written = operations.supersede(mem, request.id, request.text, title=request.title,
+                                       tags=request.tags, redact=request.redact)
+        return ChangeResponse(action="supersede", id=written.item.id, path=str(written.path),
+                              archived=text_or_none(written.archived),
+                              item=jsonable(written.item))
+    if request.action == "done":
+        from lorestack.memory_layers.event_archive import close_todo
+
+        event = close_todo(mem, request.id, request.text)
+        return ChangeResponse(action="done", id=event.id, item=jsonable(event))
+    restored = operations.restore(mem, request.id)
+    return ChangeResponse(action="restore", id=restored.item.id, path=str(restored.path),
+                          item=jsonable(restored.item))
