@@ -11,8 +11,8 @@ CHAT = Path(__file__).parent / "data" / "bench_small_chat.jsonl"
 
 
 def test_the_bench_default_context_is_the_prompt_hooks_context():
+    from lorestack.app.hooks import prompt_context
     from lorestack.core.clients import HookPayload
-    from lorestack.integrations.hooks import prompt_context
     from lorestack.retrieval import pool
 
     line = read_dataset(CHAT, limit=1)[0]

@@ -91,7 +91,7 @@ def reference_hits(store: IngestedStore, ref: ReferenceIndex, mode: str, query: 
 
 
 def hook_context(mem, query: str, budget: int, now, *, record: bool = False):
-    """The context the prompt hook gives for `query` (lorestack/integrations/hooks.py,
+    """The context the prompt hook gives for `query` (lorestack/app/hooks.py,
     `prompt_context`): the top-k tier alone, no journal, `hooks.prompt_k` hits in
     `hooks.prompt_retrieval` mode, searched by the loader itself, with `budget` in place of
     `loader.prompt_budget`. A test holds the two to the same text."""
