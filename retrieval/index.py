@@ -318,8 +318,6 @@ class MemoryIndex:
         parts: list[tuple[Retriever, float]] = []
         if mode in ("bm25", "rrf", "default"):
             weight = 1.0 if mode == "bm25" else r.bm25_weight
-            if mode == "default" and not names_an_identifier(query):
-                weight = r.prose_bm25_weight  # plain prose: meaning matters more than words
             near = r.neighbour_weight if mode == "default" and r.neighbour_chars > 0 else 0.0
             parts.append((LexicalRetriever(self.lexical, now, near_weight=near), weight))
         if mode in ("vector", "rrf", "default"):
@@ -385,17 +383,6 @@ class MemoryIndex:
     def _warn(self, message: str) -> None:
         self.last_warnings.append(message)
         self.warn(message)
-
-
-_IDENTIFIER = re.compile(
-    r"`|\b\w*[a-z][A-Z]\w*|\w_\w|\b[A-Z]{2,}\d*\b|\b[A-Za-z]+\d+\w*|\b\d+[A-Za-z]+\w*"
-    r"|\w[./:]\w|--\w|\(\)")
-
-
-def names_an_identifier(query: str) -> bool:
-    """Whether the query holds something BM25 is strong on and dense retrieval is not: an
-    identifier, a path, an error code, a version (`getUserById`, `ERR_POOL`, `v2.3`, `a/b`)."""
-    return bool(_IDENTIFIER.search(query))
 
 
 def _passes(doc, filters: Filters) -> bool:

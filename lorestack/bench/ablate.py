@@ -48,7 +48,6 @@ def ablations() -> list[Ablation]:
     return [
         ("-date", _with_settings("retrieval", date_weight=0.0)),
         ("-speaker", _with_settings("retrieval", speaker_weight=0.0)),
-        ("-prose", _with_settings("retrieval", prose_bm25_weight=1.0)),
         ("-near", _with_settings("retrieval", neighbour_weight=0.0)),
         ("-decay", _with_settings("retrieval", reranker="none")),
         ("-excerpts", _with_settings("loader", excerpts=False)),

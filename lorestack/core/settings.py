@@ -49,7 +49,6 @@ class RetrievalSettings(BaseModel):
     k: int = 10
     rrf_k: int = 10
     bm25_weight: float = 1.0
-    prose_bm25_weight: float = 0.5
     vector_weight: float = 1.0
     candidates: int = 50
     date_weight: float = 2.0
