@@ -274,6 +274,12 @@ _ADMIN_USERS = (r"(?:admin|administrator|root|deploy|deployer|ops|guest|ubuntu|p
                 r"ec2-user|elastic|jenkins|grafana|ci|svc[_\-]\w+|[\w\-]+-bot|[\w\-]+bot)")
 
 
+# what stands before a slash in a branch name or a path, never a user
+_NOT_USERS = frozenset("feature features fix fixes bugfix hotfix release releases src lib docs "
+                       "doc test tests app apps api main master dev develop origin refs heads "
+                       "tags remotes upstream chore ci build dist assets static public read input".split())
+
+
 def _passphrase_ok(m: re.Match[str]) -> bool:
     words = m.group("v").lower().split()
     return 3 <= len(words) <= 6 and not any(w in _NOT_A_PASSPHRASE for w in words)
@@ -323,6 +329,14 @@ SPOKEN_RULES: list[Rule] = [
         ("login", "cred", "account", "use"),
         "v",
         _mixed_ok,
+    ),
+    # "prod db: seth/qwerty4188": a place, a colon, then user/secret (not a branch or a path)
+    _r(
+        "password in prose",
+        r"(?i)\b[\w.\-]+(?:[ \t][\w.\-]+)?:[ \t]+(?P<u>[a-z][\w.\-]{1,30})/(?P<v>[^\s/'\"`,;]{6,64})",
+        ":",
+        "v",
+        lambda m: _mixed_ok(m) and m.group("u").lower() not in _NOT_USERS,
     ),
     # "log into X as seth with Summer8641", "sign in to X with seth and Letmein5626#"
     _r(

@@ -210,3 +210,24 @@ def test_an_anchor_names_code_that_exists(code_repo):
     assert glob["anchors"] == ["migrations/**/*.sql"]
     assert "may be stale" not in run("context").stdout  # matching nothing yet is not stale
     assert "no journal event" not in run("anchors", "accept", "zzzz9", code=1).output
+
+
+def test_the_viewer_says_may_be_stale(code_repo):
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+
+    item = _remember("getUserById caches for 60 s", "--type", "caveat")
+    path = code_repo / "src" / "users" / "repo.ts"
+    path.write_text(path.read_text().replace("60);", "300);"))
+    viewer = create_app(Memory.open(code_repo), "tok", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765")
+        client.cookies.set("lorestack_ui_8765", "tok")
+        page = client.get(f"/items/{item['id']}")
+        assert page.status_code == 200
+        assert "may be stale: +1 -1 lines" in page.text
+        assert "src/users/repo.ts:getUserById" in page.text
+    finally:
+        viewer.state.close()

@@ -135,7 +135,22 @@ def item_context(request: Request, summary: ItemSummary) -> dict:
         "archivable": it.status != "archived" and it.id not in ("project", "profile"),
         "conflict": None,
         "form": None,
+        "anchors": _anchor_states(state, it),
     }
+
+
+def _anchor_states(state: ViewerState, item) -> list:
+    """The code the item is about and whether it changed since ("may be stale")."""
+    if not item.anchors or item.scope != "project":
+        return []
+    from lorestack.memory_layers.anchors import index_for, item_states
+
+    index = index_for(state.mem)
+    if index is None:
+        return []
+    states = item_states(index, item)
+    index.save()
+    return states
 
 
 def load_current(state: ViewerState, summary: ItemSummary):
