@@ -43,6 +43,14 @@ def build(root: Path, items: int, anchored: int) -> Path:
     for n in range(anchored):
         remember(mem, f"handler_{n} must stay idempotent: the queue redelivers", "caveat",
                  about=[f"src/mod{n:03d}.py:handler_{n}"], force=True)
+    # a user's store is indexed: timing while the service builds a cold index measures that
+    from lorestack.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(mem)
+    try:
+        index.sync()
+    finally:
+        index.close()
     return repo
 
 
