@@ -75,8 +75,9 @@ def run(items: int, anchored: int, runs: int, seed: int = 3) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
     env.update({"LORESTACK_HOME": str(home / ".lorestack"), "LORESTACK_SERVICE__ENABLED": "true",
                 "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir)})
-    saved = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
+    saved = {k: os.environ.get(k) for k in ("LORESTACK_SERVICE__RUNTIME_DIR", "LORESTACK_HOME")}
     os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
+    os.environ["LORESTACK_HOME"] = env["LORESTACK_HOME"]  # the index is built as the service sees it
     try:
         repo = build(root, items, anchored)
 
@@ -113,10 +114,11 @@ def run(items: int, anchored: int, runs: int, seed: int = 3) -> dict:
             client.call({"op": "stop"}, 10.0, check_env=False)
         except Exception:  # noqa: BLE001 - already gone
             pass
-        if saved is None:
-            os.environ.pop("LORESTACK_SERVICE__RUNTIME_DIR", None)
-        else:
-            os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = saved
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(run_dir.parent, ignore_errors=True)
 
