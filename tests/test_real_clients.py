@@ -116,15 +116,32 @@ def make_project(repo: Path, *, shipped_deadlines: bool = False) -> Path:
     assert run_cli("init", cwd=repo).returncode == 0
     for text, kind in (
         (f"Never run database migrations on Fridays; codeword {SESSION_FACT}", "caveat"),
-        (
-            "Invoice PDF typeface\n\nThe invoice PDF renderer must embed the Tilda Sans font; "
-            f"codeword {PROMPT_FACT}",
-            "decision",
-        ),
         ("Frontend build uses vite; the preview server listens on port 5173", "fact"),
     ):
         proc = run_cli("remember", text, "--type", kind, cwd=repo)
         assert proc.returncode == 0, proc.stderr
+    # the prompt-only fact: a decision taken months ago, in the journal. A session start shows
+    # remembered items and the last days' journal, so only the prompt's recall can bring it.
+    from datetime import datetime, timedelta, timezone
+
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    rows = [
+        {"time": (now - timedelta(days=90)).isoformat(), "kind": "decision",
+         "text": "Invoice PDF typeface: the invoice PDF renderer must embed the Tilda Sans font; "
+                 f"codeword {PROMPT_FACT}"},
+        {"time": (now - timedelta(days=2)).isoformat(), "kind": "progress",
+         "text": "Moved the staging deploy to the new runner"},
+        {"time": (now - timedelta(minutes=5)).isoformat(), "kind": "note",
+         "text": "Started on the release checklist"},
+    ]
+    old = repo / "journal.jsonl"
+    old.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    proc = run_cli("import", str(old), cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    old.unlink()
+    # a store this small fits whole in a session start that fills its budget from the ranking
+    with (repo / ".memory" / "config.toml").open("a", encoding="utf-8") as fh:
+        fh.write("\n[loader]\nfill_budget = false\n")
     assert run_cli("reindex", cwd=repo).returncode == 0
     # the premise: the session start gives the caveat, and not the prompt-only body
     start = run_cli(
