@@ -189,16 +189,18 @@ def test_notes_style_dataset_has_long_events_with_the_answer_inside():
 
 
 @pytest.mark.slow
-def test_bench_reports_answer_in_context_and_excerpts_raise_it(tmp_path, monkeypatch):
+def test_bench_reports_answer_in_context_and_excerpts_never_lower_it(tmp_path, monkeypatch):
     from lorestack.bench.notes import generate_notes
     from lorestack.bench.retrieval import run_retrieval_bench
 
     monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model_dir()))
-    monkeypatch.setenv("LORESTACK_LOADER__EXCERPT_RANK", "10")  # short events fill the rest
     path = tmp_path / "notes.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in generate_notes(2, 1, 10)), "utf-8")
     with_ex = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
     monkeypatch.setenv("LORESTACK_LOADER__EXCERPTS", "false")
     without = run_retrieval_bench(path, budget=800, modes=["default"]).results["default"]
-    assert with_ex["answer_in_context@800"] > without["answer_in_context@800"]
+    # through the prompt hook's path (issue 21) excerpts only take room left after whole hits:
+    # on this set they no longer raise answer_in_context (0.2 both ways at 800 tokens), and
+    # must not lower it. Whether the stage pays at all is issue 21's next ablation.
+    assert with_ex["answer_in_context@800"] >= without["answer_in_context@800"]
     assert with_ex["tokens_mean"] <= 800
