@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -173,16 +174,56 @@ def _parse_row(text: str) -> CatalogRow:
     return CatalogRow(sort, item_id, kind, key, int(tokens), path, line + "\n")
 
 
+_REFRESH_LOCKS: dict[str, threading.Lock] = {}
+_REFRESH_GUARD = threading.Lock()
+
+
+def _refresh_lock(key: Path) -> threading.Lock:
+    with _REFRESH_GUARD:
+        return _REFRESH_LOCKS.setdefault(str(key), threading.Lock())
+
+
+def _path_index(catalog_text: str) -> dict[str, str]:
+    """id -> relative path of every catalog row (the first row wins, as a scan would find)."""
+    index: dict[str, str] = {}
+    for text in catalog_text.splitlines():
+        if text:
+            fields = text.split("\t", 6)
+            index.setdefault(fields[1], fields[5])
+    return index
+
+
+# the catalog as last read, per file, with its id -> path index: a long-lived process (the
+# service) reads and indexes a 10k-line catalog once per change, not once per request
+_CATALOGS: dict[str, tuple[tuple[int, int, int], str, dict[str, str]]] = {}
+
+
+def _read_catalog(path: Path) -> tuple[str, dict[str, str] | None]:
+    """The catalog file's text and (when it was read before, unchanged) its path index."""
+    info = os.stat(path)
+    stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+    hit = _CATALOGS.get(str(path))
+    if hit is not None and hit[0] == stamp:
+        return hit[1], hit[2]
+    text = path.read_text("utf-8")
+    if len(_CATALOGS) > 16:
+        _CATALOGS.clear()
+    _CATALOGS[str(path)] = (stamp, text, _path_index(text))
+    return text, _CATALOGS[str(path)][2]
+
+
 class RootView:
     """A root's resident items (whole) and its catalog (parsed lazily, in priority order)."""
 
     def __init__(self, resident: list[CachedItem], catalog_text: str, problems: list[str],
-                 root: Path | None = None, anchored: list[dict] | None = None):
+                 root: Path | None = None, anchored: list[dict] | None = None,
+                 paths: dict[str, str] | None = None):
         self.root = root
         self.anchored = anchored or []  # {id, path, anchors} of active items with anchors
         self.resident = resident
         self._catalog_text = catalog_text
         self.problems = problems
+        self._paths: dict[str, str] | None = paths  # id -> relative path, built on first use
 
     def rows(self):
         for text in self._catalog_text.splitlines():
@@ -190,15 +231,15 @@ class RootView:
                 yield _parse_row(text)
 
     def paths_for(self, ids: set[str]) -> dict[str, str]:
-        """Absolute file paths of the given item ids (stops once all are found)."""
+        """Absolute file paths of the given item ids (the first catalog row of each id)."""
+        index = self._paths
+        if index is None:
+            index = self._paths = _path_index(self._catalog_text)
         found: dict[str, str] = {}
-        for text in self._catalog_text.splitlines():
-            item_id = text.split("\t", 2)[1] if text else ""
-            if item_id in ids and item_id not in found:
-                rel = _parse_row(text).path
+        for item_id in ids:
+            rel = index.get(item_id)
+            if rel is not None:
                 found[item_id] = str(self.root / rel) if self.root else rel
-                if len(found) == len(ids):
-                    break
         return found
 
     @property
@@ -247,17 +288,34 @@ class RootCache:
 
     def load(self, rescan_s: float = 300.0) -> RootView:
         """Fresh view of this root; re-parses only files whose stat changed."""
-        import time
-
         if not self.paths.root.is_dir():
             return RootView([], "", [])
-        fast = self._read_json(self.resident_file)
-        quick = quick_scan(self.paths).fingerprint
-        recent = time.time() - float(fast.get("full_scan_at", 0) or 0) < rescan_s
-        if fast and recent and fast.get("quick") == quick:
-            view = self._view(fast)
+        view = self._fresh(rescan_s)
+        if view is not None:
+            return view
+        # one refresh per root at a time: a request that arrives while another parses the
+        # store (seconds at 10k items) waits for that parse instead of repeating it
+        with _refresh_lock(self.resident_file):
+            view = self._fresh(rescan_s)
             if view is not None:
                 return view
+            return self._load_slow()
+
+    def _fresh(self, rescan_s: float) -> RootView | None:
+        """The cached view when the quick scan says nothing changed (and a full scan is
+        recent); None otherwise."""
+        import time
+
+        fast = self._read_json(self.resident_file)
+        if not fast or time.time() - float(fast.get("full_scan_at", 0) or 0) >= rescan_s:
+            return None
+        if fast.get("quick") != quick_scan(self.paths).fingerprint:
+            return None
+        return self._view(fast)
+
+    def _load_slow(self) -> RootView:
+        fast = self._read_json(self.resident_file)
+        quick = quick_scan(self.paths).fingerprint
         scan = scan_root(self.paths)
         if fast and fast.get("fingerprint") == scan.fingerprint:
             view = self._view(fast)
@@ -280,14 +338,14 @@ class RootCache:
 
     def _view(self, fast: dict) -> RootView | None:
         try:
-            catalog = self.catalog_file.read_text("utf-8")
-        except OSError:
+            catalog, paths = _read_catalog(self.catalog_file)
+        except (OSError, ValueError):
             return None
         if fast.get("catalog_fingerprint") != fast.get("fingerprint"):
             return None
         return RootView([CachedItem(**row) for row in fast.get("resident", [])], catalog,
                         list(fast.get("problems", [])), self.paths.root,
-                        list(fast.get("anchored", [])))
+                        list(fast.get("anchored", [])), paths)
 
     def _write_fast(self, fast: dict, quick: str) -> None:
         import time

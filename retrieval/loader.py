@@ -109,11 +109,21 @@ def candidates_for(mem: Memory, budget: int) -> int:
 
 
 def _memo(mem: Memory) -> TokenMemo:
+    from lorestack.memory_layers import parse_cache
+
     index_dir = mem.primary.index_dir
     return TokenMemo(
         mem.settings.tokens.encoding,
         index_dir / "loader" / "tokens.json" if index_dir.parent.is_dir() else None,
+        shared=parse_cache.enabled(),  # the service: one table per memory, not a read per request
     )
+
+
+def warm_cache(mem: Memory) -> None:
+    """Bring the loader's cache (resident items, catalog) up to date, as a session start would."""
+    memo = _memo(mem)
+    cached_view(mem, memo)
+    memo.save()
 
 
 def open_todos(mem: Memory, now: datetime | None = None) -> list:

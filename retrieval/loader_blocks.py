@@ -343,12 +343,46 @@ def hit_block(
         if event is None:
             return None
         return event_block(event, now, memo, "retrieved", str(path), days.position(path, event.id))
+    from lorestack.memory_layers import parse_cache
+
+    path = known_path or hit.path
+    stamp = _stamp(path) if path and parse_cache.enabled() else None
+    key = (str(path), memo.encoding)
+    if stamp is not None:
+        kept = _ITEM_BLOCKS.get(key)
+        if kept is not None and kept[0] == stamp and kept[1] == hit.id:
+            return kept[2]
     loaded = _load_item(mem, hit, known_path)
     if loaded is None or loaded.item.id != hit.id or loaded.item.status != "active":
+        block = None
+    else:
+        item = loaded.item
+        verdict = item.criterion.verdict if item.criterion else ""
+        block = item_block(item, memo, "topk", "retrieved", verdict=verdict, anchors=anchors)
+        if item.anchors:
+            return block  # its "may be stale" note follows the code, not the file: not kept
+    if stamp is not None and loaded is not None:
+        if len(_ITEM_BLOCKS) >= _ITEM_BLOCKS_MAX:
+            _ITEM_BLOCKS.clear()
+        _ITEM_BLOCKS[key] = (stamp, hit.id, block)
+    return block
+
+
+# A long-lived process (the service, where `parse_cache` is on) keeps each hit's rendered
+# block by its file's stat: a prompt that fills its budget renders hundreds of hits, mostly
+# the same ones again. Blocks are never changed after they are made, so one is shared.
+_ITEM_BLOCKS: dict[tuple[str, str], tuple[tuple[int, int, int], str, Block | None]] = {}
+_ITEM_BLOCKS_MAX = 200_000
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    import os
+
+    try:
+        info = os.stat(path)
+    except OSError:
         return None
-    item = loaded.item
-    verdict = item.criterion.verdict if item.criterion else ""
-    return item_block(item, memo, "topk", "retrieved", verdict=verdict, anchors=anchors)
+    return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
 def _load_item(mem: Memory, hit: Hit, known_path: str | None):

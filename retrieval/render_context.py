@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -249,12 +250,21 @@ class TokenMemo:
     were all seen before never loads it.
     """
 
-    def __init__(self, encoding: str, path: Path | None = None):
+    def __init__(self, encoding: str, path: Path | None = None, *, shared: bool = False):
         self.encoding = encoding
         self.path = path
         self._counts: dict[str, int] = {}
         self._dirty = False
         self._counter: Any = None  # a TokenCounter, made on first exact count
+        self._shared: _SharedCounts | None = None
+        if shared:
+            # a long-lived process keeps one count table per file: read once, saved now and then
+            key = (str(path), encoding)
+            table = _SHARED.get(key)
+            if table is None:
+                table = _SHARED[key] = _SharedCounts(TokenMemo(encoding, path)._counts)
+            self._shared, self._counts = table, table.counts
+            return
         if path is not None:
             try:
                 data = json.loads(path.read_text("utf-8"))
@@ -288,6 +298,18 @@ class TokenMemo:
         return count
 
     def save(self) -> None:
+        if self._shared is not None:
+            import time
+
+            self._shared.dirty |= self._dirty
+            self._dirty = False
+            if not self._shared.dirty or time.monotonic() - self._shared.saved < _SHARED_SAVE_S:
+                return
+            self._shared.saved, self._shared.dirty = time.monotonic(), False
+            self._counts = dict(self._shared.counts)  # a copy: other requests keep counting
+            self._dirty = True
+            if len(self._shared.counts) > _MEMO_LIMIT:
+                self._shared.counts.clear()
         if not self._dirty or self.path is None:
             return
         from lorestack.memory_layers.fsutil import write_atomic
@@ -299,6 +321,17 @@ class TokenMemo:
             self._dirty = False
         except OSError:
             pass  # a cache that cannot be written costs time, never correctness
+
+
+@dataclass
+class _SharedCounts:
+    counts: dict[str, int]
+    dirty: bool = False
+    saved: float = 0.0
+
+
+_SHARED: dict[tuple[str, str], _SharedCounts] = {}
+_SHARED_SAVE_S = 30.0  # a shared table is written at most this often (and first at once)
 
 
 def today_utc(now: datetime) -> date:

@@ -76,6 +76,7 @@ class WarmMemories:
         self._locks: dict[str, ReadWriteLock] = {}
         self._lock = threading.RLock()
         self._warming = threading.Lock()
+        self._loader_warmed: set[str] = set()
         self.watcher = FolderWatcher(self._changed, self._gone, log=log) if watch else None
         pool.on_open = self._watch  # commands open indexes without going through `open`
 
@@ -126,6 +127,7 @@ class WarmMemories:
                 return mem
         mem = open_memory(caller, require_project)
         self._build_if_cold(mem)
+        self._warm_loader(mem)
         self._warm_up(mem)
         with self._lock:
             self._mems[cache_key] = mem
@@ -133,6 +135,27 @@ class WarmMemories:
                 self._mems.popitem(last=False)
         self._watch(mem)
         return mem
+
+    def _warm_loader(self, mem) -> None:
+        """Bring the loader's cache up to date once per memory, behind the request: a store
+        never cached is parsed here (seconds at 10k items) while hooks that need it wait for
+        this one parse (`context_cache` lets one refresh per root run) instead of each
+        starting their own."""
+        key = str(mem.primary.root)
+        with self._lock:
+            if key in self._loader_warmed:
+                return
+            self._loader_warmed.add(key)
+
+        def warm() -> None:
+            from lorestack.retrieval.loader import warm_cache
+
+            try:
+                warm_cache(mem)
+            except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
+                self.log(f"loader cache of {key}: {type(exc).__name__}: {exc}")
+
+        threading.Thread(target=warm, daemon=True, name="lorestack-loader-warm").start()
 
     def _warm_up(self, mem) -> None:
         """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
@@ -198,6 +221,7 @@ class WarmMemories:
             for key in [k for k, m in self._mems.items()
                         if k[0] == root or str(m.home.root) == root]:
                 self._mems.pop(key, None)
+            self._loader_warmed.discard(root)
         self.pool.drop(root)
 
     def _changed(self, root: str, paths: set[str]) -> None:
