@@ -1,6 +1,6 @@
 """The loader: what a session receives, in three tiers, under one token budget it never exceeds.
 
-gather (`loader_blocks`) → plan the budget (`loader_plan`) → render. The tiers:
+gather (`loader_gather`, `loader_blocks`) → plan the budget (`loader_plan`) → render. The tiers:
 
 1. resident — identity card, decision criteria (block before warn), caveats, the profile,
    from the cache in `context_cache`, so the common path reads one JSON file;
@@ -18,24 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from functools import partial
+from datetime import datetime
 
 from lorestack.memory_layers.memory import Memory
-from lorestack.retrieval.hits import Hit, LightHit
-from lorestack.retrieval.loader_blocks import (
-    Block,
-    DayCache,
-    cached_view,
-    event_block,
-    hit_block,
-    is_open,
-    recent_events,
-    resident_blocks,
-)
+from lorestack.retrieval.loader_blocks import Block, cached_view, is_open, recent_events
+from lorestack.retrieval.loader_gather import Grower, Request, catalog_hits, gather
 from lorestack.retrieval.loader_plan import (
     MIN_CATALOG_LINE_TOKENS,
-    NEIGHBOUR_HITS,
     TIERS,
     Budgeter,
     Candidates,
@@ -44,9 +33,8 @@ from lorestack.retrieval.loader_plan import (
     plan,
     render,
 )
-from lorestack.retrieval.loader_session import remembered_hits, summarise_routine
-from lorestack.retrieval.modes import RecallMode, parse_mode
-from lorestack.retrieval.recall import index_is_warm, lexical_hits, record_shown, search_hits
+from lorestack.retrieval.modes import parse_mode
+from lorestack.retrieval.recall import record_shown, search_hits
 from lorestack.retrieval.render_context import (
     SECTION_TITLES,
     TokenMemo,
@@ -65,6 +53,7 @@ __all__ = [
     "TierReport",
     "assemble_context",
     "candidates_for",
+    "catalog_hits",
     "open_todos",
     "search_hits",
 ]
@@ -138,210 +127,6 @@ def open_todos(mem: Memory, now: datetime | None = None) -> list:
     ]
 
 
-# ---- gather ------------------------------------------------------------------------------------
-@dataclass
-class _Request:
-    mem: Memory
-    query: str | None
-    now: datetime
-    memo: TokenMemo
-    mode: RecallMode
-    k: int
-    sync: bool
-    excluded: set[str]
-    notes: list[str] = field(default_factory=list)
-    searched: bool = False
-    index_cold: bool = False
-    record: bool = True  # reinforce what the context shows (a bench turns it off)
-    anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
-
-
-def catalog_hits(views, query: str, k: int) -> list[LightHit]:
-    """Items whose catalog line (title, path) shares words with the query, most shared first.
-
-    The fallback when no index can answer: crude, but it is recall from what still works.
-    """
-    import re
-
-    words = set(re.findall(r"[a-z0-9]{3,}", query.lower()))
-    if not words or k <= 0:
-        return []
-    scored = []
-    for view in views:
-        for n, row in enumerate(view.rows()):
-            shared = len(words & set(re.findall(r"[a-z0-9]{3,}", row.line.lower())))
-            if shared:
-                path = str(view.root / row.path) if view.root else row.path
-                scored.append((-shared, n, LightHit(row.id, "item", path)))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [hit for _s, _n, hit in scored[:k]]
-
-
-def _retrieve(req: _Request, views) -> list:
-    """The retriever's hits for the query (or none, with a note saying why)."""
-    if not (req.query and req.query.strip()) or req.mode is RecallMode.NONE:
-        return []
-    if not req.sync and not index_is_warm(req.mem):
-        # the lexical index is missing: answer from the catalog titles we already hold
-        found = catalog_hits(views, req.query, req.k)
-        req.notes.append("retrieval degraded: the lexical index is cold; answered from catalog "
-                         f"titles ({len(found)} match(es)) and the journal")
-        req.index_cold = True
-        return found
-    warnings: list[str] = []
-    try:
-        if req.mode is RecallMode.BM25 and not req.sync:
-            return lexical_hits(req.mem, req.query, req.k, views)
-        req.searched = True  # the full pipeline reinforces what it recalls
-        return search_hits(
-            req.mem,
-            req.query,
-            k=req.k,
-            mode=req.mode,
-            sync=req.sync,
-            warnings=warnings,
-            now=req.now,
-            record_access=False,
-        )
-    except Exception as exc:  # noqa: BLE001 - context without recall beats none
-        found = catalog_hits(views, req.query, req.k)
-        req.notes.append(f"retrieval degraded: {type(exc).__name__}: {exc}; answered from "
-                         f"catalog titles ({len(found)} match(es)) and the journal")
-        req.index_cold = not req.sync
-        return found
-    finally:
-        req.notes.extend(f"retrieval: {w}" for w in warnings)
-
-
-def _hit_blocks(
-    req: _Request, hits: Sequence[Hit], views, days: DayCache, expand: bool
-) -> tuple[list[Block], list[Block]]:
-    """(whole blocks of the hits in rank order, neighbour turns of the best event hits)."""
-    item_ids = {h.id for h in hits if h.type != "event"}
-    known: dict[str, str] = {}
-    for view in views:
-        known.update(view.paths_for(item_ids - set(known)))
-    blocks: list[Block] = []
-    seen: set[str] = set()
-    for hit in hits:
-        if hit.id in seen or hit.id in req.excluded:
-            continue
-        seen.add(hit.id)
-        block = hit_block(req.mem, hit, req.now, req.memo, days, known.get(hit.id),
-                          anchors=req.anchors)
-        if block is not None:
-            blocks.append(block)
-    neighbours: list[Block] = []
-    if expand:
-        for block in [b for b in blocks if b.kind == "event"][:NEIGHBOUR_HITS]:
-            when = datetime.fromtimestamp(block.order, tz=timezone.utc)
-            event, path = days.find(LightHit(block.id or "", "event", block.day_file, when))
-            for other in days.neighbours(event, path) if event else []:
-                if other.time <= req.now and other.id not in req.excluded:
-                    neighbours.append(
-                        event_block(
-                            other,
-                            req.now,
-                            req.memo,
-                            "neighbour",
-                            str(path),
-                            days.position(path, other.id),
-                        )
-                    )
-    return blocks, neighbours
-
-
-def _gather(
-    req: _Request,
-    tiers: tuple[str, ...],
-    recent: bool,
-    hits: list | None,
-    expand: bool,
-    more_hits: Callable[[int], list] | None = None,
-) -> tuple[Candidates, list, More | None]:
-    """Every candidate block, the resident items (for the fence width), and how to draw more
-    of the ranking when the budget is not spent (None when there is no ranking to extend)."""
-    resident_items, rows, total, problems, views = cached_view(req.mem, req.memo)
-    req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
-    c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
-    if "resident" in tiers:
-        c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors)
-    if "topk" in tiers:
-        days = DayCache(req.mem)
-        if recent:
-            cfg = req.mem.settings.loader
-            events, open_items = recent_events(req.mem, req.now, cfg.journal_days, cfg.todo_days)
-            shown, summaries = summarise_routine(events, req.now, req.memo)
-            keep = {e.id for e in shown}
-            c.recent = summaries + [
-                event_block(e, req.now, req.memo, "journal", seq=n)
-                for n, e in reversed(list(enumerate(events))) if e.id in keep
-            ]
-            c.recent += [
-                event_block(e, req.now, req.memo, "todo", seq=n)
-                for n, e in reversed(list(enumerate(open_items)))
-            ]
-        found = _retrieve(req, views) if hits is None else hits
-        if hits is None and recent and not (req.query and req.query.strip()):
-            found = remembered_hits(views)  # no query: what was remembered before the log
-        c.hits, c.neighbours = _hit_blocks(req, found, views, days, expand)
-        fetch = more_hits
-        if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
-            fetch = partial(_retrieve_k, req, views)
-        if fetch is not None and found and req.mem.settings.loader.fill_budget:
-            grower = _Grower(req, views, days, expand, fetch, found, searched=hits is None)
-            return c, resident_items, grower
-    return c, resident_items, None
-
-
-def _retrieve_k(req: _Request, views, k: int) -> list:
-    saved, req.k = req.k, k
-    try:
-        return _retrieve(req, views)
-    finally:
-        req.k = saved
-        req.notes[:] = list(dict.fromkeys(req.notes))  # a degraded search says so once
-
-
-class _Grower:
-    """Draws further hits of the same ranking, in steps, when the budget still has room.
-
-    The hits already gathered keep their places: a larger pool may reorder the ranking's
-    head (fusion and rerank see more candidates), so only ids not seen before are appended,
-    in the larger ranking's order. Stops at `loader.max_candidates` or when the retriever
-    returns fewer hits than asked (nothing more to find).
-    """
-
-    def __init__(self, req: _Request, views, days: DayCache, expand: bool,
-                 fetch: Callable[[int], list], found: list, searched: bool):
-        self.req, self.views, self.days, self.expand, self.fetch = req, views, days, expand, fetch
-        # hits the caller supplied: as many as given; our own search: as many as asked
-        self.k = max(req.k, len(found)) if searched else max(len(found), 1)
-        self.seen = {h.id for h in found}
-        self.cap = max(req.mem.settings.loader.max_candidates, self.k)
-        self.done = (searched and len(found) < req.k) or self.k >= self.cap
-        self.max_tilde = 0  # the fence is fixed before growing: longer ~~~ runs are skipped
-        self.pending: list = []  # drawn hits not yet turned into blocks
-
-    def __call__(self, room: int) -> list[Block] | None:
-        if not self.pending:
-            if self.done:
-                return None
-            # enough new hits for the room at ~10 tokens a short turn, at least twice the pool
-            k = min(self.cap, max(2 * self.k, self.k + room // 5))
-            found = self.fetch(k)
-            self.done = len(found) < k or k >= self.cap
-            self.k = k
-            self.pending = [h for h in found if h.id not in self.seen]
-            self.seen.update(h.id for h in self.pending)
-        # blocks only for as many hits as the room could show (reading and counting a hit
-        # costs more than ranking it)
-        take = max(room // 6, 16)
-        batch, self.pending = self.pending[:take], self.pending[take:]
-        blocks, neighbours = _hit_blocks(self.req, batch, self.views, self.days, self.expand)
-        return [b for b in [*blocks, *neighbours] if longest_tilde_fence(b.text) <= self.max_tilde]
-
-
 # ---- assemble ----------------------------------------------------------------------------------
 def assemble_context(
     mem: Memory,
@@ -376,7 +161,7 @@ def assemble_context(
     cfg = mem.settings.loader
     budget = cfg.budget if budget is None else int(budget)
     tiers = tuple(t for t in TIERS if t in set(tiers))
-    req = _Request(
+    req = Request(
         mem,
         query,
         now or now_utc(),
@@ -394,7 +179,7 @@ def assemble_context(
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
         return result
-    c, resident_items, more = _gather(req, tiers, recent, hits, expand, more_hits)
+    c, resident_items, more = gather(req, tiers, recent, hits, expand, more_hits)
     _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
@@ -404,7 +189,7 @@ def assemble_context(
 
 
 def _plan_and_render(
-    req: _Request,
+    req: Request,
     c: Candidates,
     resident_items: list,
     result: ContextResult,
@@ -420,7 +205,7 @@ def _plan_and_render(
         + [0]
     )
     fence_open, fence_close = fence_for(longest)
-    if isinstance(more, _Grower):
+    if isinstance(more, Grower):
         more.max_tilde = max(longest, 3)
     preface = preface_for(req.mem)
     result.overhead = req.memo(preface) + req.memo(fence_open) + req.memo(fence_close)

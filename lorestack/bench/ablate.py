@@ -33,7 +33,7 @@ def _with_settings(section: str, **values) -> Callable[..., AbstractContextManag
 
 @contextmanager
 def _no_neighbour_turns(store) -> Iterator[None]:
-    from lorestack.retrieval import loader
+    from lorestack.retrieval import loader_gather as loader
 
     saved = loader.NEIGHBOUR_HITS
     loader.NEIGHBOUR_HITS = 0
