@@ -1,6 +1,4 @@
 """lorestack: layered, file-first memory for AI coding assistants."""
 
-import logging as _logging
-
-# a library never configures logging for its host; entry points attach handlers (core.logs)
-_logging.getLogger("lorestack").addHandler(_logging.NullHandler())
+# Logging is set up by `lorestack.core.logs` (every lorestack logger comes from there, and it
+# installs the NullHandler): importing `logging` here would cost every hook process its time.

@@ -235,11 +235,14 @@ class RootView:
         index = self._paths
         if index is None:
             index = self._paths = _path_index(self._catalog_text)
+        # catalog paths are clean relative "folder/name" strings: joined as text, the same
+        # string `str(root / rel)` gives, without a Path per hit (thousands per prompt)
+        base = str(self.root) + os.sep if self.root else ""
         found: dict[str, str] = {}
         for item_id in ids:
             rel = index.get(item_id)
             if rel is not None:
-                found[item_id] = str(self.root / rel) if self.root else rel
+                found[item_id] = base + rel.replace("/", os.sep)
         return found
 
     @property

@@ -42,6 +42,41 @@ def test_prompt_answers_with_bm25_when_the_full_pipeline_misses_the_deadline(sto
     assert "answered with BM25 recall" in log
 
 
+def test_in_the_service_the_bm25_answer_is_made_only_for_a_slow_full_pipeline(stocked,
+                                                                             monkeypatch):
+    from lorestack.memory_layers import parse_cache
+
+    released = threading.Event()
+    real = hooks.prompt_context
+    asked: list[str] = []
+
+    def counting(mem, payload, retrieval):
+        asked.append(retrieval)
+        if retrieval != "bm25" and not released.is_set():
+            released.wait(120)
+        return real(mem, payload, retrieval)
+
+    monkeypatch.setattr(hooks, "prompt_context", counting)
+    payload = json.dumps({"session_id": "svc", "cwd": str(stocked),
+                          "prompt": "how should a refund be written to the database?"})
+    parse_cache.enable(True)  # as the service runs
+    try:
+        released.set()
+        fast = hooks.run_hook("prompt", "claude-code", payload, deadline_ms=60000)
+        assert fast.ok and asked == ["default"]  # no BM25 pass before the full one
+        released.clear()
+        asked.clear()
+        try:
+            slow = hooks.run_hook("prompt", "claude-code", payload.replace('"svc"', '"svc2"'),
+                                  deadline_ms=6000)
+        finally:
+            released.set()
+    finally:
+        parse_cache.enable(False)
+    assert slow.timed_out and "bm25" in asked  # made at half the deadline, and answered
+    assert "ledger service" in json.loads(slow.output)["hookSpecificOutput"]["additionalContext"]
+
+
 def test_one_extraction_per_session_and_none_for_an_unchanged_transcript(tmp_path):
     transcript = tmp_path / "t.jsonl"
     transcript.write_text("{}\n")

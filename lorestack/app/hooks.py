@@ -397,10 +397,28 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         if event != "prompt":
             return HANDLERS[event](mem, payload)
         mode = mem.settings.hooks.prompt_retrieval
-        if mode in ("default", "hybrid", "rrf", "vector"):
-            _preload_vector_store()
+        if mode not in ("default", "hybrid", "rrf", "vector"):
+            return prompt_context(mem, payload, mode)
+        _preload_vector_store()
+        from lorestack.memory_layers import parse_cache
+
+        if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
             box["fallback"] = prompt_context(mem, payload, "bm25")
-        return prompt_context(mem, payload, mode)
+            return prompt_context(mem, payload, mode)
+        # the service (warm index): the BM25 answer is only made when the full pipeline is
+        # still busy at half the deadline, instead of before it on every prompt
+        def late_fallback() -> None:
+            if "full" not in box:
+                box["fallback"] = prompt_context(mem, payload, "bm25")
+
+        timer = threading.Timer(max(0.0, deadline.remaining() / 2), late_fallback)
+        timer.daemon = True
+        timer.start()
+        try:
+            box["full"] = prompt_context(mem, payload, mode)
+        finally:
+            timer.cancel()
+        return box["full"]
 
     run = run_guarded(work, deadline, name=f"lorestack-hook-{event}")
     return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)

@@ -1,6 +1,6 @@
 """Logging: the library logs to `logging.getLogger("lorestack")` and never prints.
 
-The package installs a NullHandler, so a program that embeds lorestack sees nothing unless
+This module installs a NullHandler (every lorestack logger comes from here), so a program that embeds lorestack sees nothing unless
 it configures logging. Entry points attach where the user looks: the CLI to stderr
 (`warning: …` lines), hooks and the guardrail's hook mode to `hooks.log` under the index
 folder (a hook's stderr is often invisible, and a client may treat it as an error).
@@ -14,6 +14,8 @@ from pathlib import Path
 
 LOGGER_NAME = "lorestack"
 logger = logging.getLogger(LOGGER_NAME)
+# a library never configures logging for its host; entry points attach handlers (below)
+logger.addHandler(logging.NullHandler())
 
 
 def get_logger(name: str | None = None) -> logging.Logger:
