@@ -62,11 +62,13 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~_umask()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn.
 
     The file keeps its mode (a 644 settings file stays 644, an executable hook stays 755); a new
-    file gets the usual umask-based mode rather than mkstemp's private 600."""
+    file gets the usual umask-based mode rather than mkstemp's private 600. `durable=False`
+    skips the fsyncs (still never torn): for bookkeeping that a crash may lose, such as what a
+    session was already shown, written on every hook."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -78,7 +80,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -86,7 +89,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def append_durable(path: Path, data: bytes) -> None:

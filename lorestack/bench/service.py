@@ -1,5 +1,12 @@
 """Whole-process figures with the resident service off and on, on one kept store.
 
+    python -m lorestack.bench.service [--items 10000] [--runs 20] [--keep DIR] [--json]
+
+runs the prompt-hook figures of issue 23 (`prompt_latency`): a store of `--items` items (the
+hooks bench's, indexed; kept and reused in `--keep`), a private service, then `--runs` prompt
+hooks one after another, one alone and 8 at once, `search` through the service, and the
+service's resident and peak memory.
+
 `service_latency(repo, home, runs)` times the commands as a client runs them (the `lorestack`
 console script, a fresh process each time): first with the service disabled, then the very
 first prompt after "boot" (no service yet: answered in-process, and it starts the service),
@@ -172,3 +179,138 @@ def service_latency(
             else:
                 os.environ[key] = value
         shutil.rmtree(run_dir.parent, ignore_errors=True)
+
+
+def _proc_mb(pid: int, field: str) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def _prompt_payload(repo: Path, text: str, session: str) -> str:
+    return json.dumps({"cwd": str(repo), "session_id": session,
+                       "hook_event_name": "UserPromptSubmit", "prompt": text})
+
+
+def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11) -> dict:
+    """The prompt hook (and `search`) through a warm service, as whole processes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lorestack.integrations.service import client
+
+    run_dir = Path(tempfile.mkdtemp(prefix="ms-bench-", dir="/tmp")) / "run"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
+    env.pop("LORESTACK_ROOT", None)
+    env.update({"LORESTACK_HOME": str(home), "LORESTACK_SERVICE__ENABLED": "true",
+                "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir)})
+    saved = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
+    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
+    rng = random.Random(seed)
+    texts = [rng.choice(_PROMPTS).format(a=rng.choice(_AREAS), t=rng.choice(_TECH))
+             for _ in range(max(runs, 8))]
+
+    def prompt(n: int, tag: str) -> tuple[float, str]:
+        return _timed(["hook", "prompt", "--client", "claude-code"], env, repo,
+                      _prompt_payload(repo, texts[n % len(texts)], f"{tag}{n}"))
+
+    try:
+        prompt(0, "boot")
+        if not client.wait_until_up(120):
+            return {"error": "the service did not start"}
+        for n in range(3):  # first look at the store: loader cache, index handles, model
+            prompt(n, "warm")
+        times, answered = [], 0
+        for n in range(runs):
+            ms, out = prompt(n, "p")
+            times.append(ms)
+            answered += bool(out.strip())
+        load_prompts = os.getloadavg()
+        alone = sorted(prompt(n, "one")[0] for n in range(3))[1]
+        started = time.perf_counter()
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda n: prompt(n, "eight"), range(8)))
+        eight = (time.perf_counter() - started) * 1000
+        searches = [_timed(["search", texts[n]], env, repo)[0] for n in range(min(runs, 10))]
+        status = client.call({"op": "status"}, 10.0, check_env=False)
+        pid = int(status["pid"])
+        return {"runs": runs, "prompt_ms": _percentiles(times),
+                "prompt_answered": f"{answered}/{runs}", "load_during_prompts": load_prompts,
+                "one_prompt_ms": round(alone, 1), "eight_at_once_ms": round(eight, 1),
+                "eight_over_one": round(eight / alone, 2), "search_ms": _percentiles(searches),
+                "service_rss_mb": _proc_mb(pid, "VmRSS"), "service_peak_mb": _proc_mb(pid, "VmHWM"),
+                "load_average": os.getloadavg()}
+    finally:
+        try:
+            client.call({"op": "stop"}, 10.0, check_env=False)
+        except client.Unavailable:
+            pass
+        if saved is None:
+            os.environ.pop("LORESTACK_SERVICE__RUNTIME_DIR", None)
+        else:
+            os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = saved
+        shutil.rmtree(run_dir.parent, ignore_errors=True)
+
+
+def kept_store(folder: Path, items: int) -> tuple[Path, Path, dict]:
+    """(repo, home, build figures): the hooks bench's store of `items` items, indexed, built
+    in `folder` unless it is already there."""
+    from lorestack.bench.hooks import build_store
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
+
+    repo, home = folder / "repo", folder / "home"
+    figures: dict = {}
+    if not (repo / ".memory").is_dir():
+        started = time.perf_counter()
+        build_store(folder, items)
+        figures["store_build_s"] = round(time.perf_counter() - started, 1)
+        saved = os.environ.get("LORESTACK_HOME")
+        os.environ["LORESTACK_HOME"] = str(home)  # indexed as the service will see it
+        try:
+            mem = Memory.open(repo, home=home)
+            started = time.perf_counter()
+            index = MemoryIndex(mem, warn=lambda _m: None)
+            try:
+                index.sync()
+            finally:
+                index.close()
+            figures["index_build_s"] = round(time.perf_counter() - started, 1)
+            figures["index_load_average"] = os.getloadavg()
+        finally:
+            if saved is None:
+                os.environ.pop("LORESTACK_HOME", None)
+            else:
+                os.environ["LORESTACK_HOME"] = saved
+    return repo, home, figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="The prompt hook through the service.")
+    parser.add_argument("--items", type=int, default=10000)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--keep", help="folder for the store (reused when already built)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="svc-bench-"))
+    try:
+        repo, home, built = kept_store(folder, args.items)
+        result = {"items": args.items, **built, **prompt_latency(repo, home, args.runs)}
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    return 0 if "error" not in result else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
