@@ -50,3 +50,15 @@ def test_write_atomic_replaces_content(tmp_path):
     write_atomic(path, b"old")
     write_atomic(path, b"new")
     assert path.read_bytes() == b"new"
+
+
+def test_session_bookkeeping_is_written_whole_without_fsync(tmp_path, monkeypatch):
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    target = tmp_path / "sessions" / "s.json"
+    write_atomic(target, b'{"received": ["a"]}', durable=False)
+    assert target.read_bytes() == b'{"received": ["a"]}' and not synced
+    assert [p.name for p in target.parent.iterdir()] == ["s.json"]  # no temp file left
+    write_atomic(target, b"{}")
+    assert target.read_bytes() == b"{}" and len(synced) == 2  # the file and its folder
