@@ -157,3 +157,23 @@ def test_an_idle_service_exits_and_removes_its_socket(tmp_path, monkeypatch):
     import shutil
 
     shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def test_the_service_composes_hook_settings_once_and_follows_config_and_environment(
+        repo, monkeypatch):
+    from lorestack.core.clients import parse_payload
+    from lorestack.core.overlay import caller
+    from lorestack.memory_layers import parse_cache
+
+    payload = parse_payload(json.dumps({"cwd": str(repo), "prompt": "x"}), "claude-code", "prompt")
+    parse_cache.enable(True)
+    try:
+        first = hooks._configured_hooks(payload, None)
+        assert hooks._configured_hooks(payload, None) is first  # composed once
+        (repo / ".memory" / "config.toml").write_text("[hooks]\ndeadline_ms = 1234\n")
+        assert hooks._configured_hooks(payload, None).deadline_ms == 1234  # the file changed
+        with caller({"LORESTACK_HOOKS__DEADLINE_MS": "4321"}, str(repo)):
+            assert hooks._configured_hooks(payload, None).deadline_ms == 4321  # another overlay
+        assert hooks._configured_hooks(payload, None).deadline_ms == 1234
+    finally:
+        parse_cache.enable(False)
