@@ -32,7 +32,11 @@ def open_memory(caller: Caller, require_project: bool = True) -> Memory:
 
 def given(mem: Memory) -> Opener:
     """The opener for a memory a server already holds open (the MCP server, the viewer)."""
-    return lambda _caller, _require_project=True: mem
+
+    def opener(_caller: Caller, _require_project: bool = True) -> Memory:
+        return mem
+
+    return opener
 
 
 def jsonable(value: Any) -> Any:

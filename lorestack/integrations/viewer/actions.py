@@ -211,7 +211,8 @@ def _review(request: Request, form: dict[str, list[str]]):
         single = chosen[0] if len(chosen) == 1 else ""
         reason = ((_one(form, f"reason_{single}") if single else "") or _one(form, "reason")
                   if action == "reject" else "")
-        answer = app_review(ReviewRequest(action=action, ids=ready, reason=reason),
+        answer = app_review(ReviewRequest(action="accept" if action == "accept" else "reject",
+                                          ids=ready, reason=reason),
                             given(state.mem))
         result = answer.result or {}
         lines += [f"accepted {i}" for i in result.get("accepted", [])]
