@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # `typing` itself costs every hook process its import: not read here
 
 if TYPE_CHECKING:  # the launcher imports this module on every hook: stdlib basics only
     from collections.abc import MutableMapping
