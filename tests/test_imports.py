@@ -35,3 +35,14 @@ def test_every_command_has_help():
         for param in command.params:
             if param.param_type_name == "option":
                 assert (param.help or "").strip(), f"`lorestack {' '.join(path)}` --{param.name} has no help"
+
+
+def test_the_thin_hook_path_imports_no_typing_nor_logging():
+    # what a hook answered by the service imports (lorestack.launcher's thin path)
+    code = (
+        "import sys, lorestack.launcher, lorestack.core.legacy, "
+        "lorestack.integrations.service.client\n"
+        "print([m for m in ('typing', 'logging') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
