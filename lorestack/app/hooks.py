@@ -371,7 +371,7 @@ def _hook_settings_key(cwd: Path | None, root: str | None) -> tuple | None:
     from lorestack.core.settings import config_files, resolve_roots
 
     project, home = resolve_roots(cwd, root)
-    stats = []
+    stats: list[tuple] = []
     for _layer, path in config_files(project, home):
         try:
             info = os.stat(path)

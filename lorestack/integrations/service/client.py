@@ -14,9 +14,12 @@ import os
 import socket
 import sys
 import time
-from pathlib import Path
 
 from lorestack.integrations.service import protocol
+
+TYPE_CHECKING = False  # imported by every hook: no pathlib nor typing on the way to the answer
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _START_MARKER = "starting"
 _START_GRACE_S = 10.0
@@ -32,8 +35,8 @@ class Unavailable(Exception):
 
 def _connect(timeout: float) -> socket.socket:
     try:
-        directory = protocol.private_dir(create=False)
-        path = protocol.socket_path(directory)
+        directory = protocol.private_dir_str(create=False)
+        path = protocol.socket_path_str(directory)
         if not os.path.lexists(path):
             raise Unavailable("absent")
         protocol.check_private(path, want_dir=False)

@@ -17,8 +17,11 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Mapping
-from pathlib import Path
+
+TYPE_CHECKING = False  # the thin hook path imports this module: no pathlib nor typing here
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
 PROTOCOL = 2  # 2: typed operations, the caller's environment as an overlay, hook acks
 PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
@@ -59,16 +62,24 @@ def service_enabled() -> bool:
 def runtime_dir() -> Path:
     """`$LORESTACK_SERVICE__RUNTIME_DIR` as given; else this install's folder under
     `$XDG_RUNTIME_DIR/lorestack/` or `/tmp/lorestack-UID/` (one per version and location)."""
+    from pathlib import Path
+
+    return Path(_runtime_dir())
+
+
+def _runtime_dir() -> str:
+    """`runtime_dir()` as a string (the thin hook path works with strings only)."""
     given = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
     if given:
-        return Path(given).expanduser()
+        return os.path.normpath(os.path.expanduser(given))
     xdg = os.environ.get("XDG_RUNTIME_DIR")
     if xdg and os.path.isdir(xdg):
-        return Path(xdg) / "lorestack" / IDENTITY
-    return Path(os.environ.get("TMPDIR") or "/tmp") / f"lorestack-{os.getuid()}" / IDENTITY
+        return os.path.normpath(os.path.join(xdg, "lorestack", IDENTITY))
+    return os.path.normpath(os.path.join(os.environ.get("TMPDIR") or "/tmp",
+                                         f"lorestack-{os.getuid()}", IDENTITY))
 
 
-def check_private(path: Path, *, want_dir: bool) -> None:
+def check_private(path: str | Path, *, want_dir: bool) -> None:
     """Refuse a path that another user owns or that others may read or write."""
     info = os.lstat(path)
     kind = "directory" if want_dir else "socket"
@@ -92,11 +103,19 @@ def check_private(path: Path, *, want_dir: bool) -> None:
 
 def private_dir(create: bool = True) -> Path:
     """The runtime directory, created 0700 if missing, checked private either way."""
-    path = runtime_dir()
+    from pathlib import Path
+
+    return Path(private_dir_str(create))
+
+
+def private_dir_str(create: bool = True) -> str:
+    """`private_dir()` as a string (for the thin hook path)."""
+    path = _runtime_dir()
     if create and not os.path.lexists(path):
         try:
-            if not os.path.lexists(path.parent):
-                os.makedirs(path.parent, mode=0o700, exist_ok=True)
+            parent = os.path.dirname(path)
+            if not os.path.lexists(parent):
+                os.makedirs(parent, mode=0o700, exist_ok=True)
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass
@@ -104,8 +123,14 @@ def private_dir(create: bool = True) -> Path:
     return path
 
 
-def socket_path(directory: Path) -> Path:
-    path = directory / SOCKET_NAME
+def socket_path(directory: str | Path) -> Path:
+    from pathlib import Path
+
+    return Path(socket_path_str(str(directory)))
+
+
+def socket_path_str(directory: str) -> str:
+    path = os.path.join(directory, SOCKET_NAME)
     if len(os.fsencode(path)) >= 104:  # sun_path is 104-108 bytes depending on the system
         raise UnsafeRuntimeDir(
             f"socket path {path} is too long for a Unix socket; "
