@@ -37,12 +37,19 @@ def test_every_command_has_help():
                 assert (param.help or "").strip(), f"`lorestack {' '.join(path)}` --{param.name} has no help"
 
 
-def test_the_thin_hook_path_imports_no_typing_nor_logging():
-    # what a hook answered by the service imports (lorestack.launcher's thin path)
+def test_the_thin_hook_path_imports_no_typing_logging_nor_pathlib():
+    # what a hook answered by the service imports (lorestack.launcher's thin path); without
+    # `site` (an editable install's finder imports pathlib itself), the package put on the path
+    from pathlib import Path
+
+    import lorestack
+
+    top = str(Path(lorestack.__file__).resolve().parents[1])
     code = (
-        "import sys, lorestack.launcher, lorestack.core.legacy, "
-        "lorestack.integrations.service.client\n"
-        "print([m for m in ('typing', 'logging') if m in sys.modules])"
+        f"import sys; sys.path.insert(0, {top!r})\n"
+        "import lorestack.launcher, lorestack.core.legacy, lorestack.integrations.service.client\n"
+        "print([m for m in ('typing', 'logging', 'pathlib') if m in sys.modules])"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                         check=True)
     assert out.stdout.strip() == "[]"
