@@ -13,13 +13,19 @@ from __future__ import annotations
 import json
 import os
 import threading
-import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.scopes import title_key
+from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by callers and tests
+    RESIDENT_FOLDERS,
+    Scan,
+    ScanEntry,
+    quick_scan,
+    scan_root,
+)
 from lorestack.retrieval.render_context import (
     RENDER_VERSION,
     TokenMemo,
@@ -35,67 +41,6 @@ RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
 # preferences (reachable without a query), decisions, facts
 _TYPE_RANK = {"criterion": 0, "caveat": 1, "preference": 2, "decision": 3, "fact": 4}
-
-
-@dataclass
-class ScanEntry:
-    rel: str
-    mtime_ns: int
-    size: int
-
-
-@dataclass
-class Scan:
-    entries: list[ScanEntry] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # unsafe entries (never read), one line each
-
-    @property
-    def fingerprint(self) -> str:
-        """Order-independent digest of names, mtimes and sizes (a changed file changes it)."""
-        total = 0
-        for e in self.entries:
-            total = (total + zlib.crc32(f"{e.rel}\0{e.mtime_ns}\0{e.size}".encode())) & 0xFFFFFFFFFFFF
-        for line in self.skipped:
-            total = (total + zlib.crc32(line.encode())) & 0xFFFFFFFFFFFF
-        return f"{len(self.entries)}-{len(self.skipped)}-{total:x}"
-
-
-RESIDENT_FOLDERS = ("criteria", "caveats")
-
-
-def quick_scan(paths: MemoryPaths) -> Scan:
-    """Resident files stat by stat; the other folders by their own mtime only.
-
-    Adding, removing or renaming a file (every lorestack write, most editors) changes the
-    folder's mtime; an in-place edit of a non-resident file is caught by the periodic full
-    scan (`loader.catalog_rescan_s`). Resident files are always checked one by one.
-    """
-    from lorestack.memory_layers.models import TYPE_FOLDERS
-
-    scan = scan_root(paths, folders=RESIDENT_FOLDERS)
-    for folder in TYPE_FOLDERS.values():
-        if folder in RESIDENT_FOLDERS:
-            continue
-        try:
-            st = os.stat(paths.root / folder)
-        except OSError:
-            continue
-        scan.entries.append(ScanEntry(folder + "/", st.st_mtime_ns, 0))
-    return scan
-
-
-def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Scan:
-    """Stat every live item file (special files + type folders; archive excluded), through
-    the store's safe scanner: links out of the root, FIFOs and devices land in `skipped`."""
-    from lorestack.memory_layers.store import scan_store
-
-    found = scan_store(paths.root, include_archived=False, folders=folders)
-    base = str(paths.root)
-    scan = Scan(skipped=[str(e) for e in found.skipped])
-    cut = len(base.rstrip(os.sep)) + 1  # entries are base/<name> or base/<folder>/<name>
-    for e in found.entries:
-        scan.entries.append(ScanEntry(e.path[cut:].replace(os.sep, "/"), e.mtime_ns, e.size))
-    return scan
 
 
 @dataclass

@@ -11,9 +11,7 @@ Each client's payload fields, event names and reply format live in the client re
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import subprocess
 import threading
 import time
@@ -23,6 +21,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from lorestack.app.hook_settings import _configured_hooks  # noqa: F401 - callers read it here
+from lorestack.app.sessions import (  # noqa: F401 - callers read them here
+    _prune_sessions,
+    load_session,
+    save_session,
+)
 from lorestack.core.clients import (  # noqa: F401 - the registry; re-exported for callers
     CLIENTS,
     EVENTS,
@@ -31,8 +35,6 @@ from lorestack.core.clients import (  # noqa: F401 - the registry; re-exported f
     parse_payload,
 )
 from lorestack.core.clients import get as client_spec
-
-_SESSION_TTL_S = 7 * 24 * 3600
 
 
 def fail_open_output(client: str, event: str) -> str:
@@ -87,44 +89,6 @@ def capture_native_stderr() -> None:
         os.dup2(fd, 2)
         os.close(fd)
     except Exception:  # noqa: BLE001, S110 - keep the inherited stderr then
-        pass
-
-
-def _session_file(mem, session_id: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", session_id)[:80] or "session"
-    return mem.primary.index_dir / "sessions" / f"{safe}.json"
-
-
-def load_session(mem, session_id: str | None) -> dict:
-    if not session_id:
-        return {}
-    try:
-        data = json.loads(_session_file(mem, session_id).read_text("utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def save_session(mem, session_id: str | None, state: dict) -> None:
-    if not session_id:
-        return
-    from lorestack.memory_layers.fsutil import write_atomic
-
-    state = {**state, "updated": time.time()}
-    # what a session was shown: a crash that loses it repeats some context, so no fsync (it
-    # cost a hook ~17 ms on a loaded machine)
-    write_atomic(_session_file(mem, session_id), json.dumps(state).encode("utf-8"),
-                 durable=False)
-
-
-def _prune_sessions(mem) -> None:
-    folder = mem.primary.index_dir / "sessions"
-    cutoff = time.time() - _SESSION_TTL_S
-    try:
-        for entry in os.scandir(folder):
-            if entry.name.endswith(".json") and entry.stat().st_mtime < cutoff:
-                os.unlink(entry.path)
-    except OSError:
         pass
 
 
@@ -334,51 +298,6 @@ def _open_memory(payload: HookPayload, root: str | None):
     if mem.project is None and not mem.home.root.is_dir():
         return None
     return mem
-
-
-def _configured_hooks(payload: HookPayload, root: str | None):
-    """The hook settings from every layer (config files, environment), without opening the
-    store; the shipped defaults if they cannot be read (the store's opening then reports why)."""
-    from lorestack.core.settings import HookSettings, resolve_settings
-
-    cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
-    try:
-        key = _hook_settings_key(cwd, root)
-        kept = _HOOK_SETTINGS.get(key) if key is not None else None
-        if kept is not None:
-            return kept
-        hooks = resolve_settings(cwd, root).hooks
-        if key is not None:
-            if len(_HOOK_SETTINGS) > 256:
-                _HOOK_SETTINGS.clear()
-            _HOOK_SETTINGS[key] = hooks
-        return hooks
-    except Exception:  # noqa: BLE001 - a bad config is reported when the store opens
-        return HookSettings()
-
-
-# The service composes a hook's settings once per (folder, root, caller's environment, config
-# files' stat): composing them costs ~8 ms a time and every hook asks twice (ack, run).
-_HOOK_SETTINGS: dict[tuple, Any] = {}
-
-
-def _hook_settings_key(cwd: Path | None, root: str | None) -> tuple | None:
-    from lorestack.memory_layers import parse_cache
-
-    if not parse_cache.enabled():
-        return None  # a one-shot process asks once
-    from lorestack.core.overlay import environ, fingerprint
-    from lorestack.core.settings import config_files, resolve_roots
-
-    project, home = resolve_roots(cwd, root)
-    stats: list[tuple] = []
-    for _layer, path in config_files(project, home):
-        try:
-            info = os.stat(path)
-            stats.append((str(path), info.st_mtime_ns, info.st_size, info.st_ino))
-        except OSError:
-            stats.append((str(path), None))
-    return (str(project), str(home), fingerprint(dict(environ())), tuple(stats))
 
 
 def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = None,

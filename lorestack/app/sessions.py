@@ -1,0 +1,50 @@
+"""What each client session was already handed (ids, files), one small JSON file per session
+under the index folder; files untouched for a week are pruned."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+_SESSION_TTL_S = 7 * 24 * 3600
+
+
+def _session_file(mem, session_id: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", session_id)[:80] or "session"
+    return mem.primary.index_dir / "sessions" / f"{safe}.json"
+
+
+def load_session(mem, session_id: str | None) -> dict:
+    if not session_id:
+        return {}
+    try:
+        data = json.loads(_session_file(mem, session_id).read_text("utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def save_session(mem, session_id: str | None, state: dict) -> None:
+    if not session_id:
+        return
+    from lorestack.memory_layers.fsutil import write_atomic
+
+    state = {**state, "updated": time.time()}
+    # what a session was shown: a crash that loses it repeats some context, so no fsync (it
+    # cost a hook ~17 ms on a loaded machine)
+    write_atomic(_session_file(mem, session_id), json.dumps(state).encode("utf-8"),
+                 durable=False)
+
+
+def _prune_sessions(mem) -> None:
+    folder = mem.primary.index_dir / "sessions"
+    cutoff = time.time() - _SESSION_TTL_S
+    try:
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".json") and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+    except OSError:
+        pass
