@@ -126,6 +126,31 @@ class ChangeResponse(BaseModel):
 
 
 # ---- reading -------------------------------------------------------------------------------
+class ListRequest(Request):
+    """Items by type, layer and status (journal events too with type `event` or layer L3)."""
+
+    type: Literal[FileItemType, "event"] | None = None
+    layer: Literal["L1", "L2", "L3"] | None = None
+    status: Literal["active", "pending", "archived", "superseded", "all"] = "active"
+
+
+class ListResponse(BaseModel):
+    # each item's frontmatter and body (secrets typed by hand redacted), its file's `path`,
+    # its `layer` and `shown_status` (`superseded` for an archived item something replaced)
+    items: list[dict[str, Any]]
+    problems: list[str] = Field(default_factory=list)  # files skipped, and why
+
+
+class ShowRequest(Request):
+    id: str  # full or short id, of an item or a journal event
+
+
+class ShowResponse(BaseModel):
+    kind: Literal["item", "event"]
+    item: dict[str, Any]  # an item's frontmatter and body, or an event's fields
+    path: str | None = None
+
+
 class SearchRequest(Request):
     query: str
     k: int | None = Field(default=None, ge=1, le=1000)  # None: retrieval.k

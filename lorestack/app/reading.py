@@ -1,4 +1,6 @@
-"""Operations that read memory: search, context, and check (the guardrail's verdict)."""
+"""Operations that read memory: list, show, search, context, and check (the guardrail's
+verdict). What leaves the process is redacted: a secret typed into a file by hand is not
+repeated."""
 
 from __future__ import annotations
 
@@ -7,10 +9,44 @@ from lorestack.app.models import (
     CheckResponse,
     ContextRequest,
     ContextResponse,
+    ListRequest,
+    ListResponse,
     SearchRequest,
     SearchResponse,
+    ShowRequest,
+    ShowResponse,
 )
 from lorestack.app.opening import Opener, jsonable, open_memory
+
+
+def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
+    """Items by type, layer and status, in layer order, oldest first."""
+    from lorestack.memory_layers.operations import display_status, list_items
+
+    mem = opener(request.caller, True)
+    include_events = request.type == "event" or request.layer == "L3"
+    listing = list_items(mem, item_type=request.type, layer=request.layer,
+                         status=None if request.status == "all" else request.status,
+                         include_events=include_events, redact=True)
+    rows = [{**jsonable(it.frontmatter()), "body": it.body,
+             "path": str(listing.paths.get(it.id, "")), "shown_status": display_status(it),
+             "layer": it.layer}
+            for it in listing.items]
+    return ListResponse(items=rows, problems=[str(p) for p in listing.problems])
+
+
+def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
+    """One item (with its file) or journal event, by full or short id."""
+    from lorestack.memory_layers.models import JournalEvent
+    from lorestack.memory_layers.operations import show as do_show
+
+    mem = opener(request.caller, True)
+    found = do_show(mem, request.id, redact=True)
+    if isinstance(found, JournalEvent):
+        return ShowResponse(kind="event", item=jsonable(found))
+    return ShowResponse(kind="item", item={**jsonable(found.item.frontmatter()),
+                                           "body": found.item.body},
+                        path=str(found.path))
 
 
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
