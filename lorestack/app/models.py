@@ -159,11 +159,15 @@ class SearchRequest(Request):
     mode: Mode = "default"
     statuses: list[str] = Field(default_factory=list)  # empty: active only
     explain: bool = False
+    # only items anchored to this file (or under this folder); an empty query lists them all
+    about: str | None = None
 
 
 class SearchResponse(BaseModel):
     hits: list[dict[str, Any]]
     warnings: list[str] = Field(default_factory=list)
+    # `about` with an empty query: the items anchored there (id, type, title, anchors, updated)
+    anchored: list[dict[str, Any]] | None = None
 
 
 class ContextRequest(Request):
@@ -172,6 +176,7 @@ class ContextRequest(Request):
     tiers: list[Tier] = Field(default_factory=lambda: list(TIERS))
     mode: ContextMode = "default"
     recent: bool = True
+    about: str | None = None  # only the memory anchored to this file (the pre-tool hook's)
 
 
 class ContextResponse(BaseModel):
@@ -185,6 +190,8 @@ class ContextResponse(BaseModel):
     dropped: list[dict[str, Any]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     overhead: int = 0
+    about: str | None = None  # `about`: the repository-relative path answered for
+    left_out: list[str] = Field(default_factory=list)  # `about`: items over the budget
 
 
 class CheckRequest(Request):

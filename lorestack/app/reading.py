@@ -50,17 +50,31 @@ def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
 
 
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
-    """Ranked items and events for the query; k defaults to `retrieval.k`."""
+    """Ranked items and events for the query; k defaults to `retrieval.k`. With `about`, only
+    what is anchored to that place (an empty query lists it)."""
     from lorestack.retrieval.index import search as run_search
 
     mem = opener(request.caller, False)
     warnings: list[str] = []
+    k = request.k or mem.settings.retrieval.k
+    anchored: set[str] | None = None
+    if request.about:
+        from lorestack.retrieval.about import anchored_to
+
+        items = anchored_to(mem, request.about)
+        if not request.query.strip() or request.query == "-":  # the place is the question
+            return SearchResponse(hits=[], anchored=[
+                {"id": i.id, "type": i.type, "title": i.title, "anchors": list(i.anchors),
+                 "updated": i.updated.isoformat()} for i in items])
+        anchored = {i.id for i in items}
     hits = run_search(
-        mem, request.query, k=request.k or mem.settings.retrieval.k,
+        mem, request.query, k=k if anchored is None else max(k, 200),
         types=list(request.types) or None, layers=list(request.layers) or None,
         mode=request.mode, include_status=tuple(request.statuses) or ("active",),
         explain=request.explain,
     )
+    if anchored is not None:
+        hits = [h for h in hits if h.id in anchored][:k]
     return SearchResponse(hits=[jsonable(h.as_dict()) for h in hits], warnings=warnings)
 
 
@@ -69,6 +83,15 @@ def context(request: ContextRequest, opener: Opener = open_memory) -> ContextRes
     from lorestack.retrieval.loader import assemble_context
 
     mem = opener(request.caller, False)
+    if request.about:
+        from lorestack.retrieval.about import about_context
+
+        budget = request.budget if request.budget is not None else mem.settings.loader.budget
+        found = about_context(mem, request.about, budget)
+        return ContextResponse(text=found.text, tokens=found.tokens, budget=budget,
+                               encoding=mem.settings.tokens.encoding, ids=list(found.ids),
+                               full_ids=list(found.ids), tiers={}, dropped=[],
+                               about=found.path, left_out=list(found.left_out))
     result = assemble_context(mem, query=request.query, budget=request.budget,
                               tiers=tuple(request.tiers), recent=request.recent,
                               retrieval=request.mode)
