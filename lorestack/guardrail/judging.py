@@ -119,12 +119,16 @@ def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
     """Did it apply through a word that is itself a whole forbidden term ("async" for
     forbid `added:async`)? Then no forbidden hit means the proposal keeps the rule."""
     have = {stem(w) for k in words for w in re.findall(r"[a-z0-9]+", k.lower())}
+    named: set[str] = set()  # every word of what it forbids
     for entry in forbid:
         for alt in entry.split("|"):
             need = {stem(w) for w in re.findall(r"[a-z0-9]+", gate_of(alt.strip())[1].lower())}
             if need and need <= have:
                 return True
-    return False
+            named |= need
+    # it applied only through words taken from what it forbids ("push" of "force-push to
+    # main"): the forbidden thing itself is what decides, and it does not occur
+    return bool(have) and have <= named
 
 
 def _guess(outcome: RuleOutcome, item_id: str, how: str, spec=None) -> RuleOutcome:

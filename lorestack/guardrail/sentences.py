@@ -39,10 +39,13 @@ _PROHIBIT = (
 _OBLIGE = (
     ("must",), ("always",), ("should",), ("need", "to"), ("needs", "to"), ("have", "to"),
     ("has", "to"), ("only",), ("use",), ("prefer",), ("go", "through"), ("stick", "to"),
-    ("stick", "with"), ("requires",), ("require",),
+    ("stick", "with"), ("requires",), ("require",), ("needs",), ("need",), ("gets",),
+    ("get",),
 )  # fmt: skip
 # cues that are themselves the verb: what follows is the object
 _VERB_CUES = {"use", "prefer", "go through", "stick to", "stick with", "requires", "require"}
+# "X needs / gets / requires Y": Y is what X must come with, X is where the rule applies
+_NEED_CUES = {"needs", "need", "gets", "get", "requires", "require"}
 _NO_VERB_CUES = {"no", "not", "nothing"}  # "No mocks …", "not print()", "Nothing under …"
 _INTRODUCE = frozenset(
     "introduce add create adopt install bring spin set stand deploy provision".split()
@@ -63,9 +66,10 @@ _DETERMINERS = frozenset(
 _GENERIC_NOUNS = frozenset(
     "api apis code component components function functions file files module modules "
     "thing things layer layers library libraries call calls stuff tool tools method "
-    "methods variant variants version versions support feature features".split()
+    "methods variant variants version versions support feature features statement "
+    "statements string strings".split()
 )
-_QUALIFIERS = frozenset("real actual proper dedicated separate single".split())
+_QUALIFIERS = frozenset("real actual proper dedicated separate single explicit".split())
 _STOP = frozenset(
     "we i you it is are be was were will can could would may might shall "
     "and or plus with by of as so".split()
@@ -108,6 +112,8 @@ _FILE_EXTENSIONS = frozenset(
 def _is_path(word: str) -> bool:
     """A folder, a glob, a dotfile or a file name with a known extension (`poetry.lock`)."""
     w = word.rstrip(".,")
+    if re.fullmatch(r"[a-z]{1,3}/[a-z]{1,3}", w, re.I):  # "I/O", "CI/CD", "UI/UX": words
+        return False
     if "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha()):
         return True
     stem_, dot, ext = w.rpartition(".")
@@ -166,6 +172,8 @@ def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool,
     paths = [_glob(w) for w in words if _is_path(w)]
     kept = [w.strip(".,()'\"`") for w in words if not _is_path(w)]
     kept = [w for w in kept if w and w not in _DETERMINERS and w not in _STOP]
+    while kept and kept[-1] in _SCOPE_PREPS:  # "print statements in": the scope is cut off
+        kept.pop()
     if alternative:
         kept = [w for w in kept if w not in _QUALIFIERS] or kept
     specific = [w for w in kept if w not in _GENERIC_NOUNS]
@@ -216,6 +224,7 @@ class _Reading:
     exemptions: list[str] = field(default_factory=list)  # "unless / except X"
     required: list[str] = field(default_factory=list)
     loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
+    subjects: list[str] = field(default_factory=list)  # words of "X must / needs …" subjects
 
 
 def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str]) -> None:
@@ -288,6 +297,9 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         for word in subject.split():
             _add(d.keywords, f"added:{word}")
         d.steps.append(f"'new {subject}': applies when {subject} is added")
+    if cue in _NEED_CUES and before:
+        _read_need(r, cue, before, after)
+        return
     if cue in _VERB_CUES:
         verb = cue
     elif after:
@@ -298,6 +310,7 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         verb, after = after[0], after[1:]  # "must be documented": the act is required
     elif verb in _COPULAS:
         r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
+        _subject_applies(r, before)
         return
     if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
         cut = after.index("over")
@@ -310,7 +323,7 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         after = after[:cut]
     if "instead" in after and "of" in after:  # "use X instead of Y"
         cut = after.index("instead")
-        old, _, _ = _content(after[cut + 2 :])
+        old, _, _ = _content(_split_scope(after[cut + 2 :])[0])
         if old:
             r.forbidden.append(old)
             _add(d.forbid, old)
@@ -331,6 +344,35 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         _add(d.paths, p)
     if trigger:
         _add(d.keywords, _content(trigger)[0])
+
+
+def _subject_applies(r: _Reading, before: list[str]) -> None:
+    """"Database migrations must be …": the rule applies where its subject occurs."""
+    subject, says_new, _ = _content(before)
+    if subject and "new" not in before and len(subject.split()) <= 3:
+        _add(r.draft.keywords, subject)
+        r.subjects.extend(subject.split())
+        r.draft.steps.append(f"applies where '{subject}' occurs")
+
+
+def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
+    """"Every outgoing HTTP call needs an explicit timeout": where the subject occurs,
+    the object must be there (by its whole name or its head word); "gets an entry in
+    CHANGELOG.md": the file named is what it must come with."""
+    _subject_applies(r, before)
+    obj, scope, trigger = _split_scope(after)
+    term, _, paths = _content(obj, alternative=True)
+    files = [w.strip(".,") for w in scope if _is_path(w) and "." in w.rsplit("/", 1)[-1]]
+    wanted = files or [t for t in (term, term.split()[-1] if term else "") if t]
+    for w in wanted:
+        if meaningful(w) and w.split()[-1] not in _GENERIC_NOUNS:
+            r.required.append(w)
+    for p in paths:
+        _add(r.draft.paths, p)
+    if wanted:
+        r.draft.steps.append(f"'{cue}': wants '{' | '.join(dict.fromkeys(wanted))}'")
+    if trigger:
+        _add(r.draft.keywords, _content(trigger)[0])
 
 
 def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
@@ -377,9 +419,11 @@ def _passive(words: list[str]) -> list[str] | None:
 def _read_cached(sentence: str) -> SentenceDraft:
     r = _Reading(SentenceDraft())
     kinds = set()
+    ruled: list[str] = []  # words of the clauses that carry a rule
     for words, items in _clauses(sentence):
         subject = _passive(words)
         if subject:  # "global state is not allowed in the parser"
+            ruled.extend(words)
             kinds.add("prohibition")
             _read_prohibition(r, "no", subject, items)
             continue
@@ -388,6 +432,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             r.loose.append(words)
             continue
         kinds.add(kind)
+        ruled.extend(words + [w for i in items for w in i.split()])
         cue = " ".join(words[start:end])
         if kind == "prohibition":
             _read_prohibition(r, cue, words[end:], items)
@@ -395,7 +440,12 @@ def _read_cached(sentence: str) -> SentenceDraft:
             _read_obligation(r, cue, words[:start], words[end:])
     draft = _settle(r, kinds)
     if draft.kind:
-        words = [w for clause, _ in _clauses(sentence) for w in clause]
+        # the concept a rule names (not the way it recommends: "update the dependency
+        # instead" does not make a rule about vendored files apply to `go get`)
+        wanted = {w for a in draft.alternatives for w in a.split()} - {
+            w for t in r.forbidden + r.subjects for w in t.split()
+        }
+        words = [w for w in ruled if w not in wanted]
         implied = [k for k in concept_keywords(words) if k not in draft.keywords]
         if implied:
             draft.keywords.extend(implied)
