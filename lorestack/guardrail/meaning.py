@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.core.settings import Settings
     from lorestack.guardrail.proposals import Proposal
 
-THRESHOLD = 0.40
+THRESHOLD = 0.35
 MAX_UNITS = 16
 MAX_UNIT_CHARS = 400
 _CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")

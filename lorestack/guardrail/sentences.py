@@ -262,10 +262,14 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         _add(d.paths, p)
     if not term and verb and scope:  # "never force-push to main": the act, where it happens
         where, _, _ = _content(scope[1:])
+        # "to main or a release branch": each place on its own, a place by its first word
+        places = [t for t in (_content(g)[0] for g in _split_list(scope[1:])) if t]
+        places += [p.split()[0] for p in places if " " in p]
         act = verb.replace("-", " ")
         flipped = " ".join(reversed(act.split()))
         for form in dict.fromkeys([act, flipped, *_IMPLIED_ACTS.get(act, [])]):
-            _add(d.forbid, f"{form} & {where}" if where else form)
+            for place in dict.fromkeys(places or [where]):
+                _add(d.forbid, f"{form} & {place}" if place else form)
         _add(d.keywords, act.split()[-1])
         d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
         return
