@@ -122,6 +122,7 @@ class ChangeResponse(BaseModel):
     path: str | None = None
     archived: str | None = None
     item: dict[str, Any] | None = None
+    was_superseded_by: str | None = None  # restore: the item that had replaced it, still active
 
 
 # ---- reading -------------------------------------------------------------------------------
@@ -200,7 +201,25 @@ class ExportRequest(Request):
 
 
 class ExportResponse(BaseModel):
+    records: list[dict[str, Any]]  # the header first, then one record per file
+    root: str = ""  # the memory folder exported
+
+
+class ImportMemoryRequest(Request):
+    """An export's records read back into a memory, file for file."""
+
     records: list[dict[str, Any]]
+    scope: Literal["project", "global"] = "project"
+    replace: bool = False
+    dry_run: bool = False
+
+
+class ImportMemoryResponse(BaseModel):
+    written: list[str]
+    unchanged: list[str]
+    conflicts: list[str]
+    problems: list[str]
+    dry_run: bool
 
 
 class ImportRequest(Request):
@@ -235,4 +254,6 @@ class ReviewRequest(Request):
 
 class ReviewResponse(BaseModel):
     pending: list[dict[str, Any]] = Field(default_factory=list)
+    # items whose anchored code changed ("may be stale"): id, title, what changed
+    stale: list[dict[str, Any]] = Field(default_factory=list)
     result: dict[str, Any] | None = None

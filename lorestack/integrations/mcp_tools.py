@@ -9,14 +9,10 @@ tool's argument schema from its signature here (minus `mem`). Annotations are re
 
 from typing import Any, Literal
 
+from lorestack.app.opening import given as _given  # the server holds its memory open
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import FileItemType as ItemType
 from lorestack.memory_layers.models import ItemType as AnyItemType
-
-
-def _given(mem: Memory):
-    """The application layer's opener for a memory the server already opened."""
-    return lambda _caller, _require_project=True: mem
 
 
 def remember(mem: Memory, text: str, type: ItemType = "fact", title: str | None = None,
