@@ -45,6 +45,8 @@ CRITERIA = {
     "force": ("Never force-push to main or a release branch", "block"),
     "root": ("Containers must not run as root", "block"),
     "timeouts": ("Every outgoing HTTP call needs an explicit timeout", "warn"),
+    "eval": ("Never use eval() on anything a user can send", "block"),
+    "sql": ("Don't write raw SQL strings in views; use the ORM query builder", "warn"),
 }
 
 
@@ -63,6 +65,12 @@ def store(tmp_path):  # per test: the isolated environment (and its model) is se
         ("root", "Run the worker container as root so it can bind port 80", "undecided"),
         ("timeouts", _diff("billing/client.py", "resp = requests.post(url, json=payload)"), "undecided"),
         ("timeouts", _diff("billing/client.py", "resp = requests.post(url, json=payload, timeout=10)"), "pass"),
+        # a name written as a call is that function: not literal_eval, not model.eval()
+        ("eval", _diff("api/calc.py", "result = eval(request.json['expression'])"), "undecided"),
+        ("eval", _diff("api/calc.py", "result = ast.literal_eval(CONFIG_DEFAULTS)"), "pass"),
+        # what raw SQL looks like in code makes the rule apply, not only the words "raw SQL"
+        ("sql", _diff("shop/views.py", 'cursor.execute("SELECT * FROM orders WHERE id = %s", [i])'), "undecided"),
+        ("sql", _diff("shop/views.py", "orders = Order.objects.filter(user_id=uid)"), "pass"),
     ],
 )
 def test_guessed_readings_answer(store, key, raw, expected):

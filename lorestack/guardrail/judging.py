@@ -103,9 +103,7 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     more than like the forbidden thing: it takes the alternative, a pass."""
     if outcome.forbid_hit or outcome.missing:
         return outcome
-    terms = spec if (spec.forbid or spec.require) else sentence_spec(spec, sentence)[0]
-    alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
-    forbidden = [gate_of(f)[1] for e in terms.forbid for f in e.split("|")]
+    forbidden, alternatives = _forbidden_terms(spec, sentence)
     if not alternatives or not forbidden:
         return outcome
     alt = meaning(sentence, alternatives)
@@ -128,15 +126,25 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
 FORBIDDEN_SIMILARITY = 0.40
 
 
+_CALL_REGEX = re.compile(r"/\(\?<!\[\\w\.\]\)(.+)\\b/")
+
+
 def _forbidden_terms(spec: CriterionSpec, sentence: str) -> tuple[list[str], list[str]]:
     """(what it forbids, what it recommends) as words the sentence model can compare: the
     act of "act & place" terms, never regexes or paths."""
     terms = spec if (spec.forbid or spec.require) else sentence_spec(spec, sentence)[0]
-    forbidden = [
-        gate_of(f.strip())[1].split("&")[0].strip()
-        for e in terms.forbid for f in e.split("|")
-        if not f.strip().startswith("/") and not gate_of(f.strip())[1].startswith("path:")
-    ]
+    forbidden = []
+    for entry in terms.forbid:
+        bare = gate_of(entry.strip())[1]
+        call = _CALL_REGEX.fullmatch(bare)
+        if call:  # "eval()" read as a regex for that function: compared as its name
+            forbidden.append(re.sub(r"\\(.)", r"\1", call.group(1)))
+        if bare.startswith("/"):  # a regex, whose '|' is no list of terms
+            continue
+        forbidden += [
+            gate_of(f.strip())[1].split("&")[0].strip() for f in entry.split("|")
+            if not gate_of(f.strip())[1].startswith(("path:", "/"))
+        ]
     alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
     return [f for f in dict.fromkeys(forbidden) if f], alternatives
 

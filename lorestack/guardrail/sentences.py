@@ -158,6 +158,7 @@ class _Reading:
     required: list[str] = field(default_factory=list)
     loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
     subjects: list[str] = field(default_factory=list)  # words of "X must / needs …" subjects
+    calls: set[str] = field(default_factory=set)  # names the sentence wrote as calls: eval()
 
 
 def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str]) -> None:
@@ -216,9 +217,13 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     # used with (subprocess alone is fine)
     with_ = _content(scope[1:])[0] if term and scope and scope[0] in ("with", "using") else ""
     for t in filter(None, terms):
+        if t in r.calls:  # "eval()": that function, not `literal_eval` nor `model.eval`
+            t = rf"/(?<![\w.]){re.escape(t)}\b/"
         for form in _forms(t, gate):
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
+        for implied in _IMPLIED.get(t, []):  # the code form shows the rule applies too
+            _add(d.keywords, implied)
         r.forbidden.append(t)
     if terms:
         how = f" when {gate}" if gate else ""
@@ -350,6 +355,7 @@ def _passive(words: list[str]) -> list[str] | None:
 @lru_cache(maxsize=512)
 def _read_cached(sentence: str) -> SentenceDraft:
     r = _Reading(SentenceDraft())
+    r.calls = {c.lower() for c in re.findall(r"\b([A-Za-z_]\w*)\(\)", sentence)}
     kinds = set()
     ruled: list[str] = []  # words of the clauses that carry a rule
     for words, items in _clauses(sentence):
