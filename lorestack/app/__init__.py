@@ -32,6 +32,8 @@ OPERATIONS: dict[str, Operation] = {
         Operation("remember", models.RememberRequest, writing.remember, "write"),
         Operation("log", models.LogRequest, writing.log, "write"),
         Operation("change", models.ChangeRequest, writing.change, "write"),
+        Operation("list", models.ListRequest, reading.list_, "read"),
+        Operation("show", models.ShowRequest, reading.show, "read"),
         Operation("search", models.SearchRequest, reading.search, "read"),
         Operation("context", models.ContextRequest, reading.context, "read"),
         Operation("check", models.CheckRequest, reading.check, "read"),

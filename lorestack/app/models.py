@@ -126,6 +126,31 @@ class ChangeResponse(BaseModel):
 
 
 # ---- reading -------------------------------------------------------------------------------
+class ListRequest(Request):
+    """Items by type, layer and status (journal events too with type `event` or layer L3)."""
+
+    type: Literal[FileItemType, "event"] | None = None
+    layer: Literal["L1", "L2", "L3"] | None = None
+    status: Literal["active", "pending", "archived", "superseded", "all"] = "active"
+
+
+class ListResponse(BaseModel):
+    # each item's frontmatter and body (secrets typed by hand redacted), its file's `path`,
+    # its `layer` and `shown_status` (`superseded` for an archived item something replaced)
+    items: list[dict[str, Any]]
+    problems: list[str] = Field(default_factory=list)  # files skipped, and why
+
+
+class ShowRequest(Request):
+    id: str  # full or short id, of an item or a journal event
+
+
+class ShowResponse(BaseModel):
+    kind: Literal["item", "event"]
+    item: dict[str, Any]  # an item's frontmatter and body, or an event's fields
+    path: str | None = None
+
+
 class SearchRequest(Request):
     query: str
     k: int | None = Field(default=None, ge=1, le=1000)  # None: retrieval.k
@@ -134,11 +159,15 @@ class SearchRequest(Request):
     mode: Mode = "default"
     statuses: list[str] = Field(default_factory=list)  # empty: active only
     explain: bool = False
+    # only items anchored to this file (or under this folder); an empty query lists them all
+    about: str | None = None
 
 
 class SearchResponse(BaseModel):
     hits: list[dict[str, Any]]
     warnings: list[str] = Field(default_factory=list)
+    # `about` with an empty query: the items anchored there (id, type, title, anchors, updated)
+    anchored: list[dict[str, Any]] | None = None
 
 
 class ContextRequest(Request):
@@ -147,6 +176,7 @@ class ContextRequest(Request):
     tiers: list[Tier] = Field(default_factory=lambda: list(TIERS))
     mode: ContextMode = "default"
     recent: bool = True
+    about: str | None = None  # only the memory anchored to this file (the pre-tool hook's)
 
 
 class ContextResponse(BaseModel):
@@ -160,6 +190,8 @@ class ContextResponse(BaseModel):
     dropped: list[dict[str, Any]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     overhead: int = 0
+    about: str | None = None  # `about`: the repository-relative path answered for
+    left_out: list[str] = Field(default_factory=list)  # `about`: items over the budget
 
 
 class CheckRequest(Request):
