@@ -277,17 +277,22 @@ def check(
         _exit_now(_run_pre_tool(ctx, client, strict, fail_closed, retrieval, llm))
     if hook == "pre-commit":
         _exit_now(_run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm))
-    from lorestack.guardrail.check import check as do_check
+    from lorestack import app
+    from lorestack.app.models import CheckRequest
+    from lorestack.cli.main import caller_for
+    from lorestack.guardrail.findings import CheckResult
 
-    mem = open_memory(ctx)
-    proposal = _proposal(text, file, diff_rev, staged, _repo_dir(mem))
+    repo_dir = _repo_dir(open_memory(ctx)) if (staged or diff_rev is not None) else Path.cwd()
+    proposal = _proposal(text, file, diff_rev, staged, repo_dir)
     with _quiet_stdout():
-        result = do_check(mem, proposal, retrieval=retrieval, llm=llm)
+        answer = app.run(CheckRequest(caller=caller_for(ctx), proposal=proposal.model_dump(),
+                                      retrieval=retrieval, llm=llm, strict=strict))
+    result = CheckResult.model_validate(answer.result)
     if as_json:
         emit_json(result)
     else:
         _human(result, strict)
-    sys.exit(result.exit_code(strict))
+    sys.exit(answer.exit_code)
 
 
 def _precommit_result(result, as_json: bool) -> None:

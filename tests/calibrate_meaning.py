@@ -1,6 +1,10 @@
 """Print the by-meaning similarities on the TUNING data only (issue 22): for each case, the
 best (criterion clause, proposal line) cosine with its own criterion, and with every other
-criterion of its set (pairs that should not apply). `python -m tests.calibrate_meaning`."""
+criterion of its set (pairs that should not apply). `python -m tests.calibrate_meaning`.
+
+`--sweep`: the labelled curve on the tuning set (tests/guardrail_tuning_cases.py, through
+the whole check) over the by-meaning threshold and the forbidden-act similarity under which
+a guess that applied by meaning only passes (judging.FORBIDDEN_SIMILARITY; 0 = off)."""
 
 from __future__ import annotations
 
@@ -54,5 +58,34 @@ def main() -> None:
         )
 
 
+def sweep() -> None:
+    import tempfile
+    from pathlib import Path
+
+    from lorestack.guardrail import judging
+    from tests.guardrail_tuning_cases import CASES, CRITERIA
+    from tests.heldout_eval import build, score
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
+        mem, ids = build(Path(tmp), CRITERIA)
+        print("threshold forbidden | exact silent-passes look-alikes-pass other-criteria-flagged")
+        for t in (0.30, 0.35, 0.40, 0.45):
+            mem.settings.guardrail.meaning_threshold = t
+            for fs in (0.0, 0.30, 0.35, 0.40):
+                judging.FORBIDDEN_SIMILARITY = fs
+                s = score(mem, ids, CRITERIA, CASES)
+                print(
+                    f"{t:.2f}      {fs:.2f}      | {s['exact']}/{s['cases']}  "
+                    f"{s['silent_passes']}/{s['violations']}  "
+                    f"{s['lookalike_pass']}/{s['lookalikes']}  {s['other_criteria_flagged']}"
+                )
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    os.environ.setdefault(
+        "LORESTACK_EMBEDDING__MODEL_DIR", os.environ.get("LORESTACK_TEST_MODEL_DIR", "")
+    )
+    sweep() if "--sweep" in sys.argv else main()

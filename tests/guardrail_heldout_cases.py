@@ -291,13 +291,23 @@ FIRST_RUN: dict = {
     "lookalike_answers": {"block": 3, "warn": 1, "undecided": 0, "pass": 64},
 }
 
-# the final run of issue 22 (criteria as typed, drafts not confirmed; no LLM). The design
-# targets were 0 wrong blocks, 0 silent passes, >= 80% exact, >= 80% look-alikes passing:
-# only the first is met. tests/test_guardrail_heldout.py keeps these as floors.
-FINAL_RUN: dict = {
+# the end of issue 22's first session (criteria as typed, drafts not confirmed; no LLM)
+SESSION1_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 110, "wrong_blocks": 0, "silent_passes": 40, "lookalike_pass": 32,
     "violation_answers": {"block": 0, "warn": 0, "undecided": 78, "pass": 40},
     "lookalike_answers": {"block": 0, "warn": 0, "undecided": 36, "pass": 32},
     "other_criteria_flagged": 125,
+}
+
+# the final run of issue 22 (second session: reader changes and the forbidden-act gate,
+# tuned on the third tuning batch only). The design targets were 0 wrong blocks, 0 silent
+# passes, >= 80% exact, >= 80% look-alikes passing: only the first is met.
+# tests/test_guardrail_heldout.py keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 122, "wrong_blocks": 0, "silent_passes": 35, "lookalike_pass": 39,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 83, "pass": 35},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 29, "pass": 39},
+    "other_criteria_flagged": 138,
 }

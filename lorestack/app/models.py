@@ -195,9 +195,13 @@ class ContextResponse(BaseModel):
 
 
 class CheckRequest(Request):
-    text: str
+    """A proposal in words (`text`, with the `paths` it touches), or one a front end built from
+    a file, a diff or a tool call (`proposal`: the guardrail's Proposal as JSON)."""
+
+    text: str = ""
     paths: list[str] = Field(default_factory=list)
     label: str = "text"
+    proposal: dict[str, Any] | None = None
     retrieval: bool | None = None
     llm: bool | None = None
     strict: bool = False

@@ -108,8 +108,9 @@ def check(request: CheckRequest, opener: Opener = open_memory) -> CheckResponse:
     from lorestack.guardrail.proposals import Proposal
 
     mem = opener(request.caller, True)
-    proposal = Proposal(source="text", text=request.text, label=request.label,
-                        paths=list(request.paths))
+    proposal = (Proposal.model_validate(request.proposal) if request.proposal is not None else
+                Proposal(source="text", text=request.text, label=request.label,
+                         paths=list(request.paths)))
     result = do_check(mem, proposal, retrieval=request.retrieval, llm=request.llm)
     judge = None
     if result.undecided:

@@ -155,7 +155,7 @@ class GuardrailSettings(BaseModel):
     # criteria apply by meaning too (the MiniLM sentence model): at or above this cosine
     # between the criterion (or a clause) and the proposal (or a line), "applies, undecided"
     meaning: bool = True
-    meaning_threshold: float = 0.40
+    meaning_threshold: float = 0.35
 
 
 def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:

@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.memory_layers.memory import Memory
 
 JUDGED_TYPES = ("criterion", "decision", "caveat")
+_LOADED: dict[tuple[str, str], tuple[tuple, list, list]] = {}  # see _load_judged
 
 
 def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
@@ -60,6 +61,7 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
         result = mem.load_items(include_archived=False, types=JUDGED_TYPES)
         return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
     from lorestack.core.errors import InvalidItem
+    from lorestack.memory_layers import parse_cache
 
     per_store: list[list] = []
     problems: list = []
@@ -70,13 +72,27 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
             continue
         scan = store.scan_folders(("criteria",))
         problems.extend(scan.skipped)
+        # a long-lived process (the service) keeps a folder's loaded criteria while no
+        # file in it changed (names, mtimes and sizes as the scan just saw them): a check
+        # then neither stats, parses nor copies 100 criteria again (items are only read)
+        key = (str(store.paths.root), store.scope)
+        stamp = tuple((e.path, e.mtime_ns, e.size) for e in scan.entries)
+        kept = _LOADED.get(key) if parse_cache.enabled() else None
+        if kept is not None and kept[0] == stamp:
+            items.extend(kept[1])
+            problems.extend(kept[2])
+            continue
+        invalid: list = []
         for path in [Path(e.path) for e in scan.entries]:
             try:
                 items.append(store.load_file(path))
             except InvalidItem as exc:
-                problems.append(exc)
+                invalid.append(exc)
             except OSError:
                 continue
+        problems.extend(invalid)
+        if parse_cache.enabled():
+            _LOADED[key] = (stamp, list(items), invalid)
     project, global_ = per_store
     merged = project + list(
         visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.findings import JudgedBy, rule_text
+from lorestack.guardrail.meaning import criterion_parts
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rules import (
     PreparedText,
@@ -82,6 +83,13 @@ def judge_criterion(
         outcome = _guess(outcome, loaded.item.id, how_read, spec if how == "rules" else None)
         if meaning is not None and outcome.status == "undecided":
             outcome = _took_alternative(outcome, spec, sentence, meaning)
+    if (
+        meaning is not None
+        and outcome.status == "undecided"
+        and outcome.by_meaning
+        and not outcome.forbid_hit
+    ):
+        outcome = _unlike_forbidden(outcome, spec, sentence, meaning)
     return outcome, how
 
 
@@ -95,9 +103,7 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     more than like the forbidden thing: it takes the alternative, a pass."""
     if outcome.forbid_hit or outcome.missing:
         return outcome
-    terms = spec if (spec.forbid or spec.require) else sentence_spec(spec, sentence)[0]
-    alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
-    forbidden = [gate_of(f)[1] for e in terms.forbid for f in e.split("|")]
+    forbidden, alternatives = _forbidden_terms(spec, sentence)
     if not alternatives or not forbidden:
         return outcome
     alt = meaning(sentence, alternatives)
@@ -115,16 +121,76 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     return outcome
 
 
+# calibrated with the by-meaning threshold on the tuning cases (python -m
+# tests.calibrate_meaning --sweep; the curve is in docs/guardrail.md)
+FORBIDDEN_SIMILARITY = 0.40
+
+
+_CALL_REGEX = re.compile(r"/\(\?<!\[\\w\.\]\)(.+)\\b/")
+
+
+def _forbidden_terms(spec: CriterionSpec, sentence: str) -> tuple[list[str], list[str]]:
+    """(what it forbids, what it recommends) as words the sentence model can compare: the
+    act of "act & place" terms, never regexes or paths."""
+    terms = spec if (spec.forbid or spec.require) else sentence_spec(spec, sentence)[0]
+    forbidden = []
+    for entry in terms.forbid:
+        bare = gate_of(entry.strip())[1]
+        call = _CALL_REGEX.fullmatch(bare)
+        if call:  # "eval()" read as a regex for that function: compared as its name
+            forbidden.append(re.sub(r"\\(.)", r"\1", call.group(1)))
+        if bare.startswith("/"):  # a regex, whose '|' is no list of terms
+            continue
+        forbidden += [
+            gate_of(f.strip())[1].split("&")[0].strip() for f in entry.split("|")
+            if not gate_of(f.strip())[1].startswith(("path:", "/"))
+        ]
+    alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
+    return [f for f in dict.fromkeys(forbidden) if f], alternatives
+
+
+def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
+    """It applied by meaning only (none of its words occur): a proposal that reads far
+    from what the rule forbids is about the same subject but keeps the rule — a pass
+    (what a rule requires, or a rule naming nothing the model can compare, stays open)."""
+    forbidden, _ = _forbidden_terms(spec, sentence)
+    if not forbidden or outcome.missing:
+        return outcome
+    # the clauses that say what is forbidden, as well as its terms ("log tokens, …" and
+    # "tokens"; "deploy images tagged latest to production" and "images tagged latest")
+    words = {w for f in forbidden for w in re.findall(r"[a-z0-9]+", f.lower())}
+    acts = [
+        p for p in criterion_parts(sentence)[1:]
+        if words & set(re.findall(r"[a-z0-9]+", p.lower()))
+    ]
+    forbidden = forbidden + acts
+    bad = meaning(sentence, forbidden)
+    if bad is None or bad.similarity >= FORBIDDEN_SIMILARITY:
+        return outcome
+    outcome.status = "satisfied"
+    outcome.reason = (
+        f"close to the criterion by meaning, but far from what it forbids ('{bad.part}', "
+        f"similarity {bad.similarity:.2f} < {FORBIDDEN_SIMILARITY:.2f}): kept"
+    )
+    return outcome
+
+
 def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
     """Did it apply through a word that is itself a whole forbidden term ("async" for
     forbid `added:async`)? Then no forbidden hit means the proposal keeps the rule."""
     have = {stem(w) for k in words for w in re.findall(r"[a-z0-9]+", k.lower())}
+    acts: list[set[str]] = []  # the acts of "never <act> to <place>" rules
     for entry in forbid:
         for alt in entry.split("|"):
-            need = {stem(w) for w in re.findall(r"[a-z0-9]+", gate_of(alt.strip())[1].lower())}
+            bare = gate_of(alt.strip())[1].lower()
+            need = {stem(w) for w in re.findall(r"[a-z0-9]+", bare)}
             if need and need <= have:
                 return True
-    return False
+            if "&" in bare:
+                acts.append({stem(w) for w in re.findall(r"[a-z0-9]+", bare.split("&")[0])})
+    # it applied through a word of the act it forbids ("push" of "force-push to main"),
+    # never the whole act: the act (where it is forbidden) decides, and it does not occur
+    return bool(have) and any(have < act for act in acts)
 
 
 def _guess(outcome: RuleOutcome, item_id: str, how: str, spec=None) -> RuleOutcome:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,12 +27,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.core.settings import Settings
     from lorestack.guardrail.proposals import Proposal
 
-THRESHOLD = 0.40
+THRESHOLD = 0.35
 MAX_UNITS = 16
 MAX_UNIT_CHARS = 400
 _CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
 _LINE = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z])|\s*(?:&&|\|\||;)\s*")
 _CACHE: dict[str, np.ndarray] = {}
+_STACKS: dict[tuple[str, ...], np.ndarray] = {}  # a criterion's parts, stacked once
 _CACHE_LIMIT = 4096
 
 
@@ -64,13 +66,18 @@ def _topic(clause: str) -> str:
 
 def criterion_parts(sentence: str) -> list[str]:
     """The sentence and each clause of two content words or more, rule words stripped."""
+    return list(_parts(sentence))
+
+
+@lru_cache(maxsize=4096)
+def _parts(sentence: str) -> tuple[str, ...]:
     sentence = " ".join(sentence.split())
     parts = [sentence]
     for clause in _CLAUSE.split(sentence):
         topic = _topic(clause.strip(" ,."))
         if len(topic.split()) >= 2 and topic not in parts:
             parts.append(topic)
-    return parts
+    return tuple(parts)
 
 
 def proposal_units(proposal: Proposal) -> list[str]:
@@ -94,16 +101,27 @@ def available(settings: Settings) -> bool:
     return settings.embedding.provider != "litellm"
 
 
-def _vectors(embedder, texts: list[str]) -> np.ndarray:
+def _vectors(embedder, texts: list[str] | tuple[str, ...]) -> np.ndarray:
+    """The stacked vectors of `texts` (each embedded once per process; a criterion's parts
+    stacked once: a check with 100 criteria does no embedding and no stacking for them)."""
     import numpy as np
 
+    key = tuple(texts)
+    stacked = _STACKS.get(key)
+    if stacked is not None:
+        return stacked
     missing = [t for t in dict.fromkeys(texts) if t not in _CACHE]
     if missing:
         if len(_CACHE) + len(missing) > _CACHE_LIMIT:
             _CACHE.clear()
+            _STACKS.clear()
         for t, v in zip(missing, embedder.embed(missing)):
             _CACHE[t] = v
-    return np.stack([_CACHE[t] for t in texts])
+    stacked = np.stack([_CACHE[t] for t in texts])
+    if len(_STACKS) >= _CACHE_LIMIT:
+        _STACKS.clear()
+    _STACKS[key] = stacked
+    return stacked
 
 
 class MeaningJudge:
@@ -119,9 +137,9 @@ class MeaningJudge:
 
     def best(self, sentence: str) -> MeaningHit | None:
         """The closest (criterion part, proposal unit) pair, or None without units."""
-        return self.closest(criterion_parts(sentence))
+        return self.closest(_parts(sentence))
 
-    def closest(self, parts: list[str]) -> MeaningHit | None:
+    def closest(self, parts: list[str] | tuple[str, ...]) -> MeaningHit | None:
         """The closest (one of `parts`, proposal unit) pair."""
         if self._unit_vectors is None or not parts:
             return None

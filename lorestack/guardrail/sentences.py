@@ -28,57 +28,36 @@ from functools import lru_cache
 from typing import Literal
 
 from lorestack.guardrail.concepts import concept_keywords
+from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
+    _ALLOWED,
+    _BE,
+    _CLAUSE_SPLIT,
+    _COPULAS,
+    _DETERMINERS,
+    _EDIT,
+    _GENERIC_NOUNS,
+    _GENERIC_VERBS,
+    _IMPLIED,
+    _IMPLIED_ACTS,
+    _INTRODUCE,
+    _NEED_CUES,
+    _NO_VERB_CUES,
+    _OBLIGE,
+    _PAREN,
+    _PASSIVE_BANS,
+    _PROHIBIT,
+    _QUALIFIERS,
+    _SCOPE_PREPS,
+    _STOP,
+    _TRIGGER_PREPS,
+    _VERB_CUES,
+    _WORDS,
+    _glob,
+    _is_path,
+    meaningful,
+)
 
 Kind = Literal["prohibition", "obligation", ""]
-
-_PROHIBIT = (
-    ("do", "not"), ("don't",), ("dont",), ("never",), ("must", "not"), ("mustn't",),
-    ("should", "not"), ("shouldn't",), ("cannot",), ("can't",), ("may", "not"),
-    ("avoid",), ("nothing",), ("no",), ("not",), ("stop",), ("ban",),
-)  # fmt: skip
-_OBLIGE = (
-    ("must",), ("always",), ("should",), ("need", "to"), ("needs", "to"), ("have", "to"),
-    ("has", "to"), ("only",), ("use",), ("prefer",), ("go", "through"), ("stick", "to"),
-    ("stick", "with"), ("requires",), ("require",),
-)  # fmt: skip
-# cues that are themselves the verb: what follows is the object
-_VERB_CUES = {"use", "prefer", "go through", "stick to", "stick with", "requires", "require"}
-_NO_VERB_CUES = {"no", "not", "nothing"}  # "No mocks …", "not print()", "Nothing under …"
-_INTRODUCE = frozenset(
-    "introduce add create adopt install bring spin set stand deploy provision".split()
-)
-_EDIT = frozenset("edit hand-edit change modify touch patch tweak rewrite alter".split())
-_GENERIC_VERBS = frozenset("write use add have include run call put make do".split())
-# "must be / stay / remain X" names a property, not something the words of a change show
-_COPULAS = frozenset("be stay remain become keep".split())
-_SCOPE_PREPS = frozenset(
-    "in from to on at under inside within for across into this during until outside "
-    "through via with before after when whenever while".split()
-)
-_TRIGGER_PREPS = frozenset("before after when whenever while".split())
-_DETERMINERS = frozenset(
-    "a an the any some our your their its this that these those more other another "
-    "additional extra every each new own".split()
-)
-_GENERIC_NOUNS = frozenset(
-    "api apis code component components function functions file files module modules "
-    "thing things layer layers library libraries call calls stuff tool tools method "
-    "methods variant variants version versions support feature features".split()
-)
-_QUALIFIERS = frozenset("real actual proper dedicated separate single".split())
-_STOP = frozenset(
-    "we i you it is are be was were will can could would may might shall "
-    "and or plus with by of as so".split()
-)
-# objects whose code form differs from their name: the words they imply
-_IMPLIED = {
-    "raw sql": [r"/\b(select|insert|update|delete)\b[^\n]{0,120}?\b(from|into|set|where)\b/"],
-}
-# acts whose command-line spelling differs: `git push -f` is a force-push
-_IMPLIED_ACTS = {"force push": ["push f"]}
-_WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
-_PAREN = re.compile(r"\(([^()]*)\)")
-_CLAUSE_SPLIT = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
 
 
 @dataclass
@@ -97,46 +76,6 @@ class SentenceDraft:
     @property
     def decidable(self) -> bool:
         return bool(self.forbid or self.require)
-
-
-_FILE_EXTENSIONS = frozenset(
-    "lock py js ts tsx jsx md json yaml yml toml cfg ini txt tf sql sh env xml html css go "
-    "rs java rb c h cpp proto mod sum gradle".split()
-)
-
-
-def _is_path(word: str) -> bool:
-    """A folder, a glob, a dotfile or a file name with a known extension (`poetry.lock`)."""
-    w = word.rstrip(".,")
-    if "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha()):
-        return True
-    stem_, dot, ext = w.rpartition(".")
-    return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
-
-
-def _glob(word: str) -> str:
-    w = word.rstrip(".,")
-    return w + "**" if w.endswith("/") else w
-
-
-# words that carry the grammar of a rule, never its subject: a term made only of these
-# ("support", "never", "job", "script", "new", "use", "add") would match everything
-_FUNCTION_WORDS = frozenset(
-    "support supports supported never always job jobs script scripts new use used using "
-    "add adds added adding task tasks change changes changed thing things way ways work "
-    "works also just first only one ones set setup run runs make makes get gets do does "
-    "done need needs needed go goes it them there here via instead".split()
-)
-
-
-def meaningful(term: str) -> bool:
-    """False for a term made only of function words, determiners or generic nouns."""
-    bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
-    if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
-        return True
-    words = re.findall(r"[a-z0-9_]+", bare.lower())
-    ignorable = _FUNCTION_WORDS | _STOP | _DETERMINERS | _GENERIC_NOUNS | _SCOPE_PREPS
-    return any(w not in ignorable for w in words)
 
 
 def _add(target: list[str], value: str) -> None:
@@ -166,6 +105,8 @@ def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool,
     paths = [_glob(w) for w in words if _is_path(w)]
     kept = [w.strip(".,()'\"`") for w in words if not _is_path(w)]
     kept = [w for w in kept if w and w not in _DETERMINERS and w not in _STOP]
+    while kept and kept[-1] in _SCOPE_PREPS:  # "print statements in": the scope is cut off
+        kept.pop()
     if alternative:
         kept = [w for w in kept if w not in _QUALIFIERS] or kept
     specific = [w for w in kept if w not in _GENERIC_NOUNS]
@@ -216,6 +157,8 @@ class _Reading:
     exemptions: list[str] = field(default_factory=list)  # "unless / except X"
     required: list[str] = field(default_factory=list)
     loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
+    subjects: list[str] = field(default_factory=list)  # words of "X must / needs …" subjects
+    calls: set[str] = field(default_factory=set)  # names the sentence wrote as calls: eval()
 
 
 def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str]) -> None:
@@ -253,10 +196,14 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         _add(d.paths, p)
     if not term and verb and scope:  # "never force-push to main": the act, where it happens
         where, _, _ = _content(scope[1:])
+        # "to main or a release branch": each place on its own, a place by its first word
+        places = [t for t in (_content(g)[0] for g in _split_list(scope[1:])) if t]
+        places += [p.split()[0] for p in places if " " in p]
         act = verb.replace("-", " ")
         flipped = " ".join(reversed(act.split()))
         for form in dict.fromkeys([act, flipped, *_IMPLIED_ACTS.get(act, [])]):
-            _add(d.forbid, f"{form} & {where}" if where else form)
+            for place in dict.fromkeys(places or [where]):
+                _add(d.forbid, f"{form} & {place}" if place else form)
         _add(d.keywords, act.split()[-1])
         d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
         return
@@ -270,9 +217,13 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     # used with (subprocess alone is fine)
     with_ = _content(scope[1:])[0] if term and scope and scope[0] in ("with", "using") else ""
     for t in filter(None, terms):
+        if t in r.calls:  # "eval()": that function, not `literal_eval` nor `model.eval`
+            t = rf"/(?<![\w.]){re.escape(t)}\b/"
         for form in _forms(t, gate):
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
+        for implied in _IMPLIED.get(t, []):  # the code form shows the rule applies too
+            _add(d.keywords, implied)
         r.forbidden.append(t)
     if terms:
         how = f" when {gate}" if gate else ""
@@ -288,6 +239,9 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         for word in subject.split():
             _add(d.keywords, f"added:{word}")
         d.steps.append(f"'new {subject}': applies when {subject} is added")
+    if cue in _NEED_CUES and before:
+        _read_need(r, cue, before, after)
+        return
     if cue in _VERB_CUES:
         verb = cue
     elif after:
@@ -298,6 +252,7 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         verb, after = after[0], after[1:]  # "must be documented": the act is required
     elif verb in _COPULAS:
         r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
+        _subject_applies(r, before)
         return
     if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
         cut = after.index("over")
@@ -310,7 +265,7 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         after = after[:cut]
     if "instead" in after and "of" in after:  # "use X instead of Y"
         cut = after.index("instead")
-        old, _, _ = _content(after[cut + 2 :])
+        old, _, _ = _content(_split_scope(after[cut + 2 :])[0])
         if old:
             r.forbidden.append(old)
             _add(d.forbid, old)
@@ -331,6 +286,35 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         _add(d.paths, p)
     if trigger:
         _add(d.keywords, _content(trigger)[0])
+
+
+def _subject_applies(r: _Reading, before: list[str]) -> None:
+    """"Database migrations must be …": the rule applies where its subject occurs."""
+    subject, says_new, _ = _content(before)
+    if subject and "new" not in before and len(subject.split()) <= 3:
+        _add(r.draft.keywords, subject)
+        r.subjects.extend(subject.split())
+        r.draft.steps.append(f"applies where '{subject}' occurs")
+
+
+def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
+    """"Every outgoing HTTP call needs an explicit timeout": where the subject occurs,
+    the object must be there (by its whole name or its head word); "gets an entry in
+    CHANGELOG.md": the file named is what it must come with."""
+    _subject_applies(r, before)
+    obj, scope, trigger = _split_scope(after)
+    term, _, paths = _content(obj, alternative=True)
+    files = [w.strip(".,") for w in scope if _is_path(w) and "." in w.rsplit("/", 1)[-1]]
+    wanted = files or [t for t in (term, term.split()[-1] if term else "") if t]
+    for w in wanted:
+        if meaningful(w) and w.split()[-1] not in _GENERIC_NOUNS:
+            r.required.append(w)
+    for p in paths:
+        _add(r.draft.paths, p)
+    if wanted:
+        r.draft.steps.append(f"'{cue}': wants '{' | '.join(dict.fromkeys(wanted))}'")
+    if trigger:
+        _add(r.draft.keywords, _content(trigger)[0])
 
 
 def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
@@ -358,11 +342,6 @@ def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
     return out
 
 
-_ALLOWED = frozenset("allowed permitted acceptable ok okay".split())
-_PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
-_BE = frozenset("is are be".split())
-
-
 def _passive(words: list[str]) -> list[str] | None:
     """The subject of "X is not allowed" / "X is forbidden", else None."""
     for i, w in enumerate(words):
@@ -376,10 +355,13 @@ def _passive(words: list[str]) -> list[str] | None:
 @lru_cache(maxsize=512)
 def _read_cached(sentence: str) -> SentenceDraft:
     r = _Reading(SentenceDraft())
+    r.calls = {c.lower() for c in re.findall(r"\b([A-Za-z_]\w*)\(\)", sentence)}
     kinds = set()
+    ruled: list[str] = []  # words of the clauses that carry a rule
     for words, items in _clauses(sentence):
         subject = _passive(words)
         if subject:  # "global state is not allowed in the parser"
+            ruled.extend(words)
             kinds.add("prohibition")
             _read_prohibition(r, "no", subject, items)
             continue
@@ -388,6 +370,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             r.loose.append(words)
             continue
         kinds.add(kind)
+        ruled.extend(words + [w for i in items for w in i.split()])
         cue = " ".join(words[start:end])
         if kind == "prohibition":
             _read_prohibition(r, cue, words[end:], items)
@@ -395,7 +378,12 @@ def _read_cached(sentence: str) -> SentenceDraft:
             _read_obligation(r, cue, words[:start], words[end:])
     draft = _settle(r, kinds)
     if draft.kind:
-        words = [w for clause, _ in _clauses(sentence) for w in clause]
+        # the concept a rule names (not the way it recommends: "update the dependency
+        # instead" does not make a rule about vendored files apply to `go get`)
+        wanted = {w for a in draft.alternatives for w in a.split()} - {
+            w for t in r.forbidden + r.subjects for w in t.split()
+        }
+        words = [w for w in ruled if w not in wanted]
         implied = [k for k in concept_keywords(words) if k not in draft.keywords]
         if implied:
             draft.keywords.extend(implied)

@@ -208,6 +208,11 @@ _TERM_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?\*?")
 
 def _split_term(term: str) -> list[str]:
     """A term's words, identifiers split like the text (`getUserById` -> get user by id)."""
+    return list(_split_cached(term))
+
+
+@lru_cache(maxsize=8192)
+def _split_cached(term: str) -> tuple[str, ...]:  # every check splits every criterion's terms
     words: list[str] = []
     for raw in _TERM_WORD.findall(term.replace("_", " ").replace("-", " ")):
         star = raw.endswith("*")
@@ -215,7 +220,7 @@ def _split_term(term: str) -> list[str]:
         words.extend(p.lower() for p in parts)
         if star and words:
             words[-1] += "*"
-    return words
+    return tuple(words)
 
 
 def path_term(term: str) -> str | None:
@@ -224,6 +229,7 @@ def path_term(term: str) -> str | None:
     return t[5:].strip() if t.lower().startswith("path:") else None
 
 
+@lru_cache(maxsize=8192)
 def gate_of(term: str) -> tuple[str, str]:
     """('added'|'changed'|'', the term without its gate prefix)."""
     t = term.strip()

@@ -1,0 +1,107 @@
+"""The vocabulary the sentence reader (sentences.py) reads rules with: the cues of a
+prohibition or an obligation, the verbs that introduce or edit, the words that are grammar
+and never a term, and what makes a word a path."""
+
+from __future__ import annotations
+
+import re
+
+_PROHIBIT = (
+    ("do", "not"), ("don't",), ("dont",), ("never",), ("must", "not"), ("mustn't",),
+    ("should", "not"), ("shouldn't",), ("cannot",), ("can't",), ("may", "not"),
+    ("avoid",), ("nothing",), ("no",), ("not",), ("stop",), ("ban",),
+)  # fmt: skip
+_OBLIGE = (
+    ("must",), ("always",), ("should",), ("need", "to"), ("needs", "to"), ("have", "to"),
+    ("has", "to"), ("only",), ("use",), ("prefer",), ("go", "through"), ("stick", "to"),
+    ("stick", "with"), ("requires",), ("require",), ("needs",), ("need",), ("gets",),
+    ("get",),
+)  # fmt: skip
+# cues that are themselves the verb: what follows is the object
+_VERB_CUES = {"use", "prefer", "go through", "stick to", "stick with", "requires", "require"}
+# "X needs / gets / requires Y": Y is what X must come with, X is where the rule applies
+_NEED_CUES = {"needs", "need", "gets", "get", "requires", "require"}
+_NO_VERB_CUES = {"no", "not", "nothing"}  # "No mocks …", "not print()", "Nothing under …"
+_INTRODUCE = frozenset(
+    "introduce add create adopt install bring spin set stand deploy provision".split()
+)
+_EDIT = frozenset("edit hand-edit change modify touch patch tweak rewrite alter".split())
+_GENERIC_VERBS = frozenset("write use add have include run call put make do".split())
+# "must be / stay / remain X" names a property, not something the words of a change show
+_COPULAS = frozenset("be stay remain become keep".split())
+_SCOPE_PREPS = frozenset(
+    "in from to on at under inside within for across into this during until outside "
+    "through via with before after when whenever while".split()
+)
+_TRIGGER_PREPS = frozenset("before after when whenever while".split())
+_DETERMINERS = frozenset(
+    "a an the any some our your their its this that these those more other another "
+    "additional extra every each new own".split()
+)
+_GENERIC_NOUNS = frozenset(
+    "api apis code component components function functions file files module modules "
+    "thing things layer layers library libraries call calls stuff tool tools method "
+    "methods variant variants version versions support feature features statement "
+    "statements string strings".split()
+)
+_QUALIFIERS = frozenset("real actual proper dedicated separate single explicit".split())
+_STOP = frozenset(
+    "we i you it is are be was were will can could would may might shall "
+    "and or plus with by of as so".split()
+)
+# objects whose code form differs from their name: the words they imply
+_IMPLIED = {
+    "raw sql": [r"/\b(select|insert|update|delete)\b[^\n]{0,120}?\b(from|into|set|where)\b/"],
+}
+# acts whose command-line spelling differs: `git push -f` is a force-push
+_IMPLIED_ACTS = {"force push": ["push f"]}
+_WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
+_PAREN = re.compile(r"\(([^()]*)\)")
+_CLAUSE_SPLIT = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
+
+
+_FILE_EXTENSIONS = frozenset(
+    "lock py js ts tsx jsx md json yaml yml toml cfg ini txt tf sql sh env xml html css go "
+    "rs java rb c h cpp proto mod sum gradle".split()
+)
+
+
+def _is_path(word: str) -> bool:
+    """A folder, a glob, a dotfile or a file name with a known extension (`poetry.lock`)."""
+    w = word.rstrip(".,")
+    if re.fullmatch(r"[a-z]{1,3}/[a-z]{1,3}", w, re.I):  # "I/O", "CI/CD", "UI/UX": words
+        return False
+    if "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha()):
+        return True
+    stem_, dot, ext = w.rpartition(".")
+    return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
+
+
+def _glob(word: str) -> str:
+    w = word.rstrip(".,")
+    return w + "**" if w.endswith("/") else w
+
+
+# words that carry the grammar of a rule, never its subject: a term made only of these
+# ("support", "never", "job", "script", "new", "use", "add") would match everything
+_FUNCTION_WORDS = frozenset(
+    "support supports supported never always job jobs script scripts new use used using "
+    "add adds added adding task tasks change changes changed thing things way ways work "
+    "works also just first only one ones set setup run runs make makes get gets do does "
+    "done need needs needed go goes it them there here via instead".split()
+)
+
+
+def meaningful(term: str) -> bool:
+    """False for a term made only of function words, determiners or generic nouns."""
+    bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
+    if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
+        return True
+    words = re.findall(r"[a-z0-9_]+", bare.lower())
+    ignorable = _FUNCTION_WORDS | _STOP | _DETERMINERS | _GENERIC_NOUNS | _SCOPE_PREPS
+    return any(w not in ignorable for w in words)
+
+
+_ALLOWED = frozenset("allowed permitted acceptable ok okay".split())
+_PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
+_BE = frozenset("is are be".split())

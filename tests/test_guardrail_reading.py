@@ -1,0 +1,96 @@
+"""Issue 22, second session: how sentences typed in the words of CONTRIBUTING files are
+read, and when a guess that applies by meaning only passes (it reads far from what the
+rule forbids). Real files, the real MiniLM model; no figure is asserted on the labelled
+sets here (tests/test_guardrail_heldout.py holds those)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail.sentences import read_sentence
+from tests import heldout_eval as E
+from tests.guardrail_sentence_cases import _bash, _diff
+
+
+def test_needs_names_what_is_required_where_its_subject_occurs():
+    d = read_sentence("Every outgoing HTTP call needs an explicit timeout")
+    assert d.require == ["timeout"]
+    assert "requests.post" in d.keywords  # an HTTP call, as code spells it
+    d = read_sentence("Every user-visible change gets an entry in CHANGELOG.md")
+    assert d.require == ["changelog.md"]
+
+
+def test_force_push_to_either_place():
+    d = read_sentence("Never force-push to main or a release branch")
+    assert "force push & main" in d.forbid
+    assert "force push & release branch" in d.forbid
+    assert "force push & main release branch" not in d.forbid
+
+
+def test_terms_lose_scope_words_and_generic_nouns():
+    assert read_sentence(
+        "Use the logging module instead of print statements in library code"
+    ).forbid == ["print"]
+    d = read_sentence("No blocking I/O inside async handlers")
+    assert d.paths == [] and d.forbid == ["blocking i/o"]
+
+
+def test_the_recommended_way_brings_no_concept_spellings():
+    d = read_sentence("Do not edit files under vendor/ by hand; update the dependency instead")
+    assert d.forbid == ["changed:path:vendor/**"]
+    assert "go get" not in d.keywords and "pip install" not in d.keywords
+
+
+CRITERIA = {
+    "force": ("Never force-push to main or a release branch", "block"),
+    "root": ("Containers must not run as root", "block"),
+    "timeouts": ("Every outgoing HTTP call needs an explicit timeout", "warn"),
+    "eval": ("Never use eval() on anything a user can send", "block"),
+    "sql": ("Don't write raw SQL strings in views; use the ORM query builder", "warn"),
+}
+
+
+@pytest.fixture
+def store(tmp_path):  # per test: the isolated environment (and its model) is set up first
+    return E.build(tmp_path / "reading", CRITERIA)
+
+
+@pytest.mark.parametrize(
+    "key, raw, expected",
+    [
+        ("force", _bash("git push --force origin main"), "undecided"),
+        ("force", _bash("git push --force-with-lease origin feature/login"), "pass"),
+        # applies by meaning only (no word of the rule), far from running as root: kept
+        ("root", _diff("Dockerfile", "RUN useradd -m app\nUSER app"), "pass"),
+        ("root", "Run the worker container as root so it can bind port 80", "undecided"),
+        ("timeouts", _diff("billing/client.py", "resp = requests.post(url, json=payload)"), "undecided"),
+        ("timeouts", _diff("billing/client.py", "resp = requests.post(url, json=payload, timeout=10)"), "pass"),
+        # a name written as a call is that function: not literal_eval, not model.eval()
+        ("eval", _diff("api/calc.py", "result = eval(request.json['expression'])"), "undecided"),
+        ("eval", _diff("api/calc.py", "result = ast.literal_eval(CONFIG_DEFAULTS)"), "pass"),
+        # what raw SQL looks like in code makes the rule apply, not only the words "raw SQL"
+        ("sql", _diff("shop/views.py", 'cursor.execute("SELECT * FROM orders WHERE id = %s", [i])'), "undecided"),
+        ("sql", _diff("shop/views.py", "orders = Order.objects.filter(user_id=uid)"), "pass"),
+    ],
+)
+def test_guessed_readings_answer(store, key, raw, expected):
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids[key]) == expected
+    if expected == "pass":
+        assert not any(f.verdict == "block" for f in result.violations)
+
+
+def test_a_guess_close_by_meaning_but_far_from_what_it_forbids_is_kept(store):
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    mem, ids = store
+    raw = _diff("Dockerfile", "RUN useradd -m app\nUSER app")
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    kept = [f for f in result.satisfied if f.id == ids["root"]]
+    assert kept and "far from what it forbids" in kept[0].reason  # applied, judged, kept
+    assert not [f for f in result.undecided if f.id == ids["root"]]
