@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from lorestack.cli.bench_render import fmt, render_per_category, render_retrieval, with_unit
 from lorestack.cli.render import emit_json, table, to_jsonable
 
 
@@ -17,82 +18,6 @@ def bench():
 
 def _stderr():
     return sys.stderr  # looked up at call time: CliRunner swaps it
-
-
-def _fmt(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}" if value <= 1.0 else f"{value:.1f}"
-    return "" if value is None else str(value)
-
-
-def _with_unit(key: str) -> str:
-    """`search_ms_p50` → `search p50 (ms)`: the unit spelled out in the row label."""
-    import re
-
-    for pattern, unit in ((r"_ms(?=_|$)", "ms"), (r"_per_s$", "per s"), (r"_mb$", "MB"),
-                          (r"_(?:s|seconds)$", "s")):
-        if re.search(pattern, key):
-            return f"{re.sub(pattern, '', key).replace('_', ' ')} ({unit})"
-    return key.replace("_", " ")
-
-
-def _render_retrieval(report) -> str:
-    budget = report.budget
-    budgets = report.budgets or [budget]
-    ctx_all, ctx_any = f"context_all@{budget}", f"context_any@{budget}"
-    cols = ["recall_any@1", "recall_any@5", "recall_any@10", "recall_all@10", ctx_all, ctx_any,
-            f"answer_in_context@{budget}", "tokens_mean", "search_ms_p50", "search_ms_p95",
-            "context_ms_p50"]
-    heads = ["mode", "any@1", "any@5", "any@10", "all@10", f"ctx_all@{budget}",
-             f"ctx_any@{budget}", f"answer@{budget}", "tokens", "search p50 ms", "search p95 ms",
-             "ctx p50 ms"]
-    for extra in budgets[1:]:
-        cols.append(f"context_all@{extra}")
-        heads.append(f"ctx_all@{extra}")
-    rows = [[mode, *(_fmt(r.get(c)) for c in cols)] for mode, r in report.results.items()]
-    modes = list(report.results)
-    categories = sorted({c for r in report.results.values() for c in r["by_category"]})
-    cat_rows = []
-    for cat in categories:
-        n = next(r["by_category"][cat]["n"] for r in report.results.values()
-                 if cat in r["by_category"])
-        cells = []
-        for mode in modes:
-            m = report.results[mode]["by_category"].get(cat, {})
-            cells.append(" / ".join(_fmt(m.get(f"context_all@{b}")) for b in budgets)
-                         + f" / {_fmt(m.get('recall_any@10'))}")
-        cat_rows.append([cat, str(n), *cells])
-    spelled = " / ".join(f"context_all@{b}" for b in budgets)
-    lines = [
-        (f"{report.dataset}: {report.lines} lines, {report.events} events, {report.questions} "
-         f"questions; ingest {report.ingest_events_per_s} events/s (index {report.index_seconds}s)"),
-        "",
-        table(rows, heads),
-        "",
-        f"by category ({spelled} / recall_any@10):",
-        table(cat_rows, ["category", "n", *modes]),
-    ]
-    floor = report.results.get("default", {})
-    if "floor_violations" in floor:
-        lines.append(f"\ndefault vs the plain packing of its ranking into budget − resident: "
-                     f"{floor['floor_violations']} questions lost evidence "
-                     f"(packing alone: ctx_all {_fmt(floor.get(f'floor_all@{budget}'))})")
-    if report.redacted_events:
-        lines.append(f"\n{report.redacted_events} events had secret-looking text redacted")
-    return "\n".join(lines)
-
-
-def _render_per_category(report) -> str:
-    budgets = report.budgets or [report.budget]
-    cols = ["n", "recall_any@5", "recall_any@10", "recall_all@10",
-            *(f"context_all@{b}" for b in budgets), f"context_any@{budgets[0]}", "tokens_mean"]
-    rows = []
-    for mode, result in report.results.items():
-        for cat, m in sorted(result["by_category"].items()):
-            rows.append([mode, cat, *(_fmt(m.get(c)) for c in cols)])
-    return table(rows, ["mode", "category", "n", "any@5", "any@10", "all@10",
-                        *(f"ctx_all@{b}" for b in budgets), f"ctx_any@{budgets[0]}",
-                        "tokens"])
 
 
 def _parse_budgets(value: str | None) -> list[int] | None:
@@ -180,10 +105,10 @@ def bench_retrieval(dataset, budget, modes, ablate, per_category, limit, details
     if as_json:
         emit_json(report)
     elif per_category:
-        click.echo(_render_retrieval(report))
-        click.echo("\n" + _render_per_category(report))
+        click.echo(render_retrieval(report))
+        click.echo("\n" + render_per_category(report))
     else:
-        click.echo(_render_retrieval(report))
+        click.echo(render_retrieval(report))
 
 
 @bench.command("generate")
@@ -258,7 +183,7 @@ def bench_embed(ctx, texts, model_dir, as_json):
     if as_json:
         emit_json(result)
     else:
-        click.echo(table([[_with_unit(k), _fmt(v)] for k, v in result.items()], ["metric", "value"]))
+        click.echo(table([[with_unit(k), fmt(v)] for k, v in result.items()], ["metric", "value"]))
 
 
 @bench.command("search")
@@ -284,7 +209,7 @@ def bench_search(items, queries, as_json):
         emit_json(results)
     else:
         keys = list(results[0]) if results else []
-        click.echo(table([[_with_unit(k), *(_fmt(r[k]) for r in results)] for k in keys],
+        click.echo(table([[with_unit(k), *(fmt(r[k]) for r in results)] for k in keys],
                          ["metric", *(f"{n} items" for n in sizes)]))
 
 
@@ -370,7 +295,7 @@ def _render_latency(report) -> str:
             ("prompt_ms_p95", "prompt p95 ms"), ("search_ms_p50", "search p50 ms"),
             ("search_ms_p95", "search p95 ms"), ("context_ms_p50", "context p50 ms"),
             ("reindex_items_per_s", "reindex items/s"), ("reindex_peak_rss_mb", "peak RSS MB")]
-    rows = [[_fmt(r.get(key)) for key, _ in cols] for r in report.rows]
+    rows = [[fmt(r.get(key)) for key, _ in cols] for r in report.rows]
     lines = ["hooks are whole processes, search/context in-process",
              table(rows, [head for _, head in cols])]
     lines.extend(_render_service(report.rows))
@@ -392,16 +317,16 @@ def _render_service(rows) -> list[str]:
         for state in ("off", "on"):
             f = svc.get(state)
             if f:
-                table_rows.append([str(r["items"]), state, *(_fmt(f[k].get(p)) for k, p in (
+                table_rows.append([str(r["items"]), state, *(fmt(f[k].get(p)) for k, p in (
                     ("session_start_ms", "p50"), ("prompt_ms", "p50"), ("prompt_ms", "p95"),
                     ("search_ms", "p50"), ("check_ms", "p50"), ("pre_tool_ms", "p50"))),
                     f["prompt_recalled"]])
         notes.append(f"{r['items']} items: first prompt after boot (no service) "
-                     f"{_fmt(svc.get('first_prompt_ms'))} ms, recall "
+                     f"{fmt(svc.get('first_prompt_ms'))} ms, recall "
                      f"{'arrived' if svc.get('first_prompt_recalled') else 'MISSING'}, service "
                      f"{'up' if svc.get('service_started_by_first_call') else 'NOT started'} after; "
-                     f"service RSS {_fmt(svc.get('service_rss_mb'))} MB, idle CPU "
-                     f"{_fmt(svc.get('service_idle_cpu_pct'))}%")
+                     f"service RSS {fmt(svc.get('service_rss_mb'))} MB, idle CPU "
+                     f"{fmt(svc.get('service_idle_cpu_pct'))}%")
     if not table_rows:
         return []
     heads = ["items", "service", "start p50", "prompt p50", "prompt p95", "search p50",

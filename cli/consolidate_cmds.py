@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date
+from typing import Literal
 
 import click
 
 from lorestack.cli.install_cmds import install, uninstall
-from lorestack.cli.main import open_memory
+from lorestack.cli.main import caller_for, open_memory
 from lorestack.cli.render import emit_json, humanize_age, table
 from lorestack.core.clients import transcript_clients
 
@@ -41,46 +41,39 @@ def extract(ctx, transcript, client, session, as_json):
         click.echo(f"  {event.id} {event.kind}: {event.title}")
 
 
-def _parse_since(value: str | None):
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)") from exc
-
-
-def _render_report(report, show_diff: bool) -> None:
-    what = "would change" if report.dry_run else "changed"
-    how = f"LLM {report.model}" if report.method == "llm" else (
-        "extractive (model unavailable)" if any("extractive path instead" in n for n in report.notes)
+def _render_report(report: dict, show_diff: bool) -> None:
+    """The consolidation report (the JSON the application layer answers) as lines."""
+    r = report
+    what = "would change" if r["dry_run"] else "changed"
+    how = f"LLM {r['model']}" if r["method"] == "llm" else (
+        "extractive (model unavailable)" if any("extractive path instead" in n for n in r["notes"])
         else "extractive (no model configured)")
-    click.echo(f"consolidation {report.run}{' (dry run)' if report.dry_run else ''}"
-               f"{' — resumed an interrupted run' if report.resumed else ''}: {how}")
-    click.echo(f"{report.events_considered} new event(s), {report.windows} day(s), "
-               f"{report.clusters} cluster(s)")
-    click.echo(f"added {len(report.added)} · proposed {len(report.proposed)} · merged "
-               f"{len(report.merged)} · superseded {len(report.superseded)} · archived "
-               f"{len(report.archived_items)} item(s), {len(report.archived_days)} journal day(s)")
-    for step in report.steps:
+    click.echo(f"consolidation {r['run']}{' (dry run)' if r['dry_run'] else ''}"
+               f"{' — resumed an interrupted run' if r['resumed'] else ''}: {how}")
+    click.echo(f"{r['events_considered']} new event(s), {r['windows']} day(s), "
+               f"{r['clusters']} cluster(s)")
+    click.echo(f"added {len(r['added'])} · proposed {len(r['proposed'])} · merged "
+               f"{len(r['merged'])} · superseded {len(r['superseded'])} · archived "
+               f"{len(r['archived_items'])} item(s), {len(r['archived_days'])} journal day(s)")
+    for step in r["steps"]:
         click.echo(f"  {step}")
-    for skipped in report.skipped:
-        click.echo(f"  skipped {len(skipped.events)} event(s): {skipped.reason}")
-    if report.method == "llm":
-        click.echo(f"LLM: {report.llm_calls} call(s), {report.total_tokens} tokens "
-                   f"({report.prompt_tokens} prompt + {report.completion_tokens} completion), "
-                   f"~${report.cost_usd:.4f}")
-    if report.stopped:
-        click.echo(f"stopped early: {report.stopped}; {report.deferred_events} event(s) wait "
+    for skipped in r["skipped"]:
+        click.echo(f"  skipped {len(skipped['events'])} event(s): {skipped['reason']}")
+    if r["method"] == "llm":
+        click.echo(f"LLM: {r['llm_calls']} call(s), {r['total_tokens']} tokens "
+                   f"({r['prompt_tokens']} prompt + {r['completion_tokens']} completion), "
+                   f"~${r['cost_usd']:.4f}")
+    if r["stopped"]:
+        click.echo(f"stopped early: {r['stopped']}; {r['deferred_events']} event(s) wait "
                    "for the next run")
-    for note in report.notes:
+    for note in r["notes"]:
         click.echo(f"note: {note}", err=True)
-    if report.commit:
-        click.echo(f"committed {report.commit[:12]}")
-    if show_diff and report.diff:
+    if r["commit"]:
+        click.echo(f"committed {r['commit'][:12]}")
+    if show_diff and r["diff"]:
         click.echo("")
-        click.echo(report.diff.rstrip("\n"))
-    elif not report.changed:
+        click.echo(r["diff"].rstrip("\n"))
+    elif not r["changed"]:
         click.echo(f"nothing {what}")
 
 
@@ -109,30 +102,19 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, requi
     days and faded items. One run at a time; safe to rerun after a crash; a run with no new
     events changes nothing.
     """
-    from lorestack.consolidation.job import run_consolidation
-
-    overrides = {"llm.model": model} if model else {}
-    mem = open_memory(ctx, **overrides)
+    from lorestack import app
+    from lorestack.app.models import ConsolidateRequest
     from lorestack.cli.render import ProgressCallback
 
+    request = ConsolidateRequest(caller=caller_for(ctx), dry_run=dry_run, since=since,
+                                 model=model, max_tokens=max_tokens, commit=commit,
+                                 require_llm=require_llm)
     with ProgressCallback("consolidating") as bar:  # a terminal only; silent when piped
-        report = run_consolidation(mem, dry_run=dry_run, since=_parse_since(since),
-                                   max_tokens=max_tokens, progress=None if as_json else bar,
-                                   commit=commit, require_llm=require_llm)
+        report = app.run(request, progress=None if as_json else bar).report
     if as_json:
-        data = {**_report_json(report)}
-        emit_json(data)
+        emit_json(report)
         return
     _render_report(report, show_diff)
-
-
-def _report_json(report) -> dict:
-    from lorestack.cli.render import to_jsonable
-
-    data = to_jsonable(report)
-    data["changed"] = report.changed
-    data["total_tokens"] = report.total_tokens
-    return data
 
 
 @click.group(invoke_without_command=True)
@@ -143,32 +125,52 @@ def review(ctx, as_json):
     stale"); `accept` or `reject` them by id (accepting a stale item re-anchors it)."""
     if ctx.invoked_subcommand is not None:
         return
-    from lorestack.consolidation.review import list_pending
+    from lorestack import app
+    from lorestack.app.models import ReviewRequest
 
-    mem = open_memory(ctx)
-    pending = list_pending(mem)
+    answer = app.run(ReviewRequest(caller=caller_for(ctx)))
     if as_json:
-        emit_json(pending)
+        emit_json(answer.pending)
         return
-    from lorestack.memory_layers.anchors import stale_items, stale_note
-
-    stale = stale_items(mem)
-    for item, states in stale:
-        click.echo(f"{item.id} {item.title[:60]} — {stale_note(states)}")
-    if stale:
+    for item in answer.stale:
+        click.echo(f"{item['id']} {item['title'][:60]} — {item['note']}")
+    if answer.stale:
         click.echo("still true? lorestack review accept ID (re-anchors it); no longer: "
                    "lorestack forget ID --reason …\n")
-    if not pending:
+    if not answer.pending:
         click.echo("nothing waits for review")
         return
     rows = []
-    for p in pending:
-        change = (f"replaces {p.replaces}" if p.replaces else
-                  f"adds its events to {p.merges_into}" if p.merges_into else "new")
-        rows.append([p.id, p.type, f"{p.confidence:.2f}", change, str(len(p.events)),
-                     humanize_age(p.created) if p.created else "", p.title])
+    for p in answer.pending:
+        change = (f"replaces {p['replaces']}" if p["replaces"] else
+                  f"adds its events to {p['merges_into']}" if p["merges_into"] else "new")
+        rows.append([p["id"], p["type"], f"{p['confidence']:.2f}", change, str(len(p["events"])),
+                     humanize_age(_when(p["created"])) if p["created"] else "", p["title"]])
     click.echo(table(rows, ["id", "type", "conf", "change", "events", "age", "claim"]))
     click.echo("\naccept: lorestack review accept ID…   reject: lorestack review reject ID… --reason …")
+
+
+def _when(value):
+    """A time from JSON (ISO text) as the datetime `humanize_age` reads."""
+    from datetime import datetime
+
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _decide(ctx, action: Literal["accept", "reject"], ids, all_: bool, reason: str = "") -> dict:
+    from lorestack import app
+    from lorestack.app.models import ReviewRequest
+    from lorestack.core.errors import LorestackError
+
+    try:
+        answer = app.run(ReviewRequest(caller=caller_for(ctx), action=action, ids=list(ids),
+                                       all=all_, reason=reason))
+    except LorestackError as exc:
+        if "give the ids" in str(exc):  # nothing chosen: a usage error, as before
+            raise click.UsageError(str(exc)) from exc
+        raise
+    assert answer.result is not None  # accept and reject always answer a result
+    return answer.result
 
 
 @review.command(name="accept")
@@ -178,21 +180,15 @@ def review(ctx, as_json):
 @click.pass_context
 def review_accept(ctx, ids, all_, as_json):
     """Make pending claims active (and archive the items they replace)."""
-    from lorestack.consolidation.review import accept, list_pending
-
-    mem = open_memory(ctx)
-    chosen = [p.id for p in list_pending(mem)] if all_ else list(ids)
-    if not chosen:
-        raise click.UsageError("give the ids to accept (see `lorestack review`) or --all")
-    result = accept(mem, chosen)
+    result = _decide(ctx, "accept", ids, all_)
     if as_json:
         emit_json(result)
         return
-    for item_id in result.accepted:
+    for item_id in result["accepted"]:
         click.echo(f"accepted {item_id}")
-    for item_id in result.archived:
+    for item_id in result["archived"]:
         click.echo(f"archived {item_id} (replaced)")
-    for note in result.notes:
+    for note in result["notes"]:
         click.echo(f"note: {note}", err=True)
 
 
@@ -204,17 +200,11 @@ def review_accept(ctx, ids, all_, as_json):
 @click.pass_context
 def review_reject(ctx, ids, all_, reason, as_json):
     """Archive pending claims; the same events will not propose them again."""
-    from lorestack.consolidation.review import list_pending, reject
-
-    mem = open_memory(ctx)
-    chosen = [p.id for p in list_pending(mem)] if all_ else list(ids)
-    if not chosen:
-        raise click.UsageError("give the ids to reject (see `lorestack review`) or --all")
-    result = reject(mem, chosen, reason)
+    result = _decide(ctx, "reject", ids, all_, reason)
     if as_json:
         emit_json(result)
         return
-    for item_id in result.rejected:
+    for item_id in result["rejected"]:
         click.echo(f"rejected {item_id} (archived)")
 
 

@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from lorestack.cli.main import open_memory
 from lorestack.cli.render import emit_json, read_piped_stdin
 from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
 from lorestack.core.clients import EVENTS as HOOK_EVENTS
@@ -67,20 +66,18 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json, about=N
     from lorestack.app.models import ContextRequest
     from lorestack.cli.main import caller_for
 
-    if about:
-        from lorestack.retrieval.about import about_context
-
-        mem = open_memory(ctx, require_project=False)
-        found = about_context(mem, about, budget if budget is not None else mem.settings.loader.budget)
-        if as_json:
-            emit_json(found)
-        elif found.text:
-            click.echo(found.text, nl=False)
-        else:
-            click.echo(f"no memory is anchored to {found.path}", err=True)
-        return
     result = app.run(ContextRequest(caller=caller_for(ctx), query=query, budget=budget,
-                                    tiers=list(_tiers(tiers)), recent=not no_recent, mode=mode))
+                                    tiers=list(_tiers(tiers)), recent=not no_recent, mode=mode,
+                                    about=about))
+    if about:  # only the memory anchored to that file
+        if as_json:
+            emit_json({"path": result.about, "text": result.text, "ids": result.ids,
+                       "tokens": result.tokens, "left_out": result.left_out})
+        elif result.text:
+            click.echo(result.text, nl=False)
+        else:
+            click.echo(f"no memory is anchored to {result.about}", err=True)
+        return
     if as_json:
         emit_json({"text": result.text, "tokens": result.tokens, "budget": result.budget,
                    "encoding": result.encoding, "ids": result.ids, "tiers": result.tiers,

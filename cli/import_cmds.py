@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from lorestack.cli.main import open_memory
+from lorestack.cli.main import caller_for
 from lorestack.cli.render import emit_json
 from lorestack.core.clients import transcript_clients
 
@@ -44,24 +44,24 @@ def import_(ctx, sources, fmt, no_index, as_json):
     type   fact, decision, caveat, preference or criterion makes it an item (default event)
     id, session, speaker, tags (a list), title: optional
     """
-    from lorestack.consolidation.bulk_import import import_files
+    from pathlib import Path
 
-    mem = open_memory(ctx)
-    result = import_files(mem, list(sources), fmt, index=not no_index)
-    for warning in result.warnings:
+    from lorestack import app
+    from lorestack.app.models import ImportRequest
+
+    request = ImportRequest(caller=caller_for(ctx), sources=[str(Path(s).resolve()) for s in sources],
+                            format=fmt, index=not no_index)
+    result = app.run(request).result
+    for warning in result.get("warnings", []):
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit_json(
-            {k: v for k, v in vars(result).items() if k not in ("stored_ids", "texts", "timeline")}
-            | {"events_per_s": result.events_per_s}
-        )
+        emit_json(result)
         return
     click.echo(
-        f"imported {result.events} events and {result.items} items into "
-        f"{result.files} journal files ({result.skipped} already there, "
-        f"{result.redacted} redacted) in {result.write_s + result.index_s:.1f}s "
-        f"({result.events_per_s} events/s, peak memory {result.peak_rss_mb} MB)"
+        f"imported {result['events']} events and {result['items']} items into "
+        f"{result['files']} journal files ({result['skipped']} already there, "
+        f"{result['redacted']} redacted) in {result['write_s'] + result['index_s']:.1f}s "
+        f"({result['events_per_s']} events/s, peak memory {result['peak_rss_mb']} MB)"
     )
-
 
 COMMANDS = [import_]

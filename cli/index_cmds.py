@@ -52,20 +52,19 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
     "user by id"); intent queries match by meaning. Superseded and archived items are hidden
     unless --status asks for them. --about PATH keeps the items anchored to that file.
     """
-    if about:
-        hits = _search_about(ctx, query, k, types, layers, mode, statuses, explain, as_json, about)
-        if hits is None:
-            return
-    else:
-        from lorestack import app
-        from lorestack.app.models import SearchRequest
-        from lorestack.cli.main import caller_for
+    from lorestack import app
+    from lorestack.app.models import SearchRequest
+    from lorestack.cli.main import caller_for
 
-        if query is None:  # omitted; an empty QUERY is a query (it finds nothing)
-            raise click.UsageError("give a QUERY (or --about PATH to list what is anchored there)")
-        hits = app.run(SearchRequest(caller=caller_for(ctx), query=query, k=k, types=list(types),
-                                     layers=list(layers), mode=mode, statuses=list(statuses),
-                                     explain=explain)).hits
+    if query is None and not about:  # omitted; an empty QUERY is a query (it finds nothing)
+        raise click.UsageError("give a QUERY (or --about PATH to list what is anchored there)")
+    found = app.run(SearchRequest(caller=caller_for(ctx), query=query or "", k=k,
+                                  types=list(types), layers=list(layers), mode=mode,
+                                  statuses=list(statuses), explain=explain, about=about))
+    if found.anchored is not None:  # --about without a query: what is anchored there
+        _print_anchored(found.anchored, about, as_json)
+        return
+    hits = found.hits
     if as_json:
         emit_json(hits)
         return
@@ -83,31 +82,16 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
                        f"decay={e['decay']:.3f}  final={e['final']:.4f}")
 
 
-def _search_about(ctx, query, k, types, layers, mode, statuses, explain, as_json, about):
-    """`search --about PATH`: the items anchored there (listed, or ranked for QUERY as plain
-    hits); None when it printed the list itself."""
-    from lorestack.retrieval.about import anchored_to
-    from lorestack.retrieval.index import search as run_search
-
-    mem = open_memory(ctx, require_project=False)
-    items = anchored_to(mem, about)
-    if not query or query == "-":  # no query: the place is the question
-        if as_json:
-            emit_json([{"id": i.id, "type": i.type, "title": i.title,
-                        "anchors": list(i.anchors)} for i in items])
-        elif not items:
-            click.echo(f"nothing is anchored to {about}", err=True)
-        for n, i in enumerate(items if not as_json else [], start=1):
-            click.echo(f"{n:>2}. [{paint_type(i.type)}] {i.title}  ({i.id}, "
-                       f"{humanize_age(i.updated)})")
-            click.echo(f"    about {', '.join(i.anchors)}")
-        return None
-    anchored = {i.id for i in items}
-    hits = [h for h in run_search(mem, query, k=max(k or 0, 200), types=list(types) or None,
-                                  layers=list(layers) or None, mode=mode,
-                                  include_status=tuple(statuses) or ("active",),
-                                  explain=explain) if h.id in anchored]
-    return [h.as_dict() for h in hits[:k or mem.settings.retrieval.k]]
+def _print_anchored(items: list[dict], about: str, as_json: bool) -> None:
+    if as_json:
+        emit_json([{k: i[k] for k in ("id", "type", "title", "anchors")} for i in items])
+        return
+    if not items:
+        click.echo(f"nothing is anchored to {about}", err=True)
+    for n, i in enumerate(items, start=1):
+        click.echo(f"{n:>2}. [{paint_type(i['type'])}] {i['title']}  ({i['id']}, "
+                   f"{humanize_age(datetime.fromisoformat(i['updated']))})")
+        click.echo(f"    about {', '.join(i['anchors'])}")
 
 
 @click.command()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from lorestack.cli.main import caller_for, open_memory
+from lorestack.cli.main import caller_for
 from lorestack.cli.render import emit_json, humanize_age, read_stdin_input, table
 from lorestack.memory_layers.models import FILE_ITEM_TYPES
 
@@ -169,27 +169,27 @@ def log_cmd(ctx, text, kind, tags, redact, as_json):
 @click.pass_context
 def list_cmd(ctx, item_type, layer, status, as_json):
     """List memory items (events too with --type event or --layer L3)."""
-    from lorestack.memory_layers.operations import list_items
+    from types import SimpleNamespace
 
-    mem = open_memory(ctx)
-    include_events = item_type == "event" or layer == "L3"
-    listing = list_items(mem, item_type=item_type, layer=layer,
-                         status=None if status == "all" else status, include_events=include_events,
-                         redact=True)
+    from lorestack import app
+    from lorestack.app.models import ListRequest
+
+    listing = app.run(ListRequest(caller=caller_for(ctx), type=item_type, layer=layer,
+                                  status=status))
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
-        emit_json([
-            {**it.frontmatter(), "body": it.body, "path": str(listing.paths.get(it.id, ""))}
-            for it in listing.items
-        ])
+        emit_json([{k: v for k, v in it.items() if k not in ("shown_status", "layer")}
+                   for it in listing.items])
         return
-    from lorestack.memory_layers.operations import display_status
+    from datetime import datetime
 
-    rows = [[it.id, it.type, display_status(it), humanize_age(it.updated), it.title]
+    rows = [[it["id"], it["type"], it["shown_status"],
+             humanize_age(datetime.fromisoformat(it["updated"])), it["title"]]
             for it in listing.items]
     rendered = table(rows, ["id", "type", "status", "updated", "title"])
-    click.echo(_paint_table_types(rendered, listing.items) if rendered else "no items")
+    kinds = [SimpleNamespace(type=it["type"]) for it in listing.items]
+    click.echo(_paint_table_types(rendered, kinds) if rendered else "no items")
 
 
 @click.command()
@@ -198,22 +198,25 @@ def list_cmd(ctx, item_type, layer, status, as_json):
 @click.pass_context
 def show(ctx, item_id, as_json):
     """Show one item or journal event by id."""
-    from lorestack.memory_layers.models import JournalEvent
-    from lorestack.memory_layers.operations import show as do_show
+    from lorestack import app
+    from lorestack.app.models import ShowRequest
+    from lorestack.memory_layers.models import JournalEvent, MemoryItem
 
-    mem = open_memory(ctx)
-    found = do_show(mem, item_id, redact=True)
-    if isinstance(found, JournalEvent):
+    found = app.run(ShowRequest(caller=caller_for(ctx), id=item_id))
+    if found.kind == "event":
+        event = JournalEvent.model_validate(found.item)
         if as_json:
-            emit_json(found)
+            emit_json(event)
         else:
-            click.echo(f"{found.id} · {found.kind} · {found.time.isoformat()} ({humanize_age(found.time)})")
-            click.echo(found.text)
+            click.echo(f"{event.id} · {event.kind} · {event.time.isoformat()} ({humanize_age(event.time)})")
+            click.echo(event.text)
         return
     if as_json:
-        emit_json({**found.item.frontmatter(), "body": found.item.body, "path": str(found.path)})
+        emit_json({**found.item, "path": found.path})
         return
-    for line in describe_item(found.item, found.path):
+    item = MemoryItem.model_validate({k: v for k, v in found.item.items() if k != "body"})
+    item.body = found.item.get("body", "")
+    for line in describe_item(item, found.path):
         click.echo(line)
 
 

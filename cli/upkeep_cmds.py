@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from lorestack.cli.main import open_memory
+from lorestack.cli.main import caller_for, open_memory
 from lorestack.cli.render import emit_json
 
 
@@ -90,23 +90,18 @@ def edit(ctx, item_id, as_json):
 @click.pass_context
 def restore(ctx, item_id, as_json):
     """Bring an archived (forgotten or superseded) item back to active, links kept."""
-    from lorestack.memory_layers.operations import restore as do_restore
+    from lorestack import app
+    from lorestack.app.models import ChangeRequest
 
-    mem = open_memory(ctx)
-    restored = do_restore(mem, item_id)
-    warning = _sync_index(mem)
+    restored = app.run(ChangeRequest(caller=caller_for(ctx), action="restore", id=item_id))
+    warning = _sync_index(open_memory(ctx))
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit_json(
-            {
-                "item": {**restored.item.frontmatter(), "body": restored.item.body},
-                "path": restored.path,
-                "was_superseded_by": restored.was_superseded_by,
-            }
-        )
+        emit_json({"item": restored.item, "path": restored.path,
+                   "was_superseded_by": restored.was_superseded_by})
         return
-    click.echo(f"restored {restored.item.id} → {restored.path}")
+    click.echo(f"restored {restored.id} → {restored.path}")
     if restored.was_superseded_by:
         click.echo(
             f"note: {restored.was_superseded_by} (which had superseded it) is still active; "
@@ -135,21 +130,18 @@ def export(ctx, out, scope):
     setting, with exact file text and parsed fields. `lorestack import-memory` reads it back."""
     import json
 
-    from lorestack.memory_layers.portable import export_records
+    from lorestack import app
+    from lorestack.app.models import ExportRequest
 
-    mem = open_memory(ctx, require_project=scope == "project")
-    paths = mem.project if scope == "project" else mem.home
-    lines = (
-        json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n"
-        for r in export_records(paths, scope=scope)
-    )
+    exported = app.run(ExportRequest(caller=caller_for(ctx), scope=scope))
+    lines = (json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in exported.records)
     if out:
         count = 0
         with open(out, "w", encoding="utf-8") as fh:
             for line in lines:
                 fh.write(line)
                 count += 1
-        click.echo(f"exported {count - 1} file(s) from {paths.root} to {out}", err=True)
+        click.echo(f"exported {count - 1} file(s) from {exported.root} to {out}", err=True)
     else:
         for line in lines:
             click.echo(line, nl=False)
@@ -178,16 +170,15 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
     Identical files are left alone; differing ones are conflicts unless --replace. An export
     with any unreadable line writes nothing. Then the index is brought up to date.
     """
+    from lorestack import app
+    from lorestack.app.models import ImportMemoryRequest
     from lorestack.core.errors import LorestackError
-    from lorestack.memory_layers.portable import import_records, read_records
+    from lorestack.memory_layers.portable import read_records
 
-    mem = open_memory(ctx, require_project=scope == "project")
-    paths = mem.project if scope == "project" else mem.home
-    report = import_records(
-        paths, read_records(file), scope=scope, replace=replace, dry_run=dry_run
-    )
+    report = app.run(ImportMemoryRequest(caller=caller_for(ctx), records=list(read_records(file)),
+                                         scope=scope, replace=replace, dry_run=dry_run))
     if report.written and not dry_run:
-        warning = _sync_index(mem)
+        warning = _sync_index(open_memory(ctx, require_project=scope == "project"))
         if warning:
             click.echo(f"warning: {warning}", err=True)
     if as_json:

@@ -24,16 +24,16 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from lorestack.core import legacy
 from lorestack.core.clients import transcript_clients
 from lorestack.core.errors import LorestackError
+from lorestack.memory_layers.models import ITEM_TYPES, ItemType
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
-ItemType = Literal["fact", "decision", "caveat", "preference", "criterion", "event"]
 
 
 class ImportError_(LorestackError):
@@ -44,7 +44,7 @@ JSONL_FIELDS = ('a line holds "time" (ISO 8601) and "text", and may hold "id", "
                 'discussion, rejected, todo, blocker, decision, note), "type" (fact, decision, '
                 'caveat, preference, criterion; default event), "session", "speaker", "tags", '
                 '"title"')
-_ITEM_TYPES = ("fact", "decision", "caveat", "preference", "criterion", "event")
+_ITEM_TYPES = ITEM_TYPES
 _ALIASES = {"time": ("timestamp", "date", "datetime", "created", "created_at", "ts", "when"),
             "text": ("message", "content", "body", "note", "msg", "summary")}
 

@@ -22,9 +22,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lorestack.core.errors import LorestackError
 from lorestack.core.git import git_try
+
+if TYPE_CHECKING:
+    from lorestack.memory_layers.models import MemoryItem
 
 CACHE_NAME = "anchors.json"
 MAX_SYMBOL_LOOKUPS = 3  # `git grep` calls one remember may make for the identifiers it names
@@ -352,7 +356,7 @@ def item_states(index: AnchorIndex, item) -> list[AnchorState]:
                        str(extra.get("anchor_commit") or ""))
 
 
-def stale_items(mem) -> list[tuple[object, list[AnchorState]]]:
+def stale_items(mem) -> list[tuple[MemoryItem, list[AnchorState]]]:
     """Active project items whose anchored code changed, with what changed."""
     index = index_for(mem)
     if index is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from lorestack.memory_layers.models import FILE_ITEM_TYPES
 from lorestack.retrieval.hits import LightHit
 from lorestack.retrieval.modes import parse_mode
 
@@ -29,7 +30,7 @@ def lexical_hits(mem: Memory, query: str, k: int, views) -> list[LightHit]:
     index = pool.get(mem).lexical if pool is not None else LexicalIndex(mem.primary.index_dir / "tantivy")
     try:
         ranked = index.search(query, k * 2, Filters(
-            types=["fact", "decision", "caveat", "preference", "criterion"], statuses=["active"]))
+            types=list(FILE_ITEM_TYPES), statuses=["active"]))
     finally:
         if pool is None:
             index.close()

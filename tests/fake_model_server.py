@@ -46,8 +46,9 @@ class FakeModelServer:
         tool_calls: list[dict] | None = None,
     ):
         self.reply = reply
-        # Anthropic only: answer the first model requests with these tool calls
-        # ({"name": "Bash", "input": {...}}), one per request, then with `reply`
+        # answer the first model requests that offer tools with these tool calls
+        # ({"name": "Bash", "input": {...}}), one per request, then with `reply` (Anthropic
+        # tool_use, Gemini functionCall, a Responses function_call for Codex)
         self.tool_calls = list(tool_calls or [])
         self.max_requests = max_requests
         self.max_seconds = max_seconds
@@ -341,10 +342,17 @@ class _Handler(BaseHTTPRequestHandler):
             ]
         )
 
+    def _responses_call(self, resp_id: str, model: str, call: dict) -> None:
+        self._sse(_responses_call_events(resp_id, model, call))
+
     def _responses(self, request: dict, reply: str) -> None:
         resp_id = f"resp_{uuid.uuid4().hex[:20]}"
         item_id = f"msg_{uuid.uuid4().hex[:20]}"
         model = request.get("model", "gpt-fake")
+        owner = self.server_owner
+        if owner.tool_calls and request.get("tools") and request.get("stream"):
+            self._responses_call(resp_id, model, owner.tool_calls.pop(0))
+            return
         item = {
             "type": "message",
             "id": item_id,
@@ -409,6 +417,26 @@ class _Handler(BaseHTTPRequestHandler):
                 ),
             ]
         )
+
+
+def _responses_call_events(resp_id: str, model: str, call: dict) -> list[tuple[str, dict]]:
+    """A Responses stream whose one output is a function call ({"name", "input"})."""
+    item = {"type": "function_call", "id": f"fc_{uuid.uuid4().hex[:20]}", "status": "completed",
+            "call_id": f"call_{uuid.uuid4().hex[:20]}", "name": call["name"],
+            "arguments": json.dumps(call["input"])}
+    base = {"id": resp_id, "object": "response", "created_at": int(time.time()), "model": model,
+            "output": [], "status": "in_progress"}
+    usage = {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 3,
+             "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+    return [
+        ("response.created", {"type": "response.created", "response": base}),
+        ("response.output_item.added",
+         {"type": "response.output_item.added", "output_index": 0, "item": item}),
+        ("response.output_item.done",
+         {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ("response.completed", {"type": "response.completed", "response": {
+            **base, "status": "completed", "output": [item], "usage": usage}}),
+    ]
 
 
 def _from_schema(schema: dict):

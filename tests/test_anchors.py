@@ -231,3 +231,24 @@ def test_the_viewer_says_may_be_stale(code_repo):
         assert "src/users/repo.ts:getUserById" in page.text
     finally:
         viewer.state.close()
+
+
+def test_the_files_a_shell_command_names(tmp_path):
+    """Codex's pre-tool event carries a shell command: the files it names stand for the file."""
+    from lorestack.app.shell_paths import MAX_FILES, files_in_command
+
+    repo = tmp_path / "repo"
+    (repo / "src" / "users").mkdir(parents=True)
+    for name in ("src/users/repo.ts", "src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts"):
+        (repo / name).write_text("x\n")
+    (tmp_path / "outside.ts").write_text("x\n")
+    src = repo / "src"
+    assert files_in_command("sed -n 1,80p src/users/repo.ts", repo, repo) == ["src/users/repo.ts"]
+    assert files_in_command("cat users/repo.ts | head -5", src, repo) == ["src/users/repo.ts"]
+    assert files_in_command(f"cat {repo / 'src/a.ts'} ../outside.ts", repo, repo) == ["src/a.ts"]
+    patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/b.ts\n@@\n-x\n+y\n*** End Patch\nEOF"
+    assert files_in_command(patch, repo, repo) == ["src/b.ts"]
+    assert files_in_command("rg -n getUserById src/", repo, repo) == []  # a folder, no file
+    assert files_in_command("cat 'src/a.ts", repo, repo) == []  # unbalanced quote: no such word
+    many = " ".join(f"src/{c}.ts" for c in "abcd") + " src/users/repo.ts"
+    assert MAX_FILES < 5 and files_in_command(f"wc -l {many}", repo, repo) == []

@@ -88,3 +88,31 @@ def test_gemini_cli_gets_the_files_caveat_with_the_read_result(client_bin, ancho
         bodies.append(server.model_requests()[-1].body)
     assert HEADER + "src/users/repo.ts" in bodies[0] and "WREN-4410" in bodies[0]
     assert HEADER not in bodies[1]
+
+
+def test_codex_gets_the_files_caveat_with_a_shell_read(client_bin, anchored_repo,  # noqa: F811
+                                                       tmp_path):
+    """Codex reads files through its shell tool; its PreToolUse (tool "Bash") names the file in
+    the command, and our answer reaches the model in the request after the call. A command on
+    another file brings nothing."""
+    from tests.test_real_clients import _codex_provider, client_env
+
+    bodies = []
+    for path in ("src/users/repo.ts", "src/other.ts"):
+        home = tmp_path / "home"  # where `install` writes (each `codex exec` is a new session)
+        call = {"name": "exec_command", "input": {"cmd": f"sed -n 1,40p {path}"}}
+        with FakeModelServer(reply="Read it.", max_seconds=RUN_TIMEOUT_S + 30,
+                             tool_calls=[call]) as server:
+            _codex_provider(home, server.url)  # a new config.toml: trust the hooks again
+            install("codex", anchored_repo, "--trust")
+            env = client_env(client_bin, home, FAKE_API_KEY="dummy")
+            run = run_client(["codex", "exec", "--skip-git-repo-check",
+                              "--dangerously-bypass-approvals-and-sandbox",
+                              f"Have a look at {path}"], anchored_repo, env)
+        assert run.returncode == 0, run.stderr[-2000:]
+        requests = server.model_requests()
+        assert len(requests) >= 2 and "exec_command" in requests[-1].body, \
+            [r.path for r in server.requests]
+        bodies.append(requests[-1].body)
+    assert HEADER + "src/users/repo.ts" in bodies[0] and "WREN-4410" in bodies[0]
+    assert HEADER not in bodies[1]

@@ -245,7 +245,8 @@ def test_install_codex_says_how_to_trust_and_trust_is_opt_in(codex_home, tmp_pat
     env = {"HOME": str(codex_home)}
     proc = run_cli("install", "codex", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "will not run these 4 hooks" in proc.stderr
+    # session start, prompt, pre-compact, stop, and pre-tool (memory anchored to a file)
+    assert "will not run these 5 hooks" in proc.stderr
     assert "/hooks" in proc.stderr and "--trust" in proc.stderr
     assert "trusted_hash" not in config.read_text()  # nothing written without being asked
 
@@ -255,13 +256,13 @@ def test_install_codex_says_how_to_trust_and_trust_is_opt_in(codex_home, tmp_pat
 
     proc = run_cli("install", "codex", "--trust", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "recorded trust for 4 hook(s)" in proc.stderr
+    assert "recorded trust for 5 hook(s)" in proc.stderr
     assert "will not run" not in proc.stderr
     text = config.read_text()
     assert text.startswith('model = "gpt-5"\n\n[features]\ncodex_hooks = true\n')  # kept
     hooks_json = codex_home / ".codex" / "hooks.json"
     assert f'[hooks.state."{hooks_json}:session_start:0:0"]' in text
-    assert text.count("trusted_hash = ") == 4
+    assert text.count("trusted_hash = ") == 5
     again = run_cli("install", "codex", "--trust", cwd=tmp_path, env=env)
     assert "already trusted" in again.stderr and config.read_text() == text
 
@@ -269,7 +270,7 @@ def test_install_codex_says_how_to_trust_and_trust_is_opt_in(codex_home, tmp_pat
 
     assert {t.status for t in hook_trust("codex", hooks_json)} == {"trusted"}
     gone = run_cli("uninstall", "codex", cwd=tmp_path, env=env)
-    assert "removed the trust of 4 hook(s)" in gone.stderr
+    assert "removed the trust of 5 hook(s)" in gone.stderr
     assert config.read_text() == 'model = "gpt-5"\n\n[features]\ncodex_hooks = true\n'
 
 
@@ -278,13 +279,13 @@ def test_changed_codex_hook_needs_trust_again(codex_home):
 
     install("codex", command="/opt/a/lorestack")
     path = codex_home / ".codex" / "hooks.json"
-    assert len(trust_hooks("codex", path)) == 4
+    assert len(trust_hooks("codex", path)) == 5
     install("codex", command="/opt/b/lorestack")  # the virtualenv moved
     assert {t.status for t in hook_trust("codex", path)} == {"modified"}
-    assert len(trust_hooks("codex", path)) == 4
+    assert len(trust_hooks("codex", path)) == 5
     assert {t.status for t in hook_trust("codex", path)} == {"trusted"}
     text = (codex_home / ".codex" / "config.toml").read_text()
-    assert text.count("# trusted by") == 4 and text.count("[hooks.state.") == 4  # replaced
+    assert text.count("# trusted by") == 5 and text.count("[hooks.state.") == 5  # replaced
 
 
 # ---- doctor and hooks.log ---------------------------------------------------------------------

@@ -189,7 +189,8 @@ def test_hook_with_an_unknown_client_says_so(repo):
 def test_bench_timing_columns_name_their_units():
     from types import SimpleNamespace
 
-    from lorestack.cli.bench_cmds import _render_latency, _with_unit
+    from lorestack.cli.bench_cmds import _render_latency
+    from lorestack.cli.bench_render import with_unit as _with_unit
 
     report = SimpleNamespace(
         rows=[

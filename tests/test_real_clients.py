@@ -27,6 +27,7 @@ Skipped, with the reason, when npm is absent or the install fails. Marked `real_
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -313,6 +314,38 @@ def test_claude_code_with_the_service_on(client_bin, service_on, tmp_path):
         run = run_client(["claude", "-p", PROMPT], repo, env)
     assert_both_facts_reached_the_model(server, run, repo)
     assert "Noted." in run.stdout
+    assert_served_by_the_service(repo, before, log_before)
+
+
+@contextlib.contextmanager
+def busy_loops(per_core: int = 2):
+    """Busy loops competing for every core while the block runs, as on a shared build machine."""
+    import sys
+
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+             for _ in range(per_core * (os.cpu_count() or 2))]
+    try:
+        yield len(loops)
+    finally:
+        for proc in loops:
+            proc.kill()
+            proc.wait()
+
+
+def test_claude_code_with_the_service_on_under_cpu_load(client_bin, service_on, tmp_path):
+    """The same as a user has it, while two busy loops per core compete for the CPU (started
+    after the warm-up, running for the whole client session): the shipped deadlines still let
+    both facts reach the model, through the service, with no hook falling back in-process."""
+    repo = make_project(tmp_path / "repo", shipped_deadlines=True)
+    install("claude-code", repo, shipped_timeout=True)
+    before = start_and_warm(repo)
+    log_before = _log_text(repo)
+    with busy_loops() as loops, FakeModelServer(reply="Noted.",
+                                                 max_seconds=RUN_TIMEOUT_S + 30) as server:
+        assert loops >= 4
+        env = claude_env(client_bin, tmp_path / "home", server)
+        run = run_client(["claude", "-p", PROMPT], repo, env)
+    assert_both_facts_reached_the_model(server, run, repo)
     assert_served_by_the_service(repo, before, log_before)
 
 

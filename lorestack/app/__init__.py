@@ -32,27 +32,31 @@ OPERATIONS: dict[str, Operation] = {
         Operation("remember", models.RememberRequest, writing.remember, "write"),
         Operation("log", models.LogRequest, writing.log, "write"),
         Operation("change", models.ChangeRequest, writing.change, "write"),
+        Operation("list", models.ListRequest, reading.list_, "read"),
+        Operation("show", models.ShowRequest, reading.show, "read"),
         Operation("search", models.SearchRequest, reading.search, "read"),
         Operation("context", models.ContextRequest, reading.context, "read"),
         Operation("check", models.CheckRequest, reading.check, "read"),
         Operation("hook", models.HookRequest, events.hook, "read"),
         Operation("export", models.ExportRequest, upkeep.export, "read"),
         Operation("import", models.ImportRequest, upkeep.import_, "write"),
+        Operation("import_memory", models.ImportMemoryRequest, upkeep.import_memory, "write"),
         Operation("consolidate", models.ConsolidateRequest, upkeep.consolidate, "write"),
         Operation("review", models.ReviewRequest, upkeep.review, "write"),
     )
 }
 
 
-def run(request: models.Request, opener: Opener = open_memory) -> Any:
+def run(request: models.Request, opener: Opener = open_memory, **extras: Any) -> Any:
     """Run the operation a request belongs to, as its caller; its response model (the type
-    the operation names: `RememberResponse` for a `RememberRequest`, …)."""
+    the operation names: `RememberResponse` for a `RememberRequest`, …). `extras` are what
+    only an in-process front end can hand over (a progress callback for `consolidate`)."""
     from lorestack.core.overlay import caller
 
     for op in OPERATIONS.values():
         if type(request) is op.request:
             with caller(request.caller.env, request.caller.cwd):
-                return op.run(request, opener)
+                return op.run(request, opener, **extras)
     raise TypeError(f"no operation takes {type(request).__name__}")
 
 

@@ -1,5 +1,7 @@
 """The pre-tool hook event: the agent is about to read or edit a file, so hand it what memory
-is anchored to that file (criteria and caveats first), once per session per file."""
+is anchored to that file (criteria and caveats first), once per session per file. The file
+is the tool's own argument (Claude Code's Read/Edit/Write, Gemini's read_file…) or, for a
+shell command (Codex), the files the command names (`app.shell_paths`)."""
 
 from __future__ import annotations
 
@@ -13,16 +15,26 @@ def pre_tool(mem, payload: HookPayload) -> str | None:
     tool_input = payload.raw.get("tool_input")
     if not isinstance(tool_input, dict) or mem.project is None:
         return None
-    path = next((tool_input[k] for k in FILE_KEYS if isinstance(tool_input.get(k), str)), None)
-    if not path:
-        return None
     from lorestack.memory_layers.anchors import relative
     from lorestack.retrieval.about import about_context
 
-    rel = relative(mem.project.repo_dir, path)
+    repo = mem.project.repo_dir
+    path = next((tool_input[k] for k in FILE_KEYS if isinstance(tool_input.get(k), str)), None)
+    if path:
+        files = [relative(repo, path)]
+    elif isinstance(tool_input.get("command"), str):  # Codex: reads and edits are shell commands
+        from pathlib import Path
+
+        from lorestack.app.shell_paths import files_in_command
+
+        cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else repo
+        files = files_in_command(tool_input["command"], cwd, repo)
+    else:
+        files = []
     state = load_session(mem, payload.session_id)
-    if rel in state.get("files", []):
+    new = [rel for rel in files if rel not in state.get("files", [])]
+    if not new:
         return None
-    result = about_context(mem, rel, ABOUT_BUDGET)
-    save_session(mem, payload.session_id, {**state, "files": [*state.get("files", []), rel]})
-    return result.text or None
+    texts = [about_context(mem, rel, ABOUT_BUDGET).text for rel in new]
+    save_session(mem, payload.session_id, {**state, "files": [*state.get("files", []), *new]})
+    return "\n\n".join(t for t in texts if t) or None

@@ -122,9 +122,35 @@ class ChangeResponse(BaseModel):
     path: str | None = None
     archived: str | None = None
     item: dict[str, Any] | None = None
+    was_superseded_by: str | None = None  # restore: the item that had replaced it, still active
 
 
 # ---- reading -------------------------------------------------------------------------------
+class ListRequest(Request):
+    """Items by type, layer and status (journal events too with type `event` or layer L3)."""
+
+    type: Literal[FileItemType, "event"] | None = None
+    layer: Literal["L1", "L2", "L3"] | None = None
+    status: Literal["active", "pending", "archived", "superseded", "all"] = "active"
+
+
+class ListResponse(BaseModel):
+    # each item's frontmatter and body (secrets typed by hand redacted), its file's `path`,
+    # its `layer` and `shown_status` (`superseded` for an archived item something replaced)
+    items: list[dict[str, Any]]
+    problems: list[str] = Field(default_factory=list)  # files skipped, and why
+
+
+class ShowRequest(Request):
+    id: str  # full or short id, of an item or a journal event
+
+
+class ShowResponse(BaseModel):
+    kind: Literal["item", "event"]
+    item: dict[str, Any]  # an item's frontmatter and body, or an event's fields
+    path: str | None = None
+
+
 class SearchRequest(Request):
     query: str
     k: int | None = Field(default=None, ge=1, le=1000)  # None: retrieval.k
@@ -133,11 +159,15 @@ class SearchRequest(Request):
     mode: Mode = "default"
     statuses: list[str] = Field(default_factory=list)  # empty: active only
     explain: bool = False
+    # only items anchored to this file (or under this folder); an empty query lists them all
+    about: str | None = None
 
 
 class SearchResponse(BaseModel):
     hits: list[dict[str, Any]]
     warnings: list[str] = Field(default_factory=list)
+    # `about` with an empty query: the items anchored there (id, type, title, anchors, updated)
+    anchored: list[dict[str, Any]] | None = None
 
 
 class ContextRequest(Request):
@@ -146,6 +176,7 @@ class ContextRequest(Request):
     tiers: list[Tier] = Field(default_factory=lambda: list(TIERS))
     mode: ContextMode = "default"
     recent: bool = True
+    about: str | None = None  # only the memory anchored to this file (the pre-tool hook's)
 
 
 class ContextResponse(BaseModel):
@@ -159,6 +190,8 @@ class ContextResponse(BaseModel):
     dropped: list[dict[str, Any]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     overhead: int = 0
+    about: str | None = None  # `about`: the repository-relative path answered for
+    left_out: list[str] = Field(default_factory=list)  # `about`: items over the budget
 
 
 class CheckRequest(Request):
@@ -200,7 +233,25 @@ class ExportRequest(Request):
 
 
 class ExportResponse(BaseModel):
+    records: list[dict[str, Any]]  # the header first, then one record per file
+    root: str = ""  # the memory folder exported
+
+
+class ImportMemoryRequest(Request):
+    """An export's records read back into a memory, file for file."""
+
     records: list[dict[str, Any]]
+    scope: Literal["project", "global"] = "project"
+    replace: bool = False
+    dry_run: bool = False
+
+
+class ImportMemoryResponse(BaseModel):
+    written: list[str]
+    unchanged: list[str]
+    conflicts: list[str]
+    problems: list[str]
+    dry_run: bool
 
 
 class ImportRequest(Request):
@@ -235,4 +286,6 @@ class ReviewRequest(Request):
 
 class ReviewResponse(BaseModel):
     pending: list[dict[str, Any]] = Field(default_factory=list)
+    # items whose anchored code changed ("may be stale"): id, title, what changed
+    stale: list[dict[str, Any]] = Field(default_factory=list)
     result: dict[str, Any] | None = None

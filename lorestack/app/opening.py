@@ -30,6 +30,15 @@ def open_memory(caller: Caller, require_project: bool = True) -> Memory:
     return Memory.open(caller.root, cwd=cwd, require_project=require_project, **caller.flags)
 
 
+def given(mem: Memory) -> Opener:
+    """The opener for a memory a server already holds open (the MCP server, the viewer)."""
+
+    def opener(_caller: Caller, _require_project: bool = True) -> Memory:
+        return mem
+
+    return opener
+
+
 def jsonable(value: Any) -> Any:
     """Library results (pydantic models, dataclasses, paths, dates) as plain JSON values."""
     if isinstance(value, BaseModel):

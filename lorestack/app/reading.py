@@ -1,4 +1,6 @@
-"""Operations that read memory: search, context, and check (the guardrail's verdict)."""
+"""Operations that read memory: list, show, search, context, and check (the guardrail's
+verdict). What leaves the process is redacted: a secret typed into a file by hand is not
+repeated."""
 
 from __future__ import annotations
 
@@ -7,24 +9,72 @@ from lorestack.app.models import (
     CheckResponse,
     ContextRequest,
     ContextResponse,
+    ListRequest,
+    ListResponse,
     SearchRequest,
     SearchResponse,
+    ShowRequest,
+    ShowResponse,
 )
 from lorestack.app.opening import Opener, jsonable, open_memory
 
 
+def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
+    """Items by type, layer and status, in layer order, oldest first."""
+    from lorestack.memory_layers.operations import display_status, list_items
+
+    mem = opener(request.caller, True)
+    include_events = request.type == "event" or request.layer == "L3"
+    listing = list_items(mem, item_type=request.type, layer=request.layer,
+                         status=None if request.status == "all" else request.status,
+                         include_events=include_events, redact=True)
+    rows = [{**jsonable(it.frontmatter()), "body": it.body,
+             "path": str(listing.paths.get(it.id, "")), "shown_status": display_status(it),
+             "layer": it.layer}
+            for it in listing.items]
+    return ListResponse(items=rows, problems=[str(p) for p in listing.problems])
+
+
+def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
+    """One item (with its file) or journal event, by full or short id."""
+    from lorestack.memory_layers.models import JournalEvent
+    from lorestack.memory_layers.operations import show as do_show
+
+    mem = opener(request.caller, True)
+    found = do_show(mem, request.id, redact=True)
+    if isinstance(found, JournalEvent):
+        return ShowResponse(kind="event", item=jsonable(found))
+    return ShowResponse(kind="item", item={**jsonable(found.item.frontmatter()),
+                                           "body": found.item.body},
+                        path=str(found.path))
+
+
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
-    """Ranked items and events for the query; k defaults to `retrieval.k`."""
+    """Ranked items and events for the query; k defaults to `retrieval.k`. With `about`, only
+    what is anchored to that place (an empty query lists it)."""
     from lorestack.retrieval.index import search as run_search
 
     mem = opener(request.caller, False)
     warnings: list[str] = []
+    k = request.k or mem.settings.retrieval.k
+    anchored: set[str] | None = None
+    if request.about:
+        from lorestack.retrieval.about import anchored_to
+
+        items = anchored_to(mem, request.about)
+        if not request.query.strip() or request.query == "-":  # the place is the question
+            return SearchResponse(hits=[], anchored=[
+                {"id": i.id, "type": i.type, "title": i.title, "anchors": list(i.anchors),
+                 "updated": i.updated.isoformat()} for i in items])
+        anchored = {i.id for i in items}
     hits = run_search(
-        mem, request.query, k=request.k or mem.settings.retrieval.k,
+        mem, request.query, k=k if anchored is None else max(k, 200),
         types=list(request.types) or None, layers=list(request.layers) or None,
         mode=request.mode, include_status=tuple(request.statuses) or ("active",),
         explain=request.explain,
     )
+    if anchored is not None:
+        hits = [h for h in hits if h.id in anchored][:k]
     return SearchResponse(hits=[jsonable(h.as_dict()) for h in hits], warnings=warnings)
 
 
@@ -33,6 +83,15 @@ def context(request: ContextRequest, opener: Opener = open_memory) -> ContextRes
     from lorestack.retrieval.loader import assemble_context
 
     mem = opener(request.caller, False)
+    if request.about:
+        from lorestack.retrieval.about import about_context
+
+        budget = request.budget if request.budget is not None else mem.settings.loader.budget
+        found = about_context(mem, request.about, budget)
+        return ContextResponse(text=found.text, tokens=found.tokens, budget=budget,
+                               encoding=mem.settings.tokens.encoding, ids=list(found.ids),
+                               full_ids=list(found.ids), tiers={}, dropped=[],
+                               about=found.path, left_out=list(found.left_out))
     result = assemble_context(mem, query=request.query, budget=request.budget,
                               tiers=tuple(request.tiers), recent=request.recent,
                               retrieval=request.mode)

@@ -7,6 +7,8 @@ from lorestack.app.models import (
     ConsolidateResponse,
     ExportRequest,
     ExportResponse,
+    ImportMemoryRequest,
+    ImportMemoryResponse,
     ImportRequest,
     ImportResponse,
     ReviewRequest,
@@ -23,7 +25,26 @@ def export(request: ExportRequest, opener: Opener = open_memory) -> ExportRespon
     mem = opener(request.caller, request.scope == "project")
     paths = mem.project if request.scope == "project" else mem.home
     assert paths is not None  # a project scope required the project to open
-    return ExportResponse(records=list(export_records(paths, scope=request.scope)))
+    return ExportResponse(records=list(export_records(paths, scope=request.scope)),
+                          root=str(paths.root))
+
+
+def import_memory(request: ImportMemoryRequest,
+                  opener: Opener = open_memory) -> ImportMemoryResponse:
+    """An export read back into a memory: identical files left alone, differing ones conflicts
+    unless `replace`; any unreadable record and nothing is written."""
+    from lorestack.memory_layers.portable import import_records
+
+    mem = opener(request.caller, request.scope == "project")
+    paths = mem.project if request.scope == "project" else mem.home
+    assert paths is not None  # a project scope required the project to open
+    report = import_records(paths, request.records, scope=request.scope,
+                            replace=request.replace, dry_run=request.dry_run)
+    return ImportMemoryResponse(written=[str(p) for p in report.written],
+                                unchanged=[str(p) for p in report.unchanged],
+                                conflicts=[str(p) for p in report.conflicts],
+                                problems=[str(p) for p in report.problems],
+                                dry_run=report.dry_run)
 
 
 def import_(request: ImportRequest, opener: Opener = open_memory) -> ImportResponse:
@@ -69,7 +90,11 @@ def review(request: ReviewRequest, opener: Opener = open_memory) -> ReviewRespon
     mem = opener(request.caller, True)
     pending = claims.list_pending(mem)
     if request.action == "list":
-        return ReviewResponse(pending=jsonable(pending))
+        from lorestack.memory_layers.anchors import stale_items, stale_note
+
+        stale = [{"id": item.id, "title": item.title, "note": stale_note(states)}
+                 for item, states in stale_items(mem)]
+        return ReviewResponse(pending=jsonable(pending), stale=stale)
     chosen = [p.id for p in pending] if request.all else list(request.ids)
     if not chosen:
         raise LorestackError(f"give the ids to {request.action} (see `lorestack review`) or --all")

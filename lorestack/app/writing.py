@@ -86,4 +86,5 @@ def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeRespon
         return ChangeResponse(action="done", id=event.id, item=jsonable(event))
     restored = operations.restore(mem, request.id)
     return ChangeResponse(action="restore", id=restored.item.id, path=str(restored.path),
-                          item=jsonable(restored.item))
+                          item=jsonable(restored.item),
+                          was_superseded_by=restored.was_superseded_by)

@@ -1,4 +1,5 @@
-"""The sentences `bench generate --style chat` draws from (the engine is bench/chat.py).
+"""The sentences `bench generate --style chat` draws from (the engine is bench/chat.py); the
+tables themselves are data, in data/chat_topics.json.
 
 Each topic has several ways to say a fact and several ways to ask about it: some questions
 keep a content word of the statement (often in another form: "researching" — "research"),
@@ -9,444 +10,43 @@ the values filled in.
 Placeholders: {S} subject ("I", "my sister"), {poss} its possessive ("my", "her"), {v} the
 value, {w} the detail, {who} the person asked about in a question ("Ana", "Ana's sister"),
 {whose} its possessive, {f} a friend's name, {when} a relative date.
+
+Tables: NAMES, FRIENDS (people); SUBJECTS (subject, possessive); TALK_OPEN, TALK_BODY,
+TALK_TAIL, REACTIONS (small talk); OPENERS, OPENERS_OTHER, FRAMES, TAILS (around a fact);
+TOPICS (facts and their questions); CHANGES (facts that change); DATED (facts with a date);
+RELATIVE_DAYS, RELATIVE_WEEKDAYS (label, days back); ECHOES; HOPS (facts across sessions);
+SHARED (facts both speakers hold).
 """
 
 from __future__ import annotations
 
-# tables of sentences read best one topic per block, so the formatter leaves them be
-# fmt: off
-NAMES = [
-    "Ana", "Bo", "Caro", "Dev", "Elif", "Femi", "Gus", "Hana", "Ivo", "Jun", "Kemal", "Lena",
-    "Mika", "Noor", "Otto", "Priya", "Quinn", "Rosa", "Sami", "Tess", "Uma", "Vik", "Wren",
-    "Xena", "Yara", "Zeke", "Ada", "Bram", "Cleo", "Dara", "Emre", "Fern", "Gil", "Hugo",
-    "Iris", "Joss", "Kai", "Lior", "Maeve", "Nico",
-]
-FRIENDS = [
-    "Lara", "Tomas", "Ines", "Marco", "Yuki", "Omar", "Sofia", "Pavel", "Aiko", "Rafa",
-    "Nadia", "Joel", "Mei", "Karim", "Olga", "Theo",
-]
-# (subject as said, possessive as said, how a question names it: {p} is the speaker)
-SUBJECTS = [
-    ("I", "my", "{p}"),
-    ("my sister", "her", "{p}'s sister"),
-    ("my brother", "his", "{p}'s brother"),
-    ("my mom", "her", "{p}'s mother"),
-    ("my dad", "his", "{p}'s father"),
-    ("my partner", "their", "{p}'s partner"),
-    ("my roommate", "their", "{p}'s roommate"),
-    ("my best friend", "her", "{p}'s best friend"),
-]
+import json
+from importlib import resources
 
-# Small talk: an opener, a body and sometimes a tail, combined per seed.
-TALK_OPEN = ["", "", "", "Haha, ", "Oh, ", "Honestly, ", "Ugh, ", "Aww, ", "Hey! ", "Well, ",
-             "Ha, ", "Oof, ", "Hmm, ", "Yeah, ", "Okay so ", "Lol, "]
-TALK_BODY = [
-    "that's so true.", "how was your week?", "tell me more!", "work has been hectic lately.",
-    "the weather has been lovely here.", "same here, I can barely keep up.",
-    "that sounds like a lot of fun.", "I totally get that.", "I was up late again.",
-    "Mondays, right?", "I'm so happy for you!", "let's catch up properly soon.",
-    "that reminds me, I need to call home.", "I just want a quiet weekend.",
-    "coffee first, then talking.", "you always know how to cheer me up.",
-    "I saw the funniest video this morning.", "the neighbour's cat keeps visiting.",
-    "traffic was terrible on the way home.", "I should really drink more water.",
-    "it's been a long day, but a good one.", "we should plan something fun together.",
-    "thanks for listening, it means a lot.", "sorry for the late reply!",
-    "I've been trying to read more before bed.", "it rained all day here.",
-    "my phone died halfway through the afternoon.", "I can't believe it's already evening.",
-    "what are you up to tonight?", "I made way too much pasta again.",
-    "the kettle broke so I'm on instant coffee.", "I keep forgetting my umbrella.",
-    "that's hilarious.", "fair enough.", "you deserve a break.", "I hear you.",
-    "it's so nice to talk to you.", "I've missed these chats.", "sounds exhausting, honestly.",
-    "I'm proud of you.", "how are you feeling about it?", "that's a lot to take in.",
-    "I had the strangest dream last night.", "the power went out for an hour.",
-    "my back is sore from the new chair.", "I finally cleaned out the fridge.",
-    "I've been binge-watching a baking show.", "everyone at home has a cold.",
-    "the bus was late again.", "I'm trying to go to bed earlier.", "I need a holiday.",
-    "that's such a good idea.", "no rush at all.", "keep me posted!", "fingers crossed.",
-    "I'm still laughing about that.", "that's wild.", "take care of yourself.",
-    "I love that for you.", "what a week.", "I'm counting down to Friday.",
-]
-TALK_TAIL = ["", "", "", "", " 😊", " Anyway.", " How about you?", " Ha.", " Right?",
-             " Talk soon.", " Same old."]
-REACTIONS = [
-    "No way!", "That's amazing!", "Oh nice!", "Really?", "Wow, good for you!", "That's huge!",
-    "Aww, I love that.", "Oh, fun!", "Whoa.", "Congrats!", "Ooh.", "Nice one!", "Wait, really?",
-    "That's so cool.", "Love it.", "Oh wow.",
-]
-OPENERS = [  # the other speaker asks; the fact comes as a reply
-    "What's new with you?", "Anything exciting lately?", "How's everything going?",
-    "So what have you been up to?", "Any news?", "How are things at home?",
-    "Catch me up, what's going on?", "How's life treating you?", "Tell me something good.",
-]
-OPENERS_OTHER = [
-    "How's {rel} doing?", "Any news from {rel}?", "What's {rel} up to these days?",
-]
-FRAMES = ["", "", "", "Guess what, ", "So, ", "Big news: ", "Oh, and ", "Fun fact, ",
-          "Okay, update: ", "By the way, ", "Funny story, ", "Not sure I told you, but "]
-TAILS = ["", "", "", " It's been a journey.", " Still can't believe it.", " Feels good.",
-         " Long story.", " Wish me luck.", " So that's my news.", " Exciting, right?",
-         " We'll see how it goes.", " It's a lot, honestly."]
+_DATA = json.loads(resources.files("lorestack.bench").joinpath("data/chat_topics.json")
+                   .read_text(encoding="utf-8"))
 
-# Facts: statements (said by the speaker about a subject), questions, optional detail.
-# "echo": words the other speaker may repeat later in unrelated small talk (distractors).
-TOPICS: list[dict] = [
-    dict(key="pet", values=["dog", "cat", "rabbit", "parrot", "guinea pig", "tortoise"],
-         say=["{S} adopted a {v} from the shelter.", "{S} brought home a rescue {v}!",
-              "{S} finally got a {v}, adopting was the best decision."],
-         ask=["What kind of animal did {who} adopt?", "Which pet did {who} get?",
-              "What animal joined {whose} household?"],
-         follow="What's the name?", tell="{w}, and the name suits perfectly.",
-         details=["Biscuit", "Pepper", "Mochi", "Luna", "Ziggy", "Clover"],
-         ask_detail=["What is the name of {whose} new pet?", "What did {who} call the animal?"],
-         echo=["shelter", "adopt", "rescue"]),
-    dict(key="class", values=["pottery", "salsa", "climbing", "watercolour", "ceramics",
-                              "improv", "kickboxing", "calligraphy"],
-         say=["{S} signed up for {v} classes at the community centre.",
-              "{S} started taking {v} lessons.",
-              "{S} joined a {v} course on weeknights."],
-         ask=["What classes did {who} sign up for?", "What is {who} taking lessons in?",
-              "Which new pastime did {who} pick up?"],
-         follow="Which day?", tell="Every {w} evening.",
-         details=["Tuesday", "Thursday", "Monday", "Wednesday"],
-         ask_detail=["On which evening are {whose} classes?",
-                     "Which weekday does {who} go to the course?"],
-         echo=["class", "lessons", "community centre"]),
-    dict(key="job", values=["nurse", "data analyst", "teacher", "paramedic", "architect",
-                            "pharmacist", "sous chef", "translator"],
-         say=["{S} started a new job as a {v}.", "{S} got hired as a {v}!",
-              "{S} accepted an offer to work as a {v}."],
-         ask=["What job did {who} start?", "What was {who} hired as?",
-              "What does {who} do for a living now?"],
-         follow="Where?", tell="At {w}, downtown.",
-         details=["Brightline Health", "Northwind Labs", "Maple School", "Harbor Clinic",
-                  "Studio Arcade"],
-         ask_detail=["Which organisation employs {who}?", "Where does {who} work?"],
-         echo=["job", "work", "hired"]),
-    dict(key="book", values=["The Glass Orchard", "Salt and Copper", "A Winter Atlas",
-                             "Night Trains", "The Quiet Tide", "Paper Lanterns"],
-         say=["{S} {is} reading {v} and can't put it down.",
-              "{S} just finished {v}, what a read.", "{S} picked up {v} at the library."],
-         ask=["Which book is {who} reading?", "What novel has {who} been into?",
-              "What did {who} borrow to read?"],
-         echo=["book", "read", "library"]),
-    dict(key="trip", values=["Portugal", "Japan", "Mexico", "Greece", "Iceland", "Vietnam",
-                             "Morocco"],
-         say=["{S} booked a trip to {v} for a cousin's wedding.",
-              "{S} {is} flying to {v} for a family wedding.",
-              "{S} planned a wedding trip to {v}."],
-         ask=["Where is {who} travelling for the wedding?",
-              "Which country will {who} visit for a family celebration?",
-              "Where is the wedding {who} is flying to?"],
-         follow="When is it?", tell="In {w}.",
-         details=["June", "August", "October", "March", "May"],
-         ask_detail=["In which month is the wedding {who} is attending?",
-                     "When is {whose} trip abroad?"],
-         echo=["wedding", "trip", "flight"]),
-    dict(key="instrument", values=["cello", "ukulele", "piano", "trumpet", "banjo", "drums",
-                                   "violin"],
-         say=["{S} {has} been learning to play the {v}.", "{S} bought a second-hand {v} to "
-              "practise on.", "{S} started {v} lessons with a neighbour."],
-         ask=["Which instrument is {who} learning?", "What is {who} practising?",
-              "What did {who} buy to practise music?"],
-         echo=["music", "practise", "lessons"]),
-    dict(key="food", values=["ramen", "lasagna", "dumplings", "shakshuka", "pho", "curry",
-                             "mac and cheese"],
-         say=["{S} always make{s} {v} on a bad day.", "{poss} comfort food is {v}, always.",
-              "{S} cooked {v} three nights in a row."],
-         ask=["What is {whose} comfort food?", "What does {who} cook when feeling low?",
-              "Which dish does {who} make on bad days?"],
-         echo=["cook", "dinner", "food"]),
-    dict(key="vehicle", values=["used bike", "small scooter", "second-hand car",
-                                "cargo bike", "electric moped"],
-         say=["{S} bought a {v} to stop taking the bus.",
-              "{S} finally got a {v} for the commute.",
-              "{S} {is} riding a {v} to work now."],
-         ask=["What did {who} buy for the commute?", "How does {who} get to work now?",
-              "What did {who} purchase to stop riding the bus?"],
-         echo=["bus", "commute", "traffic"]),
-    dict(key="race", values=["city half marathon", "river 10k", "mountain trail run",
-                             "charity relay", "coastal ultra"],
-         say=["{S} {is} training for the {v} in the autumn.",
-              "{S} registered for the {v}!", "{S} run{s} every morning for the {v}."],
-         ask=["Which race is {who} training for?", "What event did {who} register for?",
-              "What is {who} preparing for by running?"],
-         echo=["running", "training", "race"]),
-    dict(key="research", values=["adoption agencies", "solar panels", "nursing schools",
-                                 "foster care", "sailing courses", "dog breeders"],
-         say=["{S} {has} been researching {v}, it's been a journey.",
-              "{S} spent the weekend looking into {v}.",
-              "{S} made a spreadsheet of {v} to compare."],
-         ask=["What did {who} research?", "What has {who} been looking into?",
-              "What was {who} comparing in a spreadsheet?"],
-         echo=["research", "spreadsheet"]),
-    dict(key="garden", values=["tomatoes", "sunflowers", "basil", "strawberries",
-                               "chillies", "lavender"],
-         say=["{S} planted {v} in the garden.", "{S} {is} growing {v} on the balcony.",
-              "{poss} {v} finally sprouted!"],
-         ask=["What did {who} plant?", "What is {who} growing at home?",
-              "What sprouted in {whose} garden?"],
-         echo=["garden", "plant", "balcony"]),
-    dict(key="volunteer", values=["food bank", "animal shelter", "library", "hospice",
-                                  "youth club"],
-         say=["{S} started volunteering at the {v}.", "{S} volunteer{s} at the {v} on "
-              "Saturdays.", "{S} signed up to help out at the {v}."],
-         ask=["Where does {who} volunteer?", "Where does {who} help out for free?",
-              "Which place did {who} sign up to help?"],
-         echo=["volunteer", "help out", "Saturdays"]),
-    dict(key="show", values=["a baking contest", "a space drama", "a cooking series",
-                             "a detective show", "a nature documentary"],
-         say=["{S} {is} hooked on {v} right now.", "{S} binge-watched {v} all weekend.",
-              "{S} can't stop watching {v}."],
-         ask=["What show is {who} hooked on?", "What did {who} binge-watch?",
-              "What has {who} been watching lately?"],
-         echo=["watch", "episode", "show"]),
-    dict(key="course", values=["Spanish", "statistics", "sign language", "Python",
-                           "bookkeeping", "first aid"],
-         say=["{S} enrolled in an online {v} course.", "{S} {is} studying {v} in the evenings.",
-              "{S} passed the first {v} exam!"],
-         ask=["What is {who} studying?", "Which course did {who} enrol in?",
-              "What subject did {who} take an exam in?"],
-         follow="How's it going?", tell="Hard but fun, the tutor is {w}.",
-         details=["patient", "strict", "hilarious", "brilliant"],
-         ask_detail=["How does {who} describe the tutor?",
-                     "What is the tutor of {whose} course like?"],
-         echo=["study", "exam", "online"]),
-    dict(key="sport", values=["tennis", "basketball", "volleyball", "badminton", "rowing",
-                              "five-a-side football"],
-         say=["{S} joined a {v} team.", "{S} play{s} {v} twice a week now.",
-              "{S} won the local {v} tournament!"],
-         ask=["Which sport does {who} play?", "What team did {who} join?",
-              "What tournament did {who} win?"],
-         echo=["team", "tournament", "sport"]),
-    dict(key="craft", values=["a quilt", "a bookshelf", "a birdhouse", "a scarf",
-                              "a ceramic vase", "a dollhouse"],
-         say=["{S} made {v} from scratch.", "{S} spent all week building {v}.",
-              "{S} finished {v} as a gift."],
-         ask=["What did {who} make from scratch?", "What did {who} build?",
-              "What handmade gift did {who} finish?"],
-         echo=["gift", "handmade", "scratch"]),
-    dict(key="concern", values=["sleep", "back pain", "stress at work", "allergies",
-                                "knee injury"],
-         say=["{S} saw a doctor about {v}.", "{S} {has} been struggling with {v}.",
-              "{poss} {v} is finally getting better."],
-         ask=["What did {who} see a doctor about?", "What has {who} been struggling with?",
-              "Which health issue is improving for {who}?"],
-         echo=["doctor", "better", "health"]),
-    dict(key="podcast", values=["history", "true crime", "science", "comedy", "gardening"],
-         say=["{S} listen{s} to a {v} podcast on walks.", "{S} started a {v} podcast!",
-              "{S} got hooked on {v} podcasts."],
-         ask=["What kind of podcast does {who} listen to?", "What podcast genre does {who} "
-              "like?", "What is {whose} podcast about?"],
-         echo=["podcast", "walks", "episode"]),
-    dict(key="home_project", values=["the kitchen", "the bathroom", "the hallway",
-                                     "the spare room", "the fence"],
-         say=["{S} repainted {v} over the weekend.", "{S} {is} renovating {v}.",
-              "{S} tore out {v} and started over."],
-         ask=["What did {who} repaint?", "Which part of the home is {who} renovating?",
-              "What is {who} fixing up at home?"],
-         follow="What colour?", tell="A soft {w}.", details=["green", "blue", "yellow",
-                                                             "terracotta", "grey"],
-         ask_detail=["Which colour did {who} choose?", "What colour is {whose} project?"],
-         echo=["paint", "weekend", "renovation"]),
-    dict(key="language", values=["Italian", "Korean", "Portuguese", "Arabic", "Dutch",
-                                 "Turkish"],
-         say=["{S} {is} learning {v} with an app.", "{S} practise{s} {v} with a tutor.",
-              "{S} can hold a basic chat in {v} now."],
-         ask=["Which language is {who} learning?", "What language can {who} speak a bit?",
-              "What is {who} practising with a tutor?"],
-         echo=["language", "app", "tutor"]),
-    dict(key="collection", values=["vinyl records", "stamps", "vintage cameras",
-                                   "houseplants", "board games", "postcards"],
-         say=["{S} collect{s} {v}.", "{poss} {v} collection keeps growing.",
-              "{S} found rare {v} at a flea market."],
-         ask=["What does {who} collect?", "What did {who} find at a flea market?",
-              "What kind of collection does {who} have?"],
-         echo=["collection", "flea market"]),
-    dict(key="event", values=["a jazz festival", "a comic convention", "a wine tasting",
-                              "a craft fair", "an art opening"],
-         say=["{S} went to {v} with friends.", "{S} got tickets to {v}.",
-              "{S} spent Sunday at {v}."],
-         ask=["What event did {who} go to?", "What did {who} get tickets for?",
-              "Where did {who} spend Sunday?"],
-         echo=["tickets", "friends", "Sunday"]),
-    dict(key="move_plan", values=["the coast", "the mountains", "a bigger city",
-                                  "the countryside", "abroad"],
-         say=["{S} {is} thinking of moving to {v}.", "{S} want{s} to relocate to {v} next year.",
-              "{S} keep{s} talking about moving to {v}."],
-         ask=["Where is {who} thinking of moving?", "Where does {who} want to relocate?",
-              "What kind of place does {who} dream of living in?"],
-         echo=["moving", "relocate"]),
-    dict(key="gift", values=["a telescope", "a camera", "a bread maker", "a kayak",
-                             "a record player", "concert tickets"],
-         say=["{S} got {v} for a birthday.", "{S} received {v} as a present.",
-              "{S} was given {v}, such a surprise."],
-         ask=["What did {who} get for a birthday?", "What present did {who} receive?",
-              "What surprise gift was {who} given?"],
-         echo=["birthday", "present", "surprise"]),
-    dict(key="recipe", values=["sourdough", "kimchi", "croissants", "fresh pasta",
-                               "bagels", "kombucha"],
-         say=["{S} {has} been baking {v} every weekend.", "{S} learned to make {v}.",
-              "{S} perfected a {v} recipe."],
-         ask=["What has {who} been baking?", "What did {who} learn to make?",
-              "Which recipe did {who} perfect?"],
-         echo=["recipe", "weekend", "kitchen"]),
-    dict(key="fear", values=["flying", "heights", "deep water", "public speaking",
-                             "spiders"],
-         say=["{S} {is} trying to get over a fear of {v}.", "{S} {has} always been scared of "
-              "{v}.", "{S} faced a fear of {v} last month."],
-         ask=["What is {who} afraid of?", "What fear is {who} working on?",
-              "What scares {who}?"],
-         echo=["scared", "fear"]),
-    dict(key="club", values=["a chess club", "a book club", "a choir", "a hiking group",
-                             "a running club", "a film society"],
-         say=["{S} joined {v}.", "{S} {has} been going to {v} every week.",
-              "{S} became the organiser of {v}."],
-         ask=["Which group did {who} join?", "What does {who} go to every week?",
-              "What does {who} organise?"],
-         follow="Do you like the people?", tell="Yes, especially the {w}.",
-         details=["older members", "new crowd", "organiser", "regulars"],
-         ask_detail=["Who does {who} like most at the group?",
-                     "Which people at the club does {who} get on with?"],
-         echo=["group", "weekly", "club"]),
-    dict(key="coffee", values=["oat flat white", "espresso", "chai latte", "green tea",
-                               "cold brew"],
-         say=["{poss} morning order is always an {v}.", "{S} switched to {v} in the "
-              "mornings.", "{S} can't start the day without a {v}."],
-         ask=["What does {who} drink in the morning?", "What is {whose} usual morning "
-              "order?", "What does {who} need to start the day?"],
-         echo=["morning", "coffee"]),
-]
 
-# Knowledge updates: the first statement, then the change (said later), and the question
-# about the present. "self": only the speaker.
-CHANGES: list[dict] = [
-    dict(key="home", values=["Riverside", "Old Town", "Hillcrest", "the harbour district",
-                             "Greenfield", "the east side"],
-         first=["{S} moved into a flat in {v}.", "{S} just signed a lease in {v}."],
-         then=["{S} moved again, to {v} this time.", "Update: {S} live{s} in {v} now."],
-         ask=["Where does {who} live now?", "Which neighbourhood is {who} based in at "
-              "present?", "Where did {who} move most recently?"]),
-    dict(key="manager", self=True, values=["Maria", "Helen", "Beatrix", "Grace", "Nadine",
-                                          "Ruth"],
-         first=["My manager is {v}, she's great.", "I report to {v} at work."],
-         then=["I have a new manager now, {v}.", "They moved me to {v}'s team, she's my "
-               "boss now."],
-         ask=["Who is {whose} manager now?", "Who does {who} report to currently?",
-              "Who is {whose} current boss?"]),
-    dict(key="diet", values=["vegetarian", "vegan", "pescatarian", "flexitarian",
-                             "keto"],
-         first=["{S} went {v} this year.", "{S} {is} {v} these days."],
-         then=["{S} switched again and {is} {v} now.", "{S} gave that up, {v} now."],
-         ask=["What diet does {who} follow now?", "How does {who} eat these days?",
-              "What is {whose} current diet?"]),
-    dict(key="car", values=["a red hatchback", "a hybrid", "an old van", "an electric car",
-                            "a convertible"],
-         first=["{S} drive{s} {v}.", "{S} bought {v} last year."],
-         then=["{S} sold the old one and drive{s} {v} now.", "{S} traded it in for {v}."],
-         ask=["What car does {who} drive now?", "What vehicle does {who} currently own?",
-              "What did {who} trade up to?"]),
-    dict(key="gym", values=["yoga", "spin classes", "weightlifting", "swimming", "pilates"],
-         first=["{S} do{es} {v} three times a week.", "{S} got really into {v}."],
-         then=["{S} dropped that and do{es} {v} instead now.", "{S} switched to {v}."],
-         ask=["What workout does {who} do now?", "How does {who} exercise these days?",
-              "What exercise did {who} switch to?"]),
-    dict(key="shift", self=True, values=["nights", "mornings", "weekends", "evenings"],
-         first=["I'm working {v} for now.", "They put me on {v} at work."],
-         then=["I'm on {v} now, finally a change.", "My schedule changed to {v}."],
-         ask=["Which shift does {who} work now?", "When does {who} work these days?",
-              "What is {whose} work schedule currently?"]),
-    dict(key="phone_team", values=["the red team", "the night crew", "the finance squad",
-                                   "the design group"],
-         first=["{S} joined {v} at work.", "{S} {is} part of {v} now."],
-         then=["{S} transferred to {v}.", "{S} moved over to {v} last week."],
-         ask=["Which team is {who} on now?", "Which group does {who} belong to at work "
-              "currently?", "Where did {who} transfer?"]),
-]
+def _pairs(name: str) -> list[tuple]:
+    return [tuple(row) for row in _DATA[name]]
 
-# Dated actions: said with a relative date on the session's day; asked as "when".
-DATED: list[dict] = [
-    dict(say="{when} {S} ran {poss} first {v}!", ask="When did {who} run the {v}?",
-         alt="On what date did {who} finish a first {v}?",
-         values=["5k", "half marathon", "obstacle race", "charity walk"]),
-    dict(say="{when} {S} passed the driving test, finally.",
-         ask="When did {who} pass the driving test?",
-         alt="On what date did {who} get a licence to drive?", values=[""]),
-    dict(say="{when} {S} had a wisdom tooth out.", ask="When was {whose} wisdom tooth "
-         "removed?", alt="When was {whose} dental surgery?", values=[""]),
-    dict(say="{when} {S} went to a {v} concert.", ask="When did {who} go to the {v} "
-         "concert?", alt="When did {who} see {v} perform live?",
-         values=["Coldplay", "jazz", "symphony", "K-pop", "folk"]),
-    dict(say="{when} {S} visited the {v} museum.", ask="When did {who} visit the {v} "
-         "museum?", alt="On what day did {who} see the {v} exhibits?",
-         values=["science", "railway", "modern art", "natural history"]),
-    dict(say="{when} {S} had a job interview at {v}.", ask="When was {whose} interview "
-         "at {v}?", alt="On what date did {who} meet {v} about a position?",
-         values=["Northwind", "Brightline", "the city council", "a startup"]),
-    dict(say="{when} {S} went camping by the {v}.", ask="When did {who} camp by the {v}?",
-         alt="On what date did {who} sleep outdoors near the {v}?",
-         values=["lake", "river", "coast", "forest"]),
-    dict(say="{when} {S} gave a talk at the {v}.", ask="When did {who} give the talk?",
-         alt="On what date did {who} speak at the {v}?",
-         values=["library", "school", "community hall", "local meetup"]),
-    dict(say="{when} {S} got a haircut, a really short one.",
-         ask="When did {who} get a haircut?", alt="On what day did {who} go to the "
-         "hairdresser?", values=[""]),
-    dict(say="{when} {S} went to a {v} pride parade.", ask="When did {who} go to the "
-         "pride parade?", alt="On what date did {who} march at pride?",
-         values=["city", "local", "school"]),
-    dict(say="{when} {S} painted a {v} for the first time.", ask="When did {who} paint "
-         "the {v}?", alt="On what day did {who} try painting?",
-         values=["sunset", "portrait", "landscape", "lake scene"]),
-    dict(say="{when} {S} locked {poss} keys in the car.", ask="When did {who} lock the "
-         "keys in the car?", alt="On what day did {who} get stuck outside the car?",
-         values=[""]),
-]
-RELATIVE_DAYS = [("Yesterday", 1), ("Two days ago", 2), ("Three days ago", 3),
-                 ("Last night", 1), ("The day before yesterday", 2), ("This morning", 0)]
-RELATIVE_WEEKDAYS = [("Last Saturday", 5), ("Last Sunday", 6), ("Last Friday", 4),
-                     ("Last Wednesday", 2)]
-ECHOES = ["Speaking of {e}, I should sort that out myself.", "I've never been good with {e}.",
-          "Ha, {e} always reminds me of my childhood.", "My cousin won't stop talking about {e}.",
-          "I read an article about {e} yesterday.", "No {e} for me this month, too busy."]
 
-# Two sessions: a friend's fact, then an event that needs it.
-HOPS: list[dict] = [
-    dict(first="My best friend {f} got a job in {v}.", then="{f} invited me to come and "
-         "stay in the spring.", ask="Which city will {who} travel to in the spring?",
-         values=["Vienna", "Seattle", "Nairobi", "Porto", "Oslo"]),
-    dict(first="My brother {f} opened a bakery called {v}.", then="I helped {f} at the "
-         "shop all weekend.", ask="What is the name of the shop where {who} helped out?",
-         values=["Crumb & Co", "Rise Up", "Golden Loaf", "Flour Child"]),
-    dict(first="My friend {f} adopted a puppy named {v}.", then="I walked {f}'s puppy every "
-         "day this week.", ask="What is the name of the dog {who} walked this week?",
-         values=["Nugget", "Bruno", "Poppy", "Scout"]),
-    dict(first="My cousin {f} works at {v}.", then="{f} got me an interview at "
-         "{f}'s company!", ask="Which company is {who} interviewing with?",
-         values=["Lumen Bank", "Orbit Games", "Cedar Health", "Polar Freight"]),
-    dict(first="{f} from work grew up in {v}.", then="{f} cooked us dinner from "
-         "{f}'s home country.", ask="Which country's food did {who} have at the dinner?",
-         values=["Peru", "Ethiopia", "Georgia", "the Philippines"]),
-    dict(first="{f} recommended {v} to me.", then="I finished the book {f} recommended, "
-         "loved it.", ask="Which book did {who} finish?",
-         values=["Blue Hours", "The Long Field", "Iron Gardens", "Tidewater"]),
-    dict(first="My aunt {f} lives in {v}.", then="I'm flying out to see {f} for "
-         "the birthday.", ask="Where is {who} flying for a birthday?",
-         values=["Dublin", "Montreal", "Perth", "Cape Town"]),
-    dict(first="My neighbour {f} teaches {v}.", then="{f} gave me my first lesson "
-         "yesterday!", ask="What did {who} have a first lesson in?",
-         values=["fencing", "tango", "archery", "sculpture"]),
-]
-
-# Both speakers: one says it, the other says the same about themselves in another session.
-SHARED: list[dict] = [
-    dict(say="I've taken up {v} recently.", echo="Funny, I started {v} too!",
-         ask="Which activity do {a} and {b} both do?",
-         values=["bouldering", "knitting", "birdwatching", "origami", "chess", "journaling"]),
-    dict(say="I'm obsessed with {v} at the moment.", echo="Me too, I can't get enough of "
-         "{v}.", ask="What are {a} and {b} both into?",
-         values=["crosswords", "jigsaw puzzles", "trail maps", "sudoku", "sea shanties"]),
-    dict(say="My favourite season is {v}.", echo="{v} is my favourite season as well.",
-         ask="Which season do {a} and {b} both like best?",
-         values=["autumn", "spring", "winter", "summer"]),
-]
-# fmt: on
+NAMES: list[str] = _DATA["NAMES"]
+FRIENDS: list[str] = _DATA["FRIENDS"]
+SUBJECTS: list[tuple] = _pairs("SUBJECTS")
+TALK_OPEN: list[str] = _DATA["TALK_OPEN"]
+TALK_BODY: list[str] = _DATA["TALK_BODY"]
+TALK_TAIL: list[str] = _DATA["TALK_TAIL"]
+REACTIONS: list[str] = _DATA["REACTIONS"]
+OPENERS: list[str] = _DATA["OPENERS"]
+OPENERS_OTHER: list[str] = _DATA["OPENERS_OTHER"]
+FRAMES: list[str] = _DATA["FRAMES"]
+TAILS: list[str] = _DATA["TAILS"]
+TOPICS: list[dict] = _DATA["TOPICS"]
+CHANGES: list[dict] = _DATA["CHANGES"]
+DATED: list[dict] = _DATA["DATED"]
+RELATIVE_DAYS: list[tuple] = _pairs("RELATIVE_DAYS")
+RELATIVE_WEEKDAYS: list[tuple] = _pairs("RELATIVE_WEEKDAYS")
+ECHOES: list[str] = _DATA["ECHOES"]
+HOPS: list[dict] = _DATA["HOPS"]
+SHARED: list[dict] = _DATA["SHARED"]

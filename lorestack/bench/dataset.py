@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from lorestack.core import legacy
 from lorestack.core.errors import LorestackError
+from lorestack.memory_layers.models import ItemType
 
 FORMAT = "lorestack-bench/1"
 READABLE_FORMATS = (FORMAT, legacy.legacy_form(FORMAT))  # files written before the rename
@@ -38,7 +39,7 @@ class BenchEvent(BaseModel):
     text: str
     session: str | None = None
     speaker: str | None = None
-    type: Literal["fact", "decision", "caveat", "preference", "criterion", "event"] = "event"
+    type: ItemType = "event"
     kind: str | None = None
     tags: list[str] = []
     title: str | None = None

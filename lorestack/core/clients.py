@@ -26,7 +26,10 @@ Code 2.1, Codex CLI 0.171, Gemini CLI 0.61 — in tests/test_real_clients.py):
   Read/Edit/Write/MultiEdit answers with `additionalContext`, which the model reads beside the
   tool result; Gemini CLI's BeforeTool cannot add context, so its AfterTool on read_file,
   write_file and replace appends ours to the tool's result (both checked in
-  tests/test_anchors_real_client.py). Codex's PreToolUse sees shell commands only: not used.
+  tests/test_anchors_real_client.py). Codex's PreToolUse fires for its shell tool (tool_name
+  "Bash", tool_input.command) before every command, and its `additionalContext` reaches the
+  model as a developer message after the call: the files the command names stand for the file
+  (Codex 0.171, checked in tests/test_anchors_real_client.py).
 - Gemini CLI: SessionStart and BeforeAgent take `hookSpecificOutput.additionalContext`
   (it wraps it in `<hook_context>…</hook_context>` and, for BeforeAgent, puts that block into
   later payloads' `prompt` too); stdout must be JSON only, so every answer is JSON.
@@ -132,7 +135,11 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
                 ("UserPromptSubmit", "prompt"),
                 ("PreCompact", "session-end"),
                 ("Stop", "session-end"),
+                ("PreToolUse", "pre-tool"),
             ),
+            # Codex reads and edits files through shell commands (its tool "Bash"): memory
+            # anchored to a file the command names arrives with it
+            event_matchers={"PreToolUse": "Bash"},
             reply="hook-specific",
             transcript="codex-rollout",
             pre_tool_event="PreToolUse",

@@ -9,14 +9,10 @@ tool's argument schema from its signature here (minus `mem`). Annotations are re
 
 from typing import Any, Literal
 
+from lorestack.app.opening import given as _given  # the server holds its memory open
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import FileItemType as ItemType
 from lorestack.memory_layers.models import ItemType as AnyItemType
-
-
-def _given(mem: Memory):
-    """The application layer's opener for a memory the server already opened."""
-    return lambda _caller, _require_project=True: mem
 
 
 def remember(mem: Memory, text: str, type: ItemType = "fact", title: str | None = None,
@@ -87,15 +83,18 @@ def list_memories(mem: Memory,
                   type: AnyItemType | None = None,
                   layer: Literal["L1", "L2", "L3"] | None = None,
                   limit: int = 50) -> dict[str, Any]:
+    from datetime import datetime
+
+    from lorestack.app.models import ListRequest
+    from lorestack.app.reading import list_
     from lorestack.memory_layers.models import now_utc
-    from lorestack.memory_layers.operations import list_items
     from lorestack.retrieval.render_context import age_label
 
-    listing = list_items(mem, item_type=type, layer=layer,
-                         include_events=type == "event" or layer == "L3", redact=True)
+    listing = list_(ListRequest(type=type, layer=layer), _given(mem))
     now = now_utc()
-    rows = [{"id": i.id, "type": i.type, "layer": i.layer, "scope": i.scope, "title": i.title,
-             "age": age_label(i.updated, now), "confidence": i.confidence}
+    rows = [{"id": i["id"], "type": i["type"], "layer": i.get("layer"), "scope": i.get("scope"),
+             "title": i["title"], "age": age_label(datetime.fromisoformat(i["updated"]), now),
+             "confidence": i.get("confidence")}
             for i in listing.items]
     limit = max(1, min(limit, 500))
     return {"items": rows[-limit:], "total": len(rows)}

@@ -1,11 +1,14 @@
 """The pages' writes: edit or archive an item, accept or reject pending claims, re-run doctor.
 
-Every write goes through the store the CLI uses (its locks, atomic writes and checksum check)
+Archiving and review go through the application layer as the CLI and MCP do (the store, its
+locks, atomic writes and checksum check); an edit through the store the CLI uses,
 after the secret guard. Each form carries the checksum of the file as the page showed it, so
 a hand edit made in between is reported and nothing is overwritten.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -126,7 +129,6 @@ async def archive_item(request: Request):
 
 def _archive(request: Request, form: dict[str, list[str]]):
     from lorestack.integrations.viewer.pages import load_current
-    from lorestack.memory_layers.store import LoadedItem
 
     state = _state(request)
     item_id = request.path_params["item_id"]
@@ -158,12 +160,13 @@ def _archive(request: Request, form: dict[str, list[str]]):
             "nothing was archived. Look at it again first.",
             409,
         )
-    store = state.mem.store_for("global" if summary.scope == "global" else "project")
-    try:
-        target = store.archive(
-            LoadedItem(current.item, current.path, expected),
-            reason=state.mem.guard(reason, redact=True, where="reason"),
-        )
+    from lorestack.app.models import ChangeRequest
+    from lorestack.app.opening import given
+    from lorestack.app.writing import change
+
+    try:  # `lorestack forget ID --reason …`, as the CLI and MCP do it
+        target = Path(str(change(ChangeRequest(action="forget", id=item_id, reason=reason),
+                                 given(state.mem)).archived))
     except ConcurrentEdit as exc:
         return _rerender_item(request, state, summary, values, str(exc), 409)
     state.inventory.refresh(paths=[current.path, target])
@@ -177,7 +180,6 @@ async def review(request: Request):
 
 
 def _review(request: Request, form: dict[str, list[str]]):
-    from lorestack.consolidation.review import accept, reject
     from lorestack.integrations.viewer.review import pending_claims
     from lorestack.memory_layers.fsutil import file_checksum
 
@@ -202,16 +204,21 @@ def _review(request: Request, form: dict[str, list[str]]):
     ready = [i for i in chosen if i in pending and i not in stale]
     lines = []
     if ready:
-        if action == "accept":
-            result = accept(state.mem, ready)
-            lines += [f"accepted {i}" for i in result.accepted]
-            lines += [f"archived {i} (replaced)" for i in result.archived]
-        else:
-            single = chosen[0] if len(chosen) == 1 else ""
-            reason = (_one(form, f"reason_{single}") if single else "") or _one(form, "reason")
-            result = reject(state.mem, ready, reason)
-            lines += [f"rejected {i} (archived)" for i in result.rejected]
-        lines += [f"note: {n}" for n in result.notes]
+        from lorestack.app.models import ReviewRequest
+        from lorestack.app.opening import given
+        from lorestack.app.upkeep import review as app_review
+
+        single = chosen[0] if len(chosen) == 1 else ""
+        reason = ((_one(form, f"reason_{single}") if single else "") or _one(form, "reason")
+                  if action == "reject" else "")
+        answer = app_review(ReviewRequest(action="accept" if action == "accept" else "reject",
+                                          ids=ready, reason=reason),
+                            given(state.mem))
+        result = answer.result or {}
+        lines += [f"accepted {i}" for i in result.get("accepted", [])]
+        lines += [f"archived {i} (replaced)" for i in result.get("archived", [])]
+        lines += [f"rejected {i} (archived)" for i in result.get("rejected", [])]
+        lines += [f"note: {n}" for n in result.get("notes", [])]
     lines += [f"{i} is no longer pending (already reviewed?)" for i in missing]
     lines += [
         f"{i} changed on disk since the page was shown; nothing done, look at it again"
