@@ -1,7 +1,7 @@
 """One recall-mode vocabulary for every command (search, context, hooks, settings, bench).
 
 - `default`: the full pipeline — BM25 + dense + date retrievers, weighted RRF, then the
-  configured reranker (decay/confidence blend by default). `hybrid` is an accepted alias.
+  configured reranker (none by default: fused order; `decay` blends in decay/confidence/freshness). `hybrid` is an accepted alias.
 - `rrf`: plain reciprocal-rank fusion of BM25 and dense, no date retriever, no rerank.
 - `bm25`, `vector`: one retriever alone.
 - `none`: no query recall (only where recall is optional: context, hooks).

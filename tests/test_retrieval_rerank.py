@@ -31,8 +31,14 @@ def test_retention_per_type_and_reinforcement():
     assert capped == pytest.approx(retention("event", old, NOW, s, access_count=50))
 
 
-def test_default_pipeline_prefers_fresh_over_faded(mem):
+def test_decay_reranker_prefers_fresh_over_faded(mem, monkeypatch):
+    """The decay reranker (opt-in since locomo-dev showed it costing recall) ranks the fresh
+    twin of a faded event first."""
+    from lorestack.memory_layers.memory import Memory
     from lorestack.memory_layers.operations import log_event
+
+    monkeypatch.setenv("LORESTACK_RETRIEVAL__RERANKER", "decay")
+    mem = Memory.open(mem.project.repo_dir)
 
     old = log_event(mem, "deploy pipeline uses blue green switch", "note",
                     time=NOW - timedelta(days=200)).id

@@ -103,6 +103,19 @@ def hook_context(mem, query: str, budget: int, now, *, record: bool = False):
                             now=now, record=record)
 
 
+def hook_floor(mem, query: str, budget: int, now):
+    """Plain packing of the hook's own ranking: the same search as `hook_context` (its k,
+    its mode, grown the same way while room is left), whole hits in rank order, no neighbour
+    turns and no excerpts. The shipped loader is held to at least this (loader against
+    loader: the ranking is the same, only what the loader adds around it differs)."""
+    from lorestack.retrieval.loader import assemble_context
+
+    hooks = mem.settings.hooks
+    return assemble_context(mem, query=query, budget=budget, tiers=("topk",), recent=False,
+                            retrieval=hooks.prompt_retrieval, k=hooks.prompt_k, sync=False,
+                            now=now, record=False, expand=False)
+
+
 def _ranking(store: IngestedStore, q: BenchQuestion, mode: str, k: int,
              ref: ReferenceIndex | None, budget: int):
     """(hits, more_hits) of a mode: its ranking of `k` and how to draw more of it."""
@@ -161,7 +174,10 @@ def ask(store: IngestedStore, q: BenchQuestion, mode: str, budgets: list[int],
         context_ms = (time.perf_counter() - started) * 1000 + (
             0.0 if mode == "default" else search_ms)
         floor_in = None
-        if mode in ("default", "wide"):  # the plain packing of the ranking into budget − resident
+        if mode == "default":  # the plain packing of the hook's own ranking
+            floor_in = _present(store, q.evidence,
+                                hook_floor(store.mem, q.question, budget, now).text)
+        elif mode == "wide":  # the plain packing of the ranking into budget − resident
             resident = result.tiers["resident"].used if "resident" in result.tiers else 0
             if full is None:
                 full = store.index.search(q.question, k=pack_k, mode="default", now=now,

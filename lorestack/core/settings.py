@@ -53,7 +53,8 @@ class RetrievalSettings(BaseModel):
     candidates: int = 50
     date_weight: float = 2.0
     speaker_weight: float = 0.3  # default pipeline: boost events said by a person the query names
-    reranker: Literal["decay", "llm", "cross-encoder", "none"] = "decay"
+    # "none" = fused order: on locomo-dev the decay blend cost recall (docs/recall.md §10)
+    reranker: Literal["decay", "llm", "cross-encoder", "none"] = "none"
     chroma_url: str = ""
     chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
     chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
