@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 import click
-from pydantic import BaseModel
 
 
 def to_jsonable(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        data = value.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if hasattr(value, "body") and "body" not in data and getattr(value, "body", None) is not None:
-            data["body"] = value.body
-        return data
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set)):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, Exception):
-        return str(value)
-    return value
+    """What `--json` prints: the application layer's JSON form of a library result."""
+    from lorestack.app.opening import jsonable
+
+    return jsonable(value)
 
 
 def read_piped_stdin() -> str | None:

@@ -57,6 +57,8 @@ def jsonable(value: Any) -> Any:
         return str(value)
     if isinstance(value, datetime):
         return value.isoformat()
+    if isinstance(value, Exception):
+        return str(value)  # a problem a result carries (a file skipped, and why)
     return value
 
 
