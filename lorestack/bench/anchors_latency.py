@@ -55,82 +55,59 @@ def build(root: Path, items: int, anchored: int) -> Path:
     return repo
 
 
-def _rss_mb(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        return None
-    return None
-
-
 def run(items: int, anchored: int, runs: int, seed: int = 3) -> dict:
-    from lorestack.integrations.service import client
+    from lorestack.bench.private_service import private_service, proc_mb
 
     rng = random.Random(seed)
     root = Path(tempfile.mkdtemp(prefix="anchors-bench-"))
-    run_dir = Path(tempfile.mkdtemp(prefix="ab-", dir="/tmp")) / "run"
     home = root / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
-    env.update({"LORESTACK_HOME": str(home / ".lorestack"), "LORESTACK_SERVICE__ENABLED": "true",
-                "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir)})
-    saved = {k: os.environ.get(k) for k in ("LORESTACK_SERVICE__RUNTIME_DIR", "LORESTACK_HOME")}
-    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
-    os.environ["LORESTACK_HOME"] = env["LORESTACK_HOME"]  # the index is built as the service sees it
-    try:
-        repo = build(root, items, anchored)
-
-        def hook(n: int, session: str) -> tuple[float, str]:
-            path = repo / "src" / f"mod{n:03d}.py"
-            payload = {"session_id": session, "cwd": str(repo), "tool_name": "Read",
-                       "hook_event_name": "PreToolUse", "tool_input": {"file_path": str(path)}}
-            return _timed(["hook", "pre-tool", "--client", "claude-code"], env, repo,
-                          json.dumps(payload))
-
-        hook(0, "warm-0")
-        if not client.wait_until_up(120):
-            return {"error": "the service did not start"}
-        # a session starts before its first Read: the session-start hook builds the loader's
-        # cache (one parse of every item file, ~6 s at 10k) that the file look-up then reads
-        payload = {"session_id": "start", "cwd": str(repo), "source": "startup"}
-        for _ in range(3):
-            _timed(["hook", "session-start", "--client", "claude-code"], env, repo,
-                   json.dumps(payload))
-            if "hookSpecificOutput" in _timed(["hook", "session-start", "--client",
-                                               "claude-code"], env, repo, json.dumps(payload))[1]:
-                break
-        for n in range(3):
-            hook(n, f"warm-{n + 1}")
-        with_memory, without, answered = [], [], 0
-        for r in range(runs):
-            n = rng.randrange(anchored)
-            ms, out = hook(n, f"s{r}")
-            with_memory.append(ms)
-            answered += f"handler_{n} must stay idempotent" in out
-            ms, out = hook(anchored + rng.randrange(anchored), f"t{r}")
-            without.append(ms)
-        status = client.call({"op": "ping"}, 5.0, check_env=False)
-        pid = status.get("pid") if isinstance(status, dict) else None
-        return {"items": items, "anchored": anchored, "runs": runs,
-                "anchored_file_ms": _percentiles(with_memory),
-                "other_file_ms": _percentiles(without),
-                "answered_with_the_caveat": f"{answered}/{runs}",
-                "service_rss_mb": _rss_mb(pid) if pid else None,
-                "load_average": os.getloadavg()}
-    finally:
+    # the index is built as the service sees it: this process uses the same home meanwhile
+    with private_service(home / ".lorestack", prefix="ab-", set_home=True) as svc:
+        env = svc.env
         try:
-            client.call({"op": "stop"}, 10.0, check_env=False)
-        except Exception:  # noqa: BLE001 - already gone
-            pass
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(run_dir.parent, ignore_errors=True)
+            repo = build(root, items, anchored)
+
+            def hook(n: int, session: str) -> tuple[float, str]:
+                path = repo / "src" / f"mod{n:03d}.py"
+                payload = {"session_id": session, "cwd": str(repo), "tool_name": "Read",
+                           "hook_event_name": "PreToolUse",
+                           "tool_input": {"file_path": str(path)}}
+                return _timed(["hook", "pre-tool", "--client", "claude-code"], env, repo,
+                              json.dumps(payload))
+
+            hook(0, "warm-0")
+            if not svc.wait_up():
+                return {"error": "the service did not start"}
+            # a session starts before its first Read: the session-start hook builds the
+            # loader's cache (one parse of every item file, ~6 s at 10k) that the file
+            # look-up then reads
+            payload = {"session_id": "start", "cwd": str(repo), "source": "startup"}
+            for _ in range(3):
+                _timed(["hook", "session-start", "--client", "claude-code"], env, repo,
+                       json.dumps(payload))
+                if "hookSpecificOutput" in _timed(["hook", "session-start", "--client",
+                                                   "claude-code"], env, repo,
+                                                  json.dumps(payload))[1]:
+                    break
+            for n in range(3):
+                hook(n, f"warm-{n + 1}")
+            with_memory, without, answered = [], [], 0
+            for r in range(runs):
+                n = rng.randrange(anchored)
+                ms, out = hook(n, f"s{r}")
+                with_memory.append(ms)
+                answered += f"handler_{n} must stay idempotent" in out
+                ms, out = hook(anchored + rng.randrange(anchored), f"t{r}")
+                without.append(ms)
+            return {"items": items, "anchored": anchored, "runs": runs,
+                    "anchored_file_ms": _percentiles(with_memory),
+                    "other_file_ms": _percentiles(without),
+                    "answered_with_the_caveat": f"{answered}/{runs}",
+                    "service_rss_mb": proc_mb(svc.pid()),
+                    "load_average": os.getloadavg()}
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:

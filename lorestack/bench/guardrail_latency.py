@@ -90,18 +90,13 @@ def in_process(mem, runs: int, rng: random.Random) -> dict:
 
 
 def through_service(repo: Path, home: Path, runs: int, rng: random.Random) -> dict:
+    from lorestack.bench.private_service import private_service
     from lorestack.bench.service import _timed
-    from lorestack.integrations.service import client
 
-    run_dir = Path(tempfile.mkdtemp(prefix="gl-bench-", dir="/tmp")) / "run"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
-    env.update({"LORESTACK_HOME": str(home), "LORESTACK_SERVICE__ENABLED": "true",
-                "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir)})
-    saved = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
-    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
-    try:
+    with private_service(home, prefix="gl-bench-") as svc:
+        env = svc.env
         _timed(["check", "--no-retrieval", "warm up"], env, repo)
-        if not client.wait_until_up(120):
+        if not svc.wait_up():
             return {"error": "the service did not start"}
         for _ in range(3):  # model load, criteria vectors
             _timed(["check", "--no-retrieval", "add redis to the billing service"], env, repo)
@@ -115,16 +110,6 @@ def through_service(repo: Path, home: Path, runs: int, rng: random.Random) -> di
                 _timed(["check", "--hook", "pre-tool"], env, repo, json.dumps(payload))[0]
             )
         return {"check_ms": _percentiles(texts), "pre_tool_ms": _percentiles(hooks)}
-    finally:
-        try:
-            client.call({"op": "stop"}, 10.0, check_env=False)
-        except client.Unavailable:
-            pass
-        if saved is None:
-            os.environ.pop("LORESTACK_SERVICE__RUNTIME_DIR", None)
-        else:
-            os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = saved
-        shutil.rmtree(run_dir.parent, ignore_errors=True)
 
 
 def _measure(n: int, runs: int) -> dict:

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from lorestack.bench.hooks import _AREAS, _PROMPTS, _TECH, _percentiles
+from lorestack.bench.private_service import private_service, proc_mb
 
 
 def _command() -> list[str]:
@@ -122,21 +123,9 @@ def service_latency(
     repo: Path, home: Path, runs: int, *, seed: int = 11, idle_s: float = 5.0
 ) -> dict:
     """Service off vs on on the store at `repo` (already indexed); see the module docstring."""
-    from lorestack.integrations.service import client
-
-    run_dir = Path(tempfile.mkdtemp(prefix="ms-bench-", dir="/tmp")) / "run"
-    base = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
-    base.update({"LORESTACK_HOME": str(home)})
-    base.pop("LORESTACK_ROOT", None)
-    off = {**base, "LORESTACK_SERVICE__ENABLED": "false"}
-    on = {
-        **base,
-        "LORESTACK_SERVICE__ENABLED": "true",
-        "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir),
-    }
-    saved = {k: os.environ.get(k) for k in ("LORESTACK_SERVICE__RUNTIME_DIR",)}
-    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
-    try:
+    with private_service(home, prefix="ms-bench-") as svc:
+        off = {**svc.base, "LORESTACK_SERVICE__ENABLED": "false"}
+        on = svc.env
         result: dict = {"off": _suite(off, repo, runs, seed, "off")}
         # first call after boot: no service; the default deadline applies
         ms, out = _timed(
@@ -153,13 +142,13 @@ def service_latency(
         )
         result["first_prompt_ms"] = round(ms, 1)
         result["first_prompt_recalled"] = bool(out.strip())
-        up = client.wait_until_up(120)
+        up = svc.wait_up()
         result["service_started_by_first_call"] = up
         if not up:
             return result
         _suite(on, repo, 2, seed + 1, "warm")  # warm-up: first sync, model load, caches
         result["on"] = _suite(on, repo, runs, seed, "on")
-        status = client.call({"op": "status"}, 10.0, check_env=False)
+        status = svc.status()
         result["service_rss_mb"] = status.get("rss_mb")
         pid = int(status["pid"])
         before = _cpu_seconds(pid)
@@ -168,27 +157,6 @@ def service_latency(
         if before is not None and after is not None:
             result["service_idle_cpu_pct"] = round(100 * (after - before) / idle_s, 2)
         return result
-    finally:
-        try:
-            client.call({"op": "stop"}, 10.0, check_env=False)
-        except client.Unavailable:
-            pass
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        shutil.rmtree(run_dir.parent, ignore_errors=True)
-
-
-def _proc_mb(pid: int, field: str) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        return None
-    return None
 
 
 def _prompt_payload(repo: Path, text: str, session: str) -> str:
@@ -200,26 +168,18 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11) -> dict
     """The prompt hook (and `search`) through a warm service, as whole processes."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from lorestack.integrations.service import client
-
-    run_dir = Path(tempfile.mkdtemp(prefix="ms-bench-", dir="/tmp")) / "run"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LORESTACK_SERVICE__")}
-    env.pop("LORESTACK_ROOT", None)
-    env.update({"LORESTACK_HOME": str(home), "LORESTACK_SERVICE__ENABLED": "true",
-                "LORESTACK_SERVICE__RUNTIME_DIR": str(run_dir)})
-    saved = os.environ.get("LORESTACK_SERVICE__RUNTIME_DIR")
-    os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = str(run_dir)
     rng = random.Random(seed)
     texts = [rng.choice(_PROMPTS).format(a=rng.choice(_AREAS), t=rng.choice(_TECH))
              for _ in range(max(runs, 8))]
+    with private_service(home, prefix="ms-bench-") as svc:
+        env = svc.env
 
-    def prompt(n: int, tag: str) -> tuple[float, str]:
-        return _timed(["hook", "prompt", "--client", "claude-code"], env, repo,
-                      _prompt_payload(repo, texts[n % len(texts)], f"{tag}{n}"))
+        def prompt(n: int, tag: str) -> tuple[float, str]:
+            return _timed(["hook", "prompt", "--client", "claude-code"], env, repo,
+                          _prompt_payload(repo, texts[n % len(texts)], f"{tag}{n}"))
 
-    try:
         prompt(0, "boot")
-        if not client.wait_until_up(120):
+        if not svc.wait_up():
             return {"error": "the service did not start"}
         for n in range(3):  # first look at the store: loader cache, index handles, model
             prompt(n, "warm")
@@ -235,24 +195,13 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11) -> dict
             list(pool.map(lambda n: prompt(n, "eight"), range(8)))
         eight = (time.perf_counter() - started) * 1000
         searches = [_timed(["search", texts[n]], env, repo)[0] for n in range(min(runs, 10))]
-        status = client.call({"op": "status"}, 10.0, check_env=False)
-        pid = int(status["pid"])
+        pid = svc.pid()
         return {"runs": runs, "prompt_ms": _percentiles(times),
                 "prompt_answered": f"{answered}/{runs}", "load_during_prompts": load_prompts,
                 "one_prompt_ms": round(alone, 1), "eight_at_once_ms": round(eight, 1),
                 "eight_over_one": round(eight / alone, 2), "search_ms": _percentiles(searches),
-                "service_rss_mb": _proc_mb(pid, "VmRSS"), "service_peak_mb": _proc_mb(pid, "VmHWM"),
+                "service_rss_mb": proc_mb(pid, "VmRSS"), "service_peak_mb": proc_mb(pid, "VmHWM"),
                 "load_average": os.getloadavg()}
-    finally:
-        try:
-            client.call({"op": "stop"}, 10.0, check_env=False)
-        except client.Unavailable:
-            pass
-        if saved is None:
-            os.environ.pop("LORESTACK_SERVICE__RUNTIME_DIR", None)
-        else:
-            os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] = saved
-        shutil.rmtree(run_dir.parent, ignore_errors=True)
 
 
 def kept_store(folder: Path, items: int) -> tuple[Path, Path, dict]:
