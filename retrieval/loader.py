@@ -115,6 +115,34 @@ def warm_cache(mem: Memory) -> None:
     memo.save()
 
 
+def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) -> int:
+    """Render every catalogued item once as the block a hit shows, so a prompt's hits are
+    look-ups (a long-lived process only: `parse_cache` on). A prompt that fills its budget
+    draws hundreds of hits; rendering one reads, parses and redacts its file (1–4 ms), which
+    was most of a prompt's time at 10k items. The blocks are the ones `hit_block` makes and
+    keeps (by file stat), so the context is the same, only ready sooner. How many were made."""
+    from lorestack.memory_layers import parse_cache
+    from lorestack.memory_layers.models import now_utc
+    from lorestack.retrieval.hits import LightHit
+    from lorestack.retrieval.loader_blocks import DayCache, hit_block
+
+    if not parse_cache.enabled():
+        return 0
+    memo = _memo(mem)
+    views = cached_view(mem, memo)[4]
+    days, now, seen, made = DayCache(mem), now_utc(), set(), 0
+    for view in views:  # project first: its path wins for an id in both, as in a prompt
+        paths = view.paths_for({row.id for row in view.rows()} - seen)
+        for item_id, path in paths.items():
+            if stop():
+                break
+            seen.add(item_id)
+            hit_block(mem, LightHit(item_id, "item", path), now, memo, days, path)
+            made += 1
+    memo.save()
+    return made
+
+
 def open_todos(mem: Memory, now: datetime | None = None) -> list:
     """Todos and blockers of the last `loader.todo_days` days that no later event refers to."""
     from lorestack.memory_layers.models import now_utc

@@ -53,6 +53,15 @@ def _rss_mb() -> float | None:
     return None
 
 
+def _malloc_trim() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass  # not glibc: nothing to hand back this way
+
+
 def _same_user(conn: socket.socket) -> bool:
     """The peer's uid (Linux SO_PEERCRED); elsewhere the 0700 folder is the only gate."""
     option = getattr(socket, "SO_PEERCRED", None)
@@ -85,6 +94,7 @@ class Service:
         self.requests = 0
         self.answered = 0  # hook and command requests served (not refused)
         self._inflight = 0
+        self._trimmed_at = 0.0
         self._count_lock = threading.Lock()
         self._stop = threading.Event()
         self._lock_fd: int | None = None
@@ -163,6 +173,7 @@ class Service:
                 try:
                     conn, _addr = self._sock.accept()
                 except TimeoutError:
+                    self._trim()
                     if self._idle():
                         self.log(f"idle for {self.idle_exit_s:.0f}s; exiting")
                         break
@@ -177,6 +188,18 @@ class Service:
                 self._workers.submit(self._handle, conn)
         finally:
             self.close()
+
+    def _trim(self) -> None:
+        """Once quiet after requests, give freed heap back to the system (glibc's
+        malloc_trim): an index sync or a burst of prompts leaves hundreds of MB free but
+        still counted as the service's resident memory."""
+        with self._count_lock:
+            quiet = self._inflight == 0 and time.monotonic() - self.last_activity > 1.0
+            due = quiet and self._trimmed_at < self.last_activity
+            if due:
+                self._trimmed_at = time.monotonic()
+        if due and not self.jobs.busy:
+            _malloc_trim()
 
     def _idle(self) -> bool:
         with self._count_lock:
@@ -251,6 +274,7 @@ class Service:
             "rss_mb": _rss_mb(),
             "projects": self.warm.projects(),
             "settings_cached": self.warm.overlays(),
+            "prepared": self.warm.prepared(),
             "viewers": {root: v.started.base for root, v in self._viewers.items()},
             "workers": WORKERS,
             "watching": self.warm.watcher.watching() if self.warm.watcher else [],
