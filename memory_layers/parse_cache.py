@@ -47,3 +47,14 @@ def forget(paths: Iterable[str | os.PathLike]) -> None:
         wanted = {str(p) for p in paths}
         for key in [k for k in cache if k[0] in wanted]:
             cache.pop(key, None)
+
+
+def holds(path: str | os.PathLike, kind: str) -> bool:
+    cache = _cache
+    return cache is not None and (str(path), kind) in cache
+
+
+def drop(path: str | os.PathLike, kind: str) -> None:
+    cache = _cache
+    if cache is not None:
+        cache.pop((str(path), kind), None)

@@ -131,13 +131,18 @@ def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) ->
     memo = _memo(mem)
     views = cached_view(mem, memo)[4]
     days, now, seen, made = DayCache(mem), now_utc(), set(), 0
+    kinds = ("item:project", "item:global")
     for view in views:  # project first: its path wins for an id in both, as in a prompt
         paths = view.paths_for({row.id for row in view.rows()} - seen)
         for item_id, path in paths.items():
             if stop():
                 break
             seen.add(item_id)
+            parsed = [k for k in kinds if parse_cache.holds(path, k)]
             hit_block(mem, LightHit(item_id, "item", path), now, memo, days, path)
+            for kind in kinds:  # the block is what is kept, not also the parsed file
+                if kind not in parsed:
+                    parse_cache.drop(path, kind)
             made += 1
     memo.save()
     return made

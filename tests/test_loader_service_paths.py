@@ -133,3 +133,51 @@ def test_requests_that_arrive_together_parse_the_store_once(big, monkeypatch):
         t.join()
     assert len(views) == 2 and views[0].line_count == views[1].line_count > 200
     assert len(parsed) == len(set(parsed))  # no file was parsed twice
+
+
+def test_prepared_hit_blocks_serve_a_prompt_without_reading_an_item(big, monkeypatch):
+    from lorestack.memory_layers.store import MemoryStore
+    from lorestack.retrieval.loader import _memo, prepare_hit_blocks
+
+    parse_cache.enable(False)
+    before = [_prompt(big, p) for p in PROMPTS]
+    assert prepare_hit_blocks(big) == 0  # only a long-lived process keeps blocks
+    parse_cache.enable(True)
+    loader_blocks._ITEM_BLOCKS.clear()
+    items = sum(1 for _ in context_cache.RootCache(
+        big.project, "project", _memo(big), repo_dir=None, home=None).load().rows())
+    assert prepare_hit_blocks(big) == items > 200
+    parsed: list[str] = []
+    real_parse = MemoryStore.parse_loaded
+
+    def counting_parse(self, path, raw, note=None):
+        parsed.append(str(path))
+        return real_parse(self, path, raw, note)
+
+    monkeypatch.setattr(MemoryStore, "parse_loaded", counting_parse)
+    served = [_prompt(big, p) for p in PROMPTS]
+    assert not parsed  # every hit was a prepared block
+    for one_shot, prepared in zip(before, served, strict=True):
+        _same(one_shot, prepared)
+
+
+def test_decoded_docs_are_reused_only_while_their_payload_is_the_same(big):
+    from lorestack.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(big, warn=lambda _m: None)
+    try:
+        catalog = index.catalog
+        assert catalog.prime() > 200
+        some = [r[0] for r in catalog.db.execute("SELECT id FROM docs LIMIT 3")]
+        first = catalog.get_docs(some)
+        again = catalog.get_docs(some)
+        assert all(again[i] is first[i] for i in some)  # decoded once
+        changed = first[some[0]]
+        from dataclasses import replace
+
+        catalog.put_doc(replace(changed, title="A title written since"))
+        after = catalog.get_docs(some)
+        assert after[some[0]].title == "A title written since"
+        assert after[some[1]] is first[some[1]]
+    finally:
+        index.close()

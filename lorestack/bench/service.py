@@ -208,11 +208,15 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11) -> dict
         eight = (time.perf_counter() - started) * 1000
         searches = [_timed(["search", texts[n]], env, repo)[0] for n in range(min(runs, 10))]
         pid = svc.pid()
+        busy_mb = proc_mb(pid, "VmRSS")
+        time.sleep(2.0)  # quiet: the service hands freed heap back
+        pid = svc.pid()
         return {"runs": runs, "prepared": prepared, "prompt_ms": _percentiles(times),
                 "prompt_answered": f"{answered}/{runs}", "load_during_prompts": load_prompts,
                 "one_prompt_ms": round(alone, 1), "eight_at_once_ms": round(eight, 1),
                 "eight_over_one": round(eight / alone, 2), "search_ms": _percentiles(searches),
-                "service_rss_mb": proc_mb(pid, "VmRSS"), "service_peak_mb": proc_mb(pid, "VmHWM"),
+                "service_rss_busy_mb": busy_mb, "service_rss_mb": proc_mb(pid, "VmRSS"),
+                "service_peak_mb": proc_mb(pid, "VmHWM"),
                 "load_average": os.getloadavg()}
 
 
