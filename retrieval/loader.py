@@ -115,9 +115,13 @@ def warm_cache(mem: Memory) -> None:
     memo.save()
 
 
+# items whose hit blocks the service renders ahead (~3.6 kB each); beyond, as prompts meet them
+PREPARED_MAX = 20_000
+
+
 def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) -> int:
-    """Render every catalogued item once as the block a hit shows, so a prompt's hits are
-    look-ups (a long-lived process only: `parse_cache` on). A prompt that fills its budget
+    """Render each catalogued item (the first `PREPARED_MAX` in catalog order) once as the
+    block a hit shows, so a prompt's hits are look-ups (a long-lived process only: `parse_cache` on). A prompt that fills its budget
     draws hundreds of hits; rendering one reads, parses and redacts its file (1–4 ms), which
     was most of a prompt's time at 10k items. The blocks are the ones `hit_block` makes and
     keeps (by file stat), so the context is the same, only ready sooner. How many were made."""
@@ -133,10 +137,15 @@ def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) ->
     days, now, seen, made = DayCache(mem), now_utc(), set(), 0
     kinds = ("item:project", "item:global")
     for view in views:  # project first: its path wins for an id in both, as in a prompt
-        paths = view.paths_for({row.id for row in view.rows()} - seen)
-        for item_id, path in paths.items():
+        # catalog order (resident kinds, important, recent first), at most PREPARED_MAX in all
+        ids = [row.id for row in view.rows() if row.id not in seen][:PREPARED_MAX - len(seen)]
+        paths = view.paths_for(set(ids))
+        for item_id in ids:
             if stop():
                 break
+            path = paths.get(item_id)
+            if path is None or item_id in seen:
+                continue
             seen.add(item_id)
             parsed = [k for k in kinds if parse_cache.holds(path, k)]
             hit_block(mem, LightHit(item_id, "item", path), now, memo, days, path)

@@ -74,6 +74,20 @@ def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_
     assert "give a QUERY" in usage.stderr
 
 
+def test_the_service_prepares_every_item_once_and_a_prompt_still_sees_an_edit(stocked, run_dir):
+    start_service(stocked)
+    payload = {"session_id": "p1", "cwd": str(stocked), "prompt": PROMPT}
+    assert "ledger service" in context_of(hook("prompt", payload, stocked, env=NO_DEADLINE))
+    root = str(stocked / ".memory")
+    prepared = poll(lambda: status().get("prepared", {}).get(root))
+    # the decision, the caveat and the project card
+    assert prepared and prepared["hit_blocks"] == 3 and prepared["docs"] >= 2
+    decision = next((stocked / ".memory" / "decisions").glob("*.md"))
+    decision.write_text(decision.read_text().replace("ledger service", "ledger gateway"))
+    again = hook("prompt", {**payload, "session_id": "p2"}, stocked, env=NO_DEADLINE)
+    assert "ledger gateway" in context_of(again)  # a prepared block follows its file
+
+
 def test_a_hand_edit_is_seen_without_a_stat_sweep(stocked, run_dir):
     from lorestack.memory_layers.memory import Memory
     from lorestack.memory_layers.operations import remember

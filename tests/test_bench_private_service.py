@@ -1,0 +1,40 @@
+"""The benches' private service: used, then stopped, its folder removed, the environment back."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from lorestack.bench.private_service import private_service, proc_mb
+from tests.service_helpers import poll
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_private_service_serves_then_is_stopped_and_cleaned_up(tmp_path):
+    home = tmp_path / "bench-home"
+    before = {k: os.environ.get(k) for k in ("LORESTACK_SERVICE__RUNTIME_DIR", "LORESTACK_HOME")}
+    with private_service(home, prefix="ps-test-") as svc:
+        assert svc.env["LORESTACK_SERVICE__RUNTIME_DIR"] == str(svc.run_dir)
+        assert os.environ["LORESTACK_SERVICE__RUNTIME_DIR"] == str(svc.run_dir)
+        assert svc.env["LORESTACK_HOME"] == str(home) and "LORESTACK_ROOT" not in svc.env
+        assert "LORESTACK_SERVICE__ENABLED" not in svc.base
+        started = subprocess.Popen([sys.executable, "-m", "lorestack.launcher", "serve",
+                                    "--foreground"], env=svc.env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        assert svc.wait_up(60)
+        pid = svc.pid()
+        assert pid == started.pid
+        assert (proc_mb(pid) or 0) > 10
+    assert started.wait(30) == 0  # asked to stop on the way out
+    assert not _alive(pid)
+    assert not svc.run_dir.parent.exists()
+    assert {k: os.environ.get(k) for k in before} == before
+    assert poll(lambda: not svc.run_dir.exists())
