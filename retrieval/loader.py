@@ -121,10 +121,11 @@ PREPARED_MAX = 20_000
 
 def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) -> int:
     """Render each catalogued item (the first `PREPARED_MAX` in catalog order) once as the
-    block a hit shows, so a prompt's hits are look-ups (a long-lived process only: `parse_cache` on). A prompt that fills its budget
-    draws hundreds of hits; rendering one reads, parses and redacts its file (1–4 ms), which
-    was most of a prompt's time at 10k items. The blocks are the ones `hit_block` makes and
-    keeps (by file stat), so the context is the same, only ready sooner. How many were made."""
+    block a hit shows, so a prompt's hits are look-ups (a long-lived process only:
+    `parse_cache` on). A prompt that fills its budget draws hundreds of hits; rendering one
+    reads, parses and redacts its file (7 ms at load 12), most of a prompt's time at 10k
+    items. The blocks are the ones `hit_block` makes and keeps (by file stat), so the context
+    is the same, only ready sooner. How many were made."""
     from lorestack.memory_layers import parse_cache
     from lorestack.memory_layers.models import now_utc
     from lorestack.retrieval.hits import LightHit
@@ -134,7 +135,8 @@ def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) ->
         return 0
     memo = _memo(mem)
     views = cached_view(mem, memo)[4]
-    days, now, seen, made = DayCache(mem), now_utc(), set(), 0
+    days, now, made = DayCache(mem), now_utc(), 0
+    seen: set[str] = set()
     kinds = ("item:project", "item:global")
     for view in views:  # project first: its path wins for an id in both, as in a prompt
         # catalog order (resident kinds, important, recent first), at most PREPARED_MAX in all
