@@ -15,7 +15,6 @@ from pathlib import Path
 from lorestack.retrieval.documents import IndexDoc
 
 CATALOG_VERSION = 2
-DECODED_DOCS_MAX = 20_000  # decoded docs kept per open catalog (`get_docs`)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -48,7 +47,6 @@ class CatalogError(Exception):
 class Catalog:
     def __init__(self, path: Path):
         self.path = path
-        self._decoded: dict[str, tuple[str, IndexDoc]] = {}  # id -> (payload, its doc)
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(path), timeout=10, isolation_level=None,
@@ -138,30 +136,14 @@ class Catalog:
             self.db.execute("UPDATE docs SET vec_hash=NULL, vec_meta=NULL, chunks=0")
 
     def get_docs(self, ids: list[str]) -> dict[str, IndexDoc]:
-        """The docs of `ids` (those in the catalog). A doc whose stored payload is the one
-        decoded before is handed out again (docs are never changed after decoding): a prompt
-        that fills its budget searches with growing k, so it decodes mostly the same docs."""
         out: dict[str, IndexDoc] = {}
-        decoded = self._decoded
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             marks = ",".join("?" * len(chunk))
             for doc_id, payload in self.db.execute(
                     f"SELECT id, payload FROM docs WHERE id IN ({marks})", chunk):
-                kept = decoded.get(doc_id)
-                if kept is not None and kept[0] == payload:
-                    out[doc_id] = kept[1]
-                    continue
-                out[doc_id] = doc = IndexDoc.from_json(json.loads(payload))
-                if len(decoded) >= DECODED_DOCS_MAX:
-                    decoded.clear()
-                decoded[doc_id] = (payload, doc)
+                out[doc_id] = IndexDoc.from_json(json.loads(payload))
         return out
-
-    def prime(self) -> int:
-        """Decode every doc once (a long-lived process, behind its first request); how many."""
-        ids = [r[0] for r in self.db.execute("SELECT id FROM docs LIMIT ?", (DECODED_DOCS_MAX,))]
-        return len(self.get_docs(ids))
 
     def matching(self, ids: list[str], pairs: list[tuple[str, list[str]]]) -> set[str]:
         """The subset of `ids` whose filter columns match (type/layer/scope/status)."""

@@ -83,9 +83,6 @@ class OnnxMiniLMEmbedder:
         options = ort.SessionOptions()
         options.log_severity_level = 3
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # no arena: its blocks stay with the process after a large batch (an index sync);
-        # freed to malloc, a long-lived process can hand them back (service `_trim`)
-        options.enable_cpu_mem_arena = False
         if threads:
             options.intra_op_num_threads = threads
         self._session = ort.InferenceSession(

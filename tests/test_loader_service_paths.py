@@ -159,25 +159,3 @@ def test_prepared_hit_blocks_serve_a_prompt_without_reading_an_item(big, monkeyp
     assert not parsed  # every hit was a prepared block
     for one_shot, prepared in zip(before, served, strict=True):
         _same(one_shot, prepared)
-
-
-def test_decoded_docs_are_reused_only_while_their_payload_is_the_same(big):
-    from lorestack.retrieval.index import MemoryIndex
-
-    index = MemoryIndex(big, warn=lambda _m: None)
-    try:
-        catalog = index.catalog
-        assert catalog.prime() > 200
-        some = [r[0] for r in catalog.db.execute("SELECT id FROM docs LIMIT 3")]
-        first = catalog.get_docs(some)
-        again = catalog.get_docs(some)
-        assert all(again[i] is first[i] for i in some)  # decoded once
-        changed = first[some[0]]
-        from dataclasses import replace
-
-        catalog.put_doc(replace(changed, title="A title written since"))
-        after = catalog.get_docs(some)
-        assert after[some[0]].title == "A title written since"
-        assert after[some[1]] is first[some[1]]
-    finally:
-        index.close()

@@ -158,27 +158,18 @@ class WarmMemories:
                 warm_cache(mem)
                 started = time.monotonic()
                 made = prepare_hit_blocks(mem, stop=self._closing.is_set)
-                docs = self._prime_docs(mem)
                 spent = round(time.monotonic() - started, 1)
                 # what is kept from here on is never garbage: out of the collector's full
                 # passes (hundreds of ms each at 10k items), which no request then waits for
                 gc.collect()
                 gc.freeze()
                 with self._lock:
-                    self._prepared[key] = {"hit_blocks": made, "docs": docs, "seconds": spent}
-                self.log(f"{key}: {made} hit blocks and {docs} docs prepared in {spent} s")
+                    self._prepared[key] = {"hit_blocks": made, "seconds": spent}
+                self.log(f"{key}: {made} hit blocks prepared in {spent} s")
             except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
                 self.log(f"loader cache of {key}: {type(exc).__name__}: {exc}")
 
         threading.Thread(target=warm, daemon=True, name="lorestack-loader-warm").start()
-
-    def _prime_docs(self, mem) -> int:
-        from lorestack.retrieval.recall import index_is_warm
-
-        if mem.project is None or not index_is_warm(mem):
-            return 0
-        with self._warming:  # the pooled index's lazy set-up is not safe to race
-            return self.pool.get(mem).catalog.prime()
 
     def prepared(self) -> dict[str, dict]:
         with self._lock:
