@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lorestack.core.errors import LorestackError
 from lorestack.core.logs import get_logger
@@ -326,7 +326,7 @@ class MemoryIndex:
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
 
-            embed = self._embed_query
+            embed: Callable[[str], Any] = self._embed_query
             if mode == "default" and r.dense_names == "drop":
                 from lorestack.retrieval.speakers import name_words, without_names
 

@@ -58,7 +58,7 @@ def name_words(query: str, known: set[str]) -> frozenset[str]:
     """The lowercased words of known speakers' names that the query says (all of them, even
     when it names everyone: BM25 then asks for another of the query's words besides)."""
     said = set(re.findall(r"\w+", query.lower()))
-    words = set()
+    words: set[str] = set()
     for name in known:
         if name.lower() in GENERIC:
             continue
