@@ -53,7 +53,9 @@ class VectorRetriever:
 
     name = "vector"
 
-    def __init__(self, store, embed_query: Callable[[str], object], accept=None):
+    def __init__(self, store, embed_query: Callable[[str], object], accept=None,
+                 name: str = "vector"):
+        self.name = name  # the key of its ranks in the fusion (two dense rankings: two names)
         self.store = store
         self.embed_query = embed_query
         self.accept = accept  # doc ids -> those passing the filters (cheaper than chroma's where)

@@ -327,13 +327,18 @@ class MemoryIndex:
                 return self.catalog.matching(ids, f.as_pairs())
 
             embed: Callable[[str], Any] = self._embed_query
-            if mode == "default" and r.dense_names == "drop":
+            plain = query
+            if mode == "default" and r.dense_names != "keep":
                 from lorestack.retrieval.speakers import name_words, without_names
 
                 plain = without_names(query, name_words(query, self.speakers()))
+            if plain != query and r.dense_names == "drop":
                 embed = lambda _q: self._embed_query(plain)  # noqa: E731
             parts.append((VectorRetriever(self.vectors, embed, accept),
                           r.vector_weight if mode != "vector" else 1.0))
+            if plain != query and r.dense_names == "both":  # a second dense ranking, fused
+                parts.append((VectorRetriever(self.vectors, lambda _q: self._embed_query(plain),
+                                              accept, name="vector-plain"), r.vector_weight))
         if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:
             from lorestack.retrieval.temporal import DateRetriever
 

@@ -84,3 +84,15 @@ def test_a_question_of_names_alone_still_finds_their_turns(chat_index):
         assert {"D1:1", "D1:2"} <= _bm25_ids(index, "Gus?")
     finally:
         index.close()
+
+
+def test_the_dense_query_without_the_names():
+    from lorestack.retrieval.speakers import without_names
+
+    gus = frozenset({"gus"})
+    assert without_names("What do Gus's kids like?", gus) == "What do kids like?"
+    assert without_names("Where has Gus camped?", gus) == "Where has camped?"
+    assert without_names("Did Gus and Sami meet?", frozenset({"gus", "sami"})) == "Did and meet?"
+    assert without_names("Gus?", gus) == "Gus?"  # nothing else left: the query as asked
+    assert without_names("Where has Gus camped?", frozenset()) == "Where has Gus camped?"
+    assert without_names("Augusta called", gus) == "Augusta called"

@@ -69,9 +69,10 @@ class RetrievalSettings(BaseModel):
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
     # default pipeline: a BM25 match on a person's name alone ("Thanks, Mel!") is a hit
     name_only_hits: bool = False
-    # default pipeline: "drop" = the dense query without the names it says ("What do kids
-    # like?" for "What do Melanie's kids like?"): the speaker is BM25's and the boost's to match
-    dense_names: Literal["keep", "drop"] = "drop"
+    # default pipeline: "both" = a second dense ranking, of the query without the names of
+    # known speakers it says ("What do kids like?" for "What do Melanie's kids like?"), fused
+    # with the first; "drop" = that query alone; "keep" = the query as asked
+    dense_names: Literal["keep", "drop", "both"] = "both"
 
 
 class DecaySettings(BaseModel):
