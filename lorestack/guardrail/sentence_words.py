@@ -88,7 +88,8 @@ _FUNCTION_WORDS = frozenset(
     "support supports supported never always job jobs script scripts new use used using "
     "add adds added adding task tasks change changes changed thing things way ways work "
     "works also just first only one ones set setup run runs make makes get gets do does "
-    "done need needs needed go goes it them there here via instead".split()
+    "done need needs needed go goes it them there here via instead directly straight even "
+    "accepted start starts released".split()
 )
 
 
