@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.findings import JudgedBy, rule_text
-from lorestack.guardrail.meaning import criterion_parts
+from lorestack.guardrail.meaning import criterion_parts, split_acts
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rules import (
     PreparedText,
@@ -95,6 +95,7 @@ def judge_criterion(
 
 ALTERNATIVE_SIMILARITY = 0.38  # calibrated on the tuning cases (python -m tests.calibrate_meaning)
 ALTERNATIVE_MARGIN = 0.15
+RECOMMENDED_CLAUSES = True
 
 
 def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
@@ -104,6 +105,10 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     if outcome.forbid_hit or outcome.missing:
         return outcome
     forbidden, alternatives = _forbidden_terms(spec, sentence)
+    if RECOMMENDED_CLAUSES:  # "…; open a pull request from your own branch"
+        acts, recommended = split_acts(sentence)
+        forbidden = list(dict.fromkeys(forbidden + acts))
+        alternatives = list(dict.fromkeys(alternatives + recommended))
     if not alternatives or not forbidden:
         return outcome
     alt = meaning(sentence, alternatives)
