@@ -29,6 +29,20 @@ _CONCEPTS: dict[str, list[str]] = {
                 "typescript", "java"],
     "migration": ["migrations", "alembic", "removefield", "alterfield", "renamefield",
                   "drop column", "alter table", "rename column"],
+    # written in the third session for the fourth tuning batch's misses
+    "secret": ["password", "passwd", "credential", "credentials", "private key",
+               "deploy key", "api key", "api_key", "secret_key", "access key"],
+    "credential": ["password", "passwd", "private key", "deploy key", "api key", "api_key",
+                   "secret_key", "access key"],
+    "tls": ["verify false", "reject unauthorized", "insecure", "no check certificate",
+            "check hostname false", "cert none"],
+    "certificat": ["verify false", "reject unauthorized", "insecure",
+                   "no check certificate", "check hostname false", "cert none"],
+    "binar": ["whl", "jar", "exe", "dll", "so", "dylib", "tar.gz"],
+    "artefact": ["whl", "jar", "exe", "dll", "dist/", "build/"],
+    "artifact": ["whl", "jar", "exe", "dll", "dist/", "build/"],
+    "region": ["us east", "us west", "ap southeast", "ap northeast", "ap south", "sa east",
+               "ca central", "me south", "af south"],
 }
 
 
