@@ -8,7 +8,7 @@ from __future__ import annotations
 
 _CONCEPTS: dict[str, list[str]] = {
     "dependenc": ["pip install", "npm install", "yarn add", "poetry add", "install_requires",
-                  "requirements.txt", "package.json", "cargo add", "go get", "dependencies"],
+                  "requirements.txt", "package.json", "cargo add", "go get", "dependencies", "pull in"],
     "network": ["http", "https", "requests.get", "requests.post", "urlopen", "socket",
                 "httpx", "curl"],
     "storag": ["database", "cassandra", "postgres", "mysql", "mongodb", "mongo", "redis",
@@ -41,6 +41,9 @@ _CONCEPTS: dict[str, list[str]] = {
     "binar": ["whl", "jar", "exe", "dll", "so", "dylib", "tar.gz"],
     "artefact": ["whl", "jar", "exe", "dll", "dist/", "build/"],
     "artifact": ["whl", "jar", "exe", "dll", "dist/", "build/"],
+    "whitespace": ["indent", "re-indent", "reindent", "tabs to spaces", "trailing space"],
+    "licen": ["gpl", "copied from", "copyright", "spdx"],
+    "paste": ["copied from", "copy of", "taken from"],
     "region": ["us east", "us west", "ap southeast", "ap northeast", "ap south", "sa east",
                "ca central", "me south", "af south"],
 }

@@ -53,6 +53,11 @@ _STOP = frozenset(
 _IMPLIED = {
     "raw sql": [r"/\b(select|insert|update|delete)\b[^\n]{0,120}?\b(from|into|set|where)\b/"],
 }
+# what a rule wants, in the form a change shows it: "an issue number" is `#412`
+_IMPLIED_WANTS = {
+    "issue number": [r"/#\d+\b/"],
+    "ticket number": [r"/#\d+\b/"],
+}
 # acts whose command-line spelling differs: `git push -f` is a force-push
 _IMPLIED_ACTS = {"force push": ["push f"]}
 _WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")

@@ -39,6 +39,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _GENERIC_VERBS,
     _IMPLIED,
     _IMPLIED_ACTS,
+    _IMPLIED_WANTS,
     _INTRODUCE,
     _NEED_CUES,
     _NO_VERB_CUES,
@@ -410,7 +411,8 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
     elif r.required:
         d.kind = "obligation"
         required = [t for t in dict.fromkeys(r.required) if meaningful(t)]
-        d.require = [" | ".join(required)] if required else []
+        required += [i for t in required for i in _IMPLIED_WANTS.get(t, [])]
+        d.require = [" | ".join(dict.fromkeys(required))] if required else []
         for alt in r.alternatives:
             _add(d.alternatives, alt)
     elif kinds:
