@@ -55,6 +55,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _WORDS,
     _glob,
     _is_path,
+    implied,
     meaningful,
 )
 
@@ -146,7 +147,7 @@ def _split_list(words: list[str]) -> list[list[str]]:
 def _forms(term: str, gate: str) -> list[str]:
     """A forbidden term with its gate, plus the words it implies."""
     out = [f"{gate}:{term}" if gate else term]
-    out.extend(_IMPLIED.get(term, []))
+    out.extend(implied(term))
     return out
 
 
@@ -223,8 +224,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         for form in _forms(t, gate):
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
-        for implied in _IMPLIED.get(t, []):  # the code form shows the rule applies too
-            _add(d.keywords, implied)
+        for form in implied(t):  # the code form shows the rule applies too
+            _add(d.keywords, form)
         r.forbidden.append(t)
     if terms:
         how = f" when {gate}" if gate else ""
