@@ -58,6 +58,11 @@ def main() -> None:
         )
 
 
+CLAUSE_SETTINGS = ((False, False), (True, True))
+THRESHOLDS = (0.30, 0.35, 0.40)
+FORBIDDEN = (0.35, 0.40, 0.45, 0.50)
+
+
 def sweep(which: str = "tuning-all") -> None:
     """Every tuning batch by default (`--set tuning` for the first three only); also over
     the proposal's clause units (meaning.CLAUSES) and recommended clauses as alternatives
@@ -76,13 +81,13 @@ def sweep(which: str = "tuning-all") -> None:
             "clauses recommended threshold forbidden | exact wrong-blocks silent-passes "
             "look-alikes-pass other-criteria-flagged"
         )
-        for clauses, recommended in ((False, False), (True, True)):
+        for clauses, recommended in CLAUSE_SETTINGS:
             meaning.CLAUSES, judging.RECOMMENDED_CLAUSES = clauses, recommended
             meaning._CACHE.clear()
             meaning._STACKS.clear()
-            for t in (0.30, 0.35, 0.40):
+            for t in THRESHOLDS:
                 mem.settings.guardrail.meaning_threshold = t
-                for fs in (0.35, 0.40, 0.45):
+                for fs in FORBIDDEN:
                     judging.FORBIDDEN_SIMILARITY = fs
                     s = score(mem, ids, criteria, cases)
                     print(

@@ -131,7 +131,7 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
 
 # calibrated with the by-meaning threshold on the tuning cases (python -m
 # tests.calibrate_meaning --sweep; the curve is in docs/guardrail.md)
-FORBIDDEN_SIMILARITY = 0.40
+FORBIDDEN_SIMILARITY = 0.45
 
 
 _CALL_REGEX = re.compile(r"/\(\?<!\[\\w\.\]\)(.+)\\b/")
