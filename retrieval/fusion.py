@@ -32,16 +32,20 @@ class LexicalRetriever:
 
     name = "bm25"
 
-    def __init__(self, index: LexicalIndex, now=None, near_weight: float = 0.0):
+    def __init__(self, index: LexicalIndex, now=None, near_weight: float = 0.0,
+                 names: frozenset[str] = frozenset()):
         self.index = index
         self.now = now  # the question's time: the days it names match resolved event dates
         self.near_weight = near_weight  # neighbouring turns' text (retrieval/neighbours.py)
+        self.names = names  # name words of the query: a match on them alone is no hit
 
     def retrieve(self, query, limit, filters=None):
+        extra: dict = {}
         if self.near_weight > 0:
-            return self.index.search(query, limit, filters, now=self.now,
-                                     near_weight=self.near_weight)
-        return self.index.search(query, limit, filters, now=self.now)
+            extra["near_weight"] = self.near_weight
+        if self.names:
+            extra["names"] = self.names
+        return self.index.search(query, limit, filters, now=self.now, **extra)
 
 
 class VectorRetriever:
@@ -49,7 +53,9 @@ class VectorRetriever:
 
     name = "vector"
 
-    def __init__(self, store, embed_query: Callable[[str], object], accept=None):
+    def __init__(self, store, embed_query: Callable[[str], object], accept=None,
+                 name: str = "vector"):
+        self.name = name  # the key of its ranks in the fusion (two dense rankings: two names)
         self.store = store
         self.embed_query = embed_query
         self.accept = accept  # doc ids -> those passing the filters (cheaper than chroma's where)

@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lorestack.core.errors import LorestackError
 from lorestack.core.logs import get_logger
@@ -319,13 +319,26 @@ class MemoryIndex:
         if mode in ("bm25", "rrf", "default"):
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             near = r.neighbour_weight if mode == "default" and r.neighbour_chars > 0 else 0.0
-            parts.append((LexicalRetriever(self.lexical, now, near_weight=near), weight))
+            names = self._name_words(query, r) if mode == "default" else frozenset()
+            parts.append((LexicalRetriever(self.lexical, now, near_weight=near, names=names),
+                          weight))
         if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())
 
-            parts.append((VectorRetriever(self.vectors, self._embed_query, accept),
+            embed: Callable[[str], Any] = self._embed_query
+            plain = query
+            if mode == "default" and r.dense_names != "keep":
+                from lorestack.retrieval.speakers import name_words, without_names
+
+                plain = without_names(query, name_words(query, self.speakers()))
+            if plain != query and r.dense_names == "drop":
+                embed = lambda _q: self._embed_query(plain)  # noqa: E731
+            parts.append((VectorRetriever(self.vectors, embed, accept),
                           r.vector_weight if mode != "vector" else 1.0))
+            if plain != query and r.dense_names == "both":  # a second dense ranking, fused
+                parts.append((VectorRetriever(self.vectors, lambda _q: self._embed_query(plain),
+                                              accept, name="vector-plain"), r.vector_weight))
         if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:
             from lorestack.retrieval.temporal import DateRetriever
 
@@ -362,6 +375,14 @@ class MemoryIndex:
         if record_access and top:
             self.usage.record([c.doc.id for c in top], now)
         return [_hit(c, explain) for c in top]
+
+    def _name_words(self, query: str, r) -> frozenset[str]:
+        """Words of known speakers' names in the query, for BM25 (retrieval.name_only_hits)."""
+        if r.name_only_hits:
+            return frozenset()
+        from lorestack.retrieval.speakers import name_words
+
+        return name_words(query, self.speakers())
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:

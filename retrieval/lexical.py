@@ -278,14 +278,17 @@ class LexicalIndex:
 
     def search(self, query: str, limit: int, filters: Filters | None = None,
                reload: bool = True, now: datetime | None = None,
-               near_weight: float = 0.0) -> list[tuple[str, float]]:
+               near_weight: float = 0.0,
+               names: frozenset[str] = frozenset()) -> list[tuple[str, float]]:
         """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing.
 
         With `now` (the question's time), the days and months the query names ("on 6 May
         2023", "last week") also match events whose text named them ("last Saturday" said
         on 8 May 2023 is indexed as 2023-05-06). `near_weight` > 0 also searches the
         neighbouring turns' text of conversational events with that boost
-        (retrieval.neighbour_weight)."""
+        (retrieval.neighbour_weight). `names`: words of people's names (lowercased); a
+        query naming one must also match one of its other words — a turn that only names
+        the person ("Thanks, Mel!") is not evidence — and the name still adds its score."""
         import tantivy
 
         index = self.open(create=False)
@@ -297,7 +300,9 @@ class LexicalIndex:
             return []
         schema = index.schema
         Occur = tantivy.Occur
-        units = []
+        units: list = []
+        named: list = []  # units of the query's name words (`names`)
+        name_words = set(self._words.analyze(" ".join(names))) if names else set()
         boosts = [("title", 2.0), ("body", 1.0), ("tags", 1.5)]
         if near_weight > 0:
             boosts.append(("near", near_weight))
@@ -305,12 +310,14 @@ class LexicalIndex:
             fields = [(Occur.Should, tantivy.Query.boost_query(
                 tantivy.Query.term_query(schema, field, term, index_option="freq"), boost))
                 for field, boost in boosts]
-            units.append((Occur.Should, tantivy.Query.boolean_query(fields)))
+            (named if term in name_words else units).append(
+                (Occur.Should, tantivy.Query.boolean_query(fields)))
         for term in exact:
             q = tantivy.Query.term_query(schema, "exact", term, index_option="freq")
-            units.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
+            into = named if term in names else units
+            into.append((Occur.Should, tantivy.Query.boost_query(q, 1.5)))
             # a name in the query matches the turns that person said
-            units.append((Occur.Should, tantivy.Query.term_query(
+            into.append((Occur.Should, tantivy.Query.term_query(
                 schema, "speaker", term, index_option="freq")))
         for term in dates:
             # a constant score: BM25's length norm over a field most docs lack would make a
@@ -320,8 +327,14 @@ class LexicalIndex:
             units.append((Occur.Should, tantivy.Query.const_score_query(q, weight)))
         # a long natural-language query must match two of its terms: one shared common word
         # is not evidence (identifier queries match several units: whole + parts + exact)
-        need = 1 if len(words) <= 3 else 2
+        content = [w for w in words if w not in name_words]
+        if named and not units:  # the query is names alone: they are all it can match
+            units, named = named, []
+        need = 1 if len(content) <= 3 else 2
         text_query = tantivy.Query.boolean_query(units, minimum_number_should_match=need)
+        if named:
+            text_query = tantivy.Query.boolean_query(
+                [(Occur.Must, text_query), *named])
         clauses = [(Occur.Must, text_query)]
         for field, values in (filters.as_pairs() if filters else []):
             clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))

@@ -52,3 +52,27 @@ def named_speakers(query: str, known: set[str]) -> set[str]:
     if len(named) >= len({k.lower() for k in known}):
         return set()
     return named
+
+
+def name_words(query: str, known: set[str]) -> frozenset[str]:
+    """The lowercased words of known speakers' names that the query says (all of them, even
+    when it names everyone: BM25 then asks for another of the query's words besides)."""
+    said = set(re.findall(r"\w+", query.lower()))
+    words: set[str] = set()
+    for name in known:
+        if name.lower() in GENERIC:
+            continue
+        words.update(w for w in re.findall(r"\w+", name.lower()) if len(w) > 1 and w in said)
+    return frozenset(words)
+
+
+def without_names(query: str, words: frozenset[str]) -> str:
+    """The query with the name words (and a possessive "'s") taken out, for the dense
+    retriever: "What do Melanie's kids like?" -> "What do kids like?". The query itself
+    when nothing else would be left."""
+    if not words:
+        return query
+    alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    stripped = re.sub(rf"(?i)\b(?:{alt})(?:['’]s)?\b", " ", query)
+    stripped = " ".join(stripped.split())
+    return stripped if re.search(r"\w{3,}", stripped) else query

@@ -58,28 +58,45 @@ def main() -> None:
         )
 
 
-def sweep() -> None:
+CLAUSE_SETTINGS = ((False, False), (True, True))
+THRESHOLDS = (0.30, 0.35, 0.40)
+FORBIDDEN = (0.35, 0.40, 0.45, 0.50)
+
+
+def sweep(which: str = "tuning-all") -> None:
+    """Every tuning batch by default (`--set tuning` for the first three only); also over
+    the proposal's clause units (meaning.CLAUSES) and recommended clauses as alternatives
+    (judging.RECOMMENDED_CLAUSES)."""
     import tempfile
     from pathlib import Path
 
-    from lorestack.guardrail import judging
-    from tests.guardrail_tuning_cases import CASES, CRITERIA
-    from tests.heldout_eval import build, score
+    from lorestack.guardrail import judging, meaning
+    from tests.heldout_eval import build, score, tuning_set
 
+    criteria, cases = tuning_set(which)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
-        mem, ids = build(Path(tmp), CRITERIA)
-        print("threshold forbidden | exact silent-passes look-alikes-pass other-criteria-flagged")
-        for t in (0.30, 0.35, 0.40, 0.45):
-            mem.settings.guardrail.meaning_threshold = t
-            for fs in (0.0, 0.30, 0.35, 0.40):
-                judging.FORBIDDEN_SIMILARITY = fs
-                s = score(mem, ids, CRITERIA, CASES)
-                print(
-                    f"{t:.2f}      {fs:.2f}      | {s['exact']}/{s['cases']}  "
-                    f"{s['silent_passes']}/{s['violations']}  "
-                    f"{s['lookalike_pass']}/{s['lookalikes']}  {s['other_criteria_flagged']}"
-                )
+        mem, ids = build(Path(tmp), criteria)
+        print(
+            "clauses recommended threshold forbidden | exact wrong-blocks silent-passes "
+            "look-alikes-pass other-criteria-flagged"
+        )
+        for clauses, recommended in CLAUSE_SETTINGS:
+            meaning.CLAUSES, judging.RECOMMENDED_CLAUSES = clauses, recommended
+            meaning._CACHE.clear()
+            meaning._STACKS.clear()
+            for t in THRESHOLDS:
+                mem.settings.guardrail.meaning_threshold = t
+                for fs in FORBIDDEN:
+                    judging.FORBIDDEN_SIMILARITY = fs
+                    s = score(mem, ids, criteria, cases)
+                    print(
+                        f"{clauses!s:5} {recommended!s:5} {t:.2f} {fs:.2f} | "
+                        f"{s['exact']}/{s['cases']} {s['wrong_blocks']} "
+                        f"{s['silent_passes']}/{s['violations']} "
+                        f"{s['lookalike_pass']}/{s['lookalikes']} {s['other_criteria_flagged']}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":
@@ -88,4 +105,5 @@ if __name__ == "__main__":
     os.environ.setdefault(
         "LORESTACK_EMBEDDING__MODEL_DIR", os.environ.get("LORESTACK_TEST_MODEL_DIR", "")
     )
-    sweep() if "--sweep" in sys.argv else main()
+    which = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv else "tuning-all"
+    sweep(which) if "--sweep" in sys.argv else main()

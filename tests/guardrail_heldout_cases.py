@@ -300,14 +300,25 @@ SESSION1_RUN: dict = {
     "other_criteria_flagged": 125,
 }
 
-# the final run of issue 22 (second session: reader changes and the forbidden-act gate,
-# tuned on the third tuning batch only). The design targets were 0 wrong blocks, 0 silent
-# passes, >= 80% exact, >= 80% look-alikes passing: only the first is met.
-# tests/test_guardrail_heldout.py keeps these as floors.
-FINAL_RUN: dict = {
+# the end of issue 22's second session (reader changes and the forbidden-act gate, tuned
+# on the third tuning batch only)
+SESSION2_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 122, "wrong_blocks": 0, "silent_passes": 35, "lookalike_pass": 39,
     "violation_answers": {"block": 0, "warn": 0, "undecided": 83, "pass": 35},
     "lookalike_answers": {"block": 0, "warn": 0, "undecided": 29, "pass": 39},
     "other_criteria_flagged": 138,
+}
+
+# the final run of issue 22 (third session: clause units, recommended clauses, implied code
+# forms, concepts, the forbidden-act gate at 0.45; tuned on the four tuning batches only,
+# scored once here after the code was frozen). The design targets were 0 wrong blocks,
+# 0 silent passes, >= 80% exact, >= 80% look-alikes passing: only the first is met.
+# tests/test_guardrail_heldout.py keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 128, "wrong_blocks": 0, "silent_passes": 33, "lookalike_pass": 43,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 85, "pass": 33},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 25, "pass": 43},
+    "other_criteria_flagged": 150,
 }

@@ -4,7 +4,10 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|tuning] [--confirmed]
+    python -m tests.heldout_eval [heldout|tuning|batch4|tuning-all] [--confirmed]
+
+`tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
+fourth (tests/guardrail_tuning_batch4.py), `tuning-all` both together.
 """
 
 from __future__ import annotations
@@ -123,13 +126,26 @@ def summary(s: dict) -> str:
     )
 
 
+def tuning_set(which: str = "tuning-all"):
+    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4`, `tuning-all`."""
+    from tests import guardrail_tuning_batch4 as B4
+    from tests import guardrail_tuning_cases as T
+
+    if which == "tuning":
+        return T.CRITERIA, T.CASES
+    if which == "batch4":
+        return B4.CRITERIA, B4.CASES
+    assert not set(T.CRITERIA) & set(B4.CRITERIA)
+    return {**T.CRITERIA, **B4.CRITERIA}, T.CASES + B4.CASES
+
+
 def main(argv: list[str]) -> None:
     import tempfile
 
     which = argv[0] if argv else "heldout"
     confirmed = "--confirmed" in argv
-    if which == "tuning":
-        from tests.guardrail_tuning_cases import CASES, CRITERIA
+    if which in ("tuning", "batch4", "tuning-all"):
+        CRITERIA, CASES = tuning_set(which)
     else:
         from tests.guardrail_heldout_cases import CASES, CRITERIA
     with tempfile.TemporaryDirectory() as tmp:

@@ -49,6 +49,8 @@ def ablations() -> list[Ablation]:
         ("-date", _with_settings("retrieval", date_weight=0.0)),
         ("-speaker", _with_settings("retrieval", speaker_weight=0.0)),
         ("-near", _with_settings("retrieval", neighbour_weight=0.0)),
+        ("+name-only", _with_settings("retrieval", name_only_hits=True)),
+        ("-dense-plain", _with_settings("retrieval", dense_names="keep")),
         ("-decay", _with_settings("retrieval", reranker="none")),
         ("-excerpts", _with_settings("loader", excerpts=False)),
         ("-neighbours", _no_neighbour_turns),

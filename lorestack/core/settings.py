@@ -67,6 +67,12 @@ class RetrievalSettings(BaseModel):
     # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
     neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
     neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
+    # default pipeline: a BM25 match on a person's name alone ("Thanks, Mel!") is a hit
+    name_only_hits: bool = False
+    # default pipeline: "both" = a second dense ranking, of the query without the names of
+    # known speakers it says ("What do kids like?" for "What do Melanie's kids like?"), fused
+    # with the first; "drop" = that query alone; "keep" = the query as asked
+    dense_names: Literal["keep", "drop", "both"] = "both"
 
 
 class DecaySettings(BaseModel):

@@ -6,11 +6,11 @@ the user accepted decides (block / warn), a guess answers "applies, undecided".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.findings import JudgedBy, rule_text
-from lorestack.guardrail.meaning import criterion_parts
+from lorestack.guardrail.meaning import criterion_parts, split_acts
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rules import (
     PreparedText,
@@ -80,7 +80,10 @@ def judge_criterion(
         how_read = "read from its sentence" if how == "sentence" else (
             f"drafted by {spec.drafted or 'rules'}, not confirmed"
         )
-        outcome = _guess(outcome, loaded.item.id, how_read, spec if how == "rules" else None)
+        outcome = _guess(
+            outcome, loaded.item.id, how_read, spec if how == "rules" else None,
+            prepared.stems,
+        )
         if meaning is not None and outcome.status == "undecided":
             outcome = _took_alternative(outcome, spec, sentence, meaning)
     if (
@@ -95,6 +98,7 @@ def judge_criterion(
 
 ALTERNATIVE_SIMILARITY = 0.38  # calibrated on the tuning cases (python -m tests.calibrate_meaning)
 ALTERNATIVE_MARGIN = 0.15
+RECOMMENDED_CLAUSES = True
 
 
 def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
@@ -104,6 +108,10 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     if outcome.forbid_hit or outcome.missing:
         return outcome
     forbidden, alternatives = _forbidden_terms(spec, sentence)
+    if RECOMMENDED_CLAUSES:  # "…; open a pull request from your own branch"
+        acts, recommended = split_acts(sentence)
+        forbidden = list(dict.fromkeys(forbidden + acts))
+        alternatives = list(dict.fromkeys(alternatives + recommended))
     if not alternatives or not forbidden:
         return outcome
     alt = meaning(sentence, alternatives)
@@ -123,7 +131,7 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
 
 # calibrated with the by-meaning threshold on the tuning cases (python -m
 # tests.calibrate_meaning --sweep; the curve is in docs/guardrail.md)
-FORBIDDEN_SIMILARITY = 0.40
+FORBIDDEN_SIMILARITY = 0.45
 
 
 _CALL_REGEX = re.compile(r"/\(\?<!\[\\w\.\]\)(.+)\\b/")
@@ -175,11 +183,15 @@ def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     return outcome
 
 
-def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
+_VALUES = frozenset("true false none null yes no on off 0 1".split())  # name no place
+
+
+def _names_forbidden(words: list[str], forbid: list[str], said: Container[str] | None = None) -> bool:
     """Did it apply through a word that is itself a whole forbidden term ("async" for
-    forbid `added:async`)? Then no forbidden hit means the proposal keeps the rule."""
+    forbid `added:async`)? Then no forbidden hit means the proposal keeps the rule.
+    `said`: the stems of the proposal's words."""
     have = {stem(w) for k in words for w in re.findall(r"[a-z0-9]+", k.lower())}
-    acts: list[set[str]] = []  # the acts of "never <act> to <place>" rules
+    acts: list[tuple[set[str], set[str]]] = []  # the (act, place) of "never <act> to <place>"
     for entry in forbid:
         for alt in entry.split("|"):
             bare = gate_of(alt.strip())[1].lower()
@@ -187,18 +199,29 @@ def _names_forbidden(words: list[str], forbid: list[str]) -> bool:
             if need and need <= have:
                 return True
             if "&" in bare:
-                acts.append({stem(w) for w in re.findall(r"[a-z0-9]+", bare.split("&")[0])})
+                act, place = bare.split("&", 1)
+                acts.append((
+                    {stem(w) for w in re.findall(r"[a-z0-9]+", act)},
+                    {stem(w) for w in re.findall(r"[a-z0-9]+", place) if w not in _VALUES},
+                ))
     # it applied through a word of the act it forbids ("push" of "force-push to main"),
-    # never the whole act: the act (where it is forbidden) decides, and it does not occur
-    return bool(have) and any(have < act for act in acts)
+    # never the whole act: the act (where it is forbidden) decides, and it does not occur;
+    # or through the whole act while no word naming the place occurs ("subprocess" and no
+    # "shell": `check=True` says nothing about where)
+    return bool(have) and any(
+        have < act or (have == act and said is not None and not any(w in said for w in place))
+        for act, place in acts
+    )
 
 
-def _guess(outcome: RuleOutcome, item_id: str, how: str, spec=None) -> RuleOutcome:
+def _guess(
+    outcome: RuleOutcome, item_id: str, how: str, spec=None, said: Container[str] | None = None
+) -> RuleOutcome:
     if (
         spec is not None
         and outcome.status == "satisfied"
         and not (outcome.exempted_by or outcome.ignored or spec.require)
-        and not _names_forbidden(_triggered_words(outcome.triggers), spec.forbid)
+        and not _names_forbidden(_triggered_words(outcome.triggers), spec.forbid, said)
     ):  # it applies by other words than what it forbids, and nothing shows it is kept
         outcome.status = "undecided"
         outcome.reason = (

@@ -28,10 +28,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.guardrail.proposals import Proposal
 
 THRESHOLD = 0.35
+CLAUSES = True
 MAX_UNITS = 16
 MAX_UNIT_CHARS = 400
 _CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
 _LINE = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z])|\s*(?:&&|\|\||;)\s*")
+# a line's clauses: "…, tests can come later", "… and leave the docs for later"
+_PROPOSAL_CLAUSE = re.compile(r",\s+|\s+(?:and|but|so|then|while)\s+")
 _CACHE: dict[str, np.ndarray] = {}
 _STACKS: dict[tuple[str, ...], np.ndarray] = {}  # a criterion's parts, stacked once
 _CACHE_LIMIT = 4096
@@ -80,6 +83,34 @@ def _parts(sentence: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+_PROHIBITION = re.compile(r"\b(?:not|n't|don't|dont|never|no|avoid|nothing|nobody)\b", re.I)
+# a clause that states a fact ("they belong in …", "it should be complete") or a
+# permission ("minor releases may change …") recommends nothing
+_NOT_IMPERATIVE = re.compile(
+    r"^(?:they|it|this|that|these|those|there|we|you|i|he|she|the|a|an|our|its|their)\b"
+    r"|\b(?:may|can|could|will|would|should|must|might)\b",
+    re.I,
+)
+
+
+def split_acts(sentence: str) -> tuple[list[str], list[str]]:
+    """(forbidden clauses, recommended clauses) of a rule, as topics: "Do not push to
+    master; open a pull request from your own branch" -> (["push to master"], ["open a
+    pull request from your own branch"]). A recommended clause is one that follows a
+    prohibition and carries no cue of its own; empty lists when the rule forbids nothing."""
+    forbidden: list[str] = []
+    recommended: list[str] = []
+    for clause in _CLAUSE.split(" ".join(sentence.split())):
+        clause = clause.strip(" ,.")
+        if not clause:
+            continue
+        if _PROHIBITION.search(clause):
+            forbidden.append(_topic(clause))
+        elif forbidden and len(clause.split()) >= 2 and not _NOT_IMPERATIVE.search(clause):
+            recommended.append(_topic(clause))
+    return forbidden, recommended
+
+
 def proposal_units(proposal: Proposal) -> list[str]:
     """The whole proposal and its lines / sentences / shell steps (the added lines of a
     diff), with the changed paths named, at most MAX_UNITS."""
@@ -87,8 +118,10 @@ def proposal_units(proposal: Proposal) -> list[str]:
     paths = " ".join(proposal.paths[:5])
     whole = (text[:MAX_UNIT_CHARS * 2] + (f" ({paths})" if paths else "")).strip()
     units = [whole] if whole else []
-    for piece in _LINE.split(text):
-        piece = piece.strip().lstrip("+").strip()
+    pieces = [p.strip().lstrip("+").strip() for p in _LINE.split(text)]
+    if CLAUSES:
+        pieces += [c.strip() for p in pieces if " " in p for c in _PROPOSAL_CLAUSE.split(p)]
+    for piece in pieces:
         if len(re.findall(r"\w+", piece)) >= 2 and piece not in units:
             units.append(piece[:MAX_UNIT_CHARS])
         if len(units) >= MAX_UNITS:

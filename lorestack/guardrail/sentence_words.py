@@ -53,6 +53,31 @@ _STOP = frozenset(
 _IMPLIED = {
     "raw sql": [r"/\b(select|insert|update|delete)\b[^\n]{0,120}?\b(from|into|set|where)\b/"],
 }
+# the same by the words a term contains (third session, fourth tuning batch): a version tag
+# as an action or image reference, a string literal assigned to a name, text written
+# straight into markup, a mutable container bound at a module's top level
+_IMPLIED_BY_WORDS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"tag"}), r"/@v\d+(?:\.\d+)*\b/"),
+    (frozenset({"hard", "coded"}), r"""/^\s*[a-z_][a-z0-9_.]*\s*=\s*['"][^'"\n]{3,}['"]\s*$/"""),
+    (frozenset({"hard", "coded", "english"}), r"/>[^<>{}\n]*[a-z]{3,}[^<>{}\n]*</"),
+    (frozenset({"mutable", "state"}), r"/^[a-z_][a-z0-9_]*\s*=\s*(?:\{\}|\[\]|dict\(\)|list\(\)|set\(\))\s*$/"),
+)
+
+
+def implied(term: str) -> list[str]:
+    """The code forms a forbidden term implies."""
+    words = set(re.findall(r"[a-z0-9]+", term.lower()))
+    out = list(_IMPLIED.get(term, []))
+    out += [form for need, form in _IMPLIED_BY_WORDS if IMPLIED_FORMS and need <= words]
+    return out
+
+
+IMPLIED_FORMS = True
+# what a rule wants, in the form a change shows it: "an issue number" is `#412`
+_IMPLIED_WANTS = {
+    "issue number": [r"/#\d+\b/"],
+    "ticket number": [r"/#\d+\b/"],
+}
 # acts whose command-line spelling differs: `git push -f` is a force-push
 _IMPLIED_ACTS = {"force push": ["push f"]}
 _WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
@@ -88,7 +113,8 @@ _FUNCTION_WORDS = frozenset(
     "support supports supported never always job jobs script scripts new use used using "
     "add adds added adding task tasks change changes changed thing things way ways work "
     "works also just first only one ones set setup run runs make makes get gets do does "
-    "done need needs needed go goes it them there here via instead".split()
+    "done need needs needed go goes it them there here via instead directly straight even "
+    "accepted start starts released".split()
 )
 
 

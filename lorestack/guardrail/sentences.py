@@ -39,6 +39,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _GENERIC_VERBS,
     _IMPLIED,
     _IMPLIED_ACTS,
+    _IMPLIED_WANTS,
     _INTRODUCE,
     _NEED_CUES,
     _NO_VERB_CUES,
@@ -54,6 +55,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _WORDS,
     _glob,
     _is_path,
+    implied,
     meaningful,
 )
 
@@ -145,7 +147,7 @@ def _split_list(words: list[str]) -> list[list[str]]:
 def _forms(term: str, gate: str) -> list[str]:
     """A forbidden term with its gate, plus the words it implies."""
     out = [f"{gate}:{term}" if gate else term]
-    out.extend(_IMPLIED.get(term, []))
+    out.extend(implied(term))
     return out
 
 
@@ -222,8 +224,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         for form in _forms(t, gate):
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
-        for implied in _IMPLIED.get(t, []):  # the code form shows the rule applies too
-            _add(d.keywords, implied)
+        for form in implied(t):  # the code form shows the rule applies too
+            _add(d.keywords, form)
         r.forbidden.append(t)
     if terms:
         how = f" when {gate}" if gate else ""
@@ -410,7 +412,8 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
     elif r.required:
         d.kind = "obligation"
         required = [t for t in dict.fromkeys(r.required) if meaningful(t)]
-        d.require = [" | ".join(required)] if required else []
+        required += [i for t in required for i in _IMPLIED_WANTS.get(t, [])]
+        d.require = [" | ".join(dict.fromkeys(required))] if required else []
         for alt in r.alternatives:
             _add(d.alternatives, alt)
     elif kinds:

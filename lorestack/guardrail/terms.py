@@ -73,6 +73,7 @@ _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
     ("can't",),
     ("nor",),
     ("none",),
+    ("nobody",),
     ("remove",),
     ("removes",),
     ("removing",),
