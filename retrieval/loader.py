@@ -144,7 +144,7 @@ def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) ->
         paths = view.paths_for(set(ids))
         for item_id in ids:
             if stop():
-                break
+                return made  # shutting down: nothing more to prepare or save
             path = paths.get(item_id)
             if path is None or item_id in seen:
                 continue

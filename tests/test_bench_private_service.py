@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 from lorestack.bench.private_service import private_service, proc_mb
-from tests.service_helpers import poll
 
 
 def _alive(pid: int) -> bool:
@@ -29,12 +28,15 @@ def test_the_private_service_serves_then_is_stopped_and_cleaned_up(tmp_path):
         started = subprocess.Popen([sys.executable, "-m", "lorestack.launcher", "serve",
                                     "--foreground"], env=svc.env, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-        assert svc.wait_up(60)
-        pid = svc.pid()
-        assert pid == started.pid
-        assert (proc_mb(pid) or 0) > 10
+        try:
+            assert svc.wait_up(60)
+            pid = svc.pid()
+            assert pid == started.pid
+            assert (proc_mb(pid) or 0) > 10
+        except BaseException:
+            started.kill()
+            raise
     assert started.wait(30) == 0  # asked to stop on the way out
     assert not _alive(pid)
     assert not svc.run_dir.parent.exists()
     assert {k: os.environ.get(k) for k in before} == before
-    assert poll(lambda: not svc.run_dir.exists())

@@ -96,3 +96,19 @@ def test_the_dense_query_without_the_names():
     assert without_names("Gus?", gus) == "Gus?"  # nothing else left: the query as asked
     assert without_names("Where has Gus camped?", frozenset()) == "Where has Gus camped?"
     assert without_names("Augusta called", gus) == "Augusta called"
+
+
+@pytest.mark.parametrize(("setting", "embedded"), [
+    ("keep", {"Where has Gus camped?"}),
+    ("drop", {"Where has camped?"}),
+    ("both", {"Where has Gus camped?", "Where has camped?"}),
+])
+def test_which_dense_queries_the_default_embeds(chat_index, setting, embedded):
+    index = chat_index(**{"retrieval.dense_names": setting})
+    try:
+        hits = index.search("Where has Gus camped?", k=5, mode="default", now=ASKED,
+                            sync=False, record_access=False)
+        assert set(index._query_vectors) == embedded  # the real model embedded exactly these
+        assert hits and hits[0].doc.id in {"D1:3", "D1:4"}  # a camping turn leads either way
+    finally:
+        index.close()

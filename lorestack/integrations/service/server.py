@@ -58,8 +58,8 @@ def _malloc_trim() -> None:
         import ctypes
 
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc: nothing to hand back this way
+    except Exception:  # noqa: BLE001 - not glibc (or no ctypes): nothing to hand back this way
+        pass
 
 
 def _same_user(conn: socket.socket) -> bool:
@@ -195,10 +195,10 @@ class Service:
         still counted as the service's resident memory."""
         with self._count_lock:
             quiet = self._inflight == 0 and time.monotonic() - self.last_activity > 1.0
-            due = quiet and self._trimmed_at < self.last_activity
+            due = quiet and self._trimmed_at < self.last_activity and not self.jobs.busy
             if due:
                 self._trimmed_at = time.monotonic()
-        if due and not self.jobs.busy:
+        if due:
             _malloc_trim()
 
     def _idle(self) -> bool:

@@ -164,7 +164,8 @@ class WarmMemories:
                 gc.collect()
                 gc.freeze()
                 with self._lock:
-                    self._prepared[key] = {"hit_blocks": made, "seconds": spent}
+                    if key in self._loader_warmed:  # not dropped (_forget) meanwhile
+                        self._prepared[key] = {"hit_blocks": made, "seconds": spent}
                 self.log(f"{key}: {made} hit blocks prepared in {spent} s")
             except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
                 self.log(f"loader cache of {key}: {type(exc).__name__}: {exc}")
@@ -242,6 +243,8 @@ class WarmMemories:
             self._loader_warmed.discard(root)
             self._prepared.pop(root, None)
         self.pool.drop(root)
+        # what a warm froze may be garbage now; the next warm freezes what is kept again
+        gc.unfreeze()
 
     def _changed(self, root: str, paths: set[str]) -> None:
         from lorestack.memory_layers import parse_cache
