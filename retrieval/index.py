@@ -316,10 +316,15 @@ class MemoryIndex:
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
         parts: list[tuple[Retriever, float]] = []
+        said: frozenset[str] = frozenset()  # known speakers' name words the query says
+        if mode == "default" and (not r.name_only_hits or r.dense_names != "keep"):
+            from lorestack.retrieval.speakers import name_words
+
+            said = name_words(query, self.speakers())
         if mode in ("bm25", "rrf", "default"):
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             near = r.neighbour_weight if mode == "default" and r.neighbour_chars > 0 else 0.0
-            names = self._name_words(query, r) if mode == "default" else frozenset()
+            names = frozenset() if r.name_only_hits else said  # retrieval.name_only_hits
             parts.append((LexicalRetriever(self.lexical, now, near_weight=near, names=names),
                           weight))
         if mode in ("vector", "rrf", "default"):
@@ -329,9 +334,9 @@ class MemoryIndex:
             embed: Callable[[str], Any] = self._embed_query
             plain = query
             if mode == "default" and r.dense_names != "keep":
-                from lorestack.retrieval.speakers import name_words, without_names
+                from lorestack.retrieval.speakers import without_names
 
-                plain = without_names(query, name_words(query, self.speakers()))
+                plain = without_names(query, said)
             if plain != query and r.dense_names == "drop":
                 embed = lambda _q: self._embed_query(plain)  # noqa: E731
             parts.append((VectorRetriever(self.vectors, embed, accept),
@@ -375,14 +380,6 @@ class MemoryIndex:
         if record_access and top:
             self.usage.record([c.doc.id for c in top], now)
         return [_hit(c, explain) for c in top]
-
-    def _name_words(self, query: str, r) -> frozenset[str]:
-        """Words of known speakers' names in the query, for BM25 (retrieval.name_only_hits)."""
-        if r.name_only_hits:
-            return frozenset()
-        from lorestack.retrieval.speakers import name_words
-
-        return name_words(query, self.speakers())
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:
