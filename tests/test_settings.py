@@ -132,8 +132,9 @@ def test_config_set_refuses_bad_keys_and_values(repo):
     assert not (repo / ".memory" / "config.toml").exists()
 
 
-def test_user_config_is_honoured_by_hooks(repo, tmp_path):
-    """The hook path reads the same layers: ~/.lorestack/config.toml shapes what it answers."""
+def test_user_config_is_honoured_by_hooks(repo, tmp_path, long_hook_deadlines):
+    """The hook path reads the same layers: ~/.lorestack/config.toml shapes what it answers.
+    (Long deadlines: with the shipped ones a loaded machine made the first answer empty once.)"""
     from tests.conftest import run_cli
 
     payload = json.dumps({"session_id": "s1", "cwd": str(repo), "hook_event_name": "SessionStart"})
