@@ -289,3 +289,27 @@ def test_full_disk_during_extraction_loses_nothing(stocked, run_dir, monkeypatch
     text = "".join(p.read_text() for p in (stocked / ".memory").rglob("*.md"))
     assert "keep the invoices in Postgres" in text and "staging resets nightly" in text
     assert text.count("keep the invoices in Postgres") == 1
+
+
+def test_a_failed_warm_up_is_reported_in_status_not_waited_for(tmp_path):
+    """A project whose loader warm-up fails says so under `prepared` (a bench waiting for the
+    warm-up stops waiting), and a later open does not try again behind every request."""
+    import time
+    from types import SimpleNamespace
+
+    from lorestack.integrations.service.warm import WarmMemories
+
+    logged: list[str] = []
+    warm = WarmMemories(SimpleNamespace(on_open=None), log=logged.append, watch=False)
+    # not a Memory: the loader's cache cannot be built from it
+    broken = SimpleNamespace(primary=SimpleNamespace(root=tmp_path / ".memory"))
+    warm._warm_loader(broken)
+    key = str(tmp_path / ".memory")
+    deadline = time.monotonic() + 60
+    while key not in warm.prepared() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    entry = warm.prepared()[key]
+    assert set(entry) == {"failed"} and "Error" in entry["failed"]
+    assert any(key in line and entry["failed"] in line for line in logged)
+    warm._warm_loader(broken)  # once per memory: no second attempt, the entry stays
+    assert warm.prepared()[key] == entry

@@ -43,6 +43,19 @@ class PrivateService:
     def pid(self) -> int:
         return int(self.status()["pid"])
 
+    def wait_prepared(self, timeout: float = 600.0) -> dict:
+        """The service's `prepared` status once a project's warm-up has ended (its hit blocks
+        rendered, or `{"failed": …}`), so timings do not include it; {} after `timeout`."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            prepared = self.status().get("prepared") or {}
+            if prepared:
+                return prepared
+            time.sleep(0.5)
+        return {}
+
 
 def proc_mb(pid: int, field_name: str = "VmRSS") -> float | None:
     """A memory figure of a process from /proc (VmRSS, VmHWM), in MB; None elsewhere."""

@@ -164,17 +164,6 @@ def _prompt_payload(repo: Path, text: str, session: str) -> str:
                        "hook_event_name": "UserPromptSubmit", "prompt": text})
 
 
-def _wait_prepared(svc, timeout: float = 600.0) -> dict:
-    """The service's `prepared` status once its loader warm-up has finished (or {})."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        prepared = svc.status().get("prepared") or {}
-        if prepared:
-            return prepared
-        time.sleep(0.5)
-    return {}
-
-
 def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11) -> dict:
     """The prompt hook (and `search`) through a warm service, as whole processes."""
     from concurrent.futures import ThreadPoolExecutor
@@ -194,7 +183,7 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11) -> dict
             return {"error": "the service did not start"}
         for n in range(3):  # first look at the store: loader cache, index handles, model
             prompt(n, "warm")
-        prepared = _wait_prepared(svc)  # the service renders every item's hit block once
+        prepared = svc.wait_prepared()  # the service renders every item's hit block once
         times, answered = [], 0
         for n in range(runs):
             ms, out = prompt(n, "p")

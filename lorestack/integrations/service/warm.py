@@ -168,7 +168,11 @@ class WarmMemories:
                         self._prepared[key] = {"hit_blocks": made, "seconds": spent}
                 self.log(f"{key}: {made} hit blocks prepared in {spent} s")
             except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
-                self.log(f"loader cache of {key}: {type(exc).__name__}: {exc}")
+                failed = f"{type(exc).__name__}: {exc}"
+                with self._lock:  # `status` says so: a bench waiting for it stops waiting
+                    if key in self._loader_warmed:
+                        self._prepared[key] = {"failed": failed}
+                self.log(f"loader cache of {key}: {failed}")
 
         threading.Thread(target=warm, daemon=True, name="lorestack-loader-warm").start()
 
