@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from lorestack.consolidation.bulk_import import ImportEvent
 from lorestack.core import legacy
 from lorestack.core.errors import LorestackError
-from lorestack.memory_layers.models import ItemType
 
 FORMAT = "lorestack-bench/1"
 READABLE_FORMATS = (FORMAT, legacy.legacy_form(FORMAT))  # files written before the rename
@@ -32,22 +32,11 @@ def _utc(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
-class BenchEvent(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    id: str
-    time: datetime
-    text: str
-    session: str | None = None
-    speaker: str | None = None
-    type: ItemType = "event"
-    kind: str | None = None
-    tags: list[str] = []
-    title: str | None = None
+class BenchEvent(ImportEvent):
+    """One event of a bench set: an import line (the same fields and checks as `lorestack
+    import`) whose id is required, as questions name their evidence by it."""
 
-    @field_validator("time")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        return _utc(value)
+    id: str
 
 
 class BenchQuestion(BaseModel):
