@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from lorestack.guardrail.gloss import gloss
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 THRESHOLD = 0.35
 CLAUSES = True
+GLOSS = True
 MAX_UNITS = 16
 MAX_UNIT_CHARS = 400
 _CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
@@ -73,14 +76,43 @@ def criterion_parts(sentence: str) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _parts(sentence: str) -> tuple[str, ...]:
-    sentence = " ".join(sentence.split())
+def _parts(typed: str) -> tuple[str, ...]:
+    sentence = " ".join(typed.split())
     parts = [sentence]
     for clause in _CLAUSE.split(sentence):
         topic = _topic(clause.strip(" ,."))
         if len(topic.split()) >= 2 and topic not in parts:
             parts.append(topic)
+    _PHRASE_START[typed] = len(parts)
+    if PHRASES:
+        for topic in parts[1:] or [_topic(sentence)]:
+            for phrase in _PHRASE.split(topic):
+                phrase = _phrase(phrase)
+                if len(phrase.split()) >= PHRASE_WORDS and phrase not in parts:
+                    parts.append(phrase)
     return tuple(parts)
+
+
+PHRASES = False
+PHRASE_WORDS = 2
+PHRASE_MARGIN = 0.0
+_PHRASE_START: dict[str, int] = {}  # where a sentence's phrase parts begin
+# a clause's phrases: what it is about, apart from where and when ("compilers and build
+# tools" / "the runtime image" of "Keep compilers and build tools out of the runtime image")
+_PHRASE = re.compile(
+    r"\s+(?:out of|in|on|into|onto|to|for|before|after|by|under|through|over|behind|from|"
+    r"without|with|via|inside|within|across|against|of|than|as|such as|like|when|where|"
+    r"unless|except|until|need|needs|must|should|gets?|are|is|follow|follows)\s+",
+    re.I,
+)
+_LEAD = frozenset("a an the every each all any new your our their its keep use write make".split())
+
+
+def _phrase(text: str) -> str:
+    words = text.strip(" ,.").split()
+    while words and words[0].lower() in _LEAD | _CUE_WORDS:
+        words.pop(0)
+    return " ".join(words)
 
 
 _PROHIBITION = re.compile(r"\b(?:not|n't|don't|dont|never|no|avoid|nothing|nobody)\b", re.I)
@@ -119,6 +151,8 @@ def proposal_units(proposal: Proposal) -> list[str]:
     whole = (text[:MAX_UNIT_CHARS * 2] + (f" ({paths})" if paths else "")).strip()
     units = [whole] if whole else []
     pieces = [p.strip().lstrip("+").strip() for p in _LINE.split(text)]
+    if GLOSS:  # code said in words: `def retry(fn):` -> "new function retry (fn):"
+        pieces += [g for g in map(gloss, pieces) if g]
     if CLAUSES:
         pieces += [c.strip() for p in pieces if " " in p for c in _PROPOSAL_CLAUSE.split(p)]
     for piece in pieces:
@@ -181,5 +215,12 @@ class MeaningJudge:
         return MeaningHit(float(sims[i, j]), parts[i], self.units[j])
 
     def applies(self, sentence: str) -> MeaningHit | None:
-        hit = self.best(sentence)
-        return hit if hit is not None and hit.similarity >= self.threshold else None
+        parts = _parts(sentence)
+        cut = _PHRASE_START.get(sentence, len(parts))
+        hit = self.closest(parts[:cut])
+        if hit is not None and hit.similarity >= self.threshold:
+            return hit
+        phrase = self.closest(parts[cut:])  # a phrase alone says less: a higher bar
+        if phrase is not None and phrase.similarity >= self.threshold + PHRASE_MARGIN:
+            return phrase
+        return None
