@@ -1,9 +1,9 @@
 """Does a criterion apply by meaning? The sentence model (all-MiniLM-L6-v2, the one recall
 already loads) compares the criterion's sentence and its clauses with the proposal: its
 whole text, each line or sentence of it (for a diff: the added lines; for a tool call:
-the command or the written text). Above `THRESHOLD` the criterion applies even where none
-of its words occur — "Add Cassandra" under "no new storage component" — and the check
-answers at least "applies, undecided".
+the command or the written text), and a line of code said in words (gloss.py). Above
+`THRESHOLD` the criterion applies even where none of its words occur — "Add Cassandra"
+under "no new storage component" — and the check answers at least "applies, undecided".
 
 The threshold was calibrated on the tuning cases only (tests/guardrail_tuning_cases.py and
 the older labelled sets; `python -m tests.calibrate_meaning` prints the figures): the
@@ -76,43 +76,14 @@ def criterion_parts(sentence: str) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _parts(typed: str) -> tuple[str, ...]:
-    sentence = " ".join(typed.split())
+def _parts(sentence: str) -> tuple[str, ...]:
+    sentence = " ".join(sentence.split())
     parts = [sentence]
     for clause in _CLAUSE.split(sentence):
         topic = _topic(clause.strip(" ,."))
         if len(topic.split()) >= 2 and topic not in parts:
             parts.append(topic)
-    _PHRASE_START[typed] = len(parts)
-    if PHRASES:
-        for topic in parts[1:] or [_topic(sentence)]:
-            for phrase in _PHRASE.split(topic):
-                phrase = _phrase(phrase)
-                if len(phrase.split()) >= PHRASE_WORDS and phrase not in parts:
-                    parts.append(phrase)
     return tuple(parts)
-
-
-PHRASES = False
-PHRASE_WORDS = 2
-PHRASE_MARGIN = 0.0
-_PHRASE_START: dict[str, int] = {}  # where a sentence's phrase parts begin
-# a clause's phrases: what it is about, apart from where and when ("compilers and build
-# tools" / "the runtime image" of "Keep compilers and build tools out of the runtime image")
-_PHRASE = re.compile(
-    r"\s+(?:out of|in|on|into|onto|to|for|before|after|by|under|through|over|behind|from|"
-    r"without|with|via|inside|within|across|against|of|than|as|such as|like|when|where|"
-    r"unless|except|until|need|needs|must|should|gets?|are|is|follow|follows)\s+",
-    re.I,
-)
-_LEAD = frozenset("a an the every each all any new your our their its keep use write make".split())
-
-
-def _phrase(text: str) -> str:
-    words = text.strip(" ,.").split()
-    while words and words[0].lower() in _LEAD | _CUE_WORDS:
-        words.pop(0)
-    return " ".join(words)
 
 
 _PROHIBITION = re.compile(r"\b(?:not|n't|don't|dont|never|no|avoid|nothing|nobody)\b", re.I)
@@ -215,12 +186,5 @@ class MeaningJudge:
         return MeaningHit(float(sims[i, j]), parts[i], self.units[j])
 
     def applies(self, sentence: str) -> MeaningHit | None:
-        parts = _parts(sentence)
-        cut = _PHRASE_START.get(sentence, len(parts))
-        hit = self.closest(parts[:cut])
-        if hit is not None and hit.similarity >= self.threshold:
-            return hit
-        phrase = self.closest(parts[cut:])  # a phrase alone says less: a higher bar
-        if phrase is not None and phrase.similarity >= self.threshold + PHRASE_MARGIN:
-            return phrase
-        return None
+        hit = self.best(sentence)
+        return hit if hit is not None and hit.similarity >= self.threshold else None
