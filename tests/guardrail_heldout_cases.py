@@ -314,11 +314,22 @@ SESSION2_RUN: dict = {
 # forms, concepts, the forbidden-act gate at 0.45; tuned on the four tuning batches only,
 # scored once here after the code was frozen). The design targets were 0 wrong blocks,
 # 0 silent passes, >= 80% exact, >= 80% look-alikes passing: only the first is met.
-# tests/test_guardrail_heldout.py keeps these as floors.
-FINAL_RUN: dict = {
+SESSION3_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 128, "wrong_blocks": 0, "silent_passes": 33, "lookalike_pass": 43,
     "violation_answers": {"block": 0, "warn": 0, "undecided": 85, "pass": 33},
     "lookalike_answers": {"block": 0, "warn": 0, "undecided": 25, "pass": 43},
     "other_criteria_flagged": 150,
+}
+
+# the final run of issue 22's fourth session (code said in words as extra proposal units,
+# gloss.py; tuned on the five tuning batches only, scored once here on 66c505e after the
+# code was frozen, load 4.3-5.7). Targets met: 0 wrong blocks only.
+# tests/test_guardrail_heldout.py keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 130, "wrong_blocks": 0, "silent_passes": 31, "lookalike_pass": 43,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 87, "pass": 31},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 25, "pass": 43},
+    "other_criteria_flagged": 163,
 }

@@ -4,10 +4,11 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|tuning|batch4|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|tuning|batch4|batch5|tuning-1-4|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
-fourth (tests/guardrail_tuning_batch4.py), `tuning-all` both together.
+fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
+(tests/guardrail_tuning_batch5.py), `tuning-1-4` the first four, `tuning-all` all five.
 """
 
 from __future__ import annotations
@@ -127,16 +128,28 @@ def summary(s: dict) -> str:
 
 
 def tuning_set(which: str = "tuning-all"):
-    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4`, `tuning-all`."""
+    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4`, `batch5`,
+    `tuning-1-4` (the first four), `tuning-all` (all five)."""
     from tests import guardrail_tuning_batch4 as B4
+    from tests import guardrail_tuning_batch5 as B5
     from tests import guardrail_tuning_cases as T
 
     if which == "tuning":
         return T.CRITERIA, T.CASES
     if which == "batch4":
         return B4.CRITERIA, B4.CASES
-    assert not set(T.CRITERIA) & set(B4.CRITERIA)
-    return {**T.CRITERIA, **B4.CRITERIA}, T.CASES + B4.CASES
+    if which == "batch5":
+        return B5.CRITERIA, B5.CASES
+    batches = [(T.CRITERIA, T.CASES), (B4.CRITERIA, B4.CASES)]
+    if which == "tuning-all":
+        batches.append((B5.CRITERIA, B5.CASES))
+    criteria: dict[str, tuple[str, str]] = {}
+    cases: list = []
+    for crit, batch_cases in batches:
+        assert not set(criteria) & set(crit)
+        criteria.update(crit)
+        cases += batch_cases
+    return criteria, cases
 
 
 def main(argv: list[str]) -> None:
@@ -144,7 +157,7 @@ def main(argv: list[str]) -> None:
 
     which = argv[0] if argv else "heldout"
     confirmed = "--confirmed" in argv
-    if which in ("tuning", "batch4", "tuning-all"):
+    if which in ("tuning", "batch4", "batch5", "tuning-1-4", "tuning-all"):
         CRITERIA, CASES = tuning_set(which)
     else:
         from tests.guardrail_heldout_cases import CASES, CRITERIA

@@ -1,9 +1,9 @@
 """Does a criterion apply by meaning? The sentence model (all-MiniLM-L6-v2, the one recall
 already loads) compares the criterion's sentence and its clauses with the proposal: its
 whole text, each line or sentence of it (for a diff: the added lines; for a tool call:
-the command or the written text). Above `THRESHOLD` the criterion applies even where none
-of its words occur — "Add Cassandra" under "no new storage component" — and the check
-answers at least "applies, undecided".
+the command or the written text), and a line of code said in words (gloss.py). Above
+`THRESHOLD` the criterion applies even where none of its words occur — "Add Cassandra"
+under "no new storage component" — and the check answers at least "applies, undecided".
 
 The threshold was calibrated on the tuning cases only (tests/guardrail_tuning_cases.py and
 the older labelled sets; `python -m tests.calibrate_meaning` prints the figures): the
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from lorestack.guardrail.gloss import gloss
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 THRESHOLD = 0.35
 CLAUSES = True
+GLOSS = True
 MAX_UNITS = 16
 MAX_UNIT_CHARS = 400
 _CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
@@ -119,6 +122,8 @@ def proposal_units(proposal: Proposal) -> list[str]:
     whole = (text[:MAX_UNIT_CHARS * 2] + (f" ({paths})" if paths else "")).strip()
     units = [whole] if whole else []
     pieces = [p.strip().lstrip("+").strip() for p in _LINE.split(text)]
+    if GLOSS:  # code said in words: `def retry(fn):` -> "new function retry (fn):"
+        pieces += [g for g in map(gloss, pieces) if g]
     if CLAUSES:
         pieces += [c.strip() for p in pieces if " " in p for c in _PROPOSAL_CLAUSE.split(p)]
     for piece in pieces:

@@ -1,0 +1,88 @@
+"""Issue 22, fourth session: code said in words (lorestack/guardrail/gloss.py) as one more
+proposal unit for the by-meaning test, and the fifth tuning batch's figures as floors.
+Real files and the real MiniLM model."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail import meaning
+from lorestack.guardrail.gloss import gloss
+from lorestack.guardrail.meaning import proposal_units
+from lorestack.guardrail.proposals import Proposal
+from tests import guardrail_tuning_batch5 as B5
+from tests import heldout_eval as E
+from tests.guardrail_sentence_cases import _bash, _diff
+
+
+def test_common_code_forms_are_said_in_words():
+    assert gloss("def add_edges(node, edges=None):") == "new function add edges (node, edges=None):"
+    assert gloss("FROM python:3.12-slim") == "container base image python:3.12-slim"
+    assert gloss("git commit -m 'Fix the pager'") == "commit message: Fix the pager"
+    assert gloss("npm install moment --save") == "add JavaScript dependency moment --save"
+    assert gloss("msg = 'rows: %d' % n") == "string formatting with % or str.format"
+    assert gloss("logger.info('signup %s', user_id)").startswith("write to the logs")
+    # a gloss says what a line is, never whether it breaks a rule
+    assert gloss("x = load(p)  # type: ignore") == "type checker ignore comment"
+    assert gloss("x = load(p)  # type: ignore[attr-defined]") == "type checker ignore comment [attr-defined]"
+    assert gloss("Add the CSV exporter to the reports page") is None
+    assert gloss("rename the settings module") is None
+
+
+def test_a_gloss_is_one_more_unit_after_the_lines():
+    units = proposal_units(Proposal(text="FROM python:3.12\nCOPY . /app", paths=["Dockerfile"]))
+    assert units[0].startswith("FROM python:3.12")
+    assert "container base image python:3.12" in units
+    assert "COPY . /app" in units  # the lines stay
+
+
+CRITERIA = {
+    "fstrings": ("Use f-strings for formatting, not % formatting or str.format()", "warn"),
+    "bundle": (
+        "The JavaScript bundle must stay under 200 kB gzipped; don't pull in heavy libraries "
+        "such as moment.js",
+        "warn",
+    ),
+}
+CASES = [
+    ("fmt", "fstrings", _diff("src/report.py", "msg = 'Processed %d rows' % n"), "undecided"),
+    ("npm", "bundle", _bash("npm install moment --save"), "undecided"),
+]
+
+
+@pytest.fixture
+def store(tmp_path):  # per test: the settings read at build time name the test model
+    return E.build(tmp_path / "gloss", CRITERIA)
+
+
+@pytest.mark.parametrize("gloss_on", [True, False])
+def test_the_gloss_makes_code_apply_by_meaning(store, monkeypatch, gloss_on):
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    mem, ids = store
+    monkeypatch.setattr(meaning, "GLOSS", gloss_on)
+    for _, key, raw, expected in CASES:
+        result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+        # with the gloss the rule applies (a guess: undecided); without it nothing applies
+        assert E.answer(result, ids[key]) == (expected if gloss_on else "pass"), key
+
+
+def test_batch5_is_as_the_brief_asks():
+    assert len(B5.CRITERIA) >= 25
+    for key in B5.CRITERIA:
+        cases = [c for c in B5.CASES if c[1] == key]
+        assert {c[3] for c in cases} == {"violation", "pass"}, key
+        assert any(isinstance(c[2], dict) for c in cases), key
+
+
+def test_batch5_figures_do_not_regress(tmp_path):
+    mem, ids = E.build(tmp_path / "b5", B5.CRITERIA)
+    s = E.score(mem, ids, B5.CRITERIA, B5.CASES)
+    assert s["refused"] == 0 and s["wrong_blocks"] == 0
+    assert s["violation_answers"]["block"] == 0  # a guess never blocks
+    # end of the fourth session: exact 40/73, silent passes 22/44, look-alikes 18/29
+    assert s["exact"] >= 40 and s["silent_passes"] <= 22, E.summary(s)
+    assert s["lookalike_pass"] >= 18, E.summary(s)
+    first = B5.FIRST_RUN  # and better than before the session's changes
+    assert s["silent_passes"] < first["silent_passes"] and s["exact"] > first["exact"]
