@@ -231,7 +231,7 @@ def _loads(text: str):
         return json.loads(text)
     text = text.strip(" \t\n\r")
     try:
-        value, end = _json.make_scanner(_ScanContext())(text, 0)
+        value, end = _json.make_scanner(_ScanContext())(text, 0)  # type: ignore[arg-type]
     except StopIteration as exc:
         raise ValueError(f"Expecting value at {exc.value}") from None
     if end != len(text):
