@@ -197,9 +197,13 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
     with private_service(home, prefix="ms-bench-") as svc:
         env = svc.env
 
+        # sessions of their own: on a kept store a session id used by an earlier run has been
+        # shown most of the top hits already, and its prompts then draw far deeper
+        run_id = f"{os.getpid()}-{time.time_ns()}-"
+
         def prompt(n: int, tag: str) -> tuple[float, str]:
             return _timed(["hook", "prompt", "--client", "claude-code"], env, repo,
-                          _prompt_payload(repo, texts[n % len(texts)], f"{tag}{n}"),
+                          _prompt_payload(repo, texts[n % len(texts)], f"{run_id}{tag}{n}"),
                           hook_command)
 
         prompt(0, "boot")
