@@ -23,12 +23,64 @@ END_WAIT_S = 1.0  # session end: the service only queues the job
 CLI_WAIT_S = 30.0  # a command the service accepted; past this, run it here instead
 # options whose values are paths relative to the caller's folder: run those commands here
 _LOCAL_ONLY = ("--file",)
+# Set by `lorestack/thin.py` when this process started without `site` (the hook commands
+# `lorestack install` writes): the command that runs the same entry with it. Anything beyond
+# asking the service (the CLI, an in-process answer, starting the service) needs the whole
+# install, so it restarts through this command (`restart_with_site`).
+SITE_COMMAND: list[str] | None = None
+# what a start without `site` hands on to its restart: why the service did not answer and when
+# the hook started (so the restart skips the service and keeps the deadline's clock)
+HANDOFF_ENV = "_LORESTACK_THIN_HANDOFF"
+_handoff: tuple[str, float] | None = None
+_argv: list[str] = []
 
 
 def _full_cli(argv: list[str]) -> int:
+    if SITE_COMMAND is not None:
+        restart_with_site(argv, "cli", time.monotonic())
     from lorestack.cli.main import cli
 
     return cli.main(args=argv, prog_name="lorestack")
+
+
+def restart_with_site(argv: list[str], reason: str, started: float,
+                      stdin: bytes | None = None) -> None:
+    """Replace this process (started without `site`) by the same command with it. `stdin`, when
+    this process has read it, is handed on in an anonymous file in its place."""
+    assert SITE_COMMAND is not None
+    if stdin is not None:
+        if hasattr(os, "memfd_create"):
+            fd = os.memfd_create("lorestack-stdin")
+        else:
+            import tempfile
+
+            fd = os.dup(tempfile.TemporaryFile().fileno())
+        view = memoryview(stdin)
+        while view:
+            view = view[os.write(fd, view):]
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.dup2(fd, 0)
+        os.close(fd)
+    os.environ[HANDOFF_ENV] = f"{reason}\t{started!r}"
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        pass
+    os.execv(SITE_COMMAND[0], [*SITE_COMMAND, *argv])
+
+
+def _take_handoff() -> tuple[str, float] | None:
+    """The reason and start time a start without `site` handed on (removed from the
+    environment: the service or a detached run started from here must not see it)."""
+    value = os.environ.pop(HANDOFF_ENV, None)
+    if not value:
+        return None
+    reason, _, started = value.partition("\t")
+    try:
+        return reason, float(started)
+    except ValueError:
+        return reason, time.monotonic()
 
 
 def _split_root(argv: list[str]) -> tuple[str | None, list[str]] | None:
@@ -86,6 +138,8 @@ def _read_stdin(strict: bool = True) -> str | None:
     except UnicodeDecodeError:
         if not strict:
             return raw.decode("utf-8", errors="replace")
+        if SITE_COMMAND is not None:  # the error is the CLI's to word: it needs the install
+            restart_with_site(_argv, "stdin", time.monotonic(), raw)
     from lorestack.core.errors import LorestackError
     from lorestack.memory_layers.input_check import decode_input_bytes
 
@@ -122,25 +176,15 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
     path reads it from the settings (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`)."""
     from lorestack.integrations.service import client
 
-    started = time.monotonic()
+    started = _handoff[1] if _handoff else time.monotonic()
     stdin_text = _read_stdin(strict=False) or ""
     root = root or os.environ.get("LORESTACK_ROOT") or None
-    wait = END_WAIT_S if event == "session-end" else ACK_WAIT_S
-    request = {
-        "op": "hook",
-        "event": event,
-        "client": client_name,
-        "stdin": stdin_text,
-        "caller": client.caller(root),
-    }
-    try:
-        reply = client.call(request, wait)
-        out = reply.get("output") or ""
-        _leave(out + "\n" if out else "")
-    except client.Unavailable as exc:
-        reason = exc.reason
-    except Exception as exc:  # noqa: BLE001 - whatever went wrong, answer in-process
-        reason = f"error {type(exc).__name__}"
+    if _handoff:  # a start without `site` asked the service already
+        reason = _handoff[0]
+    else:
+        reason = _ask_service(event, client_name, stdin_text, root)
+        if SITE_COMMAND is not None:
+            restart_with_site(argv, reason, started, stdin_text.encode("utf-8", "surrogatepass"))
     from lorestack.core.clients import DEFAULT_CLIENT
     from lorestack.integrations import hooks
 
@@ -163,6 +207,29 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
     except BaseException:  # noqa: BLE001 - a hook never breaks a session
         out = ""
     _leave(out + "\n" if out else "", after=lambda: client.after_failure(reason))
+
+
+def _ask_service(event: str, client_name: str, stdin_text: str, root: str | None) -> str:
+    """Print the service's answer and leave; otherwise return why it did not answer."""
+    from lorestack.integrations.service import client
+
+    wait = END_WAIT_S if event == "session-end" else ACK_WAIT_S
+    request = {
+        "op": "hook",
+        "event": event,
+        "client": client_name,
+        "stdin": stdin_text,
+        "caller": client.caller(root),
+    }
+    try:
+        reply = client.call(request, wait)
+        out = reply.get("output") or ""
+        _leave(out + "\n" if out else "")
+    except client.Unavailable as exc:
+        return exc.reason
+    except Exception as exc:  # noqa: BLE001 - whatever went wrong, answer in-process
+        return f"error {type(exc).__name__}"
+    return "left"  # not reached: `_leave` exits
 
 
 def _end_without_service(event: str, client_name: str, stdin_text: str, root: str | None) -> str:
@@ -219,8 +286,8 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         "stdin": stdin_text,
         "stdin_piped": _stdin_is_piped() if stdin_text is None else True,
     }
-    reason = "absent"
-    for _attempt in range(2):
+    reason = _handoff[0] if _handoff else "absent"
+    for _attempt in range(0 if _handoff else 2):
         try:
             reply = client.call(request, CLI_WAIT_S)
             _leave(reply.get("stdout", ""), reply.get("stderr", ""), int(reply.get("code", 0)))
@@ -233,6 +300,10 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         except Exception as exc:  # noqa: BLE001 - run it here instead
             reason = f"error {type(exc).__name__}"
             break
+    if SITE_COMMAND is not None:
+        given = request["stdin"]
+        restart_with_site(_argv, reason, time.monotonic(),
+                          None if given is None else given.encode("utf-8", "surrogatepass"))
     client.after_failure(reason)
     if request["stdin"] is not None:
         import io
@@ -244,11 +315,15 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _handoff, _argv
     argv = sys.argv[1:] if argv is None else argv
+    _argv = list(argv)
+    _handoff = _take_handoff()
     from lorestack.core import legacy
     from lorestack.integrations.service import protocol
 
-    legacy.migrate()
+    if _handoff is None:  # a restart with `site`: the start without it migrated already
+        legacy.migrate()
 
     plan = _split_root(argv) if protocol.service_enabled() else None
     if plan is not None:

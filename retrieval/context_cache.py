@@ -143,6 +143,11 @@ def _path_index(catalog_text: str) -> dict[str, str]:
 _CATALOGS: dict[str, tuple[tuple[int, int, int], str, dict[str, str]]] = {}
 
 
+# line counts of the catalog texts above (by identity: `_CATALOGS` hands out the same string
+# while a file is unchanged), ~1 ms a request at 10k lines
+_LINE_COUNTS: dict[int, tuple[str, int]] = {}
+
+
 def _read_catalog(path: Path) -> tuple[str, dict[str, str] | None]:
     """The catalog file's text and (when it was read before, unchanged) its path index."""
     info = os.stat(path)
@@ -192,7 +197,15 @@ class RootView:
 
     @property
     def line_count(self) -> int:
-        return self._catalog_text.count("\n")
+        text = self._catalog_text
+        hit = _LINE_COUNTS.get(id(text))
+        if hit is not None and hit[0] is text:  # the service's unchanged catalog: counted once
+            return hit[1]
+        count = text.count("\n")
+        if len(_LINE_COUNTS) > 16:
+            _LINE_COUNTS.clear()
+        _LINE_COUNTS[id(text)] = (text, count)
+        return count
 
     @property
     def empty(self) -> bool:

@@ -77,6 +77,42 @@ def test_a_larger_pool_never_reorders_what_was_already_packed(mem):
     assert set(packed.ids) <= set(result.ids)
 
 
+def test_growth_searches_deeper_only_while_a_typical_hit_still_fits(mem):
+    longer = []
+    for i in range(150):  # ~45 tokens each
+        when = NOW - timedelta(days=3, minutes=150 - i)
+        text = (f"Reviewed the {TOPICS[i % len(TOPICS)]} queue, batch {i}: the consumer lag "
+                f"stayed under two seconds, retries were quiet, the dead-letter topic held "
+                f"nothing new and the dashboards for run {i * 7} matched the logs.")
+        longer.append(LightHit(log_event(mem, text, "progress", time=when).id, "event", None,
+                               when))
+    asked: list[int] = []
+
+    def more(k: int) -> list[LightHit]:
+        asked.append(k)
+        return longer[:k]
+
+    result = _topk_only(mem, query="queue", budget=600, hits=longer[:8], more_hits=more)
+    assert 600 - result.tokens < 60  # filled up to less than one more hit
+    assert len(asked) == 1  # the room left holds no typical hit: no second, deeper search
+
+    # most of the first pool was shown before (the session received it): room is left, and
+    # a deeper search still pays
+    short = _short_events(mem, 300)
+    asked.clear()
+
+    def more_short(k: int) -> list[LightHit]:
+        asked.append(k)
+        return short[:k]
+
+    seen = {h.id for h in short[10:200]}
+    result = _topk_only(mem, query="queue", budget=700, hits=short[:10], more_hits=more_short,
+                        exclude_ids=seen)
+    assert len(asked) >= 2 and asked == sorted(asked)
+    assert {h.id for h in short[200:]} & set(result.ids)
+    assert seen.isdisjoint(result.ids)
+
+
 def test_fill_budget_off_keeps_to_the_candidates(mem):
     mem.settings.loader.fill_budget = False
     ranking = _short_events(mem, 60)

@@ -177,3 +177,35 @@ def test_the_service_composes_hook_settings_once_and_follows_config_and_environm
         assert hooks._configured_hooks(payload, None).deadline_ms == 1234
     finally:
         parse_cache.enable(False)
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    scalars = (st.none() | st.booleans() | st.integers() | st.floats()
+               | st.text(st.characters(blacklist_categories=("Cs",))))
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                        | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+
+
+def test_the_wire_codec_writes_and_reads_what_json_does():
+    """`protocol.encode`/`decode` go through `_json` without the `json` package (the thin
+    hook's start): the same bytes as json.dumps and the same values as json.loads."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @given(st.dictionaries(st.text(max_size=8), _json_values(), max_size=6))
+    def same(message):
+        wire = protocol.encode(message)
+        assert wire == (json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                        + "\n").encode("utf-8")
+        back = protocol.decode(wire.rstrip(b"\n"))
+        assert json.dumps(back, sort_keys=True) == json.dumps(json.loads(wire), sort_keys=True)
+
+    same()
+    for bad in (b"", b"[1]", b'{"a":1} x', b'{"a":', b'{"a":"\x01"}', b"\xff"):
+        try:
+            protocol.decode(bad)
+        except protocol.ProtocolError:
+            continue
+        raise AssertionError(f"{bad!r} was accepted")

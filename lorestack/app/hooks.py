@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -170,6 +171,9 @@ def _preload_vector_store() -> None:
     Both are needed for hybrid recall; the model's session setup runs in native code, so the
     two overlap instead of adding up on a cold process.
     """
+    if "chromadb" in sys.modules:  # imported already (the service): no thread per prompt
+        return
+
     def load() -> None:
         try:
             import chromadb  # noqa: F401

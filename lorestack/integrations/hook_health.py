@@ -70,11 +70,17 @@ def read_log(path: Path, since: datetime) -> list[tuple[datetime, str]]:
 
 def _command_problem(command: str) -> str | None:
     try:
-        program = shlex.split(command)[0]
+        words = shlex.split(command)
+        program = words[0]
     except (ValueError, IndexError):
         return "its command cannot be parsed"
+    # `PYTHON -S …/lorestack/thin.py …` (what `install` writes): the script must exist too
+    scripts = [w for w in words[1:3] if w.endswith(".py") and w.startswith("/")]
+    for path in ([program] if "/" in program else []) + scripts:
+        if not Path(path).is_file():
+            return f"{path} does not exist"
     if "/" in program:
-        return None if Path(program).is_file() else f"{program} does not exist"
+        return None
     return None if shutil.which(program) else f"{program} is not on PATH"
 
 

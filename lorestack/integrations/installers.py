@@ -100,6 +100,21 @@ def lorestack_command() -> str:
     return f"{shlex.quote(str(exe))} -m lorestack.cli"
 
 
+def hook_command() -> str:
+    """The absolute command a client runs for a hook on this machine: this install's Python
+    without `site`, on the thin entry beside this package (`lorestack/thin.py`), which asks the
+    resident service and restarts itself with `site` for anything more. Starting without
+    `site` saves about 17 ms a hook. Elsewhere than POSIX, the console script."""
+    import lorestack
+
+    script = Path(os.path.abspath(lorestack.__file__)).parent / "thin.py"
+    if os.name != "posix" or not script.is_file() or not Path(sys.executable).is_file():
+        return lorestack_command()
+    # the package folder exactly as imported (not resolved): the service's identity is derived
+    # from it, and the thin start must name the same install as the service it talks to
+    return f"{shlex.quote(sys.executable)} -S {shlex.quote(str(script))}"
+
+
 def settings_path(client: str, scope: str, project_dir: Path | None = None) -> Path:
     spec = registry.get(client)
     folder, name = spec.settings_dir, spec.settings_file
@@ -345,7 +360,7 @@ def install(client: str, scope: str = "user", *, project_dir: Path | None = None
     original = json.loads(json.dumps(data))
     result = InstallResult(client, scope, path, False, dry_run)
     if command is None and scope != "project":
-        command = lorestack_command()  # the user's own machine: this exact install
+        command = hook_command()  # the user's own machine: this exact install
     specs = hook_specs(client, command, guardrail=guardrail)
     _apply_install(client, data, specs, timeout_s, path, result)
     _write(path, data, original, text, result)

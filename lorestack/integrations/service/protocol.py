@@ -13,10 +13,16 @@ keyed by the install (version and location), so two installs run two services si
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import stat
+
+try:  # the builtin SHA-256: `hashlib` loads OpenSSL first, ~2 ms of every hook's start
+    from _sha256 import sha256  # Python 3.10-3.11
+except ImportError:  # pragma: no cover - depends on the Python version
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found,no-redef]  # 3.12+
+    except ImportError:
+        from hashlib import sha256  # type: ignore[assignment]
 
 TYPE_CHECKING = False  # the thin hook path imports this module: no pathlib nor typing here
 if TYPE_CHECKING:
@@ -26,7 +32,7 @@ if TYPE_CHECKING:
 PROTOCOL = 2  # 2: typed operations, the caller's environment as an overlay, hook acks
 PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
 # two installs of lorestack (two venvs) are two versions: each gets the service of its own code
-_INSTALL = hashlib.sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
+_INSTALL = sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
 VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.{_INSTALL}"
 IDENTITY = f"{PACKAGE_VERSION}-{_INSTALL}"  # names this install's runtime folder
 MAX_REQUEST = 4 * 1024 * 1024
@@ -154,11 +160,97 @@ def env_fingerprint(environ: Mapping[str, str] | None = None) -> str:
     """A short key for a caller's overlay (status and logs name overlays by it)."""
     env = caller_env(environ)
     text = "\n".join(f"{k}={env[k]}" for k in sorted(env))
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+# JSON through `_json`, the C half of the `json` package, when it is there: the package's Python
+# half imports `re` and with it `enum`, about 7 ms of every hook's start. The same text as
+# `json.dumps(m, ensure_ascii=False, separators=(",", ":"))` and the same values as
+# `json.loads` (tests/test_service_protocol.py compares them); anything else goes to `json`.
+try:
+    import _json
+except ImportError:  # pragma: no cover - another Python implementation
+    _json = None  # type: ignore[assignment]
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _dumps(value, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(_json.encode_basestring(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif type(value) is int or (type(value) is float and value == value
+                                and value not in (float("inf"), float("-inf"))):
+        out.append(repr(value))
+    elif type(value) is dict:
+        out.append("{")
+        for n, (key, item) in enumerate(value.items()):
+            if type(key) is not str:
+                raise _Unsupported
+            out.append("," if n else "")
+            out.append(_json.encode_basestring(key))
+            out.append(":")
+            _dumps(item, out)
+        out.append("}")
+    elif type(value) in (list, tuple):
+        out.append("[")
+        for n, item in enumerate(value):
+            out.append("," if n else "")
+            _dumps(item, out)
+        out.append("]")
+    else:
+        raise _Unsupported
+
+
+class _ScanContext:
+    """What `_json.make_scanner` reads: `json.loads`'s defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    memo: dict = {}
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        return {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}[name]
+
+
+def _loads(text: str):
+    if _json is None:
+        import json
+
+        return json.loads(text)
+    text = text.strip(" \t\n\r")
+    try:
+        value, end = _json.make_scanner(_ScanContext())(text, 0)  # type: ignore[arg-type]
+    except StopIteration as exc:
+        raise ValueError(f"Expecting value at {exc.value}") from None
+    if end != len(text):
+        raise ValueError(f"Extra data at {end}")
+    return value
 
 
 def encode(message: dict) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    out: list[str] = []
+    try:
+        if _json is None:
+            raise _Unsupported
+        _dumps(message, out)
+        text = "".join(out)
+    except _Unsupported:
+        import json
+
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8") + b"\n"
 
 
 class LineReader:
@@ -187,7 +279,7 @@ class LineReader:
 
 def decode(line: bytes) -> dict:
     try:
-        message = json.loads(line.decode("utf-8"))
+        message = _loads(line.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON ({exc})") from exc
     if not isinstance(message, dict):

@@ -166,6 +166,9 @@ class Service:
         assert self._sock is not None, "bind() first"
         install(self.pool)
         parse_cache.enable(True)
+        from lorestack.retrieval import embedding
+
+        embedding.use_threads(1)  # one short query per prompt; prompts together side by side
         self.jobs.start()
         self.log(f"serving {self.version} on {self._sock.getsockname() if self._sock else '?'}")
         try:
@@ -221,6 +224,9 @@ class Service:
         from lorestack.memory_layers import parse_cache
 
         parse_cache.enable(False)
+        from lorestack.retrieval import embedding
+
+        embedding.use_threads(None)
         path = self.directory / protocol.SOCKET_NAME
         try:  # only our own socket: a newer service may have replaced it
             if self._sock_ino is not None and os.stat(path).st_ino == self._sock_ino:

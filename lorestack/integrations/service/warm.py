@@ -158,6 +158,11 @@ class WarmMemories:
                 warm_cache(mem)
                 started = time.monotonic()
                 made = prepare_hit_blocks(mem, stop=self._closing.is_set)
+                # the tokenizer's table (0.3-0.7 s to load) is needed by the first context
+                # that meets new text (an excerpt, an edited item): loaded here, not then
+                from lorestack.retrieval.tokens import get_encoding
+
+                get_encoding(mem.settings.tokens.encoding)
                 spent = round(time.monotonic() - started, 1)
                 # what is kept from here on is never garbage: out of the collector's full
                 # passes (hundreds of ms each at 10k items), which no request then waits for
