@@ -315,6 +315,24 @@ class MemoryIndex:
                           layers=list(layers) if layers else None,
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
+        ranked, ran_plain = self._rank(query, mode, n, filters, now)
+        if mode == "default" and r.people_queries:
+            from lorestack.retrieval.speakers import fuse_rankings, people_queries
+
+            subs = people_queries(query, self.speakers())  # one per person named, if >= 2
+            if subs:
+                ranked = fuse_rankings([ranked] + [self._rank(sub, mode, n, filters, now)[0]
+                                                   for sub in subs], r.rrf_k)
+        top = ranked[:k]
+        if record_access and top:
+            self.usage.record([c.doc.id for c in top], now)
+        return [_hit(c, explain, ran_plain) for c in top]
+
+    def _rank(self, query: str, mode: str, n: int, filters: Filters,
+              now: datetime) -> tuple[list[Candidate], bool]:
+        """The candidates for one query, best first; and whether the name-free dense ranking
+        ran."""
+        r = self.settings.retrieval
         parts: list[tuple[Retriever, float]] = []
         said: frozenset[str] = frozenset()  # known speakers' name words the query says
         if mode == "default" and (not r.name_only_hits or r.dense_names != "keep"):
@@ -376,10 +394,7 @@ class MemoryIndex:
         except LorestackError as exc:
             self._warn(f"{reranker.name} reranker failed ({exc}); using fused order")
             ranked = NoReranker().rerank(query, candidates, now)
-        top = ranked[:k]
-        if record_access and top:
-            self.usage.record([c.doc.id for c in top], now)
-        return [_hit(c, explain) for c in top]
+        return ranked, any(part.name == "vector-plain" for part, _w in parts)
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:
@@ -410,12 +425,14 @@ def _passes(doc, filters: Filters) -> bool:
     return True
 
 
-def _hit(c: Candidate, explain: bool) -> ScoredDoc:
+def _hit(c: Candidate, explain: bool, plain: bool = False) -> ScoredDoc:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
     if "date" in c.ranks:
         info["date_rank"] = c.ranks["date"]
+    if plain:  # the dense ranking of the query without the speakers' names ran
+        info["vector_plain_rank"] = c.ranks.get("vector-plain")
     if "neighbour" in c.ranks:  # reached through an adjacent turn (retrieval/neighbours.py)
         info["neighbour_of_rank"] = c.ranks["neighbour"]
     if explain:
