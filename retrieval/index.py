@@ -315,24 +315,6 @@ class MemoryIndex:
                           layers=list(layers) if layers else None,
                           scopes=list(scopes) if scopes else None,
                           statuses=list(include_status) if include_status else None)
-        ranked, ran_plain = self._rank(query, mode, n, filters, now)
-        if mode == "default" and r.people_queries:
-            from lorestack.retrieval.speakers import fuse_rankings, people_queries
-
-            subs = people_queries(query, self.speakers())  # one per person named, if >= 2
-            if subs:
-                ranked = fuse_rankings([ranked] + [self._rank(sub, mode, n, filters, now)[0]
-                                                   for sub in subs], r.rrf_k)
-        top = ranked[:k]
-        if record_access and top:
-            self.usage.record([c.doc.id for c in top], now)
-        return [_hit(c, explain, ran_plain) for c in top]
-
-    def _rank(self, query: str, mode: str, n: int, filters: Filters,
-              now: datetime) -> tuple[list[Candidate], bool]:
-        """The candidates for one query, best first; and whether the name-free dense ranking
-        ran."""
-        r = self.settings.retrieval
         parts: list[tuple[Retriever, float]] = []
         said: frozenset[str] = frozenset()  # known speakers' name words the query says
         if mode == "default" and (not r.name_only_hits or r.dense_names != "keep"):
@@ -394,7 +376,11 @@ class MemoryIndex:
         except LorestackError as exc:
             self._warn(f"{reranker.name} reranker failed ({exc}); using fused order")
             ranked = NoReranker().rerank(query, candidates, now)
-        return ranked, any(part.name == "vector-plain" for part, _w in parts)
+        top = ranked[:k]
+        if record_access and top:
+            self.usage.record([c.doc.id for c in top], now)
+        ran_plain = any(part.name == "vector-plain" for part, _w in parts)
+        return [_hit(c, explain, ran_plain) for c in top]
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:

@@ -140,31 +140,3 @@ def test_explain_gives_the_rank_in_the_name_free_dense_ranking(chat_index):
     plain = CliRunner().invoke(cli, ["search", "camping in the forest", "--explain", "-k", "3"])
     assert plain.exit_code == 0 and "names left out" not in plain.output
 
-
-def test_one_question_per_person_named():
-    from lorestack.retrieval.speakers import people_queries
-
-    known = {"Jon", "Gina", "Tim", "John"}
-    assert people_queries("Did Jon and Gina both participate in dance competitions?", known) == [
-        "Did Gina participate in dance competitions?", "Did Jon participate in dance competitions?"]
-    assert people_queries("Who is Tim and John's favorite player?", known) == [
-        "Who is John's favorite player?", "Who is Tim favorite player?"]
-    assert people_queries("What does Gina like?", known) == []  # one person: nothing to split
-    assert people_queries("Did the user and the assistant agree?", {"user", "assistant"}) == []
-
-
-@pytest.mark.parametrize("on", [True, False])
-def test_a_question_about_two_people_is_also_asked_per_person(chat_index, on):
-    index = chat_index(**{"retrieval.people_queries": on})
-    try:
-        hits = index.search("Did Gus and Sami both go camping?", k=3, mode="default",
-                            now=ASKED, sync=False, record_access=False)
-        per_person = {"Did Gus go camping?", "Did Sami go camping?"}
-        # the real model embedded each person's question only with the setting on
-        assert (per_person <= set(index._query_vectors)) is on
-        assert {h.doc.id for h in hits[:2]} == {"D1:3", "D1:4"}  # each one's camping turn
-        if on:  # the fused order: scores fall, each hit once
-            assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-            assert len({h.doc.id for h in hits}) == len(hits)
-    finally:
-        index.close()

@@ -75,9 +75,6 @@ class RetrievalSettings(BaseModel):
     # known speakers it says ("What do kids like?" for "What do Melanie's kids like?"), fused
     # with the first; "drop" = that query alone; "keep" = the query as asked
     dense_names: Literal["keep", "drop", "both"] = "both"
-    # default pipeline: a question naming two or more known speakers is also asked once per
-    # person, the others left out, and the rankings fused (retrieval/speakers.py)
-    people_queries: bool = True
 
 
 class DecaySettings(BaseModel):
