@@ -74,3 +74,20 @@ def test_a_new_collection_searches_with_the_wide_beam(two_stores):
     for index in two_stores:
         hnsw = index.vectors.collection(create=False).configuration_json["hnsw"]
         assert hnsw["ef_search"] == EF_SEARCH and hnsw["space"] == "cosine"
+
+
+def test_a_collection_made_with_the_narrow_beam_is_widened(tmp_path):
+    import chromadb
+
+    from lorestack.retrieval.vectors import EF_SEARCH, VectorStore, chroma_settings
+
+    old = chromadb.PersistentClient(path=str(tmp_path / "chroma"), settings=chroma_settings())
+    made = old.get_or_create_collection("lorestack", metadata={"hnsw:space": "cosine"},
+                                        embedding_function=None)
+    assert made.configuration_json["hnsw"]["ef_search"] < EF_SEARCH  # Chroma's own default
+    store = VectorStore(tmp_path / "chroma")
+    try:
+        hnsw = store.collection(create=False).configuration_json["hnsw"]
+        assert hnsw["ef_search"] == EF_SEARCH and hnsw["space"] == "cosine"
+    finally:
+        store.close()
