@@ -77,8 +77,11 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
         click.echo(f"    {h['path']}")
         if explain:
             e = h.get("explain") or {}
+            # the name-free dense ranking runs only when the query names a known speaker
+            plain = (f"  vector (names left out) rank={e.get('vector_plain_rank') or '-'}"
+                     if "vector_plain_rank" in e else "")
             click.echo(f"    bm25 rank={e.get('bm25_rank') or '-'}  vector rank="
-                       f"{e.get('vector_rank') or '-'}  fused={e['fused']:.4f}  "
+                       f"{e.get('vector_rank') or '-'}{plain}  fused={e['fused']:.4f}  "
                        f"decay={e['decay']:.3f}  final={e['final']:.4f}")
 
 

@@ -103,7 +103,9 @@ class FusionRetriever:
                 entry = table.setdefault(doc_id, Fused(doc_id, 0.0))
                 entry.ranks[retriever.name] = rank
                 entry.score += weight / (self.rrf_k + rank)
-        hits = sorted(table.values(), key=lambda f: (-f.score, min(f.ranks.values())))
+        # rounded, then the best single rank, then the id: a fixed order for equal scores
+        hits = sorted(table.values(),
+                      key=lambda f: (-round(f.score, 9), min(f.ranks.values()), f.id))
         return FusionResult(hits[:limit], warnings)
 
     def retrieve(self, query, limit, filters=None):

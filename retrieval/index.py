@@ -379,7 +379,8 @@ class MemoryIndex:
         top = ranked[:k]
         if record_access and top:
             self.usage.record([c.doc.id for c in top], now)
-        return [_hit(c, explain) for c in top]
+        ran_plain = any(part.name == "vector-plain" for part, _w in parts)
+        return [_hit(c, explain, ran_plain) for c in top]
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:
@@ -410,12 +411,14 @@ def _passes(doc, filters: Filters) -> bool:
     return True
 
 
-def _hit(c: Candidate, explain: bool) -> ScoredDoc:
+def _hit(c: Candidate, explain: bool, plain: bool = False) -> ScoredDoc:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
     if "date" in c.ranks:
         info["date_rank"] = c.ranks["date"]
+    if plain:  # the dense ranking of the query without the speakers' names ran
+        info["vector_plain_rank"] = c.ranks.get("vector-plain")
     if "neighbour" in c.ranks:  # reached through an adjacent turn (retrieval/neighbours.py)
         info["neighbour_of_rank"] = c.ranks["neighbour"]
     if explain:

@@ -271,10 +271,7 @@ class LexicalIndex:
                     tantivy.Query.term_query(schema, field, term, index_option="freq"), boost)))
         for field, values in (filters.as_pairs() if filters else []):
             clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))
-        searcher = index.searcher()
-        result = searcher.search(tantivy.Query.boolean_query(clauses), limit=max(1, limit),
-                                 count=False)
-        return [(searcher.doc(addr).get_first("id"), float(score)) for score, addr in result.hits]
+        return _top(index.searcher(), tantivy.Query.boolean_query(clauses), limit)
 
     def search(self, query: str, limit: int, filters: Filters | None = None,
                reload: bool = True, now: datetime | None = None,
@@ -339,7 +336,22 @@ class LexicalIndex:
         for field, values in (filters.as_pairs() if filters else []):
             clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))
         full = tantivy.Query.boolean_query(clauses) if len(clauses) > 1 else text_query
-        searcher = index.searcher()
-        result = searcher.search(full, limit=max(1, limit), count=False)
-        return [(searcher.doc(addr).get_first("id"), float(score)) for score, addr in result.hits]
+        return _top(index.searcher(), full, limit)
+
+
+def _top(searcher, query, limit: int) -> list[tuple[str, float]]:
+    """[(doc id, score)] best first, equal scores in id order. Tantivy orders equal scores by
+    where a doc sits in its segments, which depends on when background merges ran; short chat
+    turns tie often (lengths are stored in 256 steps). So the hits tied with the last one kept
+    are all drawn, and the cut is made in a fixed order."""
+    limit = max(1, limit)
+    want = limit + 1
+    while True:
+        hits = searcher.search(query, limit=want, count=False).hits
+        if len(hits) < want or round(hits[-1][0], 5) != round(hits[limit - 1][0], 5):
+            break
+        want *= 2  # the tie runs past what was drawn
+    ranked = sorted(((searcher.doc(addr).get_first("id"), float(score)) for score, addr in hits),
+                    key=lambda h: (-round(h[1], 5), h[0]))
+    return ranked[:limit]
 

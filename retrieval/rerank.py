@@ -56,6 +56,12 @@ def prior(c: Candidate, now: datetime) -> float:
             + PRIOR_WEIGHTS["freshness"] * freshness(c.doc.time, now))
 
 
+def _order(c: Candidate) -> float:
+    """Best `final` first, rounded so float noise does not swap near-equal ones; equal ones
+    keep the order they came in (the fusion's, which breaks ties by rank and id)."""
+    return -round(c.final, 9)
+
+
 class NoReranker:
     """Fused order as is (final = fused)."""
 
@@ -64,7 +70,7 @@ class NoReranker:
     def rerank(self, query, candidates, now):
         for c in candidates:
             c.final = c.fused
-        return sorted(candidates, key=lambda c: -c.final)
+        return sorted(candidates, key=_order)
 
 
 class DecayReranker:
@@ -78,7 +84,7 @@ class DecayReranker:
     def rerank(self, query, candidates, now):
         for c in candidates:
             c.final = self.w * c.relevance + (1.0 - self.w) * prior(c, now)
-        return sorted(candidates, key=lambda c: -c.final)
+        return sorted(candidates, key=_order)
 
 
 class CrossEncoderReranker:
@@ -121,7 +127,7 @@ class CrossEncoderReranker:
                 c.final = self.w * c.relevance + (1.0 - self.w) * prior(c, now)
         for c in tail:
             c.final = -1.0 + c.relevance * 1e-3  # below every rescored candidate, fused order kept
-        return sorted(head, key=lambda c: -c.final) + tail
+        return sorted(head, key=_order) + tail
 
 
 def get_reranker(settings: Settings, name: str | None = None) -> Reranker:

@@ -249,7 +249,7 @@ class DateRetriever:
                        doc.time.timestamp())
                 if doc_id not in scored or key < scored[doc_id]:
                     scored[doc_id] = key
-        ranked = sorted(scored.items(), key=lambda kv: kv[1])
+        ranked = sorted(scored.items(), key=lambda kv: (kv[1], kv[0]))  # ties: by id
         return [(event_id, 1.0 - key[0]) for event_id, key in ranked[:limit]]
 
 

@@ -112,3 +112,31 @@ def test_which_dense_queries_the_default_embeds(chat_index, setting, embedded):
         assert hits and hits[0].doc.id in {"D1:3", "D1:4"}  # a camping turn leads either way
     finally:
         index.close()
+
+
+def test_explain_gives_the_rank_in_the_name_free_dense_ranking(chat_index):
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+
+    index = chat_index()
+    try:
+        hits = index.search("Where has Gus camped?", k=5, mode="default", now=ASKED,
+                            sync=False, record_access=False, explain=True)
+        ranks = {h.doc.id: h.explain["vector_plain_rank"] for h in hits}
+        # the ranks are those of the dense search for "Where has camped?" itself
+        own = [doc_id for doc_id, _ in index.vectors.search(
+            index._embed_query("Where has camped?"), 50)]
+        assert ranks and all(r == own.index(doc_id) + 1 for doc_id, r in ranks.items() if r)
+        assert ranks["D1:3"] and ranks["D1:4"]  # both camping turns are in that ranking
+        unnamed = index.search("camping in the forest", k=5, mode="default", now=ASKED,
+                               sync=False, record_access=False, explain=True)
+        assert unnamed and all("vector_plain_rank" not in h.explain for h in unnamed)
+    finally:
+        index.close()
+    shown = CliRunner().invoke(cli, ["search", "Where has Gus camped?", "--explain", "-k", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("vector (names left out) rank=") == 3
+    plain = CliRunner().invoke(cli, ["search", "camping in the forest", "--explain", "-k", "3"])
+    assert plain.exit_code == 0 and "names left out" not in plain.output
+

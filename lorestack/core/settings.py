@@ -52,7 +52,9 @@ class RetrievalSettings(BaseModel):
     vector_weight: float = 1.0
     candidates: int = 50
     date_weight: float = 2.0
-    speaker_weight: float = 0.3  # default pipeline: boost events said by a person the query names
+    # default pipeline: boost events said by a person the query names (1.0 on locomo-dev,
+    # docs/recall.md §12; it was 0.3)
+    speaker_weight: float = 1.0
     # "none" = fused order: on locomo-dev the decay blend cost recall (docs/recall.md §10)
     reranker: Literal["decay", "llm", "cross-encoder", "none"] = "none"
     chroma_url: str = ""
