@@ -163,6 +163,9 @@ def serve(mode, idle_exit, as_json):
     click.echo(f"socket {status['socket']} (Unix socket, private; nothing on the network)")
     for project in status["projects"]:
         click.echo(f"  warm: {project}")
+    for root, prepared in (status.get("prepared") or {}).items():
+        if "failed" in prepared:  # hooks still answer, each reading the items it shows
+            click.echo(f"  warm-up failed for {root}: {prepared['failed']}")
     jobs = status["jobs"]
     click.echo(
         f"  extraction jobs: {len(jobs['pending'])} waiting"
