@@ -219,7 +219,6 @@ class Grower:
         self.max_tilde = 0  # the fence is fixed before growing: longer ~~~ runs are skipped
         self.pending: list = []  # drawn hits not yet turned into blocks
         self.sizes: list[int] = []  # tokens of the hit blocks drawn so far
-        self.searches = 0
 
     def _pays(self, room: int) -> bool:
         """Whether searching deeper may still show something: a typical hit fits the room."""
@@ -235,7 +234,6 @@ class Grower:
             # enough new hits for the room at ~10 tokens a short turn, at least twice the pool
             k = min(self.cap, max(2 * self.k, self.k + room // 5))
             found = self.fetch(k)
-            self.searches += 1
             self.done = len(found) < k or k >= self.cap
             self.k = k
             self.pending = [h for h in found if h.id not in self.seen]
