@@ -88,6 +88,19 @@ class OnnxMiniLMEmbedder:
         self._session = ort.InferenceSession(
             str(folder / "model.onnx"), sess_options=options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
+        self._single: dict[str, np.ndarray] = {}  # text -> embed([text])[0], the last few
+
+    def embed_one(self, text: str) -> np.ndarray:
+        """`embed([text])[0]` (read-only), kept for the last 64 texts: a prompt's query is
+        embedded by the search and asked for again by the loader's excerpts."""
+        vec = self._single.get(text)
+        if vec is None:
+            vec = self.embed([text])[0]
+            vec.setflags(write=False)
+            if len(self._single) >= 64:
+                self._single.clear()
+            self._single[text] = vec
+        return vec
 
     def _run(self, encodings) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)

@@ -276,7 +276,9 @@ class MemoryIndex:
     def _embed_query(self, query: str):
         vec = self._query_vectors.get(query)
         if vec is None:
-            vec = self.embedder().embed([query])[0]
+            embedder = self.embedder()
+            one = getattr(embedder, "embed_one", None)  # shared with the loader's excerpts
+            vec = one(query) if one is not None else embedder.embed([query])[0]
             self._query_vectors[query] = vec
             if len(self._query_vectors) > self.query_cache_size:
                 self._query_vectors.popitem(last=False)
@@ -291,6 +293,10 @@ class MemoryIndex:
         self.query_cache_size = max(self.query_cache_size, len(self._query_vectors) + len(todo))
         for query, vec in zip(todo, self.embedder().embed(todo)):
             self._query_vectors[query] = vec
+
+    def ranking_depth(self, k: int) -> int:
+        """How many candidates a search for `k` ranks (`search` keeps the best k of them)."""
+        return max(k, self.settings.retrieval.candidates)
 
     def search(self, query: str, *, k: int = 10, types: list[str] | None = None,
                layers: list[str] | None = None, mode: str | RecallMode = "default",
@@ -310,7 +316,7 @@ class MemoryIndex:
         if not query.strip() or k <= 0:
             return []
         r = self.settings.retrieval
-        n = max(k, r.candidates)
+        n = self.ranking_depth(k)
         filters = Filters(types=list(types) if types else None,
                           layers=list(layers) if layers else None,
                           scopes=list(scopes) if scopes else None,

@@ -107,7 +107,8 @@ def _semantic(
         _VECTORS[key] = vectors
     wanted = _QUERIES.get(query)
     if wanted is None:
-        wanted = np.asarray(embedder.embed([query]))[0]
+        one = getattr(embedder, "embed_one", None)  # the search embedded it already
+        wanted = np.asarray(one(query) if one is not None else embedder.embed([query])[0])
         if len(_QUERIES) > 256:
             _QUERIES.clear()
         _QUERIES[query] = wanted

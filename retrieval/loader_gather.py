@@ -24,7 +24,7 @@ from lorestack.retrieval.loader_blocks import (
 from lorestack.retrieval.loader_plan import NEIGHBOUR_HITS, Candidates, More
 from lorestack.retrieval.loader_session import remembered_hits, summarise_routine
 from lorestack.retrieval.modes import RecallMode
-from lorestack.retrieval.recall import index_is_warm, lexical_hits, search_hits
+from lorestack.retrieval.recall import index_is_warm, lexical_hits, search_ranking
 from lorestack.retrieval.render_context import TokenMemo, longest_tilde_fence
 
 
@@ -44,6 +44,8 @@ class Request:
     index_cold: bool = False
     record: bool = True  # reinforce what the context shows (a bench turns it off)
     anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
+    # the last search's whole ranking: (depth, hits); any k up to depth is its first k hits
+    ranking: tuple[int, list] | None = None
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -83,16 +85,11 @@ def _retrieve(req: Request, views) -> list:
         if req.mode is RecallMode.BM25 and not req.sync:
             return lexical_hits(req.mem, req.query, req.k, views)
         req.searched = True  # the full pipeline reinforces what it recalls
-        return search_hits(
-            req.mem,
-            req.query,
-            k=req.k,
-            mode=req.mode,
-            sync=req.sync,
-            warnings=warnings,
-            now=req.now,
-            record_access=False,
-        )
+        if req.ranking is not None and req.k <= req.ranking[0]:
+            return req.ranking[1][:req.k]  # the same pool ranked again gives the same order
+        req.ranking = search_ranking(req.mem, req.query, k=req.k, mode=req.mode.value,
+                                     sync=req.sync, warnings=warnings, now=req.now)
+        return req.ranking[1][:req.k]
     except Exception as exc:  # noqa: BLE001 - context without recall beats none
         found = catalog_hits(views, req.query, req.k)
         req.notes.append(f"retrieval degraded: {type(exc).__name__}: {exc}; answered from "

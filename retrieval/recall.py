@@ -60,6 +60,22 @@ def search_hits(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
                             sync=sync, record_access=record_access, now=now)
 
 
+def search_ranking(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
+                   warnings: list[str] | None = None,
+                   now: datetime | None = None) -> tuple[int, list]:
+    """(depth, hits): `search_hits` for `k` (access not recorded), with the whole ranking it
+    made. A search ranks `depth` = max(k, `retrieval.candidates`) candidates and keeps the
+    best k; every k' up to `depth` ranks that same pool, so its best k' are the first k' of
+    these hits. The loader keeps them and draws its growth from them instead of searching
+    again."""
+    from lorestack.retrieval.pool import borrow_index
+
+    with borrow_index(mem, warn=(warnings.append if warnings is not None else None)) as index:
+        depth = index.ranking_depth(k)
+        return depth, index.search(query, k=depth, mode=parse_mode(mode).value, sync=sync,
+                                   record_access=False, now=now)
+
+
 def record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
     """Reinforce (decay) only what the context actually showed, not every candidate searched."""
     from lorestack.retrieval.usage import UsageStore

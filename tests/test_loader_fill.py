@@ -134,6 +134,75 @@ def test_the_loader_searching_itself_grows_its_pool(mem):
     assert len(result.full_ids) > 30  # far more than the 8 asked for first
 
 
+def test_growth_within_the_first_search_draws_from_its_ranking_without_searching_again(
+        mem, monkeypatch):
+    from lorestack.retrieval.index import MemoryIndex
+    from lorestack.retrieval.recall import search_hits, search_ranking
+
+    _short_events(mem, 150)
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    query = "queue green"
+
+    def hits(k: int) -> list:
+        return search_hits(mem, query, k=k, mode="rrf", sync=False, now=NOW,
+                           record_access=False)
+
+    # a search for any k up to its depth ranks the same pool: its hits are the first k
+    depth, ranked = search_ranking(mem, query, k=8, mode="rrf", sync=False, now=NOW)
+    assert depth == max(8, mem.settings.retrieval.candidates) and len(ranked) == depth
+    for k in (8, 21, depth):
+        assert [h.id for h in hits(k)] == [h.id for h in ranked[:k]]
+
+    # what the loader showed when it searched again for every step of its growth
+    searched_again = _topk_only(mem, query=query, budget=250, hits=hits(8), more_hits=hits,
+                                record=False)
+    asked: list[int] = []
+    real = MemoryIndex.search
+
+    def counted(self, text, **kw):
+        asked.append(kw["k"])
+        return real(self, text, **kw)
+
+    monkeypatch.setattr(MemoryIndex, "search", counted)
+    kept = _topk_only(mem, query=query, budget=250, k=8, retrieval="rrf", record=False)
+    assert kept.text == searched_again.text
+    assert len(kept.full_ids) > 8  # it grew
+    assert asked == [depth]  # from the first search's ranking alone
+
+
+def test_a_prompt_query_is_embedded_once_for_the_search_and_its_excerpts(mem):
+    from lorestack.retrieval.embedding import get_embedder
+    from lorestack.retrieval.index import MemoryIndex
+
+    note = _long_note()
+    log_event(mem, note, "note", time=NOW - timedelta(days=2))
+    index = MemoryIndex(mem)
+    try:
+        assert index.search(QUESTION, k=1, mode="vector", now=NOW)
+    finally:
+        index.close()
+    embedder = get_embedder(mem.settings)
+    real = embedder.embed
+    embedded: list[str] = []
+
+    def counted(texts):
+        embedded.extend(texts)
+        return real(texts)
+
+    embedder.embed = counted
+    try:
+        span = best_window(note, QUESTION, TokenMemo("cl100k_base"), 80, embedder)
+    finally:
+        del embedder.embed
+    assert span is not None and "Monday 03:25 UTC" in note[span[0]:span[1]]
+    assert embedded and QUESTION not in embedded  # its passages only: the query was kept
+    kept = embedder.embed_one(QUESTION)
+    assert not kept.flags.writeable
+    assert (kept == real([QUESTION])[0]).all()  # the vector a batch of one gives
+
+
 # ---- excerpts ----------------------------------------------------------------------------
 FILLER = [
     "Docs for the search cluster still describe the old deployment flow.",
