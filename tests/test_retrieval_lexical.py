@@ -53,3 +53,28 @@ def test_any_query_against_a_real_index_never_raises(tmp_path_factory, text):
         test_any_query_against_a_real_index_never_raises._index = index
     hits = index.search(text, 5)
     assert isinstance(hits, list)
+
+
+def test_hits_tied_at_the_cut_are_kept_in_id_order_whatever_the_first_draw(tmp_path):
+    from datetime import datetime, timezone
+
+    from lorestack.retrieval.documents import IndexDoc
+
+    index = LexicalIndex(tmp_path / "t")
+    when = datetime.now(timezone.utc)
+
+    def doc(n: int, text: str) -> IndexDoc:
+        return IndexDoc(id=f"d{n:03d}", type="fact", layer="L1", scope="project",
+                        status="active", title="note", text=text, path=f"p{n}", time=when)
+
+    # 3 strong hits, then 120 turns that tie (same text), then 40 weaker ones
+    docs = [doc(n, "billing queue lag billing queue lag billing") for n in range(3)]
+    docs += [doc(n, "billing queue checked") for n in range(200, 80, -1)]
+    docs += [doc(n, f"billing {'filler ' * 30}{n}") for n in range(300, 340)]
+    index.apply(docs, [])
+    everything = index.search("billing queue", 500)
+    assert len(everything) == len(docs)
+    for limit in (1, 3, 4, 10, 50, 123, 150):
+        assert index.search("billing queue", limit) == everything[:limit]
+    tied = [doc_id for doc_id, _ in everything[3:123]]
+    assert tied == sorted(tied)  # the cut among equal scores is by id
