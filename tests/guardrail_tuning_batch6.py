@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from tests.guardrail_sentence_cases import _bash, _diff, _edit
 
-# `python -m tests.heldout_eval batch6` on c4b99b0 (main as the fifth session began), before
-# any change of this session (load 11.9: the lead's suite and four busy loops): 30 criteria,
-# 0 refused, 81 cases; exact 35/81, wrong blocks 0, silent passes 45/51, look-alikes pass
-# 29/30 (violations: 6 undecided, 45 pass; look-alikes: 1 undecided, 29 pass; other
-# criteria flagged 17).
-FIRST_RUN = {"exact": 35, "wrong_blocks": 0, "silent_passes": 45, "lookalike_pass": 29}
+# `python -m tests.heldout_eval batch6` on 874539e (the reader of c4b99b0, main as the fifth
+# session began), before any change of this session, with the sentence model
+# (LORESTACK_TEST_MODEL_DIR set; load 11.5: the lead's suite and four busy loops): 30
+# criteria, 0 refused, 81 cases; exact 39/81, wrong blocks 0, silent passes 29/51,
+# look-alikes pass 17/30 (violations: 22 undecided, 29 pass; look-alikes: 13 undecided, 17
+# pass; other criteria flagged 52). The figure first committed (35 / 45 / 29, flagged 17)
+# was run without the model directory set, so nothing applied by meaning: not this figure.
+FIRST_RUN = {"exact": 39, "wrong_blocks": 0, "silent_passes": 29, "lookalike_pass": 17}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a property of the change: breaking, risky, user-visible, architectural, large
