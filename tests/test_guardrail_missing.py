@@ -69,7 +69,7 @@ CASES = [
     ("kept", "docstring", _diff("src/pool.py", 'class Pool:\n    """Open connections."""'), "pass"),
     ("rename", "breaking", "Rename the timeout parameter of Client.get to deadline in 3.4.1", "undecided"),
     ("private", "breaking", "Rename the private _send_batch helper to _flush_batch", "pass"),
-    ("tag", "breaking", _bash("git tag -s v3.4.1 -m 'Release 3.4.1'"), "pass"),
+    ("typo", "breaking", _bash("sed -i 's/teh/the/' README.md"), "pass"),
 ]  # fmt: skip
 
 
