@@ -325,11 +325,22 @@ SESSION3_RUN: dict = {
 # the final run of issue 22's fourth session (code said in words as extra proposal units,
 # gloss.py; tuned on the five tuning batches only, scored once here on 66c505e after the
 # code was frozen, load 4.3-5.7). Targets met: 0 wrong blocks only.
-# tests/test_guardrail_heldout.py keeps these as floors.
-FINAL_RUN: dict = {
+SESSION4_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 130, "wrong_blocks": 0, "silent_passes": 31, "lookalike_pass": 43,
     "violation_answers": {"block": 0, "warn": 0, "undecided": 87, "pass": 31},
     "lookalike_answers": {"block": 0, "warn": 0, "undecided": 25, "pass": 43},
     "other_criteria_flagged": 163,
+}
+
+# the final run of issue 22's fifth session (missing.py: what a change leaves out;
+# change_kind.py: what kind of change it is; tuned on the six tuning batches only, scored
+# once here on 5d90c90 after the code was frozen, load 7.2-7.8). Targets met: 0 wrong
+# blocks only. tests/test_guardrail_heldout.py keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 135, "wrong_blocks": 0, "silent_passes": 29, "lookalike_pass": 46,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 89, "pass": 29},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 22, "pass": 46},
+    "other_criteria_flagged": 185,
 }

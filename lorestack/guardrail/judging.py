@@ -9,8 +9,10 @@ import re
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
+from lorestack.guardrail.change_kind import shows
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.meaning import criterion_parts, split_acts
+from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_present
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rules import (
     PreparedText,
@@ -86,6 +88,7 @@ def judge_criterion(
         )
         if meaning is not None and outcome.status == "undecided":
             outcome = _took_alternative(outcome, spec, sentence, meaning)
+        outcome = _wanted_thing(outcome, sentence, prepared, paths)
     if (
         meaning is not None
         and outcome.status == "undecided"
@@ -93,7 +96,73 @@ def judge_criterion(
         and not outcome.forbid_hit
     ):
         outcome = _unlike_forbidden(outcome, spec, sentence, meaning)
+    if not accepted:
+        outcome = _after_meaning(outcome, sentence, prepared, paths)
     return outcome, how
+
+
+PROPERTY_OVER_MEANING = True  # a property shown overrides a by-meaning pass
+KEPT_BY_WANTED = True  # a by-meaning "undecided" whose wanted thing is there is kept
+
+
+def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
+    """A guess that nothing applied, or that meaning let pass: does the proposal name the
+    topic a "X needs Y" rule is about (missing.judge_topic), or show the property the rule
+    is about (change_kind.py)? One undecided by meaning only: does it have what the rule
+    wants ("… need a design record in docs/adr")? Then it is kept."""
+    passed_by_meaning = (
+        outcome.status == "satisfied" and outcome.by_meaning and not outcome.exempted_by
+    )
+    if outcome.status == "not_applicable" or (PROPERTY_OVER_MEANING and passed_by_meaning):
+        topic = judge_topic(sentence, prepared.text, paths)
+        if topic is not None:
+            return RuleOutcome(
+                "satisfied" if topic.kept else "undecided", topic.reason,
+                [f"about '{topic.quote}'"], quote=topic.quote,
+            )
+        return _shows_property(outcome, sentence, prepared, paths)
+    if (
+        KEPT_BY_WANTED
+        and outcome.status == "undecided"
+        and outcome.by_meaning
+        and not outcome.forbid_hit
+        and wanted_present(sentence, prepared.text, paths)
+    ):
+        outcome.status = "satisfied"
+        outcome.reason = f"close to it by meaning and has what it wants: kept ({outcome.reason[:80]})"
+    return outcome
+
+
+def _wanted_thing(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
+    """A guess whose sentence wants something of what a change adds ("public classes need
+    a docstring"): the change shows the subject's code form — it applies, kept if the
+    wanted thing is there too, else undecided (missing.py; never a block)."""
+    found = judge_missing(sentence, prepared.text, paths, prepared.change)
+    if found is None:
+        return outcome
+    triggers = outcome.triggers or [found.reason.split(":", 1)[-1].strip()[:80]]
+    if found.kept:
+        return RuleOutcome("satisfied", found.reason, triggers, quote=found.quote[:120])
+    return RuleOutcome("undecided", found.reason, triggers, quote=found.quote[:120],
+                       missing=[found.wanted])
+
+
+def _shows_property(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
+    """A guess about a property of a change ("breaking", "risky", "architectural") that
+    applied by nothing else, where the proposal shows that property (change_kind.py):
+    it applies — kept if the proposal has what the rule wants, else undecided."""
+    text = prepared.text + "\n" + "\n".join(paths)
+    found = shows(sentence, text)
+    if found is None:
+        return outcome
+    kind, line = found
+    trigger = f"shows a {kind} change: '{line[:60]}'"
+    if wanted_present(sentence, prepared.text, paths):
+        return RuleOutcome("satisfied", f"{trigger}, and has what the rule wants: kept", [trigger])
+    return RuleOutcome(
+        "undecided", f"applies, undecided: {trigger}; judge whether it breaks the rule",
+        [trigger], quote=line[:120],
+    )
 
 
 ALTERNATIVE_SIMILARITY = 0.38  # calibrated on the tuning cases (python -m tests.calibrate_meaning)
