@@ -33,7 +33,8 @@ def test_the_private_service_serves_then_is_stopped_and_cleaned_up(tmp_path):
             pid = svc.pid()
             assert pid == started.pid
             assert (proc_mb(pid) or 0) > 10
-            assert svc.wait_prepared(timeout=1.0) == {}  # no project asked for: nothing warmed
+            assert svc.status()["warming"] == []  # no project asked for: nothing warmed
+            assert svc.wait_prepared(timeout=1.0) == {}
         except BaseException:
             started.kill()
             raise

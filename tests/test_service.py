@@ -82,6 +82,7 @@ def test_the_service_prepares_every_item_once_and_a_prompt_still_sees_an_edit(st
     prepared = poll(lambda: status().get("prepared", {}).get(root))
     # the decision, the caveat and the project card
     assert prepared and prepared["hit_blocks"] == 3
+    assert root not in status()["warming"]  # its warm-up has ended
     decision = next((stocked / ".memory" / "decisions").glob("*.md"))
     decision.write_text(decision.read_text().replace("ledger service", "ledger gateway"))
     again = hook("prompt", {**payload, "session_id": "p2"}, stocked, env=NO_DEADLINE)

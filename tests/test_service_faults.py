@@ -310,6 +310,7 @@ def test_a_failed_warm_up_is_reported_in_status_not_waited_for(tmp_path):
         time.sleep(0.05)
     entry = warm.prepared()[key]
     assert set(entry) == {"failed"} and "Error" in entry["failed"]
+    assert warm.warming() == []  # ended, though failed: a bench waiting for it stops waiting
     assert any(key in line and entry["failed"] in line for line in logged)
     warm._warm_loader(broken)  # once per memory: no second attempt, the entry stays
     assert warm.prepared()[key] == entry

@@ -44,15 +44,16 @@ class PrivateService:
         return int(self.status()["pid"])
 
     def wait_prepared(self, timeout: float = 600.0) -> dict:
-        """The service's `prepared` status once a project's warm-up has ended (its hit blocks
-        rendered, or `{"failed": …}`), so timings do not include it; {} after `timeout`."""
+        """The service's `prepared` status once every warm-up it started has ended (hit blocks
+        rendered, or `{"failed": …}`), so timings do not include it. {} at once when none was
+        started (a check-only project never warms the loader), and {} after `timeout`."""
         import time
 
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            prepared = self.status().get("prepared") or {}
-            if prepared:
-                return prepared
+            status = self.status()
+            if not status.get("warming"):
+                return status.get("prepared") or {}
             time.sleep(0.5)
         return {}
 

@@ -281,6 +281,7 @@ class Service:
             "projects": self.warm.projects(),
             "settings_cached": self.warm.overlays(),
             "prepared": self.warm.prepared(),
+            "warming": self.warm.warming(),
             "viewers": {root: v.started.base for root, v in self._viewers.items()},
             "workers": WORKERS,
             "watching": self.warm.watcher.watching() if self.warm.watcher else [],

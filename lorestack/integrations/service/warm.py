@@ -185,6 +185,11 @@ class WarmMemories:
         with self._lock:
             return dict(self._prepared)
 
+    def warming(self) -> list[str]:
+        """The memories whose loader warm-up has started and not yet ended."""
+        with self._lock:
+            return sorted(self._loader_warmed - set(self._prepared))
+
     def _warm_up(self, mem) -> None:
         """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
         one memory at a time: their lazy set-up is not safe to race from several readers."""
