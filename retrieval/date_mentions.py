@@ -160,8 +160,8 @@ def date_mentions(text: str, when: datetime) -> list[DateMention]:
                 said + timedelta(days=(5 - said.weekday()) % 7 or 7)
             add(m, saturday, saturday + timedelta(days=1))
     for m in _EV_YEARS.finditer(text):
-        back = _years_back(m)
-        add(m, date(said.year - back[-1], 1, 1), date(said.year - back[0], 12, 31), exact=False)
+        years = _years_back(m)
+        add(m, date(said.year - years[-1], 1, 1), date(said.year - years[0], 12, 31), exact=False)
     for m in _ISO.finditer(text):
         try:
             add(m, date(int(m[1]), int(m[2]), int(m[3])))
