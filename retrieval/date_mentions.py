@@ -49,6 +49,9 @@ _EV_WEEKDAY = re.compile(rf"\b(last|this\s+past|past|next|this|coming|this\s+com
 _EV_PERIOD = re.compile(r"\b(last|this\s+past|past|next|this)\s+(week|weekend|month)\b",
                         re.IGNORECASE)
 _YEAR_MONTH = re.compile(rf"\b({_MONTH})\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
+# "last year", "two years ago", "a few years ago": whole years before the time it was said
+_EV_YEARS = re.compile(rf"\b(?:(last|this\s+past|past)\s+year|(a\s+few|several|{_COUNT[1:-1]})"
+                       rf"\s+years?\s+ago)\b", re.IGNORECASE)
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                  "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
@@ -58,6 +61,15 @@ def _count(word: str) -> int:
     if word.isdigit():
         return int(word)
     return 2 if word.startswith("a couple") else _NUMBER_WORDS.get(word, 1)
+
+
+def _years_back(m: re.Match) -> tuple[int, ...]:
+    """How many years back a year phrase reaches: (1,) for "last year", (2,) for "two years
+    ago", (2, 4) for the vague "a few years ago" (nearest, furthest)."""
+    if m[1]:
+        return (1,)
+    word = " ".join(m[2].lower().split())
+    return (2, 4) if word in ("a few", "several") else (_count(word),)
 
 
 def _week_of(day: date) -> tuple[date, date]:
@@ -147,6 +159,9 @@ def date_mentions(text: str, when: datetime) -> list[DateMention]:
             saturday = said - timedelta(days=back) if step <= 0 else \
                 said + timedelta(days=(5 - said.weekday()) % 7 or 7)
             add(m, saturday, saturday + timedelta(days=1))
+    for m in _EV_YEARS.finditer(text):
+        years = _years_back(m)
+        add(m, date(said.year - years[-1], 1, 1), date(said.year - years[0], 12, 31), exact=False)
     for m in _ISO.finditer(text):
         try:
             add(m, date(int(m[1]), int(m[2]), int(m[3])))
@@ -180,7 +195,7 @@ def date_mentions(text: str, when: datetime) -> list[DateMention]:
 
 # a word every date phrase above contains (a cheap first test: most texts name no date)
 _DATE_WORDS = frozenset(("ago", "yesterday", "tomorrow", "week", "weeks", "weekend", "month",
-                         "months", "days", "day", *WEEKDAYS, *MONTHS))
+                         "months", "days", "day", "year", *WEEKDAYS, *MONTHS))
 _LOWER_WORD = re.compile(r"[a-z]+")
 _ISO_HINT = re.compile(r"\d{4}-\d\d-\d\d")
 

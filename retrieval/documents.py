@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
-# next sync (3: speaker, session and resolved dates of events)
-DOCS_VERSION = 3
+# next sync (3: speaker, session and resolved dates of events; 4: years, "last year")
+DOCS_VERSION = 4
 
 
 @dataclass

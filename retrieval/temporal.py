@@ -113,7 +113,11 @@ def parse_date_query(query: str, now: datetime) -> DateQuery | None:
             year = today.year if month <= today.month else today.year - 1
             months.append(_month_of(date(year, month, 1)))
     rest = _IN_MONTH.sub(lambda m: " " if _a_month(m, 1) else m[0], rest)
-    # periods relative to the question's time: "last week", "two weeks ago", "last month"
+    for m in _IN_YEAR.finditer(rest):
+        months.append((date(int(m[1]), 1, 1), date(int(m[1]), 12, 31)))
+    rest = _IN_YEAR.sub(" ", rest)
+    # periods relative to the question's time: "last week", "two weeks ago", "last month",
+    # "last year", "four years ago"
     for mention in _question_periods(rest, now):
         if mention.last - mention.first > timedelta(days=7):
             months.append((mention.first, mention.last))
@@ -150,8 +154,12 @@ def parse_date_query(query: str, now: datetime) -> DateQuery | None:
 _IN_MONTH = re.compile(rf"\b(?:in|during|since|early|late|mid)[\s-]+({_MONTH})\b(?!\s+\d)",
                        re.IGNORECASE)
 _Q_PERIODS = re.compile(r"\b(?:(?:last|this\s+past|past|this)\s+(?:week|weekend|month)"
+                        r"|(?:last|this\s+past|past)\s+year"
                         r"|(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten"
-                        r"|a\s+couple\s+of)\s+(?:weeks?|months?)\s+ago)\b", re.IGNORECASE)
+                        r"|a\s+couple\s+of|a\s+few|several)\s+(?:weeks?|months?|years?)\s+ago)\b",
+                        re.IGNORECASE)
+# a year alone: "in 2022", "during 2023" (a year after a month is taken by _YEAR_MONTH first)
+_IN_YEAR = re.compile(r"\b(?:in|during|since|of)\s+((?:19|20)\d\d)\b(?!-)", re.IGNORECASE)
 
 
 def _question_periods(text: str, now: datetime) -> list[DateMention]:

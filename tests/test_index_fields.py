@@ -95,6 +95,10 @@ def chat(mem):
         ("last month was busy", date(2023, 4, 1), date(2023, 4, 30)),
         ("we met on 6 May 2023", date(2023, 5, 6), date(2023, 5, 6)),
         ("see you on June 2", date(2023, 6, 2), date(2023, 6, 2)),  # no year: the nearest
+        ("I painted that sunrise last year", date(2022, 1, 1), date(2022, 12, 31)),
+        ("we moved here 4 years ago", date(2019, 1, 1), date(2019, 12, 31)),
+        ("a year ago I quit", date(2022, 1, 1), date(2022, 12, 31)),
+        ("a few years ago we met", date(2019, 1, 1), date(2021, 12, 31)),  # 2 to 4 years back
     ],
 )
 def test_date_phrases_in_an_event_resolve_against_the_time_it_was_said(text, first, last):
@@ -106,6 +110,9 @@ def test_date_terms_hold_days_and_months_and_never_a_verb():
     assert date_terms("Last Saturday I ran a race", SAID) == ["2023-05-06", "2023-05"]
     assert date_terms("we may go there today", SAID) == []
     assert date_terms("on 6 May 2023, in May 2023", SAID) == ["2023-05-06", "2023-05"]
+    # a year is its twelve months (no day terms), so "in 2022" or "last year" asked later finds it
+    assert date_terms("we went camping last year", SAID) == [f"2022-{m:02d}" for m in range(1, 13)]
+    assert date_terms("the year was long", SAID) == []
 
 
 @pytest.mark.parametrize(
@@ -117,6 +124,9 @@ def test_date_terms_hold_days_and_months_and_never_a_verb():
         ("what happened last month", [], [(date(2023, 6, 1), date(2023, 6, 30))]),
         ("What did Gus do in May 2023?", [], [(date(2023, 5, 1), date(2023, 5, 31))]),
         ("What did Gus do in May?", [], [(date(2023, 5, 1), date(2023, 5, 31))]),
+        ("Where did Gus camp last year?", [], [(date(2022, 1, 1), date(2022, 12, 31))]),
+        ("Where did Gus move from 4 years ago?", [], [(date(2019, 1, 1), date(2019, 12, 31))]),
+        ("How often did Gus swim in 2023?", [], [(date(2023, 1, 1), date(2023, 12, 31))]),
     ],
 )
 def test_question_periods_resolve_against_the_question_time(query, days, months):
@@ -344,5 +354,27 @@ def test_a_turn_keeps_its_speaker_in_the_vector_and_gives_it_to_the_speaker_fiel
         assert _field_hits(index, "body", "gus") == {"P2"}
         assert _field_hits(index, "speaker", "gus") == {"P1"}
         assert {d for d, _ in index.lexical.search("Gus", 5)} == {"P1", "P2"}
+    finally:
+        index.close()
+
+
+def test_a_question_about_last_year_finds_the_turn_that_said_last_year(mem):
+    """"last year" said in May 2023 is 2022; asked in July 2023, "last year" is 2022 too."""
+    turns = [
+        ImportEvent(id="Y1", time=_at(8, 13), session="session_1", speaker="Gus",
+                    text="We saw the Perseid meteor shower on our camping trip last year."),
+        ImportEvent(id="Y2", time=_at(8, 14), session="session_1", speaker="Sami",
+                    text="We went camping by the lake this spring."),
+    ]
+    assert not import_events(mem, turns).warnings
+    index = MemoryIndex(mem, warn=lambda _m: None)
+    index.sync()
+    try:
+        retriever = DateRetriever(mem.journal, index.lexical, ASKED, index.catalog.get_docs)
+        found = [i for i, _ in retriever.retrieve("What did Gus see camping last year?", 5)]
+        assert found == ["Y1"]
+        assert retriever.retrieve("What did Gus see camping in 2021?", 5) == []
+        in_2023 = [i for i, _ in retriever.retrieve("Where did Sami go camping in 2023?", 5)]
+        assert set(in_2023) == {"Y1", "Y2"}  # both were said in 2023
     finally:
         index.close()

@@ -68,7 +68,9 @@ class RetrievalSettings(BaseModel):
     # conversational turns (events with a session and a speaker) are found by what their
     # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
     neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
-    neighbour_weight: float = 0.3  # BM25 boost of that neighbour field (title 2, body 1)
+    # BM25 boost of that neighbour field (title 2, body 1): 2.5 on locomo-dev, where an
+    # answer turn shares the words of the turn that asked it (docs/recall.md §13; it was 0.3)
+    neighbour_weight: float = 2.5
     # default pipeline: a BM25 match on a person's name alone ("Thanks, Mel!") is a hit
     name_only_hits: bool = False
     # default pipeline: "both" = a second dense ranking, of the query without the names of
