@@ -48,6 +48,17 @@ def test_an_empty_down_step_is_no_down_step_and_a_file_the_rule_names_counts_whe
     assert wanted_present(rule, "producer = KafkaProducer()", ["billing/events.py"]) is False
 
 
+def test_a_dot_file_the_rule_names_counts_when_the_change_adds_it():
+    sentence = "Every new environment variable must be added to .env.example"
+    read = 'TIMEOUT = float(os.environ["API_TIMEOUT"])'
+    alone = judge_missing(sentence, read, ["client.py"], True)
+    assert alone is not None and not alone.kept and "'.env.example'" in alone.reason
+    both = judge_missing(sentence, read + "\nAPI_TIMEOUT=5", ["client.py", ".env.example"], True)
+    assert both is not None and both.kept
+    # a file merely ending in the same words is not the one the rule names
+    assert wanted_present(sentence, "X=1", ["docs/env.example"]) is False
+
+
 def test_a_property_is_shown_by_its_signs_and_a_veto_word_takes_it_back():
     rule = "Breaking changes to the public API only go into a major release"
     assert change_kind.shows(rule, "Rename the timeout parameter of Client.get")[0] == "breaking"

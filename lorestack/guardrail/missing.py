@@ -116,7 +116,8 @@ def _need_parts(sentence: str) -> tuple[set[str], str, str] | None:
     if not m:
         return None
     subject = first[: m.start()]
-    return set(re.findall(r"[a-z][a-z-]*", subject.lower())), subject, first[m.end():].strip(" .")
+    # only the end's full stop goes: a leading dot is part of a name (".env.example")
+    return set(re.findall(r"[a-z][a-z-]*", subject.lower())), subject, first[m.end():].strip().rstrip(" .")
 
 
 def _wanted_forms(after: str) -> list[tuple[str, str]]:
