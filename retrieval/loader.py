@@ -115,8 +115,11 @@ def warm_cache(mem: Memory) -> None:
     memo.save()
 
 
-# items whose hit blocks the service renders ahead (~3.6 kB each); beyond, as prompts meet them
-PREPARED_MAX = 20_000
+# items whose hit blocks the service renders ahead; beyond, as prompts meet them. At 100k
+# items a cap of 20k left the prompt hook at p50 70 ms (a hit beyond it is read, parsed and
+# redacted when first met), all 100k prepared 48 ms, for +216 MB resident (730 -> 946 MB)
+# and 83 s of warm-up behind the first request (docs/benchmarks.md, fifth session)
+PREPARED_MAX = 100_000
 
 
 def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) -> int:
