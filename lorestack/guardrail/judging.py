@@ -101,10 +101,6 @@ def judge_criterion(
     return outcome, how
 
 
-PROPERTY_OVER_MEANING = True  # a property shown overrides a by-meaning pass
-KEPT_BY_WANTED = True  # a by-meaning "undecided" whose wanted thing is there is kept
-
-
 def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
     """A guess that nothing applied, or that meaning let pass: does the proposal name the
     topic a "X needs Y" rule is about (missing.judge_topic), or show the property the rule
@@ -113,7 +109,7 @@ def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, 
     passed_by_meaning = (
         outcome.status == "satisfied" and outcome.by_meaning and not outcome.exempted_by
     )
-    if outcome.status == "not_applicable" or (PROPERTY_OVER_MEANING and passed_by_meaning):
+    if outcome.status == "not_applicable" or passed_by_meaning:
         topic = judge_topic(sentence, prepared.text, paths)
         if topic is not None:
             return RuleOutcome(
@@ -122,8 +118,7 @@ def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, 
             )
         return _shows_property(outcome, sentence, prepared, paths)
     if (
-        KEPT_BY_WANTED
-        and outcome.status == "undecided"
+        outcome.status == "undecided"
         and outcome.by_meaning
         and not outcome.forbid_hit
         and wanted_present(sentence, prepared.text, paths)
