@@ -19,6 +19,7 @@ from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.scopes import title_key
+from lorestack.retrieval.cache_memo import RESIDENTS, path_index, read_catalog, stamp
 from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by callers and tests
     RESIDENT_FOLDERS,
     Scan,
@@ -128,38 +129,9 @@ def _refresh_lock(key: Path) -> threading.Lock:
         return _REFRESH_LOCKS.setdefault(str(key), threading.Lock())
 
 
-def _path_index(catalog_text: str) -> dict[str, str]:
-    """id -> relative path of every catalog row (the first row wins, as a scan would find)."""
-    index: dict[str, str] = {}
-    for text in catalog_text.splitlines():
-        if text:
-            fields = text.split("\t", 6)
-            index.setdefault(fields[1], fields[5])
-    return index
-
-
-# the catalog as last read, per file, with its id -> path index: a long-lived process (the
-# service) reads and indexes a 10k-line catalog once per change, not once per request
-_CATALOGS: dict[str, tuple[tuple[int, int, int], str, dict[str, str]]] = {}
-
-
-# line counts of the catalog texts above (by identity: `_CATALOGS` hands out the same string
-# while a file is unchanged), ~1 ms a request at 10k lines
+# line counts of the catalog texts (by identity: `cache_memo.CATALOGS` hands out the same
+# string while a file is unchanged), ~1 ms a request at 10k lines
 _LINE_COUNTS: dict[int, tuple[str, int]] = {}
-
-
-def _read_catalog(path: Path) -> tuple[str, dict[str, str] | None]:
-    """The catalog file's text and (when it was read before, unchanged) its path index."""
-    info = os.stat(path)
-    stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
-    hit = _CATALOGS.get(str(path))
-    if hit is not None and hit[0] == stamp:
-        return hit[1], hit[2]
-    text = path.read_text("utf-8")
-    if len(_CATALOGS) > 16:
-        _CATALOGS.clear()
-    _CATALOGS[str(path)] = (stamp, text, _path_index(text))
-    return text, _CATALOGS[str(path)][2]
 
 
 class RootView:
@@ -184,7 +156,7 @@ class RootView:
         """Absolute file paths of the given item ids (the first catalog row of each id)."""
         index = self._paths
         if index is None:
-            index = self._paths = _path_index(self._catalog_text)
+            index = self._paths = path_index(self._catalog_text)
         # catalog paths are clean relative "folder/name" strings: joined as text, the same
         # string `str(root / rel)` gives, without a Path per hit (thousands per prompt)
         base = str(self.root) + os.sep if self.root else ""
@@ -267,12 +239,32 @@ class RootCache:
         recent); None otherwise."""
         import time
 
-        fast = self._read_json(self.resident_file)
+        key = str(self.resident_file)
+        seen = stamp(self.resident_file)
+        hit = RESIDENTS.get(key)
+        if hit is not None and seen is not None and hit[0] == seen and self._valid(hit[1]):
+            fast, made = hit[1], hit[2]
+        else:
+            fast, made = self._read_json(self.resident_file), None
+            if fast and seen is not None:
+                if len(RESIDENTS) > 16:
+                    RESIDENTS.clear()
+                RESIDENTS[key] = (seen, fast, None)
         if not fast or time.time() - float(fast.get("full_scan_at", 0) or 0) >= rescan_s:
             return None
         if fast.get("quick") != quick_scan(self.paths).fingerprint:
             return None
-        return self._view(fast)
+        if made is not None:
+            try:  # a stat when the catalog is unchanged: then it is the text the view holds
+                catalog, _paths = read_catalog(self.catalog_file)
+            except (OSError, ValueError):
+                return None
+            if made._catalog_text is catalog:
+                return made
+        view = self._view(fast)
+        if view is not None and seen is not None and RESIDENTS.get(key, (None,))[0] == seen:
+            RESIDENTS[key] = (seen, fast, view)
+        return view
 
     def _load_slow(self) -> RootView:
         fast = self._read_json(self.resident_file)
@@ -299,7 +291,7 @@ class RootCache:
 
     def _view(self, fast: dict) -> RootView | None:
         try:
-            catalog, paths = _read_catalog(self.catalog_file)
+            catalog, paths = read_catalog(self.catalog_file)
         except (OSError, ValueError):
             return None
         if fast.get("catalog_fingerprint") != fast.get("fingerprint"):

@@ -159,3 +159,28 @@ def test_prepared_hit_blocks_serve_a_prompt_without_reading_an_item(big, monkeyp
     assert not parsed  # every hit was a prepared block
     for one_shot, prepared in zip(before, served, strict=True):
         _same(one_shot, prepared)
+
+
+def test_a_kept_view_is_reused_only_while_its_files_are_unchanged(big):
+    from lorestack.retrieval import cache_memo
+    from lorestack.retrieval.loader import _memo
+
+    def load():
+        return context_cache.RootCache(big.project, "project", _memo(big), repo_dir=None,
+                                       home=None).load()
+
+    load()  # the store's first look: the cache files are written
+    first = load()
+    assert first.resident and load() is first  # unchanged files: the view made before
+    item = first.resident[0]
+    path = big.project.root / item.path
+    path.write_text(path.read_text("utf-8").replace(item.title, item.title + " (edited)", 1),
+                    "utf-8")
+    changed = load()
+    assert changed is not first
+    assert any(i.id == item.id and i.title == item.title + " (edited)" for i in changed.resident)
+    cache_memo.RESIDENTS.clear()
+    cache_memo.CATALOGS.clear()
+    read_again = load()  # what a process that kept nothing reads from the same files
+    assert [vars(i) for i in read_again.resident] == [vars(i) for i in changed.resident]
+    assert list(read_again.rows()) == list(changed.rows())
