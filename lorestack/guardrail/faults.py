@@ -78,7 +78,7 @@ _FAULTS: tuple[tuple[str, str, str, str], ...] = (
      r"|(?i:\b(?:glue|concatenate|splice|paste|append)\w*\b[^.;]*\b(?:where|query|sql)\b)",
      r"\.execute\("),
     ("blocking I/O in an async function",
-     r"(?i)\b(?:event\s+loop|async)\b[^.;]*\b(?:block\w*|synchronous|sync)\b|\bblock\w*\b[^.;]*\basync\b",
+     r"(?i)\bevent\s+loop\b|\b(?:blocking|synchronous|sync)\s+(?:I/O|calls?)\b[^.;]*\basync\b",
      r"\basync\s+def\b[\s\S]*?(?:\brequests\.\w+\(|\bopen\(|\btime\.sleep\(|\burlopen\()"
      r"|(?i:\b(?:plain\s+open\(\)|requests\.\w+|time\.sleep)[^.;]*\basync\b)",
      r"\basync\s+def\b"),
@@ -87,8 +87,7 @@ _FAULTS: tuple[tuple[str, str, str, str], ...] = (
      r"<(?:div|span|li|td)\b[^>]*\bonClick=|(?i:\bonClick\b[^.;]*\b(?:div|span)\b)",
      r"\bonClick="),
     ("a force push", r"(?i)\bforce[- ]push\w*|\brewrite\s+history",
-     r"\bpush\s+(?:[^\n]*\s)?(?:-f\b|--force(?!-with-lease))"
-     r"|\bpush\s+[^\n]*--force-with-lease[^\n]*\b(?:main|master|release\S*)\s*$"
+     r"\bpush\b(?=[^\n]*\s(?:-f\b|--force))[^\n]*\s(?:main|master|develop|release\S*)\s*$"
      r"|(?i:\boverwrite\s+the\s+remote\b|\brewrite\s+(?:the\s+)?history\b)",
      r"\bgit\s+push\b"),
     ("a merge commit", r"(?i)\bmerge\s+commits?\b|\bsquash[- ]merg",

@@ -100,7 +100,9 @@ def judge_criterion(
         outcome = _unlike_forbidden(outcome, spec, sentence, meaning)
     if not accepted:
         outcome = _after_meaning(outcome, sentence, prepared, paths)
-        outcome = _detail(outcome, sentence, prepared)
+        # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
+        if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
+            outcome = _detail(outcome, sentence, prepared)
     return outcome, how
 
 
