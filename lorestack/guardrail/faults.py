@@ -31,6 +31,7 @@ _STORES = (
     "redis|mongo(?:db)?|cassandra|elasticsearch|opensearch|dynamodb|couchdb|neo4j|"
     "memcached|clickhouse|influxdb|mysql|mariadb|cockroachdb|scylladb|etcd|sqlite"
 )
+_MSG = r"\bgit\s+commit\b[^\n]*?\s-\w*m\s*['\"]"  # up to a commit message's first character
 _DEP_CMD = r"\b(?:pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|npm\s+(?:install|i)|yarn\s+add|pnpm\s+add|cargo\s+add)\b"
 
 # (label, sentence regex, fault regex, subject regex); regexes on the proposal run with re.M
@@ -103,6 +104,15 @@ _FAULTS: tuple[tuple[str, str, str, str], ...] = (
      r"(?i)\b(?:personal\s+data|pii|e-?mail\s+addresses|emails|phone\s+numbers?)\b[^.;]*\blog|\blog\w*\b[^.;]*\b(?:personal\s+data|pii|emails)\b",
      _LOG + r"[^\n]*\.(?:e_?mail|full_name|first_name|last_name|name|phone\w*|address|ssn|birth\w*)\b",
      _LOG),
+    ("a commit message without the ticket key",
+     r"(?i)\bcommit\s+messages?\b[^.;]*\b(?:ticket|jira|issue)\s+(?:keys?|ids?|numbers?)\b",
+     _MSG + r"(?![A-Z][A-Z0-9]+-\d+\b)", _MSG),
+    ("a commit subject that is no Conventional Commit", r"(?i)\bconventional\s+commits?\b",
+     _MSG + r"(?!(?:feat|fix|docs|chore|refactor|test|perf|build|ci|style|revert)(?:\([^)]*\))?!?:)",
+     _MSG),
+    ("a commit subject over 50 characters",
+     r"(?i)\bsubject\b[^.;]*\b(?:under|at\s+most|no\s+longer\s+than|max\w*)\s+50\b",
+     _MSG + r"[^'\"\n]{51}", ""),  # the subject's other rules (its mood) are not read: never kept
     ("a new datastore",
      r"(?i)\bnew\s+(?:datastores?|data\s+stores?|databases?|storage\s+components?)\b",
      rf"(?i)\b(?:{_STORES})\b", ""),
