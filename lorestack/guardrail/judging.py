@@ -10,7 +10,9 @@ from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.change_kind import shows
+from lorestack.guardrail.faults import judge_fault
 from lorestack.guardrail.findings import JudgedBy, rule_text
+from lorestack.guardrail.left_out import judge_left_out
 from lorestack.guardrail.meaning import criterion_parts, split_acts
 from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_present
 from lorestack.guardrail.proposals import Proposal
@@ -98,7 +100,42 @@ def judge_criterion(
         outcome = _unlike_forbidden(outcome, spec, sentence, meaning)
     if not accepted:
         outcome = _after_meaning(outcome, sentence, prepared, paths)
+        # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
+        if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
+            outcome = _detail(outcome, sentence, prepared)
     return outcome, how
+
+
+def _detail(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
+    """A guess that let the proposal pass, whose prose puts off or goes without a thing the
+    rule names (left_out.py): undecided. A guess naming a well-known fault that is a detail
+    (faults.py): the fault shows -> it applies, undecided; only the code it is a detail of
+    shows -> kept."""
+    if outcome.status in ("satisfied", "not_applicable"):
+        clause = judge_left_out(sentence, prepared.text)
+        if clause is not None:
+            return RuleOutcome(
+                "undecided",
+                f"applies, undecided: it leaves out or puts off what the rule names "
+                f"('{clause[:60]}'); judge it", [f"leaves out: '{clause[:60]}'"],
+                quote=clause[:120],
+            )
+    found = judge_fault(sentence, prepared.text)
+    if found is None:
+        return outcome
+    if found.shown and outcome.status in ("satisfied", "not_applicable"):
+        trigger = f"shows {found.label}: '{found.line[:60]}'"
+        return RuleOutcome(
+            "undecided", f"applies, undecided: {trigger}; judge whether it breaks the rule",
+            [trigger], quote=found.line[:120],
+        )
+    if not found.shown and outcome.status == "undecided":
+        outcome.status = "satisfied"
+        outcome.reason = (
+            f"'{found.line[:60]}' is what the rule is about and does not show "
+            f"{found.label}: kept"
+        )
+    return outcome
 
 
 def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
