@@ -336,11 +336,23 @@ SESSION4_RUN: dict = {
 # the final run of issue 22's fifth session (missing.py: what a change leaves out;
 # change_kind.py: what kind of change it is; tuned on the six tuning batches only, scored
 # once here on 5d90c90 after the code was frozen, load 7.2-7.8). Targets met: 0 wrong
-# blocks only. tests/test_guardrail_heldout.py keeps these as floors.
-FINAL_RUN: dict = {
+# blocks only.
+SESSION5_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 135, "wrong_blocks": 0, "silent_passes": 29, "lookalike_pass": 46,
     "violation_answers": {"block": 0, "warn": 0, "undecided": 89, "pass": 29},
     "lookalike_answers": {"block": 0, "warn": 0, "undecided": 22, "pass": 46},
     "other_criteria_flagged": 185,
+}
+
+# the final run of issue 22's sixth session (faults.py: faults that are a detail;
+# left_out.py: prose that puts off what a rule wants; tuned on the seven tuning batches only,
+# scored once here on f32cbdb after the code was frozen, load 0.4-1.0). Targets met: 0 wrong
+# blocks only. tests/test_guardrail_heldout.py keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 139, "wrong_blocks": 0, "silent_passes": 27, "lookalike_pass": 48,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 91, "pass": 27},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 20, "pass": 48},
+    "other_criteria_flagged": 186,
 }
