@@ -19,6 +19,9 @@ def test_a_fault_shows_or_only_its_subject_shows_or_nothing_does():
     rule = "Catch specific exceptions; never a bare except"
     shown = judge_fault(rule, "try:\n    run()\nexcept:\n    pass")
     assert shown is not None and shown.shown and shown.line == "except:"
+    # said in a sentence, mid-line, it is the same fault
+    said = judge_fault(rule, "Add a fallback: except: pass around the cache read")
+    assert said is not None and said.shown
     kept = judge_fault(rule, "try:\n    run()\nexcept (OSError, ValueError):\n    log.warning('x')")
     assert kept is not None and not kept.shown
     assert judge_fault(rule, "x = compute(y)") is None  # no except at all: it says nothing

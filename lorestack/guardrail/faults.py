@@ -38,7 +38,7 @@ _DEP_CMD = r"\b(?:pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|npm\s+
 _FAULTS: tuple[tuple[str, str, str, str], ...] = (
     ("a bare or swallowing except",
      r"(?i)\bbare\s+except|specific\s+exceptions|swallow\w*\s+exceptions|broad\s+exceptions",
-     r"^\s*except\s*:|^\s*except\s*\(?\s*(?:Exception|BaseException)\b"
+     r"\bexcept\s*:|^\s*except\s*\(?\s*(?:Exception|BaseException)\b"
      r"|(?i:\bcatch(?:es|ing)?\s+(?:everything|anything|all\s+exceptions)\b)",
      r"^\s*except\b"),
     ("a mutable default argument", r"(?i)\bmutable\b[^.;]*\bdefault",
