@@ -178,7 +178,7 @@ def _git(repo_dir: Path, *args: str) -> str:
     try:
         return git_out(repo_dir, *args)
     except GitError as exc:
-        raise ProposalError(f"{exc} (--diff needs git)") from exc
+        raise ProposalError(f"--diff: {exc}") from exc
 
 
 def _names(raw: str) -> list[str]:
