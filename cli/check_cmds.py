@@ -1,7 +1,8 @@
 """`lorestack check`, `lorestack install|uninstall pre-commit`.
 
-Exit codes of `check`: 2 block, 1 warn or "applies, undecided" (also an error), 0 nothing
-applies; --strict makes a warn exit 2 like a block. As a pre-commit hook only a block stops
+Exit codes of `check`: 2 block, 1 warn or "applies, undecided", 0 nothing applies, 3 an
+error (a usage mistake, a missing file, an unknown revision); --strict makes a warn exit 2
+like a block. As a pre-commit hook only a block stops
 the commit (a warn too with --strict). As a hook it fails open on errors (exit 0, one line
 on stderr) unless --fail-closed.
 """
@@ -18,9 +19,42 @@ from lorestack.cli.install_cmds import install, uninstall
 from lorestack.cli.main import open_memory
 from lorestack.cli.render import emit_json, read_piped_stdin, read_stdin_input
 from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
+from lorestack.core.errors import LorestackError
 
 CLIENT_CHOICES = list(CLIENTS)
 WORKTREE = "\0worktree"
+ERROR_EXIT = 3
+
+
+class CheckCommand(click.Command):
+    """`check`'s errors exit 3, apart from its answers (0 pass, 1 warn, 2 block): a script,
+    a CI step or a client's hook must never read a typo or a missing file as a block (a
+    pre-tool hook's exit 2 denies the tool call) or as a warn."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            exc.exit_code = ERROR_EXIT
+            raise
+
+    def invoke(self, ctx):
+        from lorestack.cli.main import unexpected_line
+
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.exit_code = ERROR_EXIT
+            raise
+        except LorestackError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(ERROR_EXIT)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException,
+                SystemExit, KeyboardInterrupt, BrokenPipeError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+            click.echo(unexpected_line(exc), err=True)
+            sys.exit(ERROR_EXIT)
 
 
 def _proposal(text, file, diff_rev, staged, repo_dir: Path):
@@ -213,7 +247,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
     return result.commit_exit_code(strict)
 
 
-@click.command()
+@click.command(cls=CheckCommand)
 @click.argument("text", required=False)
 @click.option(
     "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
@@ -268,7 +302,7 @@ def check(
 ):
     """Hold a proposal (TEXT, '-' for stdin, --file, --diff, --staged) against your criteria,
     decisions and caveats: block (exit 2), warn or "applies, undecided" (exit 1; 2 with
-    --strict), or nothing applies / every rule kept (exit 0).
+    --strict), or nothing applies / every rule kept (exit 0). An error exits 3.
 
     Every verdict names the rule's id, its text, when it was set and why it exists.
     """

@@ -40,10 +40,13 @@ class LorestackGroup(click.Group):
         except BrokenPipeError:
             quiet_closed_pipe()
         except Exception as exc:  # noqa: BLE001 - last line of defence for users
-            click.echo(
-                f"Error: unexpected {type(exc).__name__}: {exc} "
-                "(this is a bug in lorestack; please report it)", err=True)
+            click.echo(unexpected_line(exc), err=True)
             sys.exit(1)
+
+
+def unexpected_line(exc: BaseException) -> str:
+    return (f"Error: unexpected {type(exc).__name__}: {exc} "
+            "(this is a bug in lorestack; please report it)")
 
 
 @click.group(cls=LorestackGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -132,14 +132,23 @@ def test_file_and_stdin_inputs(rules, repo):
     assert invoke("check", "--no-retrieval", "-", input="one-off job via cron").exit_code == 2
 
 
-def test_errors_exit_1_with_one_line(rules):
+def test_errors_exit_3_with_one_line(rules):
+    # 1 is a warn and 2 a block: an error must be neither
     missing = invoke("check", "--file", "nope.md")
-    assert missing.exit_code == 1 and missing.stderr.count("\n") == 1
+    assert missing.exit_code == 3 and missing.stderr.count("\n") == 1
     assert "nope.md" in missing.stderr
 
 
-def test_no_input_is_a_usage_error(rules):
-    assert invoke("check").exit_code == 2  # click usage error
+def test_usage_mistakes_exit_3_not_as_a_block(rules):
+    nothing = invoke("check")
+    assert nothing.exit_code == 3 and "give the proposal" in nothing.stderr
+    typo = invoke("check", "--stirct", "one-off job via cron")
+    assert typo.exit_code == 3 and "No such option" in typo.stderr
+    # a pre-tool hook with a bad option must not answer exit 2, which a client reads as deny
+    hook = invoke("check", "--hook", "pre-tool", "--client", "nobody", input="{}")
+    assert hook.exit_code == 3 and hook.stdout == ""
+    # the same commands' answers keep their codes
+    assert invoke("check", "--no-retrieval", "one-off job via cron").exit_code == 2
 
 
 def test_diff_of_the_working_tree_and_of_a_commit(git_repo):
