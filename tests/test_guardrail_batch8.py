@@ -1,5 +1,5 @@
 """Issue 22, seventh session: the eighth tuning batch (tests/guardrail_tuning_batch8.py) is as the
-brief asks, and its figures do not fall below the first run. Real files and the real MiniLM
+brief asks, and its figures stay above the first run. Real files and the real MiniLM
 model."""
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ def test_batch8_figures_do_not_regress(tmp_path):
     s = E.score(mem, ids, B8.CRITERIA, B8.CASES)
     assert s["refused"] == 0 and s["wrong_blocks"] == 0
     assert s["violation_answers"]["block"] == 0  # a guess never blocks
-    first = B8.FIRST_RUN
-    assert s["silent_passes"] <= first["silent_passes"], E.summary(s)
-    assert s["exact"] >= first["exact"], E.summary(s)
-    assert s["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)
+    first = B8.FIRST_RUN  # better than before the session's changes
+    assert s["silent_passes"] < first["silent_passes"] and s["exact"] > first["exact"], E.summary(s)
+    assert s["lookalike_pass"] > first["lookalike_pass"], E.summary(s)
