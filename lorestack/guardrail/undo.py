@@ -31,13 +31,20 @@ ENABLED = True
 _MONTHS = (
     "january february march april may june july august september october november december"
 )
-# a clause that is over as a whole: it stops, it is in the past, nobody does it, it moved off
+# a clause that is over as a whole: it is in the past, nobody has done it since, it moved off
 _OVER = re.compile(
-    r"\b(?:stop(?:s|ped|ping)?|no\s+longer|used\s+to|previously|formerly|nobody|no\s+one"
+    r"\b(?:no\s+longer|used\s+to|previously|formerly|(?:nobody|no\s+one)\s+(?:has|had)\s+\w+ed"
     r"|mov(?:e|es|ed|ing)\s+(?:[\w.'/-]+\s+){0,6}?(?:out\s+of|off|away\s+from)"
     r"|migrat(?:e|es|ed|ing)\s+(?:off|away\s+from)|phas(?:e|es|ed|ing)\s+out"
     rf"|until\s+(?:last|yesterday|recently|{'|'.join(_MONTHS.split())})"
     r"|(?:the|our)\s+(?:old|previous|former)\s+(?:[\w./-]+\s+){0,3}?(?:was|were|had|used|\w+ed))\b",
+    re.I,
+)
+# stopping, said by whoever does it ("Stop writing the token …", "we stopped deploying …"),
+# not of something else ("… so the linter stops failing")
+_STOPS = re.compile(
+    r"^\s*(?:(?:we|they|you|i|please)\s+(?:have\s+|had\s+|will\s+|must\s+|should\s+)?)?"
+    r"stop(?:s|ped|ping)?\b",
     re.I,
 )
 # a verb that takes away its object ("remove X from Y" takes X away, and edits Y)
@@ -75,7 +82,7 @@ def eligible(sentence: str) -> bool:
 def undoes(unit: str, forbidden: frozenset[str] = frozenset()) -> bool:
     """Does this clause take away what the rule forbids (a stem of `forbidden` is the
     object of remove / replace / get rid of), or speak of a state that is over?"""
-    if _OVER.search(unit):
+    if _OVER.search(unit) or _STOPS.search(unit):
         return True
     return any(
         {stem(w) for w in _WORDS.findall(m.group("object").lower())} & forbidden
