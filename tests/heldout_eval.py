@@ -4,13 +4,14 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|tuning|batch4|batch5|batch6|batch7|tuning-1-4|tuning-1-5|tuning-1-6|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|tuning|batch4|...|batch8|tuning-1-4|...|tuning-1-7|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
 fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
 (tests/guardrail_tuning_batch5.py), `batch6` the sixth (tests/guardrail_tuning_batch6.py),
-`batch7` the seventh (tests/guardrail_tuning_batch7.py), `tuning-1-4` the first four,
-`tuning-1-5` the first five, `tuning-1-6` the first six, `tuning-all` all seven.
+`batch7` the seventh (tests/guardrail_tuning_batch7.py), `batch8` the eighth
+(tests/guardrail_tuning_batch8.py), `tuning-1-4` the first four, `tuning-1-5` the first five,
+`tuning-1-6` the first six, `tuning-1-7` the first seven, `tuning-all` all eight.
 """
 
 from __future__ import annotations
@@ -130,13 +131,14 @@ def summary(s: dict) -> str:
 
 
 def tuning_set(which: str = "tuning-all"):
-    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch7`,
-    `tuning-1-4` (the first four), `tuning-1-5` (the first five), `tuning-1-6` (the first
-    six), `tuning-all` (all seven)."""
+    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch8`,
+    `tuning-1-4` (the first four) ... `tuning-1-7` (the first seven), `tuning-all` (all
+    eight)."""
     from tests import guardrail_tuning_batch4 as B4
     from tests import guardrail_tuning_batch5 as B5
     from tests import guardrail_tuning_batch6 as B6
     from tests import guardrail_tuning_batch7 as B7
+    from tests import guardrail_tuning_batch8 as B8
     from tests import guardrail_tuning_cases as T
 
     if which == "tuning":
@@ -149,13 +151,17 @@ def tuning_set(which: str = "tuning-all"):
         return B6.CRITERIA, B6.CASES
     if which == "batch7":
         return B7.CRITERIA, B7.CASES
+    if which == "batch8":
+        return B8.CRITERIA, B8.CASES
     batches = [(T.CRITERIA, T.CASES), (B4.CRITERIA, B4.CASES)]
-    if which in ("tuning-1-5", "tuning-1-6", "tuning-all"):
+    if which in ("tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-all"):
         batches.append((B5.CRITERIA, B5.CASES))
-    if which in ("tuning-1-6", "tuning-all"):
+    if which in ("tuning-1-6", "tuning-1-7", "tuning-all"):
         batches.append((B6.CRITERIA, B6.CASES))
-    if which == "tuning-all":
+    if which in ("tuning-1-7", "tuning-all"):
         batches.append((B7.CRITERIA, B7.CASES))
+    if which == "tuning-all":
+        batches.append((B8.CRITERIA, B8.CASES))
     criteria: dict[str, tuple[str, str]] = {}
     cases: list = []
     for crit, batch_cases in batches:
@@ -171,8 +177,8 @@ def main(argv: list[str]) -> None:
     which = argv[0] if argv else "heldout"
     confirmed = "--confirmed" in argv
     if which in (
-        "tuning", "batch4", "batch5", "batch6", "batch7",
-        "tuning-1-4", "tuning-1-5", "tuning-1-6", "tuning-all",
+        "tuning", "batch4", "batch5", "batch6", "batch7", "batch8",
+        "tuning-1-4", "tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-all",
     ):
         CRITERIA, CASES = tuning_set(which)
     else:

@@ -13,7 +13,7 @@ from lorestack.guardrail.change_kind import shows
 from lorestack.guardrail.faults import judge_fault
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.left_out import judge_left_out
-from lorestack.guardrail.meaning import criterion_parts, split_acts
+from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_present
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rules import (
@@ -27,6 +27,7 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
+from lorestack.guardrail.undo import judge_undo
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,7 +36,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def prepare(proposal: Proposal) -> PreparedText:
     """The proposal's text, tokenised once for every criterion."""
-    return PreparedText.of(proposal.text, change=proposal.is_change())
+    prepared = PreparedText.of(proposal.text, change=proposal.is_change())
+    prepared.prose = proposal.source == "text"
+    return prepared
 
 
 def judge_criterion(
@@ -103,6 +106,7 @@ def judge_criterion(
         # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
             outcome = _detail(outcome, sentence, prepared)
+        outcome = judge_undo(outcome, spec, sentence, prepared, paths, meaning)
     return outcome, how
 
 
@@ -233,6 +237,9 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
 # calibrated with the by-meaning threshold on the tuning cases (python -m
 # tests.calibrate_meaning --sweep; the curve is in docs/guardrail.md)
 FORBIDDEN_SIMILARITY = 0.45
+# the forbidden-act gate lets a proposal pass only if it does not read clearly nearer what
+# the rule forbids than what it states positively (seventh session, docs/guardrail.md)
+POSITIVE_MARGIN = 0.20
 
 
 _CALL_REGEX = re.compile(r"/\(\?<!\[\\w\.\]\)(.+)\\b/")
@@ -276,6 +283,11 @@ def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     bad = meaning(sentence, forbidden)
     if bad is None or bad.similarity >= FORBIDDEN_SIMILARITY:
         return outcome
+    if POSITIVE_MARGIN:  # far from both, but clearly nearer the forbidden act: stays open
+        stated = stated_clauses(sentence)
+        good = meaning(sentence, stated) if stated else None
+        if good is not None and bad.similarity - good.similarity >= POSITIVE_MARGIN:
+            return outcome
     outcome.status = "satisfied"
     outcome.reason = (
         f"close to the criterion by meaning, but far from what it forbids ('{bad.part}', "
@@ -347,9 +359,9 @@ def meaning_for(settings, proposal: Proposal, note) -> Callable[[str], object]:
 
     state: dict = {}
 
-    def applies(sentence: str, parts: list[str] | None = None):
+    def applies(sentence: str, parts: list[str] | None = None, skip=None):
         """The meaning hit of `sentence` at or above the threshold; with `parts`, the
-        closest of those parts whatever its similarity."""
+        closest of those parts whatever its similarity; `skip`: proposal units left out."""
         if "judge" not in state:
             state["judge"] = None
             if not settings.guardrail.meaning or not available(settings):
@@ -366,6 +378,6 @@ def meaning_for(settings, proposal: Proposal, note) -> Callable[[str], object]:
         judge = state["judge"]
         if judge is None:
             return None
-        return judge.closest(parts) if parts is not None else judge.applies(sentence)
+        return judge.closest(parts) if parts is not None else judge.applies(sentence, skip)
 
     return applies

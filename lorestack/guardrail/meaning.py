@@ -114,6 +114,23 @@ def split_acts(sentence: str) -> tuple[list[str], list[str]]:
     return forbidden, recommended
 
 
+@lru_cache(maxsize=4096)
+def _stated(sentence: str) -> tuple[str, ...]:
+    out = []
+    for clause in _CLAUSE.split(" ".join(sentence.split())):
+        clause = clause.strip(" ,.")
+        if clause and not _PROHIBITION.search(clause) and len(clause.split()) >= 2:
+            out.append(_topic(clause))
+    return tuple(out)
+
+
+def stated_clauses(sentence: str) -> list[str]:
+    """The clauses of a rule that state what is done, not what is forbidden ("Store
+    timestamps in UTC" of "…; never save local time"), as topics; a fact or a permission
+    counts too (unlike split_acts' recommended clauses)."""
+    return list(_stated(sentence))
+
+
 def proposal_units(proposal: Proposal) -> list[str]:
     """The whole proposal and its lines / sentences / shell steps (the added lines of a
     diff), with the changed paths named, at most MAX_UNITS."""
@@ -173,18 +190,21 @@ class MeaningJudge:
         self.units = proposal_units(proposal)
         self._unit_vectors = self.embedder.embed(self.units) if self.units else None
 
-    def best(self, sentence: str) -> MeaningHit | None:
+    def best(self, sentence: str, skip=None) -> MeaningHit | None:
         """The closest (criterion part, proposal unit) pair, or None without units."""
-        return self.closest(_parts(sentence))
+        return self.closest(_parts(sentence), skip)
 
-    def closest(self, parts: list[str] | tuple[str, ...]) -> MeaningHit | None:
-        """The closest (one of `parts`, proposal unit) pair."""
+    def closest(self, parts: list[str] | tuple[str, ...], skip=None) -> MeaningHit | None:
+        """The closest (one of `parts`, proposal unit) pair; `skip(unit)`: units left out."""
         if self._unit_vectors is None or not parts:
             return None
-        sims = _vectors(self.embedder, parts) @ self._unit_vectors.T
+        kept = [j for j, u in enumerate(self.units) if skip is None or not skip(u)]
+        if not kept:
+            return None
+        sims = (_vectors(self.embedder, parts) @ self._unit_vectors.T)[:, kept]
         i, j = divmod(int(sims.argmax()), sims.shape[1])
-        return MeaningHit(float(sims[i, j]), parts[i], self.units[j])
+        return MeaningHit(float(sims[i, j]), parts[i], self.units[kept[j]])
 
-    def applies(self, sentence: str) -> MeaningHit | None:
-        hit = self.best(sentence)
+    def applies(self, sentence: str, skip=None) -> MeaningHit | None:
+        hit = self.best(sentence, skip)
         return hit if hit is not None and hit.similarity >= self.threshold else None
