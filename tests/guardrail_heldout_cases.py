@@ -348,11 +348,25 @@ SESSION5_RUN: dict = {
 # the final run of issue 22's sixth session (faults.py: faults that are a detail;
 # left_out.py: prose that puts off what a rule wants; tuned on the seven tuning batches only,
 # scored once here on f32cbdb after the code was frozen, load 0.4-1.0). Targets met: 0 wrong
-# blocks only. tests/test_guardrail_heldout.py keeps these as floors.
-FINAL_RUN: dict = {
+# blocks only.
+SESSION6_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 139, "wrong_blocks": 0, "silent_passes": 27, "lookalike_pass": 48,
     "violation_answers": {"block": 0, "warn": 0, "undecided": 91, "pass": 27},
     "lookalike_answers": {"block": 0, "warn": 0, "undecided": 20, "pass": 48},
     "other_criteria_flagged": 186,
+}
+
+# the final run of issue 22's seventh session (undo.py: a removal or a past state keeps the
+# rule; the forbidden-act gate's positive margin; tuned on the eight tuning batches only,
+# scored once here on 542ae5a after the code was frozen, load 2.7-4.3). The same answers as
+# the sixth session's on every case figure: what moved tuning batch 8 (exact 56 -> 63/114)
+# did not move this set. Targets met: 0 wrong blocks only. tests/test_guardrail_heldout.py
+# keeps these as floors.
+FINAL_RUN: dict = {
+    "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
+    "exact": 139, "wrong_blocks": 0, "silent_passes": 27, "lookalike_pass": 48,
+    "violation_answers": {"block": 0, "warn": 0, "undecided": 91, "pass": 27},
+    "lookalike_answers": {"block": 0, "warn": 0, "undecided": 20, "pass": 48},
+    "other_criteria_flagged": 190,
 }
