@@ -63,8 +63,7 @@ class OnnxMiniLMEmbedder:
     dim = 384
 
     def __init__(self, model_dir: str | os.PathLike, *, batch_size: int = 32,
-                 max_tokens: int = 256, threads: int | None = None,
-                 shrink_arena: bool = False):
+                 max_tokens: int = 256, threads: int | None = None):
         folder = _model_folder(model_dir)
         if folder is None:
             raise ConfigError(
@@ -89,12 +88,6 @@ class OnnxMiniLMEmbedder:
         self._session = ort.InferenceSession(
             str(folder / "model.onnx"), sess_options=options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
-        # onnxruntime keeps the largest working memory any run needed in its arena for good
-        # (a batch of 32 long passages: ~250 MB); shrinking it after each run hands that back
-        self._run_options = ort.RunOptions()
-        if shrink_arena:
-            self._run_options.add_run_config_entry(
-                "memory.enable_memory_arena_shrinkage", "cpu:0")
         self._single: dict[str, np.ndarray] = {}  # text -> embed([text])[0], the last few
 
     def embed_one(self, text: str) -> np.ndarray:
@@ -120,7 +113,7 @@ class OnnxMiniLMEmbedder:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feed, self._run_options)[0]
+        hidden = self._session.run(None, feed)[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         return l2_normalise(pooled)
@@ -218,16 +211,12 @@ _CACHE: dict[tuple, Embedder] = {}
 # thread costs more than it gives (single query on 2 busy cores: p50 7.7 ms with one thread,
 # 13 ms with the default), and prompts that arrive together then embed side by side.
 _THREADS: int | None = None
-# whether the local model's arena is shrunk after each run (the resident service: see
-# OnnxMiniLMEmbedder); a one-shot command exits instead
-_SHRINK = False
 
 
-def use_threads(threads: int | None, *, shrink_arena: bool = False) -> None:
-    """Intra-op threads for the local model from now on in this process (None: the default),
-    and whether its arena is handed back after each run."""
-    global _THREADS, _SHRINK
-    _THREADS, _SHRINK = threads, shrink_arena
+def use_threads(threads: int | None) -> None:
+    """Intra-op threads for the local model from now on in this process (None: the default)."""
+    global _THREADS
+    _THREADS = threads
 
 
 def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
@@ -242,9 +231,8 @@ def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
             _CACHE[key] = LiteLLMEmbedder(emb.model, batch_size=emb.batch_size, api_base=api_base)
         return _CACHE[key]
     folder = resolve_model_dir(emb)
-    onnx_key = ("onnx", str(folder), emb.batch_size, emb.max_tokens, _THREADS, _SHRINK)
+    onnx_key = ("onnx", str(folder), emb.batch_size, emb.max_tokens, _THREADS)
     if onnx_key not in _CACHE:
         _CACHE[onnx_key] = OnnxMiniLMEmbedder(folder, batch_size=emb.batch_size,
-                                              max_tokens=emb.max_tokens, threads=_THREADS,
-                                              shrink_arena=_SHRINK)
+                                              max_tokens=emb.max_tokens, threads=_THREADS)
     return _CACHE[onnx_key]

@@ -53,32 +53,6 @@ def test_embed_shape_dtype_norm_and_order(ours):
     assert isinstance(ours, Embedder)
 
 
-def test_a_shrunk_arena_gives_the_same_vectors(ours):
-    """The service hands the model's working memory back after each run: the vectors must be
-    the very ones a default session gives (long batches included: they are what grows it)."""
-    shrunk = OnnxMiniLMEmbedder(model_dir(), threads=1, shrink_arena=True)
-    texts = TEXTS + ["passage " * 300] * 3
-    assert np.array_equal(shrunk.embed(texts), ours.embed(texts))
-    assert np.array_equal(shrunk.embed_one(TEXTS[3]), ours.embed([TEXTS[3]])[0])
-
-
-def test_the_arena_setting_keys_the_kept_embedder():
-    from lorestack.retrieval import embedding
-
-    settings = load_settings()
-    try:
-        embedding.use_threads(1, shrink_arena=True)
-        shrunk = get_embedder(settings)
-        embedding.use_threads(1)
-        plain = get_embedder(settings)
-    finally:
-        embedding.use_threads(None)
-    assert shrunk is not plain
-    assert shrunk._run_options.get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"
-    with pytest.raises(RuntimeError):  # never set on the default session's options
-        plain._run_options.get_run_config_entry("memory.enable_memory_arena_shrinkage")
-
-
 def test_get_embedder_uses_the_configured_folder_and_caches(tmp_path, monkeypatch):
     settings = load_settings()
     first = get_embedder(settings)

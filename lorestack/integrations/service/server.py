@@ -168,9 +168,7 @@ class Service:
         parse_cache.enable(True)
         from lorestack.retrieval import embedding
 
-        # one short query per prompt (prompts together run side by side); the arena handed
-        # back after each run (an index sync embeds long batches)
-        embedding.use_threads(1, shrink_arena=True)
+        embedding.use_threads(1)  # one short query per prompt; prompts together side by side
         self.jobs.start()
         self.log(f"serving {self.version} on {self._sock.getsockname() if self._sock else '?'}")
         try:
