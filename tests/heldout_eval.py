@@ -73,6 +73,23 @@ def answer(result, target: str | None) -> str:
     return "pass"
 
 
+def answers_through_check(mem, ids, cases, *, expect: bool) -> dict[str, str]:
+    """Each case through `check` as the CLI runs it (no retrieval, no LLM): its answer for
+    the case's criterion, which a guessed reading never makes a block; with `expect`, each
+    answer must be the case's label."""
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    answers = {}
+    for case_id, key, raw, expected in cases:
+        result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+        answers[case_id] = answer(result, ids[key])
+        assert answers[case_id] != "block", (case_id, answers[case_id])
+        if expect:
+            assert answers[case_id] == expected, (case_id, answers[case_id])
+    return answers
+
+
 def exact(expected: str, got: str, verdict: str, confirmed: bool) -> bool:
     if expected == "pass":
         return got == "pass"
