@@ -425,8 +425,6 @@ def _hit(c: Candidate, explain: bool, plain: bool = False) -> ScoredDoc:
         info["date_rank"] = c.ranks["date"]
     if plain:  # the dense ranking of the query without the speakers' names ran
         info["vector_plain_rank"] = c.ranks.get("vector-plain")
-    if "neighbour" in c.ranks:  # reached through an adjacent turn (retrieval/neighbours.py)
-        info["neighbour_of_rank"] = c.ranks["neighbour"]
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})

@@ -197,7 +197,7 @@ def assemble_context(
     `hits` supplies retrieval results directly (anything with the `Hit` protocol; otherwise
     the index is searched for `query` in `retrieval` mode); `exclude_ids` are never shown
     again (what the session already received); `expand=False` packs only whole hits (no
-    neighbour turns, no excerpts), as the bench's single-retriever modes do. When the budget
+    excerpts), as the bench's single-retriever modes do. When the budget
     is not spent, the loader draws more of the ranking (`loader.fill_budget`): by searching
     again with a larger k, or through `more_hits(k)` when the caller supplied the hits.
     `record=False` leaves usage (access reinforcement) alone: a bench asks independent
@@ -226,7 +226,7 @@ def assemble_context(
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
         return result
-    c, resident_items, more = gather(req, tiers, recent, hits, expand, more_hits)
+    c, resident_items, more = gather(req, tiers, recent, hits, more_hits)
     _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
@@ -248,7 +248,7 @@ def _plan_and_render(
     budget = result.budget
     longest = max(
         [i.tilde for i in resident_items]
-        + [longest_tilde_fence(b.text) for b in [*c.recent, *c.hits, *c.neighbours]]
+        + [longest_tilde_fence(b.text) for b in [*c.recent, *c.hits]]
         + [0]
     )
     fence_open, fence_close = fence_for(longest)

@@ -40,7 +40,7 @@ class Block:
     kind: str
     text: str
     tokens: int
-    source: str = ""  # resident | journal | todo | retrieved | neighbour | excerpt | catalog
+    source: str = ""  # resident | journal | todo | retrieved | excerpt | catalog
     order: float = 0.0  # render order inside its group (event time)
     group: str = ""  # blocks with the same group share one heading
     head: str = ""  # that heading ("" for none)
@@ -287,44 +287,6 @@ class DayCache:
             return None  # only a file is read (a stale path is simply skipped)
         i = self._positions(path).get(event_id)
         return None if i is None else (self.events(path)[i], path)
-
-    def neighbours(self, event, path: Path, width: int = 1) -> list:
-        """The turns just before and after `event` in the same session (nearest first)."""
-        if not event.session:
-            return []
-        same = [e for e in self.events(path) if e.session == event.session]
-        same.sort(key=lambda e: e.time)
-        at = next((i for i, e in enumerate(same) if e.id == event.id), None)
-        if at is None:
-            return []
-        if at < width or at + width >= len(same):
-            # a session that crosses midnight goes on in the next (began in the last) day file
-            before, after = self._session_across_midnight(event.session, path)
-            at += len(before)
-            same = before + same + after
-        out: list[JournalEvent] = []
-        for step in range(1, width + 1):
-            out.extend(same[j] for j in (at - step, at + step) if 0 <= j < len(same))
-        return out
-
-
-    def _session_across_midnight(self, session: str, path: Path) -> tuple[list, list]:
-        """The session's turns in the day files before and after `path` (oldest first)."""
-        from datetime import date
-
-        journal = self.mem.journal
-        try:
-            day = date.fromisoformat(Path(path).stem)
-        except ValueError:
-            return [], []
-        if journal is None:
-            return [], []
-        out: list[list] = []
-        for step in (-1, 1):
-            other = journal.day_file(day + timedelta(days=step))
-            turns = [e for e in self.events(other) if e.session == session] if other.is_file() else []
-            out.append(sorted(turns, key=lambda e: e.time))
-        return out[0], out[1]
 
 
 # ---- retrieval hits ----------------------------------------------------------------------------

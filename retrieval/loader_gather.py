@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from functools import partial
 
 from lorestack.memory_layers.memory import Memory
@@ -21,7 +21,7 @@ from lorestack.retrieval.loader_blocks import (
     recent_events,
     resident_blocks,
 )
-from lorestack.retrieval.loader_plan import NEIGHBOUR_HITS, Candidates, More
+from lorestack.retrieval.loader_plan import Candidates, More
 from lorestack.retrieval.loader_session import remembered_hits, summarise_routine
 from lorestack.retrieval.modes import RecallMode
 from lorestack.retrieval.recall import index_is_warm, lexical_hits, search_ranking
@@ -100,10 +100,8 @@ def _retrieve(req: Request, views) -> list:
         req.notes.extend(f"retrieval: {w}" for w in warnings)
 
 
-def _hit_blocks(
-    req: Request, hits: Sequence[Hit], views, days: DayCache, expand: bool
-) -> tuple[list[Block], list[Block]]:
-    """(whole blocks of the hits in rank order, neighbour turns of the best event hits)."""
+def _hit_blocks(req: Request, hits: Sequence[Hit], views, days: DayCache) -> list[Block]:
+    """Whole blocks of the hits, in rank order."""
     item_ids = {h.id for h in hits if h.type != "event"}
     known: dict[str, str] = {}
     for view in views:
@@ -118,24 +116,7 @@ def _hit_blocks(
                           anchors=req.anchors)
         if block is not None:
             blocks.append(block)
-    neighbours: list[Block] = []
-    if expand:
-        for block in [b for b in blocks if b.kind == "event"][:NEIGHBOUR_HITS]:
-            when = datetime.fromtimestamp(block.order, tz=timezone.utc)
-            event, path = days.find(LightHit(block.id or "", "event", block.day_file, when))
-            for other in days.neighbours(event, path) if event else []:
-                if other.time <= req.now and other.id not in req.excluded:
-                    neighbours.append(
-                        event_block(
-                            other,
-                            req.now,
-                            req.memo,
-                            "neighbour",
-                            str(path),
-                            days.position(path, other.id),
-                        )
-                    )
-    return blocks, neighbours
+    return blocks
 
 
 def gather(
@@ -143,7 +124,6 @@ def gather(
     tiers: tuple[str, ...],
     recent: bool,
     hits: list | None,
-    expand: bool,
     more_hits: Callable[[int], list] | None = None,
 ) -> tuple[Candidates, list, More | None]:
     """Every candidate block, the resident items (for the fence width), and how to draw more
@@ -171,12 +151,12 @@ def gather(
         found = _retrieve(req, views) if hits is None else hits
         if hits is None and recent and not (req.query and req.query.strip()):
             found = remembered_hits(views)  # no query: what was remembered before the log
-        c.hits, c.neighbours = _hit_blocks(req, found, views, days, expand)
+        c.hits = _hit_blocks(req, found, views, days)
         fetch = more_hits
         if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
             fetch = partial(_retrieve_k, req, views)
         if fetch is not None and found and req.mem.settings.loader.fill_budget:
-            grower = Grower(req, views, days, expand, fetch, found, searched=hits is None)
+            grower = Grower(req, views, days, fetch, found, searched=hits is None)
             return c, resident_items, grower
     return c, resident_items, None
 
@@ -205,9 +185,9 @@ class Grower:
     fewer hits than asked (nothing more to find).
     """
 
-    def __init__(self, req: Request, views, days: DayCache, expand: bool,
+    def __init__(self, req: Request, views, days: DayCache,
                  fetch: Callable[[int], list], found: list, searched: bool):
-        self.req, self.views, self.days, self.expand, self.fetch = req, views, days, expand, fetch
+        self.req, self.views, self.days, self.fetch = req, views, days, fetch
         # hits the caller supplied: as many as given; our own search: as many as asked
         self.k = max(req.k, len(found)) if searched else max(len(found), 1)
         self.seen = {h.id for h in found}
@@ -239,6 +219,6 @@ class Grower:
         # costs more than ranking it)
         take = max(room // 6, 16)
         batch, self.pending = self.pending[:take], self.pending[take:]
-        blocks, neighbours = _hit_blocks(self.req, batch, self.views, self.days, self.expand)
+        blocks = _hit_blocks(self.req, batch, self.views, self.days)
         self.sizes.extend(b.tokens for b in blocks)
-        return [b for b in [*blocks, *neighbours] if longest_tilde_fence(b.text) <= self.max_tilde]
+        return [b for b in blocks if longest_tilde_fence(b.text) <= self.max_tilde]

@@ -10,13 +10,12 @@ Order of claims on the budget (each phase may use what the earlier ones left):
 3. the journal (today, last working day, open todos) up to `loader.journal_share` of the rest;
 4. *more* of the ranking: while the top-k tier still has room, the retriever is asked for
    further hits (the pool grows in steps up to `loader.max_candidates`), appended after the
-   ones already ranked so the packing above is never reordered — before neighbours and
-   excerpts, so a small first k (the prompt hook's) still packs the ranking as plain
-   packing would (on the generated chat set, adjacent turns taken first lost evidence);
+   ones already ranked so the packing above is never reordered — before excerpts, so a
+   small first k (the prompt hook's) still packs the ranking as plain packing would;
 5. for long hits that did not fit whole, an excerpt around the matching passage (sized to
-   the room left, at most `loader.excerpt_tokens`), then the neighbours of the best hits
-   (adjacent turns of the same session) — leaving the catalog its share — then resident
-   leftovers;
+   the room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
+   resident leftovers. (Adjacent turns of the best hits were offered here until the eighth
+   session: on locomo-dev they changed no figure and cost 6 ms a context, docs/recall.md §16);
 6. the catalog, one line per memory file;
 7. whatever is still free goes back to the resident leftovers and the journal.
 """
@@ -32,7 +31,6 @@ from lorestack.retrieval.render_context import PREFACE, SECTION_TITLES, TokenMem
 
 TIERS: tuple[str, ...] = ("resident", "catalog", "topk")
 MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
-NEIGHBOUR_HITS = 40  # expand up to this many of the best event hits with adjacent turns
 NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
 MIN_FILL_TOKENS = 12  # below this much room no further hit is worth a search
 MIN_EXCERPT_TOKENS = 40  # an excerpt shorter than this says too little to be worth its line
@@ -56,7 +54,6 @@ class Candidates:
     resident: list[Block] = field(default_factory=list)
     hits: list[Block] = field(default_factory=list)
     recent: list[Block] = field(default_factory=list)
-    neighbours: list[Block] = field(default_factory=list)
     catalog: Iterable = ()
     catalog_total: int = 0
 
@@ -188,8 +185,8 @@ def plan(
     need_rows, rows = _tee(c.catalog)
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
     if more is not None:
-        # more of the ranking before neighbours and excerpts: a small k (the prompt hook's 8)
-        # must not let adjacent turns take the room of hits the ranking put higher
+        # more of the ranking before excerpts: a small k (the prompt hook's 8) must not let
+        # excerpts take the room of hits the ranking put higher
         grown = _grow(more, bud, avail - reserve, query if expand else None, excerpt_tokens)
         if grown:
             notes.append(f"top-k: {grown} more ranked hit(s) drawn to fill the budget")
@@ -212,12 +209,9 @@ def plan(
 
 
 def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> None:
-    """Excerpts of long hits that did not fit whole (best first), then neighbour turns."""
+    """Excerpts of long hits that did not fit whole (best first)."""
     for block in c.hits:
         _offer_excerpt(block, bud, cap, query, excerpt_tokens)
-    for block in c.neighbours:
-        if not bud.duplicate(block, near=True):
-            bud.offer(block, cap)
 
 
 def _offer_excerpt(
@@ -241,7 +235,7 @@ def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens
         if blocks is None:
             break
         for block in blocks:
-            if bud.duplicate(block, near=block.source == "neighbour"):
+            if bud.duplicate(block, near=False):
                 continue
             if bud.used + bud.cost(block) <= cap:  # extra hits that do not fit are not
                 shown += bud.offer(block, cap) and block.source == "retrieved"  # "left out"

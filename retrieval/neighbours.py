@@ -5,8 +5,9 @@ says when the class the previous turn named takes place. At index time (`link_tu
 event with a session and a speaker learns the ids of the previous and next turn of that
 session and a little of their text (`before` / `after`, `retrieval.neighbour_chars`); BM25
 indexes that text in a separate field (`retrieval.neighbour_weight`, 2.5: on locomo-dev an
-answer turn is best found by the words of the turn that asked it, docs/recall.md §13), and the
-loader shows the adjacent turns of the best hits when room is left. The stored and displayed
+answer turn is best found by the words of the turn that asked it, docs/recall.md §13). The
+loader no longer adds adjacent turns to the context (it changed nothing on locomo-dev,
+docs/recall.md §16). The stored and displayed
 text is untouched. Events without a session and a speaker (coding notes, prompts, decisions)
 stand alone.
 

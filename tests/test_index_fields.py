@@ -1,8 +1,7 @@
 """Speaker, session and resolved dates as index fields: written by the import path, kept by the
 journal files, rebuilt by `reindex`, stored in tantivy, Chroma and the catalog, and used —
 BM25 and the date retriever match a question naming a day to an event that said "last
-Saturday", the default pipeline favours the speaker a question names, and neighbour turns
-stay inside the session, even across midnight."""
+Saturday", and the default pipeline favours the speaker a question names."""
 
 from __future__ import annotations
 
@@ -250,45 +249,7 @@ def test_only_a_speaker_the_query_names_and_not_everyone_counts():
     assert named_speakers("Did Gus and Sami meet?", {"Gus", "Sami"}) == set()
 
 
-# ---- used: sessions -------------------------------------------------------------------------
-def test_neighbour_turns_stay_in_the_session_even_across_midnight(mem):
-    from lorestack.retrieval.hits import LightHit
-    from lorestack.retrieval.loader import assemble_context
-
-    late = [
-        ImportEvent(
-            id="N1",
-            time=datetime(2023, 5, 8, 23, 59, 30, tzinfo=timezone.utc),
-            session="night",
-            speaker="Gus",
-            text="Gus: What was the name of that band?",
-        ),
-        ImportEvent(
-            id="N2",
-            time=datetime(2023, 5, 9, 0, 0, 10, tzinfo=timezone.utc),
-            session="night",
-            speaker="Sami",
-            text="Sami: The Quiet Harbours, I think.",
-        ),
-        ImportEvent(
-            id="O1",
-            time=datetime(2023, 5, 8, 23, 59, 40, tzinfo=timezone.utc),
-            session="other",
-            speaker="Ivo",
-            text="Ivo: unrelated chatter in a group.",
-        ),
-    ]
-    import_events(mem, late)
-    path = str(mem.journal.day_file(date(2023, 5, 8)))
-    hit = LightHit("N1", "event", path, late[0].time)
-    result = assemble_context(
-        mem, hits=[hit], budget=1500, recent=False, now=ASKED, tiers=("topk",)
-    )
-    assert "What was the name of that band?" in result.text
-    assert "The Quiet Harbours" in result.text  # the same session, on the next day's file
-    assert "unrelated chatter" not in result.text  # adjacent in time, another session
-
-
+# ---- used: speakers ----------------------------------------------------------------------------
 def test_known_speakers_follow_an_import_by_another_process(chat, repo):
     _mem, index = chat
     assert index.speakers() == {"Gus", "Sami"}

@@ -1,6 +1,6 @@
 """The loader fills its budget and shows long hits as excerpts (issue 11, part 2).
 
-- When the retriever's candidates (and their neighbour turns) leave room, the loader draws
+- When the retriever's candidates leave room, the loader draws
   more of the same ranking, in steps, without reordering the hits it already packed.
 - A long hit that does not fit whole shows its best-matching passage, marked as an excerpt
   with how to read the whole; the best hits get theirs in rank order.

@@ -31,18 +31,6 @@ def _with_settings(section: str, **values) -> Callable[..., AbstractContextManag
     return apply
 
 
-@contextmanager
-def _no_neighbour_turns(store) -> Iterator[None]:
-    from lorestack.retrieval import loader_gather as loader
-
-    saved = loader.NEIGHBOUR_HITS
-    loader.NEIGHBOUR_HITS = 0
-    try:
-        yield
-    finally:
-        loader.NEIGHBOUR_HITS = saved
-
-
 def ablations() -> list[Ablation]:
     """(name, context manager taking the bench store) per stage of the default pipeline."""
     return [
@@ -53,7 +41,6 @@ def ablations() -> list[Ablation]:
         ("-dense-plain", _with_settings("retrieval", dense_names="keep")),
         ("-decay", _with_settings("retrieval", reranker="none")),
         ("-excerpts", _with_settings("loader", excerpts=False)),
-        ("-neighbours", _no_neighbour_turns),
         ("-fill", _with_settings("loader", fill_budget=False)),
         ("rrf_k=60", _with_settings("retrieval", rrf_k=60)),
     ]

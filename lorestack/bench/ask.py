@@ -105,8 +105,7 @@ def hook_context(mem, query: str, budget: int, now, *, record: bool = False):
 
 def hook_floor(mem, query: str, budget: int, now):
     """Plain packing of the hook's own ranking: the same search as `hook_context` (its k,
-    its mode, grown the same way while room is left), whole hits in rank order, no neighbour
-    turns and no excerpts. The shipped loader is held to at least this (loader against
+    its mode, grown the same way while room is left), whole hits in rank order, no excerpts. The shipped loader is held to at least this (loader against
     loader: the ranking is the same, only what the loader adds around it differs)."""
     from lorestack.retrieval.loader import assemble_context
 
