@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +42,7 @@ class DocState:
     chunks: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DocKey:
     """What merging the files' docs needs of one parsed doc, and its hash; the doc itself is
     read again (`Catalog.file_doc`) only when it must be written to the docs table."""
@@ -123,8 +124,10 @@ class Catalog:
             if entry is None or entry[0] != digest:
                 docs = [IndexDoc.from_json(d) for d in json.loads(docs_text)]
                 parsed[path] = docs
-                entry = (digest, [DocKey(d.id, d.type, d.title, d.file_rank, d.path, d.status,
-                                         d.doc_hash, path, n) for n, d in enumerate(docs)],
+                entry = (digest, [DocKey(d.id, sys.intern(d.type), d.title, d.file_rank,
+                                         path if d.path == path else d.path,
+                                         sys.intern(d.status), d.doc_hash, path, n)
+                                  for n, d in enumerate(docs)],
                          json.loads(problems_text))
             kept[path] = entry
             keys[path] = entry[1]
