@@ -7,8 +7,10 @@ source file; `docs` is the merged document set plus, per doc, the hash each inde
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,22 @@ class DocState:
     chunks: int
 
 
+@dataclass(frozen=True, slots=True)
+class DocKey:
+    """What merging the files' docs needs of one parsed doc, and its hash; the doc itself is
+    read again (`Catalog.file_doc`) only when it must be written to the docs table."""
+
+    id: str
+    type: str
+    title: str
+    file_rank: int
+    path: str
+    status: str
+    doc_hash: str
+    file: str  # the files table's key
+    at: int    # its place in that file's docs
+
+
 class CatalogError(Exception):
     pass
 
@@ -61,6 +79,9 @@ class Catalog:
             self.set_meta("version", str(CATALOG_VERSION))
         elif version != str(CATALOG_VERSION):
             raise CatalogError(f"{path}: catalog version {version}, expected {CATALOG_VERSION}")
+        # per file: (digest of its stored docs and problems, their keys, problems), so a sync
+        # parses and hashes only the files whose stored docs changed since it last read them
+        self._keys: dict[str, tuple[bytes, list[DocKey], list[str]]] = {}
 
     def close(self) -> None:
         self.db.close()
@@ -83,6 +104,41 @@ class Catalog:
         for path, docs, problems in self.db.execute("SELECT path, docs, problems FROM files"):
             out[path] = ([IndexDoc.from_json(d) for d in json.loads(docs)], json.loads(problems))
         return out
+
+    def file_doc_keys(self) -> tuple[dict[str, list[DocKey]], list[str],
+                                     dict[str, list[IndexDoc]]]:
+        """(per file the keys of its docs, every file's problems, the docs parsed now).
+
+        A file's stored docs are parsed and hashed again only when their text differs from
+        what this catalog last read (another process's sync included); the others' keys are
+        kept from then. Same result as parsing `file_docs()` whole."""
+        keys: dict[str, list[DocKey]] = {}
+        problems: list[str] = []
+        parsed: dict[str, list[IndexDoc]] = {}
+        kept: dict[str, tuple[bytes, list[DocKey], list[str]]] = {}
+        for path, docs_text, problems_text in self.db.execute(
+                "SELECT path, docs, problems FROM files"):
+            digest = hashlib.blake2b(f"{docs_text}\0{problems_text}".encode(),
+                                     digest_size=16).digest()
+            entry = self._keys.get(path)
+            if entry is None or entry[0] != digest:
+                docs = [IndexDoc.from_json(d) for d in json.loads(docs_text)]
+                parsed[path] = docs
+                entry = (digest, [DocKey(d.id, sys.intern(d.type), d.title, d.file_rank,
+                                         path if d.path == path else d.path,
+                                         sys.intern(d.status), d.doc_hash, path, n)
+                                  for n, d in enumerate(docs)],
+                         json.loads(problems_text))
+            kept[path] = entry
+            keys[path] = entry[1]
+            problems.extend(entry[2])
+        self._keys = kept
+        return keys, problems, parsed
+
+    def file_doc(self, key: DocKey) -> IndexDoc:
+        """The parsed doc a key stands for."""
+        row = self.db.execute("SELECT docs FROM files WHERE path=?", (key.file,)).fetchone()
+        return IndexDoc.from_json(json.loads(row[0])[key.at])
 
     def put_file(self, path: str, kind: str, mtime_ns: int, size: int, sha: str,
                  docs: list[IndexDoc], problems: list[str]) -> None:

@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.memory_layers.memory import Memory
@@ -251,12 +251,32 @@ def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
     return docs
 
 
-def merge_docs(per_file: dict[str, list[IndexDoc]]) -> tuple[dict[str, IndexDoc], list[str]]:
-    """Apply Memory.load_items' rules: project overrides global; archived copy wins a dup id."""
+class _Mergeable(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def file_rank(self) -> int: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
+
+D = TypeVar("D", bound=_Mergeable)
+
+
+def merge_docs(per_file: dict[str, list[D]]) -> tuple[dict[str, D], list[str]]:
+    """Apply Memory.load_items' rules: project overrides global; archived copy wins a dup id.
+
+    Works on `IndexDoc`s or on the catalog's `DocKey`s (the same fields, without the text)."""
     from lorestack.memory_layers.scopes import ProjectShadow
 
     problems: list[str] = []
-    by_id: dict[str, IndexDoc] = {}
+    by_id: dict[str, D] = {}
     all_docs = [d for docs in per_file.values() for d in docs]
     shadow = ProjectShadow(
         (d.id, d.type, d.title) for d in all_docs if d.file_rank == 1 and d.type != "event")

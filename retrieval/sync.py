@@ -160,24 +160,28 @@ def _neighbour_signature(index: MemoryIndex) -> str:
 
 
 def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
-    """Diff the merged doc set against the catalog's docs table."""
+    """Diff the merged doc set against the catalog's docs table.
+
+    Merging needs only each doc's identity and hash (`DocKey`); the catalog parses and hashes
+    again only the files whose stored docs changed since it last read them, and a doc is read
+    whole only when it must be written."""
     catalog = index.catalog
-    per_file = {}
-    for path, (docs, problems) in catalog.file_docs().items():
-        per_file[path] = docs
+    with catalog.transaction():  # no other sync rewrites the files between reading and writing
+        per_file, problems, parsed = catalog.file_doc_keys()
         report.problems.extend(problems)
-    desired, merge_problems = merge_docs(per_file)
-    report.problems.extend(merge_problems)
-    states = catalog.doc_states()
-    with catalog.transaction():
-        for doc_id, doc in desired.items():
+        desired, merge_problems = merge_docs(per_file)
+        report.problems.extend(merge_problems)
+        states = catalog.doc_states()
+        for doc_id, key in desired.items():
             state = states.get(doc_id)
+            if state is not None and state.doc_hash == key.doc_hash:
+                continue
+            fresh = parsed.get(key.file)
+            catalog.put_doc(fresh[key.at] if fresh is not None else catalog.file_doc(key))
             if state is None:
                 report.added += 1
-                catalog.put_doc(doc)
-            elif state.doc_hash != doc.doc_hash:
+            else:
                 report.updated += 1
-                catalog.put_doc(doc)
         for doc_id in states:
             if doc_id not in desired:
                 report.removed += 1
