@@ -47,8 +47,7 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
-    # seventh session, batch 8
-    "undo": _off("lorestack.guardrail.undo", "ENABLED", False),
+    # seventh session, batch 8 (undo.py, measured here on 4a9e3a2, removed in the eighth)
     "margin": _off("lorestack.guardrail.judging", "POSITIVE_MARGIN", 0.0),
     # sixth session, batch 7
     "faults": _off("lorestack.guardrail.judging", "judge_fault", _none),
