@@ -55,6 +55,7 @@ ABLATIONS = {
     # fifth session, batch 6
     "missing": _off("lorestack.guardrail.judging", "judge_missing", _none),
     "topic": _off("lorestack.guardrail.judging", "judge_topic", _none),
+    "wanted": _off("lorestack.guardrail.judging", "wanted_present", lambda *a: False),
     "change_kind": _off("lorestack.guardrail.judging", "shows", _none),
     # fourth session, batch 5
     "gloss": _off("lorestack.guardrail.meaning", "GLOSS", False),
@@ -64,6 +65,11 @@ ABLATIONS = {
     "concepts_b4": _drop_concepts(
         "secret", "credential", "tls", "certificat", "binar", "artefact", "artifact",
         "whitespace", "licen", "paste", "region",
+    ),
+    # first session, batch 1 (the requests trial of issue 22)
+    "concepts_b1": _drop_concepts(
+        "dependenc", "network", "storag", "databas", "pickl", "unpickl", "thread", "cron",
+        "image",
     ),
     # second session, batch 3: its concepts (http, format, telemetr, languag, migration)
     # were measured here and removed in the eighth session
