@@ -62,6 +62,7 @@ ABLATIONS = {
     # third session, batch 4
     "clauses": _off("lorestack.guardrail.meaning", "CLAUSES", False),
     "recommended": _off("lorestack.guardrail.judging", "RECOMMENDED_CLAUSES", False),
+    "implied_forms": _off("lorestack.guardrail.sentence_words", "IMPLIED_FORMS", False),
     "concepts_b4": _drop_concepts(
         "secret", "credential", "tls", "certificat", "binar", "artefact", "artifact",
         "whitespace", "licen", "paste", "region",
