@@ -25,6 +25,9 @@ def test_batch8_figures_do_not_regress(tmp_path):
     s = E.score(mem, ids, B8.CRITERIA, B8.CASES)
     assert s["refused"] == 0 and s["wrong_blocks"] == 0
     assert s["violation_answers"]["block"] == 0  # a guess never blocks
-    first = B8.FIRST_RUN  # better than before the session's changes
+    first = B8.FIRST_RUN  # better than before the seventh session's changes
     assert s["silent_passes"] < first["silent_passes"] and s["exact"] > first["exact"], E.summary(s)
-    assert s["lookalike_pass"] > first["lookalike_pass"], E.summary(s)
+    # its look-alikes gained (36 -> 41) only through undo.py, which paid nothing on any
+    # other batch and was removed in the eighth session (docs/guardrail.md): back to the
+    # first run's 36, and never fewer
+    assert s["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)

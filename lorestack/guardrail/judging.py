@@ -27,7 +27,6 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
-from lorestack.guardrail.undo import judge_undo
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,9 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def prepare(proposal: Proposal) -> PreparedText:
     """The proposal's text, tokenised once for every criterion."""
-    prepared = PreparedText.of(proposal.text, change=proposal.is_change())
-    prepared.prose = proposal.source == "text"
-    return prepared
+    return PreparedText.of(proposal.text, change=proposal.is_change())
 
 
 def judge_criterion(
@@ -106,7 +103,6 @@ def judge_criterion(
         # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
             outcome = _detail(outcome, sentence, prepared)
-        outcome = judge_undo(outcome, spec, sentence, prepared, paths, meaning)
     return outcome, how
 
 
@@ -359,9 +355,9 @@ def meaning_for(settings, proposal: Proposal, note) -> Callable[[str], object]:
 
     state: dict = {}
 
-    def applies(sentence: str, parts: list[str] | None = None, skip=None):
+    def applies(sentence: str, parts: list[str] | None = None):
         """The meaning hit of `sentence` at or above the threshold; with `parts`, the
-        closest of those parts whatever its similarity; `skip`: proposal units left out."""
+        closest of those parts whatever its similarity."""
         if "judge" not in state:
             state["judge"] = None
             if not settings.guardrail.meaning or not available(settings):
@@ -378,6 +374,6 @@ def meaning_for(settings, proposal: Proposal, note) -> Callable[[str], object]:
         judge = state["judge"]
         if judge is None:
             return None
-        return judge.closest(parts) if parts is not None else judge.applies(sentence, skip)
+        return judge.closest(parts) if parts is not None else judge.applies(sentence)
 
     return applies

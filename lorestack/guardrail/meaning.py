@@ -190,21 +190,18 @@ class MeaningJudge:
         self.units = proposal_units(proposal)
         self._unit_vectors = self.embedder.embed(self.units) if self.units else None
 
-    def best(self, sentence: str, skip=None) -> MeaningHit | None:
+    def best(self, sentence: str) -> MeaningHit | None:
         """The closest (criterion part, proposal unit) pair, or None without units."""
-        return self.closest(_parts(sentence), skip)
+        return self.closest(_parts(sentence))
 
-    def closest(self, parts: list[str] | tuple[str, ...], skip=None) -> MeaningHit | None:
-        """The closest (one of `parts`, proposal unit) pair; `skip(unit)`: units left out."""
+    def closest(self, parts: list[str] | tuple[str, ...]) -> MeaningHit | None:
+        """The closest (one of `parts`, proposal unit) pair."""
         if self._unit_vectors is None or not parts:
             return None
-        kept = [j for j, u in enumerate(self.units) if skip is None or not skip(u)]
-        if not kept:
-            return None
-        sims = (_vectors(self.embedder, parts) @ self._unit_vectors.T)[:, kept]
+        sims = _vectors(self.embedder, parts) @ self._unit_vectors.T
         i, j = divmod(int(sims.argmax()), sims.shape[1])
-        return MeaningHit(float(sims[i, j]), parts[i], self.units[kept[j]])
+        return MeaningHit(float(sims[i, j]), parts[i], self.units[j])
 
-    def applies(self, sentence: str, skip=None) -> MeaningHit | None:
-        hit = self.best(sentence, skip)
+    def applies(self, sentence: str) -> MeaningHit | None:
+        hit = self.best(sentence)
         return hit if hit is not None and hit.similarity >= self.threshold else None

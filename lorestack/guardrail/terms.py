@@ -115,7 +115,6 @@ class PreparedText:
     starts: list[int] = field(default_factory=list)
     stems: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
     change: bool = False
-    prose: bool = False  # a sentence someone wrote (not a diff, a file or a tool call)
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
