@@ -362,7 +362,10 @@ SESSION6_RUN: dict = {
 # scored once here on 542ae5a after the code was frozen, load 2.7-4.3). The same answers as
 # the sixth session's on every case figure: what moved tuning batch 8 (exact 56 -> 63/114)
 # did not move this set. Targets met: 0 wrong blocks only. tests/test_guardrail_heldout.py
-# keeps these as floors.
+# keeps these as floors. The eighth session removed undo.py and gave the same answer on every
+# figure (scored at the end, load 2.5); its second removal (the second session's concepts)
+# gave 136 exact / 30 silent passes / 48 look-alikes / 184 other flagged, failed these floors
+# and was reverted (docs/guardrail.md, eighth session).
 FINAL_RUN: dict = {
     "criteria": 62, "refused": 0, "cases": 186, "violations": 118, "lookalikes": 68,
     "exact": 139, "wrong_blocks": 0, "silent_passes": 27, "lookalike_pass": 48,

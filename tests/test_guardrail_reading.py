@@ -15,8 +15,7 @@ from tests.guardrail_sentence_cases import _bash, _diff
 def test_needs_names_what_is_required_where_its_subject_occurs():
     d = read_sentence("Every outgoing HTTP call needs an explicit timeout")
     assert d.require == ["timeout"]
-    # (its keywords no longer bring 'requests.post': the HTTP-call concept paid on tuning
-    # batch 3 only and was removed in the eighth session, docs/guardrail.md)
+    assert "requests.post" in d.keywords  # an HTTP call, as code spells it
     d = read_sentence("Every user-visible change gets an entry in CHANGELOG.md")
     assert d.require == ["changelog.md"]
 

@@ -19,6 +19,16 @@ _CONCEPTS: dict[str, list[str]] = {
     "thread": ["threading", "thread"],
     "cron": ["crontab", "systemd timer"],
     "image": ["dockerfile", "from"],
+    # written in the second session for the third tuning batch's misses
+    "http": ["requests.get", "requests.post", "requests.put", "httpx", "urlopen", "fetch",
+             "axios", "curl", "http.client"],
+    "format": ["black", "ruff format", "prettier", "gofmt", "isort", "autopep8",
+               "clang-format"],
+    "telemetr": ["analytics", "usage", "tracking", "posthog", "segment", "mixpanel", "stats"],
+    "languag": ["rust", "cargo", "kotlin", "scala", "elixir", "haskell", "zig", "swift",
+                "typescript", "java"],
+    "migration": ["migrations", "alembic", "removefield", "alterfield", "renamefield",
+                  "drop column", "alter table", "rename column"],
     # written in the third session for the fourth tuning batch's misses
     "secret": ["password", "passwd", "credential", "credentials", "private key",
                "deploy key", "api key", "api_key", "secret_key", "access key"],
