@@ -43,20 +43,14 @@ def _date(line: str) -> str | None:
     m = _ISO.search(line)
     if m:
         return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
-    m = _LONG.search(line)
-    if m:
-        try:
-            d = datetime.strptime(f"{m.group(1)} {m.group(2)} {m.group(3)}", "%d %B %Y")
-        except ValueError:
-            return None
-        return d.strftime("%Y-%m-%d")
-    m = _LONG2.search(line)
-    if m:
-        try:
-            d = datetime.strptime(f"{m.group(2)} {m.group(1)} {m.group(3)}", "%d %B %Y")
-        except ValueError:
-            return None
-        return d.strftime("%Y-%m-%d")
+    for pattern, day, month in ((_LONG, 1, 2), (_LONG2, 2, 1)):  # "3 May 2024", "May 3, 2024"
+        m = pattern.search(line)
+        if m:
+            try:
+                d = datetime.strptime(f"{m.group(day)} {m.group(month)} {m.group(3)}", "%d %B %Y")
+            except ValueError:
+                return None
+            return d.strftime("%Y-%m-%d")
     return None
 
 
