@@ -348,29 +348,31 @@ class LexicalIndex:
         full = tantivy.Query.boolean_query(clauses) if len(clauses) > 1 else text_query
         searcher = index.searcher()
         hits = _top(searcher, full, limit)
-        if abstain and hits and self.coverage(searcher, content, [h[0] for h in hits[:ABSTAIN_HITS]]) \
-                < ABSTAIN_COVERAGE:
+        if abstain and hits and not self.covers(searcher, content, [h[0] for h in hits[:ABSTAIN_HITS]]):
             return []
         return hits
 
-    def coverage(self, searcher, words: list[str], ids: list[str]) -> float:
-        """The largest share of `words`' IDF mass (BM25's idf, from the body field) that one
-        doc of `ids` contains in its title, body or tags; 1.0 when no word occurs in a body."""
+    def covers(self, searcher, words: list[str], ids: list[str],
+               share: float = ABSTAIN_COVERAGE) -> bool:
+        """Whether one doc of `ids` holds `share` of `words`' IDF mass (BM25's idf, from the
+        body field) in its title, body or tags; True when no word occurs in a body. Rarest
+        words first, stopping as soon as the answer is known (an identifier's first word)."""
         import tantivy
 
-        schema = self.open(create=False).schema
         total = searcher.num_docs
         idf = {}
         for term in dict.fromkeys(words):
             df = searcher.doc_freq("body", term)
             if df > 0:
                 idf[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
-        mass = sum(idf.values())
-        if mass <= 0 or not ids:
-            return 1.0
+        need = share * sum(idf.values()) - 1e-9  # a whole share held, whatever the sum order
+        if need <= 0 or not ids:
+            return True
+        schema = self.open(create=False).schema
         among = tantivy.Query.term_set_query(schema, "id", ids)
         held: dict[tuple[int, int], float] = {}
-        for term, weight in idf.items():
+        left = sum(idf.values())
+        for term, weight in sorted(idf.items(), key=lambda t: -t[1]):
             fields = tantivy.Query.boolean_query([
                 (tantivy.Occur.Should, tantivy.Query.term_query(schema, f, term))
                 for f in ("title", "body", "tags")])
@@ -379,7 +381,12 @@ class LexicalIndex:
             for _score, addr in searcher.search(query, limit=len(ids), count=False).hits:
                 key = (addr.segment_ord, addr.doc)
                 held[key] = held.get(key, 0.0) + weight
-        return max(held.values(), default=0.0) / mass
+                if held[key] >= need:
+                    return True
+            left -= weight
+            if max(held.values(), default=0.0) + left < need:
+                return False
+        return False
 
 
 def _top(searcher, query, limit: int) -> list[tuple[str, float]]:

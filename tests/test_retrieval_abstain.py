@@ -12,7 +12,6 @@ import pytest
 from lorestack.consolidation.bulk_import import ImportEvent, import_events
 from lorestack.memory_layers.memory import Memory
 from lorestack.retrieval.index import MemoryIndex
-from lorestack.retrieval.lexical import ABSTAIN_COVERAGE
 
 ASKED = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 NOTES = [  # release notes of an imaginary HTTP client, one change each
@@ -55,7 +54,8 @@ def test_a_question_sharing_only_scattered_words_gets_no_bm25_ranks(notes_index)
     words, _ = notes_index.lexical.query_terms(PARAPHRASE)
     ids = [h for h, _s in notes_index.lexical.search(PARAPHRASE, 10)]
     assert len(ids) >= 3  # BM25 alone matches several notes on single words
-    assert notes_index.lexical.coverage(searcher, words, ids) < ABSTAIN_COVERAGE
+    assert not notes_index.lexical.covers(searcher, words, ids)
+    assert notes_index.lexical.covers(searcher, words, ids, share=0.2)  # one word of four
     assert notes_index.lexical.search(PARAPHRASE, 10, abstain=True) == []
     default = _hits(notes_index, PARAPHRASE, "default")
     assert all(h.explain.get("bm25_rank") is None for h in default)
@@ -68,7 +68,8 @@ def test_a_question_sharing_only_scattered_words_gets_no_bm25_ranks(notes_index)
 def test_a_question_naming_what_it_asks_about_keeps_bm25(notes_index):
     searcher = notes_index.lexical.open(create=False).searcher()
     words, _ = notes_index.lexical.query_terms(IDENTIFIER)
-    assert notes_index.lexical.coverage(searcher, words, ["client:5"]) == pytest.approx(1.0)
+    assert notes_index.lexical.covers(searcher, words, ["client:5"], share=1.0)
+    assert not notes_index.lexical.covers(searcher, words, ["client:6", "client:7"], share=0.01)
     hits = _hits(notes_index, IDENTIFIER, "default")
     assert hits[0].doc.id == "client:5" and hits[0].explain.get("bm25_rank") == 1
 
