@@ -348,7 +348,8 @@ class LexicalIndex:
         full = tantivy.Query.boolean_query(clauses) if len(clauses) > 1 else text_query
         searcher = index.searcher()
         hits = _top(searcher, full, limit)
-        if abstain and hits and not self.covers(searcher, content, [h[0] for h in hits[:ABSTAIN_HITS]]):
+        top = [h[0] for h in hits[:ABSTAIN_HITS]]
+        if abstain and top and not self.covers(searcher, content, top, ABSTAIN_COVERAGE):
             return []
         return hits
 
