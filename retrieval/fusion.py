@@ -33,11 +33,12 @@ class LexicalRetriever:
     name = "bm25"
 
     def __init__(self, index: LexicalIndex, now=None, near_weight: float = 0.0,
-                 names: frozenset[str] = frozenset()):
+                 names: frozenset[str] = frozenset(), abstain: bool = False):
         self.index = index
         self.now = now  # the question's time: the days it names match resolved event dates
         self.near_weight = near_weight  # neighbouring turns' text (retrieval/neighbours.py)
         self.names = names  # name words of the query: a match on them alone is no hit
+        self.abstain = abstain  # no ranking when no hit holds the query's rare words (lexical.py)
 
     def retrieve(self, query, limit, filters=None):
         extra: dict = {}
@@ -45,6 +46,8 @@ class LexicalRetriever:
             extra["near_weight"] = self.near_weight
         if self.names:
             extra["names"] = self.names
+        if self.abstain:
+            extra["abstain"] = True
         return self.index.search(query, limit, filters, now=self.now, **extra)
 
 

@@ -331,8 +331,8 @@ class MemoryIndex:
             weight = 1.0 if mode == "bm25" else r.bm25_weight
             near = r.neighbour_weight if mode == "default" and r.neighbour_chars > 0 else 0.0
             names = frozenset() if r.name_only_hits else said  # retrieval.name_only_hits
-            parts.append((LexicalRetriever(self.lexical, now, near_weight=near, names=names),
-                          weight))
+            parts.append((LexicalRetriever(self.lexical, now, near_weight=near, names=names,
+                                           abstain=mode == "default"), weight))
         if mode in ("vector", "rrf", "default"):
             def accept(ids, f):
                 return self.catalog.matching(ids, f.as_pairs())

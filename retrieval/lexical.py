@@ -8,6 +8,7 @@ same tokenizer, so punctuation or query syntax (`AND OR (`) is just text and nev
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 from collections.abc import Iterable, Sequence
@@ -27,6 +28,13 @@ MAX_QUERY_TERMS = 64
 MAX_TOKEN_CHARS = 64
 DATE_DAY_SCORE = 4.0    # BM25 score of an event naming the day a query names ("on 6 May 2023")
 DATE_MONTH_SCORE = 1.5  # ... naming the month it names ("in May 2023")
+# `search(abstain=True)`: BM25 returns nothing when none of its top ABSTAIN_HITS hits contains
+# this share of the query's IDF mass (a question that shares only common words with every
+# item: a paraphrase, whose BM25 ranks are word-noise in the fusion). Chosen on the dev sets
+# (docs/recall.md §18): changelog paraphrases' best cover .10-.47, identifier/lexical .50-1.0;
+# at .35 locomo-dev loses at most one question in any category and k.
+ABSTAIN_COVERAGE = 0.35
+ABSTAIN_HITS = 10
 
 # a token is a run of word characters possibly joined by . _ - / : # @ (paths, urls, ids)
 _TOKEN_RE = re.compile(r"\w+(?:[._\-/:#@]+\w+)*", re.UNICODE)
@@ -276,7 +284,8 @@ class LexicalIndex:
     def search(self, query: str, limit: int, filters: Filters | None = None,
                reload: bool = True, now: datetime | None = None,
                near_weight: float = 0.0,
-               names: frozenset[str] = frozenset()) -> list[tuple[str, float]]:
+               names: frozenset[str] = frozenset(),
+               abstain: bool = False) -> list[tuple[str, float]]:
         """[(doc id, bm25 score)] best first. An empty or symbol-only query matches nothing.
 
         With `now` (the question's time), the days and months the query names ("on 6 May
@@ -285,7 +294,8 @@ class LexicalIndex:
         neighbouring turns' text of conversational events with that boost
         (retrieval.neighbour_weight). `names`: words of people's names (lowercased); a
         query naming one must also match one of its other words — a turn that only names
-        the person ("Thanks, Mel!") is not evidence — and the name still adds its score."""
+        the person ("Thanks, Mel!") is not evidence — and the name still adds its score.
+        `abstain`: nothing when no top hit covers ABSTAIN_COVERAGE of the query's IDF mass."""
         import tantivy
 
         index = self.open(create=False)
@@ -336,7 +346,48 @@ class LexicalIndex:
         for field, values in (filters.as_pairs() if filters else []):
             clauses.append((Occur.Must, tantivy.Query.term_set_query(schema, field, values)))
         full = tantivy.Query.boolean_query(clauses) if len(clauses) > 1 else text_query
-        return _top(index.searcher(), full, limit)
+        searcher = index.searcher()
+        hits = _top(searcher, full, limit)
+        top = [h[0] for h in hits[:ABSTAIN_HITS]]
+        if abstain and top and not self.covers(searcher, content, top, ABSTAIN_COVERAGE):
+            return []
+        return hits
+
+    def covers(self, searcher, words: list[str], ids: list[str],
+               share: float = ABSTAIN_COVERAGE) -> bool:
+        """Whether one doc of `ids` holds `share` of `words`' IDF mass (BM25's idf, from the
+        body field) in its title, body or tags; True when no word occurs in a body. Rarest
+        words first, stopping as soon as the answer is known (an identifier's first word)."""
+        import tantivy
+
+        total = searcher.num_docs
+        idf = {}
+        for term in dict.fromkeys(words):
+            df = searcher.doc_freq("body", term)
+            if df > 0:
+                idf[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
+        need = share * sum(idf.values()) - 1e-9  # a whole share held, whatever the sum order
+        if need <= 0 or not ids:
+            return True
+        schema = self.open(create=False).schema
+        among = tantivy.Query.term_set_query(schema, "id", ids)
+        held: dict[tuple[int, int], float] = {}
+        left = sum(idf.values())
+        for term, weight in sorted(idf.items(), key=lambda t: -t[1]):
+            fields = tantivy.Query.boolean_query([
+                (tantivy.Occur.Should, tantivy.Query.term_query(schema, f, term))
+                for f in ("title", "body", "tags")])
+            query = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, among), (tantivy.Occur.Must, fields)])
+            for _score, addr in searcher.search(query, limit=len(ids), count=False).hits:
+                key = (addr.segment_ord, addr.doc)
+                held[key] = held.get(key, 0.0) + weight
+                if held[key] >= need:
+                    return True
+            left -= weight
+            if max(held.values(), default=0.0) + left < need:
+                return False
+        return False
 
 
 def _top(searcher, query, limit: int) -> list[tuple[str, float]]:

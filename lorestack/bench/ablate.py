@@ -9,6 +9,7 @@ deletion (see docs/recall.md).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
@@ -31,6 +32,19 @@ def _with_settings(section: str, **values) -> Callable[..., AbstractContextManag
     return apply
 
 
+def _with_constant(module: str, name: str, value) -> Callable[..., AbstractContextManager]:
+    @contextmanager
+    def apply(_store) -> Iterator[None]:
+        owner = importlib.import_module(module)
+        saved = getattr(owner, name)
+        setattr(owner, name, value)
+        try:
+            yield
+        finally:
+            setattr(owner, name, saved)
+    return apply
+
+
 def ablations() -> list[Ablation]:
     """(name, context manager taking the bench store) per stage of the default pipeline."""
     return [
@@ -39,6 +53,7 @@ def ablations() -> list[Ablation]:
         ("-near", _with_settings("retrieval", neighbour_weight=0.0)),
         ("+name-only", _with_settings("retrieval", name_only_hits=True)),
         ("-dense-plain", _with_settings("retrieval", dense_names="keep")),
+        ("-abstain", _with_constant("lorestack.retrieval.lexical", "ABSTAIN_COVERAGE", 0.0)),
         ("-decay", _with_settings("retrieval", reranker="none")),
         ("-excerpts", _with_settings("loader", excerpts=False)),
         ("-fill", _with_settings("loader", fill_budget=False)),
