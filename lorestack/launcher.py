@@ -134,14 +134,12 @@ def _read_stdin(strict: bool = True) -> str | None:
     except (OSError, ValueError):
         return None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         if not strict:
             return raw.decode("utf-8", errors="replace")
         if SITE_COMMAND is not None:  # the error is the CLI's to word: it needs the install
             restart_with_site(_argv, "stdin", time.monotonic(), raw)
-    else:  # what "utf-8-sig" gives, without importing its codec on every hook's start
-        return text[1:] if text.startswith("\ufeff") else text
     from lorestack.core.errors import LorestackError
     from lorestack.memory_layers.input_check import decode_input_bytes
 

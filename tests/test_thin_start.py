@@ -68,21 +68,6 @@ def test_the_service_answers_a_start_without_site(stocked, run_dir):
     assert not any(n.startswith(("lorestack.cli", "click", "pydantic")) for n in names), names
 
 
-def test_a_payload_with_a_byte_order_mark_gets_the_same_answer(stocked, run_dir):
-    """The thin start strips one leading BOM itself (as "utf-8-sig" would) and loads neither
-    that codec nor a hash module on the way to the answer."""
-    start_service(stocked)
-    command = _installed()["UserPromptSubmit"]
-    payload = {"session_id": "b1", "cwd": str(stocked), "prompt": PROMPT}
-    plain, names = _run(command, payload, stocked)
-    marked, marked_names = _run(
-        command, b"\xef\xbb\xbf" + json.dumps({**payload, "session_id": "b2"}).encode(), stocked)
-    assert plain.returncode == marked.returncode == 0, marked.stderr
-    assert "ledger service" in context_of(marked)
-    assert context_of(marked) == context_of(plain)
-    assert not {"encodings.utf_8_sig", "_sha256", "hashlib"} & {*names, *marked_names}
-
-
 def test_without_a_service_it_restarts_with_site_and_answers_in_process(stocked, run_dir):
     command = _installed()["UserPromptSubmit"]
     payload = {"session_id": "t2", "cwd": str(stocked), "prompt": PROMPT}

@@ -16,6 +16,14 @@ from __future__ import annotations
 import os
 import stat
 
+try:  # the builtin SHA-256: `hashlib` loads OpenSSL first, ~2 ms of every hook's start
+    from _sha256 import sha256  # Python 3.10-3.11
+except ImportError:  # pragma: no cover - depends on the Python version
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found,no-redef]  # 3.12+
+    except ImportError:
+        from hashlib import sha256  # type: ignore[assignment]
+
 TYPE_CHECKING = False  # the thin hook path imports this module: no pathlib nor typing here
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -23,19 +31,8 @@ if TYPE_CHECKING:
 
 PROTOCOL = 2  # 2: typed operations, the caller's environment as an overlay, hook acks
 PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
-
-
-def _install_key(text: str) -> str:
-    """8 hex digits naming an install by its folder: FNV-1a (64-bit) in plain Python, so the
-    hook's start loads no hash module (`_sha256` is a shared library: ~0.2 ms of each start)."""
-    value = 0xCBF29CE484222325
-    for byte in text.encode("utf-8", "surrogateescape"):
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{value:016x}"[:8]
-
-
 # two installs of lorestack (two venvs) are two versions: each gets the service of its own code
-_INSTALL = _install_key(os.path.dirname(os.path.abspath(__file__)))
+_INSTALL = sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
 VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.{_INSTALL}"
 IDENTITY = f"{PACKAGE_VERSION}-{_INSTALL}"  # names this install's runtime folder
 MAX_REQUEST = 4 * 1024 * 1024
@@ -161,8 +158,6 @@ def caller_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
 
 def env_fingerprint(environ: Mapping[str, str] | None = None) -> str:
     """A short key for a caller's overlay (status and logs name overlays by it)."""
-    from hashlib import sha256  # the service's and tests' (the hook's start never asks)
-
     env = caller_env(environ)
     text = "\n".join(f"{k}={env[k]}" for k in sorted(env))
     return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
