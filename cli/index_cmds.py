@@ -80,7 +80,9 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
             # the name-free dense ranking runs only when the query names a known speaker
             plain = (f"  vector (names left out) rank={e.get('vector_plain_rank') or '-'}"
                      if "vector_plain_rank" in e else "")
-            click.echo(f"    bm25 rank={e.get('bm25_rank') or '-'}  vector rank="
+            bm25 = ("- (sat out: no hit holds enough of the question's rarer words)"
+                    if e.get("bm25_abstained") else e.get("bm25_rank") or "-")
+            click.echo(f"    bm25 rank={bm25}  vector rank="
                        f"{e.get('vector_rank') or '-'}{plain}  fused={e['fused']:.4f}  "
                        f"decay={e['decay']:.3f}  final={e['final']:.4f}")
 

@@ -356,6 +356,10 @@ class MemoryIndex:
             parts.append((DateRetriever(self.mem.journal, self.lexical, now, self.catalog.get_docs),
                           r.date_weight))
         fused = FusionRetriever(parts, rrf_k=r.rrf_k).fuse(query, n, filters, per_retriever=n)
+        # --explain: say when BM25 sat out (lexical.ABSTAIN_COVERAGE), not only "rank -"
+        abstained = (explain and mode == "default" and r.bm25_weight > 0
+                     and not any("bm25" in f.ranks for f in fused.hits)
+                     and bool(self.lexical.search(query, 1, filters, now=now)))
         for message in fused.warnings:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])
@@ -386,7 +390,11 @@ class MemoryIndex:
         if record_access and top:
             self.usage.record([c.doc.id for c in top], now)
         ran_plain = any(part.name == "vector-plain" for part, _w in parts)
-        return [_hit(c, explain, ran_plain) for c in top]
+        hits = [_hit(c, explain, ran_plain) for c in top]
+        if abstained:
+            for h in hits:
+                h.explain["bm25_abstained"] = True
+        return hits
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:

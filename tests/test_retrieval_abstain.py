@@ -59,9 +59,11 @@ def test_a_question_sharing_only_scattered_words_gets_no_bm25_ranks(notes_index)
     assert notes_index.lexical.search(PARAPHRASE, 10, abstain=True) == []
     default = _hits(notes_index, PARAPHRASE, "default")
     assert all(h.explain.get("bm25_rank") is None for h in default)
+    assert all(h.explain.get("bm25_abstained") is True for h in default)  # --explain says why
     assert default[0].doc.id == "client:0"  # the dense ranking's own first: the answer
     rrf = _hits(notes_index, PARAPHRASE, "rrf")  # plain fusion keeps BM25, and its noise:
     assert rrf[0].explain.get("bm25_rank") == 1  # a note sharing one word comes first
+    assert not any(h.explain.get("bm25_abstained") for h in rrf)
     assert [h.doc.id for h in rrf].index("client:0") > 0
 
 
@@ -72,4 +74,18 @@ def test_a_question_naming_what_it_asks_about_keeps_bm25(notes_index):
     assert not notes_index.lexical.covers(searcher, words, ["client:6", "client:7"], share=0.01)
     hits = _hits(notes_index, IDENTIFIER, "default")
     assert hits[0].doc.id == "client:5" and hits[0].explain.get("bm25_rank") == 1
+    assert not any(h.explain.get("bm25_abstained") for h in hits)
+
+
+def test_search_explain_says_bm25_sat_out(notes_index, repo):
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+
+    notes_index.close()  # the CLI opens its own
+    out = CliRunner().invoke(cli, ["search", "--explain", PARAPHRASE])
+    assert out.exit_code == 0, out.output
+    assert "bm25 rank=- (sat out: no hit holds enough of the question's rarer words)" in out.output
+    out = CliRunner().invoke(cli, ["search", "--explain", IDENTIFIER])
+    assert out.exit_code == 0 and "sat out" not in out.output and "bm25 rank=1" in out.output
 
