@@ -1,5 +1,5 @@
 """Leave-one-stage-out audit of the guardrail reader (eighth session, issue 22): switch one
-stage off, run all eight tuning batches through `check` as `tests.heldout_eval tuning-all`
+stage off, run all nine tuning batches through `check` as `tests.heldout_eval tuning-all`
 does, and score each batch on its own (exact, wrong blocks, silent passes, look-alikes
 pass), so that what a stage gives on the batch it was written for can be read beside what
 it gives on the others. Never runs the held-out set.
@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-BATCHES = ("tuning", "batch4", "batch5", "batch6", "batch7", "batch8")
+BATCHES = ("tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9")
 
 
 def _off(module: str, name: str, value=None):
