@@ -20,6 +20,23 @@ def test_needs_names_what_is_required_where_its_subject_occurs():
     assert d.require == ["changelog.md"]
 
 
+def test_a_drafted_path_keeps_the_case_it_was_written_in(tmp_path):
+    """Ninth session: the reader lowercases words, but a touched path keeps its case, so a
+    rule about `CHANGELOG.md` must name `CHANGELOG.md`, not `changelog.md`."""
+    text = "Do not edit CHANGELOG.md directly; towncrier builds it at release time"
+    d = read_sentence(text)
+    assert d.paths == ["CHANGELOG.md"] and d.forbid == ["changed:path:CHANGELOG.md"]
+    assert read_sentence("Do not edit files under vendor/ by hand").paths == ["vendor/**"]
+    criteria = {"frag": (text, "warn")}
+    mem, ids = E.build(tmp_path / "case", criteria)
+    cases = [
+        ("frag-v", "frag", _diff("CHANGELOG.md", "## Unreleased\n- Exports keep the column order."), "violation"),
+        ("frag-p", "frag", _diff("changes/1432.bugfix.md", "Exports keep the column order."), "pass"),
+    ]  # fmt: skip
+    got = E.answers_through_check(mem, ids, cases, expect=False)
+    assert got == {"frag-v": "undecided", "frag-p": "pass"}
+
+
 def test_force_push_to_either_place():
     d = read_sentence("Never force-push to main or a release branch")
     assert "force push & main" in d.forbid

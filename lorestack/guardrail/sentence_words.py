@@ -102,6 +102,14 @@ def _is_path(word: str) -> bool:
     return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
 
 
+def as_spelled(path: str, sentence: str) -> str:
+    """A drafted path as the sentence spells it: the reader lowercases words, while a touched
+    path keeps its case, so `changelog.md` would never match `CHANGELOG.md` (ninth session)."""
+    literal = path.rstrip("*")
+    m = re.search(re.escape(literal), sentence, re.I) if literal else None
+    return m.group(0) + path[len(literal):] if m else path
+
+
 def _glob(word: str) -> str:
     w = word.rstrip(".,")
     return w + "**" if w.endswith("/") else w

@@ -55,6 +55,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _WORDS,
     _glob,
     _is_path,
+    as_spelled,
     implied,
     meaningful,
 )
@@ -431,7 +432,10 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
 def read_sentence(sentence: str) -> SentenceDraft:
     """The decidable form of one criterion sentence (a fresh copy: callers may edit it)."""
     d = _read_cached(" ".join(sentence.split()))
+    spelled = {p: as_spelled(p, sentence) for p in d.paths}
+    def path(t: str) -> str:  # `path:changelog.md` as written: `path:CHANGELOG.md`
+        return re.sub(r"(?<=path:)[^\s&|]+", lambda m: spelled.get(m.group(0), m.group(0)), t)
     return SentenceDraft(
-        d.kind, list(d.keywords), list(d.paths), list(d.forbid), list(d.require),
-        list(d.unless), list(d.steps), list(d.alternatives),
+        d.kind, list(d.keywords), [spelled[p] for p in d.paths], [*map(path, d.forbid)],
+        [*map(path, d.require)], [*map(path, d.unless)], list(d.steps), [*map(path, d.alternatives)],
     )  # fmt: skip
