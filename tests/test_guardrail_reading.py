@@ -37,6 +37,22 @@ def test_a_drafted_path_keeps_the_case_it_was_written_in(tmp_path):
     assert got == {"frag-v": "undecided", "frag-p": "pass"}
 
 
+def test_a_scope_the_rule_leaves_out_exempts(tmp_path):
+    """Ninth session: "outside the cli/ package" and "except in tests" were dropped by the
+    reader, so code in the exempted place was flagged (by print debugging) like any other."""
+    text = "No print() outside the cli/ package; every other module logs through the logger"
+    assert read_sentence(text).unless == ["path:cli/**"]
+    assert any("path:tests/**" in u for u in read_sentence("Avoid print except in tests").unless)
+    assert read_sentence("Tests must never hit the real network").unless == []
+    mem, ids = E.build(tmp_path / "case", {"cli": (text, "warn")})
+    cases = [
+        ("cli-v", "cli", _diff("src/pkg/sync/worker.py", "    print(f'synced {n} records')"), "violation"),
+        ("cli-p", "cli", _diff("src/pkg/cli/main.py", "    print(f'synced {n} records')"), "pass"),
+    ]  # fmt: skip
+    got = E.answers_through_check(mem, ids, cases, expect=False)
+    assert got == {"cli-v": "undecided", "cli-p": "pass"}
+
+
 def test_force_push_to_either_place():
     d = read_sentence("Never force-push to main or a release branch")
     assert "force push & main" in d.forbid

@@ -102,6 +102,29 @@ def _is_path(word: str) -> bool:
     return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
 
 
+_OUTSIDE = re.compile(
+    r"\b(?:except|outside(?:\s+of)?|other than|apart from)\s+(?:(?:in|under|inside|for)\s+)?"
+    r"(?:the\s+|our\s+)?([\w./*-]+)",
+    re.I,
+)
+_TEST_PATHS = "path:tests/** | path:test/** | path:test_* | path:*_test.*"
+
+
+def scope_exemptions(sentence: str) -> list[str]:
+    """A scope a prohibition leaves out, as touched paths that exempt: "No print() outside
+    the cli/ package" -> `path:cli/**`; "…, except in tests" -> the usual test paths
+    (ninth session: the reader used to drop these, so code in the exempted place was
+    flagged like any other)."""
+    out = []
+    for m in _OUTSIDE.finditer(sentence):
+        word = m.group(1).rstrip(".,")
+        if _is_path(word):
+            out.append(f"path:{_glob(word)}")
+        elif word.lower() in ("tests", "test"):
+            out.append(_TEST_PATHS)
+    return list(dict.fromkeys(out))
+
+
 def as_spelled(path: str, sentence: str) -> str:
     """A drafted path as the sentence spells it: the reader lowercases words, while a touched
     path keeps its case, so `changelog.md` would never match `CHANGELOG.md` (ninth session)."""

@@ -58,6 +58,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     as_spelled,
     implied,
     meaningful,
+    scope_exemptions,
 )
 
 Kind = Literal["prohibition", "obligation", ""]
@@ -437,5 +438,7 @@ def read_sentence(sentence: str) -> SentenceDraft:
         return re.sub(r"(?<=path:)[^\s&|]+", lambda m: spelled.get(m.group(0), m.group(0)), t)
     return SentenceDraft(
         d.kind, list(d.keywords), [spelled[p] for p in d.paths], [*map(path, d.forbid)],
-        [*map(path, d.require)], [*map(path, d.unless)], list(d.steps), [*map(path, d.alternatives)],
+        [*map(path, d.require)], [*map(path, d.unless)] + [
+            e for e in scope_exemptions(sentence) if d.forbid and e not in d.unless
+        ], list(d.steps), [*map(path, d.alternatives)],
     )  # fmt: skip
