@@ -53,6 +53,17 @@ def test_a_scope_the_rule_leaves_out_exempts(tmp_path):
     assert got == {"cli-v": "undecided", "cli-p": "pass"}
 
 
+def test_a_passive_prohibition_forbids_its_subject():
+    """Ninth session: "X is never edited by hand" forbids editing X (the subject), not the
+    word "hand"; "X will not be accepted" (a participle that is grammar) reads as before."""
+    d = read_sentence("Generated code under gen/ is never edited by hand; change the .proto")
+    assert d.forbid == ["changed:path:gen/**"] and d.paths == ["gen/**"]
+    d = read_sentence("Focused tests such as it.only or fdescribe must not be committed")
+    assert "fdescribe" in d.forbid and "committed" not in d.forbid
+    d = read_sentence("Resources at another cloud provider will not be accepted")
+    assert "resources" not in d.forbid
+
+
 def test_force_push_to_either_place():
     d = read_sentence("Never force-push to main or a release branch")
     assert "force push & main" in d.forbid

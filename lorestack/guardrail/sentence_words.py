@@ -125,12 +125,48 @@ def scope_exemptions(sentence: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_MODALS = frozenset("must should may can will shall".split())
+_IRREGULAR = {"kept": "keep", "made": "make", "sent": "send", "written": "write", "put": "put",
+              "left": "leave", "built": "build", "shown": "show", "run": "run", "set": "set"}
+
+
+def passive_act(words: list[str]) -> list[str] | None:
+    """"X must not be committed", "X is never edited by hand", "X are never kept in Y":
+    the act first, then what it is done to, as an active prohibition would read ("never
+    edit X by hand"), so the subject is what is forbidden (ninth session). None otherwise."""
+    for i, w in enumerate(words[1:-1], 1):
+        if w not in ("not", "never"):
+            continue
+        j = i + 1
+        if words[i - 1] in _MODALS and words[j] == "be":
+            j += 1
+        elif words[i - 1] not in ("is", "are") or words[j] == "be":
+            continue
+        part = words[j] if j < len(words) else ""
+        if not (part.endswith("ed") or part in _IRREGULAR) or part in _ALLOWED | _FUNCTION_WORDS:
+            return None
+        stems = [part[:-k] for k in (1, 2, 3)]
+        verb = _IRREGULAR.get(part) or next((b for b in stems if b in _EDIT | _INTRODUCE), part)
+        subject = [x for x in words[: i - 1] if x not in _BE and x not in _MODALS]
+        return [verb, *subject, *words[j + 1 :]] if subject else None
+    return None
+
+
 def as_spelled(path: str, sentence: str) -> str:
     """A drafted path as the sentence spells it: the reader lowercases words, while a touched
     path keeps its case, so `changelog.md` would never match `CHANGELOG.md` (ninth session)."""
     literal = path.rstrip("*")
     m = re.search(re.escape(literal), sentence, re.I) if literal else None
     return m.group(0) + path[len(literal):] if m else path
+
+
+def respell(terms: list[str], paths: list[str], sentence: str) -> list[str]:
+    """`terms` with each drafted path (bare or after `path:`) as the sentence spells it."""
+    spelled = {p: as_spelled(p, sentence) for p in paths}
+    return [
+        spelled.get(t) or re.sub(r"(?<=path:)[^\s&|]+", lambda m: spelled.get(m[0], m[0]), t)
+        for t in terms
+    ]
 
 
 def _glob(word: str) -> str:

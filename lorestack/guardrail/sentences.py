@@ -55,13 +55,15 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _WORDS,
     _glob,
     _is_path,
-    as_spelled,
     implied,
     meaningful,
+    passive_act,
+    respell,
     scope_exemptions,
 )
 
 Kind = Literal["prohibition", "obligation", ""]
+PASSIVE_ACTS = True  # ninth session: "X must not be committed" forbids X
 
 
 @dataclass
@@ -369,6 +371,12 @@ def _read_cached(sentence: str) -> SentenceDraft:
             kinds.add("prohibition")
             _read_prohibition(r, "no", subject, items)
             continue
+        act = passive_act(words) if PASSIVE_ACTS else None
+        if act:  # "generated code is never edited by hand": never edit generated code …
+            ruled.extend(words)
+            kinds.add("prohibition")
+            _read_prohibition(r, "never", act, items)
+            continue
         kind, start, end = _find_cue(words)
         if not kind:
             r.loose.append(words)
@@ -433,12 +441,9 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
 def read_sentence(sentence: str) -> SentenceDraft:
     """The decidable form of one criterion sentence (a fresh copy: callers may edit it)."""
     d = _read_cached(" ".join(sentence.split()))
-    spelled = {p: as_spelled(p, sentence) for p in d.paths}
-    def path(t: str) -> str:  # `path:changelog.md` as written: `path:CHANGELOG.md`
-        return re.sub(r"(?<=path:)[^\s&|]+", lambda m: spelled.get(m.group(0), m.group(0)), t)
+    scoped = [e for e in scope_exemptions(sentence) if d.forbid and e not in d.unless]
+    spell = lambda terms: respell(terms, d.paths, sentence)  # noqa: E731 - `CHANGELOG.md`
     return SentenceDraft(
-        d.kind, list(d.keywords), [spelled[p] for p in d.paths], [*map(path, d.forbid)],
-        [*map(path, d.require)], [*map(path, d.unless)] + [
-            e for e in scope_exemptions(sentence) if d.forbid and e not in d.unless
-        ], list(d.steps), [*map(path, d.alternatives)],
+        d.kind, list(d.keywords), spell(d.paths), spell(d.forbid), spell(d.require),
+        spell(d.unless) + scoped, list(d.steps), spell(d.alternatives),
     )  # fmt: skip
