@@ -64,6 +64,16 @@ def test_a_passive_prohibition_forbids_its_subject():
     assert "resources" not in d.forbid
 
 
+def test_a_such_as_list_names_its_items():
+    """Ninth session: "such as A or B" is read like "(A, B)", and a dotted name is code."""
+    d = read_sentence("Focused tests such as it.only or fdescribe must not be committed")
+    assert {"focused tests", "it.only", "fdescribe"} <= set(d.forbid)
+    d = read_sentence("Never run destructive SQL such as DROP or TRUNCATE against production")
+    assert {"drop", "truncate"} <= set(d.forbid)
+    d = read_sentence("Use the secrets module, not random, for tokens such as reset codes or keys")
+    assert "reset" not in d.forbid  # a multi-word item is left as written
+
+
 def test_force_push_to_either_place():
     d = read_sentence("Never force-push to main or a release branch")
     assert "force push & main" in d.forbid

@@ -160,6 +160,23 @@ def as_spelled(path: str, sentence: str) -> str:
     return m.group(0) + path[len(literal):] if m else path
 
 
+_ITEM = r"(?:an?\s+)?[\w.:'-]+(?:\(\))?"
+_SUCH_AS = re.compile(
+    rf"\s+such as\s+({_ITEM}(?:(?:,\s*|,?\s+or\s+|,?\s+and\s+){_ITEM})*)"
+    r"(?=\s*(?:[;:,.]|$)|\s+(?:must|should|may|are|is|as|against|in|on|to|from|into|will)\b)",
+    re.I,
+)
+
+
+def such_as(sentence: str) -> str:
+    """ "Focused tests such as it.only or fdescribe must not …" -> "Focused tests (it.only,
+    fdescribe) must not …": a "such as" list is read as a parenthesised one (ninth session)."""
+    def listed(m: re.Match) -> str:
+        items = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group(1))
+        return " (" + ", ".join(re.sub(r"^an?\s+", "", i) for i in items if i) + ")"
+    return _SUCH_AS.sub(listed, sentence)
+
+
 def respell(terms: list[str], paths: list[str], sentence: str) -> list[str]:
     """`terms` with each drafted path (bare or after `path:`) as the sentence spells it."""
     spelled = {p: as_spelled(p, sentence) for p in paths}
@@ -185,10 +202,15 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
+SUCH_AS_CODE = True
+
+
 def meaningful(term: str) -> bool:
     """False for a term made only of function words, determiners or generic nouns."""
     bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
     if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
+        return True
+    if SUCH_AS_CODE and re.search(r"[a-z_]\.[a-z_]", bare.lower()):  # `it.only`: code
         return True
     words = re.findall(r"[a-z0-9_]+", bare.lower())
     ignorable = _FUNCTION_WORDS | _STOP | _DETERMINERS | _GENERIC_NOUNS | _SCOPE_PREPS

@@ -60,10 +60,11 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     passive_act,
     respell,
     scope_exemptions,
+    such_as,
 )
 
 Kind = Literal["prohibition", "obligation", ""]
-PASSIVE_ACTS = True  # ninth session: "X must not be committed" forbids X
+PASSIVE_ACTS = SUCH_AS = True  # ninth session: passive prohibitions, "such as" lists
 
 
 @dataclass
@@ -338,7 +339,7 @@ def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
         return f" \x00{len(groups) - 1}\x00 "
 
     out = []
-    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, sentence.strip())):
+    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(sentence.strip()) if SUCH_AS else sentence.strip())):
         items = [i.lower() for n in re.findall(r"\x00(\d+)\x00", raw) for i in groups[int(n)]]
         text = re.sub(r"\x00\d+\x00", " ", raw).lower().replace("\u2019", "'")
         words = [w.rstrip(".,") or w for w in _WORDS.findall(text)]
