@@ -74,6 +74,12 @@ def test_a_such_as_list_names_its_items():
     assert "reset" not in d.forbid  # a multi-word item is left as written
 
 
+def test_a_phrasal_verb_keeps_its_particle():
+    """Ninth session: "switch off X" forbids X, never the particle "off"."""
+    assert read_sentence("Never switch off CSRF protection on a form").forbid[0] == "csrf protection"
+    assert "out" not in read_sentence("Never roll out to all hosts at once").forbid
+
+
 def test_force_push_to_either_place():
     d = read_sentence("Never force-push to main or a release branch")
     assert "force push & main" in d.forbid

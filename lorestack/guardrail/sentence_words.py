@@ -130,10 +130,15 @@ _IRREGULAR = {"kept": "keep", "made": "make", "sent": "send", "written": "write"
               "left": "leave", "built": "build", "shown": "show", "run": "run", "set": "set"}
 
 
+PASSIVE_ACTS = True
+
+
 def passive_act(words: list[str]) -> list[str] | None:
     """"X must not be committed", "X is never edited by hand", "X are never kept in Y":
     the act first, then what it is done to, as an active prohibition would read ("never
     edit X by hand"), so the subject is what is forbidden (ninth session). None otherwise."""
+    if not PASSIVE_ACTS:
+        return None
     for i, w in enumerate(words[1:-1], 1):
         if w not in ("not", "never"):
             continue
@@ -168,13 +173,26 @@ _SUCH_AS = re.compile(
 )
 
 
+SUCH_AS = True
+
+
 def such_as(sentence: str) -> str:
     """ "Focused tests such as it.only or fdescribe must not …" -> "Focused tests (it.only,
     fdescribe) must not …": a "such as" list is read as a parenthesised one (ninth session)."""
     def listed(m: re.Match) -> str:
         items = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group(1))
         return " (" + ", ".join(re.sub(r"^an?\s+", "", i) for i in items if i) + ")"
-    return _SUCH_AS.sub(listed, sentence)
+    return _SUCH_AS.sub(listed, sentence) if SUCH_AS else sentence
+
+
+_PARTICLES = frozenset("out off up down over back away".split())
+PARTICLES = True
+
+
+def without_particle(after: list[str]) -> list[str]:
+    """The object after a phrasal verb: "roll out to all hosts" -> "to all hosts", "switch
+    off CSRF protection" -> "CSRF protection" (ninth session: the particle was the term)."""
+    return after[1:] if PARTICLES and len(after) > 1 and after[0] in _PARTICLES else after
 
 
 def respell(terms: list[str], paths: list[str], sentence: str) -> list[str]:

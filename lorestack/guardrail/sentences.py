@@ -61,10 +61,10 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     respell,
     scope_exemptions,
     such_as,
+    without_particle,
 )
 
 Kind = Literal["prohibition", "obligation", ""]
-PASSIVE_ACTS = SUCH_AS = True  # ninth session: passive prohibitions, "such as" lists
 
 
 @dataclass
@@ -185,7 +185,7 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     verb = ""
     if cue not in _NO_VERB_CUES and after:
         if cue != "avoid" or after[0].endswith("ing"):
-            verb, after = after[0], after[1:]
+            verb, after = after[0], without_particle(after[1:])
     obj, scope, trigger = _split_scope(after)
     term, says_new, paths = _content(obj)
     base = verb.removesuffix("ing")
@@ -339,7 +339,7 @@ def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
         return f" \x00{len(groups) - 1}\x00 "
 
     out = []
-    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(sentence.strip()) if SUCH_AS else sentence.strip())):
+    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(sentence.strip()))):
         items = [i.lower() for n in re.findall(r"\x00(\d+)\x00", raw) for i in groups[int(n)]]
         text = re.sub(r"\x00\d+\x00", " ", raw).lower().replace("\u2019", "'")
         words = [w.rstrip(".,") or w for w in _WORDS.findall(text)]
@@ -372,7 +372,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             kinds.add("prohibition")
             _read_prohibition(r, "no", subject, items)
             continue
-        act = passive_act(words) if PASSIVE_ACTS else None
+        act = passive_act(words)
         if act:  # "generated code is never edited by hand": never edit generated code …
             ruled.extend(words)
             kinds.add("prohibition")
