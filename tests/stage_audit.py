@@ -47,6 +47,12 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
+    # ninth session, batches 8-9 (drafting forms)
+    "spelled": _off("lorestack.guardrail.sentence_words", "as_spelled", lambda path, s: path),
+    "scope_exempt": _off("lorestack.guardrail.sentences", "scope_exemptions", lambda s: []),
+    "passive": _off("lorestack.guardrail.sentence_words", "PASSIVE_ACTS", False),
+    "such_as": _off("lorestack.guardrail.sentence_words", "SUCH_AS", False),
+    "particles": _off("lorestack.guardrail.sentence_words", "PARTICLES", False),
     # seventh session, batch 8 (undo.py, measured here on 4a9e3a2, removed in the eighth)
     "margin": _off("lorestack.guardrail.judging", "POSITIVE_MARGIN", 0.0),
     # sixth session, batch 7
