@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-BATCHES = ("b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8")
+BATCHES = ("b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9")
 # the first criteria of the second and third batch in tests/guardrail_tuning_cases.py
 _SECOND, _THIRD = "no_md5", "no_reformat"
 

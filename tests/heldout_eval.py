@@ -4,14 +4,15 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|tuning|batch4|...|batch8|tuning-1-4|...|tuning-1-7|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|tuning|batch4|...|batch9|tuning-1-4|...|tuning-1-8|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
 fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
 (tests/guardrail_tuning_batch5.py), `batch6` the sixth (tests/guardrail_tuning_batch6.py),
 `batch7` the seventh (tests/guardrail_tuning_batch7.py), `batch8` the eighth
-(tests/guardrail_tuning_batch8.py), `tuning-1-4` the first four, `tuning-1-5` the first five,
-`tuning-1-6` the first six, `tuning-1-7` the first seven, `tuning-all` all eight.
+(tests/guardrail_tuning_batch8.py), `batch9` the ninth (tests/guardrail_tuning_batch9.py),
+`tuning-1-4` the first four, `tuning-1-5` the first five, `tuning-1-6` the first six,
+`tuning-1-7` the first seven, `tuning-1-8` the first eight, `tuning-all` all nine.
 """
 
 from __future__ import annotations
@@ -148,14 +149,15 @@ def summary(s: dict) -> str:
 
 
 def tuning_set(which: str = "tuning-all"):
-    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch8`,
-    `tuning-1-4` (the first four) ... `tuning-1-7` (the first seven), `tuning-all` (all
-    eight)."""
+    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch9`,
+    `tuning-1-4` (the first four) ... `tuning-1-8` (the first eight), `tuning-all` (all
+    nine)."""
     from tests import guardrail_tuning_batch4 as B4
     from tests import guardrail_tuning_batch5 as B5
     from tests import guardrail_tuning_batch6 as B6
     from tests import guardrail_tuning_batch7 as B7
     from tests import guardrail_tuning_batch8 as B8
+    from tests import guardrail_tuning_batch9 as B9
     from tests import guardrail_tuning_cases as T
 
     if which == "tuning":
@@ -170,15 +172,19 @@ def tuning_set(which: str = "tuning-all"):
         return B7.CRITERIA, B7.CASES
     if which == "batch8":
         return B8.CRITERIA, B8.CASES
+    if which == "batch9":
+        return B9.CRITERIA, B9.CASES
     batches = [(T.CRITERIA, T.CASES), (B4.CRITERIA, B4.CASES)]
-    if which in ("tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-all"):
+    if which in ("tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-1-8", "tuning-all"):
         batches.append((B5.CRITERIA, B5.CASES))
-    if which in ("tuning-1-6", "tuning-1-7", "tuning-all"):
+    if which in ("tuning-1-6", "tuning-1-7", "tuning-1-8", "tuning-all"):
         batches.append((B6.CRITERIA, B6.CASES))
-    if which in ("tuning-1-7", "tuning-all"):
+    if which in ("tuning-1-7", "tuning-1-8", "tuning-all"):
         batches.append((B7.CRITERIA, B7.CASES))
-    if which == "tuning-all":
+    if which in ("tuning-1-8", "tuning-all"):
         batches.append((B8.CRITERIA, B8.CASES))
+    if which == "tuning-all":
+        batches.append((B9.CRITERIA, B9.CASES))
     criteria: dict[str, tuple[str, str]] = {}
     cases: list = []
     for crit, batch_cases in batches:
@@ -194,8 +200,8 @@ def main(argv: list[str]) -> None:
     which = argv[0] if argv else "heldout"
     confirmed = "--confirmed" in argv
     if which in (
-        "tuning", "batch4", "batch5", "batch6", "batch7", "batch8",
-        "tuning-1-4", "tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-all",
+        "tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9",
+        "tuning-1-4", "tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-1-8", "tuning-all",
     ):
         CRITERIA, CASES = tuning_set(which)
     else:

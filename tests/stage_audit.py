@@ -1,5 +1,5 @@
 """Leave-one-stage-out audit of the guardrail reader (eighth session, issue 22): switch one
-stage off, run all eight tuning batches through `check` as `tests.heldout_eval tuning-all`
+stage off, run all nine tuning batches through `check` as `tests.heldout_eval tuning-all`
 does, and score each batch on its own (exact, wrong blocks, silent passes, look-alikes
 pass), so that what a stage gives on the batch it was written for can be read beside what
 it gives on the others. Never runs the held-out set.
@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-BATCHES = ("tuning", "batch4", "batch5", "batch6", "batch7", "batch8")
+BATCHES = ("tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9")
 
 
 def _off(module: str, name: str, value=None):
@@ -47,6 +47,12 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
+    # ninth session, batches 8-9 (drafting forms)
+    "spelled": _off("lorestack.guardrail.sentence_words", "as_spelled", lambda path, s: path),
+    "scope_exempt": _off("lorestack.guardrail.sentences", "scope_exemptions", lambda s: []),
+    "passive": _off("lorestack.guardrail.sentence_words", "PASSIVE_ACTS", False),
+    "such_as": _off("lorestack.guardrail.sentence_words", "SUCH_AS", False),
+    "particles": _off("lorestack.guardrail.sentence_words", "PARTICLES", False),
     # seventh session, batch 8 (undo.py, measured here on 4a9e3a2, removed in the eighth)
     "margin": _off("lorestack.guardrail.judging", "POSITIVE_MARGIN", 0.0),
     # sixth session, batch 7

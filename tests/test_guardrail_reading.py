@@ -20,6 +20,66 @@ def test_needs_names_what_is_required_where_its_subject_occurs():
     assert d.require == ["changelog.md"]
 
 
+def test_a_drafted_path_keeps_the_case_it_was_written_in(tmp_path):
+    """Ninth session: the reader lowercases words, but a touched path keeps its case, so a
+    rule about `CHANGELOG.md` must name `CHANGELOG.md`, not `changelog.md`."""
+    text = "Do not edit CHANGELOG.md directly; towncrier builds it at release time"
+    d = read_sentence(text)
+    assert d.paths == ["CHANGELOG.md"] and d.forbid == ["changed:path:CHANGELOG.md"]
+    assert read_sentence("Do not edit files under vendor/ by hand").paths == ["vendor/**"]
+    criteria = {"frag": (text, "warn")}
+    mem, ids = E.build(tmp_path / "case", criteria)
+    cases = [
+        ("frag-v", "frag", _diff("CHANGELOG.md", "## Unreleased\n- Exports keep the column order."), "violation"),
+        ("frag-p", "frag", _diff("changes/1432.bugfix.md", "Exports keep the column order."), "pass"),
+    ]  # fmt: skip
+    got = E.answers_through_check(mem, ids, cases, expect=False)
+    assert got == {"frag-v": "undecided", "frag-p": "pass"}
+
+
+def test_a_scope_the_rule_leaves_out_exempts(tmp_path):
+    """Ninth session: "outside the cli/ package" and "except in tests" were dropped by the
+    reader, so code in the exempted place was flagged (by print debugging) like any other."""
+    text = "No print() outside the cli/ package; every other module logs through the logger"
+    assert read_sentence(text).unless == ["path:cli/**"]
+    assert any("path:tests/**" in u for u in read_sentence("Avoid print except in tests").unless)
+    assert read_sentence("Tests must never hit the real network").unless == []
+    mem, ids = E.build(tmp_path / "case", {"cli": (text, "warn")})
+    cases = [
+        ("cli-v", "cli", _diff("src/pkg/sync/worker.py", "    print(f'synced {n} records')"), "violation"),
+        ("cli-p", "cli", _diff("src/pkg/cli/main.py", "    print(f'synced {n} records')"), "pass"),
+    ]  # fmt: skip
+    got = E.answers_through_check(mem, ids, cases, expect=False)
+    assert got == {"cli-v": "undecided", "cli-p": "pass"}
+
+
+def test_a_passive_prohibition_forbids_its_subject():
+    """Ninth session: "X is never edited by hand" forbids editing X (the subject), not the
+    word "hand"; "X will not be accepted" (a participle that is grammar) reads as before."""
+    d = read_sentence("Generated code under gen/ is never edited by hand; change the .proto")
+    assert d.forbid == ["changed:path:gen/**"] and d.paths == ["gen/**"]
+    d = read_sentence("Focused tests such as it.only or fdescribe must not be committed")
+    assert "fdescribe" in d.forbid and "committed" not in d.forbid
+    d = read_sentence("Resources at another cloud provider will not be accepted")
+    assert "resources" not in d.forbid
+
+
+def test_a_such_as_list_names_its_items():
+    """Ninth session: "such as A or B" is read like "(A, B)", and a dotted name is code."""
+    d = read_sentence("Focused tests such as it.only or fdescribe must not be committed")
+    assert {"focused tests", "it.only", "fdescribe"} <= set(d.forbid)
+    d = read_sentence("Never run destructive SQL such as DROP or TRUNCATE against production")
+    assert {"drop", "truncate"} <= set(d.forbid)
+    d = read_sentence("Use the secrets module, not random, for tokens such as reset codes or keys")
+    assert "reset" not in d.forbid  # a multi-word item is left as written
+
+
+def test_a_phrasal_verb_keeps_its_particle():
+    """Ninth session: "switch off X" forbids X, never the particle "off"."""
+    assert read_sentence("Never switch off CSRF protection on a form").forbid[0] == "csrf protection"
+    assert "out" not in read_sentence("Never roll out to all hosts at once").forbid
+
+
 def test_force_push_to_either_place():
     d = read_sentence("Never force-push to main or a release branch")
     assert "force push & main" in d.forbid

@@ -102,6 +102,108 @@ def _is_path(word: str) -> bool:
     return bool(dot and stem_ and ext in _FILE_EXTENSIONS)
 
 
+_OUTSIDE = re.compile(
+    r"\b(?:except|outside(?:\s+of)?|other than|apart from)\s+(?:(?:in|under|inside|for)\s+)?"
+    r"(?:the\s+|our\s+)?([\w./*-]+)",
+    re.I,
+)
+_TEST_PATHS = "path:tests/** | path:test/** | path:test_* | path:*_test.*"
+
+
+def scope_exemptions(sentence: str) -> list[str]:
+    """A scope a prohibition leaves out, as touched paths that exempt: "No print() outside
+    the cli/ package" -> `path:cli/**`; "…, except in tests" -> the usual test paths
+    (ninth session: the reader used to drop these, so code in the exempted place was
+    flagged like any other)."""
+    out = []
+    for m in _OUTSIDE.finditer(sentence):
+        word = m.group(1).rstrip(".,")
+        if _is_path(word):
+            out.append(f"path:{_glob(word)}")
+        elif word.lower() in ("tests", "test"):
+            out.append(_TEST_PATHS)
+    return list(dict.fromkeys(out))
+
+
+_MODALS = frozenset("must should may can will shall".split())
+_IRREGULAR = {"kept": "keep", "made": "make", "sent": "send", "written": "write", "put": "put",
+              "left": "leave", "built": "build", "shown": "show", "run": "run", "set": "set"}
+
+
+PASSIVE_ACTS = True
+
+
+def passive_act(words: list[str]) -> list[str] | None:
+    """"X must not be committed", "X is never edited by hand", "X are never kept in Y":
+    the act first, then what it is done to, as an active prohibition would read ("never
+    edit X by hand"), so the subject is what is forbidden (ninth session). None otherwise."""
+    if not PASSIVE_ACTS:
+        return None
+    for i, w in enumerate(words[1:-1], 1):
+        if w not in ("not", "never"):
+            continue
+        j = i + 1
+        if words[i - 1] in _MODALS and words[j] == "be":
+            j += 1
+        elif words[i - 1] not in ("is", "are") or words[j] == "be":
+            continue
+        part = words[j] if j < len(words) else ""
+        if not (part.endswith("ed") or part in _IRREGULAR) or part in _ALLOWED | _FUNCTION_WORDS:
+            return None
+        stems = [part[:-k] for k in (1, 2, 3)]
+        verb = _IRREGULAR.get(part) or next((b for b in stems if b in _EDIT | _INTRODUCE), part)
+        subject = [x for x in words[: i - 1] if x not in _BE and x not in _MODALS]
+        return [verb, *subject, *words[j + 1 :]] if subject else None
+    return None
+
+
+def as_spelled(path: str, sentence: str) -> str:
+    """A drafted path as the sentence spells it: the reader lowercases words, while a touched
+    path keeps its case, so `changelog.md` would never match `CHANGELOG.md` (ninth session)."""
+    literal = path.rstrip("*")
+    m = re.search(re.escape(literal), sentence, re.I) if literal else None
+    return m.group(0) + path[len(literal):] if m else path
+
+
+_ITEM = r"(?:an?\s+)?[\w.:'-]+(?:\(\))?"
+_SUCH_AS = re.compile(
+    rf"\s+such as\s+({_ITEM}(?:(?:,\s*|,?\s+or\s+|,?\s+and\s+){_ITEM})*)"
+    r"(?=\s*(?:[;:,.]|$)|\s+(?:must|should|may|are|is|as|against|in|on|to|from|into|will)\b)",
+    re.I,
+)
+
+
+SUCH_AS = True
+
+
+def such_as(sentence: str) -> str:
+    """ "Focused tests such as it.only or fdescribe must not …" -> "Focused tests (it.only,
+    fdescribe) must not …": a "such as" list is read as a parenthesised one (ninth session)."""
+    def listed(m: re.Match) -> str:
+        items = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group(1))
+        return " (" + ", ".join(re.sub(r"^an?\s+", "", i) for i in items if i) + ")"
+    return _SUCH_AS.sub(listed, sentence) if SUCH_AS else sentence
+
+
+_PARTICLES = frozenset("out off up down over back away".split())
+PARTICLES = True
+
+
+def without_particle(after: list[str]) -> list[str]:
+    """The object after a phrasal verb: "roll out to all hosts" -> "to all hosts", "switch
+    off CSRF protection" -> "CSRF protection" (ninth session: the particle was the term)."""
+    return after[1:] if PARTICLES and len(after) > 1 and after[0] in _PARTICLES else after
+
+
+def respell(terms: list[str], paths: list[str], sentence: str) -> list[str]:
+    """`terms` with each drafted path (bare or after `path:`) as the sentence spells it."""
+    spelled = {p: as_spelled(p, sentence) for p in paths}
+    return [
+        spelled.get(t) or re.sub(r"(?<=path:)[^\s&|]+", lambda m: spelled.get(m[0], m[0]), t)
+        for t in terms
+    ]
+
+
 def _glob(word: str) -> str:
     w = word.rstrip(".,")
     return w + "**" if w.endswith("/") else w
@@ -118,10 +220,15 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
+SUCH_AS_CODE = True
+
+
 def meaningful(term: str) -> bool:
     """False for a term made only of function words, determiners or generic nouns."""
     bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
     if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
+        return True
+    if SUCH_AS_CODE and re.search(r"[a-z_]\.[a-z_]", bare.lower()):  # `it.only`: code
         return True
     words = re.findall(r"[a-z0-9_]+", bare.lower())
     ignorable = _FUNCTION_WORDS | _STOP | _DETERMINERS | _GENERIC_NOUNS | _SCOPE_PREPS

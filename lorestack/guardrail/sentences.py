@@ -57,6 +57,11 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _is_path,
     implied,
     meaningful,
+    passive_act,
+    respell,
+    scope_exemptions,
+    such_as,
+    without_particle,
 )
 
 Kind = Literal["prohibition", "obligation", ""]
@@ -180,7 +185,7 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     verb = ""
     if cue not in _NO_VERB_CUES and after:
         if cue != "avoid" or after[0].endswith("ing"):
-            verb, after = after[0], after[1:]
+            verb, after = after[0], without_particle(after[1:])
     obj, scope, trigger = _split_scope(after)
     term, says_new, paths = _content(obj)
     base = verb.removesuffix("ing")
@@ -334,7 +339,7 @@ def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
         return f" \x00{len(groups) - 1}\x00 "
 
     out = []
-    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, sentence.strip())):
+    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(sentence.strip()))):
         items = [i.lower() for n in re.findall(r"\x00(\d+)\x00", raw) for i in groups[int(n)]]
         text = re.sub(r"\x00\d+\x00", " ", raw).lower().replace("\u2019", "'")
         words = [w.rstrip(".,") or w for w in _WORDS.findall(text)]
@@ -366,6 +371,12 @@ def _read_cached(sentence: str) -> SentenceDraft:
             ruled.extend(words)
             kinds.add("prohibition")
             _read_prohibition(r, "no", subject, items)
+            continue
+        act = passive_act(words)
+        if act:  # "generated code is never edited by hand": never edit generated code …
+            ruled.extend(words)
+            kinds.add("prohibition")
+            _read_prohibition(r, "never", act, items)
             continue
         kind, start, end = _find_cue(words)
         if not kind:
@@ -431,7 +442,9 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
 def read_sentence(sentence: str) -> SentenceDraft:
     """The decidable form of one criterion sentence (a fresh copy: callers may edit it)."""
     d = _read_cached(" ".join(sentence.split()))
+    scoped = [e for e in scope_exemptions(sentence) if d.forbid and e not in d.unless]
+    spell = lambda terms: respell(terms, d.paths, sentence)  # noqa: E731 - `CHANGELOG.md`
     return SentenceDraft(
-        d.kind, list(d.keywords), list(d.paths), list(d.forbid), list(d.require),
-        list(d.unless), list(d.steps), list(d.alternatives),
+        d.kind, list(d.keywords), spell(d.paths), spell(d.forbid), spell(d.require),
+        spell(d.unless) + scoped, list(d.steps), spell(d.alternatives),
     )  # fmt: skip
