@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from lorestack.retrieval.lexical import Filters, LexicalIndex
+from lorestack.retrieval.lexical import Abstained, Filters, LexicalIndex
 
 
 @runtime_checkable
@@ -39,6 +39,7 @@ class LexicalRetriever:
         self.near_weight = near_weight  # neighbouring turns' text (retrieval/neighbours.py)
         self.names = names  # name words of the query: a match on them alone is no hit
         self.abstain = abstain  # no ranking when no hit holds the query's rare words (lexical.py)
+        self.abstained = False  # it sat out on the last query (one retriever per search)
 
     def retrieve(self, query, limit, filters=None):
         extra: dict = {}
@@ -48,7 +49,9 @@ class LexicalRetriever:
             extra["names"] = self.names
         if self.abstain:
             extra["abstain"] = True
-        return self.index.search(query, limit, filters, now=self.now, **extra)
+        hits = self.index.search(query, limit, filters, now=self.now, **extra)
+        self.abstained = isinstance(hits, Abstained)
+        return hits
 
 
 class VectorRetriever:

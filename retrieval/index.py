@@ -357,9 +357,7 @@ class MemoryIndex:
                           r.date_weight))
         fused = FusionRetriever(parts, rrf_k=r.rrf_k).fuse(query, n, filters, per_retriever=n)
         # --explain: say when BM25 sat out (lexical.ABSTAIN_COVERAGE), not only "rank -"
-        abstained = (explain and mode == "default" and r.bm25_weight > 0
-                     and not any("bm25" in f.ranks for f in fused.hits)
-                     and bool(self.lexical.search(query, 1, filters, now=now)))
+        abstained = explain and any(getattr(p, "abstained", False) for p, _w in parts)
         for message in fused.warnings:
             self._warn(message + "; results from the remaining retrievers only")
         docs = self.catalog.get_docs([f.id for f in fused.hits])

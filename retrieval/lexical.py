@@ -349,12 +349,12 @@ class LexicalIndex:
         searcher = index.searcher()
         hits = _top(searcher, full, limit)
         top = [h[0] for h in hits[:ABSTAIN_HITS]]
-        if abstain and top and not self.covers(searcher, content, top, ABSTAIN_COVERAGE):
-            return []
+        if abstain and top and not self.covers(searcher, content, top):
+            return Abstained()
         return hits
 
     def covers(self, searcher, words: list[str], ids: list[str],
-               share: float = ABSTAIN_COVERAGE) -> bool:
+               share: float | None = None) -> bool:
         """Whether one doc of `ids` holds `share` of `words`' IDF mass (BM25's idf, from the
         body field) in its title, body or tags; True when no word occurs in a body. Rarest
         words first, stopping as soon as the answer is known (an identifier's first word)."""
@@ -366,6 +366,7 @@ class LexicalIndex:
             df = searcher.doc_freq("body", term)
             if df > 0:
                 idf[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
+        share = ABSTAIN_COVERAGE if share is None else share  # read now: the bench's -abstain
         need = share * sum(idf.values()) - 1e-9  # a whole share held, whatever the sum order
         if need <= 0 or not ids:
             return True
@@ -388,6 +389,10 @@ class LexicalIndex:
             if max(held.values(), default=0.0) + left < need:
                 return False
         return False
+
+
+class Abstained(list):
+    """No ranking because BM25 sat out (`search(abstain=True)`): empty, and says why."""
 
 
 def _top(searcher, query, limit: int) -> list[tuple[str, float]]:

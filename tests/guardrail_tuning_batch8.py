@@ -27,6 +27,8 @@ from tests.guardrail_sentence_cases import _bash, _diff, _edit
 # 56/114, wrong blocks 0, silent passes 37/57, look-alikes pass 36/57 (violations: 20
 # undecided, 37 pass; look-alikes: 21 undecided, 36 pass; other criteria flagged 30).
 FIRST_RUN = {"exact": 56, "wrong_blocks": 0, "silent_passes": 37, "lookalike_pass": 36}
+# at the end of the ninth session (after its review fixes): the floor its test keeps
+KEPT = {"exact": 60, "wrong_blocks": 0, "silent_passes": 33, "lookalike_pass": 36}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # data: money, time, storage of tokens

@@ -28,6 +28,8 @@ from tests.guardrail_sentence_cases import _bash, _diff, _edit
 # (violations: 42 undecided, 29 pass; look-alikes: 32 undecided, 36 pass; other criteria
 # flagged 185).
 FIRST_RUN = {"exact": 78, "wrong_blocks": 0, "silent_passes": 29, "lookalike_pass": 36}
+# at the end of the ninth session (after its review fixes): the floor its test keeps
+KEPT = {"exact": 81, "wrong_blocks": 0, "silent_passes": 27, "lookalike_pass": 37}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # recommended clauses

@@ -1,5 +1,5 @@
 """Issue 22: the eighth and ninth tuning batches (tests/guardrail_tuning_batch8.py, …9.py) are
-as their briefs asked, and their figures never fall below each one's first run. Real files
+as their briefs asked, and their figures never fall below what the kept readings reached. Real files
 and the real MiniLM model."""
 
 from __future__ import annotations
@@ -34,12 +34,11 @@ def test_batch_figures_do_not_regress(tmp_path, n):
     s = E.score(mem, ids, b.CRITERIA, b.CASES)
     assert s["refused"] == 0 and s["wrong_blocks"] == 0
     assert s["violation_answers"]["block"] == 0  # a guess never blocks
-    first = b.FIRST_RUN
-    assert s["silent_passes"] <= first["silent_passes"], E.summary(s)
-    assert s["exact"] >= first["exact"], E.summary(s)
-    # batch 8's look-alikes gained (36 -> 41) only through undo.py, which paid nothing on
-    # any other batch and was removed in the eighth session (docs/guardrail.md): back to its
-    # first run's 36, and never fewer
-    assert s["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)
-    if n == 8:  # better than before the seventh session's changes
-        assert s["silent_passes"] < first["silent_passes"] and s["exact"] > first["exact"]
+    # never below what the kept readings reached (b.KEPT, the ninth session's end), which
+    # is itself above the first run (b.FIRST_RUN) on every figure but batch 8's look-alikes:
+    # those gained (36 -> 41) only through undo.py, which paid nothing on any other batch and
+    # was removed in the eighth session (docs/guardrail.md)
+    kept, first = b.KEPT, b.FIRST_RUN
+    assert s["silent_passes"] <= kept["silent_passes"] < first["silent_passes"], E.summary(s)
+    assert s["exact"] >= kept["exact"] > first["exact"], E.summary(s)
+    assert s["lookalike_pass"] >= kept["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)

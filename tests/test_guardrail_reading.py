@@ -27,6 +27,9 @@ def test_a_drafted_path_keeps_the_case_it_was_written_in(tmp_path):
     d = read_sentence(text)
     assert d.paths == ["CHANGELOG.md"] and d.forbid == ["changed:path:CHANGELOG.md"]
     assert read_sentence("Do not edit files under vendor/ by hand").paths == ["vendor/**"]
+    # a name that only contains another (DOMAIN.PY holds "main.py") keeps its own spelling
+    assert read_sentence("Do not edit DOMAIN.PY or main.py by hand").paths == ["DOMAIN.PY",
+                                                                                "main.py"]
     criteria = {"frag": (text, "warn")}
     mem, ids = E.build(tmp_path / "case", criteria)
     cases = [
@@ -44,6 +47,8 @@ def test_a_scope_the_rule_leaves_out_exempts(tmp_path):
     assert read_sentence(text).unless == ["path:cli/**"]
     assert any("path:tests/**" in u for u in read_sentence("Avoid print except in tests").unless)
     assert read_sentence("Tests must never hit the real network").unless == []
+    js = read_sentence("Avoid console.log except in tests").unless[-1]  # JS test layouts too
+    assert "path:*.test.*" in js and "path:__tests__/**" in js
     mem, ids = E.build(tmp_path / "case", {"cli": (text, "warn")})
     cases = [
         ("cli-v", "cli", _diff("src/pkg/sync/worker.py", "    print(f'synced {n} records')"), "violation"),
@@ -62,6 +67,13 @@ def test_a_passive_prohibition_forbids_its_subject():
     assert "fdescribe" in d.forbid and "committed" not in d.forbid
     d = read_sentence("Resources at another cloud provider will not be accepted")
     assert "resources" not in d.forbid
+    # a passive inside a relative clause is not the subject's prohibition (review finding)
+    assert read_sentence("Never deploy code that is not tested").forbid != ["never deploy"]
+    d = read_sentence("Do not merge a pull request that is not reviewed")
+    assert not any(t.startswith("do not") for t in d.forbid)
+    # "X is not required" permits going without X; it never forbids X
+    assert "changelog entry" not in read_sentence(
+        "A changelog entry is not required for docs-only changes").forbid
 
 
 def test_a_such_as_list_names_its_items():
@@ -72,12 +84,15 @@ def test_a_such_as_list_names_its_items():
     assert {"drop", "truncate"} <= set(d.forbid)
     d = read_sentence("Use the secrets module, not random, for tokens such as reset codes or keys")
     assert "reset" not in d.forbid  # a multi-word item is left as written
+    d = read_sentence("Never call dangerous functions such as eval() or exec()")
+    assert {"/(?<![\\w.])eval\\b/", "/(?<![\\w.])exec\\b/"} <= set(d.forbid)  # both calls
 
 
 def test_a_phrasal_verb_keeps_its_particle():
     """Ninth session: "switch off X" forbids X, never the particle "off"."""
     assert read_sentence("Never switch off CSRF protection on a form").forbid[0] == "csrf protection"
     assert "out" not in read_sentence("Never roll out to all hosts at once").forbid
+    assert read_sentence("Do not write over existing files").forbid != ["existing"]  # not a particle
 
 
 def test_force_push_to_either_place():

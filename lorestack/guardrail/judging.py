@@ -112,8 +112,8 @@ def _detail(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> Rule
     (faults.py): the fault shows -> it applies, undecided; only the code it is a detail of
     shows -> kept. An exemption the rule names ("except in tests", "outside cli/") stands
     (ninth session; a recommended way taken does not: it may come with the fault)."""
-    if outcome.status == "satisfied" and outcome.reason.startswith("exempted:"):
-        return outcome
+    if outcome.status == "satisfied" and outcome.exempted_by.startswith("path:"):
+        return outcome  # a scope the rule leaves out (sentence_words.scope_exemptions)
     if outcome.status in ("satisfied", "not_applicable"):
         clause = judge_left_out(sentence, prepared.text)
         if clause is not None:

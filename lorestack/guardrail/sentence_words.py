@@ -107,7 +107,8 @@ _OUTSIDE = re.compile(
     r"(?:the\s+|our\s+)?([\w./*-]+)",
     re.I,
 )
-_TEST_PATHS = "path:tests/** | path:test/** | path:test_* | path:*_test.*"
+_TEST_PATHS = ("path:tests/** | path:test/** | path:test_* | path:*_test.* | path:*.test.* | "
+               "path:*.spec.* | path:__tests__/** | path:spec/** | path:conftest.py")
 
 
 def scope_exemptions(sentence: str) -> list[str]:
@@ -126,6 +127,14 @@ def scope_exemptions(sentence: str) -> list[str]:
 
 
 _MODALS = frozenset("must should may can will shall".split())
+# a passive after one of these is a relative clause or a rule of its own ("Never deploy code
+# that is not tested"), not the subject's prohibition
+_NOT_A_SUBJECT = frozenset("that which who whose whom where never not no don't do".split())
+# "X is not required / recommended / expected": X is not forbidden
+_PERMISSIVE = frozenset(
+    "required recommended expected necessary mandatory intended guaranteed needed supported "
+    "encouraged".split()
+)
 _IRREGULAR = {"kept": "keep", "made": "make", "sent": "send", "written": "write", "put": "put",
               "left": "leave", "built": "build", "shown": "show", "run": "run", "set": "set"}
 
@@ -148,7 +157,10 @@ def passive_act(words: list[str]) -> list[str] | None:
         elif words[i - 1] not in ("is", "are") or words[j] == "be":
             continue
         part = words[j] if j < len(words) else ""
-        if not (part.endswith("ed") or part in _IRREGULAR) or part in _ALLOWED | _FUNCTION_WORDS:
+        if not (part.endswith("ed") or part in _IRREGULAR) or part in (
+                _ALLOWED | _FUNCTION_WORDS | _PERMISSIVE):
+            return None
+        if any(x in _NOT_A_SUBJECT for x in words[: i - 1]):
             return None
         stems = [part[:-k] for k in (1, 2, 3)]
         verb = _IRREGULAR.get(part) or next((b for b in stems if b in _EDIT | _INTRODUCE), part)
@@ -161,7 +173,10 @@ def as_spelled(path: str, sentence: str) -> str:
     """A drafted path as the sentence spells it: the reader lowercases words, while a touched
     path keeps its case, so `changelog.md` would never match `CHANGELOG.md` (ninth session)."""
     literal = path.rstrip("*")
-    m = re.search(re.escape(literal), sentence, re.I) if literal else None
+    if not literal:
+        return path
+    pattern = r"(?<![\w./-])" + re.escape(literal) + r"(?![\w])"
+    m = re.search(pattern, sentence) or re.search(pattern, sentence, re.I)
     return m.group(0) + path[len(literal):] if m else path
 
 
@@ -181,11 +196,12 @@ def such_as(sentence: str) -> str:
     fdescribe) must not …": a "such as" list is read as a parenthesised one (ninth session)."""
     def listed(m: re.Match) -> str:
         items = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group(1))
-        return " (" + ", ".join(re.sub(r"^an?\s+", "", i) for i in items if i) + ")"
+        names = (re.sub(r"^an?\s+", "", i).removesuffix("()") for i in items if i)
+        return " (" + ", ".join(names) + ")"  # eval() -> eval: no parentheses inside
     return _SUCH_AS.sub(listed, sentence) if SUCH_AS else sentence
 
 
-_PARTICLES = frozenset("out off up down over back away".split())
+_PARTICLES = frozenset("out off up down back away".split())
 PARTICLES = True
 
 
@@ -228,7 +244,7 @@ def meaningful(term: str) -> bool:
     bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
     if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
         return True
-    if SUCH_AS_CODE and re.search(r"[a-z_]\.[a-z_]", bare.lower()):  # `it.only`: code
+    if SUCH_AS_CODE and re.search(r"\w\.[a-z_]\w", bare.lower()):  # `it.only`, not i.e.
         return True
     words = re.findall(r"[a-z0-9_]+", bare.lower())
     ignorable = _FUNCTION_WORDS | _STOP | _DETERMINERS | _GENERIC_NOUNS | _SCOPE_PREPS
