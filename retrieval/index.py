@@ -388,11 +388,7 @@ class MemoryIndex:
         if record_access and top:
             self.usage.record([c.doc.id for c in top], now)
         ran_plain = any(part.name == "vector-plain" for part, _w in parts)
-        hits = [_hit(c, explain, ran_plain) for c in top]
-        if abstained:
-            for h in hits:
-                h.explain["bm25_abstained"] = True
-        return hits
+        return [_hit(c, explain, ran_plain, abstained) for c in top]
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:
@@ -423,7 +419,7 @@ def _passes(doc, filters: Filters) -> bool:
     return True
 
 
-def _hit(c: Candidate, explain: bool, plain: bool = False) -> ScoredDoc:
+def _hit(c: Candidate, explain: bool, plain: bool = False, abstained: bool = False) -> ScoredDoc:
     d = c.doc
     info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
             "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
@@ -431,6 +427,8 @@ def _hit(c: Candidate, explain: bool, plain: bool = False) -> ScoredDoc:
         info["date_rank"] = c.ranks["date"]
     if plain:  # the dense ranking of the query without the speakers' names ran
         info["vector_plain_rank"] = c.ranks.get("vector-plain")
+    if abstained:  # BM25 sat out on this query (--explain only)
+        info["bm25_abstained"] = True
     if explain:
         info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
                      "confidence": d.confidence})

@@ -148,49 +148,33 @@ def summary(s: dict) -> str:
     )
 
 
+# the tuning batches in the order they were written: `tuning` is the first three
+BATCH_MODULES = ("guardrail_tuning_cases", *(f"guardrail_tuning_batch{n}" for n in range(4, 10)))
+TUNING_NAMES = ("tuning", *(f"batch{n}" for n in range(4, 10)),
+                *(f"tuning-1-{n}" for n in range(4, 9)), "tuning-all")
+
+
 def tuning_set(which: str = "tuning-all"):
     """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch9`,
     `tuning-1-4` (the first four) ... `tuning-1-8` (the first eight), `tuning-all` (all
     nine)."""
-    from tests import guardrail_tuning_batch4 as B4
-    from tests import guardrail_tuning_batch5 as B5
-    from tests import guardrail_tuning_batch6 as B6
-    from tests import guardrail_tuning_batch7 as B7
-    from tests import guardrail_tuning_batch8 as B8
-    from tests import guardrail_tuning_batch9 as B9
-    from tests import guardrail_tuning_cases as T
+    import importlib
 
-    if which == "tuning":
-        return T.CRITERIA, T.CASES
-    if which == "batch4":
-        return B4.CRITERIA, B4.CASES
-    if which == "batch5":
-        return B5.CRITERIA, B5.CASES
-    if which == "batch6":
-        return B6.CRITERIA, B6.CASES
-    if which == "batch7":
-        return B7.CRITERIA, B7.CASES
-    if which == "batch8":
-        return B8.CRITERIA, B8.CASES
-    if which == "batch9":
-        return B9.CRITERIA, B9.CASES
-    batches = [(T.CRITERIA, T.CASES), (B4.CRITERIA, B4.CASES)]
-    if which in ("tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-1-8", "tuning-all"):
-        batches.append((B5.CRITERIA, B5.CASES))
-    if which in ("tuning-1-6", "tuning-1-7", "tuning-1-8", "tuning-all"):
-        batches.append((B6.CRITERIA, B6.CASES))
-    if which in ("tuning-1-7", "tuning-1-8", "tuning-all"):
-        batches.append((B7.CRITERIA, B7.CASES))
-    if which in ("tuning-1-8", "tuning-all"):
-        batches.append((B8.CRITERIA, B8.CASES))
-    if which == "tuning-all":
-        batches.append((B9.CRITERIA, B9.CASES))
+    if which not in TUNING_NAMES:
+        raise ValueError(f"not a tuning set: {which}")
+    if which == "tuning" or which.startswith("batch"):
+        n = 3 if which == "tuning" else int(which.removeprefix("batch"))
+        chosen = [BATCH_MODULES[n - 3]]
+    else:
+        n = 9 if which == "tuning-all" else int(which.removeprefix("tuning-1-"))
+        chosen = list(BATCH_MODULES[: n - 2])
     criteria: dict[str, tuple[str, str]] = {}
     cases: list = []
-    for crit, batch_cases in batches:
-        assert not set(criteria) & set(crit)
-        criteria.update(crit)
-        cases += batch_cases
+    for name in chosen:
+        batch = importlib.import_module(f"tests.{name}")
+        assert not set(criteria) & set(batch.CRITERIA)
+        criteria.update(batch.CRITERIA)
+        cases += batch.CASES
     return criteria, cases
 
 
@@ -199,10 +183,7 @@ def main(argv: list[str]) -> None:
 
     which = argv[0] if argv else "heldout"
     confirmed = "--confirmed" in argv
-    if which in (
-        "tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9",
-        "tuning-1-4", "tuning-1-5", "tuning-1-6", "tuning-1-7", "tuning-1-8", "tuning-all",
-    ):
+    if which in TUNING_NAMES:
         CRITERIA, CASES = tuning_set(which)
     else:
         from tests.guardrail_heldout_cases import CASES, CRITERIA

@@ -49,7 +49,7 @@ def _keep(outcome, *args, **kwargs):
 ABLATIONS = {
     # ninth session, batches 8-9 (drafting forms)
     "spelled": _off("lorestack.guardrail.sentence_words", "as_spelled", lambda path, s: path),
-    "scope_exempt": _off("lorestack.guardrail.sentences", "scope_exemptions", lambda s: []),
+    "scope_exempt": _off("lorestack.guardrail.sentence_words", "scope_exemptions", lambda s: []),
     "passive": _off("lorestack.guardrail.sentence_words", "PASSIVE_ACTS", False),
     "such_as": _off("lorestack.guardrail.sentence_words", "SUCH_AS", False),
     "particles": _off("lorestack.guardrail.sentence_words", "PARTICLES", False),

@@ -220,6 +220,16 @@ def respell(terms: list[str], paths: list[str], sentence: str) -> list[str]:
     ]
 
 
+def spell_and_scope(draft, sentence: str) -> None:
+    """Finish a draft read from `sentence` in place: each drafted path (and the terms naming
+    it) as the sentence spells it, and the scopes a prohibition leaves out as exemptions."""
+    scoped = [e for e in scope_exemptions(sentence) if draft.forbid and e not in draft.unless]
+    paths = list(draft.paths)
+    for name in ("paths", "forbid", "require", "unless", "alternatives"):
+        setattr(draft, name, respell(getattr(draft, name), paths, sentence))
+    draft.unless += scoped
+
+
 def _glob(word: str) -> str:
     w = word.rstrip(".,")
     return w + "**" if w.endswith("/") else w

@@ -58,8 +58,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     implied,
     meaningful,
     passive_act,
-    respell,
-    scope_exemptions,
+    spell_and_scope,
     such_as,
     without_particle,
 )
@@ -401,6 +400,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if implied:
             draft.keywords.extend(implied)
             draft.steps.append(f"applies also where the code shows it: {', '.join(implied)}")
+    spell_and_scope(draft, sentence)  # `CHANGELOG.md`; "outside the cli/ package"
     return draft
 
 
@@ -442,9 +442,7 @@ def _settle(r: _Reading, kinds: set[str]) -> SentenceDraft:
 def read_sentence(sentence: str) -> SentenceDraft:
     """The decidable form of one criterion sentence (a fresh copy: callers may edit it)."""
     d = _read_cached(" ".join(sentence.split()))
-    scoped = [e for e in scope_exemptions(sentence) if d.forbid and e not in d.unless]
-    spell = lambda terms: respell(terms, d.paths, sentence)  # noqa: E731 - `CHANGELOG.md`
     return SentenceDraft(
-        d.kind, list(d.keywords), spell(d.paths), spell(d.forbid), spell(d.require),
-        spell(d.unless) + scoped, list(d.steps), spell(d.alternatives),
+        d.kind, list(d.keywords), list(d.paths), list(d.forbid), list(d.require),
+        list(d.unless), list(d.steps), list(d.alternatives),
     )  # fmt: skip
