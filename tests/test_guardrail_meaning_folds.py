@@ -23,7 +23,7 @@ def _reader(tmp_path, **constants) -> dict:
     try:
         for k, v in constants.items():
             setattr(judging, k, v)
-        mem, ids = E.build(tmp_path, criteria)
+        mem, ids = E.build(tmp_path / "reader", criteria)
         return E.score(mem, ids, criteria, cases)
     finally:
         for k, v in saved.items():
