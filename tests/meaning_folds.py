@@ -6,13 +6,14 @@ reader (its hand thresholds) on the same folds. Never runs the held-out set.
 
     python -m tests.meaning_folds collect [--floor 0.25] [--out FILE]   # ~5 min, runs check
     python -m tests.meaning_folds logistic [FILE] [--flat] [--json OUT]
-    python -m tests.meaning_folds thresholds [FILE] [--free] [--json OUT]
+    python -m tests.meaning_folds thresholds [FILE] [--free] [--ways] [--json OUT]
 
 `logistic`: a logistic model over the reader's similarities (meaning_pairs.FEATURES) with
 its cut, and (nested: chosen by leave-one-batch-out on the eight training batches) the
 floor below which nothing applies and the weight of other criteria's pairs as passes.
 `thresholds`: the hand rule's three values (meaning threshold, forbidden-act similarity,
-positive margin) chosen jointly on the eight batches. A choice must add no silent pass and
+positive margin; `--ways`: with the recommended way's similarity and margin too) chosen
+jointly on the eight batches. A choice must add no silent pass and
 lose no passing look-alike on its training batches (`--free`: exact alone decides), or the
 current values stand.
 """
@@ -184,31 +185,40 @@ THRESHOLD_GRID = tuple(
 )
 
 
-def choose_thresholds(rows: list[dict], free: bool = False) -> tuple[float, float, float] | None:
+# with the recommended way's two values (judging.ALTERNATIVE_SIMILARITY / _MARGIN, never
+# folded before): the meaning threshold and the positive margin at their two best values
+WAY_GRID = tuple(
+    (t, 0.45, m, round(w, 2), round(wm, 2)) for t in (0.30, 0.35) for m in (0.10, 0.20)
+    for w in (0.30, 0.34, 0.38, 0.42, 0.46) for wm in (0.05, 0.10, 0.15, 0.20, 0.25)
+)
+CURRENT = (0.35, 0.45, 0.20, 0.38, 0.15)
+
+
+def choose_thresholds(rows: list[dict], free: bool = False, grid=THRESHOLD_GRID) -> tuple | None:
     """The values with the most exact answers on `rows` among those adding no silent pass
     and losing no look-alike against the current values (`free`: any); ties: fewer other
     criteria flagged, then nearer the current values. None = the current values."""
     base = figures(answers(rows, current))
     best = None
-    for values in THRESHOLD_GRID:
+    for values in grid:
         f = figures(answers(rows, Thresholds(*values)))
         if not free and (f["silent"] > base["silent"] or f["lookalike_pass"] < base["lookalike_pass"]):
             continue
-        distance = sum(abs(a - b) for a, b in zip(values, (0.35, 0.45, 0.20)))
+        distance = sum(abs(a - b) for a, b in zip(values, CURRENT))
         rank = (f["exact"], -f["other_flagged"], -distance)
         if best is None or rank > best[0]:
             best = (rank, values)
     return best[1] if best else None
 
 
-def threshold_folds(data: dict, free: bool = False) -> dict:
-    """Leave one batch out for the hand rule's three values chosen jointly."""
+def threshold_folds(data: dict, free: bool = False, grid=THRESHOLD_GRID) -> dict:
+    """Leave one batch out for the hand rule's values chosen jointly."""
     rows = data["rows"]
     before, after, per = [], [], {}
     for held in FOLDS:
         train = [r for r in rows if r["fold"] != held]
         test = [r for r in rows if r["fold"] == held]
-        values = choose_thresholds(train, free)
+        values = choose_thresholds(train, free, grid)
         b, a = answers(test, current), answers(test, Thresholds(*values) if values else current)
         before += b
         after += a
@@ -237,7 +247,7 @@ def main(argv: list[str]) -> None:
     if command == "logistic":
         out = logistic_folds(data, nested="--flat" not in argv)
     elif command == "thresholds":
-        out = threshold_folds(data, free="--free" in argv)
+        out = threshold_folds(data, "--free" in argv, WAY_GRID if "--ways" in argv else THRESHOLD_GRID)
     else:
         raise SystemExit(f"unknown command {command!r}: collect, logistic or thresholds")
     if "--json" in argv:

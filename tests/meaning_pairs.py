@@ -88,7 +88,7 @@ def collect(floor: float, which: str = "tuning-all") -> dict:
     from tests.heldout_eval import tuning_set
 
     criteria, cases = tuning_set(which)
-    state: dict = {"open": True, "change": False, "took": {}, "seen": {}}
+    state: dict = {"open": True, "change": False, "took": {}, "seen": {}, "alt": {}}
     took_alternative = judging._took_alternative
 
     def deferred(outcome, spec, sentence, meaning):
@@ -101,6 +101,7 @@ def collect(floor: float, which: str = "tuning-all") -> dict:
         copy.by_meaning = True
         took = took_alternative(copy, spec, sentence, meaning)
         state["took"][sentence] = took if took.status == "satisfied" else None
+        state["alt"][sentence] = _alternative_signals(judging, outcome, spec, sentence, meaning)
         return outcome
 
     def decision(outcome, spec, sentence, meaning):
@@ -108,6 +109,7 @@ def collect(floor: float, which: str = "tuning-all") -> dict:
         took = state["took"].pop(sentence, None)
         values = signals(judging, outcome, spec, sentence, meaning, state["change"])
         values["_took_alternative"] = float(took is not None)
+        values.update(state["alt"].pop(sentence, {}))
         state["seen"][sentence] = values
         if state["open"]:
             return outcome
@@ -156,7 +158,7 @@ def _run(criteria: dict, cases: list, state: dict) -> list[dict]:
             state["change"] = proposal.is_change()
             got = {}
             for mode in ("open", "pass"):
-                state.update(open=mode == "open", took={}, seen={})
+                state.update(open=mode == "open", took={}, seen={}, alt={})
                 result = check(mem, proposal, retrieval=False, llm=False)
                 flagged = sorted(key_of.get(f.id, f.id) for f in result.violations + result.undecided)
                 got[mode] = (answer(result, ids[key]), flagged, dict(state["seen"]))
@@ -169,6 +171,26 @@ def _run(criteria: dict, cases: list, state: dict) -> list[dict]:
     return rows
 
 
+def _alternative_signals(judging, outcome, spec, sentence: str, meaning) -> dict:
+    """What judging._took_alternative compares (the recommended way against the forbidden
+    acts), so that its two thresholds can be scored with other values too."""
+    from lorestack.guardrail.meaning import split_acts
+
+    if outcome.forbid_hit or outcome.missing:
+        return {}
+    forbidden, alternatives = judging._forbidden_terms(spec, sentence)
+    if judging.RECOMMENDED_CLAUSES:
+        acts, recommended = split_acts(sentence)
+        forbidden = list(dict.fromkeys(forbidden + acts))
+        alternatives = list(dict.fromkeys(alternatives + recommended))
+    if not alternatives or not forbidden:
+        return {}
+    alt, bad = meaning(sentence, alternatives), meaning(sentence, forbidden)
+    if alt is None or bad is None:
+        return {}
+    return {"_way": alt.similarity, "_way_forbidden": bad.similarity}
+
+
 # ---- scoring a decision on the collected pairs ---------------------------------------
 def current(v: dict) -> bool:
     """The hand thresholds as a decision on the pairs: True = "applies, undecided"."""
@@ -177,14 +199,25 @@ def current(v: dict) -> bool:
 
 class Thresholds:
     """The hand rule's shape with any values: (meaning threshold, forbidden-act similarity,
-    positive margin; margin 0 = off). The alternative thresholds keep their values."""
+    positive margin; margin 0 = off) and, given, the recommended way's (similarity, margin
+    over the forbidden act); without them, the reader's answer for the recommended way.
+    (A pair passed by another recommended-way value is scored as passed without the
+    exemption, which skips the topic check after it: a small approximation.)"""
 
-    def __init__(self, threshold: float, forbidden: float, margin: float):
+    def __init__(self, threshold: float, forbidden: float, margin: float,
+                 way: float | None = None, way_margin: float | None = None):
         self.values = (threshold, forbidden, margin)
+        self.way = (way, way_margin)
+
+    def took_way(self, v: dict) -> bool:
+        way, way_margin = self.way
+        if way is None or way_margin is None:
+            return bool(v["_took_alternative"])
+        return "_way" in v and v["_way"] >= way and v["_way"] >= v["_way_forbidden"] + way_margin
 
     def __call__(self, v: dict) -> bool:
         threshold, forbidden, margin = self.values
-        if v["best"] < threshold or v["_took_alternative"]:
+        if v["best"] < threshold or self.took_way(v):
             return False
         if v["missing"] or not v["has_forbidden"] or v["forbidden"] >= forbidden:
             return True

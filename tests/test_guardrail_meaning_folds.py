@@ -44,6 +44,9 @@ def test_collected_pairs_score_the_current_reader_as_check_does(pairs, tmp_path)
     assert reached and any(r["own_open"] != r["own_pass"] for r in reached)
     assert all(set(P.FEATURES) <= set(v) for r in rows for v in r["pairs"].values())
     _same(P.figures(P.answers(rows, P.current)), _reader(tmp_path))
+    # the recommended way's thresholds, recomputed from its similarities, answer alike
+    spelled = P.Thresholds(0.35, 0.45, 0.20, judging.ALTERNATIVE_SIMILARITY, judging.ALTERNATIVE_MARGIN)
+    assert P.figures(P.answers(rows, spelled)) == P.figures(P.answers(rows, P.current))
 
 
 def test_other_values_are_scored_as_the_reader_with_them(pairs, tmp_path):
