@@ -1,0 +1,57 @@
+"""Issue 22, tenth session: the leave-one-batch-out measure of the by-meaning decision
+(tests/meaning_pairs.py, tests/meaning_folds.py) scores a decision on pairs collected once,
+with the decision forced each way; its "before" must be the reader itself. Real files, the
+real MiniLM model, the fifth tuning batch (where the positive margin moves cases)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail import judging
+from tests import heldout_eval as E
+from tests import meaning_pairs as P
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    return P.collect(0.25, "batch5")
+
+
+def _reader(tmp_path, **constants) -> dict:
+    criteria, cases = E.tuning_set("batch5")
+    saved = {k: getattr(judging, k) for k in constants}
+    try:
+        for k, v in constants.items():
+            setattr(judging, k, v)
+        mem, ids = E.build(tmp_path / "reader", criteria)
+        return E.score(mem, ids, criteria, cases)
+    finally:
+        for k, v in saved.items():
+            setattr(judging, k, v)
+
+
+def _same(simulated: dict, real: dict) -> None:
+    assert (simulated["exact"], simulated["silent"], simulated["lookalike_pass"],
+            simulated["wrong_blocks"], simulated["other_flagged"]) == (
+        real["exact"], real["silent_passes"], real["lookalike_pass"], real["wrong_blocks"],
+        real["other_criteria_flagged"]), (simulated, E.summary(real))
+
+
+def test_collected_pairs_score_the_current_reader_as_check_does(pairs, tmp_path):
+    rows = pairs["rows"]
+    assert {r["fold"] for r in rows} == {"batch5"}
+    reached = [r for r in rows if r["key"] in r["pairs"]]
+    assert reached and any(r["own_open"] != r["own_pass"] for r in reached)
+    assert all(set(P.FEATURES) <= set(v) for r in rows for v in r["pairs"].values())
+    _same(P.figures(P.answers(rows, P.current)), _reader(tmp_path))
+    # the recommended way's thresholds, recomputed from its similarities, answer alike
+    spelled = P.Thresholds(0.35, 0.45, 0.20, judging.ALTERNATIVE_SIMILARITY, judging.ALTERNATIVE_MARGIN)
+    assert P.figures(P.answers(rows, spelled)) == P.figures(P.answers(rows, P.current))
+
+
+def test_other_values_are_scored_as_the_reader_with_them(pairs, tmp_path):
+    # the positive margin off: the pairs must answer as `check` does with it off
+    simulated = P.figures(P.answers(pairs["rows"], P.Thresholds(0.35, 0.45, 0.0)))
+    real = _reader(tmp_path, POSITIVE_MARGIN=0.0)
+    assert simulated != P.figures(P.answers(pairs["rows"], P.current))  # it moves a case
+    _same(simulated, real)
