@@ -25,7 +25,14 @@ from __future__ import annotations
 
 from tests.guardrail_sentence_cases import _bash, _diff, _edit
 
-FIRST_RUN = {"exact": -1, "wrong_blocks": -1, "silent_passes": -1, "lookalike_pass": -1}
+# `python -m tests.heldout_eval batch10` once, on the reader of 79093ad (main as the tenth
+# session began; the cases committed first as c5e0622), before any change of this session,
+# with the sentence model (LORESTACK_TEST_MODEL_DIR set; load 7.4-8.0, 37.7 s): 42 criteria,
+# 0 refused, 191 cases (96 violations, 95 look-alikes); exact 95/191 (50%), wrong blocks 0,
+# silent passes 36/96, look-alikes pass 35/95 (37%) (violations: 60 undecided, 36 pass;
+# look-alikes: 60 undecided, 35 pass; other criteria flagged 164). No KEPT figure yet: the
+# batch test keeps this first run as the floor.
+FIRST_RUN = {"exact": 95, "wrong_blocks": 0, "silent_passes": 36, "lookalike_pass": 35}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # code forms: Python, TypeScript, Go, Rust
