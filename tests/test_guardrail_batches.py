@@ -1,6 +1,7 @@
-"""Issue 22: the eighth and ninth tuning batches (tests/guardrail_tuning_batch8.py, …9.py) are
-as their briefs asked, and their figures never fall below what the kept readings reached. Real files
-and the real MiniLM model."""
+"""Issue 22: the eighth, ninth and tenth tuning batches (tests/guardrail_tuning_batch8.py, …9.py,
+…10.py) are as their briefs asked, and their figures never fall below what the kept readings
+reached (the tenth, which has no kept figure yet, below its first run). Real files and the real
+MiniLM model."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from tests import heldout_eval as E
 
 # (batch, fewest criteria, fewest cases, the batches before it)
-BATCHES = [(8, 25, 80, "tuning-1-7"), (9, 30, 120, "tuning-1-8")]
+BATCHES = [(8, 25, 80, "tuning-1-7"), (9, 30, 120, "tuning-1-8"), (10, 36, 144, "tuning-1-9")]
 
 
 @pytest.mark.parametrize(("n", "criteria", "cases", "older"), BATCHES)
@@ -27,7 +28,7 @@ def test_batch_is_as_its_brief_asks(n, criteria, cases, older):
     assert not set(before) & set(b.CRITERIA)
 
 
-@pytest.mark.parametrize("n", [8, 9])
+@pytest.mark.parametrize("n", [8, 9, 10])
 def test_batch_figures_do_not_regress(tmp_path, n):
     b = importlib.import_module(f"tests.guardrail_tuning_batch{n}")
     mem, ids = E.build(tmp_path / f"b{n}", b.CRITERIA)
@@ -38,6 +39,13 @@ def test_batch_figures_do_not_regress(tmp_path, n):
     # is itself above the first run (b.FIRST_RUN) on every figure but batch 8's look-alikes:
     # those gained (36 -> 41) only through undo.py, which paid nothing on any other batch and
     # was removed in the eighth session (docs/guardrail.md)
+    # batch 10 has no kept figure yet: its first run (b.FIRST_RUN) is its floor
+    if not hasattr(b, "KEPT"):
+        first = b.FIRST_RUN
+        assert s["silent_passes"] <= first["silent_passes"], E.summary(s)
+        assert s["exact"] >= first["exact"], E.summary(s)
+        assert s["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)
+        return
     kept, first = b.KEPT, b.FIRST_RUN
     assert s["silent_passes"] <= kept["silent_passes"] < first["silent_passes"], E.summary(s)
     assert s["exact"] >= kept["exact"] > first["exact"], E.summary(s)
