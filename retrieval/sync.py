@@ -44,6 +44,7 @@ class SyncReport:
     embedded: int = 0        # docs whose vectors were (re)computed
     indexed: int = 0         # docs (re)written to the lexical index
     files_read: int = 0      # files whose bytes were read because their stat changed
+    files_rechecked: int = 0  # same stat, but checked too soon after their mtime to trust it
     total: int = 0           # docs in the index after the sync
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -104,13 +105,14 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
                 "UPDATE docs SET vec_hash=NULL WHERE type='event' AND "
                 "json_extract(payload, '$.before') <> ''")
     checked_ns = time.time_ns()  # before the stats: a later edit is after it
+    index.fresh_docs = {}
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
     key_of = catalog.roots.key
     known = index.file_stats(refresh=False)
     seen = set()
     stale: list[tuple[str, SourceFile]] = []
-    racy = 0
+    racy: set[str] = set()
     for src in sources:
         key = key_of(src.path, src.kind)
         seen.add(key)
@@ -119,9 +121,9 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             stale.append((key, src))
         elif old[0] >= old[3] - RACY_NS:  # checked too soon after its last change
             stale.append((key, src))
-            racy += 1
+            racy.add(key)
     gone = [p for p in known if p not in seen]
-    if (len(stale) > racy or gone) and not force:
+    if (len(stale) > len(racy) or gone) and not force:
         # another process may have synced: compare with the catalog before doing work
         known = index.file_stats(refresh=True)
         stale = [(k, s) for k, s in stale if not _trusted(known.get(k), s)]
@@ -143,7 +145,10 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
                 catalog.drop_file(key)
                 content_changed = written = True
                 continue
-            report.files_read += 1
+            if key in racy:
+                report.files_rechecked += 1
+            else:
+                report.files_read += 1
             sha = hashlib.sha256(raw).hexdigest()
             old = known.get(key)
             if not force and old is not None and old[2] == sha:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,7 @@ def _aged(mem) -> None:
     """Every memory file's mtime an hour back: a sync then checks them well after their last
     change, so the next sync trusts their stat (a file checked within `RACY_NS` of its
     mtime is hashed again)."""
-    hour_ago = os.stat(mem.project.root / "project.md").st_mtime_ns - 3600 * 10**9
+    hour_ago = time.time_ns() - 3600 * 10**9
     for src in sync_module.list_sources(mem):
         os.utime(src.path, ns=(hour_ago, hour_ago))
 
@@ -192,25 +193,29 @@ def test_an_old_catalog_is_converted_without_reparsing_or_reindexing(
 
 def test_an_unchanged_file_costs_a_stat_once_its_check_is_old_enough(repo, mem, monkeypatch):
     build_corpus(mem)
-    index = MemoryIndex(mem, warn=lambda m: None)
-    index.sync()
-    index.close()
     read = []
     real_read = sync_module.read_source
     monkeypatch.setattr(sync_module, "read_source",
                         lambda *a, **k: read.append(a[1].path) or real_read(*a, **k))
     index = MemoryIndex(mem, warn=lambda m: None)
     try:
-        # files written a moment ago were checked too soon to trust their stat: hashed again
-        # (nothing parsed: same bytes), and once checked well after their mtime, only stat'ed
+        # an mtime after the check (a clock ahead, or a change in the same tick as the check):
+        # the stat is not trusted, the bytes are hashed again at every sync (nothing parsed)
+        ahead = time.time_ns() + 3600 * 10**9
+        for src in sync_module.list_sources(mem):
+            os.utime(src.path, ns=(ahead, ahead))
         index.sync()
-        assert read  # written a moment ago, checked at once: not trusted yet
+        read.clear()
+        report = index.sync()
+        assert read and report.files_rechecked == len(read) and report.files_read == 0
+        assert not report.changed
+        # checked well after their mtime: only stat'ed from then on
         read.clear()
         _aged(mem)
         report = index.sync()
-        assert read and not report.changed
+        assert report.files_read == len(read) > 0 and not report.changed
         read.clear()
         report = index.sync()
-        assert read == [] and report.files_read == 0
+        assert read == [] and report.files_read == 0 and report.files_rechecked == 0
     finally:
         index.close()
