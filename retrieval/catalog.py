@@ -86,9 +86,13 @@ class Catalog:
             self.db.executescript(_SCHEMA)
             version = self.get_meta("version")
             if version == "2" and roots is not None:
+                # another process converting it holds the write lock for seconds (a minute at
+                # 100k items): wait for it rather than take "locked" for a corrupt catalog
+                self.db.execute("PRAGMA busy_timeout=600000")
                 with self.transaction():
                     if self.get_meta("version") == "2":  # another process may have done it
                         _migrate_v2(self)
+                self.db.execute("PRAGMA busy_timeout=10000")
                 version = self.get_meta("version")
         except sqlite3.DatabaseError as exc:
             raise CatalogError(f"{path}: {exc}") from exc
