@@ -96,6 +96,8 @@ def _consistent(index) -> None:
 
 
 def test_a_moved_store_is_not_parsed_indexed_or_embedded_again(repo, mem, work, monkeypatch):
+    broken = mem.project.root / "facts" / "broken.md"
+    broken.write_text("---\nid: [unclosed\n---\nno valid frontmatter\n")
     ids = _indexed(mem)
     assert work["parsed"] > 5 and work["embedded"] > 5
     work.update(parsed=0, lexical=0, embedded=0, metadata=0)
@@ -105,6 +107,9 @@ def test_a_moved_store_is_not_parsed_indexed_or_embedded_again(repo, mem, work, 
         report = index.sync()
         assert work == {"parsed": 0, "lexical": 0, "embedded": 0, "metadata": 0}
         assert report.files_read == 0 and not report.changed
+        # a file's problem, recorded before the move, names where the file is now
+        assert any(str(moved.project.root / "facts" / "broken.md") in p for p in report.problems)
+        assert not any(str(repo) + os.sep in p for p in report.problems)
         hits = index.search("Redis streams queue", k=3)
         assert hits and all(h.doc.path.startswith(str(moved.project.root) + os.sep) for h in hits)
         _consistent(index)
