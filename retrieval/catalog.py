@@ -158,10 +158,10 @@ class Catalog:
         self._keys = kept
         return keys, problems
 
-    def file_doc(self, key: DocKey) -> IndexDoc:
-        """The parsed doc a key stands for (its path as stored)."""
-        row = self.db.execute("SELECT docs FROM files WHERE path=?", (key.file,)).fetchone()
-        return IndexDoc.from_json(json.loads(row[0])[key.at])
+    def stored_docs(self, key: str) -> list[IndexDoc]:
+        """One file's docs as stored (paths as keys), by the file's key."""
+        row = self.db.execute("SELECT docs FROM files WHERE path=?", (key,)).fetchone()
+        return [IndexDoc.from_json(d) for d in json.loads(row[0])]
 
     def put_file(self, path: str, kind: str, mtime_ns: int, size: int, sha: str,
                  docs: list[IndexDoc], problems: list[str], checked_ns: int = 0) -> list[IndexDoc]:

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -217,8 +216,7 @@ def _stored_doc(catalog, key, fresh: dict[str, list[IndexDoc]]) -> IndexDoc:
     (each file's docs once)."""
     docs = fresh.get(key.file)
     if docs is None or len(docs) <= key.at or docs[key.at].id != key.id:
-        row = catalog.db.execute("SELECT docs FROM files WHERE path=?", (key.file,)).fetchone()
-        docs = fresh[key.file] = [IndexDoc.from_json(d) for d in json.loads(row[0])]
+        docs = fresh[key.file] = catalog.stored_docs(key.file)
     return docs[key.at]
 
 
