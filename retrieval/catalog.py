@@ -11,18 +11,27 @@ import hashlib
 import json
 import sqlite3
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from lorestack.retrieval.catalog_paths import StoreRoots, former_roots
 from lorestack.retrieval.documents import IndexDoc
 
-CATALOG_VERSION = 2
+# 3: files keyed relative to their store (`catalog_paths`), doc paths stored the same way,
+#    each file's doc keys stored (`keys`) and when its stat was last checked (`checked_ns`)
+CATALOG_VERSION = 3
+# a file whose mtime is this close to when it was last checked may have been edited again
+# within the same timestamp tick (keeping its size): its stat is not trusted, its bytes are
+# hashed again at the next sync (git's "racy" entries). 2 s covers the coarsest common
+# filesystem granularity (FAT); ext4/APFS/NTFS tick far finer.
+RACY_NS = 2_000_000_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, kind TEXT, mtime_ns INTEGER, size INTEGER, sha TEXT,
-    docs TEXT, problems TEXT);
+    docs TEXT, problems TEXT, keys TEXT, checked_ns INTEGER DEFAULT 0);
 CREATE TABLE IF NOT EXISTS docs (
     id TEXT PRIMARY KEY, payload TEXT, doc_hash TEXT, content_hash TEXT,
     lex_hash TEXT, vec_hash TEXT, vec_meta TEXT, chunks INTEGER DEFAULT 0,
@@ -63,8 +72,11 @@ class CatalogError(Exception):
 
 
 class Catalog:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, roots: StoreRoots | None = None):
+        """`roots`: where the store's files are now (keys are relative to them); without it
+        keys and doc paths are returned as stored, and an older catalog cannot be read."""
         self.path = path
+        self.roots = roots or StoreRoots({})
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(path), timeout=10, isolation_level=None,
@@ -73,14 +85,23 @@ class Catalog:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
             version = self.get_meta("version")
+            if version == "2" and roots is not None:
+                # another process converting it holds the write lock for seconds (a minute at
+                # 100k items): wait for it rather than take "locked" for a corrupt catalog
+                self.db.execute("PRAGMA busy_timeout=600000")
+                with self.transaction():
+                    if self.get_meta("version") == "2":  # another process may have done it
+                        _migrate_v2(self)
+                self.db.execute("PRAGMA busy_timeout=10000")
+                version = self.get_meta("version")
         except sqlite3.DatabaseError as exc:
             raise CatalogError(f"{path}: {exc}") from exc
         if version is None:
             self.set_meta("version", str(CATALOG_VERSION))
         elif version != str(CATALOG_VERSION):
             raise CatalogError(f"{path}: catalog version {version}, expected {CATALOG_VERSION}")
-        # per file: (digest of its stored docs and problems, their keys, problems), so a sync
-        # parses and hashes only the files whose stored docs changed since it last read them
+        # per file: (digest of its stored keys and problems, the keys, problems), so a sync
+        # decodes only the files whose stored keys changed since it last read them
         self._keys: dict[str, tuple[bytes, list[DocKey], list[str]]] = {}
 
     def close(self) -> None:
@@ -95,60 +116,70 @@ class Catalog:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # ---- files ----------------------------------------------------------------------
-    def file_stats(self) -> dict[str, tuple[int, int, str]]:
-        return {p: (m, s, h) for p, m, s, h in
-                self.db.execute("SELECT path, mtime_ns, size, sha FROM files")}
+    def file_stats(self) -> dict[str, tuple[int, int, str, int]]:
+        """Per file key: (mtime_ns, size, sha256, when its stat was last checked)."""
+        return {p: (m, s, h, c or 0) for p, m, s, h, c in
+                self.db.execute("SELECT path, mtime_ns, size, sha, checked_ns FROM files")}
 
     def file_docs(self) -> dict[str, tuple[list[IndexDoc], list[str]]]:
+        """Every file's parsed docs (doc paths as stored) and problems, by key."""
         out = {}
         for path, docs, problems in self.db.execute("SELECT path, docs, problems FROM files"):
-            out[path] = ([IndexDoc.from_json(d) for d in json.loads(docs)], json.loads(problems))
+            out[path] = ([IndexDoc.from_json(d) for d in json.loads(docs)],
+                         [self.roots.text_absolute(p) for p in json.loads(problems)])
         return out
 
-    def file_doc_keys(self) -> tuple[dict[str, list[DocKey]], list[str],
-                                     dict[str, list[IndexDoc]]]:
-        """(per file the keys of its docs, every file's problems, the docs parsed now).
+    def file_doc_keys(self) -> tuple[dict[str, list[DocKey]], list[str]]:
+        """(per file key the keys of its docs, every file's problems).
 
-        A file's stored docs are parsed and hashed again only when their text differs from
-        what this catalog last read (another process's sync included); the others' keys are
-        kept from then. Same result as parsing `file_docs()` whole."""
+        Read from the stored keys (no doc is parsed or hashed here); a file's keys are decoded
+        again only when their text differs from what this catalog last read (another
+        process's sync included). Same result as keying `file_docs()` whole."""
         keys: dict[str, list[DocKey]] = {}
         problems: list[str] = []
-        parsed: dict[str, list[IndexDoc]] = {}
         kept: dict[str, tuple[bytes, list[DocKey], list[str]]] = {}
-        for path, docs_text, problems_text in self.db.execute(
-                "SELECT path, docs, problems FROM files"):
-            digest = hashlib.blake2b(f"{docs_text}\0{problems_text}".encode(),
+        absolute = self.roots.absolute
+        for path, keys_text, problems_text in self.db.execute(
+                "SELECT path, keys, problems FROM files"):
+            digest = hashlib.blake2b(f"{keys_text}\0{problems_text}".encode(),
                                      digest_size=16).digest()
             entry = self._keys.get(path)
             if entry is None or entry[0] != digest:
-                docs = [IndexDoc.from_json(d) for d in json.loads(docs_text)]
-                parsed[path] = docs
-                entry = (digest, [DocKey(d.id, sys.intern(d.type), d.title, d.file_rank,
-                                         path if d.path == path else d.path,
-                                         sys.intern(d.status), d.doc_hash, path, n)
-                                  for n, d in enumerate(docs)],
-                         json.loads(problems_text))
+                where = absolute(path)
+                entry = (digest, [DocKey(i, sys.intern(t), title, rank,
+                                         absolute(at) if at else where,
+                                         sys.intern(status), doc_hash, path, n)
+                                  for n, (i, t, title, rank, status, doc_hash, at)
+                                  in enumerate(json.loads(keys_text))],
+                         [self.roots.text_absolute(p) for p in json.loads(problems_text)])
             kept[path] = entry
             keys[path] = entry[1]
             problems.extend(entry[2])
         self._keys = kept
-        return keys, problems, parsed
+        return keys, problems
 
-    def file_doc(self, key: DocKey) -> IndexDoc:
-        """The parsed doc a key stands for."""
-        row = self.db.execute("SELECT docs FROM files WHERE path=?", (key.file,)).fetchone()
-        return IndexDoc.from_json(json.loads(row[0])[key.at])
+    def stored_docs(self, key: str) -> list[IndexDoc]:
+        """One file's docs as stored (paths as keys), by the file's key."""
+        row = self.db.execute("SELECT docs FROM files WHERE path=?", (key,)).fetchone()
+        return [IndexDoc.from_json(d) for d in json.loads(row[0])]
 
     def put_file(self, path: str, kind: str, mtime_ns: int, size: int, sha: str,
-                 docs: list[IndexDoc], problems: list[str]) -> None:
+                 docs: list[IndexDoc], problems: list[str], checked_ns: int = 0) -> list[IndexDoc]:
+        """Record a file (by key) and its docs; returns the docs as stored (paths as keys)."""
+        key_of = self.roots.key
+        stored = [replace(d, path=key_of(d.path, kind)) for d in docs]
+        keys = [[d.id, d.type, d.title, d.file_rank, d.status, d.doc_hash,
+                 "" if d.path == path else d.path] for d in stored]
         self.db.execute(
-            "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?)",
-            (path, kind, mtime_ns, size, sha, json.dumps([d.to_json() for d in docs]),
-             json.dumps(problems)))
+            "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,?)",
+            (path, kind, mtime_ns, size, sha, json.dumps([d.to_json() for d in stored]),
+             json.dumps([self.roots.text_key(p) for p in problems]), json.dumps(keys),
+             checked_ns))
+        return stored
 
-    def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
-        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (mtime_ns, size, path))
+    def touch_file(self, path: str, mtime_ns: int, size: int, checked_ns: int = 0) -> None:
+        self.db.execute("UPDATE files SET mtime_ns=?, size=?, checked_ns=? WHERE path=?",
+                        (mtime_ns, size, checked_ns, path))
 
     def drop_file(self, path: str) -> None:
         self.db.execute("DELETE FROM files WHERE path=?", (path,))
@@ -156,7 +187,7 @@ class Catalog:
     def problems(self) -> list[str]:
         out: list[str] = []
         for (problems,) in self.db.execute("SELECT problems FROM files WHERE problems != '[]'"):
-            out.extend(json.loads(problems))
+            out.extend(self.roots.text_absolute(p) for p in json.loads(problems))
         return out
 
     # ---- docs -----------------------------------------------------------------------
@@ -198,7 +229,9 @@ class Catalog:
             marks = ",".join("?" * len(chunk))
             for doc_id, payload in self.db.execute(
                     f"SELECT id, payload FROM docs WHERE id IN ({marks})", chunk):
-                out[doc_id] = IndexDoc.from_json(json.loads(payload))
+                doc = IndexDoc.from_json(json.loads(payload))
+                doc.path = self.roots.absolute(doc.path)
+                out[doc_id] = doc
         return out
 
     def matching(self, ids: list[str], pairs: list[tuple[str, list[str]]]) -> set[str]:
@@ -244,3 +277,48 @@ class _Tx:
     def __exit__(self, exc_type, exc, tb):
         self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
         return False
+
+
+def _migrate_v2(catalog: Catalog) -> None:
+    """Version 2 (absolute paths, no stored keys) → 3, in place, inside the caller's
+    transaction: nothing is parsed from the files, re-indexed or re-embedded.
+
+    Each file row is renamed to its key (under the roots its paths were written with: the
+    current ones, or those a store moved before the upgrade was at, see `former_roots`), its
+    docs' paths rewritten and its keys stored. Each doc's hash changes with its path, so the
+    index marks that held the old hash take the new one (no index stores the path). A row
+    under no root found is dropped: that file is read and parsed again as new."""
+    db, roots = catalog.db, catalog.roots
+    db.execute("ALTER TABLE files ADD COLUMN keys TEXT")
+    db.execute("ALTER TABLE files ADD COLUMN checked_ns INTEGER DEFAULT 0")
+    rows = db.execute("SELECT path, kind, mtime_ns, size, sha, docs, problems FROM files").fetchall()
+    old = former_roots([(r[0], r[1]) for r in rows], roots)
+    # the stats were recorded by version 2, which trusted them: so does this one from now on
+    checked_ns = time.time_ns()
+    db.execute("DELETE FROM files")
+    for path, kind, mtime_ns, size, sha, docs_text, problems_text in rows:
+        key = old.key(path, kind)
+        if key == path:
+            continue
+        docs = [IndexDoc.from_json(d) for d in json.loads(docs_text)]
+        for doc in docs:  # put_file keys them against the current roots
+            doc.path = roots.absolute(old.key(doc.path, kind))
+        problems = [old.text_key(p) for p in json.loads(problems_text)]  # stored as markers
+        catalog.put_file(key, kind, mtime_ns, size, sha, docs, problems, checked_ns)
+    marks = []
+    for doc_id, payload, doc_hash, lex_hash, vec_meta in db.execute(
+            "SELECT id, payload, doc_hash, lex_hash, vec_meta FROM docs").fetchall():
+        if doc_hash == "removed":
+            continue
+        doc = IndexDoc.from_json(json.loads(payload))
+        stored = old.key(doc.path)
+        if stored == doc.path:
+            continue  # left to the next sync's reconcile (a changed hash: it is rewritten)
+        doc.path = stored
+        new_hash = doc.doc_hash
+        marks.append((json.dumps(doc.to_json(), ensure_ascii=False), new_hash,
+                      new_hash if lex_hash == doc_hash else lex_hash,
+                      new_hash if vec_meta == doc_hash else vec_meta, doc_id))
+    db.executemany("UPDATE docs SET payload=?, doc_hash=?, lex_hash=?, vec_meta=? WHERE id=?",
+                   marks)
+    catalog.set_meta("version", str(CATALOG_VERSION))

@@ -100,13 +100,14 @@ def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
 def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str]) -> None:
     """The catalog is what search trusts for "what is indexed": its marks must be complete."""
     from lorestack.retrieval.catalog import Catalog
+    from lorestack.retrieval.catalog_paths import StoreRoots
 
     path = index.dir / "catalog.sqlite"
     if not path.is_file():
         report.catalog = "missing"
         return
     try:
-        catalog = Catalog(path)
+        catalog = Catalog(path, StoreRoots.of(index.mem))
     except Exception as exc:  # noqa: BLE001 - a damaged sqlite raises several types
         report.catalog = f"corrupt: {exc}"
         return
@@ -131,7 +132,8 @@ def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str])
     elif unembedded or unlexed:
         report.catalog = (f"stale: {unembedded} item(s) not marked embedded, {unlexed} not "
                           "marked lexically indexed (search would skip or redo them)")
-    stats = {s.path: (s.mtime_ns, s.size) for s in list_sources(index.mem)}
+    key_of = StoreRoots.of(index.mem).key
+    stats = {key_of(s.path, s.kind): (s.mtime_ns, s.size) for s in list_sources(index.mem)}
     report.changed_files = sum(1 for p, st in stats.items() if known.get(p, (None, None))[:2] != st)
     report.changed_files += sum(1 for p in known if p not in stats)
 

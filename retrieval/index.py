@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from lorestack.core.errors import LorestackError
 from lorestack.core.logs import get_logger
 from lorestack.retrieval.catalog import Catalog, CatalogError
+from lorestack.retrieval.catalog_paths import StoreRoots
 from lorestack.retrieval.fusion import (
     FusionRetriever,
     LexicalRetriever,
@@ -68,7 +69,8 @@ class MemoryIndex:
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None
-        self._file_stats: dict[str, tuple[int, int, str]] | None = None
+        self._file_stats: dict[str, tuple[int, int, str, int]] | None = None
+        self.fresh_docs: dict[str, list] = {}  # docs a sync's scan parsed, for its reconcile
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
         # known speakers, and the catalog's data_version they were read at: dropped when a
         # sync here changes docs, or another process's sync commits to the catalog
@@ -112,7 +114,7 @@ class MemoryIndex:
             self.ensure_dir()
             path = self.dir / "catalog.sqlite"
             try:
-                self._catalog = Catalog(path)
+                self._catalog = Catalog(path, StoreRoots.of(self.mem))
             except CatalogError as exc:
                 # the manifest is a cache too: start over, and drop indexes it described
                 self.warn(f"index catalog unreadable ({exc}); rebuilding the index")
@@ -126,7 +128,7 @@ class MemoryIndex:
                         part.unlink(missing_ok=True)
                 self.lexical.destroy()
                 self.vectors.destroy()
-                self._catalog = Catalog(path)
+                self._catalog = Catalog(path, StoreRoots.of(self.mem))
         return self._catalog
 
     @property
@@ -157,7 +159,7 @@ class MemoryIndex:
             self._embedder = get_embedder(self.settings)
         return self._embedder
 
-    def file_stats(self, refresh: bool = False) -> dict[str, tuple[int, int, str]]:
+    def file_stats(self, refresh: bool = False) -> dict[str, tuple[int, int, str, int]]:
         if self._file_stats is None or refresh:
             self._file_stats = self.catalog.file_stats()
         return self._file_stats

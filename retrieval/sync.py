@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lorestack.core.errors import InvalidItem
+from lorestack.retrieval.catalog import RACY_NS
 from lorestack.retrieval.documents import (
     DOCS_VERSION,
     IndexDoc,
+    SourceFile,
     list_sources,
     merge_docs,
     parse_source,
@@ -41,6 +43,7 @@ class SyncReport:
     embedded: int = 0        # docs whose vectors were (re)computed
     indexed: int = 0         # docs (re)written to the lexical index
     files_read: int = 0      # files whose bytes were read because their stat changed
+    files_rechecked: int = 0  # same stat, but checked too soon after their mtime to trust it
     total: int = 0           # docs in the index after the sync
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -100,49 +103,62 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             catalog.db.execute(
                 "UPDATE docs SET vec_hash=NULL WHERE type='event' AND "
                 "json_extract(payload, '$.before') <> ''")
+    checked_ns = time.time_ns()  # before the stats: a later edit is after it
+    index.fresh_docs = {}
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
+    key_of = catalog.roots.key
     known = index.file_stats(refresh=False)
     seen = set()
-    stale = []
+    stale: list[tuple[str, SourceFile]] = []
+    racy: set[str] = set()
     for src in sources:
-        key = src.path
+        key = key_of(src.path, src.kind)
         seen.add(key)
         old = known.get(key)
         if force or old is None or old[0] != src.mtime_ns or old[1] != src.size:
-            stale.append(src)
+            stale.append((key, src))
+        elif old[0] >= old[3] - RACY_NS:  # checked too soon after its last change
+            stale.append((key, src))
+            racy.add(key)
     gone = [p for p in known if p not in seen]
-    if (stale or gone) and not force:
+    if (len(stale) > len(racy) or gone) and not force:
         # another process may have synced: compare with the catalog before doing work
         known = index.file_stats(refresh=True)
-        stale = [s for s in stale if known.get(s.path, (None, None))[:2] != (s.mtime_ns, s.size)]
+        stale = [(k, s) for k, s in stale if not _trusted(known.get(k), s)]
         gone = [p for p in known if p not in seen]
     content_changed = bool(gone)
+    written = bool(gone)
     with catalog.transaction():
         for path in gone:
             catalog.drop_file(path)
-        for src in stale:
+        for key, src in stale:
             try:
                 raw = read_source(mem, src, report.warnings)
             except FileNotFoundError:
-                catalog.drop_file(src.path)
-                content_changed = True
+                catalog.drop_file(key)
+                content_changed = written = True
                 continue
             except (InvalidItem, OSError) as exc:  # swapped for a link/FIFO since the scan
                 report.skipped.append(str(exc))
-                catalog.drop_file(src.path)
-                content_changed = True
+                catalog.drop_file(key)
+                content_changed = written = True
                 continue
-            report.files_read += 1
+            if key in racy:
+                report.files_rechecked += 1
+            else:
+                report.files_read += 1
             sha = hashlib.sha256(raw).hexdigest()
-            old = known.get(src.path)
+            old = known.get(key)
             if not force and old is not None and old[2] == sha:
-                catalog.touch_file(src.path, src.mtime_ns, src.size)
+                catalog.touch_file(key, src.mtime_ns, src.size, checked_ns)
+                known[key] = (src.mtime_ns, src.size, sha, checked_ns)
                 continue
             docs, problems = parse_source(mem, src, raw, report.warnings)
-            catalog.put_file(src.path, src.kind, src.mtime_ns, src.size, sha, docs, problems)
-            content_changed = True
-    if stale or gone:
+            index.fresh_docs[key] = catalog.put_file(
+                key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
+            content_changed = written = True
+    if written:
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))
@@ -151,6 +167,12 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     if neighbours_changed:
         catalog.set_meta("neighbours", neighbours)
     return content_changed or neighbours_changed
+
+
+def _trusted(old: tuple[int, int, str, int] | None, src: SourceFile) -> bool:
+    """The catalog's row still describes the file: same stat, checked well after it."""
+    return (old is not None and old[0] == src.mtime_ns and old[1] == src.size
+            and old[0] < old[3] - RACY_NS)
 
 
 def _neighbour_signature(index: MemoryIndex) -> str:
@@ -167,17 +189,17 @@ def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
     whole only when it must be written."""
     catalog = index.catalog
     with catalog.transaction():  # no other sync rewrites the files between reading and writing
-        per_file, problems, parsed = catalog.file_doc_keys()
+        per_file, problems = catalog.file_doc_keys()
         report.problems.extend(problems)
         desired, merge_problems = merge_docs(per_file)
         report.problems.extend(merge_problems)
         states = catalog.doc_states()
+        fresh, index.fresh_docs = index.fresh_docs, {}
         for doc_id, key in desired.items():
             state = states.get(doc_id)
             if state is not None and state.doc_hash == key.doc_hash:
                 continue
-            fresh = parsed.get(key.file)
-            catalog.put_doc(fresh[key.at] if fresh is not None else catalog.file_doc(key))
+            catalog.put_doc(_stored_doc(catalog, key, fresh))
             if state is None:
                 report.added += 1
             else:
@@ -187,6 +209,15 @@ def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
                 report.removed += 1
         # removed docs stay in the table (with their index marks) until the indexes drop them
     index.pending_removals = [d for d in states if d not in desired]
+
+
+def _stored_doc(catalog, key, fresh: dict[str, list[IndexDoc]]) -> IndexDoc:
+    """The doc a key stands for: from the docs this sync parsed, else read from the catalog
+    (each file's docs once)."""
+    docs = fresh.get(key.file)
+    if docs is None or len(docs) <= key.at or docs[key.at].id != key.id:
+        docs = fresh[key.file] = catalog.stored_docs(key.file)
+    return docs[key.at]
 
 
 def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | None,
