@@ -54,7 +54,7 @@ class DocState:
 @dataclass(frozen=True, slots=True)
 class DocKey:
     """What merging the files' docs needs of one parsed doc, and its hash; the doc itself is
-    read again (`Catalog.file_doc`) only when it must be written to the docs table."""
+    read again (`Catalog.stored_docs`) only when it must be written to the docs table."""
 
     id: str
     type: str
@@ -94,7 +94,11 @@ class Catalog:
                         _migrate_v2(self)
                 self.db.execute("PRAGMA busy_timeout=10000")
                 version = self.get_meta("version")
-        except sqlite3.DatabaseError as exc:
+        except Exception as exc:  # noqa: BLE001 - any fault in the conversion too: the
+            # transaction rolled back, and an index rebuilt beats search down for good
+            db = getattr(self, "db", None)
+            if db is not None:
+                db.close()
             raise CatalogError(f"{path}: {exc}") from exc
         if version is None:
             self.set_meta("version", str(CATALOG_VERSION))

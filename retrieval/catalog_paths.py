@@ -48,7 +48,9 @@ class StoreRoots:
 
     def absolute(self, key: str) -> str:
         tag, sep, rel = key.partition(":")
-        root = self.roots.get(tag) if sep and len(tag) == 1 else None
+        # "p:\\x" is a Windows path stored whole, not the project's file "\\x"
+        root = (self.roots.get(tag) if sep and len(tag) == 1 and not rel.startswith(("/", "\\"))
+                else None)
         return f"{root}{os.sep}{rel}" if root is not None else key
 
     def text_key(self, text: str) -> str:
@@ -81,7 +83,9 @@ def former_roots(rows: Iterable[tuple[str, str]], roots: StoreRoots) -> StoreRoo
             votes.setdefault(tag, Counter())[root] += 1
             continue
         parts = path.split(os.sep)
-        for cut in range(len(parts) - 1, 0, -1):  # the shortest relative part first
+        # the longest relative part first: `archive/facts/x.md` must not vote for
+        # `…/.memory/archive` because a `facts/x.md` also exists
+        for cut in range(1, len(parts)):
             rel = os.sep.join(parts[cut:])
             if os.path.isfile(os.path.join(root, rel)):
                 votes.setdefault(tag, Counter())[os.sep.join(parts[:cut])] += 1

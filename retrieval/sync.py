@@ -128,7 +128,6 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
         stale = [(k, s) for k, s in stale if not _trusted(known.get(k), s)]
         gone = [p for p in known if p not in seen]
     content_changed = bool(gone)
-    written = bool(gone)
     with catalog.transaction():
         for path in gone:
             catalog.drop_file(path)
@@ -137,12 +136,12 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
                 raw = read_source(mem, src, report.warnings)
             except FileNotFoundError:
                 catalog.drop_file(key)
-                content_changed = written = True
+                content_changed = True
                 continue
             except (InvalidItem, OSError) as exc:  # swapped for a link/FIFO since the scan
                 report.skipped.append(str(exc))
                 catalog.drop_file(key)
-                content_changed = written = True
+                content_changed = True
                 continue
             if key in racy:
                 report.files_rechecked += 1
@@ -157,8 +156,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             docs, problems = parse_source(mem, src, raw, report.warnings)
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
-            content_changed = written = True
-    if written:
+            content_changed = True
+    if content_changed:
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))

@@ -136,6 +136,16 @@ def test_handshake_version_is_the_package_version():
     assert protocol.PACKAGE_VERSION == pyproject["project"]["version"]
 
 
+def test_handshake_version_names_the_catalog_format():
+    """A service of the code before a catalog format change must not serve a converted store:
+    the format is part of the handshake version (the thin hook path cannot import the
+    catalog, so protocol keeps its own copy)."""
+    from lorestack.retrieval.catalog import CATALOG_VERSION
+
+    assert protocol.INDEX_FORMAT == CATALOG_VERSION
+    assert f".c{CATALOG_VERSION}." in protocol.VERSION
+
+
 def test_an_idle_service_exits_and_removes_its_socket(tmp_path, monkeypatch):
     import tempfile
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import time
 from pathlib import Path
 
@@ -222,5 +223,28 @@ def test_an_unchanged_file_costs_a_stat_once_its_check_is_old_enough(repo, mem, 
         read.clear()
         report = index.sync()
         assert read == [] and report.files_read == 0 and report.files_rechecked == 0
+    finally:
+        index.close()
+
+
+def test_a_fault_while_converting_rebuilds_the_index_instead_of_failing_every_open(
+        repo, mem, monkeypatch):
+    """Not only SQLite's errors: a stored doc the conversion cannot read (here a row of a
+    damaged old catalog) rolls the conversion back and is taken for an unreadable catalog,
+    so the index is rebuilt once, instead of every later open failing the same way."""
+    _indexed(mem)
+    _as_version_2(mem)
+    db = sqlite3.connect(str(mem.project.root / ".index" / "catalog.sqlite"))
+    db.execute("UPDATE files SET docs=? WHERE rowid=1", (json.dumps([{"x": 1}]),))
+    db.commit()
+    db.close()
+    warned: list[str] = []
+    index = MemoryIndex(mem, warn=warned.append)
+    try:
+        assert index.catalog.get_meta("version") == "3"
+        assert any("rebuilding the index" in w for w in warned)
+        index.sync()
+        _consistent(index)
+        assert index.search("Redis streams queue", k=3)
     finally:
         index.close()

@@ -33,7 +33,10 @@ PROTOCOL = 2  # 2: typed operations, the caller's environment as an overlay, hoo
 PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
 # two installs of lorestack (two venvs) are two versions: each gets the service of its own code
 _INSTALL = sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
-VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.{_INSTALL}"
+# the index catalog's format (retrieval/catalog.py CATALOG_VERSION; tests/test_service_units.py):
+# a service of the code before a format change must not go on serving a converted store
+INDEX_FORMAT = 3
+VERSION = f"{PACKAGE_VERSION}+p{PROTOCOL}.c{INDEX_FORMAT}.{_INSTALL}"
 IDENTITY = f"{PACKAGE_VERSION}-{_INSTALL}"  # names this install's runtime folder
 MAX_REQUEST = 4 * 1024 * 1024
 MAX_REPLY = 64 * 1024 * 1024
