@@ -180,6 +180,17 @@ def tuning_set(which: str = "tuning-all"):
     return criteria, cases
 
 
+def scratch_home(tmp: Path) -> None:
+    """HOME and LORESTACK_HOME inside `tmp`; the test model (if set) as the embedding model.
+    Every evaluation script runs its store there."""
+    import os
+
+    os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
+    model = os.environ.get("LORESTACK_TEST_MODEL_DIR")
+    if model:
+        os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", model)
+
+
 def main(argv: list[str]) -> None:
     import tempfile
 
@@ -190,12 +201,7 @@ def main(argv: list[str]) -> None:
     else:
         from tests.guardrail_heldout_cases import CASES, CRITERIA
     with tempfile.TemporaryDirectory() as tmp:
-        import os
-
-        os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
-        model = os.environ.get("LORESTACK_TEST_MODEL_DIR")
-        if model:
-            os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", model)
+        scratch_home(Path(tmp))
         mem, ids = build(Path(tmp), CRITERIA, confirmed=confirmed)
         s = score(mem, ids, CRITERIA, CASES, confirmed=confirmed)
     print(summary(s))

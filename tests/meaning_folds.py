@@ -154,21 +154,17 @@ def select(rows: list[dict], grid=GRID) -> dict | None:
     return params
 
 
-def logistic_folds(data: dict, nested: bool = True, grid=GRID) -> dict:
-    """Leave one batch out: choose (nested: the setting too, by leave-one-batch-out on the
-    other eight) and fit on eight batches, score the ninth; before = the current reader."""
-    rows = data["rows"]
+def run_folds(rows: list[dict], pick) -> dict:
+    """Leave one batch out: `pick(train)` gives (the decision, what was chosen) from eight
+    batches; the ninth is scored with it and with the current reader (before)."""
     before, after, per = [], [], {}
     for held in FOLDS:
         train = [r for r in rows if r["fold"] != held]
         test = [r for r in rows if r["fold"] == held]
-        params = select(train, grid) if nested else choose(train, *grid[0])
-        decide = Decider(params, params["floor"]) if params else current
+        decide, chosen = pick(train)
         b, a = answers(test, current), answers(test, decide)
         before += b
         after += a
-        chosen = (f"floor {params['floor']} other {params.get('other_weight', grid[0][1])}"
-                  if params else "current")
         per[held] = {"before": figures(b), "after": figures(a), "chosen": chosen}
         print(f"  {held:7} before {line('', per[held]['before'])}")
         print(f"  {'':7} after  {line('', per[held]['after'])}  ({chosen})", flush=True)
@@ -177,6 +173,19 @@ def logistic_folds(data: dict, nested: bool = True, grid=GRID) -> dict:
     print(line("after", out["after"]))
     return out
 
+
+def logistic_folds(data: dict, nested: bool = True, grid=GRID) -> dict:
+    """Leave one batch out: choose (nested: the setting too, by leave-one-batch-out on the
+    other eight) and fit on eight batches, score the ninth; before = the current reader."""
+
+    def pick(train):
+        params = select(train, grid) if nested else choose(train, *grid[0])
+        if not params:
+            return current, "current"
+        return (Decider(params, params["floor"]),
+                f"floor {params['floor']} other {params.get('other_weight', grid[0][1])}")
+
+    return run_folds(data["rows"], pick)
 
 
 THRESHOLD_GRID = tuple(
@@ -213,22 +222,12 @@ def choose_thresholds(rows: list[dict], free: bool = False, grid=THRESHOLD_GRID)
 
 def threshold_folds(data: dict, free: bool = False, grid=THRESHOLD_GRID) -> dict:
     """Leave one batch out for the hand rule's values chosen jointly."""
-    rows = data["rows"]
-    before, after, per = [], [], {}
-    for held in FOLDS:
-        train = [r for r in rows if r["fold"] != held]
-        test = [r for r in rows if r["fold"] == held]
+
+    def pick(train):
         values = choose_thresholds(train, free, grid)
-        b, a = answers(test, current), answers(test, Thresholds(*values) if values else current)
-        before += b
-        after += a
-        per[held] = {"before": figures(b), "after": figures(a), "chosen": values}
-        print(f"  {held:7} before {line('', per[held]['before'])}")
-        print(f"  {'':7} after  {line('', per[held]['after'])}  ({values})", flush=True)
-    out = {"before": figures(before), "after": figures(after), "per_fold": per}
-    print(line("before", out["before"]))
-    print(line("after", out["after"]))
-    return out
+        return (Thresholds(*values) if values else current), values
+
+    return run_folds(data["rows"], pick)
 
 
 def main(argv: list[str]) -> None:

@@ -50,7 +50,7 @@ def batch_of_keys() -> dict[str, str]:
             out[key.group(1)] = fold
     for b in BATCHES[1:]:
         out.update(dict.fromkeys(tuning_set(b)[0], b))
-    assert set(out) == set(tuning_set("tuning-all")[0]), "a criterion in no fold"
+    assert set(out) == set(tuning_set("tuning-1-9")[0]), "a criterion in no fold"
     return out
 
 
@@ -80,7 +80,7 @@ def signals(judging, outcome, spec, sentence: str, meaning, change: bool) -> dic
     }
 
 
-def collect(floor: float, which: str = "tuning-all") -> dict:
+def collect(floor: float, which: str = "tuning-1-9") -> dict:
     """Every case of `which` through `check` with the decision forced each way, the meaning
     threshold lowered to `floor` (so a decision may also reach pairs below 0.35)."""
     from lorestack.guardrail import judging
@@ -140,16 +140,13 @@ _ENV = ("LORESTACK_GUARDRAIL__MEANING_THRESHOLD", "HOME", "LORESTACK_HOME",
 
 def _run(criteria: dict, cases: list, state: dict) -> list[dict]:
     from lorestack.guardrail.check import check
-    from tests.heldout_eval import answer, build
+    from tests.heldout_eval import answer, build, scratch_home
     from tests.test_guardrail_labelled import make_proposal
 
     fold = batch_of_keys()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
-        model = os.environ.get("LORESTACK_TEST_MODEL_DIR")
-        if model:
-            os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", model)
+        scratch_home(Path(tmp))
         mem, ids = build(Path(tmp), criteria)
         key_of = {i: k for k, i in ids.items() if i}
         key_of_sentence = {text: key for key, (text, _) in criteria.items()}

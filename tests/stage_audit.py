@@ -106,7 +106,7 @@ def figures(rows: list[tuple[str, str, str, str, bool]]) -> dict:
 
 
 def run(stages: list[str], settings: dict[str, str]) -> dict:
-    from tests.heldout_eval import answer, build, exact, tuning_set
+    from tests.heldout_eval import answer, build, exact, scratch_home, tuning_set
 
     for stage in stages:
         ABLATIONS[stage]()
@@ -123,10 +123,7 @@ def run(stages: list[str], settings: dict[str, str]) -> dict:
     from tests.test_guardrail_labelled import make_proposal
 
     with tempfile.TemporaryDirectory() as tmp:
-        os.environ["HOME"] = os.environ["LORESTACK_HOME"] = str(Path(tmp) / "home")
-        model = os.environ.get("LORESTACK_TEST_MODEL_DIR")
-        if model:
-            os.environ.setdefault("LORESTACK_EMBEDDING__MODEL_DIR", model)
+        scratch_home(Path(tmp))
         mem, ids = build(Path(tmp), criteria)
         rows, other = [], 0
         for case_id, key, raw, expected in cases:
