@@ -172,3 +172,31 @@ def test_import_memory_refuses_tampered_or_escaping_lines_and_reports_conflicts(
     run("import-memory", str(good), "--replace")
     assert decision.read_bytes() == original
     run("import-memory", "-", input='{"not": "an export"}\n', code=1)
+
+
+def test_export_then_import_memory_keeps_files_written_by_hand(repo, tmp_path, monkeypatch):
+    """A note added by hand without frontmatter is an item everywhere (its folder names its
+    type), so its export reads back too: one such file must not make the whole import fail."""
+    (repo / ".memory" / "facts" / "deploys.md").write_text(
+        "Deploys go out with `make deploy` from main only.\n", "utf-8")
+    (repo / ".memory" / "decisions" / "queue.md").write_text(
+        "---\ntitle: Redis streams for the job queue\n---\nWe moved off RabbitMQ.\n", "utf-8")
+    listed = json.loads(run("list", "--json").stdout)
+    assert {"deploys", "queue"} <= {i["id"] for i in listed}
+    exported = run("export").stdout
+    records = [json.loads(line) for line in exported.splitlines()[1:]]
+    by_path = {r["path"]: r for r in records}
+    assert "problem" not in by_path["facts/deploys.md"]
+    assert by_path["facts/deploys.md"]["item"]["type"] == "fact"
+    assert by_path["decisions/queue.md"]["item"]["type"] == "decision"
+
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    run("init")
+    (other / ".memory" / "project.md").unlink()
+    dump = tmp_path / "memory.jsonl"
+    dump.write_text(exported, "utf-8")
+    done = json.loads(run("import-memory", str(dump), "--json").stdout)
+    assert not done["problems"] and not done["conflicts"]
+    assert _files(other / ".memory") == _files(repo / ".memory")
