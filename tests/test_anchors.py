@@ -138,6 +138,15 @@ def test_accepting_a_renamed_anchor_follows_the_rename(code_repo):
     assert "may be stale" not in run("review").stdout
 
 
+def test_anchors_set_and_accept_print_json(code_repo):
+    item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
+    moved = json.loads(run("anchors", "set", item["id"], "--about", "src/mod06.py:handler_6",
+                           "--json").stdout)
+    assert moved == {"id": item["id"], "anchors": ["src/mod06.py:handler_6"]}
+    accepted = json.loads(run("anchors", "accept", item["id"], "--json").stdout)
+    assert accepted == [{"id": item["id"], "anchors": ["src/mod06.py:handler_6"]}]
+
+
 def test_search_and_context_by_place(code_repo):
     caveat = _remember("getUserById caches for 60 s", "--type", "caveat")
     crit = _remember("Never call db.users directly from handlers", "--type", "criterion",
