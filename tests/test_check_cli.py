@@ -318,6 +318,21 @@ def test_hook_fails_open_unless_fail_closed(rules, repo):
     assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+@pytest.mark.parametrize("payload", [
+    {"tool_name": 5, "tool_input": {"command": "ls"}},
+    {"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": 7},
+    {"tool_name": "Bash", "tool_input": {"command": "ls"}, "workspace_roots": "/tmp"},
+    {"tool_name": ["Bash"], "tool_input": {"command": "ls"}},
+])
+def test_a_payload_with_wrong_types_fails_open_with_one_line(rules, repo, payload):
+    """A client payload whose fields have the wrong JSON types answers nothing (exit 0) with at
+    most one line on stderr (as a payload that is not JSON does), never a multi-line
+    validation report or a traceback."""
+    done = invoke("check", "--hook", "pre-tool", input=json.dumps(payload))
+    assert done.exit_code == 0 and done.stdout == ""
+    assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
+
+
 def test_hook_deadline_fails_open_or_closed(rules, repo):
     """A check that cannot finish in time answers anyway (deadline injected: 0 ms)."""
     payload = claude_payload(repo, "Bash", {"command": "crontab -e"})

@@ -296,6 +296,9 @@ def from_hook_payload(
     if not isinstance(payload, dict):
         raise ProposalError("the hook payload must be a JSON object")
     tool = payload.get("tool_name") or payload.get("toolName")
+    if tool is not None and not isinstance(tool, str):
+        raise ProposalError("the hook payload's tool_name must be a string "
+                            f"(got {type(tool).__name__})")
     tool_input = payload.get("tool_input", payload.get("toolInput"))
     event = str(payload.get("hook_event_name", ""))
     if tool is None and "command" in payload:  # Cursor beforeShellExecution
