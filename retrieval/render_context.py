@@ -41,7 +41,7 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 8  # bump when a cached block's rendering changes (or the secret guard's rules)
+RENDER_VERSION = 9  # bump when a cached block's rendering changes (or the secret guard's rules)
 _MEMO_LIMIT = 50000
 
 
