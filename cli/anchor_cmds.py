@@ -51,14 +51,18 @@ def anchors(ctx, stale, as_json):
 
 @anchors.command("accept")
 @click.argument("item_ids", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print each item's new anchors as JSON.")
 @click.pass_context
-def accept(ctx, item_ids):
+def accept(ctx, item_ids, as_json):
     """The item still holds after the change: pin it to the code as it is now."""
     from lorestack.memory_layers.anchors import reanchor
 
     mem = open_memory(ctx)
-    for item_id in item_ids:
-        item = reanchor(mem, item_id)
+    done = [reanchor(mem, item_id) for item_id in item_ids]
+    if as_json:
+        emit_json([{"id": item.id, "anchors": list(item.anchors)} for item in done])
+        return
+    for item in done:
         click.echo(f"re-anchored {item.id} to {', '.join(item.anchors)}")
 
 
@@ -66,12 +70,16 @@ def accept(ctx, item_ids):
 @click.argument("item_id")
 @click.option("--about", multiple=True, metavar="PATH[:SYMBOL]",
               help="A file, glob or file:symbol the item is about (repeatable; none clears).")
+@click.option("--json", "as_json", is_flag=True, help="Print the item's anchors as JSON.")
 @click.pass_context
-def set_(ctx, item_id, about):
+def set_(ctx, item_id, about, as_json):
     """Say which code an item is about (replacing its anchors)."""
     from lorestack.memory_layers.anchors import reanchor
 
     item = reanchor(open_memory(ctx), item_id, list(about))
+    if as_json:
+        emit_json({"id": item.id, "anchors": list(item.anchors)})
+        return
     click.echo(f"{item.id} is about {', '.join(item.anchors) or 'no code'}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 
 import click
@@ -44,7 +45,23 @@ class LorestackGroup(click.Group):
             sys.exit(1)
 
 
+# what the system refused and what the user can do about it (not a bug in lorestack)
+_OS_REFUSALS = {
+    errno.EROFS: "lorestack must write there; use a writable copy",
+    errno.EACCES: "check its permissions",
+    errno.EPERM: "check its permissions (and attributes such as chattr +i)",
+    errno.ENOSPC: "the disk is full; free some space",
+    errno.EDQUOT: "the disk quota is used up; free some space",
+    errno.ENOENT: "check the path (its folder must exist)",
+    errno.ENOTDIR: "check the path (a part of it is a file, not a folder)",
+    errno.EISDIR: "it is a folder; name a file",
+}
+
+
 def unexpected_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.errno in _OS_REFUSALS:
+        where = f" {exc.filename}" if exc.filename else ""
+        return f"Error: cannot use{where}: {exc.strerror or exc}; {_OS_REFUSALS[exc.errno]}"
     return (f"Error: unexpected {type(exc).__name__}: {exc} "
             "(this is a bug in lorestack; please report it)")
 

@@ -17,7 +17,8 @@ def to_jsonable(value: Any) -> Any:
 
 
 def read_piped_stdin() -> str | None:
-    """What was piped in, or None for a terminal or no stdin at all (closed under CI or cron)."""
+    """A hook's piped payload, or None for a terminal or no stdin at all (closed under CI or
+    cron)."""
     import sys
 
     stream = sys.stdin
@@ -26,7 +27,14 @@ def read_piped_stdin() -> str | None:
     try:
         if stream.isatty():
             return None
-        return stream.read()
+        try:
+            fd = stream.buffer.fileno()
+        except (AttributeError, OSError, ValueError):  # a stream in memory (tests, the service)
+            return stream.read()
+        from lorestack.core.hook_stdin import read_payload
+
+        # a client that keeps stdin open after its payload must not hold the hook
+        return read_payload(fd).decode("utf-8-sig")
     except (OSError, ValueError, UnicodeDecodeError):
         return None
 

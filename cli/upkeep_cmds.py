@@ -40,11 +40,12 @@ def edit(ctx, item_id, as_json):
 
     A file that no longer parses, changes its id, makes a criterion undecidable or holds a
     secret is refused: on a terminal you can edit again, otherwise the file goes back to what
-    it was and the command exits 1.
+    it was, your edit is kept under .memory/.index/refused-edits/ (one holding a secret is not)
+    and the command exits 1.
     """
     from lorestack.core.errors import InvalidItem, LorestackError
     from lorestack.memory_layers.fsutil import write_atomic
-    from lorestack.memory_layers.operations import check_edited
+    from lorestack.memory_layers.operations import check_edited, keep_refused_edit
 
     mem = open_memory(ctx)
     before = mem.get(item_id)
@@ -62,8 +63,10 @@ def edit(ctx, item_id, as_json):
                 and click.confirm("edit again?", default=True, err=True)
             ):
                 continue
+            kept = keep_refused_edit(mem, before, exc)
             write_atomic(before.path, original)
-            raise LorestackError(f"{before.path} is back as it was before the edit") from exc
+            raise LorestackError(f"{before.path} is back as it was before the edit"
+                                 + (f"; your edit is kept in {kept}" if kept else "")) from exc
     warning = _sync_index(mem) if changed else None
     if warning:
         click.echo(f"warning: {warning}", err=True)

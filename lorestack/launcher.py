@@ -130,7 +130,12 @@ def _read_stdin(strict: bool = True) -> str | None:
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:
             return sys.stdin.read()
-        raw = buffer.read()
+        if strict:
+            raw = buffer.read()
+        else:
+            from lorestack.core.hook_stdin import read_payload
+
+            raw = read_payload(buffer.fileno())
     except (OSError, ValueError):
         return None
     try:

@@ -397,6 +397,9 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     specs = list(item.anchors) if about is None else [str(parse(s)) for s in about]
     if about is None and not specs:
         raise AnchorError(f"{item.id} has no anchors; give them with --about PATH[:SYMBOL]")
+    if about is None:  # accepting: a renamed file is pinned under its new name
+        commit = str((item.model_extra or {}).get("anchor_commit") or "")
+        specs = [_follow_rename(index, spec, commit) for spec in specs]
     if about:
         _refuse_missing(index, specs)
     fields = index.pin(specs) if specs else {"anchored": {}}
@@ -409,6 +412,15 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     mem.store_for(item.scope).update(loaded, item)
     index.save()
     return item
+
+
+def _follow_rename(index: AnchorIndex, spec: str, commit: str) -> str:
+    """`spec` with its file's new name when git saw it renamed since `commit`, else as is."""
+    anchor = parse(spec)
+    if anchor.is_glob or index.fingerprint(anchor) is not None:
+        return spec
+    moved = index._renamed(anchor.path, commit)
+    return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 
 class AnchorError(LorestackError):

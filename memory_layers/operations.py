@@ -244,6 +244,27 @@ def check_edited(mem: Memory, before) -> tuple[object, bool]:
     return after, True
 
 
+def keep_refused_edit(mem: Memory, before, refusal: Exception) -> Path | None:
+    """A copy of an edited file that was refused, under `.index/refused-edits/` (derived,
+    gitignored, never read as memory), so going back to the original loses nothing the user
+    typed. None for an edit refused because it holds a secret: that is never kept."""
+    from lorestack.core.errors import SecretDetected
+    from lorestack.memory_layers.fsutil import write_atomic
+
+    if isinstance(refusal, SecretDetected):
+        return None
+    try:
+        data = before.path.read_bytes()
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = mem.store_for(before.item.scope).paths.index_dir / "refused-edits"
+        folder.mkdir(parents=True, exist_ok=True)
+        kept = folder / f"{before.path.stem}-{stamp}{before.path.suffix}"
+        write_atomic(kept, data)
+    except OSError:
+        return None
+    return kept
+
+
 @dataclass
 class Restored:
     item: MemoryItem

@@ -52,6 +52,14 @@ def _kind(rel: PurePosixPath) -> str:
     return "file"
 
 
+def _default_type(rel: PurePosixPath) -> str | None:
+    """The type an item file without one in its frontmatter has, as the store reads it: its
+    folder's (`facts/x.md` is a fact), or a special file's (`project.md` is a fact)."""
+    if len(rel.parts) == 1:
+        return SPECIAL_FILES[rel.name][1] if rel.name in SPECIAL_FILES else None
+    return FOLDER_TYPES.get(rel.parts[-2])
+
+
 def memory_files(paths: MemoryPaths) -> list[Path]:
     """Every file of the memory except the derived index and editors' temp files."""
     root = paths.root
@@ -94,14 +102,8 @@ def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[di
             continue
         if record["kind"] == "item":
             try:
-                item = parse_item(
-                    path,
-                    raw,
-                    default_type=None
-                    if len(rel.parts) > 1 or rel.name not in SPECIAL_FILES
-                    else SPECIAL_FILES[rel.name][1],
-                    default_scope=scope,
-                )
+                item = parse_item(path, raw, default_type=_default_type(rel),
+                                  default_scope=scope)
                 record["item"] = {**item.frontmatter(), "body": item.body}
             except InvalidItem as exc:
                 record["problem"] = str(exc)
@@ -206,8 +208,7 @@ def import_records(
             data = _record_bytes(record, rel)
             target = paths.root.joinpath(*rel.parts)
             if _kind(rel) == "item":
-                default = SPECIAL_FILES[rel.name][1] if len(rel.parts) == 1 else None
-                parse_item(target, data, default_type=default, default_scope=scope)
+                parse_item(target, data, default_type=_default_type(rel), default_scope=scope)
             elif _kind(rel) == "journal":
                 parse_journal_text(data.decode("utf-8"), target)
         except (ValueError, InvalidItem, UnicodeDecodeError) as exc:

@@ -41,7 +41,7 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 8  # bump when a cached block's rendering changes (or the secret guard's rules)
+RENDER_VERSION = 9  # bump when a cached block's rendering changes (or the secret guard's rules)
 _MEMO_LIMIT = 50000
 
 
@@ -108,8 +108,12 @@ def short_id(item_id: str) -> str:
 
 def strip_placeholders(body: str) -> str:
     """A body without `init`'s fill-in lines; "" when nothing real is left (never rendered)."""
-    kept = [ln for ln in body.splitlines() if not _PLACEHOLDER.match(ln)]
-    while kept and kept[-1].lstrip().startswith("#"):
+    kept: list[str] = []
+    for ln in body.splitlines():
+        if _PLACEHOLDER.match(ln) or (not ln.strip() and kept and not kept[-1].strip()):
+            continue  # a fill-in line, or a second blank line the dropped ones leave
+        kept.append(ln)
+    while kept and (not kept[-1].strip() or kept[-1].lstrip().startswith("#")):
         kept.pop()  # a heading with nothing under it any more
     if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in kept):
         return ""

@@ -116,6 +116,37 @@ def test_a_deleted_symbol_is_said_so(code_repo):
     assert state["state"] == "symbol gone" and item["id"]
 
 
+def test_accepting_a_renamed_anchor_follows_the_rename(code_repo):
+    """`anchors accept` / `review accept` on an item whose file was renamed pins it to the
+    file under its new name (symbol kept), not to the old path, which is gone."""
+    item = _remember("listUsers reads every row", "--type", "caveat",
+                     "--about", "src/users/repo.ts:listUsers")
+    plain = _remember("Module 7 retries itself", "--type", "caveat", "--about", "src/mod07.py")
+    git(code_repo, "add", "-A")
+    git(code_repo, "commit", "-qm", "memory")
+    git(code_repo, "mv", "src/users/repo.ts", "src/users/store.ts")
+    git(code_repo, "mv", "src/mod07.py", "src/retry.py")
+    git(code_repo, "commit", "-qm", "rename")
+    states = {r["id"]: r["anchors"][0] for r in json.loads(run("anchors", "--json").stdout)}
+    assert states[item["id"]]["state"] == "renamed"
+    run("review", "accept", item["id"])
+    run("anchors", "accept", plain["id"])
+    rows = {r["id"]: r["anchors"] for r in json.loads(run("anchors", "--json").stdout)}
+    assert rows[item["id"]] == [{"anchor": "src/users/store.ts:listUsers", "state": "ok",
+                                 "detail": ""}]
+    assert rows[plain["id"]] == [{"anchor": "src/retry.py", "state": "ok", "detail": ""}]
+    assert "may be stale" not in run("review").stdout
+
+
+def test_anchors_set_and_accept_print_json(code_repo):
+    item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
+    moved = json.loads(run("anchors", "set", item["id"], "--about", "src/mod06.py:handler_6",
+                           "--json").stdout)
+    assert moved == {"id": item["id"], "anchors": ["src/mod06.py:handler_6"]}
+    accepted = json.loads(run("anchors", "accept", item["id"], "--json").stdout)
+    assert accepted == [{"id": item["id"], "anchors": ["src/mod06.py:handler_6"]}]
+
+
 def test_search_and_context_by_place(code_repo):
     caveat = _remember("getUserById caches for 60 s", "--type", "caveat")
     crit = _remember("Never call db.users directly from handlers", "--type", "criterion",

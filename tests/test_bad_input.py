@@ -100,3 +100,18 @@ def test_invalid_config_is_one_line(repo):
     (repo / ".memory" / "config.toml").write_text("[loader\nbudget = ")
     result = CliRunner().invoke(cli, ["list"])
     assert result.exit_code == 1 and "config.toml" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("where", ["missing-folder/out.jsonl", "a-file/out.jsonl"])
+def test_a_file_the_system_refuses_is_one_line_not_a_bug_report(repo, where):
+    """An OS refusal (no such folder, a folder where a file goes, a read-only disk, no
+    permission, a full disk) is the user's to fix: one line naming the path and what to do,
+    not "this is a bug in lorestack"."""
+    (repo / "a-file").write_text("a file where a folder would be\n")
+    target = repo / where
+    result = CliRunner().invoke(cli, ["export", "--out", str(target)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert str(target) in lines[0] and "bug" not in lines[0]
+    assert "Traceback" not in result.output

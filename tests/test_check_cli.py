@@ -162,6 +162,26 @@ def test_diff_of_the_working_tree_and_of_a_commit(git_repo):
     assert invoke("check", "--no-retrieval", "--diff=HEAD~1..HEAD").exit_code == 2
 
 
+def test_git_inputs_outside_git_or_with_a_wrong_revision_say_so(repo, git_repo, monkeypatch):
+    """--staged outside a repository, and --diff with a revision git does not know, are one
+    line each that names the problem (exit 3), not git's own complaint about an option."""
+    for args in (["--staged"], ["--diff"], ["--diff", "HEAD"]):
+        done = invoke("check", "--no-retrieval", *args)
+        assert done.exit_code in (0, 1, 2), (args, done.stderr)  # in the repository: judged
+    outside = repo.parent / "not-a-repo"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert invoke("init").exit_code == 0
+    remember(*CRON)
+    staged = invoke("check", "--no-retrieval", "--staged")
+    assert staged.exit_code == 3 and "not inside a git repository" in staged.stderr, staged.stderr
+    assert "unknown option" not in staged.stderr
+    monkeypatch.chdir(git_repo)
+    wrong = invoke("check", "--no-retrieval", "--diff=no-such-rev")
+    assert wrong.exit_code == 3 and wrong.stderr.count("\n") == 1
+    assert "no-such-rev" in wrong.stderr and "not a commit" in wrong.stderr, wrong.stderr
+
+
 def test_removed_lines_are_not_judged(git_repo):
     (git_repo / "ops.txt").write_text("one-off: cron job\n")
     git(git_repo, "add", "ops.txt")
@@ -296,6 +316,21 @@ def test_hook_fails_open_unless_fail_closed(rules, repo):
     assert "check --hook pre-tool:" in (repo / ".memory" / ".index" / "hooks.log").read_text()
     closed = run_cli("check", "--hook", "pre-tool", "--fail-closed", cwd=repo, input="{not json")
     assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+@pytest.mark.parametrize("payload", [
+    {"tool_name": 5, "tool_input": {"command": "ls"}},
+    {"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": 7},
+    {"tool_name": "Bash", "tool_input": {"command": "ls"}, "workspace_roots": "/tmp"},
+    {"tool_name": ["Bash"], "tool_input": {"command": "ls"}},
+])
+def test_a_payload_with_wrong_types_fails_open_with_one_line(rules, repo, payload):
+    """A client payload whose fields have the wrong JSON types answers nothing (exit 0) with at
+    most one line on stderr (as a payload that is not JSON does), never a multi-line
+    validation report or a traceback."""
+    done = invoke("check", "--hook", "pre-tool", input=json.dumps(payload))
+    assert done.exit_code == 0 and done.stdout == ""
+    assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
 
 
 def test_hook_deadline_fails_open_or_closed(rules, repo):

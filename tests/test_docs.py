@@ -50,3 +50,22 @@ def test_setup_command_runs_its_lorestack_steps(isolated):
         assert "Traceback" not in result.stderr
         output += result.stdout
     assert "Widget Service" in output  # the context shows the drafted identity card
+
+
+def test_everyday_use_commands_do_what_their_comments_say(repo):
+    """Each line of the README's everyday block runs; a line whose comment names an exit code
+    (`# block, exit 2`) exits with it — a reader copies these lines to learn the tool."""
+    from click.testing import CliRunner
+
+    section = README.split("## Everyday use", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```bash\n(.*?)```", section, re.S)[0]
+    ran = 0
+    for line in block.strip().splitlines():
+        command, _, comment = line.partition("#")
+        expected = re.search(r"exit (\d)", comment)
+        result = CliRunner().invoke(cli, shlex.split(command)[1:])
+        assert result.exception is None or isinstance(result.exception, SystemExit), line
+        want = int(expected[1]) if expected else 0
+        assert result.exit_code == want, (line, result.output)
+        ran += 1
+    assert ran >= 5

@@ -138,3 +138,15 @@ def test_outside_git_the_usual_generated_folders_are_skipped(isolated):
     _, body = draft_identity(isolated)
     layout = body.split("**Layout**: ")[1].splitlines()[0]
     assert "click.egg-info" not in layout and "htmlcov" not in layout
+
+
+def test_the_drafted_cards_empty_sections_are_not_rendered(isolated):
+    """`init`'s fill-in lines are dropped from the context, and so are the headings they leave
+    empty: no bare `## Conventions` that the criteria heading then seems to belong to."""
+    (isolated / "pyproject.toml").write_text(
+        '[project]\nname = "shop-api"\ndescription = "A small shop API"\n')
+    assert CliRunner().invoke(cli, ["init"]).exit_code == 0
+    text = CliRunner().invoke(cli, ["context"]).output
+    assert "A small shop API" in text
+    assert "## Conventions" not in text and "(add the rules" not in text
+    assert "\n\n\n" not in text  # the dropped lines leave no run of blank lines

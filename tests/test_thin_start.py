@@ -8,6 +8,7 @@ import os
 import shlex
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from tests import service_helpers
@@ -131,3 +132,28 @@ def test_doctor_names_a_thin_entry_that_is_gone():
     assert _command_problem(hook_command() + " hook prompt --client codex") is None
     gone = f"{shlex.quote(sys.executable)} -S /nowhere/lorestack/thin.py hook prompt --client x"
     assert "/nowhere/lorestack/thin.py does not exist" in (_command_problem(gone) or "")
+
+
+def test_a_client_that_keeps_stdin_open_still_gets_its_answer(stocked, run_dir):
+    """Hooks read their payload to EOF; a client that writes it and leaves stdin open must not
+    hold the hook until the client's own timeout kills it: once what came is a whole JSON
+    payload (or stdin has been idle a moment), the hook answers."""
+    command = _installed()["UserPromptSubmit"]
+    payload = json.dumps({"session_id": "t9", "cwd": str(stocked), "prompt": PROMPT}).encode()
+    proc = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=stocked,
+                            env={**os.environ, **NO_DEADLINE, "LORESTACK_SERVICE__ENABLED": "false"})
+    assert proc.stdin is not None and proc.stdout is not None
+    hang = threading.Timer(600, proc.kill)  # only catches a hang; no timing is asserted
+    hang.start()
+    try:
+        proc.stdin.write(payload)
+        proc.stdin.flush()  # ... and stdin stays open
+        out = proc.stdout.read()  # ends when the hook exits
+        assert proc.wait() == 0
+    finally:
+        hang.cancel()
+        proc.stdin.close()
+        proc.kill()
+    answer = subprocess.CompletedProcess(command, 0, out.decode(), "")
+    assert "ledger service" in context_of(answer)

@@ -53,6 +53,32 @@ def test_edit_that_breaks_the_file_is_refused_and_undone(repo, tmp_path):
     assert "no changes" in same.output
 
 
+def test_a_refused_edit_is_kept_for_the_user_but_never_one_with_a_secret(repo, tmp_path):
+    """Off a terminal a refused edit cannot be re-opened: the file goes back, and what the user
+    typed is kept (named in the error) rather than lost; an edit refused for a secret is not
+    kept anywhere."""
+    item = json.loads(run("remember", "Deploys happen on Tuesdays", "--json").stdout)["item"]
+    path = Path(json.loads(run("show", item["id"], "--json").stdout)["path"])
+    before = path.read_bytes()
+    edit = editor(tmp_path, "Deploys happen on Tuesdays\n", "Deploys happen on Tuesdays\n"
+                  "and Thursdays, after the 10:00 sync\n")
+    edit_and_break = tmp_path / "edit-and-break"
+    edit_and_break.write_text(f"#!/bin/sh\n{edit['EDITOR']} \"$1\"\n"
+                              f"sed -i 's/^type: fact/type: [fact/' \"$1\"\n")
+    edit_and_break.chmod(0o755)
+    broken = run("edit", item["id"], env={"EDITOR": str(edit_and_break),
+                                          "VISUAL": str(edit_and_break)}, code=1)
+    assert path.read_bytes() == before
+    kept = Path(broken.output.split("your edit is kept in ", 1)[1].split()[0].rstrip(";."))
+    assert "and Thursdays, after the 10:00 sync" in kept.read_text("utf-8")
+    assert ".index" in kept.parts  # derived and gitignored, never read as memory
+    token = "ghp_" + "Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
+    secret = run("edit", item["id"], env=editor(tmp_path, "on Tuesdays", f"with {token}"), code=1)
+    assert "kept in" not in secret.output and path.read_bytes() == before
+    assert not [f for f in (repo / ".memory").rglob("*") if f.is_file() and
+                token.encode() in f.read_bytes()]
+
+
 def test_restore_brings_back_a_forgotten_and_a_superseded_item(repo):
     gone = json.loads(run("remember", "Staging runs on Heroku", "--json").stdout)["item"]
     run("forget", gone["id"], "--reason", "moved off Heroku")
@@ -172,3 +198,31 @@ def test_import_memory_refuses_tampered_or_escaping_lines_and_reports_conflicts(
     run("import-memory", str(good), "--replace")
     assert decision.read_bytes() == original
     run("import-memory", "-", input='{"not": "an export"}\n', code=1)
+
+
+def test_export_then_import_memory_keeps_files_written_by_hand(repo, tmp_path, monkeypatch):
+    """A note added by hand without frontmatter is an item everywhere (its folder names its
+    type), so its export reads back too: one such file must not make the whole import fail."""
+    (repo / ".memory" / "facts" / "deploys.md").write_text(
+        "Deploys go out with `make deploy` from main only.\n", "utf-8")
+    (repo / ".memory" / "decisions" / "queue.md").write_text(
+        "---\ntitle: Redis streams for the job queue\n---\nWe moved off RabbitMQ.\n", "utf-8")
+    listed = json.loads(run("list", "--json").stdout)
+    assert {"deploys", "queue"} <= {i["id"] for i in listed}
+    exported = run("export").stdout
+    records = [json.loads(line) for line in exported.splitlines()[1:]]
+    by_path = {r["path"]: r for r in records}
+    assert "problem" not in by_path["facts/deploys.md"]
+    assert by_path["facts/deploys.md"]["item"]["type"] == "fact"
+    assert by_path["decisions/queue.md"]["item"]["type"] == "decision"
+
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    run("init")
+    (other / ".memory" / "project.md").unlink()
+    dump = tmp_path / "memory.jsonl"
+    dump.write_text(exported, "utf-8")
+    done = json.loads(run("import-memory", str(dump), "--json").stdout)
+    assert not done["problems"] and not done["conflicts"]
+    assert _files(other / ".memory") == _files(repo / ".memory")

@@ -194,11 +194,16 @@ def from_git_diff(
     # explicit prefixes: a user's diff.noprefix / diff.mnemonicPrefix must not change paths
     base = ["--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-U0"]
     message = ""
+    if not git_ok(repo, "rev-parse", "--git-dir"):
+        need = "--staged" if staged else "--diff"
+        raise ProposalError(f"{repo} is not inside a git repository; {need} needs one")
+    if rev and ".." not in rev and not git_ok(repo, "rev-parse", "--verify", "-q",
+                                              f"{rev}^{{commit}}"):
+        raise ProposalError(f"--diff {rev}: not a commit in {repo} (give a commit, a branch "
+                            "or a range A..B)")
     if staged:
         diff_args, label = ["diff", "--cached", *base], "staged changes"
     elif not rev:
-        if not git_ok(repo, "rev-parse", "--git-dir"):
-            raise ProposalError(f"{repo} is not inside a git repository; --diff needs one")
         head = "HEAD" if git_ok(repo, "rev-parse", "--verify", "-q", "HEAD") else EMPTY_TREE
         diff_args, label = ["diff", *base, head], "working tree vs HEAD"
     elif ".." in rev:
@@ -291,6 +296,9 @@ def from_hook_payload(
     if not isinstance(payload, dict):
         raise ProposalError("the hook payload must be a JSON object")
     tool = payload.get("tool_name") or payload.get("toolName")
+    if tool is not None and not isinstance(tool, str):
+        raise ProposalError("the hook payload's tool_name must be a string "
+                            f"(got {type(tool).__name__})")
     tool_input = payload.get("tool_input", payload.get("toolInput"))
     event = str(payload.get("hook_event_name", ""))
     if tool is None and "command" in payload:  # Cursor beforeShellExecution
