@@ -165,3 +165,22 @@ def test_the_llm_judges_what_a_guess_cannot_and_reports_its_cost(repo, fake_llm)
     data = json.loads(check("--llm", "Serve hot reads of the event store from Redis").stdout)
     assert data["verdict"] == "pass" and data["llm"]["calls"] == 1
     assert data["satisfied"][0]["judged_by"] == "llm"
+
+
+def test_a_forbidden_word_inside_a_longer_one_asks_instead_of_passing(repo):
+    """The tenth session's new-user trial: `--forbid cron` with "Add a crontab entry …"
+    passed in silence (exit 0). A forbidden word of the user's found only as the start of a
+    longer word decides nothing (it may be another word) but is not a pass: it asks, and
+    says how to make it count; `cron*` then blocks."""
+    rid = remember("No cron jobs for one-off tasks", "--keyword", "one-off", "--forbid", "cron",
+                   "--verdict", "block")["item"]["id"]
+    near = check("Add a crontab entry to run the one-off backfill")
+    assert near.exit_code == 1 and _answer(near, rid) == "undecided", near.output
+    assert "begins with the forbidden 'cron'" in near.stdout and "cron*" in near.stdout
+    assert check("Add a cron job to run the one-off backfill").exit_code == 2
+    assert check("Run the one-off backfill by hand with a script").exit_code == 0
+    negated = check("Run the one-off backfill by hand, without a crontab entry")
+    assert negated.exit_code == 0, negated.output
+    edited = invoke("criteria", "edit", rid, "--forbid", "cron*")
+    assert edited.exit_code == 0, edited.output
+    assert check("Add a crontab entry to run the one-off backfill").exit_code == 2

@@ -24,6 +24,7 @@ from lorestack.guardrail.rules import (
     evaluate_sentence,
     gate_of,
     gate_user_terms,
+    near_forbidden,
     sentence_spec,
     stem,
 )
@@ -74,6 +75,16 @@ def judge_criterion(
         how = "sentence"
     if outcome is None:
         outcome, how = evaluate(gate_user_terms(spec, sentence), prepared, paths, by_meaning), "rules"
+    if accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid:
+        near = near_forbidden(spec, prepared, paths)
+        if near is not None:
+            word = prepared.text[near.start:near.end] if near.start >= 0 else near.term
+            outcome.status, outcome.quote = "undecided", near.quote(prepared.text)
+            outcome.reason = (
+                f"applies, undecided: '{word}' begins with the forbidden '{near.term}' but is "
+                f"another word: judge whether it is what the rule forbids (to let it decide: "
+                f"`lorestack criteria edit {loaded.item.id} --forbid '{near.term}*'`)"
+            )
     if outcome.status == "possibly_relevant" and outcome.by_meaning:
         outcome.status = "undecided"
         outcome.reason = (

@@ -218,6 +218,24 @@ def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcom
     return None
 
 
+def near_forbidden(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> Hit | None:
+    """A forbidden word of the user's found only as the start of a longer word (`--forbid
+    cron` and "a crontab entry"): not the word itself, so it decides nothing, but not a
+    pass either: the check answers "applies, undecided" and quotes it."""
+    alternative = _alternative_hits(spec, prepared, paths)
+    for term in (a for e in spec.forbid for a in _alternatives(e)):
+        gate, bare = gate_of(term)
+        if not re.fullmatch(r"[a-z0-9]{3,}", bare.lower()):
+            continue
+        for hit in term_hits(prepared, f"{gate}:{bare}*" if gate else f"{bare}*", paths):
+            inside = any(a.start >= 0 and a.start <= hit.start and hit.end <= a.end
+                         for a in alternative)
+            if not hit.negated_by and not inside:
+                hit.term = term
+                return hit
+    return None
+
+
 def _triggered_words(triggers: list[str]) -> list[str]:
     """The keywords/topics that made a criterion apply ("keyword 'cron'" -> cron)."""
     return [t.split("'")[1] for t in triggers if t.startswith(("keyword '", "topic '"))]
