@@ -64,3 +64,7 @@ class LLMError(LorestackError):
 
 class IndexUnavailable(LorestackError):
     pass
+
+
+class IndexReadOnly(IndexUnavailable):
+    """The index folder cannot be written (read-only mount or permissions): not corruption."""
