@@ -129,8 +129,8 @@ def review(ctx, as_json):
     from lorestack.app.models import ReviewRequest
 
     answer = app.run(ReviewRequest(caller=caller_for(ctx)))
-    if as_json:
-        emit_json(answer.pending)
+    if as_json:  # both lists the text shows: claims to decide, items that may be stale
+        emit_json({"pending": answer.pending, "stale": answer.stale})
         return
     for item in answer.stale:
         click.echo(f"{item['id']} {item['title'][:60]} — {item['note']}")

@@ -170,6 +170,8 @@ def doctor(ctx, repair, as_json):
             click.echo(f"action: {action}")
         for problem in hooks.problems:
             click.echo(f"hooks: {problem}")
+        for note in hooks.notes:
+            click.echo(f"note: hooks: {note}")
         for item, states in stale:  # memory to look at, not a fault of the index
             click.echo(f"stale: {item.id} {item.title[:60]} — {stale_note(states)}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")

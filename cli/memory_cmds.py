@@ -236,9 +236,9 @@ def forget(ctx, item_id, reason, as_json):
     done = app.run(ChangeRequest(caller=caller_for(ctx), action="forget", id=item_id,
                                  reason=reason))
     if as_json:
-        emit_json({"id": item_id, "archived": done.archived})
+        emit_json({"id": done.id, "archived": done.archived})
     else:
-        click.echo(f"archived {item_id} → {done.archived}")
+        click.echo(f"archived {done.id} → {done.archived}")
 
 
 @click.command()

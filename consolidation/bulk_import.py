@@ -154,7 +154,6 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     journal: list[JournalEvent] = []
     for event in events:
         text = mem.guard(event.text, redact=redact, where=f"event {event.id or ''}".strip())
-        out.redacted += text != event.text
         tags = [mem.guard(t, redact=redact, where="tags") for t in event.tags]
         source_id = _event_id(event)
         if event.type == "event":
@@ -184,6 +183,7 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
                 continue
             stored = item_id
             out.items += 1
+        out.redacted += text != event.text  # counted once written: a skipped one is not
         out.texts[source_id] = text
         out.stored_ids[stored] = source_id
     out.files = len(journal_.append_many(journal)) if journal else 0

@@ -88,7 +88,10 @@ def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
         health.status, health.detail = "missing", str(exc)
         return
     except Exception as exc:  # noqa: BLE001 - a corrupt index raises anything
-        health.status, health.detail = "corrupt", f"{type(exc).__name__}: {exc}"
+        from lorestack.retrieval.readonly import is_read_only_error
+
+        status = "read-only" if is_read_only_error(exc) else "corrupt"
+        health.status, health.detail = status, f"{type(exc).__name__}: {exc}"
         return
     health.docs = len(ids)
     health.missing = sorted(expected - ids)
@@ -109,7 +112,9 @@ def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str])
     try:
         catalog = Catalog(path, StoreRoots.of(index.mem))
     except Exception as exc:  # noqa: BLE001 - a damaged sqlite raises several types
-        report.catalog = f"corrupt: {exc}"
+        from lorestack.retrieval.readonly import is_read_only_error
+
+        report.catalog = f"{'read-only' if is_read_only_error(exc) else 'corrupt'}: {exc}"
         return
     try:
         row = catalog.db.execute("PRAGMA quick_check").fetchone()
@@ -173,6 +178,8 @@ def _check_loader_cache(index: MemoryIndex, report: DoctorReport) -> None:
 
 
 def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
+    from lorestack.retrieval.readonly import read_only_message, read_only_reason
+
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     expected, report.files, report.problems = _expected_docs(index)
     report.problems.extend(_criterion_problems(index))
@@ -182,6 +189,14 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.issues.append(f"{index.dir} is not a folder (a file sits where the index belongs)")
         for health in (report.lexical, report.vector):
             health.status, health.detail = "missing", "no index folder"
+    elif (why := read_only_reason(index.dir)) is not None:
+        # nothing here can be opened for writing: say so once, and never "repair" it
+        report.catalog = "read-only"
+        for health in (report.lexical, report.vector):
+            health.status, health.detail = "read-only", why
+        report.issues.append(read_only_message(index.dir, why))
+        report.ok = False
+        return report
     else:
         _check_catalog(index, report, expected)
         _check_usage(index, report)
@@ -209,6 +224,9 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.issues.append(f"{report.changed_files} file(s) changed since the last sync")
     report.ok = not report.issues and not report.problems
 
+    if any("read-only" in i for i in report.issues):
+        report.issues.append(read_only_message(index.dir, "a write was refused"))
+        repair = False  # a rebuild would delete indexes it cannot write back
     if repair and report.issues:
         _repair(index, report)
         report.repaired = True

@@ -29,6 +29,7 @@ from lorestack.retrieval.fusion import (
 from lorestack.retrieval.hits import ScoredDoc, SearchHit
 from lorestack.retrieval.lexical import Filters, LexicalIndex
 from lorestack.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
+from lorestack.retrieval.readonly import refuse_if_read_only
 from lorestack.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
 from lorestack.retrieval.sync import Progress, SyncReport, run_sync
 from lorestack.retrieval.usage import UsageStore
@@ -116,6 +117,7 @@ class MemoryIndex:
             try:
                 self._catalog = Catalog(path, StoreRoots.of(self.mem))
             except CatalogError as exc:
+                refuse_if_read_only(self.dir, exc)  # never rebuild what we cannot write
                 # the manifest is a cache too: start over, and drop indexes it described
                 self.warn(f"index catalog unreadable ({exc}); rebuilding the index")
                 for suffix in ("", "-wal", "-shm"):
@@ -313,6 +315,7 @@ class MemoryIndex:
         now = now or datetime.now(timezone.utc)
         query = (query or "")[:MAX_QUERY_CHARS]
         self.last_warnings = []
+        refuse_if_read_only(self.dir)  # every part below must write: say why, not "corrupt"
         if sync:
             self._search_sync()
         if not query.strip() or k <= 0:
@@ -401,6 +404,7 @@ class MemoryIndex:
             self._warn(f"index not synced ({exc}); results may be stale")
             return
         except Exception as exc:  # noqa: BLE001 - a cache problem must not fail a search
+            refuse_if_read_only(self.dir, exc)
             self._warn(f"index sync failed ({type(exc).__name__}: {exc}); results may be stale")
             return
         self._last_sweep = time.monotonic()

@@ -225,6 +225,8 @@ def assemble_context(
     reports = {t: TierReport(t) for t in tiers}
     result = ContextResult("", 0, budget, mem.settings.tokens.encoding, reports, [], query=query)
     if budget <= 0 or not tiers:
+        if budget <= 0:
+            result.notes.append(f"budget {budget} leaves no room for any context")
         return result
     c, resident_items, more = gather(req, tiers, recent, hits, more_hits)
     _plan_and_render(req, c, resident_items, result, expand, more)
@@ -261,7 +263,8 @@ def _plan_and_render(
     result.index_cold = req.index_cold
     if avail <= 0:
         result.notes.append(
-            f"budget {budget} is below the fixed overhead of {result.overhead} tokens"
+            f"budget {budget} is below the fixed overhead of {result.overhead} tokens "
+            "(the preface and fence every context carries)"
         )
         return
     bud = Budgeter(req.memo, req.excluded, {**SECTION_TITLES, "topk": topk_title(req.now)})

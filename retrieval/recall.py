@@ -78,11 +78,17 @@ def search_ranking(mem: Memory, query: str, *, k: int, mode: str, sync: bool,
 
 def record_shown(mem: Memory, ids: list[str], now: datetime) -> None:
     """Reinforce (decay) only what the context actually showed, not every candidate searched."""
+    import sqlite3
+
+    from lorestack.core.errors import IndexReadOnly
     from lorestack.retrieval.usage import UsageStore
 
     if not ids or not mem.primary.index_dir.is_dir():
         return
-    store = UsageStore(mem.primary.index_dir / "usage.sqlite")
+    try:
+        store = UsageStore(mem.primary.index_dir / "usage.sqlite")
+    except (IndexReadOnly, sqlite3.Error, OSError):  # e.g. a read-only store: the context
+        return  # is still given, only not reinforced
     try:
         store.record(ids, now)
     finally:

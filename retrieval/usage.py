@@ -36,6 +36,9 @@ class UsageStore:
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise
+            from lorestack.retrieval.readonly import refuse_if_read_only
+
+            refuse_if_read_only(path.parent, exc)  # unwritable is not damaged: keep the stats
             self.reset(f"{type(exc).__name__}: {exc}")
         except sqlite3.DatabaseError as exc:
             self.reset(f"{type(exc).__name__}: {exc}")

@@ -106,7 +106,7 @@ def test_pending_review_then_accept_and_reject(repo):
     items = items_by_id(mem)
     assert all(i.status == "pending" for i in items.values())
     runner = CliRunner()
-    listed = json.loads(runner.invoke(cli, ["review", "--json"]).output)
+    listed = json.loads(runner.invoke(cli, ["review", "--json"]).output)["pending"]
     proposal = next(p for p in listed if p["replaces"])
     old_id = proposal["replaces"]
     assert "Redis" in proposal["title"]

@@ -69,3 +69,25 @@ def test_everyday_use_commands_do_what_their_comments_say(repo):
         assert result.exit_code == want, (line, result.output)
         ran += 1
     assert ran >= 5
+
+
+def test_guardrail_doc_names_hook_set_ups_that_exist(isolated):
+    """Trial finding: docs/guardrail.md offered `install claude-code --guardrail (and --client
+    codex|cursor|gemini)`; install has no --client. Each client's way in the doc must work."""
+    from lorestack.core import clients as registry
+
+    doc = (ROOT / "docs" / "guardrail.md").read_text("utf-8")
+    hooks = " ".join(doc.split("## Hooks", 1)[1].split("\n## ", 1)[0].split())
+    for spec in registry.CLIENT_SPECS.values():
+        if spec.guardrail_install:
+            assert f"`lorestack install {spec.name} --guardrail`" in hooks
+            proc = run_cli("install", spec.name, "--guardrail", "--dry-run", cwd=isolated)
+            assert proc.returncode == 0, proc.stderr
+        else:  # install refuses --guardrail for it: the doc gives the command and the event
+            proc = run_cli("install", spec.name, "--guardrail", "--dry-run", cwd=isolated)
+            assert proc.returncode != 0
+            assert f"--client {spec.name}`" in hooks and f"`{spec.pre_tool_event}`" in hooks
+    for install in re.findall(r"`lorestack install ([^`]+)`", hooks):
+        for flag in re.findall(r"--[a-z-]+", install):
+            assert flag in run_cli("install", install.split()[0], "--help").stdout, install
+    assert "(and `--client" not in hooks

@@ -74,3 +74,20 @@ def test_import_help_documents_the_jsonl_fields():
     text = CliRunner().invoke(cli, ["import", "--help"]).output
     for field in ('"time"', "kind", "progress", "type", "session", "speaker", "tags"):
         assert field in text
+
+
+def test_a_second_import_of_the_same_file_redacts_nothing(repo, tmp_path):
+    """Trial finding: importing a file again wrote nothing yet reported '2 redacted'."""
+    source = tmp_path / "events.jsonl"
+    lines = [
+        {"time": "2024-03-02T09:15:00", "text": "Set the staging key to AKIAIOSFODNN7EXAMPLE"},
+        {"time": "2024-03-02T09:16:00", "text": "The fact store uses AKIAIOSFODNN7EXAMPLE too",
+         "type": "fact"},
+        {"time": "2024-03-02T09:17:00", "text": "Pinned gin at 1.9.1", "kind": "progress"},
+    ]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    args = ["import", "--no-index", "--json", str(source)]
+    first = json.loads(CliRunner().invoke(cli, args).stdout)
+    assert (first["events"], first["items"], first["redacted"]) == (2, 1, 2)
+    again = json.loads(CliRunner().invoke(cli, args).stdout)
+    assert (again["events"], again["items"], again["skipped"], again["redacted"]) == (0, 0, 3, 0)

@@ -70,3 +70,15 @@ def test_help_names_done_and_forgetting_events():
     assert "done" in run("--help").output
     assert "short id" in run("forget", "--help").output
     assert "todo" in run("done", "--help").output
+
+
+def test_forget_by_short_id_answers_with_the_full_id(repo):
+    """Trial finding: `forget SHORTID` printed and returned the short id it was given."""
+    item = json.loads(run("remember", "We pin the kafka client at 3.7", "--json").output)
+    full = item.get("id") or item["item"]["id"]
+    short = short_id(full)
+    assert short != full
+    assert f"archived {full} " in run("forget", short, "--reason", "moved on").output
+    event = _log("Tried the staging VPN from the cafe", "note")
+    data = json.loads(run("forget", short_id(event), "--reason", "noise", "--json").output)
+    assert data["id"] == event

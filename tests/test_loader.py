@@ -44,7 +44,7 @@ def test_context_json_respects_budget_tiers_and_reports(mem):
     report = _context("--budget", "250", "--report")
     assert "resident" in report.stderr and "left out" in report.stderr
     assert report.stdout.startswith("lorestack: recalled memory")
-    assert _context("--budget", "0").output == ""
+    assert _context("--budget", "0").stdout == ""  # the note why goes to stderr
     bad = _context("--tiers", "resident,bogus", ok=False)
     assert bad.exit_code == 2 and "unknown tier" in bad.output
 
@@ -107,3 +107,12 @@ def test_session_start_recalls_by_branch_and_commits(mem):
     result = assemble_context(mem, query=query, budget=600, retrieval="bm25", sync=False)
     assert decision.item.id in result.tiers["topk"].items  # whole, not just a catalog line
     assert "### decisions\n- Refunds are written through the ledger service" in result.text
+
+
+def test_a_budget_too_small_for_any_context_says_so(repo):
+    """Trial finding: `context --budget 0` or `--budget 10` printed nothing, exit 0, no note."""
+    for budget in ("0", "10"):
+        result = CliRunner().invoke(cli, ["context", "--budget", budget])
+        assert result.exit_code == 0 and result.stdout == ""
+        note = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+        assert len(note) == 1 and f"budget {budget}" in note[0] and "--budget" in note[0]

@@ -80,6 +80,9 @@ def test_secrets_are_refused_through_mcp(repo, text):
             result = await client.call_tool("remember", {"text": text, "type": "fact"})
             assert result.is_error
             assert "secret" in result.content[0].text and "nothing was written" in result.content[0].text
+            # the tool has no --redact (a CLI flag): the agent is told what it can do instead
+            assert "--redact" not in result.content[0].text
+            assert "again without the secret" in result.content[0].text
             listed = _json(await client.call_tool("list_memories", {}))
             assert all("AKIA" not in row["title"] and "s3cret" not in row["title"]
                        for row in listed["items"])

@@ -188,7 +188,7 @@ def test_accept_and_reject_pending_claims(page, viewer, isolated, seeded):
     path, head, _ = read_item(isolated, css.id)
     assert "archive" in path.parts and head["status"] == "archived"
     assert head["archived_reason"] == "rejected in review: build detail, not worth keeping"
-    listed = json.loads(run_cli("review", "--json", cwd=isolated).stdout)
+    listed = json.loads(run_cli("review", "--json", cwd=isolated).stdout)["pending"]
     assert {c["id"] for c in listed} == {c.id for c in claims.values()} - {redis.id, css.id}
     shot(page, "review-after")
 

@@ -35,8 +35,11 @@ def save_session(mem, session_id: str | None, state: dict) -> None:
     state = {**state, "updated": time.time()}
     # what a session was shown: a crash that loses it repeats some context, so no fsync (it
     # cost a hook ~17 ms on a loaded machine)
-    write_atomic(_session_file(mem, session_id), json.dumps(state).encode("utf-8"),
-                 durable=False)
+    try:
+        write_atomic(_session_file(mem, session_id), json.dumps(state).encode("utf-8"),
+                     durable=False)
+    except OSError:  # a read-only store: the next prompt may repeat some context, no more
+        pass
 
 
 def _prune_sessions(mem) -> None:

@@ -71,8 +71,9 @@ def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeRespon
 
     mem = opener(request.caller, True)
     if request.action == "forget":
+        full_id = _full_id(mem, request.id)  # a short id (as the context shows) answers whole
         path = operations.forget(mem, request.id, request.reason)
-        return ChangeResponse(action="forget", id=request.id, archived=str(path))
+        return ChangeResponse(action="forget", id=full_id, archived=str(path))
     if request.action == "supersede":
         written = operations.supersede(mem, request.id, request.text, title=request.title,
                                        tags=request.tags, redact=request.redact)
@@ -88,3 +89,15 @@ def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeRespon
     return ChangeResponse(action="restore", id=restored.item.id, path=str(restored.path),
                           item=jsonable(restored.item),
                           was_superseded_by=restored.was_superseded_by)
+
+
+def _full_id(mem, given: str) -> str:
+    """The full id of the item or journal event GIVEN names (by full or short id)."""
+    from lorestack.core.errors import ItemNotFound
+    from lorestack.memory_layers.event_archive import find_event
+
+    try:
+        return mem.get(given).item.id
+    except ItemNotFound:
+        found = find_event(mem, given)
+        return found.event.id if found is not None else given

@@ -31,11 +31,14 @@ class SecretDetected(LorestackError):
 
     def __init__(self, findings: list[str], where: str = "input"):
         self.findings = findings
-        kinds = ", ".join(sorted(set(findings)))
-        super().__init__(
-            f"refused: {where} looks like it contains a secret ({kinds}); nothing was written. "
-            "Remove it, or pass --redact to store it with the secret replaced."
-        )
+        self.where = where
+        super().__init__(f"{self.refusal()} Remove it, or pass --redact to store it with the "
+                         "secret replaced.")
+
+    def refusal(self) -> str:
+        kinds = ", ".join(sorted(set(self.findings)))
+        return (f"refused: {self.where} looks like it contains a secret ({kinds}); "
+                "nothing was written.")
 
 
 class InputRejected(LorestackError):
@@ -64,3 +67,7 @@ class LLMError(LorestackError):
 
 class IndexUnavailable(LorestackError):
     pass
+
+
+class IndexReadOnly(IndexUnavailable):
+    """The index folder cannot be written (read-only mount or permissions): not corruption."""

@@ -38,8 +38,11 @@ class HookHealth:
     errors: int = 0
     last_miss: str | None = None
     last_error: str | None = None
+    fallbacks: int = 0  # expected, self-healing: a cold index answered from the catalog
+    last_fallback: str | None = None
     installed: list[InstalledHooks] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -66,6 +69,18 @@ def read_log(path: Path, since: datetime) -> list[tuple[datetime, str]]:
         if when >= since:
             entries.append((when, match.group(2).strip()))
     return entries
+
+
+# What a hook logs when it did its job the expected way: a brand-new (or just-cleared) index
+# is cold, the prompt is answered from the catalog titles in-process and a background sync
+# warms the index. Not a fault; a sync that could not start, or a broken index, still is.
+_EXPECTED = ("retrieval degraded: the lexical index is cold",
+             "index is cold: rebuilding it in the background")
+
+
+def is_fault(message: str) -> bool:
+    """Whether a hooks.log line records a failure (not an info line or the cold-index path)."""
+    return not message.startswith("info: ") and not any(e in message for e in _EXPECTED)
 
 
 def _command_problem(command: str) -> str | None:
@@ -156,7 +171,10 @@ def check(
         if "deadline of" in message and "passed" in message:
             health.deadline_misses += 1
             health.last_miss = message
-        else:  # failures, and recall skipped (cold or broken index)
+        elif not is_fault(message):
+            health.fallbacks += 1
+            health.last_fallback = message
+        else:  # failures, and recall skipped or degraded by a broken index
             health.errors += 1
             health.last_error = message
     if health.deadline_misses:
@@ -168,6 +186,12 @@ def check(
         health.problems.append(
             f"{health.errors} hook error(s) in the last {window_hours} h "
             f"(last: {health.last_error}); see {log_path}"
+        )
+    if health.fallbacks:
+        health.notes.append(
+            f"{health.fallbacks} hook log line(s) in the last {window_hours} h say the index was "
+            "cold (a new or cleared index): answered from the catalog titles while it warmed "
+            f"in the background; not a fault (last: {health.last_fallback})"
         )
     try:
         health.installed = installed_hooks(project_dir)

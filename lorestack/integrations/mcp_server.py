@@ -155,7 +155,7 @@ def _bound(tool, memory, tool_error):
     import functools
     import inspect
 
-    from lorestack.core.errors import LorestackError
+    from lorestack.core.errors import LorestackError, SecretDetected
 
     signature = inspect.signature(tool)
 
@@ -163,6 +163,10 @@ def _bound(tool, memory, tool_error):
     def call(**arguments):
         try:
             return tool(memory(), **arguments)
+        except SecretDetected as exc:  # the CLI's --redact is no argument of these tools
+            raise tool_error(f"{exc.refusal()} Call {tool.__name__} again without the secret "
+                             "(say where it is kept instead, e.g. 'in the CI secret store'); "
+                             "the tools have no redact option.") from exc
         except LorestackError as exc:
             raise tool_error(str(exc)) from exc
 
