@@ -58,10 +58,19 @@ _OS_REFUSALS = {
 }
 
 
+# a missing or misnamed path is as often lorestack's own fault (its index, a lock, a temp
+# file, a program it runs) as the user's: those keep the request to report it
+_OWN_PATH_FAULTS = (errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
+
+
 def unexpected_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.errno in _OS_REFUSALS:
         where = f" {exc.filename}" if exc.filename else ""
-        return f"Error: cannot use{where}: {exc.strerror or exc}; {_OS_REFUSALS[exc.errno]}"
+        line = f"Error: cannot use{where}: {exc.strerror or exc}; {_OS_REFUSALS[exc.errno]}"
+        own = not exc.filename or ".index" in str(exc.filename).replace("\\", "/").split("/")
+        if exc.errno in _OWN_PATH_FAULTS or own:
+            line += " (if you did not name this path, this is a bug in lorestack; please report it)"
+        return line
     return (f"Error: unexpected {type(exc).__name__}: {exc} "
             "(this is a bug in lorestack; please report it)")
 

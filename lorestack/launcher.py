@@ -121,21 +121,23 @@ def _stdin_is_piped() -> bool:
         return False
 
 
-def _read_stdin(strict: bool = True) -> str | None:
+def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
     """Piped stdin as text. A command refuses bytes that are not UTF-8 here, with the same one
-    line as in-process (never a lossy decode handed on); a hook (`strict=False`) fails open."""
+    line as in-process (never a lossy decode handed on); a hook (`strict=False`) fails open.
+    A hook's payload (`payload`) is read so that a client keeping stdin open cannot hold it
+    (core/hook_stdin.py); anything else is read to EOF."""
     if not _stdin_is_piped():
         return None
     try:
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:
             return sys.stdin.read()
-        if strict:
-            raw = buffer.read()
-        else:
+        if payload:
             from lorestack.core.hook_stdin import read_payload
 
             raw = read_payload(buffer.fileno())
+        else:
+            raw = buffer.read()
     except (OSError, ValueError):
         return None
     try:
@@ -182,7 +184,7 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
     from lorestack.integrations.service import client
 
     started = _handoff[1] if _handoff else time.monotonic()
-    stdin_text = _read_stdin(strict=False) or ""
+    stdin_text = _read_stdin(strict=False, payload=True) or ""
     root = root or os.environ.get("LORESTACK_ROOT") or None
     if _handoff:  # a start without `site` asked the service already
         reason = _handoff[0]
@@ -282,8 +284,8 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
     root = root or os.environ.get("LORESTACK_ROOT") or None
     if root:
         argv = ["--root", root, *argv]
-    needs_stdin = "-" in rest or any(a == "--hook" or a.startswith("--hook=") for a in rest)
-    stdin_text = _read_stdin() if needs_stdin else None
+    hook = any(a == "--hook" or a.startswith("--hook=") for a in rest)
+    stdin_text = _read_stdin(payload=hook) if "-" in rest or hook else None
     request: dict = {
         "op": "cli",
         "argv": argv,
@@ -299,7 +301,7 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         except client.Unavailable as exc:
             reason = exc.reason
             if reason == "needs-stdin" and request["stdin"] is None:
-                request["stdin"] = _read_stdin() or ""
+                request["stdin"] = _read_stdin(payload=hook) or ""
                 continue
             break
         except Exception as exc:  # noqa: BLE001 - run it here instead

@@ -255,7 +255,11 @@ def keep_refused_edit(mem: Memory, before, refusal: Exception) -> Path | None:
         return None
     try:
         data = before.path.read_bytes()
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        try:  # refused for another reason, it may still hold a secret: then it is not kept
+            mem.guard(data.decode("utf-8", errors="replace"), redact=False, where="edit")
+        except SecretDetected:
+            return None
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
         folder = mem.store_for(before.item.scope).paths.index_dir / "refused-edits"
         folder.mkdir(parents=True, exist_ok=True)
         kept = folder / f"{before.path.stem}-{stamp}{before.path.suffix}"

@@ -106,12 +106,25 @@ def test_invalid_config_is_one_line(repo):
 def test_a_file_the_system_refuses_is_one_line_not_a_bug_report(repo, where):
     """An OS refusal (no such folder, a folder where a file goes, a read-only disk, no
     permission, a full disk) is the user's to fix: one line naming the path and what to do,
-    not "this is a bug in lorestack"."""
+    not a bare "unexpected … this is a bug". A missing or misnamed path may as well be
+    lorestack's own (its index, a lock, a program it runs): that line keeps the request to
+    report it if the user did not name the path."""
     (repo / "a-file").write_text("a file where a folder would be\n")
     target = repo / where
     result = CliRunner().invoke(cli, ["export", "--out", str(target)])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    assert str(target) in lines[0] and "bug" not in lines[0]
+    assert str(target) in lines[0] and "check the path" in lines[0]
+    assert "unexpected" not in lines[0] and "if you did not name this path" in lines[0]
     assert "Traceback" not in result.output
+
+
+def test_an_os_refusal_inside_the_index_asks_to_be_reported():
+    from lorestack.cli.main import unexpected_line
+
+    full = OSError(28, "No space left on device", "/tmp/p/out.jsonl")
+    assert unexpected_line(full).endswith("the disk is full; free some space")
+    own = OSError(13, "Permission denied", "/tmp/p/.memory/.index/catalog.sqlite")
+    assert "check its permissions" in unexpected_line(own)
+    assert "please report it" in unexpected_line(own)

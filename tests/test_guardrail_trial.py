@@ -181,6 +181,10 @@ def test_a_forbidden_word_inside_a_longer_one_asks_instead_of_passing(repo):
     assert check("Run the one-off backfill by hand with a script").exit_code == 0
     negated = check("Run the one-off backfill by hand, without a crontab entry")
     assert negated.exit_code == 0, negated.output
+    # a rule with no scope of its own applies everywhere: a longer word decides nothing there
+    everywhere = remember("No var declarations", "--forbid", "var", "--verdict", "block")
+    assert _answer(check("Rename the variable in the one-off script"),
+                   everywhere["item"]["id"]) == "pass"
     edited = invoke("criteria", "edit", rid, "--forbid", "cron*")
     assert edited.exit_code == 0, edited.output
     assert check("Add a crontab entry to run the one-off backfill").exit_code == 2

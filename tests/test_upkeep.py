@@ -75,6 +75,13 @@ def test_a_refused_edit_is_kept_for_the_user_but_never_one_with_a_secret(repo, t
     token = "ghp_" + "Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
     secret = run("edit", item["id"], env=editor(tmp_path, "on Tuesdays", f"with {token}"), code=1)
     assert "kept in" not in secret.output and path.read_bytes() == before
+    # refused for a broken frontmatter, and holding a token too: not kept either
+    both = tmp_path / "break-and-leak"
+    both.write_text(f"#!/bin/sh\nsed -i 's/^type: fact/type: [fact/' \"$1\"\n"
+                    f"echo 'the bot token is {token}' >> \"$1\"\n")
+    both.chmod(0o755)
+    leaked = run("edit", item["id"], env={"EDITOR": str(both), "VISUAL": str(both)}, code=1)
+    assert "kept in" not in leaked.output and path.read_bytes() == before
     assert not [f for f in (repo / ".memory").rglob("*") if f.is_file() and
                 token.encode() in f.read_bytes()]
 

@@ -2,34 +2,74 @@
 
 Clients write the hook payload (one JSON object) and close stdin; the hook reads to EOF. A
 client that leaves stdin open would otherwise keep the hook waiting until the client's own
-timeout kills it (ten seconds a prompt). Standard library only: the thin hook path uses it.
+timeout kills it (ten seconds a prompt). So: with nothing at all for `IDLE_S`, there is no
+payload; once bytes came, a pause of `LULL_S` is a moment to look whether they already form
+one whole JSON value — then reading stops, otherwise it goes on (a payload arriving in slow
+pieces is never cut short: a part of one is useless) until EOF or `MAX_S`.
+
+Standard library only, and not `json` either: the thin hook path runs without `site`, and
+importing `json` (with `re`, `enum`, `functools`) would cost every prompt ~12 ms. A client
+that closes stdin is read to EOF and never scanned.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import select
+import time
 
-IDLE_S = 1.0  # stdin left open: stop reading after this long without a byte
+IDLE_S = 1.0  # nothing on stdin for this long: no payload
+LULL_S = 0.05  # bytes came, then a pause this long: look whether they are whole
+MAX_S = 10.0  # an unfinished payload still growing this long: stop (the client times out too)
+_SPACE = b" \t\r\n"
 
 
-def read_payload(fd: int, idle_s: float = IDLE_S) -> bytes:
-    """The bytes on `fd` up to EOF, or up to the moment they form one whole JSON document, or
-    until `idle_s` passes without a byte."""
+def read_payload(fd: int, idle_s: float = IDLE_S, max_s: float = MAX_S) -> bytes:
+    """The bytes on `fd` up to EOF, or up to a pause after which they form one whole JSON
+    value, or nothing if no byte comes within `idle_s`."""
     chunks: list[bytes] = []
+    started = 0.0
     while True:
-        ready, _, _ = select.select([fd], [], [], idle_s)
+        ready, _, _ = select.select([fd], [], [], LULL_S if started else idle_s)
         if not ready:
-            break
+            if not started:
+                break
+            data = b"".join(chunks)
+            if whole_json(data) or time.monotonic() - started > max_s:
+                return data
+            continue
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             break
         chunks.append(chunk)
-        if chunk.rstrip().endswith(b"}"):
-            try:
-                json.loads(b"".join(chunks))
-            except ValueError:
-                continue
-            break
+        if not started and chunk.strip(_SPACE):
+            started = time.monotonic()
     return b"".join(chunks)
+
+
+def whole_json(data: bytes) -> bool:
+    """Whether `data` is one complete JSON object or array (brackets balanced outside
+    strings, nothing after the last one but whitespace). A bare scalar counts as whole only
+    at EOF, so it is never taken for whole here."""
+    text = data.strip(_SPACE)
+    if not text or text[:1] not in (b"{", b"["):
+        return False
+    depth = 0
+    in_string = escaped = False
+    for i, byte in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x7B, 0x5B):  # { [
+            depth += 1
+        elif byte in (0x7D, 0x5D):  # } ]
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False

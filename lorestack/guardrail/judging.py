@@ -75,7 +75,10 @@ def judge_criterion(
         how = "sentence"
     if outcome is None:
         outcome, how = evaluate(gate_user_terms(spec, sentence), prepared, paths, by_meaning), "rules"
-    if accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid:
+    # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
+    # would ask about every "variable" under `--forbid var`
+    if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid
+            and not spec.applies_to.is_empty()):
         near = near_forbidden(spec, prepared, paths)
         if near is not None:
             word = prepared.text[near.start:near.end] if near.start >= 0 else near.term
