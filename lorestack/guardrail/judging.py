@@ -70,16 +70,18 @@ def judge_criterion(
 
     outcome: RuleOutcome | None = None
     how: JudgedBy = "rules"
+    gated = spec
     if not (spec.forbid or spec.require):
         outcome = evaluate_sentence(spec, sentence, prepared, paths, by_meaning)
         how = "sentence"
     if outcome is None:
-        outcome, how = evaluate(gate_user_terms(spec, sentence), prepared, paths, by_meaning), "rules"
+        gated = gate_user_terms(spec, sentence)  # the user's words as the rules read them
+        outcome, how = evaluate(gated, prepared, paths, by_meaning), "rules"
     # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
     # would ask about every "variable" under `--forbid var`
     if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid
             and not spec.applies_to.is_empty()):
-        near = near_forbidden(spec, prepared, paths)
+        near = near_forbidden(gated, prepared, paths)
         if near is not None:
             word = prepared.text[near.start:near.end] if near.start >= 0 else near.term
             outcome.status, outcome.quote = "undecided", near.quote(prepared.text)

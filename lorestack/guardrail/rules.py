@@ -230,7 +230,9 @@ def near_forbidden(spec: CriterionSpec, prepared: PreparedText, paths: list[str]
         for hit in term_hits(prepared, f"{gate}:{bare}*" if gate else f"{bare}*", paths):
             inside = any(a.start >= 0 and a.start <= hit.start and hit.end <= a.end
                          for a in alternative)
-            if not hit.negated_by and not inside:
+            word = prepared.text[hit.start:hit.end].lower() if hit.start >= 0 else ""
+            longer = len(word) > len(bare) and stem(word) != stem(bare.lower())
+            if longer and not hit.negated_by and not inside:  # the word itself was judged
                 hit.term = term
                 return hit
     return None
