@@ -163,8 +163,9 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
             content_changed = True
-    secret_spots.save(index.dir, secrets, seen)  # the service's syncs too: hooks tell them
     if content_changed:
+        # whichever process synced (the service too): the hooks and doctor tell the user
+        secret_spots.save(index.dir, secrets, seen)
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))
