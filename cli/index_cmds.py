@@ -177,8 +177,10 @@ def doctor(ctx, repair, as_json):
         for item, states in stale:  # memory to look at, not a fault of the index
             click.echo(f"stale: {item.id} {item.title[:60]} — {stale_note(states)}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
+        if report.secrets:  # not the index's fault, and no repair removes them
+            verdict += f"; {len(report.secrets)} secret(s) in memory files"
         click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")
-    if (not report.ok and not report.repaired) or not hooks.ok:
+    if (not report.ok and not report.repaired) or not hooks.ok or report.secrets:
         sys.exit(1)
 
 
