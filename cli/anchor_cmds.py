@@ -69,13 +69,19 @@ def accept(ctx, item_ids, as_json):
 @anchors.command("set")
 @click.argument("item_id")
 @click.option("--about", multiple=True, metavar="PATH[:SYMBOL]",
-              help="A file, glob or file:symbol the item is about (repeatable; none clears).")
+              help="A file, glob or file:symbol the item is about (repeatable).")
+@click.option("--clear", is_flag=True, help="Remove every anchor of the item.")
 @click.option("--json", "as_json", is_flag=True, help="Print the item's anchors as JSON.")
 @click.pass_context
-def set_(ctx, item_id, about, as_json):
-    """Say which code an item is about (replacing its anchors)."""
+def set_(ctx, item_id, about, clear, as_json):
+    """Say which code an item is about (replacing its anchors), or --clear them all."""
     from lorestack.memory_layers.anchors import reanchor
 
+    # without --about this once removed every anchor: a forgotten option lost them silently
+    if not about and not clear:
+        raise click.UsageError("give --about PATH[:SYMBOL] (or --clear to remove every anchor)")
+    if about and clear:
+        raise click.UsageError("give --about or --clear, not both")
     item = reanchor(open_memory(ctx), item_id, list(about))
     if as_json:
         emit_json({"id": item.id, "anchors": list(item.anchors)})

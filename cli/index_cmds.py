@@ -131,8 +131,8 @@ def reindex(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def doctor(ctx, repair, as_json):
-    """Check the index against the files (drift, missing or corrupt indexes, bad files) and
-    the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
+    """Check the index against the files (drift, missing or corrupt indexes, bad files, a
+    secret typed into a memory file: its file and line) and the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
     hooks a client will not run, e.g. untrusted Codex hooks or a command that moved).
 
     Exits 1 when something is wrong (and was not repaired).
@@ -166,6 +166,8 @@ def doctor(ctx, repair, as_json):
             click.echo(f"issue: {issue}")
         for problem in report.problems:
             click.echo(f"problem: {problem}")
+        for secret in report.secrets:
+            click.echo(f"secret: {secret}")
         for action in report.actions:
             click.echo(f"action: {action}")
         for problem in hooks.problems:
@@ -175,8 +177,10 @@ def doctor(ctx, repair, as_json):
         for item, states in stale:  # memory to look at, not a fault of the index
             click.echo(f"stale: {item.id} {item.title[:60]} — {stale_note(states)}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
+        if report.secrets:  # not the index's fault, and no repair removes them
+            verdict += f"; {len(report.secrets)} secret(s) in memory files"
         click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")
-    if (not report.ok and not report.repaired) or not hooks.ok:
+    if (not report.ok and not report.repaired) or not hooks.ok or report.secrets:
         sys.exit(1)
 
 

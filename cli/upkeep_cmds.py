@@ -171,7 +171,8 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
     """Read a `lorestack export` file (or '-' for stdin) back into a memory, file for file.
 
     Identical files are left alone; differing ones are conflicts unless --replace. An export
-    with any unreadable line writes nothing. Then the index is brought up to date.
+    with any unreadable line writes nothing. Secrets in items and journal days are redacted
+    before writing (and counted), as `import` does. Then the index is brought up to date.
     """
     from lorestack import app
     from lorestack.app.models import ImportMemoryRequest
@@ -189,7 +190,8 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
             {
                 **{
                     k: getattr(report, k)
-                    for k in ("written", "unchanged", "conflicts", "problems", "dry_run")
+                    for k in ("written", "unchanged", "conflicts", "problems", "redacted",
+                              "dry_run")
                 }
             }
         )
@@ -197,7 +199,7 @@ def import_memory(ctx, file, scope, replace, dry_run, as_json):
         verb = "would write" if dry_run else "wrote"
         click.echo(
             f"{verb} {len(report.written)} file(s), {len(report.unchanged)} unchanged, "
-            f"{len(report.conflicts)} conflict(s)"
+            f"{len(report.conflicts)} conflict(s), {report.redacted} redacted"
         )
         for rel in report.conflicts:
             click.echo(f"  conflict (differs, kept yours): {rel}")

@@ -6,7 +6,7 @@ derived `.index/`). Each line carries the file's exact text (so a round trip is 
 and, for people and other tools, the parsed fields: an item's frontmatter and body, a journal
 day's events. Importing writes the files back: identical files are left alone, differing ones
 are reported as conflicts (or replaced with `replace=True`), and nothing is written outside the
-memory folder.
+memory folder. A secret in an item or a journal day is redacted before it is written.
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ class ImportReport:
     unchanged: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    redacted: int = 0  # files written (or, dry run, to be written) with a secret taken out
     dry_run: bool = False
 
     @property
@@ -155,6 +156,45 @@ def _record_bytes(record: dict, rel: PurePosixPath) -> bytes:
         if _digest(data) != digest:
             raise ValueError("sha256 does not match the content (the line was altered)")
     return data
+
+
+def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
+              threshold: float) -> bytes:
+    """The file as it may be written: a secret in an item's fields or a journal's text is
+    replaced, as `import` and `remember --redact` do (a file without one is kept byte for
+    byte). Other files (config, .gitignore) are not markdown memory and are kept as they are."""
+    from lorestack.memory_layers.secret_guard import has_secret, redact_all
+
+    kind = _kind(rel)
+    if kind not in ("item", "journal"):
+        return data
+    text = data.decode("utf-8")
+    if not has_secret(text, threshold):
+        return data
+    cleaned_text = redact_all(text, threshold)[0].encode("utf-8")
+    if kind == "journal":  # entries are free text under their marker lines
+        return cleaned_text
+    try:  # in place, so the rest of the file stays as it was
+        parse_item(target, cleaned_text, default_type=_default_type(rel), default_scope=scope)
+        return cleaned_text
+    except InvalidItem:  # e.g. a whole value replaced: `[REDACTED:…]` reads as a YAML list
+        pass
+    item = parse_item(target, data, default_type=_default_type(rel), default_scope=scope)
+
+    def clean(value):
+        if isinstance(value, str):
+            return redact_all(value, threshold)[0]
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    # field by field, so a redacted value stays one YAML value (the id names the file: kept)
+    fields = {k: (v if k == "id" else clean(v)) for k, v in item.frontmatter().items()}
+    cleaned = MemoryItem.model_validate(fields)
+    cleaned.body = clean(item.body)
+    return serialize_item(cleaned).encode("utf-8")
 
 
 def read_records(lines: Iterable[str]) -> Iterator[dict]:
@@ -197,10 +237,12 @@ def import_records(
     scope: str = "project",
     replace: bool = False,
     dry_run: bool = False,
+    entropy_threshold: float = 4.2,
 ) -> ImportReport:
-    """Write exported files into the memory at `paths` (see the module docstring)."""
+    """Write exported files into the memory at `paths` (see the module docstring); secrets in
+    items and journals are redacted first and counted."""
     report = ImportReport(dry_run=dry_run)
-    planned: list[tuple[Path, bytes, str]] = []
+    planned: list[tuple[Path, bytes, bytes, str]] = []
     for record in records:
         where = f"line {record.get('_line', '?')}"
         try:
@@ -211,21 +253,24 @@ def import_records(
                 parse_item(target, data, default_type=_default_type(rel), default_scope=scope)
             elif _kind(rel) == "journal":
                 parse_journal_text(data.decode("utf-8"), target)
+            clean = _redacted(data, rel, target, scope, entropy_threshold)
         except (ValueError, InvalidItem, UnicodeDecodeError) as exc:
             report.problems.append(f"{where} ({record.get('path')!r}): {exc}")
             continue
-        planned.append((target, data, str(rel)))
+        planned.append((target, data, clean, str(rel)))
     if report.problems:
         return report  # nothing is written from an export that does not read cleanly
-    for target, data, name in planned:
+    for target, data, clean, name in planned:
         if target.exists():
-            if target.read_bytes() == data:
+            # the file as exported is already here (a secret typed into it stays the user's)
+            if target.read_bytes() in (data, clean):
                 report.unchanged.append(name)
                 continue
             if not replace:
                 report.conflicts.append(name)
                 continue
         if not dry_run:
-            write_atomic(target, data)
+            write_atomic(target, clean)
         report.written.append(name)
+        report.redacted += clean != data
     return report

@@ -15,6 +15,7 @@ from lorestack.retrieval.documents import list_sources, merge_docs, parse_source
 
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.retrieval.index import MemoryIndex
+    from lorestack.retrieval.secret_spots import SecretSpot
 
 
 @dataclass
@@ -40,13 +41,16 @@ class DoctorReport:
     usage: str = "ok"                   # usage stats (usage.sqlite)
     caches: str = "ok"                  # the loader's cache files
     problems: list[str] = field(default_factory=list)   # files that do not parse (schema)
+    secrets: list[str] = field(default_factory=list)    # file and line of a hand-typed secret
     issues: list[str] = field(default_factory=list)     # what is wrong with the indexes
     repaired: bool = False
     actions: list[str] = field(default_factory=list)
 
 
-def _expected_docs(index: MemoryIndex) -> tuple[set[str], int, list[str]]:
-    """Doc ids the files define right now (parses everything: doctor is not a hot path)."""
+def _expected_docs(index: MemoryIndex,
+                   secrets: list[SecretSpot]) -> tuple[set[str], int, list[str]]:
+    """Doc ids the files define right now (parses everything: doctor is not a hot path);
+    where a file holds a secret goes to `secrets`."""
     sources = list_sources(index.mem)
     per_file: dict = {}
     problems = [f"not read: {s}" for s in sources.skipped]
@@ -61,7 +65,7 @@ def _expected_docs(index: MemoryIndex) -> tuple[set[str], int, list[str]]:
             problems.append(f"{src.path}: cannot read ({exc.strerror})")
             continue
         problems.extend(notes)
-        docs, file_problems = parse_source(index.mem, src, raw)
+        docs, file_problems = parse_source(index.mem, src, raw, spots=secrets)
         per_file[src.path] = docs
         problems.extend(file_problems)
     merged, merge_problems = merge_docs(per_file)
@@ -181,7 +185,9 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     from lorestack.retrieval.readonly import read_only_message, read_only_reason
 
     report = DoctorReport(ok=True, index_dir=str(index.dir))
-    expected, report.files, report.problems = _expected_docs(index)
+    spots: list[SecretSpot] = []
+    expected, report.files, report.problems = _expected_docs(index, spots)
+    report.secrets = [spot.describe() for spot in spots]
     report.problems.extend(_criterion_problems(index))
     report.documents = len(expected)
     if os.path.lexists(index.dir) and not index.dir.is_dir():
@@ -222,7 +228,7 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.issues.append(f"loader cache {report.caches}")
     if report.changed_files:
         report.issues.append(f"{report.changed_files} file(s) changed since the last sync")
-    report.ok = not report.issues and not report.problems
+    report.ok = not report.issues and not report.problems and not report.secrets
 
     if any("read-only" in i for i in report.issues):
         report.issues.append(read_only_message(index.dir, "a write was refused"))
@@ -232,6 +238,9 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.repaired = True
     if report.problems:
         report.actions.append("fix or remove the files listed under problems (they are not indexed)")
+    if report.secrets:  # no repair can do this: the file is the user's
+        report.actions.append("remove the secrets listed from the files (a secret in a tracked "
+                              "memory file reaches git); the index holds them redacted")
     return report
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.memory_layers.memory import Memory
     from lorestack.memory_layers.models import JournalEvent, MemoryItem
+    from lorestack.retrieval.secret_spots import SecretSpot
 
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
@@ -193,11 +194,12 @@ def _root_of(mem: Memory, source: SourceFile) -> str:
     return str(mem.project.root) if mem.project else str(mem.home.root)
 
 
-def parse_source(mem: Memory, source: SourceFile, raw: bytes,
-                 notes: list[str] | None = None) -> tuple[list[IndexDoc], list[str]]:
+def parse_source(mem: Memory, source: SourceFile, raw: bytes, notes: list[str] | None = None,
+                 spots: list[SecretSpot] | None = None) -> tuple[list[IndexDoc], list[str]]:
     """Docs and problems of one file, parsed from bytes already read (and hashed).
 
-    `notes` collects warnings about docs that were indexed anyway (redacted secrets).
+    `notes` collects warnings about docs that were indexed anyway (redacted secrets); `spots`
+    where those secrets are in the file (line and kind, never the text).
     """
     from lorestack.core.errors import InvalidItem
     from lorestack.memory_layers.journal import parse_journal_text
@@ -212,7 +214,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
         parsed = parse_journal_text(text, path)
         from lorestack.retrieval.neighbours import link_turns
 
-        docs = _redacted([event_doc(e, path) for e in parsed.events], path, mem, notes)
+        docs = _redacted([event_doc(e, path) for e in parsed.events], path, raw, mem, notes, spots)
         link_turns(parsed.events, docs, mem.settings.retrieval.neighbour_chars)
         return docs, [str(p) for p in parsed.problems]
     store = mem.global_store if source.kind == "item-global" else mem.require_project().store
@@ -227,27 +229,34 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
     if store.paths.archive_dir in path.parents and item.status != "archived":
         item.status = "archived"
     item.scope = store.scope
-    docs = _redacted([item_doc(item, path, 1 if source.kind == "item-project" else 0)], path, mem,
-                     notes)
+    docs = _redacted([item_doc(item, path, 1 if source.kind == "item-project" else 0)], path, raw,
+                     mem, notes, spots)
     return docs, []
 
 
-def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
-              notes: list[str] | None) -> list[IndexDoc]:
+def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
+              notes: list[str] | None, spots: list[SecretSpot] | None) -> list[IndexDoc]:
     """Secrets written into a file by hand never reach an index: the docs carry them redacted.
 
-    The file itself is left alone (it is the user's); the sync report warns about it.
+    The file itself is left alone (it is the user's); the sync report warns about it, naming
+    the file and line (retrieval/secret_spots.py keeps them for the hooks and doctor).
     """
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
     threshold = mem.settings.guard.entropy_threshold
+    kinds: set[str] = set()
     for doc in docs:
         doc.title, kinds_title = redact_for_reading(doc.title, threshold)
         doc.text, kinds_text = redact_for_reading(doc.text, threshold)
-        kinds = sorted(set(kinds_title) | set(kinds_text))
-        if kinds and notes is not None:
-            notes.append(f"{path}: {doc.id} holds what looks like a secret ({', '.join(kinds)}); "
-                         "indexed and shown redacted — remove it from the file")
+        kinds.update(kinds_title, kinds_text)
+    if kinds and (notes is not None or spots is not None):
+        from lorestack.retrieval.secret_spots import locate
+
+        found = locate(str(path), raw, kinds, threshold)
+        if notes is not None:
+            notes.extend(spot.describe() for spot in found)
+        if spots is not None:
+            spots.extend(found)
     return docs
 
 

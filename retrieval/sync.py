@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lorestack.core.errors import InvalidItem
+from lorestack.retrieval import secret_spots
 from lorestack.retrieval.catalog import RACY_NS
 from lorestack.retrieval.documents import (
     DOCS_VERSION,
@@ -31,6 +32,7 @@ from lorestack.retrieval.vectors import chunk_id, doc_metadata
 
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.retrieval.index import MemoryIndex
+    from lorestack.retrieval.secret_spots import SecretSpot
 
 Progress = Callable[[int, int], None]
 
@@ -128,6 +130,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
         stale = [(k, s) for k, s in stale if not _trusted(known.get(k), s)]
         gone = [p for p in known if p not in seen]
     content_changed = bool(gone)
+    secrets: dict[str, list[SecretSpot]] = {}  # per file parsed: where it holds a secret
     with catalog.transaction():
         for path in gone:
             catalog.drop_file(path)
@@ -137,11 +140,13 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             except FileNotFoundError:
                 catalog.drop_file(key)
                 content_changed = True
+                seen.discard(key)
                 continue
             except (InvalidItem, OSError) as exc:  # swapped for a link/FIFO since the scan
                 report.skipped.append(str(exc))
                 catalog.drop_file(key)
                 content_changed = True
+                seen.discard(key)
                 continue
             if key in racy:
                 report.files_rechecked += 1
@@ -153,11 +158,14 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
                 catalog.touch_file(key, src.mtime_ns, src.size, checked_ns)
                 known[key] = (src.mtime_ns, src.size, sha, checked_ns)
                 continue
-            docs, problems = parse_source(mem, src, raw, report.warnings)
+            secrets[key] = []
+            docs, problems = parse_source(mem, src, raw, report.warnings, secrets[key])
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
             content_changed = True
     if content_changed:
+        # whichever process synced (the service too): the hooks and doctor tell the user
+        secret_spots.save(index.dir, secrets, seen)
         index.file_stats(refresh=True)
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))

@@ -151,6 +151,19 @@ def test_anchors_set_and_accept_print_json(code_repo):
     assert accepted == [{"id": item["id"], "anchors": ["src/mod06.py:handler_6"]}]
 
 
+def test_anchors_set_without_about_keeps_them_and_clear_removes_them(code_repo):
+    item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
+    forgot = run("anchors", "set", item["id"], code=2)  # the option forgotten: nothing lost
+    assert "give --about PATH[:SYMBOL] (or --clear to remove every anchor)" in forgot.output
+    both = run("anchors", "set", item["id"], "--about", "src/mod06.py", "--clear", code=2)
+    assert "not both" in both.output
+    rows = {r["id"]: r["anchors"] for r in json.loads(run("anchors", "--json").stdout)}
+    assert [a["anchor"] for a in rows[item["id"]]] == ["src/mod05.py"]
+    cleared = json.loads(run("anchors", "set", item["id"], "--clear", "--json").stdout)
+    assert cleared == {"id": item["id"], "anchors": []}
+    assert item["id"] not in {r["id"] for r in json.loads(run("anchors", "--json").stdout)}
+
+
 def test_search_and_context_by_place(code_repo):
     caveat = _remember("getUserById caches for 60 s", "--type", "caveat")
     crit = _remember("Never call db.users directly from handlers", "--type", "criterion",

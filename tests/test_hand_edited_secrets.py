@@ -5,11 +5,18 @@ The file stays exactly as the user wrote it; what is indexed and shown is redact
 
 from __future__ import annotations
 
+import json
+
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.operations import remember
 from lorestack.retrieval.index import MemoryIndex
 from lorestack.retrieval.loader import assemble_context
+from tests import service_helpers
 from tests.conftest import run_cli
+from tests.service_helpers import context_of, hook, poll, start_service
+
+run_dir = service_helpers.run_dir  # fixture
+stocked = service_helpers.stocked  # fixture
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -49,3 +56,52 @@ def test_the_command_line_tells_the_user_on_stderr(repo):
     assert done.returncode == 0, done.stderr
     assert "looks like a secret" in done.stderr and TOKEN not in done.stderr + done.stdout
     assert path.read_bytes() == before
+
+
+def _lines_of(path, needle: str) -> list[int]:
+    return [n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line]
+
+
+def test_a_sync_keeps_the_file_and_line_until_the_secret_is_removed(mem):
+    from lorestack.retrieval.secret_spots import load
+
+    path = _hand_edit(mem)
+    index = MemoryIndex(mem, warn=lambda _m: None)
+    try:
+        warnings = index.sync().warnings
+        lines = _lines_of(path, TOKEN)  # the title and the body
+        assert len(lines) == 2
+        assert [s.where() for s in load(mem)] == [f"{path} line {n}" for n in lines]
+        assert [w for w in warnings if w.startswith(f"{path} line {lines[1]}: looks like")]
+        assert TOKEN not in (mem.primary.index_dir / "secrets.json").read_text()
+        path.write_text(path.read_text().replace(f" and token {TOKEN}", ""))
+        index.sync()
+        assert load(mem) == []
+    finally:
+        index.close()
+
+
+def test_the_service_path_tells_the_session_and_doctor_names_file_and_line(stocked, run_dir):
+    """The watcher's sync is the one that reads a hand edit; its warning reached nobody."""
+    start_service(stocked)
+    payload = {"session_id": "t1", "cwd": str(stocked), "prompt": "how are refunds written?"}
+    assert TOKEN not in context_of(hook("session-start", payload, stocked))  # watched now
+    path = _hand_edit(Memory.open(stocked))
+    where = f".memory/{path.relative_to(stocked / '.memory')} line {_lines_of(path, TOKEN)[-1]}"
+
+    def told():
+        out = context_of(hook("prompt", payload, stocked))
+        return out if "looks like a secret" in out else None
+
+    out = poll(told)
+    assert out and where in out and "github" in out and TOKEN not in out
+    again = context_of(hook("prompt", payload, stocked))
+    assert "looks like a secret" not in again  # once per session
+    fresh = context_of(hook("session-start", {**payload, "session_id": "t2"}, stocked))
+    assert where in fresh and TOKEN not in fresh  # a new session is told again
+    doctor = run_cli("doctor", "--repair", cwd=stocked)  # nothing a repair can do
+    assert doctor.returncode == 1 and "secret(s) in memory files" in doctor.stdout
+    assert f"secret: {path} line {_lines_of(path, TOKEN)[-1]}" in doctor.stdout
+    assert TOKEN not in doctor.stdout + doctor.stderr
+    shown = json.loads(run_cli("doctor", "--json", cwd=stocked).stdout)
+    assert shown["secrets"] and TOKEN not in json.dumps(shown)

@@ -233,3 +233,41 @@ def test_export_then_import_memory_keeps_files_written_by_hand(repo, tmp_path, m
     done = json.loads(run("import-memory", str(dump), "--json").stdout)
     assert not done["problems"] and not done["conflicts"]
     assert _files(other / ".memory") == _files(repo / ".memory")
+
+
+def test_import_memory_redacts_a_secret_from_the_export_and_counts_it(repo, tmp_path, monkeypatch):
+    """An export carries a hand-typed secret as the file held it; the import writes it
+    redacted (items field by field, journal text), as `import` does, and says how many."""
+    token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    run("log", "Rotated the deploy credentials", "--kind", "progress")
+    day = next((repo / ".memory" / "journal").glob("*.md"))
+    day.write_text(day.read_text().replace("credentials", f"credentials to {token}"))
+    (repo / ".memory" / "facts" / "ci.md").write_text(
+        f"---\ntitle: CI pushes with {token}\n---\nThe runner reads it from {token} today.\n")
+    # a whole value: `title: [REDACTED:…]` would read as a YAML list, so fields are redacted
+    (repo / ".memory" / "facts" / "key.md").write_text(
+        f"---\ntitle: {token}\ncreated: 2025-01-02T03:04:05Z\nupdated: 2025-01-02T03:04:05Z\n"
+        "---\nThe bot's key.\n")
+    run("remember", "Billing runs on Postgres 16", "--type", "fact")  # a clean item
+    exported = run("export").stdout
+    assert token in exported  # the export is the files as they are
+
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    run("init")
+    (other / ".memory" / "project.md").unlink()  # the export brings its own card
+    dump = tmp_path / "memory.jsonl"
+    dump.write_text(exported, "utf-8")
+    dry = json.loads(run("import-memory", str(dump), "--dry-run", "--json").stdout)
+    assert dry["redacted"] == 3
+    done = json.loads(run("import-memory", str(dump), "--json").stdout)
+    assert done["redacted"] == 3 and not done["problems"]
+    written = "".join(p.read_text() for p in (other / ".memory").rglob("*.md"))
+    assert token not in written and written.count("[REDACTED:github token]") == 4
+    listed = {i["id"]: i for i in json.loads(run("list", "--json").stdout)}
+    assert listed["ci"]["title"] == "CI pushes with [REDACTED:github token]"
+    assert listed["key"]["title"] == "[REDACTED:github token]"
+    assert "Billing runs on Postgres 16" in written  # clean files written as they were
+    again = run("import-memory", str(dump))
+    assert "wrote 0 file(s)" in again.output and "0 conflict(s), 0 redacted" in again.output

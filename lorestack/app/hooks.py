@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lorestack.app.hook_settings import _configured_hooks  # noqa: F401 - callers read it here
+from lorestack.app.secret_notice import secret_notice, with_notice
 from lorestack.app.sessions import (  # noqa: F401 - callers read them here
     _prune_sessions,
     load_session,
@@ -130,7 +131,7 @@ def session_start(mem, payload: HookPayload) -> str | None:
     # a new (or compacted, cleared, resumed) context starts from what we just gave it
     save_session(mem, payload.session_id, {"received": result.full_ids})
     _prune_sessions(mem)
-    return result.text or None
+    return with_notice(result.text or None, secret_notice(mem, payload.session_id))
 
 
 def _log_degraded(mem, where: str, result) -> None:
@@ -396,6 +397,8 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
                             "recall; answered with BM25 recall", mem=mem)
             text, shown = chosen
             remember_shown(mem, payload, shown)
+            if client_spec(client).prompt_context:  # else its answer cannot carry text
+                text = with_notice(text, secret_notice(mem, payload.session_id))
             return HookRun(format_output(client, event, text), ok=run.ok,
                            timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
         if run.ok:  # no memory here

@@ -255,6 +255,7 @@ class ImportMemoryResponse(BaseModel):
     unchanged: list[str]
     conflicts: list[str]
     problems: list[str]
+    redacted: int = 0  # files written with a secret redacted
     dry_run: bool
 
 

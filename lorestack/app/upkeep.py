@@ -32,19 +32,20 @@ def export(request: ExportRequest, opener: Opener = open_memory) -> ExportRespon
 def import_memory(request: ImportMemoryRequest,
                   opener: Opener = open_memory) -> ImportMemoryResponse:
     """An export read back into a memory: identical files left alone, differing ones conflicts
-    unless `replace`; any unreadable record and nothing is written."""
+    unless `replace`; any unreadable record and nothing is written; secrets redacted."""
     from lorestack.memory_layers.portable import import_records
 
     mem = opener(request.caller, request.scope == "project")
     paths = mem.project if request.scope == "project" else mem.home
     assert paths is not None  # a project scope required the project to open
     report = import_records(paths, request.records, scope=request.scope,
-                            replace=request.replace, dry_run=request.dry_run)
+                            replace=request.replace, dry_run=request.dry_run,
+                            entropy_threshold=mem.settings.guard.entropy_threshold)
     return ImportMemoryResponse(written=[str(p) for p in report.written],
                                 unchanged=[str(p) for p in report.unchanged],
                                 conflicts=[str(p) for p in report.conflicts],
                                 problems=[str(p) for p in report.problems],
-                                dry_run=report.dry_run)
+                                redacted=report.redacted, dry_run=report.dry_run)
 
 
 def import_(request: ImportRequest, opener: Opener = open_memory) -> ImportResponse:

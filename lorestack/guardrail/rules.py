@@ -210,12 +210,15 @@ def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcom
                         f"'{hit.term}' negated by '{hit.negated_by}': {hit.quote(text, 30)}"
                     )
                 continue
-            inside = any(
-                a.start >= 0 and a.start <= hit.start and hit.end <= a.end for a in alternative
-            )
-            if not inside:
+            if not _inside(hit, alternative):
                 return hit
     return None
+
+
+def _inside(hit: Hit, alternative: list) -> bool:
+    """The hit is part of a recommended alternative's words ("use a manual script" holds
+    "script"): taking the alternative is not doing the forbidden thing."""
+    return any(a.start >= 0 and a.start <= hit.start and hit.end <= a.end for a in alternative)
 
 
 def near_forbidden(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> Hit | None:
@@ -228,11 +231,10 @@ def near_forbidden(spec: CriterionSpec, prepared: PreparedText, paths: list[str]
         if not re.fullmatch(r"[a-z0-9]{3,}", bare.lower()):
             continue
         for hit in term_hits(prepared, f"{gate}:{bare}*" if gate else f"{bare}*", paths):
-            inside = any(a.start >= 0 and a.start <= hit.start and hit.end <= a.end
-                         for a in alternative)
             word = prepared.text[hit.start:hit.end].lower() if hit.start >= 0 else ""
             longer = len(word) > len(bare) and stem(word) != stem(bare.lower())
-            if longer and not hit.negated_by and not inside:  # the word itself was judged
+            # the word itself was judged by the rules; an alternative's words are no sign
+            if longer and not hit.negated_by and not _inside(hit, alternative):
                 hit.term = term
                 return hit
     return None

@@ -1,0 +1,96 @@
+"""Where a secret typed by hand into a memory file sits: the file, the line, the kind.
+
+The sync indexes such a file redacted and warns in its report, but the sync that first reads
+the file is often one nobody watches (the resident service's, after its watcher saw the edit).
+So each sync keeps the places it found in `.index/secrets.json`: the next hook tells the
+session once and `doctor` lists them. Only the file, the line and the kind are kept, never
+the secret itself.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lorestack.memory_layers.memory import Memory
+
+FILE = "secrets.json"
+
+
+@dataclass(frozen=True)
+class SecretSpot:
+    path: str             # the memory file (absolute)
+    line: int | None      # 1-based; None when the secret spans lines (a key block)
+    kinds: tuple[str, ...]
+
+    def where(self, base: Path | None = None) -> str:
+        path = self.path
+        if base is not None and path.startswith(f"{base}/"):
+            path = path[len(str(base)) + 1:]
+        return f"{path} line {self.line}" if self.line else path
+
+    def describe(self, base: Path | None = None) -> str:
+        return (f"{self.where(base)}: looks like a secret ({', '.join(self.kinds)}); indexed and "
+                "shown redacted — remove it from the file")
+
+
+def locate(path: str, raw: bytes, kinds: set[str], threshold: float) -> list[SecretSpot]:
+    """The lines of a file holding a secret its docs were redacted for (`kinds`)."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    text = raw.decode("utf-8", errors="replace")
+    spots = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        found = redact_for_reading(line, threshold)[1]
+        if found:
+            spots.append(SecretSpot(path, number, tuple(sorted(set(found)))))
+    # found only across lines (a private key block): the file, without a line
+    return spots or [SecretSpot(path, None, tuple(sorted(kinds)))]
+
+
+def load(mem: Memory) -> list[SecretSpot]:
+    """The places the last syncs found ([] when none, or the file is unreadable)."""
+    from lorestack.retrieval.catalog_paths import StoreRoots
+
+    try:
+        stored = json.loads((mem.primary.index_dir / FILE).read_text())
+    except (OSError, ValueError):
+        return []
+    if not isinstance(stored, dict):
+        return []
+    roots = StoreRoots.of(mem)
+    spots = []
+    for key, rows in sorted(stored.items()):
+        for line, kinds in rows if isinstance(rows, list) else []:
+            spots.append(SecretSpot(roots.absolute(key), line, tuple(kinds)))
+    return spots
+
+
+def save(index_dir: Path, found: dict[str, list[SecretSpot]], present: set[str]) -> None:
+    """Update the stored places: `found` holds every file this sync parsed (by catalog key,
+    [] when clean), `present` the keys of every file that exists."""
+    from lorestack.memory_layers.fsutil import write_atomic
+
+    path = index_dir / FILE
+    try:
+        stored = json.loads(path.read_text())
+    except (OSError, ValueError):
+        stored = {}
+    if not isinstance(stored, dict):
+        stored = {}
+    updated = {k: v for k, v in stored.items() if k in present and k not in found}
+    for key, spots in found.items():
+        if spots:
+            updated[key] = [[s.line, list(s.kinds)] for s in spots]
+    if updated == stored:
+        return
+    try:
+        if updated:
+            write_atomic(path, json.dumps(updated, sort_keys=True).encode(), durable=False)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:  # a read-only store: the report still carries the warnings
+        pass
