@@ -55,6 +55,7 @@ def find_event(mem, event_id: str) -> FoundEvent | None:
 def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
     """(first, last+1) line numbers of the entry with this id: its `## … · id` heading (when
     present) through its closing marker and the blank line after it."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in lines]  # CRLF-saved days
     for i, line in enumerate(lines):
         name = next((n for n in legacy.names() if line.startswith(f"<!-- {n}:event ")), None)
         if name is None:
@@ -94,7 +95,7 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         "archived_at": now_utc().isoformat()})
     target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
     with locked(journal.paths.locks_dir, f"journal-{found.path.name}"):
-        raw = found.path.read_text("utf-8")
+        raw = found.path.read_bytes().decode("utf-8")  # as saved: CRLF endings stay
         lines = raw.split("\n")
         span = _entry_span(lines, event.id)
         if span is None:

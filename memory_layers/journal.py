@@ -81,7 +81,9 @@ class ParsedJournal:
 
 def parse_journal_text(text: str, path: Path) -> ParsedJournal:
     out = ParsedJournal()
-    lines = text.split("\n")
+    # a day file saved with CRLF endings (git's autocrlf, a Windows editor) reads the same:
+    # its markers would otherwise never match and every entry would vanish without a word
+    lines = text.replace("\r\n", "\n").split("\n")
     i = 0
     while i < len(lines):
         match = _BEGIN_RE.match(lines[i])
