@@ -29,11 +29,14 @@ from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
     FolderScan,
     UnsafeEntry,
+    JOURNAL_LIMIT_FACTOR,
+    journal_read_limit,
     read_memory_file,
     real_root,
     scan_folder,
 )
 
+JOURNAL_LIMIT_NAME = f"the journal's limit ({JOURNAL_LIMIT_FACTOR} x limits.max_file_bytes)"
 _BEGIN = "<!-- lorestack:event "
 _END = "<!-- /lorestack:event "
 # entries written under the tool's former name carry its name in their markers: read both
@@ -141,6 +144,7 @@ class Journal:
     def __init__(self, paths: MemoryPaths, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
         self.paths = paths
         self.max_file_bytes = max_file_bytes
+        self.read_limit = journal_read_limit(max_file_bytes)  # day files grow past hand-edit size
 
     def day_file(self, day: date) -> Path:
         return self.paths.journal_dir / f"{day.isoformat()}.md"
@@ -207,7 +211,7 @@ class Journal:
 
     def _read_file(self, path: Path) -> ParsedJournal:
         try:
-            result = read_memory_file(path, self.paths.root, self.max_file_bytes)
+            result = read_memory_file(path, self.paths.root, self.read_limit)
         except FileNotFoundError:
             return ParsedJournal()
         except UnsafeEntry as exc:
@@ -217,7 +221,7 @@ class Journal:
         parsed = parse_bytes(result.data, path)
         if result.truncated:
             parsed.problems.append(JournalProblem(
-                path, 0, result.note(path, self.max_file_bytes).split(": ", 1)[1]))
+                path, 0, result.note(path, self.read_limit, JOURNAL_LIMIT_NAME).split(": ", 1)[1]))
         return parsed
 
     def read_all(self, since: datetime | None = None) -> ParsedJournal:

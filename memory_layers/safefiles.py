@@ -26,6 +26,15 @@ from dataclasses import dataclass, field
 from lorestack.core.errors import InvalidItem
 
 DEFAULT_MAX_FILE_BYTES = 256 * 1024
+# A journal day is written by lorestack one entry at a time: an import or a busy day passes the
+# hand-edit limit legitimately, and what lies past a cut is lost to every reader (and imported
+# again, as its ids are not seen). Day files are read up to this many times the limit, which
+# still bounds a planted or runaway file (16 MiB at the default).
+JOURNAL_LIMIT_FACTOR = 64
+
+
+def journal_read_limit(max_file_bytes: int) -> int:
+    return max(1, int(max_file_bytes)) * JOURNAL_LIMIT_FACTOR
 
 _KINDS = {
     stat.S_IFIFO: "a FIFO",
@@ -62,9 +71,10 @@ class ReadResult:
     size: int  # the file's full size
     truncated: bool = False
 
-    def note(self, path: str | os.PathLike, limit: int) -> str:
+    def note(self, path: str | os.PathLike, limit: int,
+             what: str = "limits.max_file_bytes") -> str:
         return (
-            f"{path}: {self.size} bytes is over limits.max_file_bytes ({limit}); only "
+            f"{path}: {self.size} bytes is over {what} ({limit}); only "
             "the first part is read — split the file or raise the limit"
         )
 

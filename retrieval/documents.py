@@ -178,12 +178,15 @@ def read_source(mem: Memory, source: SourceFile, notes: list[str] | None = None)
 
     Raises UnsafeEntry (an InvalidItem) or OSError.
     """
-    from lorestack.memory_layers.safefiles import read_memory_file
+    from lorestack.memory_layers.journal import JOURNAL_LIMIT_NAME
+    from lorestack.memory_layers.safefiles import journal_read_limit, read_memory_file
 
-    limit = mem.settings.limits.max_file_bytes
+    limit, what = mem.settings.limits.max_file_bytes, "limits.max_file_bytes"
+    if source.kind == "journal":
+        limit, what = journal_read_limit(limit), JOURNAL_LIMIT_NAME
     result = read_memory_file(source.path, source.root or _root_of(mem, source), limit)
     if result.truncated and notes is not None:
-        notes.append(result.note(source.path, limit) + " (indexed truncated)")
+        notes.append(result.note(source.path, limit, what) + " (indexed truncated)")
     return result.data
 
 

@@ -32,3 +32,33 @@ def test_a_journal_day_saved_with_crlf_line_endings_keeps_its_events(mem, repo):
     left = Memory.open(repo).journal.read_all()
     assert [e.id for e in left.events] == [second.id, third.id] and not left.problems
     assert b"\r\n" in path.read_bytes()  # the user's line endings elsewhere stay as they were
+
+
+def test_an_imported_day_past_the_file_limit_is_read_whole_and_not_imported_twice(
+        repo, tmp_path):
+    """`import` wrote a 465 KB day file (1500 events) without a word; readers cut it at
+    limits.max_file_bytes (256 KB), so ~650 events were invisible to list, context and search,
+    and importing the same file again appended those ~650 a second time (their ids unseen)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+    from lorestack.retrieval.index import search
+
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps({
+        "time": f"2024-03-02T09:{i // 60 % 60:02d}:{i % 60:02d}",
+        "text": f"Imported note {i} about the queue worker and its retries, with enough words "
+                "to weigh a bit."}) + "\n" for i in range(1500)))
+    args = ["import", "--json", str(source)]
+    first = json.loads(CliRunner().invoke(cli, args).stdout)
+    day = repo / ".memory" / "journal" / "2024-03-02.md"
+    assert first["events"] == 1500 and day.stat().st_size > 262144
+    parsed = Memory.open(repo).journal.read_all()
+    assert not parsed.problems and len(parsed.events) == 1500
+    again = json.loads(CliRunner().invoke(cli, args).stdout)
+    assert (again["events"], again["skipped"]) == (0, 1500)
+    assert len(Memory.open(repo).journal.read_all().events) == 1500
+    hits = search(Memory.open(repo), "note 1499", k=3, mode="bm25")
+    assert any(h.doc.text.startswith("Imported note 1499 ") for h in hits)
