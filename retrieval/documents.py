@@ -21,8 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
-# next sync (3: speaker, session and resolved dates of events; 4: years, "last year")
-DOCS_VERSION = 4
+# next sync (3: speaker, session and resolved dates of events; 4: years, "last year";
+# 5: tags redacted like the title and text)
+DOCS_VERSION = 5
 
 
 @dataclass
@@ -247,7 +248,11 @@ def _redacted(docs: list[IndexDoc], path: Path, mem: Memory,
     for doc in docs:
         doc.title, kinds_title = redact_for_reading(doc.title, threshold)
         doc.text, kinds_text = redact_for_reading(doc.text, threshold)
-        kinds = sorted(set(kinds_title) | set(kinds_text))
+        kinds_tags: list[str] = []
+        for n, tag in enumerate(doc.tags):  # tags are indexed and stored as well
+            doc.tags[n], found = redact_for_reading(tag, threshold)
+            kinds_tags.extend(found)
+        kinds = sorted(set(kinds_title) | set(kinds_text) | set(kinds_tags))
         if kinds and notes is not None:
             notes.append(f"{path}: {doc.id} holds what looks like a secret ({', '.join(kinds)}); "
                          "indexed and shown redacted — remove it from the file")

@@ -1,0 +1,55 @@
+"""Audit (session 11): a secret typed into a memory file by hand, in fields other than the
+body, never reaches an index, a derived cache or a session's context.
+
+The file itself is the user's and stays as written; what is derived from it is redacted.
+"""
+
+from __future__ import annotations
+
+from lorestack.memory_layers.memory import Memory
+from lorestack.retrieval.loader import assemble_context
+from tests.conftest import run_cli
+
+TOKEN = "ghp_1234567890abcdefGHIJKLMNOPQRSTUVWXYZ12"
+
+
+def _index_bytes_holding(root, needle: str) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in (root / ".memory" / ".index").rglob("*")
+                  if p.is_file() and needle.encode() in p.read_bytes())
+
+
+def test_a_secret_in_a_hand_typed_title_tag_or_criterion_is_in_no_index_file(repo):
+    """Tags went raw into tantivy and catalog.sqlite; the title and a resident item's body went
+    raw into the loader's cache (.index/loader/*.json), though every output was redacted."""
+    memory = repo / ".memory"
+    (memory / "facts" / "deploy.md").write_text(
+        f"---\ntitle: Deploy uses the {TOKEN} token\ntags: [deploy, {TOKEN}]\n---\n"
+        "Deploy the billing service with the release script\n")
+    (memory / "criteria" / "friday.md").write_text(
+        "---\ntitle: No Friday deploys\ncriterion:\n  condition: never deploy on a Friday\n"
+        f"  forbid: [friday deploy]\n  rationale: the on-call key {TOKEN} is off then\n---\n"
+        "Never deploy on a Friday\n")
+    before = {p: p.read_bytes() for p in memory.rglob("*.md")}
+    done = run_cli("reindex", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    shown = run_cli("context", "--query", "deploy billing release", cwd=repo)
+    assert shown.returncode == 0, shown.stderr
+    assert "Deploy" in shown.stdout and "Never deploy on a Friday" in shown.stdout
+    assert TOKEN not in shown.stdout + shown.stderr + done.stdout + done.stderr
+    assert _index_bytes_holding(repo, TOKEN) == []
+    assert {p: p.read_bytes() for p in memory.rglob("*.md")} == before
+
+
+def test_a_secret_in_a_hand_typed_anchor_or_file_name_is_not_shown_to_a_session(repo):
+    """The id tail and the "may be stale: <anchor> deleted" note were appended after the
+    redaction of each line: an anchor (or a file named) holding a key reached the context."""
+    memory = repo / ".memory"
+    (memory / "caveats" / "anchored.md").write_text(
+        f"---\ntitle: Rotate the deploy key\nanchors: [deploy/{TOKEN}.env]\n---\n"
+        "Rotate the deploy key every quarter\n")
+    (memory / "caveats" / f"{TOKEN}.md").write_text("Never deploy on Friday afternoons\n")
+    mem = Memory.open(repo)
+    context = assemble_context(mem, query="deploy key rotate friday", budget=2000)
+    assert "Rotate the deploy key every quarter" in context.text
+    assert "Never deploy on Friday afternoons" in context.text
+    assert TOKEN not in context.text
