@@ -62,3 +62,34 @@ def test_an_imported_day_past_the_file_limit_is_read_whole_and_not_imported_twic
     assert len(Memory.open(repo).journal.read_all().events) == 1500
     hits = search(Memory.open(repo), "note 1499", k=3, mode="bm25")
     assert any(h.doc.text.startswith("Imported note 1499 ") for h in hits)
+
+
+def test_consolidation_never_deletes_a_live_copy_edited_after_an_interrupted_archive(mem):
+    """An archive cut between its two steps leaves the item in archive/ and in place; the next
+    run's clean-up unlinked the live copy without looking at it, so a line the user had added
+    to it since (or a restore copied back by hand and edited) was gone without a word."""
+    from lorestack.consolidation.actions import Action, World, apply_action
+    from lorestack.memory_layers.fsutil import write_atomic
+    from lorestack.memory_layers.markdown import serialize_item
+    from lorestack.memory_layers.operations import remember
+
+    written = remember(mem, "The queue worker retries three times", "fact")
+    archived = written.item.model_copy(deep=True)
+    archived.body, archived.status = written.item.body, "archived"
+    copy = mem.require_project().paths.archive_dir / "facts" / written.path.name
+    write_atomic(copy, serialize_item(archived).encode())  # the first step of an archive
+    written.path.write_text(written.path.read_text() + "\nThen it gives up and pages on-call.\n")
+    edited = written.path.read_bytes()
+    applied = apply_action(mem, World(mem), Action(op="archive_item", target=written.item.id,
+                                                   reason="not used for 90 days"))
+    assert written.path.read_bytes() == edited
+    assert not applied.done and "differ" in applied.note
+
+    # the same clean-up still finishes an archive whose live copy nobody touched
+    other = remember(mem, "Builds run on the arm64 runners", "fact")
+    archived = other.item.model_copy(deep=True)
+    archived.body, archived.status = other.item.body, "archived"
+    copy = mem.require_project().paths.archive_dir / "facts" / other.path.name
+    write_atomic(copy, serialize_item(archived).encode())
+    apply_action(mem, World(mem), Action(op="archive_item", target=other.item.id, reason="old"))
+    assert not other.path.exists() and copy.exists()
