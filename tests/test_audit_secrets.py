@@ -53,3 +53,24 @@ def test_a_secret_in_a_hand_typed_anchor_or_file_name_is_not_shown_to_a_session(
     assert "Rotate the deploy key every quarter" in context.text
     assert "Never deploy on Friday afternoons" in context.text
     assert TOKEN not in context.text
+
+
+def test_remember_about_a_path_holding_a_key_is_refused_and_writes_nothing(repo):
+    """`remember … --about PATH` wrote the anchor raw: the text, title and tags passed the
+    guard, but the anchors were set after it (`anchors set --about` did not guard them either)."""
+    (repo / "deploy").mkdir()
+    (repo / "deploy" / f"{TOKEN}.env").write_text("x=1\n")
+    (repo / "src").mkdir()
+    (repo / "src" / "app.py").write_text("def deploy():\n    pass\n")
+    for about in (f"deploy/{TOKEN}.env", f"deploy/{TOKEN}/**"):
+        done = run_cli("remember", "The deploy settings live in the env file", "--about", about,
+                       cwd=repo)
+        assert done.returncode != 0 and "secret" in done.stderr, done.stderr
+        assert TOKEN not in done.stdout + done.stderr
+    kept = run_cli("remember", "Deploys go through the deploy function", "--about",
+                   "src/app.py:deploy", cwd=repo)
+    assert kept.returncode == 0, kept.stderr
+    item_id = kept.stdout.split()[2]
+    again = run_cli("anchors", "set", item_id, "--about", f"deploy/{TOKEN}.env", cwd=repo)
+    assert again.returncode != 0 and "secret" in again.stderr, again.stderr
+    assert not [p for p in (repo / ".memory").rglob("*.md") if TOKEN in p.read_text()]
