@@ -10,7 +10,7 @@ from lorestack.memory_layers.memory import Memory
 from lorestack.retrieval.loader import assemble_context
 from tests.conftest import run_cli
 
-TOKEN = "ghp_1234567890abcdefGHIJKLMNOPQRSTUVWXYZ12"
+TOKEN = "ghp_R8mXq2Lw7ZtK4vNc9PbY3hJd6FsG1aUe5oWi"  # random-looking, as a real one is
 
 
 def _index_bytes_holding(root, needle: str) -> list[str]:
@@ -74,3 +74,31 @@ def test_remember_about_a_path_holding_a_key_is_refused_and_writes_nothing(repo)
     again = run_cli("anchors", "set", item_id, "--about", f"deploy/{TOKEN}.env", cwd=repo)
     assert again.returncode != 0 and "secret" in again.stderr, again.stderr
     assert not [p for p in (repo / ".memory").rglob("*.md") if TOKEN in p.read_text()]
+
+
+def test_import_guards_every_field_it_writes_not_only_the_text(repo, tmp_path):
+    """An import record's `session`, `speaker` and `id` went raw into the journal entry's
+    header (a tracked file), the item's source and Chroma's metadata; only text, tags and
+    title passed the guard."""
+    import json
+
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"time": "2024-03-02T09:15:00", "text": "Pinned gin at 1.9.1", "kind": "progress",
+         "id": f"ev-{TOKEN}", "session": f"deploy-{TOKEN}", "speaker": f"Bob {TOKEN}"},
+        {"time": "2024-03-02T09:16:00", "text": "The queue worker retries three times",
+         "type": "fact", "session": f"s-{TOKEN}"},
+    ]))
+    done = run_cli("import", "--json", str(source), cwd=repo)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["events"], report["items"], report["redacted"]) == (1, 1, 2)
+    assert TOKEN not in done.stdout + done.stderr
+    assert not [p for p in (repo / ".memory").rglob("*.md") if TOKEN in p.read_text()]
+    assert _index_bytes_holding(repo, TOKEN) == []
+    again = json.loads(run_cli("import", "--json", str(source), cwd=repo).stdout)
+    assert (again["events"], again["items"]) == (0, 0)  # the hashed id is stable
+    events = Memory.open(repo).journal.read_all().events
+    assert [e.text for e in events] == ["Pinned gin at 1.9.1"]
+    assert events[0].speaker == "Bob [REDACTED:github token]"
+    assert "[REDACTED:" in events[0].session
