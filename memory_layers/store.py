@@ -236,21 +236,24 @@ class MemoryStore:
         """Rewrite `path` only if its bytes still hash to `expected` (None = must not exist)."""
         with locked(self.paths.locks_dir, f"file-{path.name}"):
             try:
-                current = self._current_checksum(path)
+                old: bytes | None = self._current_bytes(path)
             except FileNotFoundError:
-                current = None
-            if current != expected:
+                old = None
+            if (checksum(old) if old is not None else None) != expected:
                 raise ConcurrentEdit(
                     f"{path} changed on disk since it was read (edited by hand or another "
                     "process); nothing was overwritten, re-run the command"
                 )
-            write_atomic(path, serialize_item(item).encode("utf-8"))
+            write_atomic(path, serialize_item(item, comments_from=old).encode("utf-8"))
 
     def _current_checksum(self, path: Path) -> str:
-        """Hash of the whole file as it is now, read through the safe reader (no FIFO wait,
-        no link out of the root); FileNotFoundError when it is gone."""
+        return checksum(self._current_bytes(path))
+
+    def _current_bytes(self, path: Path) -> bytes:
+        """The whole file as it is now, read through the safe reader (no FIFO wait, no link
+        out of the root); FileNotFoundError when it is gone."""
         try:
-            return checksum(read_memory_file(path, self.paths.root, max_bytes=1 << 62).data)
+            return read_memory_file(path, self.paths.root, max_bytes=1 << 62).data
         except UnsafeEntry as exc:
             raise ConcurrentEdit(f"{exc}; nothing was overwritten") from exc
 
@@ -296,13 +299,13 @@ class MemoryStore:
             n += 1
         with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
             try:
-                current = self._current_checksum(loaded.path)
+                old = self._current_bytes(loaded.path)
             except FileNotFoundError as exc:
                 raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing {done}") from exc
-            if current != loaded.checksum:
+            if checksum(old) != loaded.checksum:
                 raise ConcurrentEdit(
                     f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
             # the new copy first: a crash in between leaves two copies, never none
-            write_atomic(target, serialize_item(item).encode("utf-8"))
+            write_atomic(target, serialize_item(item, comments_from=old).encode("utf-8"))
             os.unlink(loaded.path)
         return target

@@ -93,3 +93,42 @@ def test_consolidation_never_deletes_a_live_copy_edited_after_an_interrupted_arc
     write_atomic(copy, serialize_item(archived).encode())
     apply_action(mem, World(mem), Action(op="archive_item", target=other.item.id, reason="old"))
     assert not other.path.exists() and copy.exists()
+
+
+HAND_WRITTEN = """---
+# Decided in the March review; ask Dana before changing it
+title: Job queue on PostgreSQL  # not Redis: see the load test
+tags: [queue, db]  # 'db' so the DBA sees it
+condition_note: "a # inside quotes is text"
+# trailing note about this file
+---
+The job queue runs on PostgreSQL.
+"""
+COMMENTS = ["# Decided in the March review; ask Dana before changing it",
+            "# not Redis: see the load test", "# 'db' so the DBA sees it",
+            "# trailing note about this file"]
+
+
+def test_comments_typed_into_frontmatter_survive_every_rewrite(mem, repo):
+    """PyYAML drops comments: any rewrite of a hand-written file (saying it again, a nightly
+    consolidation merge, `anchors`, forget/supersede's archive copy, restore) removed the
+    user's `# …` notes from the frontmatter without a word."""
+    from lorestack.memory_layers.markdown import parse_item
+    from lorestack.memory_layers.operations import remember, restore
+
+    path = repo / ".memory" / "decisions" / "queue.md"
+    path.write_text(HAND_WRITTEN)
+    before = parse_item(path, path.read_bytes(), default_type="decision")
+    again = remember(mem, "The job queue runs on PostgreSQL.", "decision",
+                     title="Job queue on PostgreSQL")
+    assert again.duplicate_of == "queue"  # reinforced: the file was rewritten in place
+    text = path.read_text()
+    assert [c for c in COMMENTS if c not in text] == []
+    after = parse_item(path, path.read_bytes(), default_type="decision")
+    assert (after.title, after.tags, after.body, after.model_extra["condition_note"]) == (
+        before.title, before.tags, before.body, "a # inside quotes is text")
+    archived = forget(mem, "queue", "moved to Redis after all")
+    assert [c for c in COMMENTS if c not in archived.read_text()] == []
+    back = restore(Memory.open(repo), "queue")
+    assert [back.path.read_text().count(c) for c in COMMENTS] == [1, 1, 1, 1]  # never doubled
+    assert parse_item(back.path, back.path.read_bytes(), default_type="decision").title == before.title
