@@ -27,9 +27,9 @@ from lorestack.memory_layers.fsutil import append_durable, locked
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
+    JOURNAL_LIMIT_FACTOR,
     FolderScan,
     UnsafeEntry,
-    JOURNAL_LIMIT_FACTOR,
     journal_read_limit,
     read_memory_file,
     real_root,
