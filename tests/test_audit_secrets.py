@@ -102,3 +102,20 @@ def test_import_guards_every_field_it_writes_not_only_the_text(repo, tmp_path):
     assert [e.text for e in events] == ["Pinned gin at 1.9.1"]
     assert events[0].speaker == "Bob [REDACTED:github token]"
     assert "[REDACTED:" in events[0].session
+
+
+def test_config_set_refuses_a_secret_for_the_committed_project_file(repo):
+    """`config set llm.api_base https://user:pass@proxy/v1` (or a key pasted into a model
+    string) wrote it into .memory/config.toml, which is committed with the memory."""
+    config = repo / ".memory" / "config.toml"
+    for key, value in (("llm.api_base", "https://deploy:Xk9vQ2mPzL7rT4@llm-proxy.example.com/v1"),
+                       ("llm.model", f"openai/gpt-4o?key={TOKEN}")):
+        done = run_cli("config", "set", key, value, cwd=repo)
+        assert done.returncode != 0 and "looks like a secret" in done.stderr, done.stderr
+        assert "LORESTACK_LLM__" in done.stderr and value not in done.stderr
+        assert not config.exists() or value not in config.read_text()
+    fine = run_cli("config", "set", "llm.api_base", "https://llm-proxy.example.com/v1", cwd=repo)
+    assert fine.returncode == 0, fine.stderr
+    home = run_cli("config", "set", "llm.api_base",
+                   "https://deploy:Xk9vQ2mPzL7rT4@llm-proxy.example.com/v1", "--global", cwd=repo)
+    assert home.returncode == 0, home.stderr  # the user's own file is not committed
