@@ -95,7 +95,8 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         "archived_at": now_utc().isoformat()})
     target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
     with locked(journal.paths.locks_dir, f"journal-{found.path.name}"):
-        raw = found.path.read_bytes().decode("utf-8")  # as saved: CRLF endings stay
+        # as saved: CRLF endings and any byte that is not UTF-8 stay as they were
+        raw = found.path.read_bytes().decode("utf-8", errors="surrogateescape")
         lines = raw.split("\n")
         span = _entry_span(lines, event.id)
         if span is None:
@@ -105,7 +106,7 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         with locked(journal.paths.locks_dir, f"archive-{found.path.name}"):
             append_durable(target, (header + render_event(archived)).encode("utf-8"))
         kept = lines[:span[0]] + lines[span[1]:]
-        write_atomic(found.path, "\n".join(kept).encode("utf-8"))
+        write_atomic(found.path, "\n".join(kept).encode("utf-8", errors="surrogateescape"))
     return target
 
 

@@ -131,11 +131,17 @@ def parse_journal_text(text: str, path: Path) -> ParsedJournal:
 
 
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
+    """Entries of a day file. One stray byte (a Latin-1 character typed in an editor) does not
+    hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept."""
     try:
-        text = raw.decode("utf-8")
+        return parse_journal_text(raw.decode("utf-8"), path)
     except UnicodeDecodeError as exc:
-        return ParsedJournal(problems=[JournalProblem(path, 0, f"not valid UTF-8 (byte {exc.start})")])
-    return parse_journal_text(text, path)
+        parsed = parse_journal_text(raw.decode("utf-8", errors="replace"), path)
+        parsed.problems.insert(0, JournalProblem(
+            path, raw.count(b"\n", 0, exc.start) + 1,
+            f"not valid UTF-8 (byte {exc.start}); its entries are read with U+FFFD in place of "
+            "the bad bytes — re-save it as UTF-8"))
+        return parsed
 
 
 class Journal:

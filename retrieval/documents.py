@@ -204,16 +204,12 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes,
     `notes` collects warnings about docs that were indexed anyway (redacted secrets).
     """
     from lorestack.core.errors import InvalidItem
-    from lorestack.memory_layers.journal import parse_journal_text
+    from lorestack.memory_layers.journal import parse_bytes
     from lorestack.memory_layers.markdown import parse_item
 
     path = Path(source.path)
     if source.kind == "journal":
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return [], [f"{path}: not valid UTF-8 (byte {exc.start})"]
-        parsed = parse_journal_text(text, path)
+        parsed = parse_bytes(raw, path)  # a stray non-UTF-8 byte does not hide the day
         from lorestack.retrieval.neighbours import link_turns
 
         docs = _redacted([event_doc(e, path) for e in parsed.events], path, mem, notes)

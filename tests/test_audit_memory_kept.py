@@ -132,3 +132,24 @@ def test_comments_typed_into_frontmatter_survive_every_rewrite(mem, repo):
     back = restore(Memory.open(repo), "queue")
     assert [back.path.read_text().count(c) for c in COMMENTS] == [1, 1, 1, 1]  # never doubled
     assert parse_item(back.path, back.path.read_bytes(), default_type="decision").title == before.title
+
+
+def test_one_stray_non_utf8_byte_does_not_hide_a_journal_day(mem, repo):
+    """A Latin-1 'é' typed into a day file by hand made the whole day unreadable: every event
+    of it, and every one `log` appended after ("logged …"), vanished from context and search."""
+    from lorestack.retrieval.index import search
+
+    first = log_event(mem, "Pinned gin at 1.9.1", "progress")
+    path = mem.journal.day_file(mem.journal.days()[-1])
+    with open(path, "ab") as fh:
+        fh.write(b"a note typed by hand: caf\xe9 with the team\n")
+    later = log_event(mem, "Moved the queue worker to Redis streams", "decision")
+    parsed = Memory.open(repo).journal.read_all()
+    assert [e.id for e in parsed.events] == [first.id, later.id]
+    assert any("not valid UTF-8" in p.problem for p in parsed.problems)
+    hits = search(Memory.open(repo), "Redis streams queue worker", k=3, mode="bm25")
+    assert any(h.doc.id == later.id for h in hits)
+    raw = path.read_bytes()
+    forget(mem, first.id, "wrong entry")  # rewriting the day keeps the user's bytes as they were
+    assert b"caf\xe9 with the team" in path.read_bytes() and len(path.read_bytes()) < len(raw)
+    assert [e.id for e in Memory.open(repo).journal.read_all().events] == [later.id]
