@@ -13,10 +13,12 @@ from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
 from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
+    STRAY_NOTE,
     Entry,
     FolderScan,
     UnsafeEntry,
     check_file,
+    holds_markdown,
     read_memory_file,
     real_root,
     scan_folder,
@@ -63,12 +65,35 @@ def scan_store(root: Path | str, include_archived: bool = True,
             if st is not None:
                 out.entries.append(Entry(path, name, st.st_mtime_ns, st.st_size))
     for folder in folders if folders is not None else TYPE_FOLDERS.values():
-        scan_folder(os.path.join(base, folder), root_real, out)
+        scan_folder(os.path.join(base, folder), root_real, out, strays=folders is None)
+    if folders is None and specials:
+        _root_strays(base, out)
     if include_archived and folders is None:
         archive = os.path.join(base, "archive")
         for folder in sorted(TYPE_FOLDERS.values()):
             scan_folder(os.path.join(archive, folder), root_real, out)
     return out
+
+
+_ROOT_FOLDERS = frozenset({*TYPE_FOLDERS.values(), "journal", "archive"})
+
+
+def _root_strays(base: str, out: FolderScan) -> None:
+    """Markdown at the root that no scan reads (`notes/`, `ideas.md`): named, not ignored."""
+    try:
+        with os.scandir(base) as it:
+            entries = list(it)
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or name in SPECIAL_FILES or name in _ROOT_FOLDERS:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            if holds_markdown(entry.path):
+                out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
+        elif name.lower().endswith((".md", ".markdown")) and entry.is_file(follow_symlinks=False):
+            out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
 
 
 class MemoryStore:

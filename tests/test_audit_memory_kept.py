@@ -153,3 +153,28 @@ def test_one_stray_non_utf8_byte_does_not_hide_a_journal_day(mem, repo):
     forget(mem, first.id, "wrong entry")  # rewriting the day keeps the user's bytes as they were
     assert b"caf\xe9 with the team" in path.read_bytes() and len(path.read_bytes()) < len(raw)
     assert [e.id for e in Memory.open(repo).journal.read_all().events] == [later.id]
+
+
+def test_markdown_put_where_no_scan_reads_it_is_named_not_ignored(repo):
+    """Notes a person filed in a sub-folder (facts/backend/x.md), an unknown folder (notes/)
+    or with another suffix (x.markdown, x.MD) were passed over without a word: `list` showed
+    nothing, `doctor` said nothing, no session ever saw them."""
+    from tests.conftest import run_cli
+
+    memory = repo / ".memory"
+    (memory / "facts" / "backend").mkdir()
+    strays = [memory / "facts" / "backend" / "gunicorn.md", memory / "notes" / "staging.md",
+              memory / "facts" / "redis.markdown", memory / "decisions" / "Docker.MD",
+              memory / "ideas.md"]
+    for path in strays:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("The backend runs under gunicorn with 4 workers.\n")
+    (memory / "facts" / "diagram.png").write_bytes(b"\x89PNG")  # not markdown: no noise
+    (memory / "facts" / "kept.md").write_text("Builds run on the arm64 runners.\n")
+    named = {memory / "facts" / "backend", memory / "notes", *strays[2:]}
+    listed = run_cli("list", cwd=repo)
+    assert listed.returncode == 0 and "kept" in listed.stdout
+    assert {p for p in named if f"{p}: markdown that is never read" in listed.stderr} == named
+    assert "diagram.png" not in listed.stderr
+    doctor = run_cli("doctor", cwd=repo)
+    assert all(str(p) in doctor.stdout + doctor.stderr for p in named)
