@@ -264,12 +264,24 @@ class MemoryStore:
                 old: bytes | None = self._current_bytes(path)
             except FileNotFoundError:
                 old = None
-            if (checksum(old) if old is not None else None) != expected:
-                raise ConcurrentEdit(
-                    f"{path} changed on disk since it was read (edited by hand or another "
-                    "process); nothing was overwritten, re-run the command"
-                )
-            write_atomic(path, serialize_item(item, comments_from=old).encode("utf-8"))
+            def still(current: bytes | None) -> None:
+                if (checksum(current) if current is not None else None) != expected:
+                    raise ConcurrentEdit(
+                        f"{path} changed on disk since it was read (edited by hand or another "
+                        "process); nothing was overwritten, re-run the command"
+                    )
+
+            still(old)
+            # checked again once the new bytes are on disk: an editor's save during the write
+            # and fsync (milliseconds) is refused, not overwritten
+            write_atomic(path, serialize_item(item, comments_from=old).encode("utf-8"),
+                         before_replace=lambda: still(self._bytes_or_none(path)))
+
+    def _bytes_or_none(self, path: Path) -> bytes | None:
+        try:
+            return self._current_bytes(path)
+        except FileNotFoundError:
+            return None
 
     def _current_checksum(self, path: Path) -> str:
         return checksum(self._current_bytes(path))
@@ -332,5 +344,11 @@ class MemoryStore:
                     f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
             # the new copy first: a crash in between leaves two copies, never none
             write_atomic(target, serialize_item(item, comments_from=old).encode("utf-8"))
+            # and the original checked again just before it goes: an edit saved while the copy
+            # was written stays, and the copy is taken back
+            if self._bytes_or_none(loaded.path) != old:
+                os.unlink(target)
+                raise ConcurrentEdit(
+                    f"{loaded.path} changed on disk while it was {done}; nothing {done}, re-run")
             os.unlink(loaded.path)
         return target

@@ -5,6 +5,7 @@ Each test is a finding's repro: it failed before its fix and passes after.
 
 from __future__ import annotations
 
+from lorestack.core.errors import ConcurrentEdit
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.operations import forget, log_event
 
@@ -178,3 +179,40 @@ def test_markdown_put_where_no_scan_reads_it_is_named_not_ignored(repo):
     assert "diagram.png" not in listed.stderr
     doctor = run_cli("doctor", cwd=repo)
     assert all(str(p) in doctor.stdout + doctor.stderr for p in named)
+
+
+def test_a_hand_edit_saved_while_a_rewrite_is_being_written_is_not_overwritten(
+        mem, repo, monkeypatch):
+    """The store checked that the file was unchanged, then wrote and fsynced its new version
+    (milliseconds) before the rename: an editor's save in that window was overwritten. With
+    a real editor process saving every ~3 ms against a process rewriting the item, 1930 of
+    3362 saves were lost before, 40 of 3903 after (the check now sits just before the rename).
+    Here the save is made inside the fsync, so the window is hit every time."""
+    from lorestack.memory_layers import fsutil
+    from lorestack.memory_layers.operations import remember
+
+    written = remember(mem, "The job queue runs on PostgreSQL", "fact")
+    real_fsync = fsutil.os.fsync
+    saved: list[bytes] = []
+
+    def editor_saves_during_fsync(fd):
+        real_fsync(fd)
+        if not saved:  # once: the user's save lands while lorestack writes its version
+            saved.append(written.path.read_bytes() + b"\nA line the user typed and saved.\n")
+            written.path.write_bytes(saved[0])
+
+    monkeypatch.setattr(fsutil.os, "fsync", editor_saves_during_fsync)
+    try:
+        remember(mem, "The job queue runs on PostgreSQL", "fact")  # reinforce: a rewrite
+    except ConcurrentEdit:
+        pass
+    assert written.path.read_bytes() == saved[0]
+    saved.clear()
+    try:
+        forget(Memory.open(repo), written.item.id, "moved to Redis")  # archive: copy + unlink
+    except ConcurrentEdit:
+        pass
+    assert written.path.read_bytes() == saved[0]
+    archive = repo / ".memory" / "archive" / "facts"
+    assert not archive.exists() or not list(archive.iterdir())  # the copy was taken back
+    monkeypatch.setattr(fsutil.os, "fsync", real_fsync)
