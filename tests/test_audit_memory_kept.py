@@ -216,3 +216,29 @@ def test_a_hand_edit_saved_while_a_rewrite_is_being_written_is_not_overwritten(
     archive = repo / ".memory" / "archive" / "facts"
     assert not archive.exists() or not list(archive.iterdir())  # the copy was taken back
     monkeypatch.setattr(fsutil.os, "fsync", real_fsync)
+
+
+def test_a_hand_edit_of_a_journal_day_saved_while_forget_rewrites_it_is_kept(
+        mem, repo, monkeypatch):
+    """`forget <event>` read the day, wrote the archive copy and the day without the entry
+    (two fsyncs), then renamed: a line the user saved into that day meanwhile was lost."""
+    from lorestack.memory_layers import fsutil
+
+    first = log_event(mem, "Pinned gin at 1.9.1", "progress")
+    log_event(mem, "Moved the queue worker to Redis streams", "decision")
+    path = mem.journal.day_file(mem.journal.days()[-1])
+    real_fsync = fsutil.os.fsync
+    saved: list[bytes] = []
+
+    def editor_saves_during_fsync(fd):
+        real_fsync(fd)
+        if not saved:
+            saved.append(path.read_bytes() + b"A note the user typed into the day.\n")
+            path.write_bytes(saved[0])
+
+    monkeypatch.setattr(fsutil.os, "fsync", editor_saves_during_fsync)
+    try:
+        forget(mem, first.id, "wrong entry")
+    except ConcurrentEdit:
+        pass
+    assert path.read_bytes() == saved[0]
