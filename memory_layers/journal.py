@@ -170,7 +170,7 @@ class Journal:
         """Day files through the safe scanner (links out of the root, FIFOs… are skipped)."""
         out = FolderScan()
         if self.paths.journal_dir.is_dir():
-            scan_folder(self.paths.journal_dir, real_root(self.paths.root), out)
+            scan_folder(self.paths.journal_dir, real_root(self.paths.root), out, strays=True)
         return out
 
     def append_many(self, events: list[JournalEvent]) -> dict[Path, int]:
@@ -192,13 +192,16 @@ class Journal:
         return {path: len(entries) for path, entries in by_file.items()}
 
     def days(self) -> list[date]:
-        out: list[date] = []
-        for entry in self.scan().entries:
-            try:
-                out.append(date.fromisoformat(entry.name[:-3]))
-            except ValueError:
-                continue
-        return sorted(out)
+        return sorted(d for d in (self._day_of(e.name) for e in self.scan().entries) if d)
+
+    @staticmethod
+    def _day_of(name: str) -> date | None:
+        """The day a file name stands for: only `YYYY-MM-DD.md` (what `day_file` reads)."""
+        try:
+            day = date.fromisoformat(name[:-3])
+        except ValueError:
+            return None
+        return day if name == f"{day.isoformat()}.md" else None
 
     def read_day(self, day: date) -> ParsedJournal:
         return self.read_file(self.day_file(day))
@@ -232,7 +235,13 @@ class Journal:
 
     def read_all(self, since: datetime | None = None) -> ParsedJournal:
         out = ParsedJournal()
-        out.problems.extend(JournalProblem(Path(e.path), 0, e.problem) for e in self.scan().skipped)
+        scan = self.scan()
+        out.problems.extend(JournalProblem(Path(e.path), 0, e.problem) for e in scan.skipped)
+        # a day file named otherwise (notes.md, 2026-12-3.md) is never read: say so
+        out.problems.extend(
+            JournalProblem(Path(e.path), 0, "not a day file (YYYY-MM-DD.md); its entries are "
+                                            "never read — rename it or move its text")
+            for e in scan.entries if self._day_of(e.name) is None)
         for day in self.days():
             if since is not None and day < since.date():
                 continue

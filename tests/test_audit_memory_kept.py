@@ -242,3 +242,17 @@ def test_a_hand_edit_of_a_journal_day_saved_while_forget_rewrites_it_is_kept(
     except ConcurrentEdit:
         pass
     assert path.read_bytes() == saved[0]
+
+
+def test_a_journal_file_not_named_as_a_day_is_named_not_ignored(mem, repo):
+    """journal/notes.md, journal/2026-12-3.md or journal/20261203.md (which days() took for a
+    day, then read 2026-12-03.md instead) were passed over without a word."""
+    log_event(mem, "Pinned gin at 1.9.1", "progress")
+    journal = repo / ".memory" / "journal"
+    odd = [journal / "notes.md", journal / "2026-12-3.md", journal / "20261203.md",
+           journal / "2026-12-04.markdown"]
+    for path in odd:
+        path.write_text("We agreed to move the queue worker to Redis streams.\n")
+    parsed = Memory.open(repo).journal.read_all()
+    assert [e.text for e in parsed.events] == ["Pinned gin at 1.9.1"]
+    assert {p.path for p in parsed.problems} == set(odd)
