@@ -66,7 +66,8 @@ def config_set(ctx, key, value, global_, as_json):
     """Set KEY to VALUE in the project's (or with --global the user's) config.toml.
 
     The value is checked against the setting's type first; other lines and comments in the
-    file are kept.
+    file are kept. A value that looks like a secret is refused for the project's file, which
+    is committed with .memory/ (use an environment variable or --global).
     """
     from lorestack.core.errors import MemoryRootNotFound
     from lorestack.core.settings import write_setting
@@ -76,7 +77,14 @@ def config_set(ctx, key, value, global_, as_json):
         raise MemoryRootNotFound(
             "no project memory here: run `lorestack init`, or use --global for ~/.lorestack")
     path = (home if global_ else project) / "config.toml"  # type: ignore[operator]
-    written = write_setting(path, key, value)
+    screen = None
+    if not global_:  # the project's file is committed with .memory/; the user's is not
+        from lorestack.memory_layers.secret_guard import find_secrets
+
+        def screen(raw: str) -> list[str]:
+            return sorted({f.kind for f in find_secrets(raw)})
+
+    written = write_setting(path, key, value, screen)
     if as_json:
         emit_json({"key": key, "value": written, "file": str(path)})
     else:

@@ -164,17 +164,40 @@ def _ensure_created(world: World, action: Action, mem: Memory) -> tuple[bool, Pa
     return True, path
 
 
+_ARCHIVING_FIELDS = ("status", "updated", "archived_reason", "superseded_by")
+
+
+def _as_archived(loaded: LoadedItem) -> tuple[dict, str]:
+    """An item as its archive copy would hold it: what archiving changes left out."""
+    data = loaded.item.frontmatter()
+    for key in _ARCHIVING_FIELDS:
+        data.pop(key, None)
+    return data, loaded.item.body
+
+
 def _finish_archive(world: World, item_id: str) -> None:
-    """An archive interrupted between copy and unlink leaves two copies: drop the live one."""
+    """An archive interrupted between copy and unlink leaves two copies: drop the live one,
+    if it still says what the archive copy says. A live copy that differs was edited since
+    (or restored by hand): it is the user's, so nothing is removed and the step is skipped."""
     copies = world.by_id.get(item_id) or []
-    if any(c.item.status == "archived" for c in copies):
-        for copy in copies:
-            if copy.item.status != "archived" and world.store.paths.archive_dir not in copy.path.parents:
+    archived = [c for c in copies if c.item.status == "archived"]
+    if not archived:
+        return
+    for copy in copies:
+        if copy.item.status != "archived" and world.store.paths.archive_dir not in copy.path.parents:
+            if all(_as_archived(copy) != _as_archived(a) for a in archived):
+                raise ConcurrentEdit(
+                    f"{copy.path} and its archive copy {archived[0].path} differ (edited since "
+                    "an interrupted archive, or restored by hand); nothing removed — keep one")
+            with locked(world.store.paths.locks_dir, f"file-{copy.path.name}"):
                 try:
+                    if world.store._current_checksum(copy.path) != copy.checksum:
+                        raise ConcurrentEdit(f"{copy.path} changed on disk since it was read; "
+                                             "nothing removed")
                     os.unlink(copy.path)
                 except FileNotFoundError:
                     pass
-                world.touch(copy.path)
+            world.touch(copy.path)
 
 
 def _archive(world: World, item_id: str, *, reason: str, superseded_by: str | None = None

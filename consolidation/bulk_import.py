@@ -153,9 +153,17 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
     )
     journal: list[JournalEvent] = []
     for event in events:
-        text = mem.guard(event.text, redact=redact, where=f"event {event.id or ''}".strip())
-        tags = [mem.guard(t, redact=redact, where="tags") for t in event.tags]
         source_id = _event_id(event)
+        if mem.guard(source_id, redact=True, where="id") != source_id:
+            source_id = stable_item_id("event", source_id)  # an id holding a key: its hash
+        text = mem.guard(event.text, redact=redact, where=f"event {source_id}")
+        tags = [mem.guard(t, redact=redact, where="tags") for t in event.tags]
+        # every field that is written is guarded, not only the text: the session and speaker
+        # land in the journal entry's header and the vector index's metadata
+        session = mem.guard(event.session, redact=redact, where="session") if event.session \
+            else event.session
+        speaker = mem.guard(event.speaker, redact=redact, where="speaker") if event.speaker \
+            else event.speaker
         if event.type == "event":
             if source_id in known:
                 out.skipped += 1
@@ -168,8 +176,8 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
                     time=event.time,
                     kind=kind,
                     text=text,
-                    session=event.session,
-                    speaker=event.speaker,
+                    session=session,
+                    speaker=speaker,
                     source="import",
                     tags=tags,
                 )
@@ -177,13 +185,16 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
             stored = source_id
             out.timeline.append((event.time, source_id))
         else:
-            item_id = _write_item(mem, store, event, text, tags, source_id, redact, known_items)
+            item_id = _write_item(mem, store, event, text, tags, source_id, redact, known_items,
+                                  session)
             if item_id is None:
                 out.skipped += 1
                 continue
             stored = item_id
             out.items += 1
-        out.redacted += text != event.text  # counted once written: a skipped one is not
+        # counted once written: a skipped one is not
+        out.redacted += (text, tags, session, speaker) != (event.text, list(event.tags),
+                                                           event.session, event.speaker)
         out.texts[source_id] = text
         out.stored_ids[stored] = source_id
     out.files = len(journal_.append_many(journal)) if journal else 0
@@ -202,6 +213,7 @@ def _write_item(
     source_id: str,
     redact: bool,
     known_items: set[str],
+    session: str | None = None,
 ) -> str | None:
     from lorestack.memory_layers.models import AppliesTo, CriterionSpec, Source
     from lorestack.memory_layers.operations import build_item
@@ -216,7 +228,7 @@ def _write_item(
         event.type,
         title=event.title,
         tags=tags,
-        source=Source(kind="import", session=event.session),
+        source=Source(kind="import", session=session),
         criterion=criterion,
     )
     item.title = mem.guard(item.title, redact=redact, where="title")

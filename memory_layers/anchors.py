@@ -325,7 +325,7 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     index = index_for(mem)
     if index is None:
         return {}
-    specs = [str(parse(s)) for s in about] if about is not None else index.propose(text)
+    specs = _said_specs(mem, about) if about is not None else index.propose(text)
     if not specs:
         return {}
     if about is not None:
@@ -333,6 +333,12 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     fields = {"anchors": specs, **index.pin(specs)}
     index.save()
     return fields
+
+
+def _said_specs(mem, about: list[str]) -> list[str]:
+    """The anchors as the user gave them, after the secret guard: a path or symbol is written
+    into the item file like its text, and a redacted path names no code, so it is refused."""
+    return [str(parse(mem.guard(s, redact=False, where="about"))) for s in about]
 
 
 def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
@@ -394,7 +400,7 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
         raise AnchorError("anchors need a project memory (`lorestack init` in the repository)")
     item = loaded.item.model_copy(deep=True)
     item.body = loaded.item.body
-    specs = list(item.anchors) if about is None else [str(parse(s)) for s in about]
+    specs = list(item.anchors) if about is None else _said_specs(mem, about)
     if about is None and not specs:
         raise AnchorError(f"{item.id} has no anchors; give them with --about PATH[:SYMBOL]")
     if about is None:  # accepting: a renamed file is pinned under its new name

@@ -15,7 +15,7 @@ from datetime import timezone
 from pathlib import Path
 
 from lorestack.core import legacy
-from lorestack.core.errors import ItemNotFound, LorestackError
+from lorestack.core.errors import ConcurrentEdit, ItemNotFound, LorestackError
 from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.journal import render_event
 from lorestack.memory_layers.models import JournalEvent, now_utc
@@ -55,6 +55,7 @@ def find_event(mem, event_id: str) -> FoundEvent | None:
 def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
     """(first, last+1) line numbers of the entry with this id: its `## … · id` heading (when
     present) through its closing marker and the blank line after it."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in lines]  # CRLF-saved days
     for i, line in enumerate(lines):
         name = next((n for n in legacy.names() if line.startswith(f"<!-- {n}:event ")), None)
         if name is None:
@@ -94,7 +95,9 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         "archived_at": now_utc().isoformat()})
     target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
     with locked(journal.paths.locks_dir, f"journal-{found.path.name}"):
-        raw = found.path.read_text("utf-8")
+        # as saved: CRLF endings and any byte that is not UTF-8 stay as they were
+        before = found.path.read_bytes()
+        raw = before.decode("utf-8", errors="surrogateescape")
         lines = raw.split("\n")
         span = _entry_span(lines, event.id)
         if span is None:
@@ -104,7 +107,14 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         with locked(journal.paths.locks_dir, f"archive-{found.path.name}"):
             append_durable(target, (header + render_event(archived)).encode("utf-8"))
         kept = lines[:span[0]] + lines[span[1]:]
-        write_atomic(found.path, "\n".join(kept).encode("utf-8"))
+        def unchanged() -> None:  # a hand edit saved meanwhile is kept, not overwritten
+            if found.path.read_bytes() != before:
+                raise ConcurrentEdit(f"{found.path} changed on disk while {event.id} was being "
+                                     "archived; the day was left as it is (the entry is in the "
+                                     f"archive too: {target}), re-run")
+
+        write_atomic(found.path, "\n".join(kept).encode("utf-8", errors="surrogateescape"),
+                     before_replace=unchanged)
     return target
 
 

@@ -7,6 +7,7 @@ import hashlib
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -62,13 +63,17 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~_umask()
 
 
-def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+def write_atomic(path: Path, data: bytes, *, durable: bool = True,
+                 before_replace: Callable[[], None] | None = None) -> None:
     """Write to a temp file in the same folder, fsync, then os.replace: old or new, never torn.
 
     The file keeps its mode (a 644 settings file stays 644, an executable hook stays 755); a new
     file gets the usual umask-based mode rather than mkstemp's private 600. `durable=False`
     skips the fsyncs (still never torn): for bookkeeping that a crash may lose, such as what a
-    session was already shown, written on every hook."""
+    session was already shown, written on every hook. `before_replace` runs once the new
+    bytes are on disk, just before the rename (a check that the file is still the one read:
+    done there, a hand edit saved during the write and fsync is seen, not overwritten); if it
+    raises, nothing is replaced."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -82,6 +87,8 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -27,13 +27,16 @@ from lorestack.memory_layers.fsutil import append_durable, locked
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
+    JOURNAL_LIMIT_FACTOR,
     FolderScan,
     UnsafeEntry,
+    journal_read_limit,
     read_memory_file,
     real_root,
     scan_folder,
 )
 
+JOURNAL_LIMIT_NAME = f"the journal's limit ({JOURNAL_LIMIT_FACTOR} x limits.max_file_bytes)"
 _BEGIN = "<!-- lorestack:event "
 _END = "<!-- /lorestack:event "
 # entries written under the tool's former name carry its name in their markers: read both
@@ -81,7 +84,9 @@ class ParsedJournal:
 
 def parse_journal_text(text: str, path: Path) -> ParsedJournal:
     out = ParsedJournal()
-    lines = text.split("\n")
+    # a day file saved with CRLF endings (git's autocrlf, a Windows editor) reads the same:
+    # its markers would otherwise never match and every entry would vanish without a word
+    lines = text.replace("\r\n", "\n").split("\n")
     i = 0
     while i < len(lines):
         match = _BEGIN_RE.match(lines[i])
@@ -126,11 +131,17 @@ def parse_journal_text(text: str, path: Path) -> ParsedJournal:
 
 
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
+    """Entries of a day file. One stray byte (a Latin-1 character typed in an editor) does not
+    hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept."""
     try:
-        text = raw.decode("utf-8")
+        return parse_journal_text(raw.decode("utf-8"), path)
     except UnicodeDecodeError as exc:
-        return ParsedJournal(problems=[JournalProblem(path, 0, f"not valid UTF-8 (byte {exc.start})")])
-    return parse_journal_text(text, path)
+        parsed = parse_journal_text(raw.decode("utf-8", errors="replace"), path)
+        parsed.problems.insert(0, JournalProblem(
+            path, raw.count(b"\n", 0, exc.start) + 1,
+            f"not valid UTF-8 (byte {exc.start}); its entries are read with U+FFFD in place of "
+            "the bad bytes — re-save it as UTF-8"))
+        return parsed
 
 
 class Journal:
@@ -139,6 +150,7 @@ class Journal:
     def __init__(self, paths: MemoryPaths, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
         self.paths = paths
         self.max_file_bytes = max_file_bytes
+        self.read_limit = journal_read_limit(max_file_bytes)  # day files grow past hand-edit size
 
     def day_file(self, day: date) -> Path:
         return self.paths.journal_dir / f"{day.isoformat()}.md"
@@ -158,7 +170,7 @@ class Journal:
         """Day files through the safe scanner (links out of the root, FIFOs… are skipped)."""
         out = FolderScan()
         if self.paths.journal_dir.is_dir():
-            scan_folder(self.paths.journal_dir, real_root(self.paths.root), out)
+            scan_folder(self.paths.journal_dir, real_root(self.paths.root), out, strays=True)
         return out
 
     def append_many(self, events: list[JournalEvent]) -> dict[Path, int]:
@@ -180,13 +192,16 @@ class Journal:
         return {path: len(entries) for path, entries in by_file.items()}
 
     def days(self) -> list[date]:
-        out: list[date] = []
-        for entry in self.scan().entries:
-            try:
-                out.append(date.fromisoformat(entry.name[:-3]))
-            except ValueError:
-                continue
-        return sorted(out)
+        return sorted(d for d in (self._day_of(e.name) for e in self.scan().entries) if d)
+
+    @staticmethod
+    def _day_of(name: str) -> date | None:
+        """The day a file name stands for: only `YYYY-MM-DD.md` (what `day_file` reads)."""
+        try:
+            day = date.fromisoformat(name[:-3])
+        except ValueError:
+            return None
+        return day if name == f"{day.isoformat()}.md" else None
 
     def read_day(self, day: date) -> ParsedJournal:
         return self.read_file(self.day_file(day))
@@ -205,7 +220,7 @@ class Journal:
 
     def _read_file(self, path: Path) -> ParsedJournal:
         try:
-            result = read_memory_file(path, self.paths.root, self.max_file_bytes)
+            result = read_memory_file(path, self.paths.root, self.read_limit)
         except FileNotFoundError:
             return ParsedJournal()
         except UnsafeEntry as exc:
@@ -215,12 +230,18 @@ class Journal:
         parsed = parse_bytes(result.data, path)
         if result.truncated:
             parsed.problems.append(JournalProblem(
-                path, 0, result.note(path, self.max_file_bytes).split(": ", 1)[1]))
+                path, 0, result.note(path, self.read_limit, JOURNAL_LIMIT_NAME).split(": ", 1)[1]))
         return parsed
 
     def read_all(self, since: datetime | None = None) -> ParsedJournal:
         out = ParsedJournal()
-        out.problems.extend(JournalProblem(Path(e.path), 0, e.problem) for e in self.scan().skipped)
+        scan = self.scan()
+        out.problems.extend(JournalProblem(Path(e.path), 0, e.problem) for e in scan.skipped)
+        # a day file named otherwise (notes.md, 2026-12-3.md) is never read: say so
+        out.problems.extend(
+            JournalProblem(Path(e.path), 0, "not a day file (YYYY-MM-DD.md); its entries are "
+                                            "never read — rename it or move its text")
+            for e in scan.entries if self._day_of(e.name) is None)
         for day in self.days():
             if since is not None and day < since.date():
                 continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -73,7 +74,90 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     return item
 
 
-def serialize_item(item: MemoryItem) -> str:
+def serialize_item(item: MemoryItem, *, comments_from: bytes | None = None) -> str:
+    """The file text of `item`; `comments_from` (the file it replaces) lends its frontmatter
+    comments, which YAML parsing drops: a rewrite must not lose the notes a person typed."""
     head = yaml.dump(item.frontmatter(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    if comments_from:
+        head = _with_comments(head, comments_from)
     body = item.body.strip("\n")
     return f"{_FENCE}\n{head}{_FENCE}\n\n{body}\n" if body else f"{_FENCE}\n{head}{_FENCE}\n"
+
+
+_KEY_LINE = re.compile(r"^([^\s#'\"][^:#]*?)\s*:(?:\s|$)")
+_BLOCK_START = re.compile(r":\s*[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _inline_comment(line: str) -> str | None:
+    """The `# …` that ends a YAML line, if any (a `#` inside quotes, or glued to a word, is
+    text)."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"" and (i == 0 or line[i - 1] in " \t:[{,-"):
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[i:].rstrip()
+    return None
+
+
+def _comments_by_key(raw: bytes) -> tuple[dict[str, list[str]], list[str]]:
+    """The comment lines of a file's frontmatter, attached to the top-level key they sit
+    above or beside ({key: [comment, …]}), and those after the last key."""
+    try:
+        text = raw.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return {}, []
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != _FENCE:
+        return {}, []
+    by_key: dict[str, list[str]] = {}
+    pending: list[str] = []
+    key, in_block, block_indent = None, False, 0
+    for line in lines[1:]:
+        if line.rstrip() == _FENCE:
+            break
+        indent = len(line) - len(line.lstrip())
+        if in_block and (not line.strip() or indent > block_indent):
+            continue  # the text of a `|` / `>` block: a `#` there is not a comment
+        in_block = False
+        if line.lstrip().startswith("#"):
+            pending.append(line.strip())
+            continue
+        match = _KEY_LINE.match(line)
+        if match and indent == 0:
+            key = match.group(1)
+            by_key.setdefault(key, []).extend(pending)
+            pending = []
+        comment = _inline_comment(line)
+        if comment and key is not None:
+            by_key.setdefault(key, []).append(comment)
+        if _BLOCK_START.search(line.split(" #")[0] if comment else line):
+            in_block, block_indent = True, indent
+    return by_key, pending
+
+
+def _with_comments(head: str, old: bytes) -> str:
+    """`head` (a fresh YAML dump) with the old file's comments above the keys they were at;
+    those of keys no longer there, and trailing ones, at the end."""
+    by_key, trailing = _comments_by_key(old)
+    if not by_key and not trailing:
+        return head
+    out: list[str] = []
+    for line in head.splitlines():
+        match = _KEY_LINE.match(line)
+        if match and not line[:1].isspace():
+            out.extend(by_key.pop(match.group(1), []))
+        out.append(line)
+    out.extend(c for comments in by_key.values() for c in comments)
+    out.extend(trailing)
+    kept = "\n".join(out) + "\n"
+    try:  # comments change nothing YAML reads; if this one would, keep them all at the end
+        if yaml.load(kept, Loader=_Loader) == yaml.load(head, Loader=_Loader):
+            return kept
+    except yaml.YAMLError:
+        pass
+    every = [c for c in out if c.startswith("#") and c not in head.splitlines()]
+    return head + "".join(f"{c}\n" for c in every)

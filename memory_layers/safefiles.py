@@ -26,6 +26,15 @@ from dataclasses import dataclass, field
 from lorestack.core.errors import InvalidItem
 
 DEFAULT_MAX_FILE_BYTES = 256 * 1024
+# A journal day is written by lorestack one entry at a time: an import or a busy day passes the
+# hand-edit limit legitimately, and what lies past a cut is lost to every reader (and imported
+# again, as its ids are not seen). Day files are read up to this many times the limit, which
+# still bounds a planted or runaway file (16 MiB at the default).
+JOURNAL_LIMIT_FACTOR = 64
+
+
+def journal_read_limit(max_file_bytes: int) -> int:
+    return max(1, int(max_file_bytes)) * JOURNAL_LIMIT_FACTOR
 
 _KINDS = {
     stat.S_IFIFO: "a FIFO",
@@ -62,9 +71,10 @@ class ReadResult:
     size: int  # the file's full size
     truncated: bool = False
 
-    def note(self, path: str | os.PathLike, limit: int) -> str:
+    def note(self, path: str | os.PathLike, limit: int,
+             what: str = "limits.max_file_bytes") -> str:
         return (
-            f"{path}: {self.size} bytes is over limits.max_file_bytes ({limit}); only "
+            f"{path}: {self.size} bytes is over {what} ({limit}); only "
             "the first part is read — split the file or raise the limit"
         )
 
@@ -108,13 +118,48 @@ def resolve_entry(path: str, root_real: str) -> tuple[str, os.stat_result]:
     return real, st
 
 
+_MARKDOWN = (".md", ".markdown")
+STRAY_NOTE = ("markdown that is never read (items are NAME.md files directly in facts/, "
+              "decisions/, caveats/, preferences/ or criteria/); move it there")
+
+
+def holds_markdown(folder: str, depth: int = 4) -> bool:
+    """Whether a folder (not followed through links) has a markdown file within `depth`."""
+    try:
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except OSError:
+        return False
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if entry.name.lower().endswith(_MARKDOWN) and entry.is_file(follow_symlinks=False):
+            return True
+        if depth > 1 and entry.is_dir(follow_symlinks=False) and holds_markdown(entry.path,
+                                                                                depth - 1):
+            return True
+    return False
+
+
+def _stray(entry: os.DirEntry, suffix: str) -> bool:
+    """A markdown file the scan would pass over without a word: another spelling of the
+    suffix (`.markdown`, `.MD`), or a sub-folder holding some."""
+    name = entry.name
+    if name.lower().endswith(_MARKDOWN) and not name.endswith(suffix):
+        return entry.is_file(follow_symlinks=False)
+    return entry.is_dir(follow_symlinks=False) and holds_markdown(entry.path)
+
+
 def scan_folder(
-    folder: str | os.PathLike, root_real: str, out: FolderScan, suffix: str = ".md"
+    folder: str | os.PathLike, root_real: str, out: FolderScan, suffix: str = ".md",
+    strays: bool = False,
 ) -> None:
     """Append the folder's readable `*suffix` files (hidden names excluded) to `out`.
 
     One scandir plus one stat per plain file; a symlink costs a resolve. A folder that is
-    itself a link out of the root is refused whole.
+    itself a link out of the root is refused whole. `strays` also names, in `skipped`, the
+    markdown this scan does not read (a sub-folder of notes, `x.markdown`), so a file a
+    person put there is not ignored without a word.
     """
     folder = os.fspath(folder)
     try:
@@ -137,7 +182,11 @@ def scan_folder(
     with it:
         for entry in it:
             name = entry.name
-            if not name.endswith(suffix) or name.startswith("."):
+            if name.startswith("."):
+                continue
+            if not name.endswith(suffix):
+                if strays and _stray(entry, suffix):
+                    out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
                 continue
             try:
                 if entry.is_symlink():

@@ -13,10 +13,12 @@ from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
 from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
+    STRAY_NOTE,
     Entry,
     FolderScan,
     UnsafeEntry,
     check_file,
+    holds_markdown,
     read_memory_file,
     real_root,
     scan_folder,
@@ -63,12 +65,35 @@ def scan_store(root: Path | str, include_archived: bool = True,
             if st is not None:
                 out.entries.append(Entry(path, name, st.st_mtime_ns, st.st_size))
     for folder in folders if folders is not None else TYPE_FOLDERS.values():
-        scan_folder(os.path.join(base, folder), root_real, out)
+        scan_folder(os.path.join(base, folder), root_real, out, strays=folders is None)
+    if folders is None and specials:
+        _root_strays(base, out)
     if include_archived and folders is None:
         archive = os.path.join(base, "archive")
         for folder in sorted(TYPE_FOLDERS.values()):
             scan_folder(os.path.join(archive, folder), root_real, out)
     return out
+
+
+_ROOT_FOLDERS = frozenset({*TYPE_FOLDERS.values(), "journal", "archive"})
+
+
+def _root_strays(base: str, out: FolderScan) -> None:
+    """Markdown at the root that no scan reads (`notes/`, `ideas.md`): named, not ignored."""
+    try:
+        with os.scandir(base) as it:
+            entries = list(it)
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or name in SPECIAL_FILES or name in _ROOT_FOLDERS:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            if holds_markdown(entry.path):
+                out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
+        elif name.lower().endswith((".md", ".markdown")) and entry.is_file(follow_symlinks=False):
+            out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
 
 
 class MemoryStore:
@@ -236,21 +261,36 @@ class MemoryStore:
         """Rewrite `path` only if its bytes still hash to `expected` (None = must not exist)."""
         with locked(self.paths.locks_dir, f"file-{path.name}"):
             try:
-                current = self._current_checksum(path)
+                old: bytes | None = self._current_bytes(path)
             except FileNotFoundError:
-                current = None
-            if current != expected:
-                raise ConcurrentEdit(
-                    f"{path} changed on disk since it was read (edited by hand or another "
-                    "process); nothing was overwritten, re-run the command"
-                )
-            write_atomic(path, serialize_item(item).encode("utf-8"))
+                old = None
+            def still(current: bytes | None) -> None:
+                if (checksum(current) if current is not None else None) != expected:
+                    raise ConcurrentEdit(
+                        f"{path} changed on disk since it was read (edited by hand or another "
+                        "process); nothing was overwritten, re-run the command"
+                    )
+
+            still(old)
+            # checked again once the new bytes are on disk: an editor's save during the write
+            # and fsync (milliseconds) is refused, not overwritten
+            write_atomic(path, serialize_item(item, comments_from=old).encode("utf-8"),
+                         before_replace=lambda: still(self._bytes_or_none(path)))
+
+    def _bytes_or_none(self, path: Path) -> bytes | None:
+        try:
+            return self._current_bytes(path)
+        except FileNotFoundError:
+            return None
 
     def _current_checksum(self, path: Path) -> str:
-        """Hash of the whole file as it is now, read through the safe reader (no FIFO wait,
-        no link out of the root); FileNotFoundError when it is gone."""
+        return checksum(self._current_bytes(path))
+
+    def _current_bytes(self, path: Path) -> bytes:
+        """The whole file as it is now, read through the safe reader (no FIFO wait, no link
+        out of the root); FileNotFoundError when it is gone."""
         try:
-            return checksum(read_memory_file(path, self.paths.root, max_bytes=1 << 62).data)
+            return read_memory_file(path, self.paths.root, max_bytes=1 << 62).data
         except UnsafeEntry as exc:
             raise ConcurrentEdit(f"{exc}; nothing was overwritten") from exc
 
@@ -296,13 +336,19 @@ class MemoryStore:
             n += 1
         with locked(self.paths.locks_dir, f"file-{loaded.path.name}"):
             try:
-                current = self._current_checksum(loaded.path)
+                old = self._current_bytes(loaded.path)
             except FileNotFoundError as exc:
                 raise ConcurrentEdit(f"{loaded.path} was removed meanwhile; nothing {done}") from exc
-            if current != loaded.checksum:
+            if checksum(old) != loaded.checksum:
                 raise ConcurrentEdit(
                     f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
             # the new copy first: a crash in between leaves two copies, never none
-            write_atomic(target, serialize_item(item).encode("utf-8"))
+            write_atomic(target, serialize_item(item, comments_from=old).encode("utf-8"))
+            # and the original checked again just before it goes: an edit saved while the copy
+            # was written stays, and the copy is taken back
+            if self._bytes_or_none(loaded.path) != old:
+                os.unlink(target)
+                raise ConcurrentEdit(
+                    f"{loaded.path} changed on disk while it was {done}; nothing {done}, re-run")
             os.unlink(loaded.path)
         return target

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.scopes import title_key
+from lorestack.memory_layers.secret_guard import redact_for_reading
 from lorestack.retrieval.cache_memo import RESIDENTS, path_index, read_catalog, stamp
 from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by callers and tests
     RESIDENT_FOLDERS,
@@ -36,7 +37,7 @@ from lorestack.retrieval.render_context import (
     longest_tilde_fence,
 )
 
-CACHE_VERSION = 2  # 2: anchors travel with resident items
+CACHE_VERSION = 3  # 2: anchors travel with resident items; 3: titles and bodies redacted
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -390,8 +391,11 @@ class RootCache:
                             file_tokens, item.title)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item) if resident else ""
+        # a secret typed into the file by hand is kept out of the cache too, not only out of
+        # what it renders (the same detector, so the rendered text is the same)
+        title, body = redact_for_reading(item.title)[0], redact_for_reading(body)[0]
         return CachedItem(
-            id=item.id, type=item.type, title=item.title, status=item.status, scope=self.scope,
+            id=item.id, type=item.type, title=title, status=item.status, scope=self.scope,
             path=entry.rel, display=shown, updated=item.updated.isoformat(),
             updated_ts=item.updated.timestamp(),
             confidence=float(item.confidence), importance=float(item.importance),

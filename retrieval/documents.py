@@ -22,8 +22,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
-# next sync (3: speaker, session and resolved dates of events; 4: years, "last year")
-DOCS_VERSION = 4
+# next sync (3: speaker, session and resolved dates of events; 4: years, "last year";
+# 5: tags redacted like the title and text)
+DOCS_VERSION = 5
 
 
 @dataclass
@@ -179,12 +180,15 @@ def read_source(mem: Memory, source: SourceFile, notes: list[str] | None = None)
 
     Raises UnsafeEntry (an InvalidItem) or OSError.
     """
-    from lorestack.memory_layers.safefiles import read_memory_file
+    from lorestack.memory_layers.journal import JOURNAL_LIMIT_NAME
+    from lorestack.memory_layers.safefiles import journal_read_limit, read_memory_file
 
-    limit = mem.settings.limits.max_file_bytes
+    limit, what = mem.settings.limits.max_file_bytes, "limits.max_file_bytes"
+    if source.kind == "journal":
+        limit, what = journal_read_limit(limit), JOURNAL_LIMIT_NAME
     result = read_memory_file(source.path, source.root or _root_of(mem, source), limit)
     if result.truncated and notes is not None:
-        notes.append(result.note(source.path, limit) + " (indexed truncated)")
+        notes.append(result.note(source.path, limit, what) + " (indexed truncated)")
     return result.data
 
 
@@ -202,16 +206,12 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes, notes: list[str] |
     where those secrets are in the file (line and kind, never the text).
     """
     from lorestack.core.errors import InvalidItem
-    from lorestack.memory_layers.journal import parse_journal_text
+    from lorestack.memory_layers.journal import parse_bytes
     from lorestack.memory_layers.markdown import parse_item
 
     path = Path(source.path)
     if source.kind == "journal":
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return [], [f"{path}: not valid UTF-8 (byte {exc.start})"]
-        parsed = parse_journal_text(text, path)
+        parsed = parse_bytes(raw, path)  # a stray non-UTF-8 byte does not hide the day
         from lorestack.retrieval.neighbours import link_turns
 
         docs = _redacted([event_doc(e, path) for e in parsed.events], path, raw, mem, notes, spots)
@@ -248,6 +248,9 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
     for doc in docs:
         doc.title, kinds_title = redact_for_reading(doc.title, threshold)
         doc.text, kinds_text = redact_for_reading(doc.text, threshold)
+        for n, tag in enumerate(doc.tags):  # tags are indexed and stored as well
+            doc.tags[n], kinds_tag = redact_for_reading(tag, threshold)
+            kinds.update(kinds_tag)
         kinds.update(kinds_title, kinds_text)
     if kinds and (notes is not None or spots is not None):
         from lorestack.retrieval.secret_spots import locate

@@ -41,7 +41,7 @@ SECTION_TITLES = {
 }
 _TILDE_RUN = re.compile(r"^[ \t]{0,3}(~{3,})", re.MULTILINE)
 _MEMO_VERSION = 1
-RENDER_VERSION = 9  # bump when a cached block's rendering changes (or the secret guard's rules)
+RENDER_VERSION = 10  # bump when a cached block's rendering changes (or the secret guard's rules)
 _MEMO_LIMIT = 50000
 
 
@@ -127,6 +127,10 @@ def bullet(text: str, tail: str = "") -> str:
         return ""
     first, *rest = body.rstrip("\n").split("\n")
     lines = ["- " + first, *(("  " + ln) if ln else "" for ln in rest)]
+    if tail:  # the id and a "may be stale: <anchor>" note come from the file as well
+        from lorestack.memory_layers.secret_guard import redact_for_reading
+
+        tail = redact_for_reading(tail)[0]
     return "\n".join(lines) + tail + "\n"
 
 

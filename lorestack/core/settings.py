@@ -10,6 +10,7 @@ and a test keeps the two in agreement. Entry points get their settings from
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -385,14 +386,24 @@ def setting_type(dotted: str) -> Any:
     return fields[key].annotation
 
 
-def write_setting(path: Path, dotted: str, raw: str) -> Any:
+def write_setting(path: Path, dotted: str, raw: str,
+                  screen: Callable[[str], list[str]] | None = None) -> Any:
     """Validate `raw` for `section.key` and write it into the TOML file at `path`.
 
     Only that key changes: comments and formatting of the rest of the file stay (tomlkit).
-    Returns the typed value written.
+    `screen` names what must not be written (the secret guard's kinds found in the value):
+    a project's config.toml is committed with `.memory/`. Returns the typed value written.
     """
     import tomlkit
     from pydantic import TypeAdapter
+
+    found = screen(raw) if screen is not None else []
+    if found:
+        env = "LORESTACK_" + dotted.upper().replace(".", "__")
+        raise ConfigError(
+            f"{dotted}: the value looks like a secret ({', '.join(found)}) and {path} is "
+            f"committed with the project's memory; nothing was written — set it in the "
+            f"environment ({env}) or with --global")
 
     annotation = setting_type(dotted)
     try:
