@@ -27,6 +27,7 @@ from lorestack.consolidation.claims import (
     Candidate,
     ClaimSkipped,
     LLMClaimer,
+    ModelUnreachable,
     extractive_claim,
     worth_a_claim,
 )
@@ -182,7 +183,7 @@ class Runner:
                 centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
                 try:
                     claim = self._claim(cluster, rows, centroid, candidates)
-                except BudgetExhausted as exc:
+                except (BudgetExhausted, ModelUnreachable) as exc:
                     plan.stopped = str(exc)
                     self.report.deferred_events += sum(len(c.events) for c in clusters[number:])
                     break

@@ -145,3 +145,37 @@ def test_secrets_from_a_transcript_never_reach_the_llm(repo, tmp_path, fake_llm)
 def test_seed_rows_are_the_shared_fixture():
     # the crash tests replay the same seed; keep ids unique so claim keys are stable
     assert len({row[0] for row in SEED}) == len(SEED)
+
+
+def _closed_port_base() -> str:
+    import socket
+
+    with socket.socket() as sock:  # bound then closed: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_server_that_cannot_be_reached_stops_the_run_and_drops_nothing(repo, fake_llm,
+                                                                          monkeypatch):
+    """Trial finding: with the model's server down for max_failures nights, every cluster was
+    'failed N runs; dropped' and its events were never consolidated once the server came
+    back. Unreachable is the server's fault, not the cluster's: the run stops, the events
+    wait (no failure counted), and the next run with the server up consolidates them."""
+    mem = direct_mem(repo, **{"consolidation.max_failures": 1})
+    seed(mem)
+    monkeypatch.setenv("LORESTACK_LLM__MODEL", "openai/fake-model")
+    monkeypatch.setenv("LORESTACK_LLM__API_BASE", _closed_port_base())
+    for _ in range(2):  # more nights than max_failures
+        down = run_consolidation(direct_mem(repo, **{"consolidation.max_failures": 1}),
+                                 now=BASE + timedelta(days=6))
+        assert down.stopped.startswith("the model could not be reached"), down.stopped
+        assert down.skipped == [] and not down.changed and down.deferred_events > 0
+        state = Checkpoint(mem.project).load_state()
+        assert state.failures == {} or set(state.failures.values()) == {0}
+        assert "ev-pg000001" not in state.processed and "ev-rd000001" not in state.processed
+    server = fake_llm(responder=responder)
+    back = run_consolidation(direct_mem(repo), now=BASE + timedelta(days=6))
+    assert back.stopped == "" and back.llm_calls == len(server.requests) == 5
+    titles = {i.title for i in items_by_id(direct_mem(repo)).values()}
+    assert {"Job queue on PostgreSQL", "Job queue on Redis streams"} <= titles
