@@ -33,7 +33,7 @@ from lorestack.consolidation.claims import (
 )
 from lorestack.consolidation.cluster import cluster_events
 from lorestack.consolidation.forgetting import plan_forgetting
-from lorestack.consolidation.reconcile import decide, rank_candidates
+from lorestack.consolidation.reconcile import RESTATEMENT, decide, rank_candidates
 from lorestack.consolidation.report import (
     ConsolidationReport,
     SkippedCluster,
@@ -193,6 +193,12 @@ class Runner:
                     claim_vec = self.vectors([claim.text])[0]
                     if claim.method == "llm":  # the model named its target among those shown
                         ranked = [c for c in candidates if c.id == claim.existing_id]
+                        if not ranked and claim.relation == "new":
+                            # the same sentence again is no new item, whatever the model said
+                            # (the extractive path's RESTATEMENT rule)
+                            ranked = rank_candidates(claim_vec, candidates, 1, RESTATEMENT)
+                            if ranked:
+                                claim.relation, claim.existing_id = "agrees", ranked[0].id
                     else:
                         ranked = rank_candidates(claim_vec, candidates, self.settings.candidates,
                                                  min(self.settings.similar_threshold, 0.5))

@@ -179,3 +179,25 @@ def test_a_server_that_cannot_be_reached_stops_the_run_and_drops_nothing(repo, f
     assert back.stopped == "" and back.llm_calls == len(server.requests) == 5
     titles = {i.title for i in items_by_id(direct_mem(repo)).values()}
     assert {"Job queue on PostgreSQL", "Job queue on Redis streams"} <= titles
+
+
+def test_a_claim_the_model_calls_new_but_that_restates_an_item_is_merged(repo, fake_llm):
+    """Trial finding: a model that answered relation 'new' with the very sentence of an item
+    it was shown (here: three days of the same decision) left three identical pending items
+    for review. The same sentence again reinforces that item, as on the extractive path."""
+    def restating(request: dict) -> str:
+        events = EVENT_ID.findall(_prompt(request))
+        if "PostgreSQL" not in _prompt(request).split("Existing items")[0]:
+            return json.dumps({"skip": True, "reason": "nothing durable"})
+        return json.dumps({"claim": "The job queue runs on PostgreSQL.", "type": "decision",
+                           "title": "Job queue on PostgreSQL", "confidence": 0.9,
+                           "cited_events": events, "relation": "new", "existing_id": None})
+
+    server = fake_llm(responder=restating)
+    mem = direct_mem(repo)
+    seed(mem, rows=[row for row in SEED if row[0].startswith("ev-pg")])
+    report = run_consolidation(mem, now=BASE + timedelta(days=6))
+    assert len(server.requests) == 3  # one day each: the model saw the item from day 2 on
+    items = list(items_by_id(mem).values())
+    assert len(items) == 1 and len(report.added) == 1 and len(report.merged) == 2, report.steps
+    assert items[0].source.events == ["ev-pg000001", "ev-pg000002", "ev-pg000003"]
