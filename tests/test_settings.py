@@ -172,3 +172,34 @@ def test_a_misspelt_setting_is_named_by_config_show_and_doctor(repo, tmp_path):
     clean = _cli("config", "show")
     assert "warning:" not in clean.stderr and json.loads(_cli("doctor", "--json").stdout)[
         "config"] == []
+
+
+@pytest.mark.parametrize("text, key", [("[retrieval]\nk = 0\n", "retrieval.k"),
+                                       ("[retrieval]\nrrf_k = -10\n", "retrieval.rrf_k"),
+                                       ("[loader]\nbudget = -5\n", "loader.budget")])
+def test_out_of_range_settings_are_refused_by_name(repo, text, key):
+    """Trial finding: `retrieval.k = 0` made every search answer 'no matches' and
+    `retrieval.rrf_k = -10` crashed it with ZeroDivisionError ('a bug in lorestack'). A
+    setting out of range is now one line naming it and the file, from the file or from
+    `config set` (which wrote `loader.budget = -5` before)."""
+    config = repo / ".memory" / "config.toml"
+    config.write_text(text)
+    searched = _cli("search", "anything")
+    assert searched.exit_code == 1
+    assert key in searched.stderr and str(config) in searched.stderr
+    assert "bug" not in searched.stderr and "Traceback" not in searched.stderr
+    config.unlink()
+    refused = _cli("config", "set", key, "--", "-5")
+    assert refused.exit_code == 1 and "greater than or equal" in refused.stderr
+    assert not config.exists()
+
+
+def test_an_unknown_token_encoding_is_a_setting_to_fix_not_a_bug(repo, monkeypatch):
+    """Trial finding: `tokens.encoding = "bogus"` gave 'unexpected ValueError ... this is a
+    bug in lorestack' over three lines."""
+    monkeypatch.setenv("LORESTACK_TOKENS__ENCODING", "bogus")
+    shown = _cli("context", "--query", "x")
+    assert shown.exit_code == 1
+    assert shown.stderr.strip().count("\n") == 0, shown.stderr
+    assert "tokens.encoding 'bogus'" in shown.stderr and "cl100k_base" in shown.stderr
+    assert "bug" not in shown.stderr
