@@ -26,10 +26,13 @@ def config():
 @click.pass_context
 def config_show(ctx, as_json):
     """Every effective setting, its value and where it came from."""
+    from lorestack.core.config_keys import unknown_keys
     from lorestack.core.settings import explain_settings
 
     project, home = _roots(ctx)
     rows = explain_settings(project, home)
+    for line in unknown_keys(project, home):
+        click.echo(f"warning: {line}", err=True)
     if as_json:
         emit_json([{"key": k, "value": v, "source": src} for k, v, src in rows])
         return

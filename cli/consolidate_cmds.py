@@ -232,6 +232,8 @@ def install_cron(ctx, at, scheduler, dry_run, as_json):
     click.echo(f"{verb} ({result.scheduler}): {result.entry}")
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if dry_run:
         for where, text in result.content.items():
             click.echo(f"--- {where}")

@@ -151,12 +151,16 @@ def doctor(ctx, repair, as_json):
     from lorestack.memory_layers.anchors import stale_items, stale_note
 
     stale = stale_items(mem) if mem.project else []
+    from lorestack.core.config_keys import unknown_keys
+
+    # a misspelt setting is ignored by every command: said here, not counted as a fault
+    config = unknown_keys(mem.project.root if mem.project else None, mem.home.root)
     if as_json:
         import dataclasses
 
         emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok,
                    "stale": [{"id": item.id, "anchors": [dataclasses.asdict(s) for s in states]}
-                             for item, states in stale]})
+                             for item, states in stale], "config": config})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
                 for h in (report.lexical, report.vector)]
@@ -174,6 +178,8 @@ def doctor(ctx, repair, as_json):
             click.echo(f"hooks: {problem}")
         for note in hooks.notes:
             click.echo(f"note: hooks: {note}")
+        for line in config:
+            click.echo(f"config: {line}")
         for item, states in stale:  # memory to look at, not a fault of the index
             click.echo(f"stale: {item.id} {item.title[:60]} — {stale_note(states)}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")

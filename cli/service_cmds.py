@@ -118,11 +118,16 @@ def serve(mode, idle_exit, as_json):
     if mode == "stop":
         try:
             reply = client.call({"op": "stop"}, 5.0, with_caller=False)
-            result = {"stopped": True, "pid": reply.get("pid")}
+            # stopped means gone: a `serve` or a hook right after must not meet the old one
+            result = {"stopped": True, "pid": reply.get("pid"),
+                      "exited": client.wait_until_gone(reply.get("pid"), 15.0)}
         except client.Unavailable as exc:
             result = {"stopped": False, "reason": exc.reason}
         if as_json:
             emit_json(result)
+        elif result["stopped"] and not result["exited"]:
+            click.echo(f"asked the lorestack service (pid {result['pid']}) to stop; it is still "
+                       "shutting down")
         elif result["stopped"]:
             click.echo(f"stopped the lorestack service (pid {result['pid']})")
         else:

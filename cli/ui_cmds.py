@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from lorestack.cli.main import open_memory
-from lorestack.cli.render import emit_json
 
 
 @click.command()
@@ -34,7 +33,7 @@ def ui(ctx, port, no_open, as_json):
     served = _ask_service(ctx, port)
     if served is not None:  # the resident service serves it; this command is done
         if as_json:
-            emit_json(served)
+            _json_line(served)
         else:
             click.echo(f"lorestack viewer for {served['root']} (served by `lorestack serve`)")
             click.echo(f"open {served['url']}")
@@ -52,7 +51,7 @@ def ui(ctx, port, no_open, as_json):
     server = ViewerServer(mem, port=port)
     started = server.started
     if as_json:
-        emit_json({"url": started.url, "port": started.port, "root": str(mem.primary.root)})
+        _json_line({"url": started.url, "port": started.port, "root": str(mem.primary.root)})
     else:
         click.echo(f"lorestack viewer for {mem.primary.root}")
         click.echo(f"open {started.url}")
@@ -63,6 +62,13 @@ def ui(ctx, port, no_open, as_json):
     if not no_open:
         server.open_browser_when_up()
     server.run()
+
+
+def _json_line(value: dict) -> None:
+    """One line, as --json promises: a script reads it while the viewer keeps serving."""
+    import json
+
+    click.echo(json.dumps(value, ensure_ascii=False))
 
 
 def _ask_service(ctx, port: int) -> dict | None:

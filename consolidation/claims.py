@@ -3,7 +3,8 @@
 The LLM sees the cluster's events (ids, dates, kinds, text) and the few existing items most
 similar to them, and answers with a `ClaimReply`. A reply is only accepted when it validates
 *and* cites only events of this cluster and only offered items; anything else is retried by
-the shared client and finally skipped with the reason, never written. Before each call the
+the shared client and finally skipped with the reason, never written (a server that cannot be
+reached at all stops the run instead: its events wait for the next run). Before each call the
 prompt is counted with tiktoken so the run stops asking once its token budget is spent.
 
 Without a model, the extractive fallback keeps the cluster's medoid (the event most similar
@@ -41,6 +42,10 @@ _REJECTION = re.compile(r"^\s*(?:we\s+)?(?:rejected|decided against|ruled out|tu
 
 class BudgetExhausted(LorestackError):
     """The run's token budget cannot pay for the next LLM call."""
+
+
+class ModelUnreachable(LorestackError):
+    """The model's server cannot be reached: the run stops and its events wait, uncounted."""
 
 
 class ClaimSkipped(LorestackError):
@@ -270,6 +275,8 @@ class LLMClaimer:
             result = self.client.complete_json(messages, schema, max_tokens=self.max_tokens)
         except LLMError as exc:
             self.spent += max(self.client.usage.total_tokens - before, 0)
+            if exc.unreachable:  # not this cluster's fault: never counted towards dropping it
+                raise ModelUnreachable(f"the model could not be reached ({exc})") from exc
             detail = f" (last: {problems[-1]})" if problems else ""
             raise ClaimSkipped(f"LLM reply rejected: {exc}{detail}", final=False) from exc
         self.spent += max(self.client.usage.total_tokens - before, result.prompt_tokens

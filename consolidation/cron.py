@@ -44,6 +44,9 @@ class ScheduleResult:
     # what is (or, with dry_run, would be) written: file path or "crontab" -> text
     content: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # what this shell gives lorestack that the scheduled job will not have (its environment
+    # is the scheduler's, not the shell's)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _tool(env: str, default: str) -> list[str]:
@@ -329,10 +332,34 @@ def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
     log = paths.index_dir.resolve() / "consolidate.log"
     kind = choose(scheduler)
     if kind == "cron":
-        return _cron_install(repo, log, at, dry_run)
-    if kind == "systemd":
-        return _systemd_install(repo, at, dry_run)
-    return _launchd_install(repo, log, at, dry_run)
+        result = _cron_install(repo, log, at, dry_run)
+    elif kind == "systemd":
+        result = _systemd_install(repo, at, dry_run)
+    else:
+        result = _launchd_install(repo, log, at, dry_run)
+    result.warnings = unseen_environment(mem)
+    return result
+
+
+def unseen_environment(mem: Memory) -> list[str]:
+    """Settings and the LLM key this shell holds in its environment only: a job started by
+    cron, a systemd user timer or launchd runs without them."""
+    from lorestack.core.settings import explain_settings
+
+    project = mem.project.root if mem.project else None
+    rows = explain_settings(project, mem.home.root)
+    names = sorted({src.split()[-1] for _, _, src in rows if src.startswith("environment ")})
+    out = []
+    if names:
+        out.append("the nightly job runs in the scheduler's environment, not this shell's, so "
+                   f"it will not see {', '.join(names)}: put what it needs in config.toml "
+                   "(`lorestack config set KEY VALUE`)")
+    llm = mem.settings.llm
+    if llm.model and llm.api_key_env and os.environ.get(llm.api_key_env):
+        out.append(f"llm.api_key_env names {llm.api_key_env}, which this shell sets: the "
+                   "nightly job can call the model only if the scheduler's environment has it "
+                   "too")
+    return out
 
 
 def uninstall_schedule(mem: Memory, *, scheduler: str = "auto",

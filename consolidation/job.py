@@ -27,12 +27,13 @@ from lorestack.consolidation.claims import (
     Candidate,
     ClaimSkipped,
     LLMClaimer,
+    ModelUnreachable,
     extractive_claim,
     worth_a_claim,
 )
 from lorestack.consolidation.cluster import cluster_events
 from lorestack.consolidation.forgetting import plan_forgetting
-from lorestack.consolidation.reconcile import decide, rank_candidates
+from lorestack.consolidation.reconcile import RESTATEMENT, decide, rank_candidates
 from lorestack.consolidation.report import (
     ConsolidationReport,
     SkippedCluster,
@@ -182,7 +183,7 @@ class Runner:
                 centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
                 try:
                     claim = self._claim(cluster, rows, centroid, candidates)
-                except BudgetExhausted as exc:
+                except (BudgetExhausted, ModelUnreachable) as exc:
                     plan.stopped = str(exc)
                     self.report.deferred_events += sum(len(c.events) for c in clusters[number:])
                     break
@@ -192,6 +193,12 @@ class Runner:
                     claim_vec = self.vectors([claim.text])[0]
                     if claim.method == "llm":  # the model named its target among those shown
                         ranked = [c for c in candidates if c.id == claim.existing_id]
+                        if not ranked and claim.relation == "new":
+                            # the same sentence again is no new item, whatever the model said
+                            # (the extractive path's RESTATEMENT rule)
+                            ranked = rank_candidates(claim_vec, candidates, 1, RESTATEMENT)
+                            if ranked:
+                                claim.relation, claim.existing_id = "agrees", ranked[0].id
                     else:
                         ranked = rank_candidates(claim_vec, candidates, self.settings.candidates,
                                                  min(self.settings.similar_threshold, 0.5))

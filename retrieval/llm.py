@@ -23,6 +23,8 @@ from lorestack.core.settings import LLMSettings
 T = TypeVar("T", bound=BaseModel)
 
 _FENCED = re.compile(r"```(?:json)?\s*(\{.*\}|\[.*\])\s*```", re.S)
+_UNREACHABLE = re.compile(r"Connection error|Connection refused|Name or service not known|"
+                          r"nodename nor servname|No route to host", re.IGNORECASE)
 
 
 def llm_configured(settings: LLMSettings) -> bool:
@@ -196,8 +198,12 @@ class LLMClient:
             text = str(exc)
             # litellm wraps a client-side "api_key must be set" as a connection error
             permanent = bool(re.search(r"api[_ ]key|credential", text, re.I))
+            # litellm reports a refused or unresolvable connection as an InternalServerError
+            unreachable = isinstance(exc, litellm.exceptions.APIConnectionError) or bool(
+                _UNREACHABLE.search(text))
             raise LLMError(f"LLM call failed ({type(exc).__name__}): {text[:200]}",
-                           transient=not permanent) from exc
+                           transient=not permanent, unreachable=unreachable and not permanent) \
+                from exc
         except litellm.exceptions.APIError as exc:
             status = getattr(exc, "status_code", 0) or 0
             raise LLMError(f"LLM call failed ({status}): {str(exc)[:200]}",
@@ -211,6 +217,7 @@ class LLMClient:
         litellm = _import_litellm()
         clean = self._clean(messages)
         last_error = "no attempt"
+        unreachable = False
         attempts = 0
         prompt_tokens = completion_tokens = 0
         cost = 0.0
@@ -220,6 +227,7 @@ class LLMClient:
                 response = self._call(litellm, clean, max_tokens)
             except LLMError as exc:
                 last_error = str(exc)
+                unreachable = exc.unreachable
                 if not exc.transient:
                     break
                 time.sleep(min(0.2 * 2 ** attempt, 2.0))
@@ -238,6 +246,7 @@ class LLMClient:
                 call_cost = 0.0
             cost += call_cost
             self.usage.cost_usd += call_cost
+            unreachable = False
             content = response.choices[0].message.content or ""
             try:
                 value = schema.model_validate(extract_json(content))
@@ -246,4 +255,4 @@ class LLMClient:
                 continue
             return LLMResult(value, prompt_tokens, completion_tokens, cost, attempts)
         self.usage.failures.append(last_error)
-        raise LLMError(f"{last_error} (after {attempts} attempt(s))")
+        raise LLMError(f"{last_error} (after {attempts} attempt(s))", unreachable=unreachable)

@@ -45,7 +45,19 @@ def get_encoding(name: str = "cl100k_base"):
     ensure_offline_cache()
     import tiktoken
 
-    return tiktoken.get_encoding(name)
+    try:
+        return tiktoken.get_encoding(name)
+    except ValueError as exc:  # an unknown name: a setting to fix, not a bug
+        from lorestack.core.errors import ConfigError
+
+        raise ConfigError(f"tokens.encoding {name!r} is not a tiktoken encoding; use one of "
+                          f"{', '.join(_ENCODING_FILES)} (shipped for offline use)") from exc
+    except Exception as exc:  # noqa: BLE001 - tiktoken downloads any other encoding
+        from lorestack.core.errors import ConfigError
+
+        raise ConfigError(f"tokens.encoding {name!r} could not be loaded ({type(exc).__name__}; "
+                          "tiktoken downloads it on first use); offline, use one of "
+                          f"{', '.join(_ENCODING_FILES)}") from exc
 
 
 def count_tokens(text: str, encoding: str = "cl100k_base") -> int:

@@ -145,3 +145,59 @@ def test_secrets_from_a_transcript_never_reach_the_llm(repo, tmp_path, fake_llm)
 def test_seed_rows_are_the_shared_fixture():
     # the crash tests replay the same seed; keep ids unique so claim keys are stable
     assert len({row[0] for row in SEED}) == len(SEED)
+
+
+def _closed_port_base() -> str:
+    import socket
+
+    with socket.socket() as sock:  # bound then closed: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_server_that_cannot_be_reached_stops_the_run_and_drops_nothing(repo, fake_llm,
+                                                                          monkeypatch):
+    """Trial finding: with the model's server down for max_failures nights, every cluster was
+    'failed N runs; dropped' and its events were never consolidated once the server came
+    back. Unreachable is the server's fault, not the cluster's: the run stops, the events
+    wait (no failure counted), and the next run with the server up consolidates them."""
+    mem = direct_mem(repo, **{"consolidation.max_failures": 1})
+    seed(mem)
+    monkeypatch.setenv("LORESTACK_LLM__MODEL", "openai/fake-model")
+    monkeypatch.setenv("LORESTACK_LLM__API_BASE", _closed_port_base())
+    for _ in range(2):  # more nights than max_failures
+        down = run_consolidation(direct_mem(repo, **{"consolidation.max_failures": 1}),
+                                 now=BASE + timedelta(days=6))
+        assert down.stopped.startswith("the model could not be reached"), down.stopped
+        assert down.skipped == [] and not down.changed and down.deferred_events > 0
+        state = Checkpoint(mem.project).load_state()
+        assert state.failures == {} or set(state.failures.values()) == {0}
+        assert "ev-pg000001" not in state.processed and "ev-rd000001" not in state.processed
+    server = fake_llm(responder=responder)
+    back = run_consolidation(direct_mem(repo), now=BASE + timedelta(days=6))
+    assert back.stopped == "" and back.llm_calls == len(server.requests) == 5
+    titles = {i.title for i in items_by_id(direct_mem(repo)).values()}
+    assert {"Job queue on PostgreSQL", "Job queue on Redis streams"} <= titles
+
+
+def test_a_claim_the_model_calls_new_but_that_restates_an_item_is_merged(repo, fake_llm):
+    """Trial finding: a model that answered relation 'new' with the very sentence of an item
+    it was shown (here: three days of the same decision) left three identical pending items
+    for review. The same sentence again reinforces that item, as on the extractive path."""
+    def restating(request: dict) -> str:
+        events = EVENT_ID.findall(_prompt(request))
+        if "PostgreSQL" not in _prompt(request).split("Existing items")[0]:
+            return json.dumps({"skip": True, "reason": "nothing durable"})
+        return json.dumps({"claim": "The job queue runs on PostgreSQL.", "type": "decision",
+                           "title": "Job queue on PostgreSQL", "confidence": 0.9,
+                           "cited_events": events, "relation": "new", "existing_id": None})
+
+    server = fake_llm(responder=restating)
+    mem = direct_mem(repo)
+    seed(mem, rows=[row for row in SEED if row[0].startswith("ev-pg")])
+    report = run_consolidation(mem, now=BASE + timedelta(days=6))
+    assert len(server.requests) == 3  # one day each: the model saw the item from day 2 on
+    items = list(items_by_id(mem).values())
+    assert len(items) == 1 and len(report.added) == 1 and len(report.merged) == 2, report.steps
+    assert items[0].source.events == ["ev-pg000001", "ev-pg000002", "ev-pg000003"]

@@ -211,3 +211,28 @@ def test_a_crontab_line_without_a_cron_daemon_is_not_called_installed(repo, tmp_
     (procs / "2" / "comm").write_text("cron\n")
     again = CliRunner().invoke(cli, ["install", "cron", "--scheduler", "cron"])
     assert again.stdout.startswith("already installed (cron)") and "no cron daemon" not in again.stderr
+
+
+def test_install_cron_warns_of_what_only_this_shell_gives_the_job(repo, tmp_path, monkeypatch):
+    """Trial finding: with the LLM's key (llm.api_key_env) or LORESTACK_* settings in the
+    shell only, `install cron` said nothing, and the nightly job (cron, a systemd user timer,
+    launchd: the scheduler's environment) ran without them. Now it names them; --json too."""
+    fake_crontab(tmp_path, monkeypatch)
+    (repo / ".memory" / "config.toml").write_text(
+        '[llm]\nmodel = "openai/fake-model"\napi_key_env = "TRIAL_LLM_KEY"\n')
+    monkeypatch.setenv("TRIAL_LLM_KEY", "sk-test")
+    monkeypatch.setenv("LORESTACK_LOADER__BUDGET", "900")
+    runner = CliRunner()
+    dry = runner.invoke(cli, ["install", "cron", "--scheduler", "cron", "--dry-run"])
+    assert dry.exit_code == 0
+    warnings = [line for line in dry.stderr.splitlines() if line.startswith("warning:")]
+    assert any("LORESTACK_LOADER__BUDGET" in w and "config.toml" in w for w in warnings)
+    assert any("TRIAL_LLM_KEY" in w for w in warnings)
+    as_json = runner.invoke(cli, ["install", "cron", "--scheduler", "cron", "--dry-run", "--json"])
+    listed = json.loads(as_json.stdout)["warnings"]
+    assert any("TRIAL_LLM_KEY" in w for w in listed)
+    monkeypatch.delenv("TRIAL_LLM_KEY")
+    monkeypatch.delenv("LORESTACK_LOADER__BUDGET")
+    quiet = runner.invoke(cli, ["install", "cron", "--scheduler", "cron", "--dry-run", "--json"])
+    assert not any("TRIAL_LLM_KEY" in w or "LOADER__BUDGET" in w
+                   for w in json.loads(quiet.stdout)["warnings"])

@@ -45,10 +45,25 @@ def test_serve_status_stop_and_the_socket_is_private(stocked, run_dir):
     shown = run_cli("serve", "--status", cwd=stocked)
     assert f"pid {pid}" in shown.stdout and "nothing on the network" in shown.stdout
     stopped = json.loads(run_cli("serve", "--stop", "--json", cwd=stocked).stdout)
-    assert stopped == {"stopped": True, "pid": pid}
+    assert stopped == {"stopped": True, "pid": pid, "exited": True}
+    assert not service_helpers.alive(pid)  # stopped means gone, not "asked"
     assert poll(lambda: not (run_dir / "service.sock").exists())
     after = json.loads(run_cli("serve", "--status", "--json", cwd=stocked).stdout)
     assert after["running"] is False
+
+
+def test_serve_right_after_stop_starts_a_new_service_when_a_viewer_was_open(stocked, run_dir):
+    """Trial finding: after `serve --stop` of a service that served the viewer, `serve` at once
+    waited 30 s and failed 'the service did not start': the old service still answered its
+    ping while it shut down, so no new one was launched. `--stop` now returns once it exited."""
+    pid = start_service(stocked)
+    viewer = run_cli("ui", "--json", "--no-open", cwd=stocked)
+    assert viewer.returncode == 0, viewer.stderr
+    assert json.loads(viewer.stdout.splitlines()[0])["url"].startswith("http://127.0.0.1:")
+    assert run_cli("serve", "--stop", cwd=stocked).returncode == 0
+    again = run_cli("serve", "--json", cwd=stocked)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["pid"] != pid
 
 
 def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_dir):

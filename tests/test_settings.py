@@ -145,3 +145,61 @@ def test_user_config_is_honoured_by_hooks(repo, tmp_path, long_hook_deadlines):
     (home / "config.toml").write_text("[loader]\nbudget = 0\n")
     after = run_cli("hook", "session-start", "--client", "claude-code", input=payload, cwd=repo)
     assert after.returncode == 0 and "additionalContext" not in after.stdout
+
+
+def test_a_misspelt_setting_is_named_by_config_show_and_doctor(repo, tmp_path):
+    """Trial finding: `[loader] budgte = 3000` (or a misspelt section) was ignored in silence by
+    every command, `config show` and `doctor` included. Now both name it, with the likely key;
+    it still loads (an older or newer file must), and a clean file gives no warning."""
+    config = repo / ".memory" / "config.toml"
+    config.write_text("[loader]\nbudget = 1500\nbudgte = 3000\n[hookz]\ndeadline_ms = 1\n")
+    (tmp_path / "home" / ".lorestack").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "home" / ".lorestack" / "config.toml").write_text(
+        "[hooks]\nprompt_deadline = 4000\n")
+    shown = _cli("config", "show")
+    assert shown.exit_code == 0
+    warnings = [line for line in shown.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 3, shown.stderr
+    assert any("[loader] budgte" in w and "did you mean budget?" in w and str(config) in w
+               for w in warnings)
+    assert any("[hookz]" in w and "did you mean hooks?" in w for w in warnings)
+    assert any("prompt_deadline" in w and "prompt_deadline_ms" in w for w in warnings)
+    assert "loader.budget" in shown.stdout and "1500" in shown.stdout
+    doctor = json.loads(_cli("doctor", "--json").stdout)
+    assert len(doctor["config"]) == 3 and any("budgte" in line for line in doctor["config"])
+    config.write_text("[loader]\nbudget = 1500\n")
+    (tmp_path / "home" / ".lorestack" / "config.toml").write_text("")
+    clean = _cli("config", "show")
+    assert "warning:" not in clean.stderr and json.loads(_cli("doctor", "--json").stdout)[
+        "config"] == []
+
+
+@pytest.mark.parametrize("text, key", [("[retrieval]\nk = 0\n", "retrieval.k"),
+                                       ("[retrieval]\nrrf_k = -10\n", "retrieval.rrf_k"),
+                                       ("[loader]\nbudget = -5\n", "loader.budget")])
+def test_out_of_range_settings_are_refused_by_name(repo, text, key):
+    """Trial finding: `retrieval.k = 0` made every search answer 'no matches' and
+    `retrieval.rrf_k = -10` crashed it with ZeroDivisionError ('a bug in lorestack'). A
+    setting out of range is now one line naming it and the file, from the file or from
+    `config set` (which wrote `loader.budget = -5` before)."""
+    config = repo / ".memory" / "config.toml"
+    config.write_text(text)
+    searched = _cli("search", "anything")
+    assert searched.exit_code == 1
+    assert key in searched.stderr and str(config) in searched.stderr
+    assert "bug" not in searched.stderr and "Traceback" not in searched.stderr
+    config.unlink()
+    refused = _cli("config", "set", key, "--", "-5")
+    assert refused.exit_code == 1 and "greater than or equal" in refused.stderr
+    assert not config.exists()
+
+
+def test_an_unknown_token_encoding_is_a_setting_to_fix_not_a_bug(repo, monkeypatch):
+    """Trial finding: `tokens.encoding = "bogus"` gave 'unexpected ValueError ... this is a
+    bug in lorestack' over three lines."""
+    monkeypatch.setenv("LORESTACK_TOKENS__ENCODING", "bogus")
+    shown = _cli("context", "--query", "x")
+    assert shown.exit_code == 1
+    assert shown.stderr.strip().count("\n") == 0, shown.stderr
+    assert "tokens.encoding 'bogus'" in shown.stderr and "cl100k_base" in shown.stderr
+    assert "bug" not in shown.stderr

@@ -228,14 +228,11 @@ def test_lorestack_ui_serves_and_prints_its_url(repo):
         env=dict(os.environ),
     )
     try:
-        lines = []
-        while True:
-            line = proc.stdout.readline()
-            assert line, proc.stderr.read()
-            lines.append(line)
-            if line.startswith("}"):
-                break
-        started = json.loads("".join(lines))
+        # one JSON line, as `ui --help` says (trial finding: it was indented over five lines,
+        # so a script reading the line it was promised got '{')
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        started = json.loads(line)
         assert started["url"].startswith("http://127.0.0.1:")
         with httpx.Client(follow_redirects=True, timeout=30) as http:
             page = _get_when_up(http, started["url"])

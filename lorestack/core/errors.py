@@ -58,10 +58,12 @@ class MissingExtra(LorestackError):
 
 
 class LLMError(LorestackError):
-    """An LLM call failed. `transient` tells whether a retry may help."""
+    """An LLM call failed. `transient` tells whether a retry may help; `unreachable` that the
+    model's server could not be reached at all (a problem of the server, not of the request)."""
 
-    def __init__(self, message: str, transient: bool = False):
+    def __init__(self, message: str, transient: bool = False, unreachable: bool = False):
         self.transient = transient
+        self.unreachable = unreachable
         super().__init__(message)
 
 

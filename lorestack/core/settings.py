@@ -13,13 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import tomllib
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from lorestack.core.errors import ConfigError
+
+# sizes, budgets, counts and times are never negative; a k or a limit is at least 1
+Count = Annotated[int, Field(ge=0)]
+AtLeastOne = Annotated[int, Field(ge=1)]
+Amount = Annotated[float, Field(ge=0)]
 
 
 class TokenSettings(BaseModel):
@@ -32,9 +37,9 @@ class GuardSettings(BaseModel):
 
 
 class LimitsSettings(BaseModel):
-    max_item_bytes: int = 65536        # remember / log text (CLI, stdin, MCP)
-    max_proposal_bytes: int = 262144   # check: text proposals refused above; diffs and hooks cut
-    max_file_bytes: int = 262144       # a larger memory file is read as a truncated excerpt
+    max_item_bytes: AtLeastOne = 65536  # remember / log text (CLI, stdin, MCP)
+    max_proposal_bytes: AtLeastOne = 262144  # check: text proposals refused; diffs, hooks cut
+    max_file_bytes: AtLeastOne = 262144  # a larger memory file is read as a truncated excerpt
 
 
 class EmbeddingSettings(BaseModel):
@@ -42,16 +47,16 @@ class EmbeddingSettings(BaseModel):
     model: str = "all-MiniLM-L6-v2"
     model_dir: str = ""
     allow_download: bool = True  # hooks turn this off: they never wait on the network
-    batch_size: int = 32
-    max_tokens: int = 256
+    batch_size: AtLeastOne = 32
+    max_tokens: AtLeastOne = 256
 
 
 class RetrievalSettings(BaseModel):
-    k: int = 10
-    rrf_k: int = 10
+    k: AtLeastOne = 10
+    rrf_k: Count = 10
     bm25_weight: float = 1.0
     vector_weight: float = 1.0
-    candidates: int = 50
+    candidates: AtLeastOne = 50
     date_weight: float = 2.0
     # default pipeline: boost events said by a person the query names (1.0 on locomo-dev,
     # docs/recall.md §12; it was 0.3)
@@ -61,14 +66,14 @@ class RetrievalSettings(BaseModel):
     chroma_url: str = ""
     chroma_token_env: str = ""  # env var holding a Chroma token (sent as X-Chroma-Token)
     chroma_namespace: str = ""  # collection prefix on a shared server (default: project name)
-    chroma_timeout_s: float = 10.0  # per request to a Chroma server (chroma sets none)
+    chroma_timeout_s: Amount = 10.0  # per request to a Chroma server (chroma sets none)
     cross_encoder_model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
-    llm_rerank_max_items: int = 20
+    llm_rerank_max_items: Count = 20
     relevance_weight: float = 0.75
-    chunk_tokens: int = 512
+    chunk_tokens: AtLeastOne = 512
     # conversational turns (events with a session and a speaker) are found by what their
     # neighbours say; see retrieval/neighbours.py. 0 / false turns each part off.
-    neighbour_chars: int = 120  # index time: this much of the previous/next turn, per side
+    neighbour_chars: Count = 120  # index time: this much of the previous/next turn, per side
     # BM25 boost of that neighbour field (title 2, body 1): 2.5 on locomo-dev, where an
     # answer turn shares the words of the turn that asked it (docs/recall.md §13; it was 0.3)
     neighbour_weight: float = 2.5
@@ -81,46 +86,46 @@ class RetrievalSettings(BaseModel):
 
 
 class DecaySettings(BaseModel):
-    fact: float = 120.0
-    decision: float = 180.0
-    caveat: float = 0.0
-    preference: float = 365.0
-    criterion: float = 0.0
-    event: float = 21.0
-    access_boost: float = 0.5
-    max_strength_factor: float = 8.0
+    fact: Amount = 120.0
+    decision: Amount = 180.0
+    caveat: Amount = 0.0
+    preference: Amount = 365.0
+    criterion: Amount = 0.0
+    event: Amount = 21.0
+    access_boost: Amount = 0.5
+    max_strength_factor: Amount = 8.0
 
 
 class LoaderSettings(BaseModel):
-    budget: int = 2000
-    resident_budget: int = 800
+    budget: Count = 2000
+    resident_budget: Count = 800
     catalog_share: float = 0.25
-    prompt_budget: int = 600
-    journal_days: int = 2
+    prompt_budget: Count = 600
+    journal_days: Count = 2
     journal_share: float = 0.2
-    candidates: int = 50
-    todo_days: int = 14
-    catalog_rescan_s: float = 300.0
+    candidates: AtLeastOne = 50
+    todo_days: Count = 14
+    catalog_rescan_s: Amount = 300.0
     fill_budget: bool = True
-    max_candidates: int = 1000
+    max_candidates: AtLeastOne = 1000
     excerpts: bool = True
-    excerpt_tokens: int = 160
+    excerpt_tokens: Count = 160
 
 
 class HookSettings(BaseModel):
-    deadline_ms: int = 1500
-    prompt_deadline_ms: int = 2500
+    deadline_ms: Count = 1500
+    prompt_deadline_ms: Count = 2500
     # recall modes as in retrieval/modes.py ("hybrid" is an alias of "default")
     session_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "bm25"
     prompt_retrieval: Literal["default", "hybrid", "rrf", "bm25", "vector", "none"] = "default"
-    prompt_k: int = 8
-    session_end_min_interval_s: int = 600
-    client_timeout_s: int = 10
+    prompt_k: Count = 8
+    session_end_min_interval_s: Count = 600
+    client_timeout_s: AtLeastOne = 10
 
 
 class ServiceSettings(BaseModel):
     enabled: bool = True  # the thin client reads LORESTACK_SERVICE__ENABLED from the environment
-    idle_exit_s: float = 1800.0
+    idle_exit_s: Amount = 1800.0
     runtime_dir: str = ""  # the thin client reads LORESTACK_SERVICE__RUNTIME_DIR
 
 
@@ -128,14 +133,14 @@ class LLMSettings(BaseModel):
     model: str = ""
     api_base: str = ""
     api_key_env: str = ""  # name of the env var holding the key; litellm's defaults otherwise
-    timeout_s: float = 30
-    max_retries: int = 2
+    timeout_s: Amount = 30
+    max_retries: Count = 2
     temperature: float = 0.0
 
 
 class ConsolidationSettings(BaseModel):
-    max_tokens: int = 20000
-    ttl_days: int = 90
+    max_tokens: AtLeastOne = 20000
+    ttl_days: Count = 90
     archive_threshold: float = 0.05
     pending_review: bool = True
     min_cluster_similarity: float = 0.55
@@ -144,10 +149,10 @@ class ConsolidationSettings(BaseModel):
     similar_threshold: float = 0.5
     duplicate_threshold: float = 0.68  # merge: calibrated on tests/merge_pairs.py
     tag_weight: float = 0.2
-    min_cluster_events: int = 2
-    max_failures: int = 3
-    llm_max_tokens: int = 400
-    candidates: int = 3
+    min_cluster_events: AtLeastOne = 2
+    max_failures: AtLeastOne = 3
+    llm_max_tokens: AtLeastOne = 400
+    candidates: Count = 3
     cron_at: str = "03:17"
 
 
@@ -383,7 +388,9 @@ def setting_type(dotted: str) -> Any:
         known = sorted(Settings.model_fields) if not fields else sorted(fields)
         where = "sections" if not fields else f"keys in [{section}]"
         raise ConfigError(f"unknown setting '{dotted}'; {where}: {', '.join(known)}")
-    return fields[key].annotation
+    info = fields[key]
+    # the bounds too (`config set loader.budget -- -5` is refused as loading the file would be)
+    return Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
 
 
 def write_setting(path: Path, dotted: str, raw: str,

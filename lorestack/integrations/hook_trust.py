@@ -231,9 +231,24 @@ def forget_trust(client: str, entries: list[HookTrust]) -> int:
     keys = [t.key for t in entries if f"[hooks.state.{_toml_key(t.key)}]" in text]
     if not keys:
         return 0
-    shutil.copy2(config, config.with_name(config.name + BACKUP_SUFFIX))
-    write_atomic(config, _drop_state_tables(text, keys).encode("utf-8"))
+    backup = _keep_first_backup(config)
+    left = _drop_state_tables(text, keys)
+    write_atomic(config, left.encode("utf-8"))
+    try:
+        if backup.read_text("utf-8") == left:  # back to the file as it was before us
+            backup.unlink()
+    except (OSError, UnicodeDecodeError):
+        pass
     return len(keys)
+
+
+def _keep_first_backup(config: Path) -> Path:
+    """config.toml's backup, made once: the file as it was before lorestack first changed it
+    (a later trust or uninstall never overwrites it with a version holding our entries)."""
+    backup = config.with_name(config.name + BACKUP_SUFFIX)
+    if not backup.exists():
+        shutil.copy2(config, backup)
+    return backup
 
 
 def trust_hooks(client: str, path: Path) -> list[HookTrust]:
@@ -267,7 +282,7 @@ def trust_hooks(client: str, path: Path) -> list[HookTrust]:
         raise InstallerError(f"{config}: could not add the trust entries ({exc}); "
                              "nothing was changed") from exc
     if text:
-        shutil.copy2(config, config.with_name(config.name + BACKUP_SUFFIX))
+        _keep_first_backup(config)
     config.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(config, new.encode("utf-8"))
     return todo

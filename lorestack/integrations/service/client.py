@@ -150,6 +150,23 @@ def after_failure(reason: str) -> None:
         restart_mismatched()
 
 
+def wait_until_gone(pid: int | None, timeout: float) -> bool:
+    """Poll until process `pid` has exited (bounded): a stopped service may still answer for
+    a moment while it shuts down (a viewer it served closes first)."""
+    if not pid:
+        return True
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # not ours to signal: it is alive
+            pass
+        time.sleep(0.05)
+    return False
+
+
 def wait_until_up(timeout: float) -> bool:
     """Poll until the service answers a ping (bounded; for `serve`, tests and benchmarks)."""
     deadline = time.monotonic() + timeout
