@@ -73,7 +73,7 @@ def config_set(ctx, key, value, global_, as_json):
     is committed with .memory/ (use an environment variable or --global).
     """
     from lorestack.core.errors import MemoryRootNotFound
-    from lorestack.core.settings import write_setting
+    from lorestack.memory_layers.config_file import write_setting
 
     project, home = _roots(ctx)
     if not global_ and project is None:

@@ -318,6 +318,23 @@ def _read_jsonl(path: Path) -> list[ImportEvent]:
     return out
 
 
+def _broken_json_line(path: Path) -> str | None:
+    """`path:N: why` for the first line that reads as a JSON object but is not one: a file
+    whose only line is broken is taken for a transcript with nothing in it, and would say
+    just "no events" instead of what is wrong."""
+    try:
+        lines = path.read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for number, raw in enumerate(lines, start=1):
+        if raw.strip().startswith("{"):
+            try:
+                json.loads(raw)
+            except ValueError as exc:
+                return f"{path}:{number}: not a JSON line ({_why(exc)})"
+    return None
+
+
 def _why(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         err = exc.errors()[0]
@@ -423,7 +440,9 @@ def import_files(
     for path in paths:
         events.extend(read_source(path, fmt))
     if not events:
-        raise ImportError_("nothing to import: the sources hold no events")
+        broken = next(filter(None, (_broken_json_line(Path(p)) for p in paths)), None)
+        raise ImportError_(f"nothing to import: {broken}" if broken
+                           else "nothing to import: the sources hold no events")
     result = import_events(mem, events, index=index, redact=redact)
     result.source = ", ".join(str(p) for p in paths)
     return result

@@ -342,9 +342,16 @@ def _said_specs(mem, about: list[str]) -> list[str]:
 
 
 def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
-    """An anchor names code that exists (a glob may match nothing yet)."""
+    """An anchor names code that exists in the repository (a glob may match nothing yet)."""
+    repo = os.path.normpath(index.repo)
     for spec in specs:
         anchor = parse(spec)
+        # an anchor names the repository's own code, never a file outside it (`../`, `/etc/…`);
+        # read as written, so a link inside the repository stays the repository's
+        where = os.path.normpath(os.path.join(repo, anchor.path))
+        if os.path.commonpath([repo, where]) != repo:
+            raise AnchorError(f"{anchor.path} is outside the repository {index.repo}; an anchor "
+                              "names a file in it (a path relative to its top)") from None
         if anchor.is_glob:
             continue
         found = index.fingerprint(anchor)

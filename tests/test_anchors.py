@@ -164,6 +164,20 @@ def test_anchors_set_without_about_keeps_them_and_clear_removes_them(code_repo):
     assert item["id"] not in {r["id"] for r in json.loads(run("anchors", "--json").stdout)}
 
 
+def test_an_anchor_outside_the_repository_is_refused(code_repo):
+    # trial2 finding: `anchors set ID --about ../../../etc/passwd` was accepted and pinned
+    item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
+    for outside in ("../../../../../../etc/passwd", "/etc/passwd", "src/../../x/**"):
+        refused = run("anchors", "set", item["id"], "--about", outside, code=1)
+        assert "is outside the repository" in refused.output and "Traceback" not in refused.output
+        run("remember", "Module 6 retries", "--type", "caveat", "--about", outside, code=1)
+    rows = {r["id"]: r["anchors"] for r in json.loads(run("anchors", "--json").stdout)}
+    assert [a["anchor"] for a in rows[item["id"]]] == ["src/mod05.py"]
+    inside = json.loads(run("anchors", "set", item["id"], "--about", "src/../src/mod06.py",
+                            "--json").stdout)
+    assert inside["anchors"] and inside["anchors"][0].endswith("mod06.py")
+
+
 def test_search_and_context_by_place(code_repo):
     caveat = _remember("getUserById caches for 60 s", "--type", "caveat")
     crit = _remember("Never call db.users directly from handlers", "--type", "criterion",

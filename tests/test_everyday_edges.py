@@ -70,6 +70,18 @@ def test_import_names_the_right_field(repo, tmp_path, line, says):
     assert "validation error" not in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("fmt", ["auto", "jsonl"])
+def test_an_import_whose_only_line_is_broken_names_it(repo, tmp_path, fmt):
+    # trial2 finding: auto-detection took the file for a transcript with nothing in it and
+    # said "the sources hold no events"
+    source = tmp_path / "events.jsonl"
+    source.write_text('{"time": "2024-03-02T09:15:00", "text": "Pinned gin"\n')
+    result = CliRunner().invoke(cli, ["import", "--format", fmt, str(source)])
+    assert result.exit_code == 1, result.output
+    assert f"{source}:1:" in result.output and "Traceback" not in result.output
+    assert "hold no events" not in result.output
+
+
 def test_import_help_documents_the_jsonl_fields():
     text = CliRunner().invoke(cli, ["import", "--help"]).output
     for field in ('"time"', "kind", "progress", "type", "session", "speaker", "tags"):

@@ -94,6 +94,8 @@ def test_old_variables_are_read_with_a_deprecation_warning(monkeypatch):
     assert env["LORESTACK_HOOKS__DEADLINE_MS"] == "9"
     assert env["LORESTACK_ROOT"] == "/b"  # the new name wins
     assert "deprecated" in err.getvalue() and err.getvalue().count("\n") == 1
+    # two names: "are deprecated: rename them" (trial2 finding: "A, B is deprecated")
+    assert "MEMSTRATA_ROOT are deprecated: rename them to LORESTACK_" in err.getvalue()
 
 
 def test_a_whole_process_with_the_old_variable_and_home(tmp_path, isolated):

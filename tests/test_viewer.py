@@ -286,3 +286,28 @@ def test_the_app_can_be_mounted_under_a_prefix(app, mem):
     assert page.status_code == 200 and f'href="/ui/items/{written.item.id}"' in page.text
     assert 'href="/ui/static/viewer.css"' in page.text
     assert client.get("/ui/static/viewer.css").status_code == 200
+
+
+def test_a_secret_typed_into_a_file_by_hand_is_shown_redacted(app, client, mem):
+    # context and search show such a secret redacted; the pages did not (trial finding:
+    # /journal, the event page and the cited events showed a ghp_ token typed into a day file)
+    secret = "ghp_" + "Zq8rW2mXv4Lk9Tn3Bc7Hs1Pd6Fy0Ju5Ge2Ra"
+    event = log_event(mem, "rotated the deploy key", "progress")
+    written = remember(mem, "The deploy key lives in the vault", "fact", title="Deploy key")
+    day = next((mem.project.root / "journal").glob("*.md"))
+    day.write_text(day.read_text("utf-8").replace("rotated the deploy key",
+                                                  f"rotated the deploy key to {secret}"), "utf-8")
+    item = written.path.read_text("utf-8")
+    written.path.write_text(item.replace("lives in the vault", f"is {secret}")
+                            .replace("title: Deploy key", f"title: Deploy key {secret}"), "utf-8")
+    app.state.inventory.refresh(force=True)
+    for path in ("/journal", f"/items/{event.id}", "/items"):
+        page = client.get(path).text
+        assert "rotated the deploy key to [REDACTED" in page or path == "/items", path
+        assert secret not in page, path
+    page = client.get(f"/items/{written.item.id}").text
+    shown = page.split('id="item-body">', 1)[1].split("</pre>", 1)[0]
+    assert "[REDACTED" in shown and secret not in shown
+    assert "<h1>Deploy key [REDACTED" in page
+    # the edit form alone holds the file's own text: saving it must not rewrite the secret away
+    assert secret in page.split("<textarea", 1)[1]

@@ -58,7 +58,9 @@ def adopt_legacy_environment(environ: MutableMapping[str, str] | None = None,
     if old and not _env_warned:
         _env_warned = True
         shown = ", ".join(old[:3]) + (f" (+{len(old) - 3} more)" if len(old) > 3 else "")
-        print(f"lorestack: {shown} is deprecated: rename it to {ENV_PREFIX}… "
+        verb = "is" if len(old) == 1 else "are"
+        print(f"lorestack: {shown} {verb} deprecated: rename {'it' if len(old) == 1 else 'them'} "
+              f"to {ENV_PREFIX}… "
               "(the old prefix is read for one more release)", file=stderr or sys.stderr)
     return old
 

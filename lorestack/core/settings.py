@@ -10,7 +10,6 @@ and a test keeps the two in agreement. Entry points get their settings from
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -391,64 +390,3 @@ def setting_type(dotted: str) -> Any:
     info = fields[key]
     # the bounds too (`config set loader.budget -- -5` is refused as loading the file would be)
     return Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-
-
-def write_setting(path: Path, dotted: str, raw: str,
-                  screen: Callable[[str], list[str]] | None = None) -> Any:
-    """Validate `raw` for `section.key` and write it into the TOML file at `path`.
-
-    Only that key changes: comments and formatting of the rest of the file stay (tomlkit).
-    `screen` names what must not be written (the secret guard's kinds found in the value):
-    a project's config.toml is committed with `.memory/`. Returns the typed value written.
-    """
-    import tomlkit
-    from pydantic import TypeAdapter
-
-    found = screen(raw) if screen is not None else []
-    if found:
-        env = "LORESTACK_" + dotted.upper().replace(".", "__")
-        raise ConfigError(
-            f"{dotted}: the value looks like a secret ({', '.join(found)}) and {path} is "
-            f"committed with the project's memory; nothing was written — set it in the "
-            f"environment ({env}) or with --global")
-
-    annotation = setting_type(dotted)
-    try:
-        value = TypeAdapter(annotation).validate_python(raw, strict=False)
-    except ValidationError as exc:
-        raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
-    section, _, key = dotted.partition(".")
-    text = path.read_text("utf-8") if path.exists() else ""
-    try:
-        doc = tomlkit.parse(text)
-    except tomlkit.exceptions.ParseError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from exc
-    table = doc.get(section)
-    if table is None:
-        table = tomlkit.table()
-        doc[section] = table
-    table[key] = value
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _replace_text(path, tomlkit.dumps(doc))
-    return value
-
-
-def _replace_text(path: Path, text: str) -> None:
-    """Atomic replace (temp file in the same folder, fsync, rename) keeping the file's mode."""
-    import os
-    import tempfile
-
-    mode = path.stat().st_mode & 0o777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from urllib.parse import urlencode
 
+from jinja2 import pass_context
+
 KIND_COLOURS = {
     "progress": "#2b8a3e",
     "discussion": "#1971c2",
@@ -66,6 +68,22 @@ def kind_colour(kind: str) -> str:
     return KIND_COLOURS.get(kind, "#495057")
 
 
+@pass_context
+def shown(context, text):
+    """Memory text as pages show it: a secret typed into a file by hand is redacted, as
+    context and search show it (the edit form alone holds the file's own text)."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    if not isinstance(text, str) or not text:
+        return text
+    request = context.get("request")
+    try:
+        threshold = request.app.state.viewer.mem.settings.guard.entropy_threshold
+    except AttributeError:  # a page rendered without the viewer's state (tests, errors)
+        threshold = 4.2
+    return redact_for_reading(text, threshold)[0]
+
+
 def install(env) -> None:
-    env.filters.update(age=age, stamp=stamp, size=size, kind_colour=kind_colour)
+    env.filters.update(age=age, stamp=stamp, size=size, kind_colour=kind_colour, shown=shown)
     env.globals.update(with_query=with_query, KIND_COLOURS=KIND_COLOURS)
