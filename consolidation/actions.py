@@ -269,10 +269,17 @@ def expect_targets(world: World, actions: list[Action]) -> None:
     for action in actions:
         live = world.live(action.target or "") if action.op in _CHANGES_TARGET else None
         if live is not None:
-            action.expect = content_hash(live.item, state=True)
+            action.expect = _expect_hash(live.item, action.op)
 
 
 _CHANGES_TARGET = ("merge", "supersede", "archive_item")
+
+
+def _expect_hash(item: MemoryItem, op: str) -> str:
+    # fading is judged on importance: a person who raised it meant to keep the item (a merge
+    # raises it too, so merge and supersede steps leave it out)
+    extra = f"{item.importance}" if op == "archive_item" else ""
+    return content_hash(item, state=True) + extra
 
 
 def _target_changed(world: World, action: Action) -> str:
@@ -281,7 +288,7 @@ def _target_changed(world: World, action: Action) -> str:
     if action.op not in _CHANGES_TARGET or not action.expect:
         return ""
     live = world.live(action.target or "")
-    if live is None or content_hash(live.item, state=True) == action.expect:
+    if live is None or _expect_hash(live.item, action.op) == action.expect:
         return ""
     return (f"{action.target} ({live.path.name}) was edited after this step was planned; "
             "left as it is, the events are tried again next run")

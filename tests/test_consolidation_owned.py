@@ -89,3 +89,36 @@ def test_a_plan_left_by_a_crash_skips_an_item_edited_before_the_resume(
     assert not report.superseded, report.steps
     assert any("edited after this step was planned" in s for s in report.steps), report.steps
     _live_and_kept(repo, loaded.item.id)
+
+
+def test_a_forget_plan_left_by_a_crash_skips_an_item_confirmed_before_the_resume(
+    repo, monkeypatch
+):
+    from lorestack.memory_layers.markdown import serialize_item
+    from lorestack.memory_layers.models import MemoryItem, Source
+
+    stale = BASE - timedelta(days=900)
+    faded = MemoryItem(id="fact-faded001", type="fact", title="Sprint board lives in Trello",
+                       created=stale, updated=stale, importance=0.3, confidence=0.6,
+                       source=Source(kind="consolidation"))
+    faded.body = faded.title
+    path = repo / ".memory" / "facts" / "sprint-board.md"
+    path.write_text(serialize_item(faded))
+    original = Checkpoint.save_plan
+
+    def crash_after_forget_plan(self, plan) -> None:
+        original(self, plan)
+        if plan.stage == "forget":
+            raise _Crash
+    monkeypatch.setattr(Checkpoint, "save_plan", crash_after_forget_plan)
+    with pytest.raises(_Crash):
+        run_consolidation(direct_mem(repo), now=BASE)
+    monkeypatch.setattr(Checkpoint, "save_plan", original)
+
+    # the user confirms the item by hand (their own, at full confidence) before the resume
+    text = path.read_text("utf-8").replace("kind: consolidation", "kind: user")
+    path.write_text(text.replace("confidence: 0.6", "confidence: 1.0"), "utf-8")
+    report = run_consolidation(direct_mem(repo), now=BASE)
+    assert not report.archived_items, report.steps
+    assert any("edited after this step was planned" in s for s in report.steps), report.steps
+    assert items_by_id(direct_mem(repo))["fact-faded001"].status == "active"
