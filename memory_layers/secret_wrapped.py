@@ -3,7 +3,7 @@ window when it was pasted (`AKIAIOSFODNN7` + newline + `EXAMPLE`, a `ghp_…` to
 at 40 columns).
 
 Only runs of token characters that meet at a line break are joined (no space on either side
-of the break, bar the next line's indentation), and only when the joined run is long enough
+of the break, bar the next line's indentation or quote marker), and only when the joined run is long enough
 to hold a key. Only the prefix-anchored provider rules are tried on the joined run, and only
 a match that crosses a break counts, so joining ordinary wrapped prose cannot raise a keyword
 or entropy alarm. A match is mapped back to the original text, break included, so redaction
@@ -19,8 +19,10 @@ from lorestack.memory_layers.secret_rules import PROVIDER_RULES
 
 # token pieces separated by line breaks; a piece is what a key is made of
 _PIECE = r"[A-Za-z0-9_\-+/=.]"
-_WRAPPED = re.compile(rf"{_PIECE}+(?:\r?\n[ \t]*{_PIECE}+)+")
-_BREAK = re.compile(r"\r?\n[ \t]*")
+# the next line may be indented or carry a quote / comment marker ("> ", "# ") of its block
+_BREAK_SRC = r"\r?\n[ \t]*(?:[>#][ \t]*)*"
+_WRAPPED = re.compile(rf"{_PIECE}+(?:{_BREAK_SRC}{_PIECE}+)+")
+_BREAK = re.compile(_BREAK_SRC)
 _WORD = re.compile(r"[A-Z]?[a-z]+")
 _MIN_JOINED = 16  # shorter than any provider token
 

@@ -96,6 +96,10 @@ SPLIT_OR_GLUED = {
         "key:\n  sk-proj-a8Kf3LmQ9zR2x\n  T7vB1nC4dE6gH0jW5yU8iPo\nend",
         ["a8Kf3LmQ9zR2x", "T7vB1nC4dE6g"],
     ),
+    "github wrapped in a quoted block": (
+        "> pasted:\n> ghp_a8Kf3LmQ9zR2\n> xT7vB1nC4dE6gH0jW5yU8iPo\n> thanks",
+        ["ghp_a8Kf3LmQ9zR2", "xT7vB1nC4dE6g"],
+    ),
     "aws glued by dash": ("key prod-AKIAIOSFODNN7EXAMPLE here", ["AKIAIOSFODNN7EXAMPLE"]),
     "aws glued by underscore": ("key prod_AKIAIOSFODNN7EXAMPLE here", ["AKIAIOSFODNN7EXAMPLE"]),
 }
