@@ -40,6 +40,25 @@ def item_id_for(key: str, item_type: str) -> str:
     return f"{prefix}-{''.join(_ALPHABET[b % 32] for b in digest[:8])}"
 
 
+def content_hash(item: MemoryItem, *, state: bool = False) -> str:
+    """A hash of what a person edits in an item: type, title, tags, body (and with `state`,
+    its status and confirmation too). Consolidation's own merges change none of it."""
+    parts = [item.type, item.title.strip(), ",".join(item.tags), item.body.strip()]
+    if state:
+        parts += [item.status, str(item.human_confirmed)]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
+
+
+def machine_owned(item: MemoryItem) -> bool:
+    """Written by consolidation and not edited since. An item whose text a person changed
+    after consolidation wrote it is theirs: never merged into or superseded without review.
+    Items written before the hash was kept (no `source.written`) stay machine-owned."""
+    if item.source.kind != "consolidation":
+        return False
+    written = (item.source.model_extra or {}).get("written")
+    return not written or written == content_hash(item)
+
+
 class Action(BaseModel):
     """One step of a run's plan (stored as JSON in the checkpoint)."""
 
@@ -55,6 +74,7 @@ class Action(BaseModel):
     day: str | None = None  # journal file name for archive_day
     cluster: list[str] = Field(default_factory=list)  # every event of the cluster behind it
     keys: list[str] = Field(default_factory=list)  # merge: every claim folded into this write
+    expect: str = ""  # the target's content_hash(state=True) when the plan was made
 
     def merge_keys(self) -> list[str]:
         return self.keys or [self.key]
@@ -159,6 +179,8 @@ def _ensure_created(world: World, action: Action, mem: Memory) -> tuple[bool, Pa
     item.title = mem.guard(item.title, redact=True, where="claim title")
     item.body = mem.guard(item.body, redact=True, where="claim text")
     item.tags = [mem.guard(t, redact=True, where="claim tags") for t in item.tags]
+    item.source = type(item.source).model_validate(
+        {**item.source.model_dump(exclude_none=True), "written": content_hash(item)})
     path = world.store.create(item)
     world.touch(path)
     return True, path
@@ -215,6 +237,9 @@ def _archive(world: World, item_id: str, *, reason: str, superseded_by: str | No
 def apply_action(mem: Memory, world: World, action: Action, crash: CrashHook = _noop) -> Applied:
     """Do what is missing of `action`; report whether anything changed."""
     try:
+        changed = _target_changed(world, action)
+        if changed:
+            return Applied(action, False, note=f"skipped: {changed}")
         if action.op in ("add", "propose"):
             done, path = _ensure_created(world, action, mem)
             return Applied(action, done, paths=[path] if path else [])
@@ -237,6 +262,36 @@ def apply_action(mem: Memory, world: World, action: Action, crash: CrashHook = _
         world.refresh()  # someone edited memory meanwhile: see their version from now on
         return Applied(action, False, note=f"skipped: {exc}")
     raise ValueError(f"unknown plan step {action.op!r}")
+
+
+def expect_targets(world: World, actions: list[Action]) -> None:
+    """Keep in each step that changes an existing item what that item said when planned."""
+    for action in actions:
+        live = world.live(action.target or "") if action.op in _CHANGES_TARGET else None
+        if live is not None:
+            action.expect = _expect_hash(live.item, action.op)
+
+
+_CHANGES_TARGET = ("merge", "supersede", "archive_item")
+
+
+def _expect_hash(item: MemoryItem, op: str) -> str:
+    # fading is judged on importance: a person who raised it meant to keep the item (a merge
+    # raises it too, so merge and supersede steps leave it out)
+    extra = f"{item.importance}" if op == "archive_item" else ""
+    return content_hash(item, state=True) + extra
+
+
+def _target_changed(world: World, action: Action) -> str:
+    """Why a step must not run: its target was edited after the plan was made (a plan left by
+    a crash is applied on resume, perhaps after the user changed the item meanwhile)."""
+    if action.op not in _CHANGES_TARGET or not action.expect:
+        return ""
+    live = world.live(action.target or "")
+    if live is None or _expect_hash(live.item, action.op) == action.expect:
+        return ""
+    return (f"{action.target} ({live.path.name}) was edited after this step was planned; "
+            "left as it is, the events are tried again next run")
 
 
 def coalesce_merges(actions: list[Action]) -> list[Action]:

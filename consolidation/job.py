@@ -20,7 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from lorestack.consolidation.actions import Action, World, apply_action, claim_key, coalesce_merges
+from lorestack.consolidation.actions import (
+    Action,
+    World,
+    apply_action,
+    claim_key,
+    coalesce_merges,
+    expect_targets,
+    machine_owned,
+)
 from lorestack.consolidation.checkpoint import Checkpoint, CrashPoints, Plan, State
 from lorestack.consolidation.claims import (
     BudgetExhausted,
@@ -87,7 +95,7 @@ def _candidates(world: World, vectors: _Vectors) -> list[Candidate]:
             continue
         item = loaded.item
         out.append(Candidate(id=item.id, type=item.type, title=item.title, text=item.text,
-                             status=item.status, machine=item.source.kind == "consolidation",
+                             status=item.status, machine=machine_owned(item),
                              importance=item.importance, confidence=item.confidence))
     if out:
         rows = vectors([c.text for c in out])
@@ -145,6 +153,8 @@ class Runner:
     def _record(self, action: Action, note: str) -> None:
         report = self.report
         report.steps.append(action.describe() + (f" [{note}]" if note else ""))
+        if note.startswith("skipped"):
+            return  # named in the steps; nothing was added, superseded or archived
         new_id = str((action.item or {}).get("id") or "")
         target, day = action.target or "", action.day or ""
         if action.op == "add":
@@ -219,6 +229,7 @@ class Runner:
             if self.progress:
                 self.progress(done, total)
         plan.actions = coalesce_merges(plan.actions)
+        expect_targets(self.world, plan.actions)
         return plan
 
     def _anchors(self, text: str, cluster) -> dict:
@@ -297,6 +308,7 @@ class Runner:
         actions = plan_forgetting(self.mem, self.world, processed, now)
         if actions:
             plan = Plan(run=self.report.run, stage="forget", actions=actions)
+            expect_targets(self.world, plan.actions)
             self.checkpoint.save_plan(plan)
             self.crash("plan")
             self.apply_plan(plan)

@@ -27,10 +27,11 @@ from lorestack.memory_layers.secret_rules import (
     TWILIO_TOKEN,
     TWILIO_WORDS,
 )
+from lorestack.memory_layers.secret_wrapped import wrapped_tokens
 
 # bump when the rules change what is found: indexes and cached context built by an older
 # detector are rebuilt from the files
-DETECTOR_VERSION = 3
+DETECTOR_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,9 @@ def find_secrets(text: str, entropy_threshold: float = 4.2) -> list[Finding]:
             if end <= start or _MARKER.fullmatch(text[start:end]):
                 continue
             findings.append(Finding(rule.kind, text[start:end], start, end))
+    # a token a line break splits (its first line alone may match a provider rule too)
+    for kind, start, end in wrapped_tokens(text):
+        findings.append(Finding(kind, text[start:end], start, end))
     if TWILIO_SID.search(text) or TWILIO_WORDS.search(text):
         for match in TWILIO_TOKEN.finditer(text):
             near = text[max(0, match.start() - 160) : match.end() + 160]

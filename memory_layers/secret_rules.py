@@ -65,8 +65,9 @@ def _r(
     return Rule(kind, pattern, group, tuple(hints), check, flags)
 
 
-# a token may not continue a longer word on either side
-_L = r"(?<![A-Za-z0-9_\-])"
+# a token may not continue a longer word on either side; on the left a '-' or '_' may glue
+# it to a name (sess-ghp_..., prod_AKIA...): the prefixes are distinctive enough
+_L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9_\-])"
 
 # ---- values that are not credentials ---------------------------------------------------

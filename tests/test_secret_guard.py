@@ -82,3 +82,59 @@ def test_cli_redact_stores_without_the_secret(repo):
     assert result.exit_code == 0, result.output
     stored = "".join(p.read_text() for p in (repo / ".memory" / "facts").glob("*.md"))
     assert "sk_live_" not in stored and "[REDACTED:" in stored
+
+
+# a key split by a line break when pasted, or glued to a name by '-' / '_': each case is the
+# text and the pieces of the key that must not survive redaction
+SPLIT_OR_GLUED = {
+    "aws wrapped": ("the key is AKIAIOSFODNN7\nEXAMPLE for backups", ["AKIAIOSFODNN7", "EXAMPLE"]),
+    "github wrapped, short head": (
+        "use ghp_a8Kf\n3LmQ9zR2xT7vB1nC4dE6gH0jW5yU8iPo for release",
+        ["ghp_a8Kf", "3LmQ9zR2xT7vB1nC"],
+    ),
+    "openai wrapped, indented": (
+        "key:\n  sk-proj-a8Kf3LmQ9zR2x\n  T7vB1nC4dE6gH0jW5yU8iPo\nend",
+        ["a8Kf3LmQ9zR2x", "T7vB1nC4dE6g"],
+    ),
+    "github wrapped in a quoted block": (
+        "> pasted:\n> ghp_a8Kf3LmQ9zR2\n> xT7vB1nC4dE6gH0jW5yU8iPo\n> thanks",
+        ["ghp_a8Kf3LmQ9zR2", "xT7vB1nC4dE6g"],
+    ),
+    "aws glued by dash": ("key prod-AKIAIOSFODNN7EXAMPLE here", ["AKIAIOSFODNN7EXAMPLE"]),
+    "aws glued by underscore": ("key prod_AKIAIOSFODNN7EXAMPLE here", ["AKIAIOSFODNN7EXAMPLE"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_OR_GLUED))
+def test_split_or_glued_keys_are_found_by_their_provider_rule(name):
+    from lorestack.memory_layers.secret_guard import redact_all
+
+    text, pieces = SPLIT_OR_GLUED[name]
+    kinds = {f.kind for f in find_secrets(text)}
+    assert kinds - {"high-entropy string"}, (name, kinds)  # named, not only a random string
+    clean, _ = redact_all(text)
+    assert not [p for p in pieces if p in clean], clean
+    assert clean.split()[-1] in text.split()  # the words after the key are kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the ghp_ prefix marks a classic token; AKIA marks an\nAWS key id and sk_live_\na note",
+        "\n".join(["3f9a2b7c" * 5, "a1b2c3d4" * 5, "0e9d8c7b" * 5]),
+        "risk-assessment-template-for-the-payments-team\ntask-skeleton-generator-config_v2",
+        "rotate_the_staging_credentials\nbefore_the_freeze and tell_the_team\nafterwards",
+    ],
+)
+def test_line_breaks_and_dashes_between_ordinary_words_are_not_keys(text):
+    assert find_secrets(text) == [], text
+
+
+def test_a_wrapped_key_whose_first_line_is_a_whole_key_loses_its_tail_too():
+    from lorestack.memory_layers.secret_guard import redact_all
+
+    text = "pasted:\nghp_XrQGwa5z5LV3R0sLPu5ZmSuUxRHEY8\nX8a0gX\nexpires in 30 days"
+    clean, _ = redact_all(text)
+    assert "X8a0gX" not in clean and clean.endswith("\nexpires in 30 days"), clean
+    kept = redact_all("use ghp_XrQGwa5z5LV3R0sLPu5ZmSuUxRHEY8X8a0\nRelease notes follow")[0]
+    assert kept.endswith("\nRelease notes follow"), kept

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lorestack.bench.secret_shapes import (  # noqa: F401  (Sample is this module's too)
+    AWS32,
     B62,
     B64,
     HEX,
@@ -234,6 +235,27 @@ def _credentials(g: _Gen) -> dict[str, Callable[[], tuple[str, str]]]:
         "hex api key in prose": lambda: pair("datadog api key: {v}", s(32, HEX)),
         "url query token": lambda: pair(
             "https://api.example.com/v1/export?format=csv&access_token={v}", s(32)
+        ),
+        # a token wrapped by a terminal or an editor when pasted: split by a line break
+        "aws key wrapped": lambda: pair(
+            "aws key id {v} is for the nightly export", g.wrapped("AKIA" + s(16, AWS32), 6)
+        ),
+        "github token wrapped": lambda: pair(
+            "pasted from the settings page:\n{v}\nexpires in 30 days",
+            g.wrapped("ghp_" + s(36), 8),
+        ),
+        "fine-grained pat wrapped twice": lambda: pair(
+            "GH_TOKEN=\n{v}", g.wrapped("github_pat_" + s(22) + "_" + s(59), 10, every=40)
+        ),
+        # a key glued to a name by '-' or '_' (a cookie, a config key, a log field)
+        "token glued after a name": lambda: pair(
+            pick("cookie was sess-{v}", "logged cfg_{v} at start", "prod-{v} in the old env"),
+            pick(
+                "ghp_" + s(36),
+                "AKIA" + s(16, AWS32),
+                "glpat-" + s(20, URLSAFE),
+                "sk_live_" + s(24),
+            ),
         ),
     }
 

@@ -15,6 +15,7 @@ B62 = string.ascii_letters + string.digits
 HEX = "0123456789abcdef"
 B64 = B62 + "+/"
 URLSAFE = B62 + "-_"
+AWS32 = string.ascii_uppercase + "234567"
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,13 @@ class _Gen:
 
     def pick(self, *options: str) -> str:
         return self.rng.choice(options)
+
+    def wrapped(self, value: str, least: int, every: int = 0) -> str:
+        """`value` broken by line breaks: every `every` characters, else once at random."""
+        if every:
+            return "\n".join(value[i : i + every] for i in range(0, len(value), every))
+        cut = self.rng.randint(least, len(value) - 2)
+        return value[:cut] + "\n" + value[cut:]
 
 
 NOTE_WRAPPERS = [
@@ -198,4 +206,18 @@ def benign_samples(g: _Gen) -> dict[str, Callable[[], str]]:
             "login via SSO/okta only",
         ),
         "github actions secret ref": lambda: "env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
+        # line breaks between token-like pieces that are not one token
+        "checksums one per line": lambda: "\n".join(
+            f"{s(64, HEX)}  dist/pkg-{i}.tar.gz" for i in range(3)
+        ),
+        "commit list": lambda: "\n".join(s(40, HEX) for _ in range(4)),
+        "hard-wrapped prose": lambda: (
+            "the ghp_ prefix marks a classic token; AKIA marks an\nAWS key id and sk_live_\n"
+            "a Stripe secret: rotate_the_staging_credentials\nbefore_the_freeze"
+        ),
+        "names glued by dashes": lambda: pick(
+            "risk-assessment-template-for-the-payments-team",
+            "task-skeleton-generator-config_v2",
+            "desk_booking_service-ask_priya_first",
+        ),
     }

@@ -42,6 +42,7 @@ def adversarial_inputs(size: int = 60000) -> dict[str, str]:
         "mysql placeholders": "mysql -p$X " * (size // 11),
         "putty headers": "PuTTY-User-Key-File-2: Private-Lines: 1 " * (size // 40),
         "rejected prose": "the password is required " * (size // 25),
+        "token pieces on every line": "AKIA\n> ghp_\n" * (size // 12),
     }
 
 
