@@ -66,8 +66,11 @@ def edit_criterion(
     spec.verdict = verdict or spec.verdict  # type: ignore[assignment]
     spec.rationale = rationale if rationale is not None else spec.rationale
     drafted = None
-    # the person saw it and chose these terms: theirs now (a confirmed draft stays one)
-    spec.drafted = "confirmed" if spec.drafted == "confirmed" else ""
+    # the person chose the deciding terms: theirs now (a confirmed draft stays one); a
+    # changed verdict, rationale or scope leaves a drafted reading a guess (eleventh
+    # session: `--verdict block` alone made a guess block)
+    if forbid is not None or require is not None or clear_terms:
+        spec.drafted = "confirmed" if spec.drafted == "confirmed" else ""
     if redraft:
         drafted = draft_criterion(mem.settings, spec.condition or item.body, spec)
         item.criterion = spec = drafted.spec

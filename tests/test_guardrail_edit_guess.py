@@ -1,0 +1,31 @@
+"""Eleventh session trial: `criteria edit ID --verdict block` on a drafted (guessed) reading
+turned the guess into the user's own terms, so it blocked on terms nobody accepted. Only
+terms the person gives (or `criteria confirm`) make a reading decide."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
+
+ASYNC = "Don't introduce async APIs, click is synchronous"
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_changing_only_the_verdict_keeps_a_guess_a_guess(repo):
+    made = invoke("remember", "--json", "--type", "criterion", ASYNC, "--keyword", "async")
+    rid = json.loads(made.stdout)["item"]["id"]
+    edited = invoke("criteria", "edit", rid, "--verdict", "block", "--rationale", "click")
+    assert edited.exit_code == 0 and "a guess" in edited.stdout
+    assert invoke("check", "--no-retrieval", "Add async def invoke_async").exit_code == 1
+    # the person's own terms decide, and confirming the guess makes it decide too
+    invoke("criteria", "confirm", rid)
+    assert invoke("check", "--no-retrieval", "Add async def invoke_async").exit_code == 2
+    invoke("criteria", "edit", rid, "--redraft")
+    invoke("criteria", "edit", rid, "--forbid", "async def")
+    assert invoke("check", "--no-retrieval", "Add async def invoke_async").exit_code == 2
