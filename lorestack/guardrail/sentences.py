@@ -53,8 +53,11 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _TRIGGER_PREPS,
     _VERB_CUES,
     _WORDS,
+    _content,
     _glob,
     _is_path,
+    _split_list,
+    _split_scope,
     implied,
     meaningful,
     passive_act,
@@ -103,49 +106,6 @@ def _find_cue(words: list[str]) -> tuple[str, int, int]:
                         return "prohibition", i, end + 1
                     return kind, i, end
     return "", -1, -1
-
-
-def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool, list[str]]:
-    """(term, says 'new', paths) of an object phrase: determiners and generic nouns go."""
-    says_new = "new" in words
-    paths = [_glob(w) for w in words if _is_path(w)]
-    kept = [w.strip(".,()'\"`") for w in words if not _is_path(w)]
-    kept = [w for w in kept if w and w not in _DETERMINERS and w not in _STOP]
-    while kept and kept[-1] in _SCOPE_PREPS:  # "print statements in": the scope is cut off
-        kept.pop()
-    if alternative:
-        kept = [w for w in kept if w not in _QUALIFIERS] or kept
-    specific = [w for w in kept if w not in _GENERIC_NOUNS]
-    if paths and not specific:  # ".env files": the path says it all
-        return "", says_new, paths
-    return " ".join(specific or kept), says_new, paths
-
-
-def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """(object words, scope words, trigger words) of what follows a verb."""
-    obj: list[str] = []
-    scope: list[str] = []
-    trigger: list[str] = []
-    target = obj
-    for w in rest:
-        if w in _TRIGGER_PREPS:
-            target = trigger
-            continue
-        if w in _SCOPE_PREPS and target is obj:
-            target = scope
-        target.append(w)
-    return obj, scope, trigger
-
-
-def _split_list(words: list[str]) -> list[list[str]]:
-    """Object words split at "or" / "and" / "nor" / "/" (each part a thing of its own)."""
-    groups: list[list[str]] = [[]]
-    for w in words:
-        if w in ("or", "and", "nor"):
-            groups.append([])
-        else:
-            groups[-1].append(w)
-    return [g for g in groups if g]
 
 
 def _forms(term: str, gate: str) -> list[str]:
