@@ -46,7 +46,7 @@ _GENERIC_NOUNS = frozenset(
 )
 _QUALIFIERS = frozenset("real actual proper dedicated separate single explicit".split())
 _STOP = frozenset(
-    "we i you it is are be was were will can could would may might shall "
+    "we i you it is are be was were has have had will can could would may might shall "
     "and or plus with by of as so".split()
 )
 # objects whose code form differs from their name: the words they imply
@@ -277,6 +277,8 @@ def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool,
     if alternative:
         kept = [w for w in kept if w not in _QUALIFIERS] or kept
     specific = [w for w in kept if w not in _GENERIC_NOUNS]
+    while specific and specific[-1] in _SCOPE_PREPS:  # "formatting in (new code)"
+        specific.pop()
     if paths and not specific:  # ".env files": the path says it all
         return "", says_new, paths
     return " ".join(specific or kept), says_new, paths

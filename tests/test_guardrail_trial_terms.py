@@ -1,0 +1,27 @@
+"""Eleventh session, a new user's trial on the requests sdist: sentences a team would type
+whose drafted terms carried grammar (a trailing preposition, "has", "anything") or joined
+two recommended ways into one term. Each reading is checked on the words it drafts."""
+
+from __future__ import annotations
+
+from lorestack.guardrail.sentences import read_sentence
+
+
+def _terms(d) -> list[str]:
+    return d.keywords + d.forbid + d.require + d.alternatives + d.unless
+
+
+def test_a_term_never_ends_in_a_preposition():
+    """"% formatting or .format() in new code" drafted 'formatting in' (the generic 'code'
+    went after the trailing preposition was looked at)."""
+    d = read_sentence("Prefer f-strings over % formatting or .format() in new code.")
+    assert "formatting in" not in _terms(d)
+    assert "formatting" in d.forbid
+    d = read_sentence("A release is only cut after HISTORY.md has an entry for the new version.")
+    assert not [t for t in _terms(d) if t.split()[-1] in ("for", "in", "of")]
+
+
+def test_has_and_have_are_grammar_not_a_term():
+    d = read_sentence("A release is only cut after HISTORY.md has an entry for the new version.")
+    assert not [t for t in _terms(d) if "has" in t.split() or "have" in t.split()]
+
