@@ -25,3 +25,12 @@ def test_has_and_have_are_grammar_not_a_term():
     d = read_sentence("A release is only cut after HISTORY.md has an entry for the new version.")
     assert not [t for t in _terms(d) if "has" in t.split() or "have" in t.split()]
 
+
+def test_recommended_ways_joined_by_or_are_each_an_alternative():
+    """"use the httpbin fixture or mock the adapter instead" is two ways, not the one term
+    'httpbin fixture mock adapter'."""
+    d = read_sentence("Tests must not hit the real network; use the httpbin fixture or mock "
+                      "the adapter instead.")
+    assert "httpbin fixture mock adapter" not in d.alternatives
+    assert "httpbin fixture" in d.alternatives and "mock adapter" in d.alternatives
+

@@ -266,6 +266,14 @@ _PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
 _BE = frozenset("is are be".split())
 
 
+def split_at_or(words: list[str]) -> list[list[str]]:
+    """Object words split at "or" only: the ways a rule offers (an "and" joins them)."""
+    groups: list[list[str]] = [[]]
+    for w in words:
+        groups.append([]) if w == "or" else groups[-1].append(w)
+    return [g for g in groups if g]
+
+
 def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool, list[str]]:
     """(term, says 'new', paths) of an object phrase: determiners and generic nouns go."""
     says_new = "new" in words

@@ -62,6 +62,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     meaningful,
     passive_act,
     spell_and_scope,
+    split_at_or,
     such_as,
     without_particle,
 )
@@ -245,7 +246,11 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         if extra:
             r.alternatives.append(extra)
     word = term if (verb in _GENERIC_VERBS or cue in _VERB_CUES) else verb
-    if word:
+    ways = [_content(g, alternative=True)[0] for g in split_at_or(obj)]
+    if cue in _VERB_CUES and len(ways) > 1:  # "use the X fixture or mock the Y": two ways
+        r.alternatives.extend(w for w in ways if w)
+        d.steps.append(f"'{cue}': wants '{' | '.join(w for w in ways if w)}'")
+    elif word:
         (r.alternatives if cue in _VERB_CUES else r.required).append(word)
         d.steps.append(f"'{cue}{'' if cue in _VERB_CUES else ' ' + verb}': wants '{word}'")
     for p in paths:
