@@ -34,3 +34,10 @@ def test_recommended_ways_joined_by_or_are_each_an_alternative():
     assert "httpbin fixture mock adapter" not in d.alternatives
     assert "httpbin fixture" in d.alternatives and "mock adapter" in d.alternatives
 
+
+def test_anything_is_no_part_of_a_term():
+    d = read_sentence("Never remove or rename anything exported from requests/__init__.py "
+                      "outside a major release.")
+    assert not [t for t in _terms(d) if "anything" in t]
+    assert not [t for t in _terms(d) if t.startswith(("rename ", "added:rename "))]
+

@@ -36,7 +36,7 @@ _SCOPE_PREPS = frozenset(
 _TRIGGER_PREPS = frozenset("before after when whenever while".split())
 _DETERMINERS = frozenset(
     "a an the any some our your their its this that these those more other another "
-    "additional extra every each new own".split()
+    "additional extra every each new own anything something everything".split()
 )
 _GENERIC_NOUNS = frozenset(
     "api apis code component components function functions file files module modules "
@@ -264,6 +264,14 @@ def meaningful(term: str) -> bool:
 _ALLOWED = frozenset("allowed permitted acceptable ok okay".split())
 _PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
 _BE = frozenset("is are be".split())
+
+
+def verb_gate(verb: str) -> str:
+    """'added' for a verb that introduces, 'changed' for one that edits, else ''."""
+    base = verb.removesuffix("ing")
+    if base in _INTRODUCE or base + "e" in _INTRODUCE:
+        return "added"
+    return "changed" if base in _EDIT or verb in _EDIT else ""
 
 
 def split_at_or(words: list[str]) -> list[list[str]]:

@@ -64,6 +64,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     spell_and_scope,
     split_at_or,
     such_as,
+    verb_gate,
     without_particle,
 )
 
@@ -143,14 +144,19 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         if r.required:
             return
     verb = ""
+    mixed = False  # two acts whose gates differ ("add or change"): no gate
     if cue not in _NO_VERB_CUES and after:
         if cue != "avoid" or after[0].endswith("ing"):
             verb, after = after[0], without_particle(after[1:])
+        if verb and len(after) > 2 and after[0] in ("or", "and") and after[1] not in (
+                _DETERMINERS | _STOP) and not _is_path(after[1]):
+            # "never remove or rename X": two acts on one object (the second is no term)
+            second, after = after[1], without_particle(after[2:])
+            mixed = verb_gate(verb) != verb_gate(second)
     obj, scope, trigger = _split_scope(after)
     term, says_new, paths = _content(obj)
     base = verb.removesuffix("ing")
-    gate = "added" if says_new or base in _INTRODUCE or base + "e" in _INTRODUCE else ""
-    gate = "changed" if not gate and (base in _EDIT or verb in _EDIT) else gate
+    gate = "added" if says_new else "" if mixed else verb_gate(verb)
     scope_paths = [_glob(w) for w in scope if _is_path(w)]
     if (base in _EDIT or verb in _EDIT) and scope_paths + paths:
         for p in scope_paths + paths:
