@@ -41,3 +41,12 @@ def test_anything_is_no_part_of_a_term():
     assert not [t for t in _terms(d) if "anything" in t]
     assert not [t for t in _terms(d) if t.startswith(("rename ", "added:rename "))]
 
+
+def test_only_after_wants_what_comes_after_not_the_act():
+    """"A release is only cut after HISTORY.md has an entry" required 'cut': every proposal
+    that cuts a release kept it. What it wants is the entry, where a release is cut."""
+    d = read_sentence("A release is only cut after HISTORY.md has an entry for the new version.")
+    assert "cut" not in d.require and [t.lower() for t in d.require] == ["history.md"]
+    assert "release" in d.keywords
+    d = read_sentence("Only tag a version after CHANGELOG.md lists it")
+    assert [t.lower() for t in d.require] == ["changelog.md"]
