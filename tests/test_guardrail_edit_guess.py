@@ -29,3 +29,22 @@ def test_changing_only_the_verdict_keeps_a_guess_a_guess(repo):
     invoke("criteria", "edit", rid, "--redraft")
     invoke("criteria", "edit", rid, "--forbid", "async def")
     assert invoke("check", "--no-retrieval", "Add async def invoke_async").exit_code == 2
+
+
+def test_redraft_drops_the_old_readings_alternatives(repo):
+    """`--redraft` cleared forbid/require/unless but kept the alternatives of the reading it
+    replaced (a reader's old alternative survived every redraft); `--clear-terms` too."""
+    text = "Tests must not hit the real network; use the recorded fixtures instead"
+    rid = json.loads(invoke("remember", "--json", "--type", "criterion", text).stdout)["item"]["id"]
+    from lorestack.memory_layers.memory import Memory
+
+    mem = Memory.open(repo)
+    loaded = mem.get(rid)
+    item = loaded.item.model_copy(deep=True)
+    item.criterion.alternatives = ["stale old reading"]  # as an older reader drafted it
+    mem.store_for(item.scope).update(loaded, item)
+    redrafted = invoke("criteria", "edit", rid, "--redraft")
+    assert "stale old reading" not in redrafted.stdout and "recorded fixtures" in redrafted.stdout
+    cleared = invoke("criteria", "edit", rid, "--clear-terms")
+    assert "recorded fixtures" in cleared.stdout  # the sentence alone, read at check time
+    assert Memory.open(repo).get(rid).item.criterion.alternatives == []

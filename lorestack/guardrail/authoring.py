@@ -5,9 +5,10 @@ A draft read from the sentence is a guess and never blocks; terms the person typ
 or confirmed are theirs and decide (block or warn as the criterion says).
 
 Only the parts given change; `redraft` reads the sentence again (the rules' draft, or the
-LLM's when configured) and `clear_terms` drops forbid/require/unless so `check` reads the
-sentence itself at check time. Writes go through the store's lock and checksum (a file
-edited meanwhile is never overwritten) and through the secret guard, like `remember`.
+LLM's when configured) and `clear_terms` drops forbid/require/unless (and the drafted
+alternatives) so `check` reads the sentence itself at check time. Writes go through the
+store's lock and checksum (a file edited meanwhile is never overwritten) and through the
+secret guard, like `remember`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def edit_criterion(
         raise LorestackError(f"'{item_id}' is a {item.type}, not a criterion")
     spec = item.criterion
     if clear_terms or redraft:
-        spec.forbid, spec.require, spec.unless = [], [], []
+        # alternatives are only ever drafted: the old reading's go with it
+        spec.forbid, spec.require, spec.unless, spec.alternatives = [], [], [], []
     a = spec.applies_to
     a.keywords = list(keywords) if keywords is not None else a.keywords
     a.paths = list(paths) if paths is not None else a.paths
