@@ -48,3 +48,17 @@ def test_redraft_drops_the_old_readings_alternatives(repo):
     cleared = invoke("criteria", "edit", rid, "--clear-terms")
     assert "recorded fixtures" in cleared.stdout  # the sentence alone, read at check time
     assert Memory.open(repo).get(rid).item.criterion.alternatives == []
+
+
+def test_a_block_says_what_to_do_with_the_rules_own_id(repo):
+    """A block told only how to drop an outdated rule, with `forget ID` left as a
+    placeholder; it now says to change the proposal, and how to correct terms that misread
+    it, each with the blocking criterion's id."""
+    made = invoke("remember", "--json", "--type", "criterion", "Library code never prints",
+                  "--forbid", "print(", "--verdict", "block")
+    rid = json.loads(made.stdout)["item"]["id"]
+    out = invoke("check", "--no-retrieval", "Add a print() in adapters.send")
+    assert out.exit_code == 2
+    assert "change the proposal" in out.output
+    assert f"lorestack forget {rid} --reason" in out.output and "forget ID" not in out.output
+    assert f"lorestack criteria edit {rid}" in out.output
