@@ -5,9 +5,10 @@ A draft read from the sentence is a guess and never blocks; terms the person typ
 or confirmed are theirs and decide (block or warn as the criterion says).
 
 Only the parts given change; `redraft` reads the sentence again (the rules' draft, or the
-LLM's when configured) and `clear_terms` drops forbid/require/unless so `check` reads the
-sentence itself at check time. Writes go through the store's lock and checksum (a file
-edited meanwhile is never overwritten) and through the secret guard, like `remember`.
+LLM's when configured) and `clear_terms` drops forbid/require/unless (and the drafted
+alternatives) so `check` reads the sentence itself at check time. Writes go through the
+store's lock and checksum (a file edited meanwhile is never overwritten) and through the
+secret guard, like `remember`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def edit_criterion(
         raise LorestackError(f"'{item_id}' is a {item.type}, not a criterion")
     spec = item.criterion
     if clear_terms or redraft:
-        spec.forbid, spec.require, spec.unless = [], [], []
+        # alternatives are only ever drafted: the old reading's go with it
+        spec.forbid, spec.require, spec.unless, spec.alternatives = [], [], [], []
     a = spec.applies_to
     a.keywords = list(keywords) if keywords is not None else a.keywords
     a.paths = list(paths) if paths is not None else a.paths
@@ -66,8 +68,11 @@ def edit_criterion(
     spec.verdict = verdict or spec.verdict  # type: ignore[assignment]
     spec.rationale = rationale if rationale is not None else spec.rationale
     drafted = None
-    # the person saw it and chose these terms: theirs now (a confirmed draft stays one)
-    spec.drafted = "confirmed" if spec.drafted == "confirmed" else ""
+    # the person chose the deciding terms: theirs now (a confirmed draft stays one); a
+    # changed verdict, rationale or scope leaves a drafted reading a guess (eleventh
+    # session: `--verdict block` alone made a guess block)
+    if forbid is not None or require is not None or clear_terms:
+        spec.drafted = "confirmed" if spec.drafted == "confirmed" else ""
     if redraft:
         drafted = draft_criterion(mem.settings, spec.condition or item.body, spec)
         item.criterion = spec = drafted.spec

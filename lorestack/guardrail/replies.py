@@ -75,12 +75,12 @@ def report(result: CheckResult, *, undecided: bool = True) -> str:
         lines.append(describe(f))
     if undecided:
         lines.extend(_undecided_lines(result))
-    if result.violations:
-        ids = " ".join(f.id for f in result.violations)
+    for f in result.violations:  # what to do, with the rule's own id (no placeholder)
         lines.append(
-            "If the proposal should go ahead anyway because a rule is outdated, the user can "
-            f"`lorestack supersede {result.violations[0].id} ...` or `lorestack forget ID "
-            f"--reason ...` ({ids})."
+            f"To go ahead, change the proposal so it keeps {f.id}. If its terms misread the "
+            f"proposal, `lorestack criteria test {f.id} \"…\"` shows why and `lorestack "
+            f"criteria edit {f.id}` corrects them; if the rule is outdated, the user can "
+            f"`lorestack supersede {f.id} \"new rule\"` or `lorestack forget {f.id} --reason …`."
         )
     for f in result.notes:
         lines.append(

@@ -36,7 +36,7 @@ _SCOPE_PREPS = frozenset(
 _TRIGGER_PREPS = frozenset("before after when whenever while".split())
 _DETERMINERS = frozenset(
     "a an the any some our your their its this that these those more other another "
-    "additional extra every each new own".split()
+    "additional extra every each new own anything something everything".split()
 )
 _GENERIC_NOUNS = frozenset(
     "api apis code component components function functions file files module modules "
@@ -46,7 +46,7 @@ _GENERIC_NOUNS = frozenset(
 )
 _QUALIFIERS = frozenset("real actual proper dedicated separate single explicit".split())
 _STOP = frozenset(
-    "we i you it is are be was were will can could would may might shall "
+    "we i you it is are be was were has have had will can could would may might shall "
     "and or plus with by of as so".split()
 )
 # objects whose code form differs from their name: the words they imply
@@ -264,3 +264,64 @@ def meaningful(term: str) -> bool:
 _ALLOWED = frozenset("allowed permitted acceptable ok okay".split())
 _PASSIVE_BANS = frozenset("forbidden banned prohibited disallowed".split())
 _BE = frozenset("is are be".split())
+
+
+def verb_gate(verb: str) -> str:
+    """'added' for a verb that introduces, 'changed' for one that edits, else ''."""
+    base = verb.removesuffix("ing")
+    if base in _INTRODUCE or base + "e" in _INTRODUCE:
+        return "added"
+    return "changed" if base in _EDIT or verb in _EDIT else ""
+
+
+def split_at_or(words: list[str]) -> list[list[str]]:
+    """Object words split at "or" only: the ways a rule offers (an "and" joins them)."""
+    groups: list[list[str]] = [[]]
+    for w in words:
+        groups.append([]) if w == "or" else groups[-1].append(w)
+    return [g for g in groups if g]
+
+
+def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool, list[str]]:
+    """(term, says 'new', paths) of an object phrase: determiners and generic nouns go."""
+    says_new = "new" in words
+    paths = [_glob(w) for w in words if _is_path(w)]
+    kept = [w.strip(".,()'\"`") for w in words if not _is_path(w)]
+    kept = [w for w in kept if w and w not in _DETERMINERS and w not in _STOP]
+    while kept and kept[-1] in _SCOPE_PREPS:  # "print statements in": the scope is cut off
+        kept.pop()
+    if alternative:
+        kept = [w for w in kept if w not in _QUALIFIERS] or kept
+    specific = [w for w in kept if w not in _GENERIC_NOUNS]
+    while specific and specific[-1] in _SCOPE_PREPS:  # "formatting in (new code)"
+        specific.pop()
+    if paths and not specific:  # ".env files": the path says it all
+        return "", says_new, paths
+    return " ".join(specific or kept), says_new, paths
+
+
+def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(object words, scope words, trigger words) of what follows a verb."""
+    obj: list[str] = []
+    scope: list[str] = []
+    trigger: list[str] = []
+    target = obj
+    for w in rest:
+        if w in _TRIGGER_PREPS:
+            target = trigger
+            continue
+        if w in _SCOPE_PREPS and target is obj:
+            target = scope
+        target.append(w)
+    return obj, scope, trigger
+
+
+def _split_list(words: list[str]) -> list[list[str]]:
+    """Object words split at "or" / "and" / "nor" / "/" (each part a thing of its own)."""
+    groups: list[list[str]] = [[]]
+    for w in words:
+        if w in ("or", "and", "nor"):
+            groups.append([])
+        else:
+            groups[-1].append(w)
+    return [g for g in groups if g]

@@ -53,13 +53,18 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _TRIGGER_PREPS,
     _VERB_CUES,
     _WORDS,
+    _content,
     _glob,
     _is_path,
+    _split_list,
+    _split_scope,
     implied,
     meaningful,
     passive_act,
     spell_and_scope,
+    split_at_or,
     such_as,
+    verb_gate,
     without_particle,
 )
 
@@ -105,49 +110,6 @@ def _find_cue(words: list[str]) -> tuple[str, int, int]:
     return "", -1, -1
 
 
-def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool, list[str]]:
-    """(term, says 'new', paths) of an object phrase: determiners and generic nouns go."""
-    says_new = "new" in words
-    paths = [_glob(w) for w in words if _is_path(w)]
-    kept = [w.strip(".,()'\"`") for w in words if not _is_path(w)]
-    kept = [w for w in kept if w and w not in _DETERMINERS and w not in _STOP]
-    while kept and kept[-1] in _SCOPE_PREPS:  # "print statements in": the scope is cut off
-        kept.pop()
-    if alternative:
-        kept = [w for w in kept if w not in _QUALIFIERS] or kept
-    specific = [w for w in kept if w not in _GENERIC_NOUNS]
-    if paths and not specific:  # ".env files": the path says it all
-        return "", says_new, paths
-    return " ".join(specific or kept), says_new, paths
-
-
-def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """(object words, scope words, trigger words) of what follows a verb."""
-    obj: list[str] = []
-    scope: list[str] = []
-    trigger: list[str] = []
-    target = obj
-    for w in rest:
-        if w in _TRIGGER_PREPS:
-            target = trigger
-            continue
-        if w in _SCOPE_PREPS and target is obj:
-            target = scope
-        target.append(w)
-    return obj, scope, trigger
-
-
-def _split_list(words: list[str]) -> list[list[str]]:
-    """Object words split at "or" / "and" / "nor" / "/" (each part a thing of its own)."""
-    groups: list[list[str]] = [[]]
-    for w in words:
-        if w in ("or", "and", "nor"):
-            groups.append([])
-        else:
-            groups[-1].append(w)
-    return [g for g in groups if g]
-
-
 def _forms(term: str, gate: str) -> list[str]:
     """A forbidden term with its gate, plus the words it implies."""
     out = [f"{gate}:{term}" if gate else term]
@@ -182,14 +144,19 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         if r.required:
             return
     verb = ""
+    mixed = False  # two acts whose gates differ ("add or change"): no gate
     if cue not in _NO_VERB_CUES and after:
         if cue != "avoid" or after[0].endswith("ing"):
             verb, after = after[0], without_particle(after[1:])
+        if verb and len(after) > 2 and after[0] in ("or", "and") and after[1] not in (
+                _DETERMINERS | _STOP) and not _is_path(after[1]):
+            # "never remove or rename X": two acts on one object (the second is no term)
+            second, after = after[1], without_particle(after[2:])
+            mixed = verb_gate(verb) != verb_gate(second)
     obj, scope, trigger = _split_scope(after)
     term, says_new, paths = _content(obj)
     base = verb.removesuffix("ing")
-    gate = "added" if says_new or base in _INTRODUCE or base + "e" in _INTRODUCE else ""
-    gate = "changed" if not gate and (base in _EDIT or verb in _EDIT) else gate
+    gate = "added" if says_new else "" if mixed else verb_gate(verb)
     scope_paths = [_glob(w) for w in scope if _is_path(w)]
     if (base in _EDIT or verb in _EDIT) and scope_paths + paths:
         for p in scope_paths + paths:
@@ -284,14 +251,38 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         extra, _, _ = _content(via, alternative=True)
         if extra:
             r.alternatives.append(extra)
+    if cue == "only" and trigger and verb not in _GENERIC_VERBS and _only_after(r, verb, term,
+                                                                                before, trigger):
+        return
     word = term if (verb in _GENERIC_VERBS or cue in _VERB_CUES) else verb
-    if word:
+    ways = [_content(g, alternative=True)[0] for g in split_at_or(obj)]
+    if cue in _VERB_CUES and len(ways) > 1:  # "use the X fixture or mock the Y": two ways
+        r.alternatives.extend(w for w in ways if w)
+        d.steps.append(f"'{cue}': wants '{' | '.join(w for w in ways if w)}'")
+    elif word:
         (r.alternatives if cue in _VERB_CUES else r.required).append(word)
         d.steps.append(f"'{cue}{'' if cue in _VERB_CUES else ' ' + verb}': wants '{word}'")
     for p in paths:
         _add(d.paths, p)
     if trigger:
         _add(d.keywords, _content(trigger)[0])
+
+
+def _only_after(r: _Reading, verb: str, term: str, before: list[str], trigger: list[str]
+                ) -> bool:
+    """"A release is only cut after HISTORY.md has an entry": the file named after is wanted
+    where the act occurs; the act is no requirement (every proposal doing it kept it). A
+    state ("after the rc has been out for a week") is no word a proposal shows: as before
+    (on the tuning sets it turned two passing look-alikes undecided for two violations)."""
+    files = [w.strip(".,") for w in trigger if _is_path(w) and "." in w.rsplit("/", 1)[-1]]
+    want = files[0] if files else ""
+    if not want:
+        return False
+    r.required.append(want)
+    _subject_applies(r, before)
+    _add(r.draft.keywords, term or verb)
+    r.draft.steps.append(f"'only {verb} … {trigger[0]}': wants '{want}' where it occurs")
+    return True
 
 
 def _subject_applies(r: _Reading, before: list[str]) -> None:
