@@ -115,3 +115,16 @@ def test_list_pages_and_names_the_total(repo):
     assert last.stderr.strip() == "showing 4-5 of 5 items"
     beyond = run("list", "--type", "decision", "--offset", "9")
     assert beyond.stdout.strip() == "no items" and beyond.stderr.strip() == "no items at offset 9 of 5"
+
+
+def test_show_finds_items_by_written_id_or_by_file_name(repo):
+    facts = repo / ".memory" / "facts"
+    (facts / "no-id-here.md").write_text("---\ntype: fact\ntitle: Hand written\n---\nBy hand.\n")
+    (facts / "slug-of-title.md").write_text(
+        "---\nid: 'fact-quoted1'\ntype: fact\ntitle: Quoted id\n---\nQuoted.\n")
+    assert "By hand." in run("show", "no-id-here").stdout
+    assert "Quoted." in run("show", "fact-quoted1").stdout
+    assert run("forget", "fact-quoted1", "--reason", "old").exit_code == 0
+    assert json.loads(run("show", "fact-quoted1", "--json").stdout)["status"] == "archived"
+    assert run("restore", "fact-quoted1").exit_code == 0
+    assert run("show", "fact-missing").exit_code != 0
