@@ -165,17 +165,21 @@ def log_cmd(ctx, text, kind, tags, redact, as_json):
 @click.option("--status", type=click.Choice(["active", "pending", "archived", "superseded", "all"]),
               default="active", show_default=True,
               help="Only items with this status (superseded: archived items something replaced).")
+@click.option("--limit", "-n", type=click.IntRange(min=0), help="Show at most this many.")
+@click.option("--offset", type=int, default=0,
+              help="Skip this many first (negative: show the last ones).")
 @click.option("--json", "as_json", is_flag=True, help="Print the items as JSON.")
 @click.pass_context
-def list_cmd(ctx, item_type, layer, status, as_json):
-    """List memory items (events too with --type event or --layer L3)."""
+def list_cmd(ctx, item_type, layer, status, limit, offset, as_json):
+    """List memory items (events too with --type event or --layer L3), oldest first within
+    each type; how many there are goes to stderr (--limit/--offset page them)."""
     from types import SimpleNamespace
 
     from lorestack import app
     from lorestack.app.models import ListRequest
 
     listing = app.run(ListRequest(caller=caller_for(ctx), type=item_type, layer=layer,
-                                  status=status))
+                                  status=status, offset=offset, limit=limit))
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
@@ -190,6 +194,19 @@ def list_cmd(ctx, item_type, layer, status, as_json):
     rendered = table(rows, ["id", "type", "status", "updated", "title"])
     kinds = [SimpleNamespace(type=it["type"]) for it in listing.items]
     click.echo(_paint_table_types(rendered, kinds) if rendered else "no items")
+    click.echo(page_summary(len(rows), listing.total, offset), err=True)
+
+
+def page_summary(shown: int, total: int, offset: int) -> str:
+    """'12 items', or which of them a page showed and how to ask for the next."""
+    if shown == total:
+        return f"{total} item{'s' if total != 1 else ''}"
+    if not shown:
+        return f"no items at offset {offset} of {total}"
+    first = (offset if offset >= 0 else max(0, total + offset)) + 1
+    more = (f"; --offset {first - 1 + shown} for the next page"
+            if first - 1 + shown < total else "")
+    return f"showing {first}-{first - 1 + shown} of {total} items{more}"
 
 
 @click.command()

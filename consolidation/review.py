@@ -47,9 +47,11 @@ def _merge_target(item: MemoryItem) -> str | None:
     return (item.model_extra or {}).get("proposed_merge_into")
 
 
-def list_pending(mem: Memory) -> list[PendingClaim]:
-    store = mem.require_project().store
-    loaded = store.load_all(include_archived=False)
+def list_pending(mem: Memory, loaded=None) -> list[PendingClaim]:
+    """Pending claims, oldest first; `loaded`: the project store's active items when the
+    caller has read them already (`review` hands the same to `stale_items`)."""
+    if loaded is None:
+        loaded = mem.require_project().store.load_all(include_archived=False)
     titles = {li.item.id: li.item.title for li in loaded.items}
     out = []
     for li in loaded.items:

@@ -369,14 +369,17 @@ def item_states(index: AnchorIndex, item) -> list[AnchorState]:
                        str(extra.get("anchor_commit") or ""))
 
 
-def stale_items(mem) -> list[tuple[MemoryItem, list[AnchorState]]]:
-    """Active project items whose anchored code changed, with what changed."""
+def stale_items(mem, loaded=None) -> list[tuple[MemoryItem, list[AnchorState]]]:
+    """Active project items whose anchored code changed, with what changed. `loaded`: the
+    project store's `load_all(include_archived=False)` when the caller has it already."""
     index = index_for(mem)
     if index is None:
         return []
     out = []
-    for loaded in mem.require_project().store.load_all(include_archived=False).items:
-        item = loaded.item
+    if loaded is None:
+        loaded = mem.require_project().store.load_all(include_archived=False)
+    for one in loaded.items:
+        item = one.item
         if not item.anchors:
             continue
         stale = stale_states(item_states(index, item))

@@ -344,6 +344,7 @@ class Listing:
     items: list[MemoryItem]
     paths: dict[str, Path]
     problems: list[InvalidItem]
+    total: int = 0  # how many matched before `offset`/`limit` kept a page of them
 
 
 def display_status(item: MemoryItem) -> str:
@@ -384,9 +385,10 @@ def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
 
 def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
                status: str | None = "active", include_events: bool = False,
-               redact: bool = False) -> Listing:
+               redact: bool = False, offset: int = 0, limit: int | None = None) -> Listing:
     """Items by type/layer/status; status `superseded` is the archived items something replaced
-    (`archived` lists every archived item, superseded ones included)."""
+    (`archived` lists every archived item, superseded ones included). `offset`/`limit` keep one
+    page (a negative offset counts from the end); only that page is redacted."""
     loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
     items, paths = [], {}
     for li in loaded.items:
@@ -410,9 +412,11 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
                                     created=ev.time, updated=ev.time, tags=ev.tags,
                                     source=Source(kind=ev.source)))
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
+    total, start = len(items), offset if offset >= 0 else max(0, len(items) + offset)
+    items = items[start:None if limit is None else start + limit]
     if redact:
         items = [_redacted_item(mem, it) for it in items]
-    return Listing(items, paths, loaded.problems)
+    return Listing(items, paths, loaded.problems, total)
 
 
 def show(mem: Memory, item_id: str, *, redact: bool = False):

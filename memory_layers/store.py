@@ -221,10 +221,21 @@ class MemoryStore:
         return result
 
     def find(self, item_id: str) -> LoadedItem:
-        # fast path: file named after the id or the slug is unknown, so scan
+        # the file's name is a slug of the title, so scan; outside the service (no parse cache)
+        # a file whose bytes never spell the id is not parsed: the id is written in its
+        # frontmatter, or it is the file's stem or a special file's fixed id
+        from lorestack.memory_layers import parse_cache
+
+        needle = item_id.encode("utf-8") if not parse_cache.enabled() else None
         for path in self.item_files():
             try:
-                loaded = self.load_file(path)
+                if needle is None or path.stem == item_id or self._defaults_for(path)[0]:
+                    loaded = self.load_file(path)
+                else:
+                    raw, note = self.read_file(path)
+                    if needle not in raw:
+                        continue
+                    loaded = self.parse_loaded(path, raw, note)
             except (InvalidItem, OSError):
                 continue
             if loaded.item.id == item_id:

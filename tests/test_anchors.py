@@ -314,3 +314,18 @@ def test_the_files_a_shell_command_names(tmp_path):
     assert files_in_command("cat 'src/a.ts", repo, repo) == []  # unbalanced quote: no such word
     many = " ".join(f"src/{c}.ts" for c in "abcd") + " src/users/repo.ts"
     assert MAX_FILES < 5 and files_in_command(f"wc -l {many}", repo, repo) == []
+
+
+def test_review_lists_pending_claims_and_stale_items_together(code_repo):
+    """`review` reads the store once for both lists (a 10k store was parsed twice)."""
+    item = _remember("getUserById caches for 60 s; invalidate on role change", "--type", "caveat")
+    claim = code_repo / ".memory" / "facts" / "claim.md"
+    claim.write_text("---\nid: fact-claim01\ntype: fact\ntitle: The queue is Redis streams\n"
+                     "status: pending\nconfidence: 0.6\n---\nThe queue is Redis streams.\n")
+    path = code_repo / "src" / "users" / "repo.ts"
+    path.write_text(path.read_text().replace("cache.set(id, row, 60);", "cache.set(id, 1);"))
+    listed = json.loads(run("review", "--json").stdout)
+    assert [p["id"] for p in listed["pending"]] == ["fact-claim01"]
+    assert [s["id"] for s in listed["stale"]] == [item["id"]]
+    text = run("review").stdout
+    assert "fact-claim01" in text and item["id"] in text and "may be stale" in text

@@ -98,3 +98,33 @@ def test_global_preference(repo):
     r = run("remember", "Answer in British English", "--type", "preference", "--scope", "global", "--json")
     path = json.loads(r.stdout)["path"]
     assert ".lorestack" in path
+
+
+def test_list_pages_and_names_the_total(repo):
+    ids = [json.loads(run("remember", f"Decision number {n} about the build", "--type", "decision", "--json").stdout)["item"]["id"]
+           for n in range(5)]
+    whole = run("list", "--type", "decision")
+    assert whole.stderr.strip() == "5 items"
+    page = run("list", "--type", "decision", "--limit", "2", "--offset", "2", "--json")
+    assert [i["id"] for i in json.loads(page.stdout)] == ids[2:4] and page.stderr == ""
+    page = run("list", "--type", "decision", "--limit", "2", "--offset", "2")
+    assert ids[2] in page.stdout and ids[1] not in page.stdout and ids[4] not in page.stdout
+    assert page.stderr.strip() == "showing 3-4 of 5 items; --offset 4 for the next page"
+    last = run("list", "--type", "decision", "-n", "2", "--offset", "-2")
+    assert ids[3] in last.stdout and ids[4] in last.stdout and ids[2] not in last.stdout
+    assert last.stderr.strip() == "showing 4-5 of 5 items"
+    beyond = run("list", "--type", "decision", "--offset", "9")
+    assert beyond.stdout.strip() == "no items" and beyond.stderr.strip() == "no items at offset 9 of 5"
+
+
+def test_show_finds_items_by_written_id_or_by_file_name(repo):
+    facts = repo / ".memory" / "facts"
+    (facts / "no-id-here.md").write_text("---\ntype: fact\ntitle: Hand written\n---\nBy hand.\n")
+    (facts / "slug-of-title.md").write_text(
+        "---\nid: 'fact-quoted1'\ntype: fact\ntitle: Quoted id\n---\nQuoted.\n")
+    assert "By hand." in run("show", "no-id-here").stdout
+    assert "Quoted." in run("show", "fact-quoted1").stdout
+    assert run("forget", "fact-quoted1", "--reason", "old").exit_code == 0
+    assert json.loads(run("show", "fact-quoted1", "--json").stdout)["status"] == "archived"
+    assert run("restore", "fact-quoted1").exit_code == 0
+    assert run("show", "fact-missing").exit_code != 0

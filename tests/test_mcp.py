@@ -118,3 +118,36 @@ def test_check_tool_blocks_a_proposal_against_a_criterion(repo):
             assert ok["verdict"] == "pass"
 
     anyio.run(main)
+
+
+def test_stdio_server_lists_pages_and_sees_edits_between_calls(repo):
+    """`lorestack mcp` keeps parsed items between calls (as the service does); an edited or
+    new file is read again, and list_memories says the total beside its page."""
+    import os
+    import sys
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    facts = repo / ".memory" / "facts"
+    for n in range(4):
+        (facts / f"f{n}.md").write_text(f"---\nid: fact-f{n}\ntype: fact\ntitle: Old title {n}\n"
+                                        f"created: '2030-01-0{n + 1}T00:00:00Z'\n---\nBody {n}.\n")
+    params = StdioServerParameters(command=sys.executable, args=["-m", "lorestack.cli", "mcp"],
+                                   env=dict(os.environ), cwd=str(repo))
+
+    async def main():
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            first = _json(await session.call_tool("list_memories", {"type": "fact", "limit": 2}))
+            # the card (project.md) is a fact too: 4 + 1
+            assert first["total"] == 5 and [r["id"] for r in first["items"]] == ["fact-f2", "fact-f3"]
+            path = facts / "f3.md"
+            path.write_text(path.read_text().replace("Old title 3", "New title three"))
+            (facts / "f4.md").write_text("---\nid: fact-f4\ntype: fact\ntitle: Added\n"
+                                         "created: '2030-01-09T00:00:00Z'\n---\nLater.\n")
+            again = _json(await session.call_tool("list_memories", {"type": "fact", "limit": 2}))
+            assert again["total"] == 6
+            assert [r["title"] for r in again["items"]] == ["New title three", "Added"]
+
+    anyio.run(main)

@@ -132,6 +132,8 @@ class ListRequest(Request):
     type: Literal[FileItemType, "event"] | None = None
     layer: Literal["L1", "L2", "L3"] | None = None
     status: Literal["active", "pending", "archived", "superseded", "all"] = "active"
+    offset: int = 0  # skip this many (negative: start this many from the end)
+    limit: int | None = Field(default=None, ge=0)  # at most this many (None: all)
 
 
 class ListResponse(BaseModel):
@@ -139,6 +141,7 @@ class ListResponse(BaseModel):
     # its `layer` and `shown_status` (`superseded` for an archived item something replaced)
     items: list[dict[str, Any]]
     problems: list[str] = Field(default_factory=list)  # files skipped, and why
+    total: int = 0  # how many matched; `items` is the page `offset`/`limit` asked for
 
 
 class ShowRequest(Request):

@@ -27,12 +27,14 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
     include_events = request.type == "event" or request.layer == "L3"
     listing = list_items(mem, item_type=request.type, layer=request.layer,
                          status=None if request.status == "all" else request.status,
-                         include_events=include_events, redact=True)
+                         include_events=include_events, redact=True,
+                         offset=request.offset, limit=request.limit)
     rows = [{**jsonable(it.frontmatter()), "body": it.body,
              "path": str(listing.paths.get(it.id, "")), "shown_status": display_status(it),
              "layer": it.layer}
             for it in listing.items]
-    return ListResponse(items=rows, problems=[str(p) for p in listing.problems])
+    return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
+                        total=listing.total)
 
 
 def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:

@@ -89,12 +89,14 @@ def review(request: ReviewRequest, opener: Opener = open_memory) -> ReviewRespon
     from lorestack.consolidation import review as claims
 
     mem = opener(request.caller, True)
-    pending = claims.list_pending(mem)
+    # read once: the pending claims and the stale anchors are both among the active items
+    loaded = mem.require_project().store.load_all(include_archived=False)
+    pending = claims.list_pending(mem, loaded)
     if request.action == "list":
         from lorestack.memory_layers.anchors import stale_items, stale_note
 
         stale = [{"id": item.id, "title": item.title, "note": stale_note(states)}
-                 for item, states in stale_items(mem)]
+                 for item, states in stale_items(mem, loaded)]
         return ReviewResponse(pending=jsonable(pending), stale=stale)
     chosen = [p.id for p in pending] if request.all else list(request.ids)
     if not chosen:

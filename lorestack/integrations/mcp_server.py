@@ -178,4 +178,9 @@ def _bound(tool, memory, tool_error):
 
 def serve(root: str | None = None) -> None:
     """Run the server on stdio until the client closes it."""
+    from lorestack.memory_layers import parse_cache
+
+    # a long-lived reader like the service: an unchanged file is not parsed again on each call
+    # (list_memories at 10k items parsed every file every time)
+    parse_cache.enable(True)
     build_server(root).run("stdio")

@@ -90,14 +90,15 @@ def list_memories(mem: Memory,
     from lorestack.memory_layers.models import now_utc
     from lorestack.retrieval.render_context import age_label
 
-    listing = list_(ListRequest(type=type, layer=layer), _given(mem))
+    limit = max(1, min(limit, 500))
+    # the last `limit` of the listing: only those are redacted and sent
+    listing = list_(ListRequest(type=type, layer=layer, offset=-limit, limit=limit), _given(mem))
     now = now_utc()
     rows = [{"id": i["id"], "type": i["type"], "layer": i.get("layer"), "scope": i.get("scope"),
              "title": i["title"], "age": age_label(datetime.fromisoformat(i["updated"]), now),
              "confidence": i.get("confidence")}
             for i in listing.items]
-    limit = max(1, min(limit, 500))
-    return {"items": rows[-limit:], "total": len(rows)}
+    return {"items": rows, "total": listing.total}
 
 
 def check(mem: Memory, proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
