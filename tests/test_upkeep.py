@@ -30,6 +30,19 @@ def editor(tmp_path: Path, old: str, new: str) -> dict:
     return {"EDITOR": str(script), "VISUAL": str(script)}
 
 
+def _fresh_project_with_export(tmp_path, monkeypatch, exported: str):
+    """A second project, freshly initialised (its own card removed: the export brings one),
+    and the export written to a file: (its folder, the file)."""
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    run("init")
+    (other / ".memory" / "project.md").unlink()
+    dump = tmp_path / "memory.jsonl"
+    dump.write_text(exported, "utf-8")
+    return other, dump
+
+
 def test_edit_saves_validates_and_reindexes(repo, tmp_path):
     item = json.loads(run("remember", "The cache TTL is 300 seconds", "--json").stdout)["item"]
     run("search", "cache TTL")  # the index exists before the edit
@@ -164,13 +177,7 @@ def test_export_then_import_memory_is_exact(repo, tmp_path, monkeypatch):
     journal = next(r for r in records if r["kind"] == "journal")
     assert journal["events"][0]["text"] == "Chose Postgres 16 for billing"
 
-    other = tmp_path / "elsewhere"
-    other.mkdir()
-    monkeypatch.chdir(other)
-    run("init")
-    (other / ".memory" / "project.md").unlink()  # the export brings its own card
-    dump = tmp_path / "memory.jsonl"
-    dump.write_text(exported, "utf-8")
+    other, dump = _fresh_project_with_export(tmp_path, monkeypatch, exported)
     done = json.loads(run("import-memory", str(dump), "--json").stdout)
     assert not done["conflicts"] and not done["problems"]
     assert _files(other / ".memory") == _files(repo / ".memory")  # byte for byte
@@ -252,13 +259,7 @@ def test_import_memory_redacts_a_secret_from_the_export_and_counts_it(repo, tmp_
     exported = run("export").stdout
     assert token in exported  # the export is the files as they are
 
-    other = tmp_path / "elsewhere"
-    other.mkdir()
-    monkeypatch.chdir(other)
-    run("init")
-    (other / ".memory" / "project.md").unlink()  # the export brings its own card
-    dump = tmp_path / "memory.jsonl"
-    dump.write_text(exported, "utf-8")
+    other, dump = _fresh_project_with_export(tmp_path, monkeypatch, exported)
     dry = json.loads(run("import-memory", str(dump), "--dry-run", "--json").stdout)
     assert dry["redacted"] == 3
     done = json.loads(run("import-memory", str(dump), "--json").stdout)
