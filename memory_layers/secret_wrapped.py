@@ -21,7 +21,9 @@ from lorestack.memory_layers.secret_rules import PROVIDER_RULES
 _PIECE = r"[A-Za-z0-9_\-+/=.]"
 # the next line may be indented or carry a quote / comment marker ("> ", "# ") of its block
 _BREAK_SRC = r"\r?\n[ \t]*(?:[>#][ \t]*)*"
-_WRAPPED = re.compile(rf"{_PIECE}+(?:{_BREAK_SRC}{_PIECE}+)+")
+# a run starts only where a run of token characters starts: tried from inside a long blob
+# (base64, a minified line) the pattern backtracked from every position, quadratic in its length
+_WRAPPED = re.compile(rf"(?<!{_PIECE}){_PIECE}+(?:{_BREAK_SRC}{_PIECE}+)+")
 _BREAK = re.compile(_BREAK_SRC)
 _WORD = re.compile(r"[A-Z]?[a-z]+")
 _MIN_JOINED = 16  # shorter than any provider token
