@@ -64,8 +64,12 @@ def load(mem: Memory) -> list[SecretSpot]:
     roots = StoreRoots.of(mem)
     spots = []
     for key, rows in sorted(stored.items()):
-        for line, kinds in rows if isinstance(rows, list) else []:
-            spots.append(SecretSpot(roots.absolute(key), line, tuple(kinds)))
+        for row in rows if isinstance(rows, list) else []:
+            # [line, kinds]; a row of another shape (another version's file) is passed over
+            if (isinstance(row, list) and len(row) == 2
+                    and (row[0] is None or isinstance(row[0], int))
+                    and isinstance(row[1], list) and all(isinstance(k, str) for k in row[1])):
+                spots.append(SecretSpot(roots.absolute(key), row[0], tuple(row[1])))
     return spots
 
 

@@ -105,3 +105,25 @@ def test_the_service_path_tells_the_session_and_doctor_names_file_and_line(stock
     assert TOKEN not in doctor.stdout + doctor.stderr
     shown = json.loads(run_cli("doctor", "--json", cwd=stocked).stdout)
     assert shown["secrets"] and TOKEN not in json.dumps(shown)
+
+
+def test_the_notice_never_carries_the_secret_nor_fails_the_hook(mem):
+    """Review findings: a file named after the key it holds put the key into the notice (and
+    the session file); a secrets.json row of another shape raised inside the prompt hook."""
+    from lorestack.app.secret_notice import secret_notice
+    from lorestack.app.sessions import load_session
+
+    named = mem.project.root / "facts" / f"{TOKEN}.md"
+    named.write_text(f"---\ntitle: CI\n---\nThe runner uses {TOKEN}.\n")
+    index = MemoryIndex(mem, warn=lambda _m: None)
+    try:
+        index.sync()
+    finally:
+        index.close()
+    notice = secret_notice(mem, "s1")
+    assert notice and "looks like a secret" in notice and "[REDACTED" in notice
+    assert TOKEN not in notice
+    assert TOKEN not in json.dumps(load_session(mem, "s1"))
+    assert secret_notice(mem, "s1") is None  # told once
+    (mem.primary.index_dir / "secrets.json").write_text(json.dumps({"p:facts/x.md": [5, [1]]}))
+    assert secret_notice(mem, "s2") is None  # passed over, no exception
