@@ -172,6 +172,8 @@ def doctor(ctx, repair, as_json):
             click.echo(f"problem: {problem}")
         for secret in report.secrets:
             click.echo(f"secret: {secret}")
+        for path in report.unread:
+            click.echo(f"note: not read: {path}")
         for action in report.actions:
             click.echo(f"action: {action}")
         for problem in hooks.problems:

@@ -42,18 +42,23 @@ class DoctorReport:
     caches: str = "ok"                  # the loader's cache files
     problems: list[str] = field(default_factory=list)   # files that do not parse (schema)
     secrets: list[str] = field(default_factory=list)    # file and line of a hand-typed secret
+    unread: list[str] = field(default_factory=list)     # markdown no scan reads (a note only)
     issues: list[str] = field(default_factory=list)     # what is wrong with the indexes
     repaired: bool = False
     actions: list[str] = field(default_factory=list)
 
 
-def _expected_docs(index: MemoryIndex,
-                   secrets: list[SecretSpot]) -> tuple[set[str], int, list[str]]:
+def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot],
+                   unread: list[str]) -> tuple[set[str], int, list[str]]:
     """Doc ids the files define right now (parses everything: doctor is not a hot path);
-    where a file holds a secret goes to `secrets`."""
+    where a file holds a secret goes to `secrets`, markdown no scan reads (a README, a
+    sub-folder of notes) to `unread`: named, but no fault of the memory's."""
+    from lorestack.memory_layers.safefiles import STRAY_NOTE
+
     sources = list_sources(index.mem)
     per_file: dict = {}
-    problems = [f"not read: {s}" for s in sources.skipped]
+    unread.extend(s for s in sources.skipped if s.endswith(STRAY_NOTE))
+    problems = [f"not read: {s}" for s in sources.skipped if not s.endswith(STRAY_NOTE)]
     for src in sources:
         notes: list[str] = []
         try:
@@ -187,7 +192,7 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
 
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     spots: list[SecretSpot] = []
-    expected, report.files, report.problems = _expected_docs(index, spots)
+    expected, report.files, report.problems = _expected_docs(index, spots, report.unread)
     report.secrets = [spot.describe() for spot in spots]
     report.problems.extend(_criterion_problems(index))
     report.documents = len(expected)

@@ -5,6 +5,8 @@ Each test is a finding's repro: it failed before its fix and passes after.
 
 from __future__ import annotations
 
+import json
+
 from lorestack.core.errors import ConcurrentEdit
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.operations import forget, log_event
@@ -179,6 +181,11 @@ def test_markdown_put_where_no_scan_reads_it_is_named_not_ignored(repo):
     assert "diagram.png" not in listed.stderr
     doctor = run_cli("doctor", cwd=repo)
     assert all(str(p) in doctor.stdout + doctor.stderr for p in named)
+    # named as notes, not as problems: a README kept in .memory fails no `doctor` gate (review)
+    assert all(f"note: not read: {p}" in doctor.stdout for p in named)
+    assert "problem: not read" not in doctor.stdout
+    report = json.loads(run_cli("doctor", "--json", cwd=repo).stdout)
+    assert not report["problems"] and len(report["unread"]) == len(named)
 
 
 def test_a_hand_edit_saved_while_a_rewrite_is_being_written_is_not_overwritten(
