@@ -311,3 +311,24 @@ def test_a_secret_typed_into_a_file_by_hand_is_shown_redacted(app, client, mem):
     assert "<h1>Deploy key [REDACTED" in page
     # the edit form alone holds the file's own text: saving it must not rewrite the secret away
     assert secret in page.split("<textarea", 1)[1]
+
+
+def test_the_review_diff_and_the_frontmatter_show_a_hand_typed_secret_redacted(
+        app, client, mem):
+    # review finding: the diff against the item a claim would replace and the item page's
+    # frontmatter block were built from the raw text
+    secret = "ghp_" + "Zq8rW2mXv4Lk9Tn3Bc7Hs1Pd6Fy0Ju5Ge2Ra"
+    old = remember(mem, "Deploys read the key from the vault", "fact", title="Deploy key")
+    old.path.write_text(old.path.read_text("utf-8").replace("from the vault", f"{secret}")
+                        .replace("title: Deploy key", f"title: Deploy key {secret}"), "utf-8")
+    store = mem.require_project().store
+    store.create(MemoryItem(id="fact-pending2", type="fact", title="Deploys use OIDC",
+                            body="Deploys use OIDC", status="pending", confidence=0.6,
+                            proposed_supersedes=old.item.id,
+                            source=Source(kind="consolidation", events=[])))
+    app.state.inventory.refresh(force=True)
+    review = client.get("/review").text
+    assert 'class="diff"' in review and "[REDACTED" in review and secret not in review
+    page = client.get(f"/items/{old.item.id}").text
+    front = page.split('class="frontmatter">', 1)[1].split("</pre>", 1)[0]
+    assert "[REDACTED" in front and secret not in front
