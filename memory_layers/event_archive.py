@@ -105,7 +105,12 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
                                  "by hand (`lorestack doctor` shows the problem)")
         header = "" if target.exists() else f"# Archived events of {found.path.stem}\n\n"
         with locked(journal.paths.locks_dir, f"archive-{found.path.name}"):
-            append_durable(target, (header + render_event(archived)).encode("utf-8"))
+            # a re-run after a refused rewrite (ConcurrentEdit below) finds it archived already
+            archived_before = target.exists() and _entry_span(
+                target.read_bytes().decode("utf-8", errors="surrogateescape").split("\n"),
+                event.id) is not None
+            if not archived_before:
+                append_durable(target, (header + render_event(archived)).encode("utf-8"))
         kept = lines[:span[0]] + lines[span[1]:]
         def unchanged() -> None:  # a hand edit saved meanwhile is kept, not overwritten
             if found.path.read_bytes() != before:

@@ -249,6 +249,13 @@ def test_a_hand_edit_of_a_journal_day_saved_while_forget_rewrites_it_is_kept(
     except ConcurrentEdit:
         pass
     assert path.read_bytes() == saved[0]
+    # the re-run the message asks for archives it once, not twice (review finding)
+    monkeypatch.setattr(fsutil.os, "fsync", real_fsync)
+    forget(mem, first.id, "wrong entry")
+    archived = next((repo / ".memory" / "archive").rglob(path.name)).read_text("utf-8")
+    assert archived.count(f'"id": "{first.id}"') == 1, archived
+    assert b"A note the user typed into the day." in path.read_bytes()
+    assert first.id.encode() not in path.read_bytes()
 
 
 def test_a_journal_file_not_named_as_a_day_is_named_not_ignored(mem, repo):
