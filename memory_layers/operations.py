@@ -355,25 +355,11 @@ def display_status(item: MemoryItem) -> str:
 def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
     """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
     replaced (the file itself is left alone)."""
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    from lorestack.memory_layers.secret_guard import redact_tree
 
-    threshold = mem.settings.guard.entropy_threshold
-    found = False
-
-    def clean(value):
-        nonlocal found
-        if isinstance(value, str):
-            text, kinds = redact_for_reading(value, threshold)
-            found = found or bool(kinds)
-            return text
-        if isinstance(value, list):
-            return [clean(v) for v in value]
-        if isinstance(value, dict):
-            return {k: clean(v) for k, v in value.items()}
-        return value
-
-    title, body, tags = clean(item.title), clean(item.body), clean(list(item.tags))
-    criterion = clean(item.criterion.model_dump()) if item.criterion else None
+    crit = item.criterion.model_dump() if item.criterion else None
+    (title, body, tags, criterion), found = redact_tree(
+        (item.title, item.body, list(item.tags), crit), mem.settings.guard.entropy_threshold)
     if not found:
         return item
     copy = item.model_copy(deep=True)

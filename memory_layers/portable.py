@@ -163,7 +163,7 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     """The file as it may be written: a secret in an item's fields or a journal's text is
     replaced, as `import` and `remember --redact` do (a file without one is kept byte for
     byte). Other files (config, .gitignore) are not markdown memory and are kept as they are."""
-    from lorestack.memory_layers.secret_guard import has_secret, redact_all
+    from lorestack.memory_layers.secret_guard import has_secret, redact_all, redact_tree
 
     kind = _kind(rel)
     if kind not in ("item", "journal"):
@@ -182,13 +182,7 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     item = parse_item(target, data, default_type=_default_type(rel), default_scope=scope)
 
     def clean(value):
-        if isinstance(value, str):
-            return redact_all(value, threshold)[0]
-        if isinstance(value, list):
-            return [clean(v) for v in value]
-        if isinstance(value, dict):
-            return {k: clean(v) for k, v in value.items()}
-        return value
+        return redact_tree(value, threshold)[0]
 
     # field by field, so a redacted value stays one YAML value (the id names the file: kept)
     fields = {k: (v if k == "id" else clean(v)) for k, v in item.frontmatter().items()}

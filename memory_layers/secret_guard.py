@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from lorestack.core.errors import SecretDetected
 from lorestack.memory_layers.secret_context import ALL_RULES
@@ -293,3 +294,23 @@ def _redact_cached(text: str, entropy_threshold: float) -> tuple[str, tuple[str,
     # the same blocks are rendered on every prompt; a resident process redacts each once
     clean, kinds = redact_all(text, entropy_threshold)
     return clean, tuple(kinds)
+
+
+def redact_tree(value: Any, entropy_threshold: float = 4.2) -> tuple[Any, bool]:
+    """`value` (text, or lists and dicts of them: an item's fields) with each text redacted
+    for reading, and whether anything was found. Other values are kept as they are."""
+    found = False
+
+    def clean(v: Any) -> Any:
+        nonlocal found
+        if isinstance(v, str):
+            text, kinds = redact_for_reading(v, entropy_threshold)
+            found = found or bool(kinds)
+            return text
+        if isinstance(v, list | tuple):
+            return type(v)(clean(x) for x in v)
+        if isinstance(v, dict):
+            return {k: clean(x) for k, x in v.items()}
+        return v
+
+    return clean(value), found
