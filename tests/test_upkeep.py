@@ -230,13 +230,7 @@ def test_export_then_import_memory_keeps_files_written_by_hand(repo, tmp_path, m
     assert by_path["facts/deploys.md"]["item"]["type"] == "fact"
     assert by_path["decisions/queue.md"]["item"]["type"] == "decision"
 
-    other = tmp_path / "elsewhere"
-    other.mkdir()
-    monkeypatch.chdir(other)
-    run("init")
-    (other / ".memory" / "project.md").unlink()
-    dump = tmp_path / "memory.jsonl"
-    dump.write_text(exported, "utf-8")
+    other, dump = _fresh_project_with_export(tmp_path, monkeypatch, exported)
     done = json.loads(run("import-memory", str(dump), "--json").stdout)
     assert not done["problems"] and not done["conflicts"]
     assert _files(other / ".memory") == _files(repo / ".memory")
