@@ -17,7 +17,7 @@ import click
 
 from lorestack.cli.install_cmds import install, uninstall
 from lorestack.cli.main import open_memory
-from lorestack.cli.render import emit_json, read_piped_stdin, read_stdin_input
+from lorestack.cli.render import emit_json, read_piped_stdin, read_stdin_input, words_argument
 from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
 from lorestack.core.errors import LorestackError
 
@@ -248,7 +248,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
 
 
 @click.command(cls=CheckCommand)
-@click.argument("text", required=False)
+@words_argument("text")
 @click.option(
     "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
 )

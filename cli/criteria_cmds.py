@@ -7,7 +7,7 @@ import click
 
 from lorestack.cli.check_cmds import _proposal, _quiet_stdout, _repo_dir
 from lorestack.cli.main import open_memory
-from lorestack.cli.render import emit_json
+from lorestack.cli.render import emit_json, words_argument
 
 
 @click.group()
@@ -17,7 +17,7 @@ def criteria():
 
 @criteria.command(name="test")
 @click.argument("criterion_id")
-@click.argument("text", required=False)
+@words_argument("text")
 @click.option(
     "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
 )

@@ -8,7 +8,7 @@ from datetime import datetime
 import click
 
 from lorestack.cli.main import open_memory
-from lorestack.cli.render import emit_json, humanize_age, paint_type, table
+from lorestack.cli.render import emit_json, humanize_age, paint_type, table, words_argument
 from lorestack.memory_layers.models import ITEM_TYPES
 from lorestack.retrieval.modes import CHOICES as MODE_CHOICES
 
@@ -24,7 +24,7 @@ def _progress_bar(label: str):
 
 
 @click.command()
-@click.argument("query", required=False)
+@words_argument("query")
 @click.option("-k", "--k", "k", type=click.IntRange(1, 1000), default=None,
               help="How many results (default: retrieval.k, 10).")
 @click.option("--type", "types", multiple=True, type=click.Choice(TYPES),

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lorestack.cli.main import caller_for
-from lorestack.cli.render import emit_json, humanize_age, read_stdin_input, table
+from lorestack.cli.render import emit_json, humanize_age, read_stdin_input, table, words_argument
 from lorestack.memory_layers.models import FILE_ITEM_TYPES
 
 ITEM_TYPES = list(FILE_ITEM_TYPES)
@@ -49,7 +49,7 @@ def init(ctx, global_: bool, as_json: bool):
 
 
 @click.command()
-@click.argument("text", required=False)
+@words_argument("text")
 @click.option("--type", "item_type", type=click.Choice(ITEM_TYPES), default="fact", show_default=True,
               help="What kind of memory this is.")
 @click.option("--title", help="Short title (default: first line of TEXT).")
@@ -139,7 +139,7 @@ def _render_remembered(written, supersedes, as_json: bool, given_about: bool = F
 
 
 @click.command(name="log")
-@click.argument("text", required=False)
+@words_argument("text")
 @click.option("--kind", type=click.Choice(KINDS), default="note", show_default=True,
               help="What sort of event this is.")
 @click.option("--tags", help="Comma-separated tags.")
@@ -260,7 +260,7 @@ def forget(ctx, item_id, reason, as_json):
 
 @click.command()
 @click.argument("old_id")
-@click.argument("text", required=False)
+@words_argument("text")
 @click.option("--title", help="Title of the new item (default: first line of TEXT).")
 @click.option("--tags", help="Comma-separated tags (default: the old item's).")
 @click.option("--redact", is_flag=True, default=None, help="Store with secrets replaced instead of refusing.")
@@ -350,7 +350,7 @@ def describe_item(item, path) -> list[str]:
 
 @click.command()
 @click.argument("todo_id")
-@click.argument("note", required=False)
+@words_argument("note")
 @click.option("--json", "as_json", is_flag=True, help="Print the closing event as JSON.")
 @click.pass_context
 def done(ctx, todo_id, note, as_json):

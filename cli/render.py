@@ -59,6 +59,17 @@ def read_stdin_input(where: str = "stdin") -> str:
         return ""
 
 
+def words_argument(name: str):
+    """A free-text argument that takes the rest of the line: `search postgres lock` needs no
+    quotes. The words are joined by one space; none at all is None (the argument was omitted),
+    and a single '-' (stdin) or '' (an empty query) is kept as given."""
+
+    def join(_ctx, _param, words: tuple[str, ...]) -> str | None:
+        return " ".join(words) if words else None
+
+    return click.argument(name, nargs=-1, callback=join)
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
 
