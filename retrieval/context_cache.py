@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.scopes import title_key
-from lorestack.memory_layers.secret_guard import redact_for_reading
+from lorestack.memory_layers.secret_guard import has_secret, redact_for_reading
 from lorestack.retrieval.cache_memo import RESIDENTS, path_index, read_catalog, stamp
 from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by callers and tests
     RESIDENT_FOLDERS,
@@ -37,7 +37,9 @@ from lorestack.retrieval.render_context import (
     longest_tilde_fence,
 )
 
-CACHE_VERSION = 3  # 2: anchors travel with resident items; 3: titles and bodies redacted
+# 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding
+# a secret is left out (counted in `secret_anchors`)
+CACHE_VERSION = 4
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -75,6 +77,7 @@ class CachedItem:
     anchors: list = field(default_factory=list)  # the code it is about (resident items only)
     anchored: dict = field(default_factory=dict)
     anchor_commit: str = ""
+    secret_anchors: int = 0  # anchors left out because they hold a secret (typed by hand)
 
     @property
     def updated_at(self) -> datetime:
@@ -364,8 +367,9 @@ class RootCache:
         resident = [i for i in items if i.resident]
         catalog = "".join(_row_text(i) for i in items if i.status == "active")
         # what the pre-tool hook looks up by file, without parsing every item
-        anchored = [{"id": i.id, "path": i.path, "anchors": i.anchors} for i in items
-                    if i.anchors and i.status == "active"]
+        anchored = [{"id": i.id, "path": i.path, "anchors": i.anchors,
+                     "secret_anchors": i.secret_anchors} for i in items
+                    if (i.anchors or i.secret_anchors) and i.status == "active"]
         head = {"version": CACHE_VERSION, "render": RENDER_VERSION, "encoding": self.memo.encoding}
         try:
             write_atomic(self.manifest_file, json.dumps(
@@ -394,6 +398,11 @@ class RootCache:
         # a secret typed into the file by hand is kept out of the cache too, not only out of
         # what it renders (the same detector, so the rendered text is the same)
         title, body = redact_for_reading(item.title)[0], redact_for_reading(body)[0]
+        # an anchor names a file to match: a redacted one would match nothing (and read as
+        # "deleted"), so one holding a secret is left out; the file keeps it for the pre-tool
+        # look-up (`about.anchored_to` reads the item for such a row)
+        anchors = [a for a in item.anchors if not has_secret(a)]
+        pinned = dict((item.model_extra or {}).get("anchored") or {}) if resident else {}
         return CachedItem(
             id=item.id, type=item.type, title=title, status=item.status, scope=self.scope,
             path=entry.rel, display=shown, updated=item.updated.isoformat(),
@@ -402,8 +411,8 @@ class RootCache:
             file_tokens=file_tokens, line=line, line_tokens=self.memo.exact(line), resident=resident,
             body=body, body_tokens=self.memo.exact(body), tilde=longest_tilde_fence(body),
             verdict=verdict, sha=sha, mtime_ns=entry.mtime_ns, size=entry.size,
-            anchors=list(item.anchors),
-            anchored=dict((item.model_extra or {}).get("anchored") or {}) if resident else {},
+            anchors=anchors, secret_anchors=len(item.anchors) - len(anchors),
+            anchored={k: v for k, v in pinned.items() if not has_secret(str(k))},
             anchor_commit=str((item.model_extra or {}).get("anchor_commit") or "") if resident
             else "",
         )

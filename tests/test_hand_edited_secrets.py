@@ -127,3 +127,44 @@ def test_the_notice_never_carries_the_secret_nor_fails_the_hook(mem):
     assert secret_notice(mem, "s1") is None  # told once
     (mem.primary.index_dir / "secrets.json").write_text(json.dumps({"p:facts/x.md": [5, [1]]}))
     assert secret_notice(mem, "s2") is None  # passed over, no exception
+
+
+KEY = "AKIAIOSFODNN7EXAMPLE"
+
+
+def test_an_anchor_holding_a_secret_stays_out_of_the_loader_cache(repo, long_hook_deadlines):
+    """A key typed by hand into an item's anchors (a file named after it) reached the loader's
+    manifest and resident files raw; the pre-tool hook still finds the item by that file."""
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+
+    git = ["git", "-C", str(repo), "-c", "user.email=t@e", "-c", "user.name=t"]
+    (repo / "deploy").mkdir()
+    (repo / "deploy" / f"{KEY}.env").write_text("REGION=eu\n")
+    (repo / "src.py").write_text("x = 1\n")
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    written = remember(Memory.open(repo), "Rotate the deploy env file monthly", "caveat")
+    text = written.path.read_text()
+    written.path.write_text(text.replace("anchors: []",
+                                         f"anchors:\n- deploy/{KEY}.env\n- src.py"))
+    shown = CliRunner().invoke(cli, ["context"])
+    assert shown.exit_code == 0, shown.output
+    assert "Rotate the deploy env file" in shown.output and KEY not in shown.output
+    cache = repo / ".memory" / ".index" / "loader"
+    assert list(cache.glob("*.json"))
+    for kept in cache.iterdir():
+        assert KEY not in kept.read_text("utf-8", "replace"), kept.name
+    # the other anchor is still cached and matched; the secret one is judged on the file
+    for place in ("src.py", f"deploy/{KEY}.env"):
+        payload = {"session_id": f"s-{place}", "cwd": str(repo), "hook_event_name": "PreToolUse",
+                   "tool_name": "Read", "tool_input": {"file_path": str(repo / place)}}
+        done = run_cli("hook", "pre-tool", "--client", "claude-code", input=json.dumps(payload),
+                       cwd=repo)
+        assert done.returncode == 0, done.stderr
+        assert "Rotate the deploy env file" in done.stdout and KEY not in done.stdout
+    assert KEY in written.path.read_text()  # the user's file is never rewritten
