@@ -26,6 +26,7 @@ from lorestack.memory_layers.fsutil import write_atomic
 from lorestack.memory_layers.journal import parse_journal_text
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, MemoryItem
+from lorestack.memory_layers.secret_guard import redact_all
 from lorestack.memory_layers.store import SPECIAL_FILES
 
 EXPORT_FORMAT = "lorestack-export"
@@ -191,6 +192,15 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     return serialize_item(cleaned).encode("utf-8")
 
 
+def _refuse_secret_name(names: str, threshold: float) -> None:
+    """An item's file name and id are refused, not redacted, when they hold a secret: the id
+    is how other items link to it and the name is the file; redacted, they name nothing."""
+    kinds = redact_all(names, threshold)[1]
+    if kinds:
+        raise ValueError(f"its file name or id looks like a secret ({', '.join(sorted(set(kinds)))}); "
+                         "rename it in the export file")
+
+
 def read_records(lines: Iterable[str]) -> Iterator[dict]:
     """Parse JSONL, checking the header's format and version first."""
     header_seen = False
@@ -244,12 +254,15 @@ def import_records(
             data = _record_bytes(record, rel)
             target = paths.root.joinpath(*rel.parts)
             if _kind(rel) == "item":
-                parse_item(target, data, default_type=_default_type(rel), default_scope=scope)
+                item = parse_item(target, data, default_type=_default_type(rel),
+                                  default_scope=scope)
+                _refuse_secret_name(f"{rel} {item.id}", entropy_threshold)
             elif _kind(rel) == "journal":
                 parse_journal_text(data.decode("utf-8"), target)
             clean = _redacted(data, rel, target, scope, entropy_threshold)
         except (ValueError, InvalidItem, UnicodeDecodeError) as exc:
-            report.problems.append(f"{where} ({record.get('path')!r}): {exc}")
+            shown = redact_all(repr(record.get("path")), entropy_threshold)[0]
+            report.problems.append(f"{where} ({shown}): {exc}")
             continue
         planned.append((target, data, clean, str(rel)))
     if report.problems:

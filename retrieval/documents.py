@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
 # next sync (3: speaker, session and resolved dates of events; 4: years, "last year";
-# 5: tags redacted like the title and text)
-DOCS_VERSION = 5
+# 5: tags redacted like the title and text; 6: an id or file name holding a secret is told)
+DOCS_VERSION = 6
 
 
 @dataclass
@@ -242,6 +242,7 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
     the file and line (retrieval/secret_spots.py keeps them for the hooks and doctor).
     """
     from lorestack.memory_layers.secret_guard import redact_for_reading
+    from lorestack.retrieval.secret_spots import name_kinds
 
     threshold = mem.settings.guard.entropy_threshold
     kinds: set[str] = set()
@@ -252,6 +253,8 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
             doc.tags[n], kinds_tag = redact_for_reading(tag, threshold)
             kinds.update(kinds_tag)
         kinds.update(kinds_title, kinds_text)
+        if doc.type != "event":  # a hand-named file or id: kept (it is the link), but told
+            kinds.update(name_kinds(doc.id, path, threshold))
     if kinds and (notes is not None or spots is not None):
         from lorestack.retrieval.secret_spots import locate
 

@@ -10,6 +10,7 @@ the secret itself.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,8 +34,12 @@ class SecretSpot:
         return f"{path} line {self.line}" if self.line else path
 
     def describe(self, base: Path | None = None) -> str:
-        return (f"{self.where(base)}: looks like a secret ({', '.join(self.kinds)}); indexed and "
-                "shown redacted — remove it from the file")
+        from lorestack.memory_layers.secret_guard import redact_for_reading
+
+        # a file may be named after the key it holds: the place is shown redacted too
+        return (f"{redact_for_reading(self.where(base))[0]}: looks like a secret "
+                f"({', '.join(self.kinds)}); indexed and shown redacted — remove it from the file "
+                "(or rename the file)")
 
 
 def locate(path: str, raw: bytes, kinds: set[str], threshold: float) -> list[SecretSpot]:
@@ -98,3 +103,19 @@ def save(index_dir: Path, found: dict[str, list[SecretSpot]], present: set[str])
             path.unlink(missing_ok=True)
     except OSError:  # a read-only store: the report still carries the warnings
         pass
+
+
+_GENERATED_ID = re.compile(r"(?:fact|dec|cav|pref|crit|ev|mem)-[0-9a-z]{8}|project|profile")
+
+
+def name_kinds(item_id: str, path: str | Path, threshold: float = 4.2) -> set[str]:
+    """The secret kinds an item's id or file name holds (typed by hand). Such an item stays
+    indexed and shown (its id is how it is linked and opened; redacted it would name nothing,
+    and refused the memory would be lost): the sync warns and the session is told to rename it,
+    as for a secret in its text. Context shows the id and path redacted."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    kinds = set(redact_for_reading(Path(path).name, threshold)[1])
+    if not _GENERATED_ID.fullmatch(item_id):  # lorestack's own ids hold no secret
+        kinds.update(redact_for_reading(item_id, threshold)[1])
+    return kinds

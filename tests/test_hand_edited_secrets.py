@@ -168,3 +168,40 @@ def test_an_anchor_holding_a_secret_stays_out_of_the_loader_cache(repo, long_hoo
         assert done.returncode == 0, done.stderr
         assert "Rotate the deploy env file" in done.stdout and KEY not in done.stdout
     assert KEY in written.path.read_text()  # the user's file is never rewritten
+
+
+def test_an_item_named_after_a_secret_is_kept_and_the_user_told_to_rename_it(mem):
+    """A hand-written file whose name (and id) holds a key, its text clean: nothing said so
+    (no sync warning, no doctor line, no session notice). It stays indexed and shown (its id
+    is its link; refused, the memory would be lost), with the id and path redacted."""
+    from lorestack.app.secret_notice import secret_notice
+
+    path = mem.project.root / "facts" / f"{KEY}.md"
+    path.write_text(f"---\nid: fact-{KEY}\ntype: fact\ntitle: The billing bucket region\n---\n\n"
+                    "The billing bucket is in eu-west-1.\n")
+    index = MemoryIndex(mem)
+    try:
+        warnings = index.sync().warnings
+    finally:
+        index.close()
+    told = [w for w in warnings if "looks like a secret" in w]
+    assert told and "rename the file" in told[0] and KEY not in " ".join(warnings)
+    context = assemble_context(mem, query="billing bucket region", budget=2000)
+    assert "The billing bucket is in eu-west-1" in context.text and KEY not in context.text
+    notice = secret_notice(mem, "s1")
+    assert notice and "[REDACTED:aws access key].md" in notice and KEY not in notice
+    assert path.exists()
+
+
+def test_import_memory_refuses_an_item_named_after_a_secret(repo):
+    export = repo / "export.jsonl"
+    header = {"format": "lorestack-export", "version": 1}
+    item = {"kind": "file", "path": f"facts/{KEY}.md",
+            "item": {"id": f"fact-{KEY}", "type": "fact", "title": "The bucket region",
+                     "body": "eu-west-1"}}
+    export.write_text("\n".join(json.dumps(r) for r in (header, item)) + "\n")
+    done = run_cli("import-memory", str(export), cwd=repo)
+    assert done.returncode != 0
+    assert "looks like a secret" in done.stderr + done.stdout
+    assert KEY not in done.stderr + done.stdout
+    assert not list((repo / ".memory" / "facts").glob("*AKIA*"))
