@@ -47,6 +47,7 @@ class Memory:
         self.project = project
         self.home = home
         self.settings = settings
+        self.config_problems: list[str] = []  # what a lenient opening left out of config files
         self.project_name = project_name or (project.repo_dir.name if project else "global")
         limit = settings.limits.max_file_bytes
         self.project_store: MemoryStore | None = (
@@ -58,8 +59,10 @@ class Memory:
     @classmethod
     def open(cls, root: str | Path | None = None, *, cwd: Path | None = None,
              home: str | Path | None = None, require_project: bool = True,
-             **overrides: Any) -> Memory:
-        """Find `.memory/` (walk up, `--root`, `LORESTACK_ROOT`) and read settings once."""
+             lenient_config: bool = False, **overrides: Any) -> Memory:
+        """Find `.memory/` (walk up, `--root`, `LORESTACK_ROOT`) and read settings once.
+        `lenient_config` (hooks): a broken config file does not stop the opening; what was left
+        out of it is in `config_problems`."""
         home_paths = MemoryPaths(Path(home).expanduser() if home else global_home())
         project_root: Path | None
         try:
@@ -71,9 +74,17 @@ class Memory:
             if require_project:
                 raise
             project_root = None
-        settings = load_settings(project_root, home_paths.root, **overrides)
+        problems: list[str] = []
+        if lenient_config:
+            from lorestack.core.settings_lenient import load_settings_lenient
+
+            settings, problems = load_settings_lenient(project_root, home_paths.root, **overrides)
+        else:
+            settings = load_settings(project_root, home_paths.root, **overrides)
         project = MemoryPaths(project_root) if project_root else None
-        return cls(project, home_paths, settings)
+        mem = cls(project, home_paths, settings)
+        mem.config_problems = problems
+        return mem
 
     @property
     def primary(self) -> MemoryPaths:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from lorestack.app.models import Caller, HookRequest, HookResponse
 from lorestack.app.opening import Opener, open_memory
+from lorestack.core.errors import ConfigError
 
 
 def hook_opener(caller: Caller, opener: Opener):
@@ -22,7 +23,12 @@ def hook_opener(caller: Caller, opener: Opener):
         cwd = payload.cwd if payload.cwd and Path(payload.cwd).is_dir() else caller.cwd
         flags = {**caller.flags, "embedding.allow_download": False}
         who = caller.model_copy(update={"cwd": cwd, "root": root or caller.root, "flags": flags})
-        mem = opener(who, False)
+        try:
+            mem = opener(who, False)
+        except ConfigError:
+            # a broken config.toml: not kept warm (the service opens it again once it is
+            # fixed), opened here with what is broken left out, and the session told
+            mem = open_memory(who, False, lenient_config=True)
         if mem.project is None and not mem.home.root.is_dir():
             return None
         return mem

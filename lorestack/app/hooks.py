@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lorestack.app.hook_settings import _configured_hooks  # noqa: F401 - callers read it here
-from lorestack.app.secret_notice import secret_notice, with_notice
+from lorestack.app.secret_notice import session_notice, with_notice
 from lorestack.app.sessions import (  # noqa: F401 - callers read them here
     _prune_sessions,
     load_session,
@@ -131,7 +131,7 @@ def session_start(mem, payload: HookPayload) -> str | None:
     # a new (or compacted, cleared, resumed) context starts from what we just gave it
     save_session(mem, payload.session_id, {"received": result.full_ids})
     _prune_sessions(mem)
-    return with_notice(result.text or None, secret_notice(mem, payload.session_id))
+    return with_notice(result.text or None, session_notice(mem, payload.session_id))
 
 
 def _log_degraded(mem, where: str, result) -> None:
@@ -299,7 +299,8 @@ def _open_memory(payload: HookPayload, root: str | None):
     cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
     # a hook never downloads a model: without a local one, recall is BM25 only
     no_download: dict[str, Any] = {"embedding.allow_download": False}
-    mem = Memory.open(root, cwd=cwd, require_project=False, **no_download)
+    # a broken config.toml costs the session nothing: what is broken is left out, and said
+    mem = Memory.open(root, cwd=cwd, require_project=False, lenient_config=True, **no_download)
     if mem.project is None and not mem.home.root.is_dir():
         return None
     return mem
@@ -398,7 +399,7 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
             text, shown = chosen
             remember_shown(mem, payload, shown)
             if client_spec(client).prompt_context:  # else its answer cannot carry text
-                text = with_notice(text, secret_notice(mem, payload.session_id))
+                text = with_notice(text, session_notice(mem, payload.session_id))
             return HookRun(format_output(client, event, text), ok=run.ok,
                            timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
         if run.ok:  # no memory here

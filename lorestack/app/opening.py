@@ -22,12 +22,15 @@ if TYPE_CHECKING:  # pragma: no cover
 Opener = Callable[["Caller", bool], "Memory"]
 
 
-def open_memory(caller: Caller, require_project: bool = True) -> Memory:
-    """Open the caller's memory, reading every settings layer once (call inside `overlay.caller`)."""
+def open_memory(caller: Caller, require_project: bool = True, *,
+                lenient_config: bool = False) -> Memory:
+    """Open the caller's memory, reading every settings layer once (call inside `overlay.caller`).
+    `lenient_config`: see `Memory.open` (hooks)."""
     from lorestack.memory_layers.memory import Memory
 
     cwd = Path(caller.cwd) if caller.cwd and Path(caller.cwd).is_dir() else None
-    return Memory.open(caller.root, cwd=cwd, require_project=require_project, **caller.flags)
+    return Memory.open(caller.root, cwd=cwd, require_project=require_project,
+                       lenient_config=lenient_config, **caller.flags)
 
 
 def given(mem: Memory) -> Opener:

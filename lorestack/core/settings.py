@@ -203,11 +203,12 @@ def default_config_text() -> str:
 class _LayeredTomlSource(PydanticBaseSettingsSource):
     """The user's TOML layers, deep-merged, above the model defaults and below env values."""
 
-    def __init__(self, settings_cls: type[BaseSettings], files: tuple[Path, ...]):
+    def __init__(self, settings_cls: type[BaseSettings], files: tuple[Path, ...],
+                 data: tuple[dict[str, Any], ...] = ()):
         super().__init__(settings_cls)
         merged: dict[str, Any] = {}
-        for path in files:
-            merged = _deep_merge(merged, _read_toml(path))
+        for layer in data or tuple(_read_toml(path) for path in files):
+            merged = _deep_merge(merged, layer)
         self._data = merged
 
     def get_field_value(self, field, field_name):  # pragma: no cover - unused by __call__
@@ -255,6 +256,7 @@ class Settings(BaseSettings):
         env_prefix="LORESTACK_", env_nested_delimiter="__", extra="ignore"
     )
     layer_files: ClassVar[tuple[Path, ...]] = ()
+    layer_data: ClassVar[tuple[dict[str, Any], ...]] = ()  # layers already read (settings_lenient)
 
     tokens: TokenSettings = TokenSettings()
     guard: GuardSettings = GuardSettings()
@@ -274,7 +276,7 @@ class Settings(BaseSettings):
         cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings
     ):
         return (init_settings, _EnvironmentSource(settings_cls),
-                _LayeredTomlSource(settings_cls, cls.layer_files))
+                _LayeredTomlSource(settings_cls, cls.layer_files, cls.layer_data))
 
 
 def load_settings(
@@ -282,20 +284,25 @@ def load_settings(
 ) -> Settings:
     """Read every layer once. `project_root` / `home` are the `.memory` and `~/.lorestack` dirs."""
     files = [path for _, path in config_files(project_root, home)]
-    bound = type("Settings", (Settings,), {"layer_files": tuple(files)})
+    try:
+        return compose_settings({"layer_files": tuple(files)}, overrides)
+    except ValidationError as exc:
+        raise ConfigError(_describe_invalid(exc, files, overrides)) from exc
+
+
+def compose_settings(layers: dict[str, Any], overrides: dict[str, Any]) -> Settings:
+    """Settings from the given layers (`layer_files` or `layer_data`) and explicit values;
+    raises pydantic's ValidationError."""
+    bound = type("Settings", (Settings,), layers)
     nested: dict[str, Any] = {}
     for dotted, value in overrides.items():
         if value is None:
             continue
         section, _, key = dotted.partition(".")
         nested.setdefault(section, {})[key] = value
-    try:
-        # explicit values must deep-merge over the lower layers, not replace whole sections
-        base = bound()
-        data = _deep_merge(base.model_dump(), nested)
-        return Settings.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(_describe_invalid(exc, files, overrides)) from exc
+    # explicit values must deep-merge over the lower layers, not replace whole sections
+    base = bound()
+    return Settings.model_validate(_deep_merge(base.model_dump(), nested))
 
 
 def config_files(project_root: Path | None, home: Path | None) -> list[tuple[str, Path]]:

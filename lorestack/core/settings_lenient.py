@@ -1,0 +1,69 @@
+"""Settings for a hook when a config.toml is broken: what can be read, and what was not.
+
+A command stops on a broken config file (the user is there to read the one-line error). A hook
+must not: a session would lose its memory over a typo, with nothing said. So a hook reads the
+layers it can, leaves out a file that is not valid TOML and a key whose value has the wrong
+type (the rest of that file still applies), and returns one problem line for each, which the
+session is told once (`app.secret_notice`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from lorestack.core.errors import ConfigError
+from lorestack.core.settings import (
+    Settings,
+    _read_toml,
+    compose_settings,
+    config_files,
+    load_settings,
+)
+
+
+def load_settings_lenient(project_root: Path | None, home: Path | None,
+                          **overrides: Any) -> tuple[Settings, list[str]]:
+    """(settings, problems): every readable layer, without what is broken in them. Raises
+    ConfigError only when what is wrong is not in a file (an environment variable, a flag)."""
+    try:
+        return load_settings(project_root, home, **overrides), []
+    except ConfigError as exc:
+        first = exc
+    problems: list[str] = []
+    layers: list[tuple[Path, dict[str, Any]]] = []
+    for _name, path in config_files(project_root, home):
+        try:
+            layers.append((path, _read_toml(path)))
+        except ConfigError as exc:  # not TOML at all: the whole file is left out
+            problems.append(str(exc))
+    for _ in range(64):  # each round leaves out at least one key, or gives up
+        try:
+            settings = compose_settings(
+                {"layer_files": (), "layer_data": tuple(data for _, data in layers)}, overrides)
+            return settings, problems
+        except ValidationError as exc:
+            left_out = [_leave_out(layers, error) for error in exc.errors()]
+            if not any(left_out):
+                raise first from exc
+            problems.extend(p for p in left_out if p)
+    raise first
+
+
+def _leave_out(layers: list[tuple[Path, dict[str, Any]]], error: Any) -> str | None:
+    """Drop the value an error is about from the highest file that sets it; its problem line."""
+    loc = [str(part) for part in error["loc"]]
+    if not loc:
+        return None
+    section, key = loc[0], (loc[1] if len(loc) > 1 else None)
+    for path, data in reversed(layers):
+        table = data.get(section)
+        if key is not None and isinstance(table, dict) and key in table:
+            del table[key]
+            return f"{path}: {section}.{key}: {error['msg']} (left out)"
+        if section in data and (key is None or not isinstance(table, dict)):
+            del data[section]
+            return f"{path}: [{section}]: {error['msg']} (left out)"
+    return None

@@ -1,0 +1,64 @@
+"""A broken config.toml under a hook: the session keeps its memory and is told once, naming
+the file and the problem (the hook answered empty, with nothing said but a line in hooks.log)."""
+
+from __future__ import annotations
+
+from tests import service_helpers
+from tests.conftest import run_cli
+from tests.service_helpers import context_of, hook, start_service, status
+
+run_dir = service_helpers.run_dir  # fixture
+stocked = service_helpers.stocked  # fixture
+
+
+def _payload(session: str, cwd) -> dict:
+    return {"session_id": session, "cwd": str(cwd), "prompt": "how are refunds written?"}
+
+
+def _told(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "settings file is broken" in line]
+
+
+def test_bad_toml_keeps_the_memory_and_tells_each_session_once(stocked, long_hook_deadlines):
+    config = stocked / ".memory" / "config.toml"
+    config.write_text("[loader]\nbudget = \n")
+    start = context_of(hook("session-start", _payload("s1", stocked), stocked))
+    assert "ledger service" in start  # the memory still arrives
+    told = _told(start)
+    assert len(told) == 1 and str(config) in told[0] and "not valid TOML" in told[0]
+    again = context_of(hook("prompt", _payload("s1", stocked), stocked))
+    assert _told(again) == []  # once per session
+    other = context_of(hook("prompt", _payload("s2", stocked), stocked))
+    assert len(_told(other)) == 1 and "ledger service" in other  # a prompt-first session too
+    doctor = run_cli("doctor", cwd=stocked)
+    assert doctor.returncode != 0 and str(config) in doctor.stderr
+    assert "not valid TOML" in doctor.stderr
+
+
+def test_a_wrong_type_through_the_service_leaves_out_that_key_only(stocked, run_dir):
+    config = stocked / ".memory" / "config.toml"
+    config.write_text('[loader]\nbudget = "lots"\nprompt_budget = 5000\n')
+    start_service(stocked)
+    served = status().get("answered", 0)
+    start = context_of(hook("session-start", _payload("t1", stocked), stocked))
+    assert status().get("answered", 0) > served  # answered by the service, not in-process
+    assert "Never run migrations on Friday" in start
+    told = _told(start)
+    assert len(told) == 1 and str(config) in told[0] and "loader.budget" in told[0]
+    assert _told(context_of(hook("prompt", _payload("t1", stocked), stocked))) == []
+
+
+def test_the_lenient_settings_keep_the_rest_of_the_file(tmp_path):
+    from lorestack.core.settings_lenient import load_settings_lenient
+
+    project, home = tmp_path / "p", tmp_path / "h"
+    project.mkdir()
+    home.mkdir()
+    (home / "config.toml").write_text("this is not toml\n")
+    (project / "config.toml").write_text(
+        '[loader]\nbudget = "lots"\nprompt_budget = 777\n[retrieval]\nk = 3\n')
+    settings, problems = load_settings_lenient(project, home)
+    assert settings.loader.prompt_budget == 777 and settings.retrieval.k == 3
+    assert len(problems) == 2
+    assert any(str(home / "config.toml") in p and "not valid TOML" in p for p in problems)
+    assert any(str(project / "config.toml") in p and "loader.budget" in p for p in problems)
