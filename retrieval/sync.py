@@ -14,6 +14,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from lorestack.core.errors import InvalidItem
@@ -131,6 +132,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
         gone = [p for p in known if p not in seen]
     content_changed = bool(gone)
     secrets: dict[str, list[SecretSpot]] = {}  # per file parsed: where it holds a secret
+    edits: list[tuple[str, datetime]] = []  # items edited by hand since the last sync
     with catalog.transaction():
         for path in gone:
             catalog.drop_file(path)
@@ -160,9 +162,13 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
                 continue
             secrets[key] = []
             docs, problems = parse_source(mem, src, raw, report.warnings, secrets[key])
+            if old is not None and src.kind != "journal":
+                edits.extend(hand_edits(catalog.stored_docs(key), docs, src.mtime_ns))
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
             content_changed = True
+    if edits:
+        index.usage.mark_edited(edits)
     if content_changed:
         # whichever process synced (the service too): the hooks and doctor tell the user
         secret_spots.save(index.dir, secrets, seen)
@@ -174,6 +180,22 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     if neighbours_changed:
         catalog.set_meta("neighbours", neighbours)
     return content_changed or neighbours_changed
+
+
+def hand_edits(before: list[IndexDoc], after: list[IndexDoc],
+               mtime_ns: int) -> list[tuple[str, datetime]]:
+    """(id, when) of the items a person edited: what is indexed (type, title, text, tags)
+    changed while `updated` did not. Every lorestack write moves `updated`; a hand edit does
+    not, so without this the item went on fading from its last lorestack write. A checkout of
+    an older version brings its older `updated` back: not an edit, it keeps its age."""
+    old = {d.id: d for d in before}
+    edited = []
+    for doc in after:
+        was = old.get(doc.id)
+        if was is not None and was.time == doc.time and (
+                (was.type, was.title, was.text, was.tags) != (doc.type, doc.title, doc.text, doc.tags)):
+            edited.append((doc.id, datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc)))
+    return edited
 
 
 def _trusted(old: tuple[int, int, str, int] | None, src: SourceFile) -> bool:

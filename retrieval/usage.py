@@ -95,5 +95,21 @@ class UsageStore:
         except sqlite3.DatabaseError as exc:
             self.reset(f"{type(exc).__name__}: {exc}")
 
+    def mark_edited(self, edits: list[tuple[str, datetime]]) -> None:
+        """A hand edit (`sync.hand_edits`) is a review: the item's clock restarts at the edit
+        (last access moves to it, never back) without counting as a recall."""
+        if not edits:
+            return
+        try:
+            self.db.executemany(
+                "INSERT INTO usage (id, count, last_access) VALUES (?, 0, ?) "
+                "ON CONFLICT(id) DO UPDATE SET last_access = excluded.last_access "
+                "WHERE last_access IS NULL OR last_access < excluded.last_access",
+                [(i, when.isoformat()) for i, when in edits])
+        except sqlite3.OperationalError:
+            pass  # busy or read-only: best effort, as for a recall
+        except sqlite3.DatabaseError as exc:
+            self.reset(f"{type(exc).__name__}: {exc}")
+
     def close(self) -> None:
         self.db.close()
