@@ -151,3 +151,25 @@ def test_stdio_server_lists_pages_and_sees_edits_between_calls(repo):
             assert [r["title"] for r in again["items"]] == ["New title three", "Added"]
 
     anyio.run(main)
+
+
+def test_an_item_named_after_a_key_reaches_the_model_redacted(repo):
+    """A file written by hand under a key's name (its id too): recall and list_memories
+    handed the model the key in the item's id and path."""
+    key = "AKIAIOSFODNN7EXAMPLE"
+    (repo / ".memory" / "facts" / f"{key}.md").write_text(
+        f"---\nid: fact-{key}\ntype: fact\ntitle: The staging bucket is in eu-west-1\n---\n\n"
+        "The staging bucket is in eu-west-1.\n")
+
+    async def main():
+        async with _client(repo) as client:
+            hits = _json(await client.call_tool("recall", {"query": "staging bucket region"}))
+            assert "eu-west-1" in hits["results"][0]["title"]
+            listed = _json(await client.call_tool("list_memories", {"type": "fact"}))
+            context = _json(await client.call_tool(
+                "recall", {"query": "staging bucket region", "mode": "context"}))
+            for answer in (hits, listed, context):
+                assert key not in json.dumps(answer)
+            assert any("[REDACTED" in h["id"] for h in hits["results"])
+
+    anyio.run(main)

@@ -59,16 +59,24 @@ def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "s
     if mode == "context" or not query.strip():
         result = context(ContextRequest(query=query or None, budget=budget), _given(mem))
         return {"context": result.text, "tokens": result.tokens, "budget": result.budget,
-                "ids": result.ids}
+                "ids": [_shown(i) for i in result.ids]}
     found = search(SearchRequest(query=query, k=max(1, min(k, 50)) if k else None),
                    _given(mem))
     now = now_utc()
     wanted = set(types or [])
-    items = [{"id": h["id"], "type": h["type"], "title": h["title"], "text": h["text"],
+    items = [{"id": _shown(h["id"]), "type": h["type"], "title": h["title"], "text": h["text"],
               "age": age_label(datetime.fromisoformat(h["time"]), now),
-              "confidence": h["confidence"], "score": h["score"], "path": h["path"]}
+              "confidence": h["confidence"], "score": h["score"], "path": _shown(h["path"])}
              for h in found.hits if not wanted or h["type"] in wanted]
     return {"results": items, "warnings": found.warnings}
+
+
+def _shown(name: str) -> str:
+    """An id or path as the model sees it: a file named (or an id typed) after a key by hand is
+    redacted like its text (the sync tells the user to rename it)."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    return redact_for_reading(name)[0]
 
 
 def forget(mem: Memory, id: str, reason: str) -> dict[str, Any]:
@@ -94,7 +102,7 @@ def list_memories(mem: Memory,
     # the last `limit` of the listing: only those are redacted and sent
     listing = list_(ListRequest(type=type, layer=layer, offset=-limit, limit=limit), _given(mem))
     now = now_utc()
-    rows = [{"id": i["id"], "type": i["type"], "layer": i.get("layer"), "scope": i.get("scope"),
+    rows = [{"id": _shown(i["id"]), "type": i["type"], "layer": i.get("layer"), "scope": i.get("scope"),
              "title": i["title"], "age": age_label(datetime.fromisoformat(i["updated"]), now),
              "confidence": i.get("confidence")}
             for i in listing.items]
