@@ -205,3 +205,24 @@ def test_import_memory_refuses_an_item_named_after_a_secret(repo):
     assert "looks like a secret" in done.stderr + done.stdout
     assert KEY not in done.stderr + done.stdout
     assert not list((repo / ".memory" / "facts").glob("*AKIA*"))
+
+
+def test_search_names_such_an_item_and_anchor_redacted(repo):
+    """`search` (and `search --about`) printed the id, path and anchor holding the key raw:
+    an agent running it handed the key to the model."""
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+
+    memory = repo / ".memory"
+    (memory / "facts" / f"{KEY}.md").write_text(
+        f"---\nid: fact-{KEY}\ntype: fact\ntitle: The staging bucket is in eu-west-1\n---\n\n"
+        "The staging bucket is in eu-west-1.\n")
+    (memory / "caveats" / "rotate.md").write_text(
+        f"---\ntitle: Rotate the deploy key\nanchors: [deploy/{KEY}.env]\n---\nRotate it.\n")
+    for args in (["search", "staging", "bucket"], ["search", "staging", "bucket", "--json"],
+                 ["search", "--about", f"deploy/{KEY}.env"],
+                 ["search", "--about", f"deploy/{KEY}.env", "--json"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert "[REDACTED:aws access key]" in result.output and KEY not in result.output, args

@@ -17,6 +17,7 @@ from lorestack.app.models import (
     ShowResponse,
 )
 from lorestack.app.opening import Opener, jsonable, open_memory
+from lorestack.memory_layers.secret_guard import redact_for_reading
 
 
 def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
@@ -65,9 +66,10 @@ def search(request: SearchRequest, opener: Opener = open_memory) -> SearchRespon
 
         items = anchored_to(mem, request.about)
         if not request.query.strip() or request.query == "-":  # the place is the question
-            return SearchResponse(hits=[], anchored=[
-                {"id": i.id, "type": i.type, "title": i.title, "anchors": list(i.anchors),
-                 "updated": i.updated.isoformat()} for i in items])
+            return SearchResponse(hits=[], anchored=[_named(
+                {"id": i.id, "type": i.type, "title": redact_for_reading(i.title)[0], "path": "",
+                 "anchors": [redact_for_reading(a)[0] for a in i.anchors],
+                 "updated": i.updated.isoformat()}) for i in items])
         anchored = {i.id for i in items}
     hits = run_search(
         mem, request.query, k=k if anchored is None else max(k, 200),
@@ -77,7 +79,18 @@ def search(request: SearchRequest, opener: Opener = open_memory) -> SearchRespon
     )
     if anchored is not None:
         hits = [h for h in hits if h.id in anchored][:k]
-    return SearchResponse(hits=[jsonable(h.as_dict()) for h in hits], warnings=warnings)
+    return SearchResponse(hits=[_named(jsonable(h.as_dict())) for h in hits], warnings=warnings)
+
+
+def _named(hit: dict) -> dict:
+    """A hit whose id or file name holds a key (typed by hand) leaves the process with both
+    redacted, as context shows them (the sync tells the user to rename the file)."""
+    from lorestack.retrieval.secret_spots import name_kinds
+
+    if not name_kinds(str(hit["id"]), str(hit.get("path") or "")):
+        return hit
+    return {**hit, "id": redact_for_reading(str(hit["id"]))[0],
+            "path": redact_for_reading(str(hit.get("path") or ""))[0]}
 
 
 def context(request: ContextRequest, opener: Opener = open_memory) -> ContextResponse:
