@@ -162,7 +162,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
                 continue
             secrets[key] = []
             docs, problems = parse_source(mem, src, raw, report.warnings, secrets[key])
-            if old is not None and src.kind != "journal":
+            if old is not None and old[2] != sha and src.kind != "journal":
                 edits.extend(hand_edits(catalog.stored_docs(key), docs, src.mtime_ns))
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
