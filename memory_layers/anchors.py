@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from lorestack.core.errors import LorestackError
 from lorestack.core.git import git_try
+from lorestack.memory_layers.secret_guard import has_secret
 
 if TYPE_CHECKING:
     from lorestack.memory_layers.models import MemoryItem
@@ -172,8 +173,9 @@ class AnchorIndex:
                 "\n".join(line.rstrip() for line in lines).encode()).hexdigest()
         else:
             value = blob_id(data)
-        self._cache[key] = [st.st_size, st.st_mtime_ns, value]
-        self._dirty = True
+        if not has_secret(key):  # a file named after a key: computed each time, never kept
+            self._cache[key] = [st.st_size, st.st_mtime_ns, value]
+            self._dirty = True
         return value
 
     def pin(self, specs: list[str]) -> dict:

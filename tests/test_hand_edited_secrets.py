@@ -168,6 +168,9 @@ def test_an_anchor_holding_a_secret_stays_out_of_the_loader_cache(repo, long_hoo
         assert done.returncode == 0, done.stderr
         assert "Rotate the deploy env file" in done.stdout and KEY not in done.stdout
     assert KEY in written.path.read_text()  # the user's file is never rewritten
+    # the anchors' fingerprint cache does not keep the file named after the key either
+    anchors_cache = repo / ".memory" / ".index" / "anchors.json"
+    assert anchors_cache.is_file() and KEY not in anchors_cache.read_text()
 
 
 def test_an_item_named_after_a_secret_is_kept_and_the_user_told_to_rename_it(mem):
