@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import Any
 
@@ -100,11 +103,30 @@ VERDICT_COLOURS = {"block": "red", "warn": "yellow", "pass": "green", "ok": "gre
                    "superseded": "yellow", "archived": "bright_black", "pending": "yellow"}
 
 
+# the caller's terminal when the service runs a forwarded command for it (`client_terminal`):
+# the service's own streams are buffers and its environment is not the caller's
+_client_terminal: ContextVar[dict | None] = ContextVar("lorestack_client_terminal", default=None)
+
+
+@contextmanager
+def client_terminal(terminal: dict | None) -> Iterator[None]:
+    """Inside the block, colour follows the caller's terminal (`{"stdout": bool, "stderr":
+    bool, "no_color": bool}`, what the thin client sends) instead of this process's."""
+    token = _client_terminal.set(terminal)
+    try:
+        yield
+    finally:
+        _client_terminal.reset(token)
+
+
 def colour_enabled(err: bool = False) -> bool:
     """Colour only on a terminal, never in pipes or files, and never with NO_COLOR set."""
     import os
     import sys
 
+    terminal = _client_terminal.get()
+    if terminal is not None:
+        return not terminal.get("no_color") and bool(terminal.get("stderr" if err else "stdout"))
     if os.environ.get("NO_COLOR"):
         return False
     stream = sys.stderr if err else sys.stdout
