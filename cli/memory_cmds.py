@@ -183,7 +183,7 @@ def list_cmd(ctx, item_type, layer, status, limit, offset, as_json):
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
-        emit_json([{k: v for k, v in it.items() if k not in ("shown_status", "layer")}
+        emit_json([{k: v for k, v in it.items() if k != "shown_status"}
                    for it in listing.items])
         return
     from datetime import datetime

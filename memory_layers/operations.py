@@ -396,7 +396,9 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
         for ev in journal.events:
             items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
                                     created=ev.time, updated=ev.time, tags=ev.tags,
-                                    source=Source(kind=ev.source)))
+                                    confidence=ev.confidence, source=Source(kind=ev.source)))
+            if ev.id in journal.files:
+                paths[ev.id] = journal.files[ev.id]
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
     total, start = len(items), offset if offset >= 0 else max(0, len(items) + offset)
     items = items[start:None if limit is None else start + limit]

@@ -20,7 +20,9 @@ from lorestack.app.opening import Opener, jsonable, open_memory
 
 
 def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
-    """Items by type, layer and status, in layer order, oldest first."""
+    """Items by type, layer and status, in layer order, oldest first (each in the one item
+    shape, `app/item_json.py`)."""
+    from lorestack.app.item_json import listed_item
     from lorestack.memory_layers.operations import display_status, list_items
 
     mem = opener(request.caller, True)
@@ -29,9 +31,8 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
                          status=None if request.status == "all" else request.status,
                          include_events=include_events, redact=True,
                          offset=request.offset, limit=request.limit)
-    rows = [{**jsonable(it.frontmatter()), "body": it.body,
-             "path": str(listing.paths.get(it.id, "")), "shown_status": display_status(it),
-             "layer": it.layer}
+    rows = [{**listed_item(it, jsonable(it.frontmatter()), str(listing.paths.get(it.id, ""))),
+             "shown_status": display_status(it)}
             for it in listing.items]
     return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
                         total=listing.total)
@@ -52,8 +53,10 @@ def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
 
 
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
-    """Ranked items and events for the query; k defaults to `retrieval.k`. With `about`, only
-    what is anchored to that place (an empty query lists it)."""
+    """Ranked items and events for the query (each in the one item shape, plus `score` and
+    `explain`); k defaults to `retrieval.k`. With `about`, only what is anchored to that place
+    (an empty query lists it)."""
+    from lorestack.app.item_json import hit_item
     from lorestack.retrieval.index import search as run_search
 
     mem = opener(request.caller, False)
@@ -77,7 +80,8 @@ def search(request: SearchRequest, opener: Opener = open_memory) -> SearchRespon
     )
     if anchored is not None:
         hits = [h for h in hits if h.id in anchored][:k]
-    return SearchResponse(hits=[jsonable(h.as_dict()) for h in hits], warnings=warnings)
+    return SearchResponse(hits=[hit_item(jsonable(h.as_dict()), h.doc.tags) for h in hits],
+                          warnings=warnings)
 
 
 def context(request: ContextRequest, opener: Opener = open_memory) -> ContextResponse:
