@@ -193,18 +193,25 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
 
 
 class ProgressCallback:
-    """A `(done, total)` callback for library code: draws a bar on a terminal, nothing when
-    stderr is piped. Use as a context manager so the bar's line is closed on every exit."""
+    """A `(done, total[, phase])` callback for library code: draws a bar on a terminal, nothing
+    when stderr is piped. Each phase (an index sync's reading, writing, embedding) gets a bar of
+    its own, so its rate and ETA are that work's, not an average over faster work before it.
+    Use as a context manager so the bar's line is closed on every exit."""
 
     def __init__(self, label: str):
         self.label = label
         self.bar: Any = None
+        self.phase: str | None = None
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int, phase: str | None = None) -> None:
+        if self.bar is not None and phase != self.phase:
+            self.__exit__()  # the phase before is over: its line stays, finished
         if self.bar is None:
             if total <= 0:
                 return
-            self.bar = progress(total, self.label)
+            self.phase = phase
+            label = f"{self.label} ({phase})".ljust(len(self.label) + 12) if phase else self.label
+            self.bar = progress(total, label)
             self.bar.__enter__()
         if isinstance(self.bar, _Silent):
             return
