@@ -62,8 +62,9 @@ def read_stdin_input(where: str = "stdin") -> str:
         return ""
 
 
-def emit_json(value: Any) -> None:
-    click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
+def emit_json(value: Any, *, plain: bool = False) -> None:
+    """`value` as JSON on stdout; `plain`: it holds only JSON values already (not walked)."""
+    click.echo(json.dumps(value if plain else to_jsonable(value), ensure_ascii=False, indent=2))
 
 
 def warn(message: str) -> None:

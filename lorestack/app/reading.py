@@ -31,7 +31,8 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
                          status=None if request.status == "all" else request.status,
                          include_events=include_events, redact=True,
                          offset=request.offset, limit=request.limit)
-    rows = [{**listed_item(it, jsonable(it.frontmatter()), str(listing.paths.get(it.id, ""))),
+    # `frontmatter()` is JSON already (one walk fewer per item: seconds at 10k items)
+    rows = [{**listed_item(it, it.frontmatter(), str(listing.paths.get(it.id, ""))),
              "shown_status": display_status(it)}
             for it in listing.items]
     return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
