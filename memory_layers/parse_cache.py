@@ -41,6 +41,16 @@ def cached(path: Path, kind: str, parse: Callable[[], T], copy: Callable[[T], T]
     return copy(hit[1])
 
 
+def matching(kind: str, match: Callable[[Any], bool]) -> list[str]:
+    """The paths of the kept values of `kind` that `match` (as parsed when kept: the caller
+    loads a path again through `cached`, which checks its stat)."""
+    cache = _cache
+    if cache is None:
+        return []
+    return [key[0] for key, (_stamp, value) in list(cache.items())
+            if key[1] == kind and match(value)]
+
+
 def forget(paths: Iterable[str | os.PathLike]) -> None:
     cache = _cache
     if cache is not None:
