@@ -183,8 +183,8 @@ def list_cmd(ctx, item_type, layer, status, limit, offset, as_json):
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
     if as_json:
-        emit_json([{k: v for k, v in it.items() if k not in ("shown_status", "layer")}
-                   for it in listing.items])
+        emit_json([{k: v for k, v in it.items() if k != "shown_status"}
+                   for it in listing.items], plain=True)  # the application layer's JSON
         return
     from datetime import datetime
 

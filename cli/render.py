@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import Any
 
@@ -70,8 +73,9 @@ def words_argument(name: str):
     return click.argument(name, nargs=-1, callback=join)
 
 
-def emit_json(value: Any) -> None:
-    click.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
+def emit_json(value: Any, *, plain: bool = False) -> None:
+    """`value` as JSON on stdout; `plain`: it holds only JSON values already (not walked)."""
+    click.echo(json.dumps(value if plain else to_jsonable(value), ensure_ascii=False, indent=2))
 
 
 def warn(message: str) -> None:
@@ -111,11 +115,30 @@ VERDICT_COLOURS = {"block": "red", "warn": "yellow", "pass": "green", "ok": "gre
                    "superseded": "yellow", "archived": "bright_black", "pending": "yellow"}
 
 
+# the caller's terminal when the service runs a forwarded command for it (`client_terminal`):
+# the service's own streams are buffers and its environment is not the caller's
+_client_terminal: ContextVar[dict | None] = ContextVar("lorestack_client_terminal", default=None)
+
+
+@contextmanager
+def client_terminal(terminal: dict | None) -> Iterator[None]:
+    """Inside the block, colour follows the caller's terminal (`{"stdout": bool, "stderr":
+    bool, "no_color": bool}`, what the thin client sends) instead of this process's."""
+    token = _client_terminal.set(terminal)
+    try:
+        yield
+    finally:
+        _client_terminal.reset(token)
+
+
 def colour_enabled(err: bool = False) -> bool:
     """Colour only on a terminal, never in pipes or files, and never with NO_COLOR set."""
     import os
     import sys
 
+    terminal = _client_terminal.get()
+    if terminal is not None:
+        return not terminal.get("no_color") and bool(terminal.get("stderr" if err else "stdout"))
     if os.environ.get("NO_COLOR"):
         return False
     stream = sys.stderr if err else sys.stdout
@@ -182,18 +205,25 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
 
 
 class ProgressCallback:
-    """A `(done, total)` callback for library code: draws a bar on a terminal, nothing when
-    stderr is piped. Use as a context manager so the bar's line is closed on every exit."""
+    """A `(done, total[, phase])` callback for library code: draws a bar on a terminal, nothing
+    when stderr is piped. Each phase (an index sync's reading, writing, embedding) gets a bar of
+    its own, so its rate and ETA are that work's, not an average over faster work before it.
+    Use as a context manager so the bar's line is closed on every exit."""
 
     def __init__(self, label: str):
         self.label = label
         self.bar: Any = None
+        self.phase: str | None = None
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int, phase: str | None = None) -> None:
+        if self.bar is not None and phase != self.phase:
+            self.__exit__()  # the phase before is over: its line stays, finished
         if self.bar is None:
             if total <= 0:
                 return
-            self.bar = progress(total, self.label)
+            self.phase = phase
+            label = f"{self.label} ({phase})".ljust(len(self.label) + 12) if phase else self.label
+            self.bar = progress(total, label)
             self.bar.__enter__()
         if isinstance(self.bar, _Silent):
             return

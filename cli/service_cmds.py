@@ -39,6 +39,7 @@ def run_cli_request(request: dict) -> dict:
     """
     from lorestack.cli import stdio
     from lorestack.cli.main import cli
+    from lorestack.cli.render import client_terminal, colour_enabled
 
     stdio.install()
     argv = [str(a) for a in request.get("argv") or []]
@@ -53,10 +54,14 @@ def run_cli_request(request: dict) -> dict:
         stdin.close()  # a terminal or no stdin: commands see none
     out, err = stdio.sink(), stdio.sink()
     code = 0
+    # colour as the caller's terminal wants it; click keeps the codes only when told to (its
+    # own check would see this request's buffers, never a terminal)
+    terminal = request.get("terminal") if isinstance(request.get("terminal"), dict) else None
     try:
-        with stdio.capture(stdin, out, err):
+        with stdio.capture(stdin, out, err), client_terminal(terminal):
+            colour = True if terminal and (colour_enabled() or colour_enabled(err=True)) else None
             try:
-                cli.main(args=argv, prog_name="lorestack", standalone_mode=True)
+                cli.main(args=argv, prog_name="lorestack", standalone_mode=True, color=colour)
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except NeedStdin:

@@ -1,7 +1,7 @@
 """The `lorestack` console entry point: the thin path first, the click CLI otherwise.
 
-A client hook and the read commands (`hook`, `context`, `search`, `check`, `remember`,
-`log`) ask the resident service and print its answer; this path imports only the standard
+A client hook and the read commands (`hook`, `context`, `search`, `list`, `show`, `check`,
+`remember`, `log`) ask the resident service and print its answer; this path imports only the standard
 library and `lorestack.integrations.service.client` before the answer is written, then leaves
 at once (`os._exit`: the client waits for the process to end, not just for the output).
 When the service is absent, stale, of another version, or too slow, the same command runs
@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-THIN_COMMANDS = ("context", "search", "check", "remember", "log")
+THIN_COMMANDS = ("context", "search", "check", "remember", "log", "list", "show")
 # how long a hook waits for the service to take the request; once it has, the service says
 # how long it will take (its configured deadline) and the hook waits that long
 ACK_WAIT_S = 1.0
@@ -119,6 +119,21 @@ def _stdin_is_piped() -> bool:
         return stream is not None and not stream.closed and not stream.isatty()
     except (OSError, ValueError):
         return False
+
+
+def _terminal() -> dict:
+    """What decides colour, from this (the client's) side: whether stdout and stderr are
+    terminals and whether NO_COLOR is set. The service writes into buffers, so it cannot see
+    the caller's terminal itself."""
+
+    def tty(stream) -> bool:
+        try:
+            return bool(stream is not None and stream.isatty())
+        except (OSError, ValueError):
+            return False
+
+    return {"stdout": tty(sys.stdout), "stderr": tty(sys.stderr),
+            "no_color": bool(os.environ.get("NO_COLOR"))}
 
 
 def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
@@ -292,6 +307,7 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         "caller": client.caller(root),
         "stdin": stdin_text,
         "stdin_piped": _stdin_is_piped() if stdin_text is None else True,
+        "terminal": _terminal(),
     }
     reason = _handoff[0] if _handoff else "absent"
     for _attempt in range(0 if _handoff else 2):

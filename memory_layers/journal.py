@@ -80,6 +80,7 @@ class JournalProblem:
 class ParsedJournal:
     events: list[JournalEvent] = field(default_factory=list)
     problems: list[JournalProblem] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)  # event id -> its day file (read_all)
 
 
 def parse_journal_text(text: str, path: Path) -> ParsedJournal:
@@ -247,7 +248,9 @@ class Journal:
                 continue
             parsed = self.read_day(day)
             out.problems.extend(parsed.problems)
-            out.events.extend(e for e in parsed.events if since is None or e.time >= since)
+            kept = [e for e in parsed.events if since is None or e.time >= since]
+            out.events.extend(kept)
+            out.files.update((e.id, self.day_file(day)) for e in kept)
         out.events.sort(key=lambda e: e.time)
         return out
 

@@ -181,6 +181,14 @@ class MemoryItem(BaseModel):
         return f"{self.title}\n\n{body}" if body and body != self.title else self.title
 
     @property
+    def current_status(self) -> str:
+        """What the item is now, as the index and every item list say: an active item whose file
+        names a successor (a link typed by hand, without the archive move) is `superseded`."""
+        if self.status == "active" and self.superseded_by:
+            return "superseded"
+        return self.status
+
+    @property
     def human_confirmed(self) -> bool:
         return self.source.kind == "user" and self.confidence >= 1.0
 
@@ -213,3 +221,8 @@ class JournalEvent(BaseModel):
     def title(self) -> str:
         first = self.text.strip().splitlines()[0] if self.text.strip() else ""
         return first[:80]
+
+    @property
+    def confidence(self) -> float:
+        """What the user wrote counts as stated; anything else (an import, an extraction) less."""
+        return 1.0 if self.source == "user" else 0.8

@@ -352,15 +352,22 @@ def display_status(item: MemoryItem) -> str:
     return "superseded" if item.status == "archived" and item.superseded_by else item.status
 
 
-def _redacted_item(mem: Memory, item: MemoryItem) -> MemoryItem:
+def _redacted_item(mem: Memory, item: MemoryItem, checksum: str | None = None) -> MemoryItem:
     """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
-    replaced (the file itself is left alone)."""
+    replaced (the file itself is left alone). `checksum`: the file's, to skip a file the
+    resident service already found clean (`parse_cache.known_clean`)."""
+    from lorestack.memory_layers import parse_cache
     from lorestack.memory_layers.secret_guard import redact_tree
 
+    threshold = mem.settings.guard.entropy_threshold
+    if checksum and parse_cache.known_clean(checksum, threshold):
+        return item
     crit = item.criterion.model_dump() if item.criterion else None
     (title, body, tags, criterion), found = redact_tree(
-        (item.title, item.body, list(item.tags), crit), mem.settings.guard.entropy_threshold)
+        (item.title, item.body, list(item.tags), crit), threshold)
     if not found:
+        if checksum:
+            parse_cache.mark_clean(checksum, threshold)
         return item
     copy = item.model_copy(deep=True)
     copy.title, copy.body, copy.tags = title, body, tags
@@ -377,6 +384,7 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
     page (a negative offset counts from the end); only that page is redacted."""
     loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
     items, paths = [], {}
+    sums = {id(li.item): li.checksum for li in loaded.items}
     for li in loaded.items:
         it = li.item
         if item_type and it.type != item_type:
@@ -396,12 +404,14 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
         for ev in journal.events:
             items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
                                     created=ev.time, updated=ev.time, tags=ev.tags,
-                                    source=Source(kind=ev.source)))
+                                    confidence=ev.confidence, source=Source(kind=ev.source)))
+            if ev.id in journal.files:
+                paths[ev.id] = journal.files[ev.id]
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
     total, start = len(items), offset if offset >= 0 else max(0, len(items) + offset)
     items = items[start:None if limit is None else start + limit]
     if redact:
-        items = [_redacted_item(mem, it) for it in items]
+        items = [_redacted_item(mem, it, sums.get(id(it))) for it in items]
     return Listing(items, paths, loaded.problems, total)
 
 

@@ -41,6 +41,16 @@ def cached(path: Path, kind: str, parse: Callable[[], T], copy: Callable[[T], T]
     return copy(hit[1])
 
 
+def matching(kind: str, match: Callable[[Any], bool]) -> list[str]:
+    """The paths of the kept values of `kind` that `match` (as parsed when kept: the caller
+    loads a path again through `cached`, which checks its stat)."""
+    cache = _cache
+    if cache is None:
+        return []
+    return [key[0] for key, (_stamp, value) in list(cache.items())
+            if key[1] == kind and match(value)]
+
+
 def forget(paths: Iterable[str | os.PathLike]) -> None:
     cache = _cache
     if cache is not None:
@@ -58,3 +68,20 @@ def drop(path: str | os.PathLike, kind: str) -> None:
     cache = _cache
     if cache is not None:
         cache.pop((str(path), kind), None)
+
+
+# the checksums of item files found to hold no secret (per entropy threshold): an unchanged file
+# is not scanned again each time a page of items is redacted (`list` at 10k items: seconds)
+_clean: set[tuple[str, float]] = set()
+_CLEAN_MAX = 200_000
+
+
+def known_clean(checksum: str, threshold: float) -> bool:
+    return _cache is not None and (checksum, threshold) in _clean
+
+
+def mark_clean(checksum: str, threshold: float) -> None:
+    if _cache is not None:
+        if len(_clean) >= _CLEAN_MAX:
+            _clean.clear()
+        _clean.add((checksum, threshold))

@@ -226,6 +226,10 @@ class MemoryStore:
         # frontmatter, or it is the file's stem or a special file's fixed id
         from lorestack.memory_layers import parse_cache
 
+        if parse_cache.enabled():  # the resident service: the file it parsed with this id
+            found = self._find_kept(item_id)
+            if found is not None:
+                return found
         needle = item_id.encode("utf-8") if not parse_cache.enabled() else None
         for path in self.item_files():
             try:
@@ -241,6 +245,24 @@ class MemoryStore:
             if loaded.item.id == item_id:
                 return loaded
         raise ItemNotFound(f"no memory item with id '{item_id}' in {self.paths.root}")
+
+    def _find_kept(self, item_id: str) -> LoadedItem | None:
+        """The item with this id among the files the service keeps parsed, when exactly one of
+        this store's holds it and still does (loaded again if its stat changed); else None
+        and `find` scans (a new file, a moved one, two files with one id)."""
+        from lorestack.memory_layers import parse_cache
+
+        root = str(self.paths.root) + os.sep
+        kept = [p for p in parse_cache.matching(f"item:{self.scope}",
+                                                lambda li: li.item.id == item_id)
+                if p.startswith(root)]
+        if len(kept) != 1:
+            return None
+        try:
+            loaded = self.load_file(Path(kept[0]))
+        except (InvalidItem, OSError):
+            return None
+        return loaded if loaded.item.id == item_id else None
 
     # ---- writing ------------------------------------------------------------------------
     def _new_path(self, item: MemoryItem) -> Path:

@@ -94,11 +94,8 @@ def _unprefixed(text: str, speaker: str) -> str:
 
 
 def item_doc(item: MemoryItem, path: Path, rank: int) -> IndexDoc:
-    status: str = item.status  # the index also knows "superseded"
-    if status == "active" and item.superseded_by:
-        status = "superseded"  # hand-edited link without the archive move: still not current
-    return IndexDoc(
-        id=item.id, type=item.type, layer=item.layer, scope=item.scope, status=status,
+    return IndexDoc(  # the index also knows "superseded" (`current_status`)
+        id=item.id, type=item.type, layer=item.layer, scope=item.scope, status=item.current_status,
         title=item.title, text=item.text, path=str(path), time=item.updated,
         confidence=item.confidence, importance=item.importance, tags=list(item.tags),
         human=item.human_confirmed, file_rank=rank,
@@ -112,7 +109,7 @@ def event_doc(event: JournalEvent, path: Path) -> IndexDoc:
     return IndexDoc(
         id=event.id, type="event", layer="L3", scope="project", status="active",
         title=event.title, text=text, path=str(path), time=event.time,
-        confidence=1.0 if event.source == "user" else 0.8, importance=0.5,
+        confidence=event.confidence, importance=0.5,
         tags=list(event.tags), human=event.source == "user", file_rank=1,
         speaker=" ".join((event.speaker or "").split()),
         session=(event.session or "").strip(),

@@ -35,7 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.retrieval.index import MemoryIndex
     from lorestack.retrieval.secret_spots import SecretSpot
 
-Progress = Callable[[int, int], None]
+# (done, total, phase): each phase counts its own work, so a bar's rate (and its ETA) is the
+# rate of that work: "reading" files, "writing" the word index, "embedding" (the slow part)
+Progress = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -52,6 +54,7 @@ class SyncReport:
     warnings: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # unsafe entries never read (symlinks out…)
     seconds: float = 0.0
+    phase_seconds: dict[str, float] = field(default_factory=dict)  # reading, writing, embedding
 
     @property
     def changed(self) -> bool:
@@ -86,7 +89,8 @@ def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
     return [c for c in splitter.split_text(text) if c.strip()] or [text]
 
 
-def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> bool:
+def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
+               progress: Progress | None = None) -> bool:
     """Update the catalog's file table; True when some file's content changed."""
     from lorestack.memory_layers.secret_guard import DETECTOR_VERSION
 
@@ -136,7 +140,9 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
     with catalog.transaction():
         for path in gone:
             catalog.drop_file(path)
-        for key, src in stale:
+        for n, (key, src) in enumerate(stale):
+            if progress:
+                progress(n, len(stale), "reading")
             try:
                 raw = read_source(mem, src, report.warnings)
             except FileNotFoundError:
@@ -167,6 +173,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False) -> b
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
             content_changed = True
+        if progress and stale:
+            progress(len(stale), len(stale), "reading")
     if edits:
         index.usage.mark_edited(edits)
     if content_changed:
@@ -263,23 +271,21 @@ def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | N
     vec_embed = [i for i, s in states.items() if s.vec_hash != s.content_hash and i not in removals]
     vec_meta = [i for i, s in states.items()
                 if s.vec_hash == s.content_hash and s.vec_meta != s.doc_hash and i not in removals]
-    total_work = len(lex_todo) + len(vec_embed)
-    done = 0
-    if progress and total_work:
-        progress(0, total_work)
+    began = time.perf_counter()
 
     # ---- lexical ----
     if lexical_ok and (lex_todo or removals):
         try:
             for start in range(0, max(1, len(lex_todo)), 5000):
+                if progress and lex_todo:
+                    progress(start, len(lex_todo), "writing")
                 batch_ids = lex_todo[start:start + 5000]
                 docs = catalog.get_docs(batch_ids)
                 deletes = removals if start == 0 else []
                 report.indexed += index.lexical.apply(docs.values(), deletes)
                 catalog.mark_lexical([(i, states[i].doc_hash) for i in docs])
-                done += len(batch_ids)
-                if progress:
-                    progress(done, total_work)
+            if progress and lex_todo:
+                progress(len(lex_todo), len(lex_todo), "writing")
         except Exception as exc:  # noqa: BLE001 - lexical failure must not block vectors
             report.warnings.append(f"lexical index update failed ({type(exc).__name__}: {exc})")
             lexical_ok = False
@@ -290,13 +296,15 @@ def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | N
             f"{len(vec_embed)} items need embedding; skipped during search "
             "(run `lorestack reindex`); vector results may be incomplete")
         vectors_ok, vec_embed = False, []
+    report.phase_seconds["writing"] = round(time.perf_counter() - began, 2)
+    began = time.perf_counter()
     if vectors_ok:
         try:
-            _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress,
-                           done, total_work)
+            _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress)
         except Exception as exc:  # noqa: BLE001
             report.warnings.append(f"vector index update failed ({type(exc).__name__}: {exc})")
             vectors_ok = False
+    report.phase_seconds["embedding"] = round(time.perf_counter() - began, 2)
 
     with catalog.transaction():
         for doc_id in removals:
@@ -310,7 +318,7 @@ def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | N
                                    "WHERE id=?", (doc_id,))
 
 
-def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress, done, total_work):
+def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress):
     catalog, store = index.catalog, index.vectors
     settings = index.settings
     stale_chunks = []
@@ -336,6 +344,8 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
     encoding = settings.tokens.encoding
     batch = 256
     for start in range(0, len(vec_embed), batch):
+        if progress:
+            progress(start, len(vec_embed), "embedding")
         docs = catalog.get_docs(vec_embed[start:start + batch])
         ids, texts, metas, marks = [], [], [], []
         for doc_id, doc in docs.items():
@@ -353,9 +363,8 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
             store.upsert(ids, vectors, metas)
         catalog.mark_vector(marks)
         report.embedded += len(marks)
-        done += len(vec_embed[start:start + batch])
-        if progress:
-            progress(done, total_work)
+    if progress and vec_embed:
+        progress(len(vec_embed), len(vec_embed), "embedding")
 
 
 def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: bool = False,
@@ -363,7 +372,8 @@ def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: boo
     """`quick` (the search path) skips the counts and problem list nobody reads there."""
     report = SyncReport()
     began = time.perf_counter()
-    changed = scan_files(index, report, force=force)
+    changed = scan_files(index, report, force=force, progress=progress)
+    report.phase_seconds["reading"] = round(time.perf_counter() - began, 2)
     if changed or force or not index.is_clean():
         index.set_clean(False)
         reconcile_docs(index, report)

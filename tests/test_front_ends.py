@@ -158,3 +158,47 @@ def test_lorestack_ui_asks_the_service_to_serve_the_viewer(stocked, run_dir):
         assert found.status_code == 200 and "ledger service" in found.text
     again = json.loads(run_cli("ui", "--no-open", "--json", cwd=stocked).stdout)
     assert again["url"] == started["url"]  # one viewer per memory, reused
+
+
+def test_an_item_has_one_json_shape_in_list_search_and_the_mcp_tools(repo):
+    """`list --json`, `search --json`, MCP `list_memories` and `recall` each printed their own
+    keys for the same item (`body` or `text`, `layer` or not, `age` but no `time`). Each now
+    carries the core keys of one shape with the same values, and keeps the keys it had."""
+    from lorestack.app.item_json import ITEM_KEYS
+    from lorestack.integrations import mcp_tools
+    from lorestack.memory_layers.memory import Memory
+
+    made = run_cli("remember", "Refunds go through the ledger service\n\nNever direct SQL.",
+                   "--type", "decision", "--tags", "payments,ledger", "--json", cwd=repo, env=OFF)
+    item_id = json.loads(made.stdout)["item"]["id"]
+    logged = run_cli("log", "Moved the refund retries onto the ledger queue", "--tags",
+                     "payments", "--json", cwd=repo, env=OFF)
+    event_id = json.loads(logged.stdout)["id"]
+    assert run_cli("reindex", cwd=repo, env=OFF).returncode == 0
+
+    def by_id(rows):
+        return {row["id"]: row for row in rows}
+
+    listed = by_id(json.loads(run_cli("list", "--json", cwd=repo, env=OFF).stdout))
+    events = by_id(json.loads(run_cli("list", "--type", "event", "--json", cwd=repo,
+                                      env=OFF).stdout))
+    found = by_id(json.loads(run_cli("search", "refund ledger", "--json", cwd=repo,
+                                     env=OFF).stdout))
+    mem = Memory.open(repo)
+    mcp_listed = by_id(mcp_tools.list_memories(mem)["items"])
+    mcp_events = by_id(mcp_tools.list_memories(mem, type="event")["items"])
+    recalled = by_id(mcp_tools.recall(mem, "refund ledger")["results"])
+
+    for key, rows in ((item_id, (listed, found, mcp_listed, recalled)),
+                      (event_id, (events, found, mcp_events, recalled))):
+        shapes = [{k: row[key][k] for k in ITEM_KEYS} for row in rows]
+        assert all(shape == shapes[0] for shape in shapes), (key, [
+            {k: v for k, v in s.items() if v != shapes[0][k]} for s in shapes[1:]], shapes[0])
+    item = listed[item_id]
+    assert item["tags"] == ["payments", "ledger"] and item["layer"] == "L1"
+    assert item["text"].endswith("Never direct SQL.") and item["body"]  # `text`, as search
+    assert events[event_id]["layer"] == "L3" and events[event_id]["path"].endswith(".md")
+    # the keys scripts read before stay: list's frontmatter and body, search's score, MCP's age
+    assert {"body", "created", "updated", "importance", "source"} <= set(item)
+    assert "score" in found[item_id] and "explain" in found[item_id]
+    assert mcp_listed[item_id]["age"] == "today" and "score" in recalled[item_id]

@@ -229,3 +229,41 @@ def test_search_names_such_an_item_and_anchor_redacted(repo):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 0, result.output
         assert "[REDACTED:aws access key]" in result.output and KEY not in result.output, args
+
+
+def test_a_resident_process_scans_an_unchanged_clean_file_once(mem, monkeypatch):
+    """`list` in the service scanned every listed item for secrets on every call (seconds at
+    10k items). A file found clean is skipped while its bytes stay the same; a file holding a
+    secret, and a file edited since, are scanned (and redacted) every time."""
+    from lorestack.memory_layers import parse_cache, secret_guard
+    from lorestack.memory_layers.operations import list_items
+
+    scanned: list[str] = []
+    real = secret_guard.redact_tree
+
+    def counting(value, threshold=4.2):
+        scanned.append(value[0])  # the title
+        return real(value, threshold)
+
+    monkeypatch.setattr(secret_guard, "redact_tree", counting)
+    parse_cache.enable(True)
+    try:
+        _hand_edit(mem)
+        clean = remember(mem, "Invoices are numbered per tenant", "fact").path
+        remember(mem, "Never run migrations on Friday afternoons", "caveat")
+
+        def listed():
+            scanned.clear()
+            return {it.title: it.body for it in list_items(mem, redact=True).items}
+
+        first = listed()
+        assert len(scanned) == len(first) == 4  # project.md is listed too
+        assert TOKEN not in "".join(first.values())
+        again = listed()
+        assert len(scanned) == 1 and again == first  # only the file with the secret
+        clean.write_text(clean.read_text().replace("per tenant", f"per tenant, key {TOKEN}"))
+        edited = listed()
+        assert len(scanned) == 2 and TOKEN not in "".join(edited.values()) + "".join(edited)
+        assert sum("[REDACTED:" in body for body in edited.values()) == 2
+    finally:
+        parse_cache.enable(False)

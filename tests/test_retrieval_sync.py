@@ -187,3 +187,41 @@ def test_sync_interval_lets_a_long_lived_process_skip_sweeps(mem, index):
     throttled.sync()
     assert throttled.search("kilimanjaro", k=3, mode="bm25")[0].id == item.item.id
     throttled.close()
+
+
+def test_progress_counts_each_phase_on_its_own(mem):
+    """One bar for files, word-index docs and embeddings together gave the embedding phase the
+    rate of the fast phases before it, so its ETA was far too short. Each phase now reports
+    its own work, in order, from 0 to its own total."""
+    for n in range(300):
+        remember(mem, f"filler fact number {n} about module_{n}", "fact")
+    log_event(mem, "moved the queue to redis streams", "progress")
+    calls: list[tuple[int, int, str]] = []
+    index = MemoryIndex(mem, warn=lambda m: None)
+    try:
+        report = index.rebuild(progress=lambda done, total, phase: calls.append(
+            (done, total, phase)))
+    finally:
+        index.close()
+    phases = [phase for _d, _t, phase in calls]
+    assert sorted(set(phases), key=phases.index) == ["reading", "writing", "embedding"]
+    assert phases == sorted(phases, key=["reading", "writing", "embedding"].index)  # in turn
+    for phase, work in (("reading", report.files_read), ("writing", report.indexed),
+                        ("embedding", report.embedded)):
+        seen = [(done, total) for done, total, p in calls if p == phase]
+        assert {total for _d, total in seen} == {work} and work > 300
+        dones = [done for done, _t in seen]
+        assert dones[0] == 0 and dones[-1] == work and dones == sorted(dones)
+    assert len([p for p in phases if p == "embedding"]) > 2  # batches, not one jump at the end
+    assert set(report.phase_seconds) == {"reading", "writing", "embedding"}
+
+
+def test_reindex_on_a_terminal_draws_a_bar_per_phase(repo):
+    from tests.conftest import run_cli
+    from tests.test_everyday_cli import _on_a_terminal
+
+    for n in range(3):
+        assert run_cli("remember", f"fact number {n} about module_{n}", cwd=repo).returncode == 0
+    shown = _on_a_terminal(["reindex"])
+    assert all(f"indexing ({phase})" in shown for phase in ("reading", "writing", "embedding"))
+    assert "indexed" in shown

@@ -89,6 +89,34 @@ def test_read_commands_go_through_the_service_with_the_same_output(stocked, run_
     assert "give a QUERY" in usage.stderr
 
 
+def test_list_and_show_are_answered_by_the_service_as_they_print_in_process(stocked, run_dir):
+    """`list` took seconds at 10k items in a cold process; the service answers it warm. Its
+    JSON, its text, its stderr and its colour are what the command prints in-process: colour
+    follows the caller's terminal (the service only ever writes into buffers)."""
+    from tests.test_everyday_cli import _on_a_terminal
+
+    offline = {"LORESTACK_SERVICE__ENABLED": "false"}
+    asked = [["list", "--json"], ["list", "--type", "caveat"], ["list", "-n", "1"]]
+    local = [run_cli(*a, cwd=stocked, env=offline) for a in asked]
+    item = json.loads(local[0].stdout)[0]["id"]
+    asked += [["show", item, "--json"], ["show", item], ["show", "fact-nope0000"]]
+    local += [run_cli(*a, cwd=stocked, env=offline) for a in asked[3:]]
+    painted_here = _on_a_terminal(["list"], offline)
+    assert "\x1b[" in painted_here  # a terminal gets colour in-process
+
+    start_service(stocked)
+    before = status()["answered"]
+    for args, here in zip(asked, local):
+        served = run_cli(*args, cwd=stocked)
+        assert (served.stdout, served.stderr, served.returncode) == (
+            here.stdout, here.stderr, here.returncode), args
+    assert status()["answered"] == before + len(asked)  # none ran in-process
+    assert _on_a_terminal(["list"]) == painted_here  # the caller's terminal: colour
+    assert _on_a_terminal(["show", item]) == _on_a_terminal(["show", item], offline)
+    assert "\x1b[" not in _on_a_terminal(["list"], {"NO_COLOR": "1"})
+    assert status()["answered"] == before + len(asked) + 3
+
+
 def test_the_service_prepares_every_item_once_and_a_prompt_still_sees_an_edit(stocked, run_dir):
     start_service(stocked)
     payload = {"session_id": "p1", "cwd": str(stocked), "prompt": PROMPT}

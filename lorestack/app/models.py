@@ -137,8 +137,9 @@ class ListRequest(Request):
 
 
 class ListResponse(BaseModel):
-    # each item's frontmatter and body (secrets typed by hand redacted), its file's `path`,
-    # its `layer` and `shown_status` (`superseded` for an archived item something replaced)
+    # each item's frontmatter and body (secrets typed by hand redacted) with the core keys of
+    # the one item shape (`app/item_json.py`), and `shown_status` (`superseded` for an
+    # archived item something replaced) for the table
     items: list[dict[str, Any]]
     problems: list[str] = Field(default_factory=list)  # files skipped, and why
     total: int = 0  # how many matched; `items` is the page `offset`/`limit` asked for

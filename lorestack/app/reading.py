@@ -21,7 +21,9 @@ from lorestack.memory_layers.secret_guard import redact_for_reading
 
 
 def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
-    """Items by type, layer and status, in layer order, oldest first."""
+    """Items by type, layer and status, in layer order, oldest first (each in the one item
+    shape, `app/item_json.py`)."""
+    from lorestack.app.item_json import listed_item
     from lorestack.memory_layers.operations import display_status, list_items
 
     mem = opener(request.caller, True)
@@ -30,9 +32,9 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
                          status=None if request.status == "all" else request.status,
                          include_events=include_events, redact=True,
                          offset=request.offset, limit=request.limit)
-    rows = [{**jsonable(it.frontmatter()), "body": it.body,
-             "path": str(listing.paths.get(it.id, "")), "shown_status": display_status(it),
-             "layer": it.layer}
+    # `frontmatter()` is JSON already (one walk fewer per item: seconds at 10k items)
+    rows = [{**listed_item(it, it.frontmatter(), str(listing.paths.get(it.id, ""))),
+             "shown_status": display_status(it)}
             for it in listing.items]
     return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
                         total=listing.total)
@@ -53,8 +55,10 @@ def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
 
 
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
-    """Ranked items and events for the query; k defaults to `retrieval.k`. With `about`, only
-    what is anchored to that place (an empty query lists it)."""
+    """Ranked items and events for the query (each in the one item shape, plus `score` and
+    `explain`); k defaults to `retrieval.k`. With `about`, only what is anchored to that place
+    (an empty query lists it)."""
+    from lorestack.app.item_json import hit_item
     from lorestack.retrieval.index import search as run_search
 
     mem = opener(request.caller, False)
@@ -79,7 +83,8 @@ def search(request: SearchRequest, opener: Opener = open_memory) -> SearchRespon
     )
     if anchored is not None:
         hits = [h for h in hits if h.id in anchored][:k]
-    return SearchResponse(hits=[_named(jsonable(h.as_dict())) for h in hits], warnings=warnings)
+    return SearchResponse(hits=[_named(hit_item(jsonable(h.as_dict()), h.doc.tags)) for h in hits],
+                          warnings=warnings)
 
 
 def _named(hit: dict) -> dict:

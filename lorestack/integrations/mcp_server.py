@@ -43,7 +43,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         "with a corrected one, use `remember` with `supersedes` instead.",
         {"title": "Forget", "read_only_hint": False, "destructive_hint": False}),
     "list_memories": (
-        "List stored memory items (id, type, title, age), optionally of one type or layer "
+        "List stored memory items (id, type, title, text, status, age …), optionally of one type or layer "
         "(L1 facts/decisions/caveats, L2 preferences/criteria, L3 journal events). Use it to "
         "find an id to supersede or forget, or to see what is known.",
         {"title": "List memories", "read_only_hint": True}),

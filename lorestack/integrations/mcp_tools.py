@@ -51,6 +51,7 @@ def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "s
     """k defaults to the configured `retrieval.k`, the budget to `loader.budget`."""
     from datetime import datetime
 
+    from lorestack.app.item_json import core
     from lorestack.app.models import ContextRequest, SearchRequest
     from lorestack.app.reading import context, search
     from lorestack.memory_layers.models import now_utc
@@ -64,9 +65,8 @@ def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "s
                    _given(mem))
     now = now_utc()
     wanted = set(types or [])
-    items = [{"id": _shown(h["id"]), "type": h["type"], "title": h["title"], "text": h["text"],
-              "age": age_label(datetime.fromisoformat(h["time"]), now),
-              "confidence": h["confidence"], "score": h["score"], "path": _shown(h["path"])}
+    items = [{**core(h), "id": _shown(h["id"]), "path": _shown(h["path"]) if h.get("path") else h.get("path"),
+              "age": age_label(datetime.fromisoformat(h["time"]), now), "score": h["score"]}
              for h in found.hits if not wanted or h["type"] in wanted]
     return {"results": items, "warnings": found.warnings}
 
@@ -93,6 +93,7 @@ def list_memories(mem: Memory,
                   limit: int = 50) -> dict[str, Any]:
     from datetime import datetime
 
+    from lorestack.app.item_json import core
     from lorestack.app.models import ListRequest
     from lorestack.app.reading import list_
     from lorestack.memory_layers.models import now_utc
@@ -102,9 +103,8 @@ def list_memories(mem: Memory,
     # the last `limit` of the listing: only those are redacted and sent
     listing = list_(ListRequest(type=type, layer=layer, offset=-limit, limit=limit), _given(mem))
     now = now_utc()
-    rows = [{"id": _shown(i["id"]), "type": i["type"], "layer": i.get("layer"), "scope": i.get("scope"),
-             "title": i["title"], "age": age_label(datetime.fromisoformat(i["updated"]), now),
-             "confidence": i.get("confidence")}
+    rows = [{**core(i), "id": _shown(i["id"]), "path": _shown(i["path"]) if i.get("path") else i.get("path"),
+             "age": age_label(datetime.fromisoformat(i["updated"]), now)}
             for i in listing.items]
     return {"items": rows, "total": listing.total}
 
