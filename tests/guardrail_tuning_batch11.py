@@ -32,6 +32,13 @@ from tests.guardrail_sentence_cases import _bash, _diff
 # undecided, 55 pass; other criteria flagged 89). The batch test keeps this first run as
 # the floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 90, "wrong_blocks": 0, "silent_passes": 56, "lookalike_pass": 55}
+# with the categories of concepts.py (twelfth session; written by the helper who wrote this
+# batch, so this is an in-sample figure): exact 103, silent passes 41, look-alikes 53. Two
+# look-alikes name a member of the category to remove it ("move the last RabbitMQ consumer
+# onto Kafka", "remove the leftover moment import") and answer "applies, undecided" now:
+# 15 violations surfaced for 2 look-alikes warned, with batches 1-10 not worse (docs/guardrail.md)
+KEPT = {"exact": 103, "wrong_blocks": 0, "silent_passes": 41, "lookalike_pass": 53}
+KEPT_LOOKALIKE_COST = 2
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # infrastructure components: a category in the rule, a product in the proposal

@@ -42,7 +42,7 @@ def test_batch_figures_do_not_regress(tmp_path, n):
     # is itself above the first run (b.FIRST_RUN) on every figure but batch 8's look-alikes:
     # those gained (36 -> 41) only through undo.py, which paid nothing on any other batch and
     # was removed in the eighth session (docs/guardrail.md)
-    # batches 10 and 11 have no kept figure yet: their first run (b.FIRST_RUN) is the floor
+    # batch 10 has no kept figure yet: its first run (b.FIRST_RUN) is its floor
     if not hasattr(b, "KEPT"):
         first = b.FIRST_RUN
         assert s["silent_passes"] <= first["silent_passes"], E.summary(s)
@@ -52,4 +52,9 @@ def test_batch_figures_do_not_regress(tmp_path, n):
     kept, first = b.KEPT, b.FIRST_RUN
     assert s["silent_passes"] <= kept["silent_passes"] < first["silent_passes"], E.summary(s)
     assert s["exact"] >= kept["exact"] > first["exact"], E.summary(s)
-    assert s["lookalike_pass"] >= kept["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)
+    # batch 11's kept reading warns on 2 look-alikes its first run passed (KEPT_LOOKALIKE_COST,
+    # named in its file) for 15 violations no longer passed in silence
+    cost = getattr(b, "KEPT_LOOKALIKE_COST", 0)
+    assert s["lookalike_pass"] >= kept["lookalike_pass"] >= first["lookalike_pass"] - cost, (
+        E.summary(s)
+    )
