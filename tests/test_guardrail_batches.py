@@ -1,6 +1,6 @@
-"""Issue 22: the eighth, ninth and tenth tuning batches (tests/guardrail_tuning_batch8.py, …9.py,
-…10.py) are as their briefs asked, and their figures never fall below what the kept readings
-reached (the tenth, which has no kept figure yet, below its first run). Real files and the real
+"""Issue 22: the eighth to eleventh tuning batches (tests/guardrail_tuning_batch8.py, …9.py,
+…10.py, …11.py) are as their briefs asked, and their figures never fall below what the kept
+readings reached (the tenth and eleventh, which have no kept figure yet, below their first run). Real files and the real
 MiniLM model."""
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ import pytest
 from tests import heldout_eval as E
 
 # (batch, fewest criteria, fewest cases, the batches before it)
-BATCHES = [(8, 25, 80, "tuning-1-7"), (9, 30, 120, "tuning-1-8"), (10, 36, 144, "tuning-1-9")]
+BATCHES = [
+    (8, 25, 80, "tuning-1-7"), (9, 30, 120, "tuning-1-8"), (10, 36, 144, "tuning-1-9"),
+    (11, 40, 160, "tuning-1-10"),
+]
 
 
 @pytest.mark.parametrize(("n", "criteria", "cases", "older"), BATCHES)
@@ -28,7 +31,7 @@ def test_batch_is_as_its_brief_asks(n, criteria, cases, older):
     assert not set(before) & set(b.CRITERIA)
 
 
-@pytest.mark.parametrize("n", [8, 9, 10])
+@pytest.mark.parametrize("n", [8, 9, 10, 11])
 def test_batch_figures_do_not_regress(tmp_path, n):
     b = importlib.import_module(f"tests.guardrail_tuning_batch{n}")
     mem, ids = E.build(tmp_path / f"b{n}", b.CRITERIA)
@@ -49,4 +52,9 @@ def test_batch_figures_do_not_regress(tmp_path, n):
     kept, first = b.KEPT, b.FIRST_RUN
     assert s["silent_passes"] <= kept["silent_passes"] < first["silent_passes"], E.summary(s)
     assert s["exact"] >= kept["exact"] > first["exact"], E.summary(s)
-    assert s["lookalike_pass"] >= kept["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)
+    # batch 11's kept reading warns on 2 look-alikes its first run passed (KEPT_LOOKALIKE_COST,
+    # named in its file) for 15 violations no longer passed in silence
+    cost = getattr(b, "KEPT_LOOKALIKE_COST", 0)
+    assert s["lookalike_pass"] >= kept["lookalike_pass"] >= first["lookalike_pass"] - cost, (
+        E.summary(s)
+    )

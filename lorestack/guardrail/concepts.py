@@ -6,6 +6,8 @@ tuning cases' misses (tests/guardrail_tuning_cases.py), from general knowledge.
 
 from __future__ import annotations
 
+import re
+
 _CONCEPTS: dict[str, list[str]] = {
     "dependenc": ["pip install", "npm install", "yarn add", "poetry add", "install_requires",
                   "requirements.txt", "package.json", "cargo add", "go get", "dependencies", "pull in"],
@@ -49,10 +51,66 @@ _CONCEPTS: dict[str, list[str]] = {
 }
 
 
-def concept_keywords(words: list[str]) -> list[str]:
+# Written in the twelfth session, from general knowledge, for rules that name a category
+# where a proposal names a product of it ("a second queueing system" / RabbitMQ, "a search
+# engine" / Elasticsearch, "another date library" / dayjs): the well-known members of
+# each category, not only those of any tuning case. A spelling the rule itself names is
+# never added (the one the rule chose: "Kafka is our one message broker").
+CATEGORIES = True
+_CATEGORIES: dict[str, list[str]] = {
+    "broker": ["kafka", "rabbitmq", "amqp", "activemq", "nats", "sqs", "pulsar", "kinesis",
+               "zeromq", "pub/sub", "service bus", "eventbridge"],
+    "queu": ["kafka", "rabbitmq", "amqp", "activemq", "nats", "sqs", "pulsar", "kinesis",
+             "zeromq", "pub/sub", "service bus"],
+    "search": ["elasticsearch", "opensearch", "solr", "meilisearch", "typesense", "algolia",
+               "lucene", "sphinx"],
+    "cach": ["memcached", "varnish", "redis", "hazelcast", "ehcache", "squid"],
+    "orm$": ["peewee", "tortoise", "pony", "sqlmodel", "prisma", "typeorm", "sequelize",
+             "hibernate", "gorm", "diesel", "activerecord", "mongoengine", "sqlalchemy",
+             "django.db"],
+    "http": ["aiohttp", "urllib3", "pycurl", "treq", "httplib2"],
+    "date$": ["moment", "moment.js", "dayjs", "luxon", "date-fns", "pendulum", "js-joda"],
+    "css-in-js": ["styled-components", "@emotion", "styled.", "jss", "stitches",
+                  "vanilla-extract", "goober"],
+    "redux": ["zustand", "mobx", "recoil", "jotai", "vuex", "pinia", "react-redux",
+              "@reduxjs"],
+    "tracing": ["ddtrace", "dd-trace", "newrelic", "new relic", "appdynamics", "dynatrace",
+                "elastic-apm", "instana"],
+    "analytic": ["gtag", "googletagmanager", "google analytics", "hotjar", "mixpanel",
+                 "amplitude", "posthog", "fbq", "facebook pixel", "clarity.ms"],
+    "cdn": ["jsdelivr", "unpkg", "cdnjs", "fonts.googleapis", "fonts.gstatic",
+            "ajax.googleapis", "code.jquery.com", "use.typekit"],
+    "font": ["fonts.googleapis", "fonts.gstatic", "use.typekit", "fonts.bunny"],
+    "mail": ["smtp", "sendgrid", "mailgun", "postmark", "mandrill", "sparkpost", "mailchimp"],
+    "factor": ["2fa", "two-factor", "mfa", "totp", "authenticator"],
+    "dump": ["pg_dump", "mysqldump", "mongodump", "pg_dumpall"],
+    "iam$": ["aws_iam_role", "aws_iam_policy", "aws_iam_role_policy", "aws_iam_user",
+             "google_project_iam", "azurerm_role_assignment"],
+    "singleton": ["_instance", "getinstance", "get_instance"],
+    "storag": ["mariadb", "couchdb", "neo4j", "clickhouse", "influxdb", "cockroachdb",
+               "scylla", "bigtable", "firestore", "opensearch", "solr", "nats", "sqs"],
+    "databas": ["mariadb", "couchdb", "neo4j", "clickhouse", "influxdb", "cockroachdb",
+                "scylla", "bigtable", "firestore", "mssql", "oracle"],
+}
+
+
+def _stems():
+    yield from ((stem_, spellings, False) for stem_, spellings in _CONCEPTS.items())
+    if CATEGORIES:
+        yield from ((stem_, spellings, True) for stem_, spellings in _CATEGORIES.items())
+
+
+def concept_keywords(words: list[str], sentence: str = "") -> list[str]:
+    """Spellings of the concepts `words` name; a stem ending in '$' names a whole word
+    (or its plural): 'orm$' is ORM, never 'format'. A category's member the sentence itself
+    names (as a word) is the one the rule chose, never added."""
+    named = set(re.findall(r"[a-z0-9][a-z0-9.\-/@]*[a-z0-9]", sentence.lower()))
     out: list[str] = []
     for w in words:
-        for stem_, spellings in _CONCEPTS.items():
-            if w.startswith(stem_):
-                out.extend(s for s in spellings if s not in out)
+        for stem_, spellings, category in _stems():
+            whole = stem_.endswith("$")
+            if w in (stem_[:-1], stem_[:-1] + "s") if whole else w.startswith(stem_):
+                out.extend(
+                    s for s in spellings if s not in out and not (category and s in named)
+                )
     return out

@@ -387,7 +387,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             w for t in r.forbidden + r.subjects for w in t.split()
         }
         words = [w for w in ruled if w not in wanted]
-        implied = [k for k in concept_keywords(words) if k not in draft.keywords]
+        implied = [k for k in concept_keywords(words, sentence) if k not in draft.keywords]
         if implied:
             draft.keywords.extend(implied)
             draft.steps.append(f"applies also where the code shows it: {', '.join(implied)}")
