@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -345,35 +345,12 @@ class Listing:
     paths: dict[str, Path]
     problems: list[InvalidItem]
     total: int = 0  # how many matched before `offset`/`limit` kept a page of them
+    named: set[str] = field(default_factory=set)  # redacted: ids whose id or file name holds a key
 
 
 def display_status(item: MemoryItem) -> str:
     """`superseded` for an archived item another one replaced; otherwise its status."""
     return "superseded" if item.status == "archived" and item.superseded_by else item.status
-
-
-def _redacted_item(mem: Memory, item: MemoryItem, checksum: str | None = None) -> MemoryItem:
-    """A copy fit to print or hand to an assistant: a secret typed into the file by hand is
-    replaced (the file itself is left alone). `checksum`: the file's, to skip a file the
-    resident service already found clean (`parse_cache.known_clean`)."""
-    from lorestack.memory_layers import parse_cache
-    from lorestack.memory_layers.secret_guard import redact_tree
-
-    threshold = mem.settings.guard.entropy_threshold
-    if checksum and parse_cache.known_clean(checksum, threshold):
-        return item
-    crit = item.criterion.model_dump() if item.criterion else None
-    (title, body, tags, criterion), found = redact_tree(
-        (item.title, item.body, list(item.tags), crit), threshold)
-    if not found:
-        if checksum:
-            parse_cache.mark_clean(checksum, threshold)
-        return item
-    copy = item.model_copy(deep=True)
-    copy.title, copy.body, copy.tags = title, body, tags
-    if criterion is not None:
-        copy.criterion = CriterionSpec.model_validate(criterion)
-    return copy
 
 
 def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
@@ -384,7 +361,8 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
     page (a negative offset counts from the end); only that page is redacted."""
     loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
     items, paths = [], {}
-    sums = {id(li.item): li.checksum for li in loaded.items}
+    sums = {id(li.item): f"{li.path}\0{li.checksum}" if li.checksum else None
+            for li in loaded.items}
     for li in loaded.items:
         it = li.item
         if item_type and it.type != item_type:
@@ -410,9 +388,18 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
     total, start = len(items), offset if offset >= 0 else max(0, len(items) + offset)
     items = items[start:None if limit is None else start + limit]
+    named: set[str] = set()
     if redact:
-        items = [_redacted_item(mem, it, sums.get(id(it))) for it in items]
-    return Listing(items, paths, loaded.problems, total)
+        from lorestack.memory_layers.redacted_view import redacted_item
+
+        shown = []
+        for it in items:
+            copy, holds_key = redacted_item(mem, it, sums.get(id(it)), paths.get(it.id))
+            shown.append(copy)
+            if holds_key:
+                named.add(it.id)
+        items = shown
+    return Listing(items, paths, loaded.problems, total, named)
 
 
 def show(mem: Memory, item_id: str, *, redact: bool = False):
@@ -436,5 +423,7 @@ def show(mem: Memory, item_id: str, *, redact: bool = False):
     if redact:
         from dataclasses import replace
 
-        return replace(loaded, item=_redacted_item(mem, loaded.item))
+        from lorestack.memory_layers.redacted_view import redacted_item
+
+        return replace(loaded, item=redacted_item(mem, loaded.item, path=loaded.path)[0])
     return loaded

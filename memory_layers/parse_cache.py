@@ -41,6 +41,19 @@ def cached(path: Path, kind: str, parse: Callable[[], T], copy: Callable[[T], T]
     return copy(hit[1])
 
 
+def fresh(path: str | os.PathLike, kind: str) -> bool:
+    """Whether `path` is kept as parsed from the file as it is now (same stat)."""
+    cache = _cache
+    hit = None if cache is None else cache.get((str(path), kind))
+    if hit is None:
+        return False
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return hit[0] == (info.st_mtime_ns, info.st_size, info.st_ino)
+
+
 def matching(kind: str, match: Callable[[Any], bool]) -> list[str]:
     """The paths of the kept values of `kind` that `match` (as parsed when kept: the caller
     loads a path again through `cached`, which checks its stat)."""
@@ -70,18 +83,19 @@ def drop(path: str | os.PathLike, kind: str) -> None:
         cache.pop((str(path), kind), None)
 
 
-# the checksums of item files found to hold no secret (per entropy threshold): an unchanged file
-# is not scanned again each time a page of items is redacted (`list` at 10k items: seconds)
+# item files found to hold no secret, by path and checksum (the name is parsed too: an item with
+# no title takes it from its file name) and entropy threshold: an unchanged file is not scanned
+# again each time a page of items is redacted (`list` at 10k items: seconds)
 _clean: set[tuple[str, float]] = set()
 _CLEAN_MAX = 200_000
 
 
-def known_clean(checksum: str, threshold: float) -> bool:
-    return _cache is not None and (checksum, threshold) in _clean
+def known_clean(key: str, threshold: float) -> bool:
+    return _cache is not None and (key, threshold) in _clean
 
 
-def mark_clean(checksum: str, threshold: float) -> None:
+def mark_clean(key: str, threshold: float) -> None:
     if _cache is not None:
         if len(_clean) >= _CLEAN_MAX:
             _clean.clear()
-        _clean.add((checksum, threshold))
+        _clean.add((key, threshold))

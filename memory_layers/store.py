@@ -248,13 +248,17 @@ class MemoryStore:
 
     def _find_kept(self, item_id: str) -> LoadedItem | None:
         """The item with this id among the files the service keeps parsed, when exactly one of
-        this store's holds it and still does (loaded again if its stat changed); else None
-        and `find` scans (a new file, a moved one, two files with one id)."""
+        this store's holds it and every file is kept unchanged; else None and `find` scans (a new
+        file, a moved or edited one, two files with one id)."""
         from lorestack.memory_layers import parse_cache
 
+        kind = f"item:{self.scope}"
+        # only when every file of the store is kept as it is now: a file added since, or one
+        # edited to carry this id, may be a second file with it (then `find` scans, in order)
+        if not all(parse_cache.fresh(path, kind) for path in self.item_files()):
+            return None
         root = str(self.paths.root) + os.sep
-        kept = [p for p in parse_cache.matching(f"item:{self.scope}",
-                                                lambda li: li.item.id == item_id)
+        kept = [p for p in parse_cache.matching(kind, lambda li: li.item.id == item_id)
                 if p.startswith(root)]
         if len(kept) != 1:
             return None

@@ -165,6 +165,8 @@ class Catalog:
     def stored_docs(self, key: str) -> list[IndexDoc]:
         """One file's docs as stored (paths as keys), by the file's key."""
         row = self.db.execute("SELECT docs FROM files WHERE path=?", (key,)).fetchone()
+        if row is None:  # dropped meanwhile by another process: nothing to compare with
+            return []
         return [IndexDoc.from_json(d) for d in json.loads(row[0])]
 
     def put_file(self, path: str, kind: str, mtime_ns: int, size: int, sha: str,

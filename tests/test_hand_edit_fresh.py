@@ -49,7 +49,7 @@ def test_a_hand_edit_restarts_the_clock_and_an_old_checkout_does_not(repo):
     assert decay["fact-c0000000"] < decay["fact-a0000000"]  # the older version is older
 
 
-def test_a_touch_or_a_lorestack_write_is_not_a_hand_edit(repo):
+def test_a_touch_or_a_whitespace_change_is_not_a_hand_edit(repo):
     _write(repo, "a", "The deploy runs from the blue cluster")
     _reindex()
     path = repo / ".memory" / "facts" / "a.md"

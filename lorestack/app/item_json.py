@@ -34,3 +34,18 @@ def hit_item(hit: dict[str, Any], tags: list[str]) -> dict[str, Any]:
 def core(row: dict[str, Any]) -> dict[str, Any]:
     """The core keys of a row from either, in their order."""
     return {key: row.get(key) for key in ITEM_KEYS}
+
+
+def named(row: dict[str, Any], threshold: float) -> dict[str, Any]:
+    """`row` with its id and path redacted when its id or file name holds a key typed by hand
+    (the sync tells the user to rename the file); every surface shows such an item alike."""
+    from pathlib import PurePath
+
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    item_id, path = str(row.get("id") or ""), str(row.get("path") or "")
+    if not (redact_for_reading(item_id, threshold)[1]
+            or (path and redact_for_reading(PurePath(path).name, threshold)[1])):
+        return row
+    return {**row, "id": redact_for_reading(item_id, threshold)[0],
+            "path": redact_for_reading(path, threshold)[0] if path else row.get("path")}

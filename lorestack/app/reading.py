@@ -23,7 +23,7 @@ from lorestack.memory_layers.secret_guard import redact_for_reading
 def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
     """Items by type, layer and status, in layer order, oldest first (each in the one item
     shape, `app/item_json.py`)."""
-    from lorestack.app.item_json import listed_item
+    from lorestack.app.item_json import listed_item, named
     from lorestack.memory_layers.operations import display_status, list_items
 
     mem = opener(request.caller, True)
@@ -33,9 +33,12 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
                          include_events=include_events, redact=True,
                          offset=request.offset, limit=request.limit)
     # `frontmatter()` is JSON already (one walk fewer per item: seconds at 10k items)
+    threshold = mem.settings.guard.entropy_threshold
     rows = [{**listed_item(it, it.frontmatter(), str(listing.paths.get(it.id, ""))),
              "shown_status": display_status(it)}
             for it in listing.items]
+    if listing.named:  # an id or file name holding a key (typed by hand) is shown redacted
+        rows = [named(r, threshold) if r["id"] in listing.named else r for r in rows]
     return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
                         total=listing.total)
 
@@ -49,31 +52,36 @@ def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
     found = do_show(mem, request.id, redact=True)
     if isinstance(found, JournalEvent):
         return ShowResponse(kind="event", item=jsonable(found))
+    from lorestack.app.item_json import named
+
+    shown = named({"id": found.item.id, "path": str(found.path)},
+                  mem.settings.guard.entropy_threshold)
     return ShowResponse(kind="item", item={**jsonable(found.item.frontmatter()),
-                                           "body": found.item.body},
-                        path=str(found.path))
+                                           "body": found.item.body, "id": shown["id"]},
+                        path=shown["path"])
 
 
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:
     """Ranked items and events for the query (each in the one item shape, plus `score` and
     `explain`); k defaults to `retrieval.k`. With `about`, only what is anchored to that place
     (an empty query lists it)."""
-    from lorestack.app.item_json import hit_item
+    from lorestack.app.item_json import hit_item, named
     from lorestack.retrieval.index import search as run_search
 
     mem = opener(request.caller, False)
     warnings: list[str] = []
     k = request.k or mem.settings.retrieval.k
+    threshold = mem.settings.guard.entropy_threshold
     anchored: set[str] | None = None
     if request.about:
         from lorestack.retrieval.about import anchored_to
 
         items = anchored_to(mem, request.about)
         if not request.query.strip() or request.query == "-":  # the place is the question
-            return SearchResponse(hits=[], anchored=[_named(
-                {"id": i.id, "type": i.type, "title": redact_for_reading(i.title)[0], "path": "",
-                 "anchors": [redact_for_reading(a)[0] for a in i.anchors],
-                 "updated": i.updated.isoformat()}) for i in items])
+            return SearchResponse(hits=[], anchored=[named(
+                {"id": i.id, "type": i.type, "title": redact_for_reading(i.title, threshold)[0],
+                 "path": "", "anchors": [redact_for_reading(a, threshold)[0] for a in i.anchors],
+                 "updated": i.updated.isoformat()}, threshold) for i in items])
         anchored = {i.id for i in items}
     hits = run_search(
         mem, request.query, k=k if anchored is None else max(k, 200),
@@ -83,19 +91,8 @@ def search(request: SearchRequest, opener: Opener = open_memory) -> SearchRespon
     )
     if anchored is not None:
         hits = [h for h in hits if h.id in anchored][:k]
-    return SearchResponse(hits=[_named(hit_item(jsonable(h.as_dict()), h.doc.tags)) for h in hits],
-                          warnings=warnings)
-
-
-def _named(hit: dict) -> dict:
-    """A hit whose id or file name holds a key (typed by hand) leaves the process with both
-    redacted, as context shows them (the sync tells the user to rename the file)."""
-    from lorestack.retrieval.secret_spots import name_kinds
-
-    if not name_kinds(str(hit["id"]), str(hit.get("path") or "")):
-        return hit
-    return {**hit, "id": redact_for_reading(str(hit["id"]))[0],
-            "path": redact_for_reading(str(hit.get("path") or ""))[0]}
+    return SearchResponse(hits=[named(hit_item(jsonable(h.as_dict()), h.doc.tags), threshold)
+                                for h in hits], warnings=warnings)
 
 
 def context(request: ContextRequest, opener: Opener = open_memory) -> ContextResponse:

@@ -60,23 +60,24 @@ def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "s
     if mode == "context" or not query.strip():
         result = context(ContextRequest(query=query or None, budget=budget), _given(mem))
         return {"context": result.text, "tokens": result.tokens, "budget": result.budget,
-                "ids": [_shown(i) for i in result.ids]}
+                "ids": [_shown(mem, i) for i in result.ids]}
     found = search(SearchRequest(query=query, k=max(1, min(k, 50)) if k else None),
                    _given(mem))
     now = now_utc()
     wanted = set(types or [])
-    items = [{**core(h), "id": _shown(h["id"]), "path": _shown(h["path"]) if h.get("path") else h.get("path"),
-              "age": age_label(datetime.fromisoformat(h["time"]), now), "score": h["score"]}
+    # ids and paths holding a key typed by hand come redacted from `search` and `list_`
+    items = [{**core(h), "age": age_label(datetime.fromisoformat(h["time"]), now),
+              "score": h["score"]}
              for h in found.hits if not wanted or h["type"] in wanted]
     return {"results": items, "warnings": found.warnings}
 
 
-def _shown(name: str) -> str:
+def _shown(mem: Memory, name: str) -> str:
     """An id or path as the model sees it: a file named (or an id typed) after a key by hand is
     redacted like its text (the sync tells the user to rename it)."""
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
-    return redact_for_reading(name)[0]
+    return redact_for_reading(name, mem.settings.guard.entropy_threshold)[0]
 
 
 def forget(mem: Memory, id: str, reason: str) -> dict[str, Any]:
@@ -103,8 +104,7 @@ def list_memories(mem: Memory,
     # the last `limit` of the listing: only those are redacted and sent
     listing = list_(ListRequest(type=type, layer=layer, offset=-limit, limit=limit), _given(mem))
     now = now_utc()
-    rows = [{**core(i), "id": _shown(i["id"]), "path": _shown(i["path"]) if i.get("path") else i.get("path"),
-             "age": age_label(datetime.fromisoformat(i["updated"]), now)}
+    rows = [{**core(i), "age": age_label(datetime.fromisoformat(i["updated"]), now)}
             for i in listing.items]
     return {"items": rows, "total": listing.total}
 
