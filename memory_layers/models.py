@@ -57,6 +57,10 @@ def new_id(item_type: str) -> str:
     return f"{_ID_PREFIX.get(item_type, 'mem')}-{tail}"
 
 
+# an id lorestack made (`new_id`, or a special file's fixed id): it holds no secret
+GENERATED_ID = re.compile(r"(?:fact|dec|cav|pref|crit|ev|mem)-[0-9a-z]{8}|project|profile")
+
+
 def slugify(text: str, max_len: int = 48) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return (slug[:max_len].rstrip("-")) or "item"

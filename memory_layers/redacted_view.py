@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lorestack.memory_layers.memory import Memory
-from lorestack.memory_layers.models import CriterionSpec, MemoryItem
+from lorestack.memory_layers.models import GENERATED_ID, CriterionSpec, MemoryItem
 
 
 def redacted_item(mem: Memory, item: MemoryItem, key: str | None = None,
@@ -25,7 +25,7 @@ def redacted_item(mem: Memory, item: MemoryItem, key: str | None = None,
     crit = item.criterion.model_dump() if item.criterion else None
     (title, body, tags, criterion, anchors), found = redact_tree(
         (item.title, item.body, list(item.tags), crit, list(item.anchors)), threshold)
-    named = bool(redact_for_reading(item.id, threshold)[1]
+    named = bool((not GENERATED_ID.fullmatch(item.id) and redact_for_reading(item.id, threshold)[1])
                  or (path is not None and redact_for_reading(path.name, threshold)[1]))
     if not found and not named:
         if key:

@@ -10,10 +10,11 @@ the secret itself.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from lorestack.memory_layers.models import GENERATED_ID
 
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.memory_layers.memory import Memory
@@ -105,7 +106,7 @@ def save(index_dir: Path, found: dict[str, list[SecretSpot]], present: set[str])
         pass
 
 
-_GENERATED_ID = re.compile(r"(?:fact|dec|cav|pref|crit|ev|mem)-[0-9a-z]{8}|project|profile")
+_GENERATED_ID = GENERATED_ID
 
 
 def name_kinds(item_id: str, path: str | Path, threshold: float = 4.2) -> set[str]:
