@@ -62,3 +62,31 @@ def test_the_lenient_settings_keep_the_rest_of_the_file(tmp_path):
     assert len(problems) == 2
     assert any(str(home / "config.toml") in p and "not valid TOML" in p for p in problems)
     assert any(str(project / "config.toml") in p and "loader.budget" in p for p in problems)
+
+
+def _told_env(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "environment setting is broken" in line]
+
+
+def test_a_bad_environment_value_is_left_out_in_process(stocked, long_hook_deadlines):
+    """LORESTACK_LOADER__BUDGET=lots under a hook: the hook answered '' (hooks.log only)."""
+    env = {"LORESTACK_LOADER__BUDGET": "lots"}
+    start = context_of(hook("session-start", _payload("e1", stocked), stocked, env=env))
+    assert "ledger service" in start
+    told = _told_env(start)
+    assert len(told) == 1 and "LORESTACK_LOADER__BUDGET" in told[0]
+    again = context_of(hook("prompt", _payload("e1", stocked), stocked, env=env))
+    assert _told_env(again) == []
+    listed = run_cli("list", cwd=stocked, env=env)  # a command still stops, in one line
+    assert listed.returncode != 0 and "LORESTACK_LOADER__BUDGET" in listed.stderr
+
+
+def test_a_bad_environment_value_through_the_service(stocked, run_dir):
+    start_service(stocked)
+    served = status().get("answered", 0)
+    env = {"LORESTACK_LOADER__BUDGET": "lots"}
+    start = context_of(hook("session-start", _payload("e2", stocked), stocked, env=env))
+    assert status().get("answered", 0) > served
+    assert "Never run migrations on Friday" in start
+    told = _told_env(start)
+    assert len(told) == 1 and "LORESTACK_LOADER__BUDGET" in told[0]

@@ -160,15 +160,16 @@ def test_missing_store_answers_empty(isolated):
 
 
 def test_broken_store_fails_open_and_logs(stocked):
-    # settings that cannot be read at all (a broken config.toml is left out and told to the
-    # session instead: tests/test_hook_config_notice.py)
+    # settings that cannot be read at all: a whole section given as JSON in one variable (a
+    # broken config.toml or LORESTACK_SECTION__KEY value is left out and told to the session
+    # instead: tests/test_hook_config_notice.py)
     payload = {"session_id": "b", "cwd": str(stocked), "hook_event_name": "SessionStart"}
     proc = run_cli("hook", "session-start", input=json.dumps(payload), cwd=stocked,
-                   env={"LORESTACK_LOADER__BUDGET": "lots"})
+                   env={"LORESTACK_LOADER": '{"budget": "lots"}'})
     _assert_harmless(proc)
     assert proc.stdout == ""
     log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
-    assert "LORESTACK_LOADER__BUDGET" in log
+    assert "loader.budget" in log
 
 
 def test_bad_payload_fails_open(stocked):

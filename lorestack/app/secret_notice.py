@@ -27,7 +27,7 @@ def config_notice(mem, session_id: str | None) -> str | None:
         problems = [" ".join(p.split()) for p in getattr(mem, "config_problems", [])]
         new = _untold(mem, session_id, "config_told", problems)
         return "\n".join(
-            f"lorestack notice: a settings file is broken; the rest of lorestack's settings "
+            f"lorestack notice: {_what(p)} is broken; the rest of lorestack's settings "
             f"apply meanwhile. Tell the user to fix it: {redact_for_reading(p)[0]}" for p in new
         ) or None
     except Exception as exc:  # noqa: BLE001 - a notice must not cost the session its memory
@@ -35,6 +35,10 @@ def config_notice(mem, session_id: str | None) -> str | None:
 
         log_failure(f"config notice skipped: {type(exc).__name__}: {exc}", mem=mem)
         return None
+
+
+def _what(problem: str) -> str:
+    return "an environment setting" if problem.startswith("environment ") else "a settings file"
 
 
 def _untold(mem, session_id: str | None, slot: str, places: list[str]) -> list[str]:

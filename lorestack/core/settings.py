@@ -231,6 +231,7 @@ class _EnvironmentSource(PydanticBaseSettingsSource):
         from lorestack.core.overlay import environ
 
         sections = self.settings_cls.model_fields
+        skip: frozenset[str] = getattr(self.settings_cls, "env_skip", frozenset())
         out: dict[str, Any] = {}
         for name, value in environ().items():
             upper = name.upper()
@@ -247,6 +248,8 @@ class _EnvironmentSource(PydanticBaseSettingsSource):
                 if isinstance(parsed, dict):
                     out[section] = _deep_merge(out.get(section, {}), parsed)
                 continue
+            if f"{section}.{key}" in skip:  # a bad value a hook leaves out (settings_lenient)
+                continue
             out.setdefault(section, {})[key] = value
         return out
 
@@ -257,6 +260,7 @@ class Settings(BaseSettings):
     )
     layer_files: ClassVar[tuple[Path, ...]] = ()
     layer_data: ClassVar[tuple[dict[str, Any], ...]] = ()  # layers already read (settings_lenient)
+    env_skip: ClassVar[frozenset[str]] = frozenset()  # `section.key` env values left out (same)
 
     tokens: TokenSettings = TokenSettings()
     guard: GuardSettings = GuardSettings()

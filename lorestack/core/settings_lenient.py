@@ -2,9 +2,10 @@
 
 A command stops on a broken config file (the user is there to read the one-line error). A hook
 must not: a session would lose its memory over a typo, with nothing said. So a hook reads the
-layers it can, leaves out a file that is not valid TOML and a key whose value has the wrong
-type (the rest of that file still applies), and returns one problem line for each, which the
-session is told once (`app.secret_notice`).
+layers it can (the global `~/.lorestack/config.toml`, the project's `.memory/config.toml`),
+leaves out a file that is not valid TOML and a key whose value has the wrong type (the rest of
+that file still applies) or a `LORESTACK_SECTION__KEY` environment value of the wrong type, and
+returns one problem line for each, which the session is told once (`app.secret_notice`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 from lorestack.core.errors import ConfigError
 from lorestack.core.settings import (
     Settings,
+    _env_name,
     _read_toml,
     compose_settings,
     config_files,
@@ -27,7 +29,7 @@ from lorestack.core.settings import (
 def load_settings_lenient(project_root: Path | None, home: Path | None,
                           **overrides: Any) -> tuple[Settings, list[str]]:
     """(settings, problems): every readable layer, without what is broken in them. Raises
-    ConfigError only when what is wrong is not in a file (an environment variable, a flag)."""
+    ConfigError only when what is wrong is an explicit value (a flag)."""
     try:
         return load_settings(project_root, home, **overrides), []
     except ConfigError as exc:
@@ -39,25 +41,39 @@ def load_settings_lenient(project_root: Path | None, home: Path | None,
             layers.append((path, _read_toml(path)))
         except ConfigError as exc:  # not TOML at all: the whole file is left out
             problems.append(str(exc))
+    env_skip: set[str] = set()
     for _ in range(64):  # each round leaves out at least one key, or gives up
         try:
             settings = compose_settings(
-                {"layer_files": (), "layer_data": tuple(data for _, data in layers)}, overrides)
+                {"layer_files": (), "layer_data": tuple(data for _, data in layers),
+                 "env_skip": frozenset(env_skip)}, overrides)
             return settings, problems
         except ValidationError as exc:
-            left_out = [_leave_out(layers, error) for error in exc.errors()]
+            left_out = [_leave_out(layers, env_skip, error, overrides)
+                        for error in exc.errors()]
             if not any(left_out):
                 raise first from exc
             problems.extend(p for p in left_out if p)
     raise first
 
 
-def _leave_out(layers: list[tuple[Path, dict[str, Any]]], error: Any) -> str | None:
-    """Drop the value an error is about from the highest file that sets it; its problem line."""
+def _leave_out(layers: list[tuple[Path, dict[str, Any]]], env_skip: set[str], error: Any,
+               overrides: dict[str, Any]) -> str | None:
+    """Drop the value an error is about from the layer it comes from (an environment variable
+    is above the files; a flag is not dropped); its problem line."""
+    from lorestack.core.overlay import environ
+
     loc = [str(part) for part in error["loc"]]
     if not loc:
         return None
     section, key = loc[0], (loc[1] if len(loc) > 1 else None)
+    dotted = f"{section}.{key}"
+    if key is not None and overrides.get(dotted) is not None:
+        return None
+    variable = _env_name(dotted)
+    if key is not None and dotted not in env_skip and variable in environ():
+        env_skip.add(dotted)
+        return f"environment {variable}: {error['msg']} (left out)"
     for path, data in reversed(layers):
         table = data.get(section)
         if key is not None and isinstance(table, dict) and key in table:
