@@ -115,14 +115,33 @@ def _hook_deadline(ctx, llm) -> float:
 
     try:
         settings = settings_for(ctx).guardrail
-    except Exception:  # noqa: BLE001 - bad settings: the shipped default still bounds the hook
-        from lorestack.core.settings import GuardrailSettings
-
-        settings = GuardrailSettings()
+    except Exception:  # noqa: BLE001 - bad settings: what is sound in them, else the default
+        settings = _lenient_guardrail_settings(ctx)
     seconds = settings.hook_deadline_ms / 1000
     if llm or (llm is None and settings.llm):
         seconds = max(seconds, settings.hook_llm_timeout_s + 1)
     return seconds
+
+
+def _lenient_guardrail_settings(ctx):
+    from lorestack.core.settings import GuardrailSettings, resolve_roots
+    from lorestack.core.settings_lenient import load_settings_lenient
+
+    try:
+        root = ctx.find_root().obj.get("root") if ctx.find_root().obj else None
+        return load_settings_lenient(*resolve_roots(None, root))[0].guardrail
+    except Exception:  # noqa: BLE001 - the shipped default still bounds the hook
+        return GuardrailSettings()
+
+
+def _config_notice(mem, payload: str, client: str) -> str | None:
+    """What a lenient opening left out of a broken settings file, once per session."""
+    from lorestack.app.secret_notice import config_notice
+    from lorestack.core.clients import parse_payload
+
+    if not getattr(mem, "config_problems", None):
+        return None
+    return config_notice(mem, parse_payload(payload, client, "pre-tool").session_id)
 
 
 def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
@@ -141,7 +160,9 @@ def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
     opened: dict = {}
 
     def work(_deadline):
-        mem = opened["mem"] = open_memory(ctx)
+        # a hook judges with what is sound in a broken config file (what was left out is in
+        # mem.config_problems, told to the agent or the person), never not at all
+        mem = opened["mem"] = open_memory(ctx, lenient_config=True)
         proposal = build_proposal(mem)
         with _quiet_stdout():
             result = do_check(mem, proposal, retrieval=retrieval, llm=llm, hook=True)
@@ -187,7 +208,7 @@ def _human(result, strict: bool) -> None:
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> int:
     from lorestack.guardrail.proposals import from_hook_payload
-    from lorestack.guardrail.replies import hook_error_reply, hook_reply
+    from lorestack.guardrail.replies import hook_error_reply, hook_reply, with_agent_notice
 
     payload = read_piped_stdin() or ""
     # the check thread redirects sys.stdout to stderr while it runs (_quiet_stdout); if it
@@ -211,9 +232,15 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
             from lorestack.guardrail.asked import first_ask
 
             first = first_ask(mem.primary.index_dir, client, result, proposal)
-        reply = hook_reply(result, client, strict=strict, first_ask=first)
+        reply = with_agent_notice(hook_reply(result, client, strict=strict, first_ask=first),
+                                  client, _config_notice(mem, payload, client))
     else:
         reply = hook_error_reply(run.error or "no result", client, fail_closed=fail_closed)
+        if (run.error or "").startswith("ConfigError") and not fail_closed:
+            # settings even a lenient opening cannot use: the tool goes ahead, and the agent
+            # is told why nothing was checked (stderr of a passing hook reaches no one)
+            reply = with_agent_notice(reply, client, f"lorestack notice: the guardrail did "
+                                      f"not check this call: {run.error}. Tell the user.")
     if reply.stdout:
         click.echo(reply.stdout, file=out)
     if reply.stderr:
@@ -236,7 +263,9 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
             err=True,
         )
         return 1 if fail_closed else 0
-    result = run.value[0]
+    result, mem = run.value[0], run.value[2]
+    for problem in getattr(mem, "config_problems", []):  # judged without it: say so
+        click.echo(f"warning: a settings file is broken: {problem}", err=True)
     if result.verdict != "pass" or result.warnings:
         _human(result, strict)
         if result.verdict == "block":

@@ -215,3 +215,36 @@ def hook_error_reply(error: str, client: str, *, fail_closed: bool = False) -> H
         return HookReply(client_spec(client).pass_output, line, 0)
     reason = line + " (the guardrail is set to fail closed)"
     return HookReply(json.dumps(_deny(client, reason)), line, 0)
+
+
+def with_agent_notice(reply: HookReply, client: str, notice: str | None) -> HookReply:
+    """The same answer, carrying `notice` (a broken settings file the user must fix) where the
+    agent reads it: beside a warning or a refusal, or as context on a pass; the verdict and
+    the exit code are kept."""
+    if not notice:
+        return reply
+    try:
+        out = json.loads(reply.stdout) if reply.stdout.strip() else {}
+    except ValueError:
+        return reply
+    if not isinstance(out, dict):
+        return reply
+    spec = client_spec(client)
+
+    def joined(old: object) -> str:
+        return f"{old}\n{notice}" if isinstance(old, str) and old else str(notice)
+
+    if spec.tool_reply == "hook-specific":
+        inner = out.setdefault("hookSpecificOutput", {"hookEventName": spec.pre_tool_event})
+        slot = ("permissionDecisionReason" if inner.get("permissionDecision") == "deny"
+                else "additionalContext")
+        inner[slot] = joined(inner.get(slot))
+    elif spec.tool_reply == "permission":
+        out["agent_message"] = joined(out.get("agent_message"))
+        out["user_message"] = joined(out.get("user_message"))
+    else:  # "decision" (Gemini CLI)
+        if out.get("decision") == "deny":
+            out["reason"] = joined(out.get("reason"))
+    if spec.tool_reply != "permission":  # the user sees it too (Cursor: user_message)
+        out["systemMessage"] = joined(out.get("systemMessage"))
+    return HookReply(json.dumps(out, ensure_ascii=False), reply.stderr, reply.exit_code)
