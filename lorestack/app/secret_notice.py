@@ -22,19 +22,23 @@ def session_notice(mem, session_id: str | None) -> str | None:
 def config_notice(mem, session_id: str | None) -> str | None:
     """One line per problem a lenient opening left out of a config file. Never raises."""
     try:
-        from lorestack.memory_layers.secret_guard import redact_for_reading
-
         problems = [" ".join(p.split()) for p in getattr(mem, "config_problems", [])]
         new = _untold(mem, session_id, "config_told", problems)
-        return "\n".join(
-            f"lorestack notice: {_what(p)} is broken; the rest of lorestack's settings "
-            f"apply meanwhile. Tell the user to fix it: {redact_for_reading(p)[0]}" for p in new
-        ) or None
+        return "\n".join(config_lines(new)) or None
     except Exception as exc:  # noqa: BLE001 - a notice must not cost the session its memory
         from lorestack.app.hooks import log_failure
 
         log_failure(f"config notice skipped: {type(exc).__name__}: {exc}", mem=mem)
         return None
+
+
+def config_lines(problems: list[str]) -> list[str]:
+    """One line for the assistant per problem left out of the settings (redacted)."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    return [f"lorestack notice: {_what(p)} is broken; the rest of lorestack's settings apply "
+            f"meanwhile. Tell the user to fix it: {redact_for_reading(' '.join(p.split()))[0]}"
+            for p in problems]
 
 
 def _what(problem: str) -> str:

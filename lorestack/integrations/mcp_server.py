@@ -61,7 +61,25 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
 def _open(root: str | None, cwd: Path | None):
     from lorestack.memory_layers.memory import Memory
 
-    return Memory.open(root, cwd=cwd, require_project=False)
+    # a broken settings layer does not cost the model its memory: what is broken is left out
+    # (mem.config_problems) and said in the next answer (`_Notices`)
+    return Memory.open(root, cwd=cwd, require_project=False, lenient_config=True)
+
+
+class _Notices:
+    """Each problem a lenient opening left out, told once per server (one client session)."""
+
+    def __init__(self) -> None:
+        self.told: set[str] = set()
+
+    def add_to(self, result, mem):
+        from lorestack.app.secret_notice import config_lines
+
+        problems = [p for p in getattr(mem, "config_problems", []) if p not in self.told]
+        if not problems or not isinstance(result, dict):
+            return result
+        self.told.update(problems)
+        return {**result, "notice": config_lines(problems)}
 
 
 def package_version() -> str:
@@ -118,10 +136,11 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
         except LorestackError as exc:
             raise ToolError(str(exc)) from exc
 
+    notices = _Notices()
     for name, (description, hints) in TOOLS.items():
         server.tool(name=name, description=description,
                     annotations=ToolAnnotations(**hints))(
-            _bound(getattr(mcp_tools, name), memory, ToolError))
+            _bound(getattr(mcp_tools, name), memory, ToolError, notices))
 
     def special(name: str) -> str:
         from lorestack.core.errors import InvalidItem
@@ -149,7 +168,7 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
     return server
 
 
-def _bound(tool, memory, tool_error):
+def _bound(tool, memory, tool_error, notices: _Notices | None = None):
     """`tool(mem, **args)` as the SDK wants it: `(**args)`, the memory opened per call, our
     errors as tool errors the model can read. The schema comes from `tool`'s signature."""
     import functools
@@ -162,7 +181,9 @@ def _bound(tool, memory, tool_error):
     @functools.wraps(tool)
     def call(**arguments):
         try:
-            return tool(memory(), **arguments)
+            mem = memory()
+            result = tool(mem, **arguments)
+            return notices.add_to(result, mem) if notices is not None else result
         except SecretDetected as exc:  # the CLI's --redact is no argument of these tools
             raise tool_error(f"{exc.refusal()} Call {tool.__name__} again without the secret "
                              "(say where it is kept instead, e.g. 'in the CI secret store'); "
