@@ -12,7 +12,7 @@ import pytest
 from tests import service_helpers
 from tests.conftest import run_cli
 from tests.service_helpers import start_service, status
-from tests.test_check_cli import claude_payload, rules  # noqa: F401 - fixture
+from tests.test_check_cli import claude_payload, git, git_repo, rules  # noqa: F401 - fixtures
 
 run_dir = service_helpers.run_dir  # fixture
 
@@ -108,3 +108,17 @@ def test_the_commands_keep_failing_with_one_line(repo):
     config.unlink()
     bad_env = run_cli("list", cwd=repo, env={"LORESTACK_LOADER__BUDGET": "lots"})
     assert bad_env.returncode != 0 and "LORESTACK_LOADER__BUDGET" in bad_env.stderr
+
+
+def test_pre_commit_still_blocks_and_says_what_is_broken(git_repo):  # noqa: F811
+    """`check --hook pre-commit` with a broken config.toml let every commit through (failing
+    open); now it judges with the rest and prints the problem for the person committing."""
+    config = git_repo / ".memory" / "config.toml"
+    config.write_text("[loader]\nbudget = \n")
+    (git_repo / "jobs.txt").write_text("add a cron entry for the one-off cleanup\n")
+    git(git_repo, "add", "jobs.txt")
+    done = run_cli("check", "--hook", "pre-commit", cwd=git_repo)
+    assert done.returncode == 2, done.stderr
+    assert "commit blocked" in done.stderr
+    broken = [line for line in done.stderr.splitlines() if "settings file is broken" in line]
+    assert len(broken) == 1 and str(config) in broken[0]
