@@ -90,3 +90,27 @@ def test_a_bad_environment_value_through_the_service(stocked, run_dir):
     assert "Never run migrations on Friday" in start
     told = _told_env(start)
     assert len(told) == 1 and "LORESTACK_LOADER__BUDGET" in told[0]
+
+
+def test_the_file_hook_carries_the_notice(stocked, long_hook_deadlines):
+    """`hook pre-tool` (memory anchored to a file) opened leniently but said nothing, so a
+    session whose first hook it was never learnt why its settings were not applied."""
+    (stocked / "src").mkdir()
+    (stocked / "src" / "refunds.py").write_text("def refund(): ...\n")
+    made = run_cli("remember", "--type", "caveat", "--about", "src/refunds.py",
+                   "refund() must go through the ledger service", cwd=stocked)
+    assert made.returncode == 0, made.stderr
+    config = stocked / ".memory" / "config.toml"
+    config.write_text("[loader]\nbudget = \n")
+
+    def read(session: str) -> str:
+        payload = {"session_id": session, "cwd": str(stocked), "hook_event_name": "PreToolUse",
+                   "tool_name": "Read", "tool_input": {"file_path": str(stocked / "src" /
+                                                                      "refunds.py")}}
+        return context_of(hook("pre-tool", payload, stocked))
+
+    first = read("f1")
+    assert "must go through the ledger service" in first
+    told = _told(first)
+    assert len(told) == 1 and str(config) in told[0]
+    assert _told(read("f2")) != [] and _told(read("f2")) == []  # once per session

@@ -273,8 +273,10 @@ def spawn_warmup(mem) -> None:
 
 def pre_tool(mem, payload: HookPayload) -> str | None:
     from lorestack.app.file_hooks import pre_tool as about_file
+    from lorestack.app.secret_notice import config_notice
 
-    return about_file(mem, payload)
+    # a session whose first hook is this one learns of a broken settings layer here too
+    return with_notice(about_file(mem, payload), config_notice(mem, payload.session_id))
 
 
 HANDLERS: dict[str, Callable[[Any, HookPayload], str | None]] = {
