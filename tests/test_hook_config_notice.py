@@ -62,3 +62,29 @@ def test_the_lenient_settings_keep_the_rest_of_the_file(tmp_path):
     assert len(problems) == 2
     assert any(str(home / "config.toml") in p and "not valid TOML" in p for p in problems)
     assert any(str(project / "config.toml") in p and "loader.budget" in p for p in problems)
+
+
+def test_a_cold_index_is_rebuilt_behind_a_hook_despite_a_broken_config(tmp_path):
+    """Tour finding (Claude Code): with a broken config.toml the background sync a hook starts
+    on a cold index ran `lorestack search`, which stops on the broken file (its error went to
+    /dev/null): the index stayed cold, every prompt answered from catalog titles only."""
+    import json
+    import time
+
+    repo = tmp_path / "repo"
+    assert run_cli("init", cwd=repo).returncode == 0
+    assert run_cli("remember", "We deploy the kafka consumer with blue green",
+                   cwd=repo).returncode == 0
+    (repo / ".memory" / "config.toml").write_text("[loader\nbudget = oops\n")
+    payload = {"session_id": "first", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
+               "prompt": "how do we deploy the kafka consumer?"}
+    proc = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo, env={"LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "120000"})
+    assert proc.returncode == 0, proc.stderr
+    index = repo / ".memory" / ".index"
+    assert "index is cold" in (index / "hooks.log").read_text()  # the case in question
+    for _ in range(240):  # the background sync it started; polled, no timing asserted
+        if (index / "tantivy" / "meta.json").is_file():
+            break
+        time.sleep(0.5)
+    assert (index / "tantivy" / "meta.json").is_file(), "the index was never rebuilt"
