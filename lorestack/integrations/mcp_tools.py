@@ -65,10 +65,17 @@ def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "s
                    _given(mem))
     now = now_utc()
     wanted = set(types or [])
-    items = [{**core(h), "id": _shown(h["id"]), "path": _shown(h["path"]) if h.get("path") else h.get("path"),
+    items = [{**core(h), "id": _shown(h["id"]), "path": shown_path(h["path"]) if h.get("path") else h.get("path"),
               "age": age_label(datetime.fromisoformat(h["time"]), now), "score": h["score"]}
              for h in found.hits if not wanted or h["type"] in wanted]
     return {"results": items, "warnings": found.warnings}
+
+
+def shown_path(path: str) -> str:
+    """A path as the model sees it: a folder or file name holding a key redacted on its own."""
+    from lorestack.retrieval.secret_spots import shown_path as redacted
+
+    return redacted(path)
 
 
 def _shown(name: str) -> str:
@@ -103,7 +110,7 @@ def list_memories(mem: Memory,
     # the last `limit` of the listing: only those are redacted and sent
     listing = list_(ListRequest(type=type, layer=layer, offset=-limit, limit=limit), _given(mem))
     now = now_utc()
-    rows = [{**core(i), "id": _shown(i["id"]), "path": _shown(i["path"]) if i.get("path") else i.get("path"),
+    rows = [{**core(i), "id": _shown(i["id"]), "path": shown_path(i["path"]) if i.get("path") else i.get("path"),
              "age": age_label(datetime.fromisoformat(i["updated"]), now)}
             for i in listing.items]
     return {"items": rows, "total": listing.total}
