@@ -294,7 +294,7 @@ def test_list_and_show_name_such_an_item_redacted_with_its_folder_readable(repo)
         assert PATH_KEY not in result.output, args
         assert "[REDACTED:aws access key]" in result.output, args
         if args[-1] == "--json":
-            assert f"/.memory/facts/[REDACTED:aws access key].md" in result.output, args
+            assert "/.memory/facts/[REDACTED:aws access key].md" in result.output, args
     spot = SecretSpot(str(repo / ".memory" / "facts" / f"deploy-{PATH_KEY}.md"), 3,
                       ("aws access key",))
     assert spot.describe(repo).startswith(".memory/facts/[REDACTED:aws access key].md line 3")

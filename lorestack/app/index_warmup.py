@@ -11,6 +11,7 @@ config file with its error sent nowhere; each prompt was then answered from cata
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def warm(root: str) -> None:
@@ -18,8 +19,8 @@ def warm(root: str) -> None:
     from lorestack.memory_layers.memory import Memory
     from lorestack.retrieval.index import search
 
-    mem = Memory.open(root, require_project=False, lenient_config=True,
-                      **{"embedding.allow_download": False})
+    no_download: dict[str, Any] = {"embedding.allow_download": False}  # as a hook: no network
+    mem = Memory.open(root, require_project=False, lenient_config=True, **no_download)
     search(mem, "index warm-up", k=1, mode="bm25", record_access=False)
 
 
