@@ -88,3 +88,52 @@ def test_a_cold_index_is_rebuilt_behind_a_hook_despite_a_broken_config(tmp_path)
             break
         time.sleep(0.5)
     assert (index / "tantivy" / "meta.json").is_file(), "the index was never rebuilt"
+
+
+def _transcript(path, text: str):
+    import json
+
+    entry = {"type": "user", "uuid": "u1", "sessionId": "s-end", "cwd": str(path.parent),
+             "timestamp": "2026-12-03T10:00:00Z", "message": {"role": "user", "content": text}}
+    path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_sessions_end_is_extracted_despite_a_broken_config(tmp_path):
+    """Tour finding (Claude Code, service log): with a broken config.toml the session-end
+    extraction (`lorestack extract`, and the service's queue) stopped on the file and retried
+    until it was fixed: what the user asked to remember was not written."""
+    import json
+    import time
+
+    repo = tmp_path / "repo"
+    assert run_cli("init", cwd=repo).returncode == 0
+    (repo / ".memory" / "config.toml").write_text("[loader\nbudget = oops\n")
+    said = _transcript(tmp_path / "t.jsonl", "Remember that the CI cache lives in bucket ci-7.")
+    payload = {"session_id": "s-end", "cwd": str(repo), "hook_event_name": "SessionEnd",
+               "transcript_path": str(said)}
+    proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    facts = repo / ".memory" / "facts"
+    for _ in range(240):  # the detached extraction it started; polled, no timing asserted
+        if any("ci-7" in f.read_text() for f in facts.glob("*.md")):
+            break
+        time.sleep(0.5)
+    log = repo / ".memory" / ".index" / "extract.log"
+    assert any("ci-7" in f.read_text() for f in facts.glob("*.md")), (
+        log.read_text() if log.exists() else "no extract.log")
+
+
+def test_the_services_extraction_reads_a_broken_config_leniently(tmp_path):
+    from lorestack.integrations.service.jobs import ExtractionJob
+    from lorestack.integrations.service.warm import run_extraction
+
+    repo = tmp_path / "repo"
+    assert run_cli("init", cwd=repo).returncode == 0
+    (repo / ".memory" / "config.toml").write_text('[loader]\nbudget = "lots"\n')
+    said = _transcript(tmp_path / "t.jsonl", "Remember that the nightly backup runs at 02:00.")
+    run_extraction(ExtractionJob(key="s-end", transcript=str(said), client="claude-code",
+                                 root=str(repo / ".memory"), session="s-end"))
+    texts = [f.read_text() for f in (repo / ".memory" / "facts").glob("*.md")]
+    assert any("nightly backup runs at 02:00" in t for t in texts), texts

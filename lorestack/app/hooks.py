@@ -155,7 +155,7 @@ def spawn_index_sync(mem) -> None:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
         # opened leniently, as the hook was: a broken config.toml must not keep it cold
-        command = [sys.executable, "-m", "lorestack.app.index_warmup", str(mem.primary.root)]
+        command = [sys.executable, "-m", "lorestack.app.hook_jobs", "warm", str(mem.primary.root)]
         kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
                         "stderr": subprocess.DEVNULL, "close_fds": True}
         if os.name == "posix":
