@@ -205,8 +205,9 @@ def spawn_extraction(mem: Memory, transcript_path: str, client: str) -> None:
     paths = mem.primary
     paths.index_dir.mkdir(parents=True, exist_ok=True)
     log_path = paths.index_dir / "extract.log"
-    command = [sys.executable, "-m", "lorestack.cli", "--root", str(paths.root), "extract",
-               "--transcript", str(transcript_path), "--client", client or "auto"]
+    # opened leniently, as the hook was: a broken config.toml must not lose the session
+    command = [sys.executable, "-m", "lorestack.app.hook_jobs", "extract", str(paths.root),
+               str(transcript_path), client or "auto"]
     with open(log_path, "ab") as log:
         kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": log, "stderr": subprocess.STDOUT,
                         "close_fds": True, "cwd": str(paths.repo_dir)}

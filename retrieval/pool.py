@@ -9,6 +9,7 @@ under `.memory/` changes, so the next search syncs exactly when something did.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ class IndexPool:
         self.sync_interval = sync_interval
         self.on_open = on_open  # the service starts watching a memory it opens
         self._open: dict[tuple[str, str], MemoryIndex] = {}
+        self._folders: dict[tuple[str, str], tuple[int | None, int | None]] = {}
         self._lock = threading.RLock()
 
     @staticmethod
@@ -38,12 +40,25 @@ class IndexPool:
         key = self._key(mem)
         with self._lock:
             index = self._open.get(key)
+            if index is not None and self._rebuilt_elsewhere(key, index):
+                self._open.pop(key, None)
+                index.close()
+                index = None
             if index is None:
                 index = MemoryIndex(mem, sync_interval=self.sync_interval, warn=lambda _m: None)
                 self._open[key] = index
+                self._folders[key] = _folders(index)
                 if self.on_open is not None:
                     self.on_open(mem)
             return index
+
+    def _rebuilt_elsewhere(self, key: tuple[str, str], index: MemoryIndex) -> bool:
+        """Whether another process (`lorestack reindex`) removed and made again the folders
+        this open index reads: its handles go on reading (and writing) the removed ones, so
+        every item written after the rebuild was missing from the service's dense ranking."""
+        now, seen = _folders(index), self._folders.get(key, (None, None))
+        self._folders[key] = now
+        return any(a is not None and a != b for a, b in zip(seen, now))
 
     def _matching(self, root: str) -> list[tuple[tuple[str, str], MemoryIndex]]:
         return [(k, i) for k, i in self._open.items() if k[0] == root]
@@ -76,6 +91,17 @@ class IndexPool:
             for index in self._open.values():
                 index.close()
             self._open.clear()
+
+
+def _folders(index: MemoryIndex) -> tuple[int | None, int | None]:
+    """The inode numbers of the index's tantivy and Chroma folders (None: not there yet)."""
+    out: list[int | None] = []
+    for name in ("tantivy", "chroma"):
+        try:
+            out.append(os.stat(index.dir / name).st_ino)
+        except OSError:
+            out.append(None)
+    return out[0], out[1]
 
 
 _active: IndexPool | None = None

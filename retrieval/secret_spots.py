@@ -35,10 +35,8 @@ class SecretSpot:
         return f"{path} line {self.line}" if self.line else path
 
     def describe(self, base: Path | None = None) -> str:
-        from lorestack.memory_layers.secret_guard import redact_for_reading
-
         # a file may be named after the key it holds: the place is shown redacted too
-        return (f"{redact_for_reading(self.where(base))[0]}: looks like a secret "
+        return (f"{shown_path(self.where(base))}: looks like a secret "
                 f"({', '.join(self.kinds)}); indexed and shown redacted — remove it from the file "
                 "(or rename the file)")
 
@@ -120,3 +118,22 @@ def name_kinds(item_id: str, path: str | Path, threshold: float = 4.2) -> set[st
     if not _GENERATED_ID.fullmatch(item_id):  # lorestack's own ids hold no secret
         kinds.update(redact_for_reading(item_id, threshold)[1])
     return kinds
+
+
+def shown_path(path: str, threshold: float = 4.2) -> str:
+    """A path as it may leave the process: each folder and the file name redacted on its own,
+    so a name holding a key (typed by hand) is hidden while the folders stay readable. Redacted
+    whole, `memory/facts/deploy-<key>` read as one long random token and the notice asking the
+    user to rename the file named no file (`.[REDACTED:high-entropy string].md`)."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    return "/".join(redact_for_reading(part, threshold)[0] for part in str(path).split("/"))
+
+
+def shown_name(item_id: str, path: str, threshold: float = 4.2) -> tuple[str, str]:
+    """(id, path) as they may leave the process: both redacted when either holds a key."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    if not path and not item_id or not name_kinds(item_id, path, threshold):
+        return item_id, path
+    return redact_for_reading(item_id, threshold)[0], shown_path(path, threshold)

@@ -470,3 +470,25 @@ def test_check_is_a_python_module_command():
         [sys.executable, "-m", "lorestack.cli", "check", "--help"], capture_output=True, text=True
     )
     assert done.returncode == 0 and "--hook" in done.stdout
+
+
+def test_a_shell_calls_description_does_not_block_a_harmless_command(repo):
+    """Tour finding (Claude Code): the Bash tool's `description`, the agent's prose about the
+    command, was judged as if it ran: `terraform plan` described as "Preview the changes before
+    terraform apply" was denied by a confirmed block rule against `terraform apply`."""
+    made = run_cli("remember", "Never run terraform apply outside CI", "--type", "criterion",
+                   "--keyword", "terraform apply", "--forbid", "terraform apply",
+                   "--verdict", "block", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    said = "Preview the changes before terraform apply"
+    plan = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", cwd=repo,
+                   input=claude_payload(repo, "Bash", {"command": "terraform plan -out p.tfplan",
+                                                       "description": said}))
+    assert plan.returncode == 0, plan.stderr
+    assert "deny" not in plan.stdout, plan.stdout
+    apply = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", cwd=repo,
+                    input=claude_payload(repo, "Bash", {"command": "terraform apply -auto-approve",
+                                                        "description": "Apply the plan"}))
+    out = json.loads(apply.stdout)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny" and "terraform apply" in out[
+        "permissionDecisionReason"]

@@ -267,3 +267,52 @@ def test_a_resident_process_scans_an_unchanged_clean_file_once(mem, monkeypatch)
         assert sum("[REDACTED:" in body for body in edited.values()) == 2
     finally:
         parse_cache.enable(False)
+
+
+# an AWS-shaped key whose path `memory/facts/deploy-<key>` also reads as one random token
+PATH_KEY = "AKIA2XQ7RZK4M3PLW3TB"
+
+
+def test_list_and_show_name_such_an_item_redacted_with_its_folder_readable(repo):
+    """Tour finding (Claude Code running `lorestack list` as a Bash call): list and show printed
+    an id and path holding the key raw, so the tool result handed it to the model; and a path
+    redacted whole hid its folders too (`.[REDACTED:high-entropy string].md`), so the notice
+    asking to rename the file named no file."""
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+    from lorestack.retrieval.secret_spots import SecretSpot
+
+    (repo / ".memory" / "facts" / f"deploy-{PATH_KEY}.md").write_text(
+        f"---\nid: fact-deploy-{PATH_KEY}\ntype: fact\ntitle: The staging bucket is in eu-west-1\n"
+        "---\n\nThe staging bucket is in eu-west-1.\n")
+    hit = ["search", "staging", "bucket", "--json"]
+    for args in (["list"], ["list", "--json"], ["show", f"fact-deploy-{PATH_KEY}"],
+                 ["show", f"fact-deploy-{PATH_KEY}", "--json"], hit):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert PATH_KEY not in result.output, args
+        assert "[REDACTED:aws access key]" in result.output, args
+        if args[-1] == "--json":
+            assert "/.memory/facts/[REDACTED:aws access key].md" in result.output, args
+    spot = SecretSpot(str(repo / ".memory" / "facts" / f"deploy-{PATH_KEY}.md"), 3,
+                      ("aws access key",))
+    assert spot.describe(repo).startswith(".memory/facts/[REDACTED:aws access key].md line 3")
+
+
+def test_the_rename_notice_names_the_folder_of_such_a_file(mem):
+    """Tour finding (Gemini CLI): the session notice asking to rename the file read
+    `.[REDACTED:high-entropy string].md line 3`: the path was redacted whole."""
+    from lorestack.app.secret_notice import secret_notice
+
+    (mem.project.root / "facts" / f"deploy-{PATH_KEY}.md").write_text(
+        f"---\nid: fact-deploy-{PATH_KEY}\ntype: fact\ntitle: The billing bucket region\n---\n\n"
+        "The billing bucket is in eu-west-1.\n")
+    index = MemoryIndex(mem)
+    try:
+        index.sync()
+    finally:
+        index.close()
+    notice = secret_notice(mem, "s1")
+    assert notice and PATH_KEY not in notice
+    assert "- .memory/facts/[REDACTED:aws access key].md line " in notice, notice

@@ -114,3 +114,78 @@ def test_the_file_hook_carries_the_notice(stocked, long_hook_deadlines):
     told = _told(first)
     assert len(told) == 1 and str(config) in told[0]
     assert _told(read("f2")) != [] and _told(read("f2")) == []  # once per session
+
+
+def test_a_cold_index_is_rebuilt_behind_a_hook_despite_a_broken_config(tmp_path):
+    """Tour finding (Claude Code): with a broken config.toml the background sync a hook starts
+    on a cold index ran `lorestack search`, which stops on the broken file (its error went to
+    /dev/null): the index stayed cold, every prompt answered from catalog titles only."""
+    import json
+    import time
+
+    repo = tmp_path / "repo"
+    assert run_cli("init", cwd=repo).returncode == 0
+    assert run_cli("remember", "We deploy the kafka consumer with blue green",
+                   cwd=repo).returncode == 0
+    (repo / ".memory" / "config.toml").write_text("[loader\nbudget = oops\n")
+    payload = {"session_id": "first", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
+               "prompt": "how do we deploy the kafka consumer?"}
+    proc = run_cli("hook", "prompt", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo, env={"LORESTACK_HOOKS__PROMPT_DEADLINE_MS": "120000"})
+    assert proc.returncode == 0, proc.stderr
+    index = repo / ".memory" / ".index"
+    assert "index is cold" in (index / "hooks.log").read_text()  # the case in question
+    for _ in range(240):  # the background sync it started; polled, no timing asserted
+        if (index / "tantivy" / "meta.json").is_file():
+            break
+        time.sleep(0.5)
+    assert (index / "tantivy" / "meta.json").is_file(), "the index was never rebuilt"
+
+
+def _transcript(path, text: str):
+    import json
+
+    entry = {"type": "user", "uuid": "u1", "sessionId": "s-end", "cwd": str(path.parent),
+             "timestamp": "2026-12-03T10:00:00Z", "message": {"role": "user", "content": text}}
+    path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_sessions_end_is_extracted_despite_a_broken_config(tmp_path):
+    """Tour finding (Claude Code, service log): with a broken config.toml the session-end
+    extraction (`lorestack extract`, and the service's queue) stopped on the file and retried
+    until it was fixed: what the user asked to remember was not written."""
+    import json
+    import time
+
+    repo = tmp_path / "repo"
+    assert run_cli("init", cwd=repo).returncode == 0
+    (repo / ".memory" / "config.toml").write_text("[loader\nbudget = oops\n")
+    said = _transcript(tmp_path / "t.jsonl", "Remember that the CI cache lives in bucket ci-7.")
+    payload = {"session_id": "s-end", "cwd": str(repo), "hook_event_name": "SessionEnd",
+               "transcript_path": str(said)}
+    proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    facts = repo / ".memory" / "facts"
+    for _ in range(240):  # the detached extraction it started; polled, no timing asserted
+        if any("ci-7" in f.read_text() for f in facts.glob("*.md")):
+            break
+        time.sleep(0.5)
+    log = repo / ".memory" / ".index" / "extract.log"
+    assert any("ci-7" in f.read_text() for f in facts.glob("*.md")), (
+        log.read_text() if log.exists() else "no extract.log")
+
+
+def test_the_services_extraction_reads_a_broken_config_leniently(tmp_path):
+    from lorestack.integrations.service.jobs import ExtractionJob
+    from lorestack.integrations.service.warm import run_extraction
+
+    repo = tmp_path / "repo"
+    assert run_cli("init", cwd=repo).returncode == 0
+    (repo / ".memory" / "config.toml").write_text('[loader]\nbudget = "lots"\n')
+    said = _transcript(tmp_path / "t.jsonl", "Remember that the nightly backup runs at 02:00.")
+    run_extraction(ExtractionJob(key="s-end", transcript=str(said), client="claude-code",
+                                 root=str(repo / ".memory"), session="s-end"))
+    texts = [f.read_text() for f in (repo / ".memory" / "facts").glob("*.md")]
+    assert any("nightly backup runs at 02:00" in t for t in texts), texts

@@ -154,8 +154,8 @@ def spawn_index_sync(mem) -> None:
             return
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
-        command = [sys.executable, "-m", "lorestack.cli", "--root", str(mem.primary.root),
-                   "search", "--mode", "bm25", "-k", "1", "index warm-up"]
+        # opened leniently, as the hook was: a broken config.toml must not keep it cold
+        command = [sys.executable, "-m", "lorestack.app.hook_jobs", "warm", str(mem.primary.root)]
         kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
                         "stderr": subprocess.DEVNULL, "close_fds": True}
         if os.name == "posix":

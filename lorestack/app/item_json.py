@@ -38,14 +38,12 @@ def core(row: dict[str, Any]) -> dict[str, Any]:
 
 def named(row: dict[str, Any], threshold: float) -> dict[str, Any]:
     """`row` with its id and path redacted when its id or file name holds a key typed by hand
-    (the sync tells the user to rename the file); every surface shows such an item alike."""
-    from pathlib import PurePath
-
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    (the sync tells the user to rename the file); every surface shows such an item alike, the
+    path one folder or file name at a time (`secret_spots.shown_name`)."""
+    from lorestack.retrieval.secret_spots import shown_name
 
     item_id, path = str(row.get("id") or ""), str(row.get("path") or "")
-    if not (redact_for_reading(item_id, threshold)[1]
-            or (path and redact_for_reading(PurePath(path).name, threshold)[1])):
+    shown_id, shown_path = shown_name(item_id, path, threshold)
+    if (shown_id, shown_path) == (item_id, path):
         return row
-    return {**row, "id": redact_for_reading(item_id, threshold)[0],
-            "path": redact_for_reading(path, threshold)[0] if path else row.get("path")}
+    return {**row, "id": shown_id, "path": shown_path if path else row.get("path")}

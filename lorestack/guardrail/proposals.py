@@ -313,6 +313,11 @@ def from_hook_payload(
             tool_input = json.loads(tool_input)
         except json.JSONDecodeError:
             tool_input = {"input": tool_input}
+    if isinstance(tool_input, dict) and tool_input.get("command") and "description" in tool_input:
+        # a shell call's description is the agent's prose about the command, not what runs:
+        # a rule's forbidden words there blocked a harmless `terraform plan` described as
+        # "Preview the changes before terraform apply" (Claude Code describes every Bash call)
+        tool_input = {k: v for k, v in tool_input.items() if k != "description"}
     bases = [
         Path(b)
         for b in (repo_dir, payload.get("cwd"), *(payload.get("workspace_roots") or []))

@@ -327,9 +327,9 @@ def queue_session_end(
 
 def run_extraction(job: ExtractionJob) -> None:
     """The queue's worker: the same code as `lorestack extract` (guard, store, journal locks)."""
+    from lorestack.app.hook_jobs import open_leniently
     from lorestack.consolidation.extract import extract_session
-    from lorestack.memory_layers.memory import Memory
 
-    no_download: dict[str, Any] = {"embedding.allow_download": False}
-    mem = Memory.open(job.root, require_project=True, **no_download)
+    # a broken config.toml must not lose the session: read leniently, as the hook was
+    mem = open_leniently(job.root, require_project=True)
     extract_session(mem, job.transcript, job.client or "auto", session=job.session)

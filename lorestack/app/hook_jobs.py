@@ -1,0 +1,59 @@
+"""The background jobs a hook starts, opening memory the way a hook does.
+
+    python -m lorestack.app.hook_jobs warm ROOT                      (a cold index)
+    python -m lorestack.app.hook_jobs extract ROOT TRANSCRIPT CLIENT (a session's end)
+
+A broken config.toml is read leniently (what is broken is left out), as the hook that started
+the job read it. Both jobs used to run a command (`lorestack search`, `lorestack extract`),
+which stops on a broken config file: the index stayed cold for every prompt, and what the
+user asked to remember in the session was never written, until the file was fixed.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lorestack.memory_layers.memory import Memory
+
+
+def open_leniently(root: str, *, require_project: bool = False) -> Memory:
+    """The memory at ROOT as a hook opens it: lenient config, no model download."""
+    from lorestack.memory_layers.memory import Memory
+
+    no_download: dict[str, Any] = {"embedding.allow_download": False}  # as a hook: no network
+    return Memory.open(root, require_project=require_project, lenient_config=True, **no_download)
+
+
+def warm(root: str) -> None:
+    """Bring the index up to date (a BM25 search syncs it)."""
+    from lorestack.retrieval.index import search
+
+    search(open_leniently(root), "index warm-up", k=1, mode="bm25", record_access=False)
+
+
+def extract(root: str, transcript: str, client: str) -> str:
+    """Write what the session's user messages state; the line `lorestack extract` prints."""
+    from lorestack.consolidation.extract import extract_session
+
+    result = extract_session(open_leniently(root, require_project=True), transcript, client)
+    return (f"{result.messages} user message(s): {len(result.events)} event(s), "
+            f"{len(result.items)} item(s) written, {result.duplicates} already known"
+            + (f", {result.redacted} redacted" if result.redacted else ""))
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "warm":
+        warm(argv[1])
+        return 0
+    if len(argv) == 4 and argv[0] == "extract":
+        print(extract(argv[1], argv[2], argv[3]), flush=True)
+        return 0
+    print("usage: python -m lorestack.app.hook_jobs warm ROOT | extract ROOT TRANSCRIPT CLIENT",
+          file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
