@@ -58,18 +58,18 @@ _CONCEPTS: dict[str, list[str]] = {
 # never added (the one the rule chose: "Kafka is our one message broker").
 CATEGORIES = True
 _CATEGORIES: dict[str, list[str]] = {
-    "broker": ["kafka", "rabbitmq", "amqp", "activemq", "nats", "sqs", "pulsar", "kinesis",
+    "broker": ["kafka", "rabbitmq", "amqp", "activemq", "nats", "sqs", "kinesis",
                "zeromq", "pub/sub", "service bus", "eventbridge"],
-    "queu": ["kafka", "rabbitmq", "amqp", "activemq", "nats", "sqs", "pulsar", "kinesis",
+    "queu": ["kafka", "rabbitmq", "amqp", "activemq", "nats", "sqs", "kinesis",
              "zeromq", "pub/sub", "service bus"],
     "search": ["elasticsearch", "opensearch", "solr", "meilisearch", "typesense", "algolia",
-               "lucene", "sphinx"],
-    "cach": ["memcached", "varnish", "redis", "hazelcast", "ehcache", "squid"],
-    "orm$": ["peewee", "tortoise", "pony", "sqlmodel", "prisma", "typeorm", "sequelize",
-             "hibernate", "gorm", "diesel", "activerecord", "mongoengine", "sqlalchemy",
+               "lucene"],
+    "cach": ["memcached", "redis", "hazelcast", "ehcache"],
+    "orm$": ["peewee", "tortoise-orm", "pony.orm", "sqlmodel", "prisma", "typeorm", "sequelize",
+             "hibernate", "gorm", "activerecord", "mongoengine", "sqlalchemy",
              "django.db"],
-    "http": ["aiohttp", "urllib3", "pycurl", "treq", "httplib2"],
-    "date$": ["moment", "moment.js", "dayjs", "luxon", "date-fns", "pendulum", "js-joda"],
+    "http$": ["aiohttp", "urllib3", "pycurl", "treq", "httplib2"],
+    "date$": ["moment.js", "dayjs", "luxon", "date-fns", "pendulum", "js-joda"],
     "css-in-js": ["styled-components", "@emotion", "styled.", "jss", "stitches",
                   "vanilla-extract", "goober"],
     "redux": ["zustand", "mobx", "recoil", "jotai", "vuex", "pinia", "react-redux",
@@ -77,12 +77,12 @@ _CATEGORIES: dict[str, list[str]] = {
     "tracing": ["ddtrace", "dd-trace", "newrelic", "new relic", "appdynamics", "dynatrace",
                 "elastic-apm", "instana"],
     "analytic": ["gtag", "googletagmanager", "google analytics", "hotjar", "mixpanel",
-                 "amplitude", "posthog", "fbq", "facebook pixel", "clarity.ms"],
+                 "@amplitude", "posthog", "fbq", "facebook pixel", "clarity.ms"],
     "cdn": ["jsdelivr", "unpkg", "cdnjs", "fonts.googleapis", "fonts.gstatic",
             "ajax.googleapis", "code.jquery.com", "use.typekit"],
     "font": ["fonts.googleapis", "fonts.gstatic", "use.typekit", "fonts.bunny"],
     "mail": ["smtp", "sendgrid", "mailgun", "postmark", "mandrill", "sparkpost", "mailchimp"],
-    "factor": ["2fa", "two-factor", "mfa", "totp", "authenticator"],
+    "factor$": ["2fa", "two-factor", "mfa", "totp", "authenticator"],
     "dump": ["pg_dump", "mysqldump", "mongodump", "pg_dumpall"],
     "iam$": ["aws_iam_role", "aws_iam_policy", "aws_iam_role_policy", "aws_iam_user",
              "google_project_iam", "azurerm_role_assignment"],
@@ -90,7 +90,7 @@ _CATEGORIES: dict[str, list[str]] = {
     "storag": ["mariadb", "couchdb", "neo4j", "clickhouse", "influxdb", "cockroachdb",
                "scylla", "bigtable", "firestore", "opensearch", "solr", "nats", "sqs"],
     "databas": ["mariadb", "couchdb", "neo4j", "clickhouse", "influxdb", "cockroachdb",
-                "scylla", "bigtable", "firestore", "mssql", "oracle"],
+                "scylla", "bigtable", "firestore", "mssql"],
 }
 
 
@@ -100,17 +100,30 @@ def _stems():
         yield from ((stem_, spellings, True) for stem_, spellings in _CATEGORIES.items())
 
 
+def _bare(text: str) -> str:
+    return re.sub(r"[\s.\-_/@'()]+", "", text.lower().replace(".js", ""))
+
+
+def _named_bare(spelling: str, joined: str) -> bool:
+    bare = _bare(spelling)
+    return len(bare) >= 4 and bare in joined
+
+
 def concept_keywords(words: list[str], sentence: str = "") -> list[str]:
     """Spellings of the concepts `words` name; a stem ending in '$' names a whole word
     (or its plural): 'orm$' is ORM, never 'format'. A category's member the sentence itself
     names (as a word) is the one the rule chose, never added."""
     named = set(re.findall(r"[a-z0-9][a-z0-9.\-/@]*[a-z0-9]", sentence.lower()))
+    # another spelling of a member it names is the same choice ("New Relic" / newrelic,
+    # "Moment" / moment.js): compared without separators and a '.js' ending
+    joined = _bare(sentence)
     out: list[str] = []
     for w in words:
         for stem_, spellings, category in _stems():
             whole = stem_.endswith("$")
             if w in (stem_[:-1], stem_[:-1] + "s") if whole else w.startswith(stem_):
                 out.extend(
-                    s for s in spellings if s not in out and not (category and s in named)
+                    s for s in spellings if s not in out
+                    and not (category and (s in named or _named_bare(s, joined)))
                 )
     return out
