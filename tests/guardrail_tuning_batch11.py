@@ -37,8 +37,11 @@ FIRST_RUN = {"exact": 90, "wrong_blocks": 0, "silent_passes": 56, "lookalike_pas
 # look-alikes name a member of the category to remove it ("move the last RabbitMQ consumer
 # onto Kafka", "remove the leftover moment import") and answer "applies, undecided" now:
 # 15 violations surfaced for 2 look-alikes warned, with batches 1-10 not worse (docs/guardrail.md)
-KEPT = {"exact": 103, "wrong_blocks": 0, "silent_passes": 41, "lookalike_pass": 53}
-KEPT_LOOKALIKE_COST = 2
+# The review of the lists (same session) took everyday words out of them (varnish, moment,
+# sphinx, …): the Varnish violation passes in silence again and the "leftover moment import"
+# look-alike passes again: exact 103, silent passes 42, look-alikes 54.
+KEPT = {"exact": 103, "wrong_blocks": 0, "silent_passes": 42, "lookalike_pass": 54}
+KEPT_LOOKALIKE_COST = 1
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # infrastructure components: a category in the rule, a product in the proposal

@@ -17,8 +17,10 @@ import re
 import tempfile
 from pathlib import Path
 
-from tests.stage_audit import BATCHES
 
+# the nine batches the meaning folds were chosen on (tenth session); stage_audit now runs
+# eleven, but these folds stay as they were measured
+BATCHES = ("tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9")
 FOLDS = ("b1", "b2", "b3", *BATCHES[1:])
 THRESHOLD = 0.35  # the reader's [guardrail] meaning_threshold, which the collection lowers
 # the first three batches share tests/guardrail_tuning_cases.py; its comments mark them

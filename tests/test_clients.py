@@ -413,7 +413,8 @@ def test_session_end_of_a_client_without_a_known_transcript_format_guesses(repo,
     monkeypatch.setattr(subprocess, "Popen", lambda command, **kw: started.append(command))
     extract.spawn_extraction(Memory.open(repo), "/tmp/t.jsonl", "cursor")
     extract.spawn_extraction(Memory.open(repo), "/tmp/t.jsonl", "gemini")
-    assert [c[c.index("--client") + 1] for c in started] == ["auto", "gemini"]
+    # `python -m lorestack.app.hook_jobs extract ROOT TRANSCRIPT CLIENT`
+    assert [c[c.index("extract") + 3] for c in started] == ["auto", "gemini"]
 
 
 def test_doctor_sees_gemini_hooks_turned_off(tmp_path):

@@ -44,30 +44,33 @@ def test_changes_to_criteria_reach_the_next_check(mem, service_mode):
     assert _ids(mem, "call exec and pickle on the request body") == {second.id}
 
 
-def test_the_service_finds_an_item_by_id_without_scanning_every_file(mem, service_mode,
-                                                                    monkeypatch):
-    """`show ID` in the service scanned the store and went through every kept file (a quarter
-    of a second at 10k items) to find one id. The file it keeps parsed with that id is read
-    instead, checked against its stat; a moved, new or doubled id still gets the scan."""
+def test_the_service_finds_an_item_by_id_without_parsing_every_file(mem, service_mode,
+                                                                   monkeypatch):
+    """`show ID` in the service went through every kept file (a quarter of a second at 10k
+    items) to find one id. When every file of the store is kept as it is now (a listing and a
+    stat each, no parse), the one kept with that id is read; a file added or edited since (it
+    may carry the same id) makes it look through the files in order, parsing only what
+    changed."""
     from lorestack.memory_layers.operations import forget, remember
     from lorestack.memory_layers.store import MemoryStore
 
     made = [remember(mem, f"fact number {n} about module_{n}", "fact") for n in range(5)]
     mem.load_items()  # the service has parsed the store (a list, a hook, a warm-up)
-    scans: list[bool] = []
-    real = MemoryStore.item_files
+    parsed: list[str] = []
+    real = MemoryStore._load_file
 
-    def counting(self, include_archived=True):
-        scans.append(include_archived)
-        return real(self, include_archived)
+    def counting(self, path):
+        parsed.append(path.name)
+        return real(self, path)
 
-    monkeypatch.setattr(MemoryStore, "item_files", counting)
+    monkeypatch.setattr(MemoryStore, "_load_file", counting)
     target = made[2].item.id
-    assert mem.get(target).item.title == "fact number 2 about module_2" and scans == []
-    path = made[2].path  # edited by hand: read again, still found without a scan
+    assert mem.get(target).item.title == "fact number 2 about module_2" and parsed == []
+    path = made[2].path  # edited by hand: parsed again, alone
     path.write_text(path.read_text().replace("module_2", "module_two"))
-    assert mem.get(target).item.title == "fact number 2 about module_two" and scans == []
-    forget(mem, target, reason="moved on")  # moved to archive/: found by the scan
-    assert mem.get(target).item.status == "archived" and len(scans) == 1
+    assert mem.get(target).item.title == "fact number 2 about module_two"
+    assert parsed == [path.name]
+    forget(mem, target, reason="moved on")  # moved to archive/: found all the same
+    assert mem.get(target).item.status == "archived"
     fresh = remember(mem, "a fact the service never parsed", "fact").item.id
     assert mem.get(fresh).item.id == fresh
