@@ -17,7 +17,6 @@ import re
 import tempfile
 from pathlib import Path
 
-
 # the nine batches the meaning folds were chosen on (tenth session); stage_audit now runs
 # eleven, but these folds stay as they were measured
 BATCHES = ("tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9")
