@@ -122,3 +122,20 @@ def test_pre_commit_still_blocks_and_says_what_is_broken(git_repo):  # noqa: F81
     assert "commit blocked" in done.stderr
     broken = [line for line in done.stderr.splitlines() if "settings file is broken" in line]
     assert len(broken) == 1 and str(config) in broken[0]
+
+
+def test_a_whole_section_as_json_with_a_bad_value_is_left_out(rules, repo, git_repo):  # noqa: F811
+    """LORESTACK_LOADER='{"budget": "lots"}' (a section given as JSON, as pydantic-settings
+    reads it) was the one broken value the lenient reading could not trace: the pre-tool hook
+    skipped the check and `check --hook pre-commit` let a blocked commit through (exit 0)."""
+    env = {"LORESTACK_LOADER": json.dumps({"budget": "lots", "prompt_budget": 500})}
+    out = _pre_tool(repo, "pip install leftpad", env=env)
+    warned = _context(out)
+    assert rules["deps"] in warned  # judged with the rest of the settings
+    told = _notices(warned)
+    assert len(told) == 1 and "LORESTACK_LOADER" in told[0] and "budget" in told[0]
+    (git_repo / "jobs.txt").write_text("add a cron entry for the one-off cleanup\n")
+    git(git_repo, "add", "jobs.txt")
+    done = run_cli("check", "--hook", "pre-commit", cwd=git_repo, env=env)
+    assert done.returncode == 2, done.stderr
+    assert "commit blocked" in done.stderr and "LORESTACK_LOADER" in done.stderr

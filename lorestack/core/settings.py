@@ -245,8 +245,9 @@ class _EnvironmentSource(PydanticBaseSettingsSource):
                     parsed = json.loads(value)
                 except ValueError:
                     continue
-                if isinstance(parsed, dict):
-                    out[section] = _deep_merge(out.get(section, {}), parsed)
+                if isinstance(parsed, dict):  # less a key a hook leaves out (settings_lenient)
+                    kept = {k: v for k, v in parsed.items() if f"{section}.{k}" not in skip}
+                    out[section] = _deep_merge(out.get(section, {}), kept)
                 continue
             if f"{section}.{key}" in skip:  # a bad value a hook leaves out (settings_lenient)
                 continue

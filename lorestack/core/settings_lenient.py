@@ -57,6 +57,16 @@ def load_settings_lenient(project_root: Path | None, home: Path | None,
     raise first
 
 
+def _json_keys(value: str | None) -> set[str]:
+    import json
+
+    try:
+        parsed = json.loads(value) if value else None
+    except ValueError:
+        return set()
+    return {str(k) for k in parsed} if isinstance(parsed, dict) else set()
+
+
 def _leave_out(layers: list[tuple[Path, dict[str, Any]]], env_skip: set[str], error: Any,
                overrides: dict[str, Any]) -> str | None:
     """Drop the value an error is about from the layer it comes from (an environment variable
@@ -74,6 +84,10 @@ def _leave_out(layers: list[tuple[Path, dict[str, Any]]], env_skip: set[str], er
     if key is not None and dotted not in env_skip and variable in environ():
         env_skip.add(dotted)
         return f"environment {variable}: {error['msg']} (left out)"
+    whole = _env_name(section)  # a whole section as JSON: LORESTACK_LOADER='{"budget": …}'
+    if key is not None and dotted not in env_skip and key in _json_keys(environ().get(whole)):
+        env_skip.add(dotted)
+        return f"environment {whole}: {key}: {error['msg']} (left out)"
     for path, data in reversed(layers):
         table = data.get(section)
         if key is not None and isinstance(table, dict) and key in table:
