@@ -159,17 +159,37 @@ def test_missing_store_answers_empty(isolated):
         assert "additional" not in proc.stdout.lower()
 
 
-def test_broken_store_fails_open_and_logs(stocked):
-    # settings that cannot be read at all: a whole section given as JSON in one variable (a
-    # broken config.toml or LORESTACK_SECTION__KEY value is left out and told to the session
-    # instead: tests/test_hook_config_notice.py)
+def test_broken_settings_leave_out_only_what_is_broken(stocked):
+    # a whole section given as one variable that is not a JSON object: the session keeps its
+    # memory and is told the variable was left out (it was silently unused before)
     payload = {"session_id": "b", "cwd": str(stocked), "hook_event_name": "SessionStart"}
     proc = run_cli("hook", "session-start", input=json.dumps(payload), cwd=stocked,
-                   env={"LORESTACK_LOADER": '{"budget": "lots"}'})
+                   env={"LORESTACK_LOADER": "{budget: lots"})
     _assert_harmless(proc)
-    assert proc.stdout == ""
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "New services must reuse the shared auth module" in context
+    told = [line for line in context.splitlines() if line.startswith("lorestack notice")]
+    assert len(told) == 1 and "LORESTACK_LOADER: not a JSON object" in told[0]
+    bad = run_cli("list", cwd=stocked, env={"LORESTACK_LOADER": "{budget: lots"})
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+    assert "loader (environment LORESTACK_LOADER): not a JSON object" in bad.stderr
+
+
+def test_a_failing_hook_answers_empty_and_logs(stocked, monkeypatch):
+    # whatever breaks inside (here: opening the store) costs the session nothing but the memory;
+    # the reason is in hooks.log
+    from lorestack.app import hooks
+
+    def broken(payload, root):
+        raise OSError("disk went away")
+
+    monkeypatch.chdir(stocked)
+    payload = {"session_id": "b", "cwd": str(stocked), "hook_event_name": "SessionStart"}
+    run = hooks.run_hook("session-start", "claude-code", json.dumps(payload),
+                         open_memory=broken, deadline_ms=30_000)
+    assert not run.ok and run.output == hooks.fail_open_output("claude-code", "session-start")
     log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
-    assert "loader.budget" in log
+    assert "session-start (claude-code)" in log and "disk went away" in log
 
 
 def test_bad_payload_fails_open(stocked):

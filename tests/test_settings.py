@@ -203,3 +203,24 @@ def test_an_unknown_token_encoding_is_a_setting_to_fix_not_a_bug(repo, monkeypat
     assert shown.stderr.strip().count("\n") == 0, shown.stderr
     assert "tokens.encoding 'bogus'" in shown.stderr and "cl100k_base" in shown.stderr
     assert "bug" not in shown.stderr
+
+
+@pytest.mark.parametrize("value, said", [
+    ('{"budget": "lots"}', "loader.budget (environment LORESTACK_LOADER): Input should be"),
+    ("{budget: lots", "loader (environment LORESTACK_LOADER): not a JSON object"),
+    ("[500]", "loader (environment LORESTACK_LOADER): not a JSON object"),
+])
+def test_a_whole_section_in_one_variable_is_read_or_named(tmp_path, monkeypatch, value, said):
+    # not JSON was silently unused; a bad key in it was blamed on "default"
+    from lorestack.core.settings_lenient import load_settings_lenient
+
+    shipped = load_settings(tmp_path, None).loader.budget
+    monkeypatch.setenv("LORESTACK_LOADER", value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path, None)
+    assert said in str(caught.value)
+    settings, problems = load_settings_lenient(tmp_path, None)
+    assert settings.loader.budget == shipped
+    assert len(problems) == 1 and "LORESTACK_LOADER" in problems[0]
+    monkeypatch.setenv("LORESTACK_LOADER", '{"budget": 777}')
+    assert load_settings(tmp_path, None).loader.budget == 777

@@ -241,13 +241,17 @@ class _EnvironmentSource(PydanticBaseSettingsSource):
             if section not in sections:
                 continue
             if not key:  # a whole section as JSON, as pydantic-settings reads it
+                if section in skip:  # not a JSON object, left out by a hook (settings_lenient)
+                    continue
                 try:
                     parsed = json.loads(value)
                 except ValueError:
+                    parsed = value
+                if not isinstance(parsed, dict):  # validation names it: never silently unused
+                    out[section] = value
                     continue
-                if isinstance(parsed, dict):  # less a key a hook leaves out (settings_lenient)
-                    kept = {k: v for k, v in parsed.items() if f"{section}.{k}" not in skip}
-                    out[section] = _deep_merge(out.get(section, {}), kept)
+                kept = {k: v for k, v in parsed.items() if f"{section}.{k}" not in skip}
+                out[section] = _deep_merge(out.get(section, {}), kept)  # less keys left out
                 continue
             if f"{section}.{key}" in skip:  # a bad value a hook leaves out (settings_lenient)
                 continue
@@ -329,7 +333,10 @@ def _describe_invalid(exc: ValidationError, files: list[Path], overrides: dict[s
     parts = []
     for error in exc.errors():
         dotted = ".".join(str(p) for p in error["loc"])
-        parts.append(f"{dotted} ({_origin(dotted, files, overrides)}): {error['msg']}")
+        origin = _origin(dotted, files, overrides)
+        msg = ("not a JSON object of its settings" if "." not in dotted
+               and origin.startswith("environment") else error["msg"])
+        parts.append(f"{dotted} ({origin}): {msg}")
     return "invalid settings: " + "; ".join(parts)
 
 
@@ -342,11 +349,25 @@ def _origin(dotted: str, files: list[Path], overrides: dict[str, Any] | None = N
     if _env_name(dotted) in environ():
         return f"environment {_env_name(dotted)}"
     section, _, key = dotted.partition(".")
+    whole = environ().get(_env_name(section))  # the section as JSON: LORESTACK_LOADER='{…}'
+    if key and whole is not None and key in _json_object(whole):
+        return f"environment {_env_name(section)}"
     for path in reversed(files):
         data = _read_toml(path)
         if isinstance(data.get(section), dict) and key in data[section]:
             return str(path)
     return "default"
+
+
+def _json_object(value: str) -> dict[str, Any]:
+    """A whole-section environment value read as JSON; {} when it is not a JSON object."""
+    import json
+
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
 
 
 def resolve_settings(cwd: Path | None = None, root: str | Path | None = None,

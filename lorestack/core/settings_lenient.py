@@ -19,6 +19,7 @@ from lorestack.core.errors import ConfigError
 from lorestack.core.settings import (
     Settings,
     _env_name,
+    _json_object,
     _read_toml,
     compose_settings,
     config_files,
@@ -57,16 +58,6 @@ def load_settings_lenient(project_root: Path | None, home: Path | None,
     raise first
 
 
-def _json_keys(value: str | None) -> set[str]:
-    import json
-
-    try:
-        parsed = json.loads(value) if value else None
-    except ValueError:
-        return set()
-    return {str(k) for k in parsed} if isinstance(parsed, dict) else set()
-
-
 def _leave_out(layers: list[tuple[Path, dict[str, Any]]], env_skip: set[str], error: Any,
                overrides: dict[str, Any]) -> str | None:
     """Drop the value an error is about from the layer it comes from (an environment variable
@@ -85,7 +76,11 @@ def _leave_out(layers: list[tuple[Path, dict[str, Any]]], env_skip: set[str], er
         env_skip.add(dotted)
         return f"environment {variable}: {error['msg']} (left out)"
     whole = _env_name(section)  # a whole section as JSON: LORESTACK_LOADER='{"budget": …}'
-    if key is not None and dotted not in env_skip and key in _json_keys(environ().get(whole)):
+    if key is None and section not in env_skip and whole in environ():
+        env_skip.add(section)  # not a JSON object at all: the whole variable is left out
+        return f"environment {whole}: not a JSON object of {section} settings (left out)"
+    in_json = key is not None and key in _json_object(environ().get(whole) or "")
+    if in_json and dotted not in env_skip:
         env_skip.add(dotted)
         return f"environment {whole}: {key}: {error['msg']} (left out)"
     for path, data in reversed(layers):
