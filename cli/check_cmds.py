@@ -208,7 +208,6 @@ def _human(result, strict: bool) -> None:
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> int:
     from lorestack.guardrail.proposals import from_hook_payload
-    from lorestack.guardrail.replies import hook_error_reply, hook_reply, with_agent_notice
 
     payload = read_piped_stdin() or ""
     # the check thread redirects sys.stdout to stderr while it runs (_quiet_stdout); if it
@@ -221,7 +220,25 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
         retrieval,
         llm,
     )
+    from lorestack.app.secret_notice import hand_on, told_after_reply
+
+    with told_after_reply() as held:  # the notice is told once the reply is out (below)
+        reply = _pre_tool_reply(run, payload, client, strict, fail_closed)
+    try:
+        if reply.stdout:
+            click.echo(reply.stdout, file=out)
+        out.flush()
+    except (OSError, ValueError):
+        held.clear()  # the reply did not get out: told next time
+    hand_on(held)  # the service hands them on after its send; here they are told now
+    if reply.stderr:
+        click.echo(reply.stderr, err=True)
+    return reply.exit_code
+
+
+def _pre_tool_reply(run, payload: str, client: str, strict: bool, fail_closed: bool):
     from lorestack.core.clients import get as client_spec
+    from lorestack.guardrail.replies import hook_error_reply, hook_reply, with_agent_notice
 
     if run.ok and run.value is not None:
         result, proposal, mem = run.value
@@ -241,11 +258,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
             # is told why nothing was checked (stderr of a passing hook reaches no one)
             reply = with_agent_notice(reply, client, f"lorestack notice: the guardrail did "
                                       f"not check this call: {run.error}. Tell the user.")
-    if reply.stdout:
-        click.echo(reply.stdout, file=out)
-    if reply.stderr:
-        click.echo(reply.stderr, err=True)
-    return reply.exit_code
+    return reply
 
 
 def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int:

@@ -173,12 +173,15 @@ def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
         os._exit(1)
 
 
-def _leave(stdout: str, stderr: str = "", code: int = 0, after=None) -> None:
-    """Write the answer, flush, run `after` (e.g. start the service), and exit now."""
+def _leave(stdout: str, stderr: str = "", code: int = 0, after=None, sent=None) -> None:
+    """Write the answer, flush, run `sent` once stdout is out (e.g. mark a notice told),
+    run `after` (e.g. start the service), and exit now."""
     try:
         if stdout:
             sys.stdout.write(stdout)
         sys.stdout.flush()
+        if sent is not None:
+            sent()
         if stderr:
             sys.stderr.write(stderr)
         sys.stderr.flush()
@@ -218,17 +221,21 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
             _end_without_service(event, client_name, stdin_text, root),
             after=lambda: client.after_failure(reason),
         )
+    from lorestack.app.secret_notice import hand_on, told_after_reply
     from lorestack.integrations.hooks import log_failure, run_hook
 
     if reason not in ("absent", "stale"):
         log_failure(f"{event} ({client_name}): service did not answer ({reason}); in-process")
+    held: list = []
     try:
-        run = run_hook(event, client_name, stdin_text, root=root,
-                       spent_ms=(time.monotonic() - started) * 1000)
+        with told_after_reply() as held:  # a notice is told once stdout is flushed
+            run = run_hook(event, client_name, stdin_text, root=root,
+                           spent_ms=(time.monotonic() - started) * 1000)
         out = run.output
     except BaseException:  # noqa: BLE001 - a hook never breaks a session
-        out = ""
-    _leave(out + "\n" if out else "", after=lambda: client.after_failure(reason))
+        out, held = "", []
+    _leave(out + "\n" if out else "", after=lambda: client.after_failure(reason),
+           sent=lambda: hand_on(held))
 
 
 def _ask_service(event: str, client_name: str, stdin_text: str, root: str | None) -> str:

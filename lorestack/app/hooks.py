@@ -19,11 +19,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from lorestack.app.hook_settings import _configured_hooks  # noqa: F401 - callers read it here
-from lorestack.app.secret_notice import session_notice, with_notice
+from lorestack.app.secret_notice import hand_on, session_notice, told_after_reply, with_notice
 from lorestack.app.sessions import (  # noqa: F401 - callers read them here
     _prune_sessions,
     load_session,
@@ -128,8 +129,9 @@ def session_start(mem, payload: HookPayload) -> str | None:
     result = assemble_context(mem, query=query or None, retrieval=hooks.session_retrieval,
                               k=mem.settings.retrieval.k, sync=False)
     _log_degraded(mem, f"session-start ({payload.client})", result)
-    # a new (or compacted, cleared, resumed) context starts from what we just gave it
-    save_session(mem, payload.session_id, {"received": result.full_ids})
+    # a new (or compacted, cleared, resumed) context starts from what we just gave it, once
+    # it has it (a reply lost to the deadline leaves the session's record as it was)
+    hand_on([partial(save_session, mem, payload.session_id, {"received": result.full_ids})])
     _prune_sessions(mem)
     return with_notice(result.text or None, session_notice(mem, payload.session_id))
 
@@ -351,6 +353,12 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         deadline.set(left(pick(_configured_hooks(payload, root))))
 
     def work(deadline: Deadline):
+        # this thread's notices are marked told only if its answer is the one sent (`_answer`)
+        with told_after_reply() as held:
+            box["held"] = held
+            return do_work(deadline)
+
+    def do_work(deadline: Deadline):
         mem = box["mem"] = (open_memory or _open_memory)(payload, root)
         if mem is None:
             return None
@@ -390,8 +398,11 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
 def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],
             limit: int, empty: str) -> HookRun:
     """The client's reply from the guarded run: its value, the kept BM25 recall when the
-    full prompt recall missed the deadline, else the empty answer (logged)."""
+    full prompt recall missed the deadline, else the empty answer (logged). The notices in a
+    reply go to whoever writes it (`secret_notice.hand_on`): told once that reply is out."""
     mem = box.get("mem")
+    if run.ok:
+        hand_on(box.get("held", []))
     if event == "prompt" and (run.ok or run.timed_out):
         chosen = run.value if run.ok else box.get("fallback")
         if chosen is not None:
@@ -399,7 +410,7 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
                 log_failure(f"prompt ({client}): deadline of {limit} ms passed during full "
                             "recall; answered with BM25 recall", mem=mem)
             text, shown = chosen
-            remember_shown(mem, payload, shown)
+            hand_on([partial(remember_shown, mem, payload, shown)])  # recorded once it is out
             if client_spec(client).prompt_context:  # else its answer cannot carry text
                 text = with_notice(text, session_notice(mem, payload.session_id))
             return HookRun(format_output(client, event, text), ok=run.ok,

@@ -7,11 +7,56 @@ reads it. So the hooks pass the places on (retrieval/secret_spots.py keeps them)
 session is told once per place, outside the fenced memory, to ask the user to remove it.
 A hook opens memory leniently (`core.settings_lenient`): what it left out of a broken
 config.toml is told the same way, once per session per problem.
+
+A notice is marked told only once the reply that carries it is out (`told_after_reply`): the
+one who writes the reply (the in-process hook after flushing stdout, the service after its
+`sendall`, `check --hook pre-tool` after its flush) delivers the marks; a reply lost to a
+deadline or a kill before that leaves the notice to the next hook. The window left is after
+that write: a thin client killed between the service's `sendall` and its own stdout write
+loses the notice for good (a few microseconds, the thin client's read and write).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import partial
+
 from lorestack.app.sessions import load_session, save_session
+
+Mark = Callable[[], None]
+# the marks of notices put into the reply being written (None: no writer holds them, mark now)
+_HELD: ContextVar[list[Mark] | None] = ContextVar("lorestack_told_after_reply", default=None)
+
+
+@contextmanager
+def told_after_reply() -> Iterator[list[Mark]]:
+    """Hold the "told" marks of every notice made inside; the writer of the reply hands them
+    on (`hand_on`) once its reply is out, or drops them when the reply was not sent."""
+    marks: list[Mark] = []
+    token = _HELD.set(marks)
+    try:
+        yield marks
+    finally:
+        _HELD.reset(token)
+
+
+def hand_on(marks: list[Mark]) -> None:
+    """The reply carrying these notices is written: to an outer writer when there is one (the
+    service sends what a forwarded command wrote), else the notices are now told."""
+    outer = _HELD.get()
+    if outer is not None:
+        outer.extend(marks)
+        return
+    for mark in marks:
+        try:
+            mark()
+        except Exception as exc:  # noqa: BLE001 - told again next time, no more
+            from lorestack.app.hooks import log_failure
+
+            log_failure(f"notice not marked told: {type(exc).__name__}: {exc}")
+    marks.clear()
 
 
 def session_notice(mem, session_id: str | None) -> str | None:
@@ -46,15 +91,20 @@ def _what(problem: str) -> str:
 
 
 def _untold(mem, session_id: str | None, slot: str, places: list[str]) -> list[str]:
-    """The places not yet told this session (by digest, under `slot`), now marked told."""
+    """The places not yet told this session (by digest, under `slot`), marked told when the
+    reply is out (`told_after_reply`), or now when no writer holds the marks."""
     if not places:
         return []
-    state = load_session(mem, session_id)
-    told = set(state.get(slot, []))
+    told = set(load_session(mem, session_id).get(slot, []))
     new = [p for p in places if _key(p) not in told]
     if new:
-        save_session(mem, session_id, {**state, slot: sorted(told | {_key(p) for p in new})})
+        hand_on([partial(_mark_told, mem, session_id, slot, [_key(p) for p in new])])
     return new
+
+
+def _mark_told(mem, session_id: str | None, slot: str, keys: list[str]) -> None:
+    state = load_session(mem, session_id)  # read again: the hook saved what it showed since
+    save_session(mem, session_id, {**state, slot: sorted(set(state.get(slot, [])) | set(keys))})
 
 
 def secret_notice(mem, session_id: str | None) -> str | None:

@@ -18,7 +18,6 @@ import json
 import os
 import signal
 import socket
-import struct
 import sys
 import threading
 import time
@@ -30,6 +29,12 @@ from typing import Any
 
 from lorestack.integrations.service import protocol
 from lorestack.integrations.service.jobs import ExtractionQueue
+from lorestack.integrations.service.process import (
+    _fixed_mmap_threshold,
+    _malloc_trim,
+    _rss_mb,
+    _same_user,
+)
 from lorestack.integrations.service.warm import WarmMemories, queue_session_end, run_extraction
 from lorestack.retrieval.pool import IndexPool, install
 
@@ -40,51 +45,6 @@ WRITE_COMMANDS = ("remember", "log")  # forwarded command lines that write
 
 class AlreadyRunning(Exception):
     pass
-
-
-def _rss_mb() -> float | None:
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return None
-
-
-def _malloc_trim() -> None:
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except Exception:  # noqa: BLE001 - not glibc (or no ctypes): nothing to hand back this way
-        pass
-
-
-def _fixed_mmap_threshold(size: int = 1 << 20) -> None:
-    """glibc serves blocks from `size` up by mmap, handed back at free; by default the
-    threshold grows up to 32 MB after such a free, and later big blocks then stay in the
-    heaps, which malloc_trim gives back only in part (10k store, 40 long items synced:
-    RSS quiet after 585 -> 535 MB, peak 636 -> 563 MB; docs/benchmarks.md, eighth session)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").mallopt(-3, size)  # M_MMAP_THRESHOLD
-    except Exception:  # noqa: BLE001 - not glibc: its own policy
-        pass
-
-
-def _same_user(conn: socket.socket) -> bool:
-    """The peer's uid (Linux SO_PEERCRED); elsewhere the 0700 folder is the only gate."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None:
-        return True
-    try:
-        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, 12))
-    except OSError:
-        return True
-    return uid == os.geteuid()
 
 
 class Service:
@@ -256,6 +216,9 @@ class Service:
 
     # ---- requests -----------------------------------------------------------------------
     def _handle(self, conn: socket.socket) -> None:
+        from lorestack.app.secret_notice import hand_on, told_after_reply
+
+        held: list = []
         try:
             conn.settimeout(10)
             try:
@@ -266,7 +229,10 @@ class Service:
                 def ack(wait_ms: float) -> None:
                     conn.sendall(protocol.encode({"ack": True, "wait_ms": int(wait_ms)}))
 
-                reply = self.dispatch(request, ack)
+                # a notice in the reply is marked told once the reply is sent (below); the
+                # thin client's own write to its stdout is the window left
+                with told_after_reply() as held:
+                    reply = self.dispatch(request, ack)
             except PermissionError as exc:
                 reply = {"ok": False, "error": "forbidden", "message": str(exc)}
             except protocol.ProtocolError as exc:
@@ -274,8 +240,10 @@ class Service:
             except Exception as exc:  # noqa: BLE001 - one bad request never ends the service
                 self.log(f"request failed: {type(exc).__name__}: {exc}")
                 reply = {"ok": False, "error": "failed", "message": f"{type(exc).__name__}: {exc}"}
+                held = []  # no notice went out: the caller answers in-process and tells it
             conn.settimeout(30)
             conn.sendall(protocol.encode(reply))
+            hand_on(held)
         except OSError:
             pass  # the client left (its own deadline); nothing to answer
         finally:
