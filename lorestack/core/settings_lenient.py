@@ -3,8 +3,9 @@
 A command stops on a broken config file (the user is there to read the one-line error). A hook
 must not: a session would lose its memory over a typo, with nothing said. So a hook reads the
 layers it can (the global `~/.lorestack/config.toml`, the project's `.memory/config.toml`),
-leaves out a file that is not valid TOML and a key whose value has the wrong type (the rest of
-that file still applies) or a `LORESTACK_SECTION__KEY` environment value of the wrong type, and
+keeps what reads table by table of a file that is not valid TOML (`core.toml_recovery`: only
+the broken line or table is left out) and leaves out a key whose value has the wrong type (the
+rest of that file still applies) or a `LORESTACK_SECTION__KEY` environment value of the wrong type, and
 returns one problem line for each, which the session is told once (`app.secret_notice`).
 """
 
@@ -40,8 +41,11 @@ def load_settings_lenient(project_root: Path | None, home: Path | None,
     for _name, path in config_files(project_root, home):
         try:
             layers.append((path, _read_toml(path)))
-        except ConfigError as exc:  # not TOML at all: the whole file is left out
-            problems.append(str(exc))
+        except ConfigError as exc:  # not TOML: what reads table by table is kept
+            data, lost = _recovered(path, exc)
+            problems.extend(lost)
+            if data:
+                layers.append((path, data))
     env_skip: set[str] = set()
     for _ in range(64):  # each round leaves out at least one key, or gives up
         try:
@@ -56,6 +60,22 @@ def load_settings_lenient(project_root: Path | None, home: Path | None,
                 raise first from exc
             problems.extend(p for p in left_out if p)
     raise first
+
+
+def _recovered(path: Path, error: ConfigError) -> tuple[dict[str, Any], list[str]]:
+    """What reads of a file that is not valid TOML (`core.toml_recovery`); a file that cannot be
+    read as text at all is left out whole (the error's own line)."""
+    from lorestack.core.toml_recovery import recover
+
+    if not path.is_file():  # a FIFO or device would block the read
+        return {}, [str(error)]
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}, [str(error)]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return recover(path, text, error.__cause__ or error)
 
 
 def _leave_out(layers: list[tuple[Path, dict[str, Any]]], env_skip: set[str], error: Any,
