@@ -28,7 +28,7 @@ MAX_LINES_LEFT_OUT = 5  # per table; past that the table is left out whole
 GUARDS = {"guardrail": "the guardrail", "guard": "the secret guard"}
 
 
-def recover(path: Path, text: str, error: Exception) -> tuple[dict[str, Any], list[str]]:
+def recover(path: Path, text: str, error: BaseException) -> tuple[dict[str, Any], list[str]]:
     """(what reads, one problem line per thing left out) for a file tomllib refused."""
     data: dict[str, Any] = {}
     problems: list[str] = []
@@ -58,7 +58,7 @@ def recover(path: Path, text: str, error: Exception) -> tuple[dict[str, Any], li
 def _pieces(lines: list[str]) -> list[tuple[int, list[str]]]:
     """(first line number, lines) of the keys before any table, then of each table."""
     pieces: list[tuple[int, list[str]]] = []
-    start, current = 1, []
+    start, current = 1, list[str]()
     for number, line in enumerate(lines, 1):
         if _HEADER.match(line) and current:
             pieces.append((start, current))
