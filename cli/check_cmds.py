@@ -261,6 +261,13 @@ def _pre_tool_reply(run, payload: str, client: str, strict: bool, fail_closed: b
     return reply
 
 
+def _broken(problem: str) -> str:
+    """What a lenient opening left out, in the words the other hooks use for it."""
+    if problem.startswith("environment "):
+        return f"an environment variable is broken: {problem.removeprefix('environment ')}"
+    return f"a settings file is broken: {problem}"
+
+
 def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int:
     run = _guarded_check(
         ctx,
@@ -278,7 +285,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
         return 1 if fail_closed else 0
     result, mem = run.value[0], run.value[2]
     for problem in getattr(mem, "config_problems", []):  # judged without it: say so
-        click.echo(f"warning: a settings file is broken: {problem}", err=True)
+        click.echo(f"warning: {_broken(problem)}", err=True)
     if result.verdict != "pass" or result.warnings:
         _human(result, strict)
         if result.verdict == "block":

@@ -492,3 +492,16 @@ def test_a_shell_calls_description_does_not_block_a_harmless_command(repo):
     out = json.loads(apply.stdout)["hookSpecificOutput"]
     assert out["permissionDecision"] == "deny" and "terraform apply" in out[
         "permissionDecisionReason"]
+
+
+def test_pre_commit_names_a_broken_environment_variable(git_repo):
+    """`check --hook pre-commit` called a bad LORESTACK_* value "a settings file is broken"."""
+    (git_repo / "notes.txt").write_text("hello\n")
+    git(git_repo, "add", "notes.txt")
+    env = {"LORESTACK_LOADER__BUDGET": "lots"}
+    done = run_cli("check", "--hook", "pre-commit", cwd=git_repo, env=env)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    told = [line for line in done.stderr.splitlines() if "LORESTACK_LOADER__BUDGET" in line]
+    assert len(told) == 1
+    assert told[0].startswith("warning: an environment variable is broken: LORESTACK_LOADER__BUDGET")
+    assert "settings file" not in told[0]
