@@ -242,7 +242,8 @@ class Service:
                 reply = {"ok": False, "error": "failed", "message": f"{type(exc).__name__}: {exc}"}
                 held = []  # no notice went out: the caller answers in-process and tells it
             conn.settimeout(30)
-            conn.sendall(protocol.encode(reply))
+            for line in protocol.reply_lines(reply):  # a reply over the cap in parts
+                conn.sendall(line)
             hand_on(held)
         except OSError:
             pass  # the client left (its own deadline); nothing to answer
