@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from tests import service_helpers
-from tests.service_helpers import context_of, hook
+from tests.service_helpers import context_of, hook, status
 from tests.test_check_cli import claude_payload, git, git_repo, rules  # noqa: F401 - fixtures
 
 run_dir = service_helpers.run_dir  # fixture
@@ -62,8 +62,12 @@ def test_a_lost_reply_of_the_thin_in_process_path_leaves_the_notice(stocked, run
     _break_config(stocked)
     _lost("hook", "prompt", "--client", "claude-code", payload=_session("t1", stocked),
           cwd=stocked)
-    again = context_of(hook("prompt", _session("t1", stocked), stocked))
+    # asked in-process (a second start of the service could outlive the fixture's stop)
+    again = context_of(hook("prompt", _session("t1", stocked), stocked,
+                            env={"LORESTACK_SERVICE__ENABLED": "false"}))
     assert len(_told(again)) == 1
+    # the lost hook started the service: wait for it, so the fixture stops it
+    assert service_helpers.poll(lambda: status().get("pid"))
 
 
 class _ReplyLost:

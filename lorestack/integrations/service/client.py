@@ -78,9 +78,15 @@ def call(request: dict, timeout: float, *, with_caller: bool = True,
         sock.sendall(protocol.encode(message))
         sock.shutdown(_socket.SHUT_WR)
         reader = protocol.LineReader(sock, protocol.MAX_REPLY)
+        parts = protocol.Parts()  # a reply over MAX_REPLY comes in parts
         while True:
             sock.settimeout(max(0.001, deadline - time.monotonic()))
             reply = reader.next()
+            if "part" in reply:
+                whole = parts.add(reply)
+                if whole is None:
+                    continue
+                reply = whole
             if not reply.get("ack"):
                 break
             deadline = time.monotonic() + float(reply.get("wait_ms") or 0) / 1000 + _ACK_MARGIN_S

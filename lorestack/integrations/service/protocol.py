@@ -1,7 +1,8 @@
 """Wire format and runtime place of the service. Standard library only: the thin hook imports it.
 
 One request per connection: a JSON object on one line (at most `MAX_REQUEST` bytes), answered
-by one JSON object on one line, which a hook request precedes with an acknowledgement line
+by one JSON object on one line (a reply longer than `MAX_REPLY` in parts: `reply_lines`),
+which a hook request precedes with an acknowledgement line
 (`{"ack": true, "wait_ms": N}`: the service holds the request and will answer within N ms,
 its configured deadline). Every request names the caller's version (the handshake: another
 version is refused, and the caller replaces the service) and carries the caller: its folder,
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-PROTOCOL = 2  # 2: typed operations, the caller's environment as an overlay, hook acks
+PROTOCOL = 3  # 2: typed operations, the caller's environment as an overlay, hook acks;
+# 3: a reply over MAX_REPLY comes in parts (`reply_lines`)
 PACKAGE_VERSION = "0.2.0"  # keep equal to pyproject's version (tests/test_service_protocol.py)
 # two installs of lorestack (two venvs) are two versions: each gets the service of its own code
 _INSTALL = sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:8]
@@ -254,6 +256,37 @@ def encode(message: dict) -> bytes:
 
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     return text.encode("utf-8") + b"\n"
+
+
+def reply_lines(reply: dict) -> list[bytes]:
+    """The reply as the lines the service sends: one line, or when that line would pass
+    MAX_REPLY (a client refuses a longer line), parts `{"part": TEXT}` ending with
+    `{"part": TEXT, "last": true}` whose texts, joined, are the reply's line. A part's text is
+    at most MAX_REPLY // 8 characters, so even escaped (6 bytes a character) it fits."""
+    line = encode(reply)
+    if len(line) <= MAX_REPLY:
+        return [line]
+    text = line[:-1].decode("utf-8")
+    size = max(1, MAX_REPLY // 8)
+    chunks = [text[i:i + size] for i in range(0, len(text), size)]
+    return [encode({"part": chunk, **({"last": True} if n == len(chunks) - 1 else {})})
+            for n, chunk in enumerate(chunks)]
+
+
+class Parts:
+    """Gathers a reply sent in parts (`reply_lines`); `add` returns it once the last is in."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def add(self, message: dict) -> dict | None:
+        part = message.get("part")
+        if not isinstance(part, str):
+            raise ProtocolError("a reply part must carry text")
+        self.texts.append(part)
+        if not message.get("last"):
+            return None
+        return decode("".join(self.texts).encode("utf-8"))
 
 
 class LineReader:

@@ -242,7 +242,8 @@ class Service:
                 reply = {"ok": False, "error": "failed", "message": f"{type(exc).__name__}: {exc}"}
                 held = []  # no notice went out: the caller answers in-process and tells it
             conn.settimeout(30)
-            conn.sendall(protocol.encode(reply))
+            for line in protocol.reply_lines(reply):  # a reply over the cap in parts
+                conn.sendall(line)
             hand_on(held)
         except OSError:
             pass  # the client left (its own deadline); nothing to answer
@@ -325,6 +326,7 @@ class Service:
             {"caller": caller, "event": event, "client": client_name, "stdin": stdin_text})
         ack(events.deadline_ms(hook_request))
         key = self.warm.project_key(hook_request.caller.cwd, root)
+        self.warm.catch_up(key)  # a file saved by hand a moment ago, before the watcher
         with self.warm.access(key, "read"):
             answer = events.hook(hook_request, self.warm.opener)
         self.answered += 1
@@ -343,6 +345,7 @@ class Service:
         except ValueError as exc:
             return {"ok": False, "error": "bad-request", "message": str(exc)}
         key = self.warm.project_key(typed.caller.cwd, typed.caller.root)
+        self.warm.catch_up(key)
         try:
             with self.warm.access(key, op.access):
                 response = op.run(typed, self.warm.opener)
@@ -393,6 +396,7 @@ class Service:
         key = self.warm.project_key(caller.get("cwd"), caller.get("root"))
         command = next((str(a) for a in argv if not str(a).startswith("-")
                         and str(a) != caller.get("root")), "")
+        self.warm.catch_up(key)
         with self.warm.access(key, "write" if command in WRITE_COMMANDS else "read"):
             reply = self.run_cli(request)
         self.answered += 1 if reply.get("ok") else 0
