@@ -29,13 +29,34 @@ _THRESHOLD = 4.2
 _SEALED = re.compile(r"\[REDACTED:[^\]]+\].*~[0-9a-f]{" + str(SEAL_HEX) + "}", re.S)
 
 
-def seal(name: str) -> str:
-    """`name` (an id, one file or folder name, an anchor) with any secret in it sealed."""
+# names already read, with what the detector found in them: a sync reads each file's name for
+# its catalog key and again for its docs (`secret_spots.name_kinds`), and the detector's own
+# memo (4096 texts) is flushed by the titles and bodies of a large store in between
+_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {}
+_NAMES_MAX = 100_000
+
+
+def redact_name(name: str, threshold: float = _THRESHOLD) -> tuple[str, tuple[str, ...]]:
+    """(name redacted, kinds found), the detector run once per name and process."""
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
+    if threshold != _THRESHOLD:
+        clean, found = redact_for_reading(name, threshold)
+        return clean, tuple(found)
+    known = _NAMES.get(name)
+    if known is None:
+        if len(_NAMES) >= _NAMES_MAX:
+            _NAMES.clear()
+        clean, found = redact_for_reading(name, _THRESHOLD)
+        known = _NAMES[name] = (clean, tuple(found))
+    return known
+
+
+def seal(name: str) -> str:
+    """`name` (an id, one file or folder name, an anchor) with any secret in it sealed."""
     if not name:
         return name
-    clean, kinds = redact_for_reading(name, _THRESHOLD)
+    clean, kinds = redact_name(name)
     if not kinds:
         return name
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:SEAL_HEX]

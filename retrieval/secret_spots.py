@@ -117,11 +117,11 @@ def name_kinds(item_id: str, path: str | Path, threshold: float = 4.2) -> set[st
     indexed and shown (its id is how it is linked and opened; redacted it would name nothing,
     and refused the memory would be lost): the sync warns and the session is told to rename it,
     as for a secret in its text. Context shows the id and path redacted."""
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    from lorestack.memory_layers.sealed_names import redact_name
 
-    kinds = set(redact_for_reading(Path(path).name, threshold)[1])
+    kinds = set(redact_name(Path(path).name, threshold)[1])
     if not _GENERATED_ID.fullmatch(item_id):  # lorestack's own ids hold no secret
-        kinds.update(redact_for_reading(item_id, threshold)[1])
+        kinds.update(redact_name(item_id, threshold)[1])
     return kinds
 
 
