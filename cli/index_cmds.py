@@ -149,6 +149,8 @@ def doctor(ctx, repair, as_json):
     hooks = check_hooks(mem.primary.index_dir / "hooks.log",
                         mem.project.repo_dir if mem.project else None)
     from lorestack.memory_layers.anchors import stale_items, stale_note
+    from lorestack.memory_layers.sealed_names import seal, seal_path
+    from lorestack.memory_layers.secret_guard import redact_for_reading
 
     stale = stale_items(mem) if mem.project else []
     from lorestack.core.config_keys import unknown_keys
@@ -159,7 +161,8 @@ def doctor(ctx, repair, as_json):
         import dataclasses
 
         emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok,
-                   "stale": [{"id": item.id, "anchors": [dataclasses.asdict(s) for s in states]}
+                   "stale": [{"id": seal(item.id), "anchors": [
+                       {**dataclasses.asdict(s), "anchor": seal_path(s.anchor)} for s in states]}
                              for item, states in stale], "config": config})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
@@ -183,7 +186,9 @@ def doctor(ctx, repair, as_json):
         for line in config:
             click.echo(f"config: {line}")
         for item, states in stale:  # memory to look at, not a fault of the index
-            click.echo(f"stale: {item.id} {item.title[:60]} — {stale_note(states)}")
+            # an id or anchor typed around a key: sealed, as `list` and `anchors` show them
+            line = f"{item.title[:60]} — {stale_note(states)}"
+            click.echo(f"stale: {seal(item.id)} {redact_for_reading(line)[0]}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
         if report.secrets:  # not the index's fault, and no repair removes them
             verdict += f"; {len(report.secrets)} secret(s) in memory files"

@@ -164,8 +164,13 @@ class Memory:
                 return store.find(item_id)
             except ItemNotFound:
                 continue
-        full = self._expand_short_id(item_id, (li.item.id for li in
-                                               self.load_items(include_archived=True).items))
+        from lorestack.memory_layers.sealed_names import is_sealed, seal
+
+        ids = [li.item.id for li in self.load_items(include_archived=True).items]
+        if is_sealed(item_id):  # an id holding a key, as every command and derived file shows it
+            full = next((i for i in ids if seal(i) == item_id), None)
+        else:
+            full = self._expand_short_id(item_id, ids)
         if full is not None and full != item_id:
             return self.get(full)
         raise ItemNotFound(f"no memory item or event with id '{item_id}'; `lorestack list` shows ids")

@@ -218,6 +218,10 @@ class MemoryStore:
                 continue
             seen[loaded.item.id] = len(result.items)
             result.items.append(loaded)
+        if result.problems:  # a file named after a key is told sealed (hooks.log, caches)
+            from lorestack.memory_layers.sealed_names import sealed_problem
+
+            result.problems = [sealed_problem(p) for p in result.problems]
         return result
 
     def find(self, item_id: str) -> LoadedItem:

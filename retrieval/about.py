@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from lorestack.core.errors import LorestackError
 from lorestack.memory_layers.anchors import index_for, item_states, stale_note, stale_states
+from lorestack.memory_layers.sealed_names import unseal_path
 from lorestack.memory_layers.secret_guard import redact_for_reading
 from lorestack.retrieval.render_context import (
     bullet,
@@ -57,7 +58,7 @@ def anchored_to(mem, path: str) -> list:
         if not row.get("secret_anchors") and not index.about(list(row["anchors"]), path):
             continue
         try:
-            item = project.store.load_file(project.paths.root / row["path"]).item
+            item = project.store.load_file(Path(unseal_path(str(project.paths.root / row["path"])))).item
         except (OSError, LorestackError):
             continue  # changed since the scan: the next look settles it
         if item.status == "active" and item.anchors and index.about(list(item.anchors), path):

@@ -264,6 +264,12 @@ class Catalog:
     def count_docs(self) -> int:
         return self.db.execute("SELECT count(*) FROM docs").fetchone()[0]
 
+    def sealed_files(self) -> set[str]:
+        """The files (absolute) whose name or an id in them is kept sealed (holds a key)."""
+        rows = self.db.execute("SELECT path FROM files WHERE path LIKE '%[REDACTED:%' "
+                               "OR keys LIKE '%[REDACTED:%'")
+        return {self.roots.absolute(path) for (path,) in rows}
+
     def clear(self) -> None:
         self.db.execute("DELETE FROM files")
         self.db.execute("DELETE FROM docs")

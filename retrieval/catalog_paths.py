@@ -8,13 +8,19 @@ turns them back into absolute paths (of wherever the store is now) when a doc le
 
 A path under neither root (a store opened with other roots than its files') keeps its
 absolute spelling.
+
+A folder or file name holding a key (named so by hand) is kept sealed in a key
+(memory_layers/sealed_names.py): the catalog, secrets.json and everything keyed by file never
+hold the raw name; `absolute` finds the real file again.
 """
 
 from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
+
+from lorestack.memory_layers.sealed_names import is_sealed, seal_path, unseal_path
 
 PROJECT, GLOBAL = "p", "g"
 _TAG_OF_KIND = {"item-global": GLOBAL, "item-project": PROJECT, "journal": PROJECT}
@@ -37,21 +43,26 @@ class StoreRoots:
             roots[PROJECT] = str(mem.project.root)
         return cls(roots)
 
-    def key(self, path: str, kind: str | None = None) -> str:
-        """The catalog's name for an absolute path (unchanged if it is under no root)."""
+    def key(self, path: str, kind: str | None = None, known: Container[str] = ()) -> str:
+        """The catalog's name for an absolute path (unchanged if it is under no root), with
+        any name holding a key sealed. A raw key found in `known` (the catalog's own keys,
+        which a sync writes sealed) is returned as it is: an unchanged store's stat sweep
+        runs no detector over its names."""
         tags = [_TAG_OF_KIND[kind]] if kind in _TAG_OF_KIND else [t for t, _ in self._order]
         for tag in tags:
             root = self.roots.get(tag)
             if root and path.startswith(root + os.sep):
-                return f"{tag}:{path[len(root) + 1:]}"
-        return path
+                raw = f"{tag}:{path[len(root) + 1:]}"
+                return raw if raw in known else f"{tag}:{seal_path(path[len(root) + 1:])}"
+        return path if path in known else seal_path(path)
 
     def absolute(self, key: str) -> str:
         tag, sep, rel = key.partition(":")
         # "p:\\x" is a Windows path stored whole, not the project's file "\\x"
         root = (self.roots.get(tag) if sep and len(tag) == 1 and not rel.startswith(("/", "\\"))
                 else None)
-        return f"{root}{os.sep}{rel}" if root is not None else key
+        path = f"{root}{os.sep}{rel}" if root is not None else key
+        return unseal_path(path) if is_sealed(rel) else path
 
     def text_key(self, text: str) -> str:
         """A problem line with the roots replaced by markers (so it survives a move)."""

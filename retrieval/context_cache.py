@@ -19,6 +19,7 @@ from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.scopes import title_key
+from lorestack.memory_layers.sealed_names import seal, seal_path, sealed_line, unseal_path
 from lorestack.memory_layers.secret_guard import has_secret, redact_for_reading
 from lorestack.retrieval.cache_memo import RESIDENTS, path_index, read_catalog, stamp
 from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by callers and tests
@@ -38,8 +39,8 @@ from lorestack.retrieval.render_context import (
 )
 
 # 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding
-# a secret is left out (counted in `secret_anchors`)
-CACHE_VERSION = 4
+# a secret is left out (counted in `secret_anchors`); 5: an id or path holding a key is sealed
+CACHE_VERSION = 5
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -168,7 +169,7 @@ class RootView:
         for item_id in ids:
             rel = index.get(item_id)
             if rel is not None:
-                found[item_id] = base + rel.replace("/", os.sep)
+                found[item_id] = unseal_path(base + rel.replace("/", os.sep))
         return found
 
     @property
@@ -331,6 +332,8 @@ class RootCache:
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
             prev = old.get(entry.rel)
+            if prev is None and old:  # a name holding a key is kept sealed
+                prev = old.get(seal_path(entry.rel))
             if prev is not None and prev.mtime_ns == entry.mtime_ns and prev.size == entry.size:
                 if prev.note:
                     problems.append(prev.note)
@@ -349,13 +352,13 @@ class RootCache:
                     continue
                 loaded = store.parse_loaded(path, raw, note)
             except InvalidItem as exc:
-                problems.append(str(exc))
+                problems.append(sealed_line(str(exc), path))
                 continue
             except OSError:
                 continue  # vanished between scan and read; the next scan settles it
             item = loaded.item
             if item.id in seen_ids:
-                problems.append(f"{path}: duplicate id '{item.id}'")
+                problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path))
                 continue
             seen_ids.add(item.id)
             cached = self._entry(item, path, sha, entry, raw)
@@ -387,7 +390,7 @@ class RootCache:
         return RootView(resident, catalog, problems, self.paths.root, anchored)
 
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
-        shown = display_path(path, self.repo_dir, self.home)
+        shown = seal_path(display_path(path, self.repo_dir, self.home))
         file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
         verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         # a criterion's verdict travels with its catalog line (when it is not resident)
@@ -403,9 +406,11 @@ class RootCache:
         # look-up (`about.anchored_to` reads the item for such a row)
         anchors = [a for a in item.anchors if not has_secret(a)]
         pinned = dict((item.model_extra or {}).get("anchored") or {}) if resident else {}
+        # an id or file name holding a key (typed by hand) is cached sealed, as the index
+        # holds it (readers find the file with `unseal_path`)
         return CachedItem(
-            id=item.id, type=item.type, title=title, status=item.status, scope=self.scope,
-            path=entry.rel, display=shown, updated=item.updated.isoformat(),
+            id=seal(item.id), type=item.type, title=title, status=item.status, scope=self.scope,
+            path=seal_path(entry.rel), display=shown, updated=item.updated.isoformat(),
             updated_ts=item.updated.timestamp(),
             confidence=float(item.confidence), importance=float(item.importance),
             file_tokens=file_tokens, line=line, line_tokens=self.memo.exact(line), resident=resident,

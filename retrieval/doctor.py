@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lorestack.core.errors import InvalidItem
+from lorestack.memory_layers.sealed_names import sealed_line, sealed_problem
 from lorestack.retrieval.documents import list_sources, merge_docs, parse_source, read_source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +41,7 @@ class DoctorReport:
     catalog: str = "ok"                 # ok | missing | stale: … | corrupt: …
     usage: str = "ok"                   # usage stats (usage.sqlite)
     caches: str = "ok"                  # the loader's cache files
+    raw_names: list[str] = field(default_factory=list)  # index files holding a key-named id raw
     problems: list[str] = field(default_factory=list)   # files that do not parse (schema)
     secrets: list[str] = field(default_factory=list)    # file and line of a hand-typed secret
     unread: list[str] = field(default_factory=list)     # markdown no scan reads (a note only)
@@ -64,10 +66,10 @@ def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot],
         try:
             raw = read_source(index.mem, src, notes)
         except InvalidItem as exc:
-            problems.append(f"not read: {exc}")
+            problems.append(f"not read: {sealed_problem(exc)}")
             continue
         except OSError as exc:
-            problems.append(f"{src.path}: cannot read ({exc.strerror})")
+            problems.append(sealed_line(f"{src.path}: cannot read ({exc.strerror})", src.path))
             continue
         problems.extend(notes)
         docs, file_problems = parse_source(index.mem, src, raw, spots=secrets)
@@ -148,7 +150,7 @@ def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str])
         report.catalog = (f"stale: {unembedded} item(s) not marked embedded, {unlexed} not "
                           "marked lexically indexed (search would skip or redo them)")
     key_of = StoreRoots.of(index.mem).key
-    stats = {key_of(s.path, s.kind): (s.mtime_ns, s.size) for s in list_sources(index.mem)}
+    stats = {key_of(s.path, s.kind, known): (s.mtime_ns, s.size) for s in list_sources(index.mem)}
     report.changed_files = sum(1 for p, st in stats.items() if known.get(p, (None, None))[:2] != st)
     report.changed_files += sum(1 for p in known if p not in stats)
 
@@ -213,6 +215,11 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         _check_catalog(index, report, expected)
         _check_usage(index, report)
         _check_loader_cache(index, report)
+        if spots:  # a file holding a key: does an index from before sealing still hold it?
+            from lorestack.retrieval.name_seals import name_keys, raw_name_files
+
+            keys = name_keys(index.mem, {spot.path for spot in spots})
+            report.raw_names = raw_name_files(index.dir, keys)
         index.lexical.close()
         _check(report.lexical, expected, index.lexical.ids)
         index.vectors.close()
@@ -234,6 +241,11 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.issues.append(f"loader cache {report.caches}")
     if report.changed_files:
         report.issues.append(f"{report.changed_files} file(s) changed since the last sync")
+    if report.raw_names:
+        report.issues.append(
+            f"{len(report.raw_names)} index file(s) still hold an id or file name with a key in "
+            f"it, written before names were sealed ({', '.join(report.raw_names[:3])}): run "
+            "`lorestack reindex` once")
     report.ok = not report.issues and not report.problems and not report.secrets
 
     if any("read-only" in i for i in report.issues):
@@ -262,7 +274,7 @@ def _repair(index: MemoryIndex, report: DoctorReport) -> None:
     if report.caches != "ok":
         shutil.rmtree(index.dir / "loader", ignore_errors=True)
         report.actions.append("dropped the loader cache (rebuilt on the next context)")
-    broken = report.catalog not in ("ok", "missing") or any(
+    broken = report.catalog not in ("ok", "missing") or bool(report.raw_names) or any(
         h.status != "ok" for h in (report.lexical, report.vector))
     if broken or report.catalog == "missing":
         index.close()

@@ -23,8 +23,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
 # next sync (3: speaker, session and resolved dates of events; 4: years, "last year";
-# 5: tags redacted like the title and text; 6: an id or file name holding a secret is told)
-DOCS_VERSION = 6
+# 5: tags redacted like the title and text; 6: an id or file name holding a secret is told;
+# 7: such an id and name are kept sealed, so an older catalog is rewritten without them)
+DOCS_VERSION = 7
 
 
 @dataclass
@@ -205,6 +206,7 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes, notes: list[str] |
     from lorestack.core.errors import InvalidItem
     from lorestack.memory_layers.journal import parse_bytes
     from lorestack.memory_layers.markdown import parse_item
+    from lorestack.memory_layers.sealed_names import sealed_line
 
     path = Path(source.path)
     if source.kind == "journal":
@@ -218,8 +220,8 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes, notes: list[str] |
     fixed_id, default_type = store._defaults_for(path)
     try:
         item = parse_item(path, raw, default_type=default_type, default_scope=store.scope)
-    except InvalidItem as exc:
-        return [], [str(exc)]
+    except InvalidItem as exc:  # a file named after a key: the problem line names it sealed
+        return [], [sealed_line(str(exc), source.path)]
     # same normalisation as MemoryStore.load_file
     if fixed_id:
         item.id = fixed_id if item.id == path.stem else item.id
@@ -238,6 +240,7 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
     The file itself is left alone (it is the user's); the sync report warns about it, naming
     the file and line (retrieval/secret_spots.py keeps them for the hooks and doctor).
     """
+    from lorestack.memory_layers.sealed_names import seal
     from lorestack.memory_layers.secret_guard import redact_for_reading
     from lorestack.retrieval.secret_spots import name_kinds
 
@@ -250,8 +253,12 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
             doc.tags[n], kinds_tag = redact_for_reading(tag, threshold)
             kinds.update(kinds_tag)
         kinds.update(kinds_title, kinds_text)
-        if doc.type != "event":  # a hand-named file or id: kept (it is the link), but told
-            kinds.update(name_kinds(doc.id, path, threshold))
+        if doc.type != "event":  # a hand-named file or id: kept (it is the link), but told;
+            # the indexes, usage and caches hold the id sealed (the catalog seals the path)
+            named = name_kinds(doc.id, path, threshold)
+            if named:
+                doc.id = seal(doc.id)
+            kinds.update(named)
     if kinds and (notes is not None or spots is not None):
         from lorestack.retrieval.secret_spots import locate
 

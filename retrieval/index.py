@@ -20,15 +20,11 @@ from lorestack.core.errors import LorestackError
 from lorestack.core.logs import get_logger
 from lorestack.retrieval.catalog import Catalog, CatalogError
 from lorestack.retrieval.catalog_paths import StoreRoots
-from lorestack.retrieval.fusion import (
-    FusionRetriever,
-    LexicalRetriever,
-    Retriever,
-    VectorRetriever,
-)
+from lorestack.retrieval.fusion import FusionRetriever, LexicalRetriever, Retriever, VectorRetriever
 from lorestack.retrieval.hits import ScoredDoc, SearchHit
 from lorestack.retrieval.lexical import Filters, LexicalIndex
 from lorestack.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
+from lorestack.retrieval.name_seals import seal_after_rebuild
 from lorestack.retrieval.readonly import refuse_if_read_only
 from lorestack.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
 from lorestack.retrieval.sync import Progress, SyncReport, run_sync
@@ -252,7 +248,9 @@ class MemoryIndex:
             self.catalog.clear()
             self.catalog.set_meta("state", "dirty")
             self._file_stats = None
-            return run_sync(self, progress, force=True)
+            report = run_sync(self, progress, force=True)
+            seal_after_rebuild(self)  # nothing kept from before holds a key-named id raw
+            return report
 
     def _locked_sync(self, progress=None, *, quick: bool = False, timeout: float = 60,
                      max_embed: int | None = None) -> SyncReport:

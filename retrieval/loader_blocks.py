@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import JournalEvent
+from lorestack.memory_layers.sealed_names import is_sealed, seal
 from lorestack.retrieval.context_cache import RootCache
 from lorestack.retrieval.hits import Hit
 from lorestack.retrieval.render_context import (
@@ -136,14 +137,14 @@ def item_block(
     else:
         # a confidence figure is for review: an item that is in use (accepted) shows none
         shown = float(item.confidence) if item.status == "pending" else 1.0
-        text = bullet(body, id_tail(item.id, shown, _stale(anchors, item)))
+        text = bullet(body, id_tail(seal(item.id), shown, _stale(anchors, item)))
         head = item_group_heading(item.type, verdict)
         group = f"{item.type}\x1f{verdict}"
         order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
     tokens = memo(text)
     return Block(
         tier,
-        item.id,
+        seal(item.id),  # as the index and the loader's cache hold it (sessions keep it)
         item.type,
         text,
         tokens,
@@ -315,7 +316,7 @@ def hit_block(
         if kept is not None and kept[0] == stamp and kept[1] == hit.id:
             return kept[2]
     loaded = _load_item(mem, hit, known_path)
-    if loaded is None or loaded.item.id != hit.id or loaded.item.status != "active":
+    if loaded is None or not _same_id(loaded.item.id, hit.id) or loaded.item.status != "active":
         block = None
     else:
         item = loaded.item
@@ -347,6 +348,11 @@ def _stamp(path: str) -> tuple[int, int, int] | None:
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
+def _same_id(item_id: str, hit_id: str) -> bool:
+    """The hit is this item: the index holds an id with a key in it sealed."""
+    return item_id == hit_id or (is_sealed(hit_id) and seal(item_id) == hit_id)
+
+
 def _load_item(mem: Memory, hit: Hit, known_path: str | None):
     from lorestack.memory_layers.store import MemoryStore
 
@@ -361,8 +367,8 @@ def _load_item(mem: Memory, hit: Hit, known_path: str | None):
         try:
             if path is not None and paths.root in path.parents:
                 return store.load_file(path)
-            if path is None:
-                return store.find(hit.id)  # slow path: callers without a path
+            if path is None:  # slow path: callers without a path
+                return mem.get(hit.id) if is_sealed(hit.id) else store.find(hit.id)
         except Exception:  # noqa: BLE001 - a vanished or broken file is simply not shown
             continue
     return None

@@ -11,6 +11,7 @@ from datetime import datetime
 from functools import partial
 
 from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.sealed_names import unseal_path
 from lorestack.retrieval.hits import Hit, LightHit
 from lorestack.retrieval.loader_blocks import (
     Block,
@@ -63,7 +64,7 @@ def catalog_hits(views, query: str, k: int) -> list[LightHit]:
         for n, row in enumerate(view.rows()):
             shared = len(words & set(re.findall(r"[a-z0-9]{3,}", row.line.lower())))
             if shared:
-                path = str(view.root / row.path) if view.root else row.path
+                path = unseal_path(str(view.root / row.path) if view.root else row.path)
                 scored.append((-shared, n, LightHit(row.id, "item", path)))
     scored.sort(key=lambda t: (t[0], t[1]))
     return [hit for _s, _n, hit in scored[:k]]

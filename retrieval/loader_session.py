@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
+from lorestack.memory_layers.sealed_names import unseal_path
 from lorestack.retrieval.hits import LightHit
 from lorestack.retrieval.render_context import (
     TokenMemo,
@@ -37,7 +38,7 @@ def remembered_hits(views, limit: int = REMEMBERED_MAX) -> list[LightHit]:
     for view in views:
         for row in view.rows():
             if row.type in REMEMBERED_TYPES:
-                path = str(view.root / row.path) if view.root else row.path
+                path = unseal_path(str(view.root / row.path) if view.root else row.path)
                 out.append(LightHit(row.id, "item", path))
                 if len(out) >= limit:
                     return out

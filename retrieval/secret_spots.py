@@ -34,9 +34,14 @@ class SecretSpot:
             path = path[len(str(base)) + 1:]
         return f"{path} line {self.line}" if self.line else path
 
+    def shown_where(self, base: Path | None = None) -> str:
+        """`where`, with a file name holding a key sealed (the line number left readable)."""
+        path = shown_path(SecretSpot(self.path, None, self.kinds).where(base))
+        return f"{path} line {self.line}" if self.line else path
+
     def describe(self, base: Path | None = None) -> str:
-        # a file may be named after the key it holds: the place is shown redacted too
-        return (f"{shown_path(self.where(base))}: looks like a secret "
+        # a file may be named after the key it holds: the place is shown sealed too
+        return (f"{self.shown_where(base)}: looks like a secret "
                 f"({', '.join(self.kinds)}); indexed and shown redacted — remove it from the file "
                 "(or rename the file)")
 
@@ -112,28 +117,29 @@ def name_kinds(item_id: str, path: str | Path, threshold: float = 4.2) -> set[st
     indexed and shown (its id is how it is linked and opened; redacted it would name nothing,
     and refused the memory would be lost): the sync warns and the session is told to rename it,
     as for a secret in its text. Context shows the id and path redacted."""
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    from lorestack.memory_layers.sealed_names import redact_name
 
-    kinds = set(redact_for_reading(Path(path).name, threshold)[1])
+    kinds = set(redact_name(Path(path).name, threshold)[1])
     if not _GENERATED_ID.fullmatch(item_id):  # lorestack's own ids hold no secret
-        kinds.update(redact_for_reading(item_id, threshold)[1])
+        kinds.update(redact_name(item_id, threshold)[1])
     return kinds
 
 
 def shown_path(path: str, threshold: float = 4.2) -> str:
-    """A path as it may leave the process: each folder and the file name redacted on its own,
-    so a name holding a key (typed by hand) is hidden while the folders stay readable. Redacted
-    whole, `memory/facts/deploy-<key>` read as one long random token and the notice asking the
-    user to rename the file named no file (`.[REDACTED:high-entropy string].md`)."""
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    """A path as it may leave the process: each folder and the file name sealed on its own
+    (memory_layers/sealed_names.py), so a name holding a key (typed by hand) is hidden while
+    the folders stay readable. Redacted whole, `memory/facts/deploy-<key>` read as one long
+    random token and the notice asking the user to rename the file named no file."""
+    from lorestack.memory_layers.sealed_names import seal_path
 
-    return "/".join(redact_for_reading(part, threshold)[0] for part in str(path).split("/"))
+    return seal_path(str(path))
 
 
 def shown_name(item_id: str, path: str, threshold: float = 4.2) -> tuple[str, str]:
-    """(id, path) as they may leave the process: both redacted when either holds a key."""
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    """(id, path) as they may leave the process: sealed, as the derived files hold them, so
+    an id printed by `list` is one `show`, `forget`, `done` and `supersede` find again."""
+    from lorestack.memory_layers.sealed_names import seal, seal_path
 
     if not path and not item_id or not name_kinds(item_id, path, threshold):
         return item_id, path
-    return redact_for_reading(item_id, threshold)[0], shown_path(path, threshold)
+    return seal(item_id), seal_path(path)

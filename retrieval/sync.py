@@ -120,7 +120,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
     stale: list[tuple[str, SourceFile]] = []
     racy: set[str] = set()
     for src in sources:
-        key = key_of(src.path, src.kind)
+        key = key_of(src.path, src.kind, () if force else known)
         seen.add(key)
         old = known.get(key)
         if force or old is None or old[0] != src.mtime_ns or old[1] != src.size:

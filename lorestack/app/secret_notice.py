@@ -120,7 +120,7 @@ def secret_notice(mem, session_id: str | None) -> str | None:
 
 
 def _notice(mem, session_id: str | None) -> str | None:
-    from lorestack.retrieval.secret_spots import load, shown_path
+    from lorestack.retrieval.secret_spots import load
 
     spots = load(mem)
     if not spots:
@@ -131,7 +131,7 @@ def _notice(mem, session_id: str | None) -> str | None:
         return None
     base = mem.project.repo_dir if mem.project is not None else None
     # a file named after the key it holds would carry it here: the place is redacted too
-    places = "\n".join(f"- {shown_path(s.where(base))} ({', '.join(s.kinds)})"
+    places = "\n".join(f"- {s.shown_where(base)} ({', '.join(s.kinds)})"
                        for s in new)
     return ("lorestack notice: a memory file holds what looks like a secret (shown redacted; "
             "the file keeps it and may be committed to git). Tell the user to remove it:\n"

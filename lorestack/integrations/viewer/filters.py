@@ -84,6 +84,14 @@ def shown(context, text):
     return redact_for_reading(text, threshold)[0]
 
 
+def sealed(name) -> str:
+    """An id or path as `list` shows it: a name holding a key (typed by hand) sealed."""
+    from lorestack.memory_layers.sealed_names import seal_path
+
+    return seal_path(str(name)) if name else name
+
+
 def install(env) -> None:
-    env.filters.update(age=age, stamp=stamp, size=size, kind_colour=kind_colour, shown=shown)
+    env.filters.update(age=age, stamp=stamp, size=size, kind_colour=kind_colour, shown=shown,
+                       sealed=sealed)
     env.globals.update(with_query=with_query, KIND_COLOURS=KIND_COLOURS)

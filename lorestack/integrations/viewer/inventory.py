@@ -20,6 +20,7 @@ from lorestack.core.errors import InvalidItem
 from lorestack.memory_layers.journal import JournalProblem
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import TYPE_FOLDERS, TYPE_LAYER, CriterionSpec, JournalEvent
+from lorestack.memory_layers.sealed_names import seal, sealed_line
 from lorestack.memory_layers.store import SPECIAL_FILES, MemoryStore
 
 FULL_SWEEP_S = 10.0  # an in-place edit (folder mtime unchanged) shows up within this
@@ -285,7 +286,7 @@ class Inventory:
         extra = it.model_extra or {}
         proposed = extra.get("proposed_supersedes")
         summary = ItemSummary(
-            id=it.id,
+            id=seal(it.id),  # an id holding a key (typed by hand): shown as `list` shows it
             type=it.type,
             layer=TYPE_LAYER[it.type],
             status=it.status,
@@ -315,7 +316,7 @@ class Inventory:
         global_: list = []
         for path, entry in self._items.items():
             if entry.summary is None:
-                snap.problems.append(f"{path}: {entry.problem}")
+                snap.problems.append(sealed_line(f"{path}: {entry.problem}", path))
                 continue
             in_project = project_root is not None and project_root in path.parents
             (project if in_project else global_).append(entry.summary)

@@ -18,6 +18,7 @@ from lorestack.integrations.viewer.pages import (
     _state,
 )
 from lorestack.integrations.viewer.state import ViewerState
+from lorestack.memory_layers.sealed_names import seal
 
 
 def items(request: Request):
@@ -160,7 +161,7 @@ def load_current(state: ViewerState, summary: ItemSummary):
         loaded = store.load_file(summary.path)
     except FileNotFoundError:  # moved or removed since the last sweep
         return state.mem.get(summary.id)
-    if loaded.item.id != summary.id:  # the file changed under us: look it up properly
+    if seal(loaded.item.id) != summary.id:  # the file changed under us: look it up properly
         return state.mem.get(summary.id)
     return loaded
 
