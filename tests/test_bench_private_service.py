@@ -42,3 +42,23 @@ def test_the_private_service_serves_then_is_stopped_and_cleaned_up(tmp_path):
     assert not _alive(pid)
     assert not svc.run_dir.parent.exists()
     assert {k: os.environ.get(k) for k in before} == before
+
+
+def test_cpu_per_prompt_counts_the_client_processes_and_the_service():
+    """`bench.service` reports CPU per prompt (client processes + service), alone and 8 at
+    once, so issue 23's "8 prompts at once" can be judged against the machine's cores."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from lorestack.bench.service import _CpuMeter
+
+    meter = _CpuMeter(os.getpid())  # this process stands in for the service
+    subprocess.run([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"], check=True)
+    end = time.process_time() + 0.05
+    while time.process_time() < end:  # the "service" spends at least 50 ms
+        pass
+    spent = meter.per_prompt(2)
+    assert spent["client"] > 0 and spent["service"] >= 25
+    assert abs(spent["total"] - spent["client"] - spent["service"]) <= 0.2

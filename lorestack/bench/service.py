@@ -5,7 +5,9 @@
 runs the prompt-hook figures of issue 23 (`prompt_latency`): a store of `--items` items (the
 hooks bench's, indexed; kept and reused in `--keep`), a private service, then `--runs` prompt
 hooks one after another, one alone and 8 at once, `search` through the service, and the
-service's resident and peak memory.
+service's resident and peak memory; and the CPU each prompt costs (the client's processes and
+the service, from getrusage of the children and /proc) alone and with 8 at once, with the least
+time 8 prompts can take on this machine's cores (`eight_cpu_floor_ms`).
 
 `service_latency(repo, home, runs)` times the commands as a client runs them (the `lorestack`
 console script, a fresh process each time): first with the service disabled, then the very
@@ -67,6 +69,29 @@ def _cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+
+
+class _CpuMeter:
+    """CPU spent from now on by the client processes this bench ran (children it waited for:
+    the hook's `sh` and Python) and by the service process, per prompt, in ms."""
+
+    def __init__(self, service_pid: int):
+        import resource
+
+        self.pid = service_pid
+        self.children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.service = _cpu_seconds(service_pid)
+
+    def per_prompt(self, prompts: int) -> dict:
+        import resource
+
+        now = resource.getrusage(resource.RUSAGE_CHILDREN)
+        client = (now.ru_utime - self.children.ru_utime) + (now.ru_stime - self.children.ru_stime)
+        after = _cpu_seconds(self.pid)
+        service = (after - self.service) if after is not None and self.service is not None else 0.0
+        n = max(1, prompts)
+        return {"client": round(1000 * client / n, 1), "service": round(1000 * service / n, 1),
+                "total": round(1000 * (client + service) / n, 1)}
 
 
 def _round(samples: list[float]) -> dict:
@@ -202,16 +227,21 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
             prompt(n, "warm")
         prepared = svc.wait_prepared()  # the service renders every item's hit block once
         times, answered = [], 0
+        spent = _CpuMeter(svc.pid())
         for n in range(runs):
             ms, out = prompt(n, "p")
             times.append(ms)
             answered += bool(out.strip())
+        cpu_alone = spent.per_prompt(runs)
         load_prompts = os.getloadavg()
         alone = sorted(prompt(n, "one")[0] for n in range(3))[1]
+        spent = _CpuMeter(svc.pid())
         started = time.perf_counter()
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(lambda n: prompt(n, "eight"), range(8)))
         eight = (time.perf_counter() - started) * 1000
+        cpu_eight = spent.per_prompt(8)
+        load_eight = os.getloadavg()
         searches = [_timed(["search", texts[n]], env, repo)[0] for n in range(min(runs, 10))]
         pid = svc.pid()
         busy_mb = proc_mb(pid, "VmRSS")
@@ -221,7 +251,12 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
                 "prepared": prepared, "prompt_ms": _percentiles(times),
                 "prompt_answered": f"{answered}/{runs}", "load_during_prompts": load_prompts,
                 "one_prompt_ms": round(alone, 1), "eight_at_once_ms": round(eight, 1),
-                "eight_over_one": round(eight / alone, 2), "search_ms": _percentiles(searches),
+                "eight_over_one": round(eight / alone, 2),
+                "cpu_ms_per_prompt": cpu_alone, "cpu_ms_per_prompt_eight": cpu_eight,
+                # what 8 prompts cost at least on this machine's cores, however well they overlap
+                "eight_cpu_floor_ms": round(8 * cpu_eight["total"] / (os.cpu_count() or 1), 1),
+                "cores": os.cpu_count(), "load_during_eight": load_eight,
+                "search_ms": _percentiles(searches),
                 "service_rss_busy_mb": busy_mb, "service_rss_mb": proc_mb(pid, "VmRSS"),
                 "service_peak_mb": proc_mb(pid, "VmHWM"),
                 "load_average": os.getloadavg()}
