@@ -10,6 +10,7 @@ files, secrets.json, lock files, hooks.log) keeps a sealed form of such a name:
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import anyio
@@ -68,7 +69,7 @@ def _hook(event: str, repo: Path, **extra) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-def _mcp_and_viewer(repo: Path, mem) -> list[str]:
+def _mcp_and_viewer(repo: Path, mem, texts: dict[str, str]) -> list[str]:
     """What the MCP tools and the viewer's pages show with a raw token in it."""
     from mcp import Client
     from starlette.testclient import TestClient
@@ -83,7 +84,7 @@ def _mcp_and_viewer(repo: Path, mem) -> list[str]:
             for name, args in (("recall", {"query": "deploy token staging bucket"}),
                                ("list_memories", {})):
                 result = await client.call_tool(name, args)
-                text = result.content[0].text
+                text = texts[f"mcp {name}"] = result.content[0].text
                 shown.extend(f"mcp {name}: {t[:6]}" for t in TOKENS if t in text)
     anyio.run(main)
     viewer = create_app(mem, "tok-1", run_doctor=False)
@@ -92,8 +93,17 @@ def _mcp_and_viewer(repo: Path, mem) -> list[str]:
         web.cookies.set("lorestack_ui_8765", "tok-1")
         for page in ("/", "/items", "/search?q=deploy&mode=bm25", "/context?query=deploy",
                      "/anchors"):
-            html = web.get(page).text
+            html = texts[f"viewer {page}"] = web.get(page).text
             shown.extend(f"viewer {page}: {t[:6]}" for t in TOKENS if t in html)
+        from urllib.parse import quote
+
+        from lorestack.memory_layers.sealed_names import seal
+
+        page = web.get(f"/items/{quote(seal(f'fact-{GH}'), safe='')}")  # its own page, by seal
+        assert page.status_code == 200 and "rotates monthly" in page.text, page.text[-300:]
+        # the edit form alone holds the file's own text (it is theirs to fix)
+        outside = re.sub(r"<textarea.*?</textarea>", "", page.text, flags=re.S)
+        shown.extend(f"viewer item page: {t[:6]}" for t in TOKENS if t in outside)
     finally:
         viewer.state.close()
     return shown
@@ -112,11 +122,15 @@ def test_no_derived_file_keeps_a_token_from_an_id_name_or_anchor(repo, mem, long
     _hook("prompt", repo, hook_event_name="UserPromptSubmit",
           prompt="where is the staging bucket and when does the deploy token rotate?")
     _hook("session-end", repo, hook_event_name="SessionEnd")
-    shown = _mcp_and_viewer(repo, mem)
+    texts: dict[str, str] = {}
+    shown = _mcp_and_viewer(repo, mem, texts)
     listed = json.loads(runner.invoke(cli, ["list", "--json"]).stdout)
     rows = listed["items"] if isinstance(listed, dict) else listed
     sealed = next(r["id"] for r in rows if "deploy token" in r["title"])
     shown_by_id = runner.invoke(cli, ["show", sealed])
+    # MCP and the viewer name it as `list` does
+    for where in ("mcp list_memories", "mcp recall", "viewer /items"):
+        assert sealed in texts[where], (where, sealed)
     home = Path(mem.home.root)
     hits = _raw_copies([repo, home.parent], set(files.values()))
     assert hits == [] and shown == [], (
@@ -147,8 +161,20 @@ def test_a_sealed_id_is_found_by_show_forget_and_supersede(repo, mem):
     assert replaced.exit_code == 0, replaced.output
     gone = runner.invoke(cli, ["forget", fact, "--reason", "rotated away"])
     assert gone.exit_code == 0, gone.output
+    note = ids["The build cache lives in /var/cache/build for deploy jobs."]
+
+    async def forget_over_mcp():
+        from mcp import Client
+
+        from lorestack.integrations.mcp_server import build_server
+
+        async with Client(build_server(str(repo))) as client:
+            result = await client.call_tool("forget", {"id": note, "reason": "moved"})
+            assert not result.is_error, result.content[0].text
+    anyio.run(forget_over_mcp)
     listed = runner.invoke(cli, ["list"]).output
     assert "rotates monthly" not in listed and "eu-central-1" in listed
+    assert "build cache" not in listed
     searched = runner.invoke(cli, ["search", "staging", "bucket", "--json"]).stdout
     assert AK not in searched and GH not in searched
     hits = _raw_copies([repo, Path(mem.home.root).parent], {
