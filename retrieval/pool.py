@@ -20,6 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.retrieval.index import MemoryIndex
 
 
+CATCH_UP_EMBEDDINGS = 8  # a few files saved by hand: ~10-30 ms each to embed
+CATCH_UP_LOCK_WAIT_S = 0.2
+
+
 class IndexPool:
     def __init__(
         self, sync_interval: float = 300.0, on_open: Callable[[Memory], None] | None = None
@@ -75,6 +79,25 @@ class IndexPool:
             for _key, index in self._matching(root):
                 index._last_sweep = 0.0
                 index._search_sync()
+
+    def catch_up(self, root: str) -> None:
+        """A request's own catch-up with files saved by hand a moment ago (hooks search without
+        syncing): bounded, as it runs before the hook's deadline starts. A short wait for the
+        sync lock (a sync under way is the watcher's, which covers it) and at most
+        CATCH_UP_EMBEDDINGS embeddings: past that the text index is brought up to date and the
+        vectors are left to the watcher. Unbounded, 120 files saved at once held a prompt hook,
+        and every request queued behind it, for 29.5 s (review of the fourteenth session)."""
+        with self._lock:
+            indexes = [index for _key, index in self._matching(root)]
+        for index in indexes:
+            try:
+                report = index._locked_sync(quick=True, timeout=CATCH_UP_LOCK_WAIT_S,
+                                            max_embed=CATCH_UP_EMBEDDINGS)
+            except Exception as exc:  # noqa: BLE001 - the watcher still catches it up
+                index._warn(f"catch-up sync skipped ({type(exc).__name__}: {exc})")
+                continue
+            for message in report.warnings:
+                index._warn(message)
 
     def drop(self, root: str) -> None:
         with self._lock:

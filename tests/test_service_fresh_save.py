@@ -44,3 +44,42 @@ def test_a_search_right_after_a_hand_save_finds_it(stocked, run_dir):
         found += f"fact-hand{n}000000" in _search(stocked, word)
     assert status().get("answered", 0) >= served + len(WORDS)  # the service answered them
     assert found == len(WORDS)
+
+
+def test_the_folder_check_catches_up_a_few_files_and_leaves_many_to_the_watcher(stocked,
+                                                                                 run_dir):
+    """Review finding: the check ran a whole sync (embeddings included) under the write lock
+    before the hook's deadline started; 120 files saved by hand held one prompt hook, and every
+    request behind it, for 29.5 s. Now a few files are caught up at once (hooks search without
+    syncing), and past CATCH_UP_EMBEDDINGS the text index is, the vectors left to the watcher."""
+    from lorestack.core.overlay import caller as as_caller
+    from lorestack.integrations.service import protocol
+    from lorestack.integrations.service.server import Service
+    from lorestack.retrieval.pool import CATCH_UP_EMBEDDINGS, install
+    from tests.test_notice_after_reply import _served
+
+    service = Service(protocol.private_dir(create=True), watch=False)
+    install(service.warm.pool)  # as serve_forever does: hooks borrow the pool's indexes
+    try:
+        _served(service, stocked, "w1", lose=False)  # opens the project's index
+        with as_caller(protocol.caller_env(), str(stocked)):
+            key = service.warm.project_key(str(stocked), None)
+        [index] = [i for k, i in service.warm.pool._open.items() if k[0] == key]
+
+        def check(first: int, count: int) -> None:
+            for n in range(first, first + count):
+                _save(stocked, n, WORDS[n % len(WORDS)])
+            with as_caller(protocol.caller_env(), str(stocked)):
+                service.warm.catch_up(key)
+
+        vectors = index.vectors.count()
+        check(0, 1)
+        assert "fact-hand0000000" in index.lexical.ids()
+        assert index.vectors.count() == vectors + 1  # one file: embedded now
+        check(1, CATCH_UP_EMBEDDINGS + 1)
+        assert {f"fact-hand{n}000000" for n in range(1, CATCH_UP_EMBEDDINGS + 2)} \
+            <= index.lexical.ids()  # many: found by words at once
+        assert index.vectors.count() == vectors + 1  # their embedding is the watcher's
+    finally:
+        install(None)
+        service.close()

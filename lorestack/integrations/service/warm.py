@@ -253,10 +253,10 @@ class WarmMemories:
 
     def catch_up(self, key: str) -> None:
         """Before a request on `key` (call inside the caller's overlay): when one of its memory
-        folders moved since the last request (a file saved, added or removed by hand), sync its
-        open indexes now, as the watcher would. The watcher runs 0.1-1 s behind: a search right
-        after a save missed it. ~30 stats; an edit in place (same file, same folder mtime) is
-        still the watcher's."""
+        folders moved since the last request (a file saved, added or removed by hand), catch its
+        open indexes up (bounded: IndexPool.catch_up). The watcher runs 0.1-1 s behind: a
+        search right after a save missed it. ~30 stats; an edit in place (same file, same
+        folder mtime) is still the watcher's."""
         from lorestack.core.paths import global_home
 
         root = key.removeprefix("global:")
@@ -271,7 +271,7 @@ class WarmMemories:
             self._stamps[key] = stamps
         if seen is not None and seen != stamps:
             with self.access(key, "write"):
-                self.pool.sync(root)
+                self.pool.catch_up(root)  # bounded: a few files now, the rest the watcher's
 
     # ---- watcher callbacks --------------------------------------------------------------
     def _forget(self, root: str) -> None:
