@@ -78,3 +78,29 @@ def test_a_hook_tells_which_key_was_left_out_and_a_command_still_stops(stocked, 
     listed = run_cli("list", cwd=stocked)
     assert listed.returncode != 0 and "not valid TOML" in listed.stderr
     assert len(listed.stderr.strip().splitlines()) == 1 and "Traceback" not in listed.stderr
+
+
+def test_no_key_is_read_into_another_table_or_out_of_a_broken_value(tmp_path):
+    """Review findings: a header missing its opening bracket put the next table's keys into the
+    table above (`mode = "block"` read as loader.mode); `[guard]` inside a multi-line string
+    was cut as a header, so a quoted line became guard.threshold; a broken array element left
+    the rest of the array as a value nobody wrote."""
+    from lorestack.core.toml_recovery import recover
+
+    path = tmp_path / "c.toml"
+    data, problems = recover(path, '[loader]\nbudget = 500\nguardrail]\nmode = "block"\n',
+                             ValueError("x"))
+    assert data == {"loader": {"budget": 500}}
+    assert len(problems) == 1 and "line 3" in problems[0]
+    assert "the guardrail runs on shipped settings for [guardrail]" in problems[0]
+
+    data, problems = recover(path, "[loader]\nbudget = 5x\nnote = '''\n[guard]\n"
+                             "threshold = 1.0\n'''\n", ValueError("x"))
+    assert data == {"loader": {"note": "[guard]\nthreshold = 1.0\n"}}
+    assert len(problems) == 1 and "loader.budget left out" in problems[0]
+    assert not any("secret guard" in p for p in problems)
+
+    data, problems = recover(path, "ports = [\n  1,\n  2 3,\n]\ny = 2\n[guard]\nredact = true\n",
+                             ValueError("x"))
+    assert data == {"y": 2, "guard": {"redact": True}}
+    assert len(problems) == 1 and "key ports left out" in problems[0]

@@ -43,8 +43,14 @@ def recover(path: Path, text: str, error: BaseException) -> tuple[dict[str, Any]
             continue
         for offset, reason in dropped:
             key = _key_of(lines[offset], table)
-            problems.append(f"{path}: not valid TOML at line {start + offset} ({reason}); "
-                            f"{'key ' + key if key else 'that line'} left out"
+            line = f"{path}: not valid TOML at line {start + offset} ({reason}); "
+            after = [x for x in lines[offset + 1:] if x.strip() and not x.strip().startswith("#")]
+            if _broken_header(lines[offset]) and after:
+                meant = _table_name("[" + lines[offset].strip().strip("[]") + "]")
+                problems.append(line + f"that line and the {len(after)} after it, up to the next "
+                                "table, left out" + _guard_note(meant or table, None))
+                continue
+            problems.append(line + f"{'key ' + key if key else 'that line'} left out"
                             + _guard_note(table, key))
         clash = _merge(data, value)
         if clash:
@@ -56,18 +62,58 @@ def recover(path: Path, text: str, error: BaseException) -> tuple[dict[str, Any]
 
 
 def _pieces(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """(first line number, lines) of the keys before any table, then of each table."""
+    """(first line number, lines) of the keys before any table, then of each table. A line
+    inside a multi-line string is never taken for a header (`[guard]` quoted in a triple-quoted
+    string is text, not the secret guard's table); one after an array left open is (the
+    array's elements have commas; a bare `[a]` there was meant as a table)."""
     pieces: list[tuple[int, list[str]]] = []
     start, current = 1, list[str]()
+    inside: _Open = _Open()
     for number, line in enumerate(lines, 1):
-        if _HEADER.match(line) and current:
+        if inside.quote is None and _HEADER.match(line) and current:
             pieces.append((start, current))
-            start, current = number, []
+            start, current, inside = number, [], _Open()
         current.append(line)
+        inside.read(line)
     if current:
         pieces.append((start, current))
     return [(s, p) for s, p in pieces if any(x.strip() and not x.strip().startswith("#")
                                             for x in p)]
+
+
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
+
+
+class _Open:
+    """Whether a multi-line string or array is still open after the lines read so far."""
+
+    def __init__(self) -> None:
+        self.quote: str | None = None  # the open multi-line string's delimiter
+        self.depth = 0  # open brackets of a multi-line array
+
+    def open(self) -> bool:
+        return self.quote is not None or self.depth > 0
+
+    def read(self, line: str) -> None:
+        rest = line
+        while rest:
+            if self.quote is not None:
+                end = rest.find(self.quote)
+                if end < 0:
+                    return
+                self.quote, rest = None, rest[end + 3:]
+                continue
+            starts = [(rest.find(q), q) for q in ('"""', "'''") if q in rest]
+            head, _, tail = rest.partition("#") if not starts else (rest, "", "")
+            if starts:
+                at, quote = min(starts)
+                head, tail = rest[:at], rest[at + 3:]
+                self.quote = quote
+            value = head.split("=", 1)[1] if "=" in head and not self.depth else head
+            if "=" in head or self.depth:
+                bare = _QUOTED.sub("", value)
+                self.depth = max(0, self.depth + bare.count("[") - bare.count("]"))
+            rest = tail if starts else ""
 
 
 def _read_piece(lines: list[str]) -> tuple[dict[str, Any] | None, list[tuple[int, str]]]:
@@ -85,10 +131,37 @@ def _read_piece(lines: list[str]) -> tuple[dict[str, Any] | None, list[tuple[int
                 return None, dropped  # the header itself, or no line named: the whole table
             if not lines[index].strip():
                 return None, dropped  # e.g. a string or array left open above
-            dropped.append((index, _AT_LINE.sub("", str(exc)).replace("(at end of document)", "")
-                            .strip()))
-            lines[index] = ""
+            reason = _AT_LINE.sub("", str(exc)).replace("(at end of document)", "").strip()
+            opener = _value_start(lines, index)
+            if opener is not None:  # inside a multi-line array or string: the whole key goes
+                # (a part of its value would be a value nobody wrote)
+                end = next((n for n in range(index + 1, len(lines))
+                            if _KEY.match(lines[n]) or _HEADER.match(lines[n])), len(lines))
+                dropped.append((opener, reason))
+                lines[opener:end] = [""] * (end - opener)
+                continue
+            dropped.append((index, reason))
+            if _broken_header(lines[index]):  # `guardrail]`: the keys after it are another
+                # table's, so they go too, not into this one
+                lines[index:] = [""] * (len(lines) - index)
+            else:
+                lines[index] = ""
     return None, dropped
+
+
+def _value_start(lines: list[str], index: int) -> int | None:
+    """The key line whose multi-line value is still open at `index` (None: none is)."""
+    inside, start = _Open(), None
+    for number, line in enumerate(lines[:index]):
+        if not inside.open():
+            start = number if _KEY.match(line) else None
+        inside.read(line)
+    return start if inside.open() else None
+
+
+def _broken_header(line: str) -> bool:
+    """A line that is no key but has a bracket: a table header gone wrong."""
+    return "=" not in line and ("[" in line or "]" in line)
 
 
 def _last_line(lines: list[str]) -> int:
