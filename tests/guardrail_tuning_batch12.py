@@ -38,6 +38,11 @@ from tests.guardrail_sentence_cases import _bash, _diff
 # answers it did print is the second run's. The batch test keeps this first run as the
 # floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 95, "wrong_blocks": 0, "silent_passes": 66, "lookalike_pass": 64}
+# fourteenth session, in-sample (the batch's writer changed the reader after its first
+# run): the new categories and client modules (concepts.py), a member match as a guess that
+# keeps where the member is only taken away (judging.py), the FROM line as the image: exact
+# 120, silent passes 44, look-alikes 67 (load 7.9, 25 s).
+KEPT = {"exact": 120, "wrong_blocks": 0, "silent_passes": 44, "lookalike_pass": 67}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # one chosen product per category: the rule names the category (and maybe its choice),

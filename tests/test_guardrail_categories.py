@@ -47,3 +47,60 @@ def test_named_member_of_the_category(store, key, raw, expected):
     mem, ids = store
     result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
     assert E.answer(result, ids[key]) == expected
+
+
+# fourteenth session: client modules, a member match as a guess, the FROM line of an image
+
+IMAGES = "Container images build on our hardened base images, never on images pulled from Docker Hub"
+DB = "Relational data lives in our one Postgres cluster; no other SQL database next to it"
+
+
+def test_client_modules_of_members_but_not_of_the_chosen_product():
+    kw = read_sentence(BROKER).keywords
+    assert {"pika", "aio_pika", "kombu", "zmq"} <= set(kw)
+    assert "confluent_kafka" not in kw and "aiokafka" not in kw  # Kafka is the rule's choice
+    kw = read_sentence(DB).keywords
+    assert "pymongo" in kw and "asyncpg" not in kw and "psycopg2" not in kw
+
+
+def test_the_image_is_the_from_line_not_the_word_from():
+    kw = read_sentence(IMAGES).keywords
+    assert "from" not in kw and any(k.startswith("/") and "from" in k for k in kw)
+
+
+@pytest.fixture
+def confirmed(tmp_path):
+    mem, ids = E.build(
+        tmp_path / "confirmed", {"broker": (BROKER, "block"), "images": (IMAGES, "block")},
+        confirmed=True,
+    )
+    return mem, ids
+
+
+def test_a_member_match_is_a_guess_even_under_a_confirmed_rule(confirmed):
+    mem, ids = confirmed
+    raw = {"text": "import pika\n\nchannel = pika.BlockingConnection(params).channel()",
+           "paths": ["svc/fanout.py"]}
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids["broker"]) == "undecided"
+    found = next(f for f in result.undecided if f.id == ids["broker"])
+    assert found.guessed and "pika" in found.reason
+    assert result.verdict != "block"
+
+
+@pytest.mark.parametrize(
+    "raw, applies",
+    [
+        ("Move the retry helper from utils into the client module", False),
+        ({"text": "# copy the wheels from the build stage\nCOPY --from=build /w /w",
+          "paths": ["svc/app.py"]}, False),
+        ({"text": "FROM python:3.12-slim\nCOPY . /app", "paths": ["svc/app.py"]}, True),
+    ],
+)
+def test_from_in_prose_is_no_image(confirmed, raw, applies):
+    mem, ids = confirmed
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    found = [f for f in result.violations + result.undecided + result.satisfied + result.notes
+             if f.id == ids["images"]]
+    triggers = [t for f in found for t in f.triggers]
+    assert any("from" in t for t in triggers) == applies, triggers

@@ -37,6 +37,8 @@ class Finding(BaseModel):
     rationale: str = ""
     review_when: str = ""
     triggers: list[str] = Field(default_factory=list)
+    # it applied only through a member of a category the rule names: a guess, never a block
+    guessed: bool = False
 
 
 class ProposalSummary(BaseModel):
@@ -158,4 +160,6 @@ def from_rules(loaded: LoadedItem, outcome: RuleOutcome, judged_by: JudgedBy = "
     }
     kind, verdict = table.get(outcome.status, ("possibly_relevant", "note"))
     quote = outcome.quote if kind != "possibly_relevant" else ""
-    return make_finding(loaded, kind, verdict, judged_by, outcome.reason, quote, outcome.triggers)
+    finding = make_finding(loaded, kind, verdict, judged_by, outcome.reason, quote, outcome.triggers)
+    finding.guessed = outcome.guessed
+    return finding

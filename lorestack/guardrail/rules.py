@@ -66,6 +66,8 @@ class RuleOutcome:
     exempted_by: str = ""
     ignored: list[str] = field(default_factory=list)  # negated occurrences, explained
     by_meaning: bool = False  # it applied by meaning only (none of its words occur)
+    # it applied only through a member of a category the rule names (concepts.py): a guess
+    guessed: bool = False
 
     @property
     def decided(self) -> bool:
