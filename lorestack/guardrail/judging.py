@@ -6,16 +6,15 @@ the user accepted decides (block / warn), a guess answers "applies, undecided".
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.change_kind import shows
-from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.faults import judge_fault
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.left_out import judge_left_out
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
+from lorestack.guardrail.members import member_only
 from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_present
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rules import (
@@ -30,7 +29,6 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
-from lorestack.guardrail.terms import iter_term
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,7 +91,7 @@ def judge_criterion(
                 f"another word: judge whether it is what the rule forbids (to let it decide: "
                 f"`lorestack criteria edit {loaded.item.id} --forbid '{near.term}*'`)"
             )
-    outcome = _member_only(outcome, spec, sentence, prepared)
+    outcome = member_only(outcome, spec, sentence, prepared)
     if outcome.status == "possibly_relevant" and outcome.by_meaning:
         outcome.status = "undecided"
         outcome.reason = (
@@ -124,57 +122,6 @@ def judge_criterion(
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
             outcome = _detail(outcome, sentence, prepared)
     return outcome, how
-
-
-# a verb that takes a member away ("delete the leftover jest.config.js", "port the last
-# Flask blueprint …"), unless the member is what something goes to ("replace X with Y")
-_TAKES_AWAY = re.compile(r"(remov|delet|drop|retir|uninstal|port|replac|migrat|mov)\w*$")
-_GOES_TO = {"with", "to", "onto", "into", "by", "for", "use", "using", "add", "install"}
-
-
-def _taken_away(prepared: PreparedText, words: list[str]) -> bool:
-    """Every occurrence of `words` is the object of a verb that removes it."""
-    seen = False
-    for w in words:
-        for hit in iter_term(prepared, w, negation=False):
-            k = bisect_left(prepared.starts, hit.start)
-            before = [t.word for t in prepared.tokens[max(0, k - 5):k]]
-            verbs = [i for i, b in enumerate(before) if _TAKES_AWAY.match(b)]
-            if not verbs or _GOES_TO & set(before[verbs[-1]:]):
-                return False
-            seen = True
-    return seen
-
-
-def _member_only(
-    outcome: RuleOutcome, spec: CriterionSpec, sentence: str, prepared: PreparedText
-) -> RuleOutcome:
-    """A drafted criterion that applies only through a member of a category its sentence
-    names (RabbitMQ under "a second queueing system", `import smtplib` under "a mail
-    server") applies by a guess, whoever confirmed the draft: at most "applies,
-    undecided", never a block; a member only ever taken away keeps it (fourteenth
-    session)."""
-    words = _triggered_words(outcome.triggers)
-    if not (spec.drafted and words) or len(words) < len(outcome.triggers) or outcome.forbid_hit:
-        return outcome
-    members = category_members(sentence)
-    if not all(w in members for w in words):
-        return outcome
-    outcome.guessed = True
-    if _taken_away(prepared, words):
-        outcome.status, outcome.exempted_by = "satisfied", words[0]
-        outcome.reason = f"it only takes away {', '.join(words[:3])}, of a kind the rule names"
-        return outcome
-    if outcome.status == "violated" or (
-        outcome.status == "satisfied" and not (outcome.exempted_by or outcome.ignored)
-    ):
-        outcome.status = "undecided"
-        outcome.reason = (
-            f"applies, undecided: it applies only through {', '.join(words[:3])}, which the "
-            "rule does not name but is of a kind it names (a guess): judge whether the "
-            "proposal breaks it"
-        )
-    return outcome
 
 
 def _detail(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
