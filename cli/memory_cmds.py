@@ -277,7 +277,8 @@ def supersede(ctx, old_id, text, title, tags, redact, as_json):
     if as_json:
         emit_json({"item": done.item, "path": done.path, "archived": done.archived})
         return
-    click.echo(f"{done.id} supersedes {old_id}")
+    replaced = (done.item or {}).get("supersedes") or [old_id]  # sealed when it holds a key
+    click.echo(f"{done.id} supersedes {replaced[0]}")
     click.echo(f"new: {done.path}\nold: {done.archived}")
 
 
