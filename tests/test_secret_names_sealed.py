@@ -234,3 +234,42 @@ def test_an_index_from_before_sealing_is_named_by_doctor_and_cleaned_by_reindex(
     assert _raw_copies([repo], set(files.values())) == []
     assert "written before names were sealed" not in runner.invoke(cli, ["doctor"]).output
     assert _sealed_ids(runner)  # the ids still list (and resolve, above)
+
+
+LOW = "note-kff3hc2g11h0jdhehjj32f0hhfk1"  # a secret at entropy_threshold 3.0, not at 4.2
+
+
+def test_a_name_is_sealed_at_the_configured_threshold_and_a_change_rewrites_the_index(repo):
+    """Whether a name holds a secret is decided at `guard.entropy_threshold`: the same threshold
+    seals it (it was always 4.2, so at 3.0 a flagged name went raw into list, the catalog,
+    tantivy and Chroma), and a change of the setting rewrites what the index holds."""
+    import sqlite3
+
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.secret_spots import shown_name, shown_path
+
+    (repo / ".memory" / "facts" / f"{LOW}.md").parent.mkdir(parents=True, exist_ok=True)
+    (repo / ".memory" / "facts" / f"{LOW}.md").write_text(
+        f"---\nid: {LOW}\ntype: fact\ntitle: The nightly job runs at two\n---\n\n"
+        "The nightly job runs at two.\n")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0  # at 4.2 the name is no secret
+    assert LOW in _sealed_ids(runner).values()
+    config = repo / ".memory" / "config.toml"
+    config.write_text(config.read_text() + "\n[guard]\nentropy_threshold = 3.0\n"
+                      if config.exists() else "[guard]\nentropy_threshold = 3.0\n")
+    assert Memory.open(repo).settings.guard.entropy_threshold == 3.0
+    shown = shown_name(LOW, f"facts/{LOW}.md", 3.0)
+    assert LOW not in shown[0] and LOW not in shown[1] and LOW not in shown_path(LOW, 3.0)
+    # the next command's sync rewrites the index sealed: no reindex asked for
+    found = runner.invoke(cli, ["search", "nightly", "job", "--json"])
+    assert found.exit_code == 0 and LOW not in found.stdout and "nightly" in found.stdout
+    sealed = _sealed_ids(runner)["The nightly job runs at two"]
+    assert sealed.startswith("[REDACTED:") and LOW not in sealed
+    shown_item = runner.invoke(cli, ["show", sealed, "--json"])
+    assert shown_item.exit_code == 0 and LOW not in shown_item.stdout, shown_item.output
+    db = sqlite3.connect(repo / ".memory" / ".index" / "catalog.sqlite")
+    rows = db.execute("SELECT id, payload FROM docs").fetchall() + db.execute(
+        "SELECT * FROM files").fetchall()
+    db.close()
+    assert not [r for r in rows if LOW in repr(r)]
