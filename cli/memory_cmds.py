@@ -135,7 +135,8 @@ def _render_remembered(written, supersedes, as_json: bool, given_about: bool = F
         for note in drafted.notes if drafted else []:
             click.echo(f"note: {note}", err=True)
     if written.archived:
-        click.echo(f"archived {supersedes} → {written.archived}")
+        replaced = (item.get("supersedes") or [supersedes])[0]  # sealed when it holds a key
+        click.echo(f"archived {replaced} → {written.archived}")
 
 
 @click.command(name="log")

@@ -273,3 +273,11 @@ def test_a_name_is_sealed_at_the_configured_threshold_and_a_change_rewrites_the_
         "SELECT * FROM files").fetchall()
     db.close()
     assert not [r for r in rows if LOW in repr(r)]
+    # `remember --supersedes` (the raw id typed) answers with the sealed id and archive path
+    for args in (["--json"], []):
+        again = runner.invoke(cli, ["remember", "The nightly job runs at three", "--supersedes",
+                                    LOW, "--force", *args])
+        assert again.exit_code == 0 and "archive" in again.output, again.output
+        assert LOW not in again.output, again.output
+        back = runner.invoke(cli, ["restore", sealed])
+        assert back.exit_code == 0 and LOW not in back.output, back.output

@@ -53,9 +53,16 @@ def remember(request: RememberRequest, opener: Opener = open_memory) -> Remember
     if drafted is not None:
         draft = Draft(drafted_by=drafted.drafted_by, notes=list(drafted.notes),
                       kind=str(getattr(drafted.draft, "kind", "") or ""))
-    return RememberResponse(item=jsonable(written.item), path=str(written.path),
-                            archived=text_or_none(written.archived),
-                            duplicate_of=written.duplicate_of, draft=draft)
+    # a reinforced or superseded item may be one named after a key by hand: named sealed
+    from lorestack.memory_layers.sealed_names import seal, seal_path
+
+    threshold = mem.settings.guard.entropy_threshold
+    archived = text_or_none(written.archived)
+    return RememberResponse(item=_sealed_item(jsonable(written.item), threshold),
+                            path=seal_path(str(written.path), threshold),
+                            archived=seal_path(archived, threshold) if archived else archived,
+                            duplicate_of=seal(written.duplicate_of, threshold)
+                            if written.duplicate_of else written.duplicate_of, draft=draft)
 
 
 def log(request: LogRequest, opener: Opener = open_memory) -> LogResponse:
@@ -100,24 +107,31 @@ def _sealed(done: ChangeResponse, threshold: float) -> ChangeResponse:
     (typed by hand) sealed, as `list` shows them: the CLI, MCP, the service and the viewer
     print it, and a sealed id or path is found again (`Memory.get`, `unseal_path`)."""
     from lorestack.memory_layers.sealed_names import seal, seal_path
-    from lorestack.memory_layers.secret_guard import redact_tree
 
-    def ids(value: Any) -> Any:
-        if isinstance(value, list):
-            return [seal(v, threshold) if isinstance(v, str) else v for v in value]
-        return seal(value, threshold) if isinstance(value, str) else value
-
-    item = done.item
-    if item is not None:
-        links = {k: ids(item[k]) for k in ("id", "supersedes", "superseded_by") if k in item}
-        rest = redact_tree({k: v for k, v in item.items() if k not in links}, threshold)[0]
-        item = {k: links[k] if k in links else rest[k] for k in item}
     return done.model_copy(update={
         "id": seal(done.id, threshold),
         "path": seal_path(done.path, threshold) if done.path else done.path,
         "archived": seal_path(done.archived, threshold) if done.archived else done.archived,
-        "item": item,
-        "was_superseded_by": ids(done.was_superseded_by)})
+        "item": _sealed_item(done.item, threshold) if done.item is not None else None,
+        "was_superseded_by": _ids(done.was_superseded_by, threshold)})
+
+
+def _ids(value: Any, threshold: float) -> Any:
+    from lorestack.memory_layers.sealed_names import seal
+
+    if isinstance(value, list):
+        return [seal(v, threshold) if isinstance(v, str) else v for v in value]
+    return seal(value, threshold) if isinstance(value, str) else value
+
+
+def _sealed_item(item: dict[str, Any], threshold: float) -> dict[str, Any]:
+    """An item's JSON as an answer shows it: its id and links sealed, the rest redacted."""
+    from lorestack.memory_layers.secret_guard import redact_tree
+
+    links = {k: _ids(item[k], threshold) for k in ("id", "supersedes", "superseded_by")
+             if k in item}
+    rest = redact_tree({k: v for k, v in item.items() if k not in links}, threshold)[0]
+    return {k: links[k] if k in links else rest[k] for k in item}
 
 
 def _full_id(mem, given: str) -> str:
