@@ -153,6 +153,7 @@ def doctor(ctx, repair, as_json):
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
     stale = stale_items(mem) if mem.project else []
+    threshold = mem.settings.guard.entropy_threshold  # names sealed as `list` seals them
     from lorestack.core.config_keys import unknown_keys
 
     # a misspelt setting is ignored by every command: said here, not counted as a fault
@@ -161,8 +162,9 @@ def doctor(ctx, repair, as_json):
         import dataclasses
 
         emit_json({**dataclasses.asdict(report), "hooks": hooks, "hooks_ok": hooks.ok,
-                   "stale": [{"id": seal(item.id), "anchors": [
-                       {**dataclasses.asdict(s), "anchor": seal_path(s.anchor)} for s in states]}
+                   "stale": [{"id": seal(item.id, threshold), "anchors": [
+                       {**dataclasses.asdict(s), "anchor": seal_path(s.anchor, threshold)}
+                       for s in states]}
                              for item, states in stale], "config": config})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
@@ -188,7 +190,7 @@ def doctor(ctx, repair, as_json):
         for item, states in stale:  # memory to look at, not a fault of the index
             # an id or anchor typed around a key: sealed, as `list` and `anchors` show them
             line = f"{item.title[:60]} — {stale_note(states)}"
-            click.echo(f"stale: {seal(item.id)} {redact_for_reading(line)[0]}")
+            click.echo(f"stale: {seal(item.id, threshold)} {redact_for_reading(line, threshold)[0]}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
         if report.secrets:  # not the index's fault, and no repair removes them
             verdict += f"; {len(report.secrets)} secret(s) in memory files"

@@ -135,7 +135,8 @@ def _render_remembered(written, supersedes, as_json: bool, given_about: bool = F
         for note in drafted.notes if drafted else []:
             click.echo(f"note: {note}", err=True)
     if written.archived:
-        click.echo(f"archived {supersedes} → {written.archived}")
+        replaced = (item.get("supersedes") or [supersedes])[0]  # sealed when it holds a key
+        click.echo(f"archived {replaced} → {written.archived}")
 
 
 @click.command(name="log")
@@ -277,7 +278,8 @@ def supersede(ctx, old_id, text, title, tags, redact, as_json):
     if as_json:
         emit_json({"item": done.item, "path": done.path, "archived": done.archived})
         return
-    click.echo(f"{done.id} supersedes {old_id}")
+    replaced = (done.item or {}).get("supersedes") or [old_id]  # sealed when it holds a key
+    click.echo(f"{done.id} supersedes {replaced[0]}")
     click.echo(f"new: {done.path}\nold: {done.archived}")
 
 

@@ -54,6 +54,8 @@ class Memory:
             MemoryStore(project, "project", limit) if project else None)
         self.global_store = MemoryStore(home, "global", limit)
         self.journal: Journal | None = Journal(project, limit) if project else None
+        for store in filter(None, (self.project_store, self.global_store)):
+            store.name_threshold = settings.guard.entropy_threshold
 
     # ---- opening ------------------------------------------------------------------------
     @classmethod
@@ -168,7 +170,8 @@ class Memory:
 
         ids = [li.item.id for li in self.load_items(include_archived=True).items]
         if is_sealed(item_id):  # an id holding a key, as every command and derived file shows it
-            full = next((i for i in ids if seal(i) == item_id), None)
+            threshold = self.settings.guard.entropy_threshold
+            full = next((i for i in ids if seal(i, threshold) == item_id), None)
         else:
             full = self._expand_short_id(item_id, ids)
         if full is not None and full != item_id:

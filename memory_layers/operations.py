@@ -196,8 +196,10 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
         if duplicate is not None:
             return _reinforce(mem, duplicate, item)
     old = mem.get(supersedes) if supersedes else None
-    if old is not None:
-        item.supersedes = [old.item.id]
+    if old is not None:  # an id holding a key (typed by hand) is linked sealed: Memory.get finds it
+        from lorestack.memory_layers.sealed_names import seal
+
+        item.supersedes = [seal(old.item.id, mem.settings.guard.entropy_threshold)]
     path = store.create(item)
     archived = None
     if old is not None:

@@ -10,8 +10,10 @@ sha256 of the raw name (`[REDACTED:github token]~3f9a0c12de`). Two such names st
 the same name gives the same seal at every sync, and `show`/`forget`/`done`/`supersede` find the
 item from it (`Memory.get`). A name that holds no secret is returned unchanged.
 
-One fixed detector threshold is used for names (not the configurable one for text): a seal
-must be the same whichever settings wrote it and whichever read it back.
+A name is sealed at the same detector threshold as the text (`guard.entropy_threshold`): a
+name the detector flags is never kept raw. Callers holding settings pass it; the default is the
+settings' default. The index records the threshold it was sealed at (`retrieval/sync.py`), so a
+change of the setting rewrites it.
 """
 
 from __future__ import annotations
@@ -25,50 +27,47 @@ from typing import TypeVar
 P = TypeVar("P", bound=BaseException)
 
 SEAL_HEX = 10
-_THRESHOLD = 4.2
+DEFAULT_THRESHOLD = 4.2  # GuardSettings.entropy_threshold
 _SEALED = re.compile(r"\[REDACTED:[^\]]+\].*~[0-9a-f]{" + str(SEAL_HEX) + "}", re.S)
 
 
 # names already read, with what the detector found in them: a sync reads each file's name for
 # its catalog key and again for its docs (`secret_spots.name_kinds`), and the detector's own
 # memo (4096 texts) is flushed by the titles and bodies of a large store in between
-_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {}
+_NAMES: dict[tuple[str, float], tuple[str, tuple[str, ...]]] = {}
 _NAMES_MAX = 100_000
 
 
-def redact_name(name: str, threshold: float = _THRESHOLD) -> tuple[str, tuple[str, ...]]:
-    """(name redacted, kinds found), the detector run once per name and process."""
+def redact_name(name: str, threshold: float = DEFAULT_THRESHOLD) -> tuple[str, tuple[str, ...]]:
+    """(name redacted, kinds found), the detector run once per name, threshold and process."""
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
-    if threshold != _THRESHOLD:
-        clean, found = redact_for_reading(name, threshold)
-        return clean, tuple(found)
-    known = _NAMES.get(name)
+    known = _NAMES.get((name, threshold))
     if known is None:
         if len(_NAMES) >= _NAMES_MAX:
             _NAMES.clear()
-        clean, found = redact_for_reading(name, _THRESHOLD)
-        known = _NAMES[name] = (clean, tuple(found))
+        clean, found = redact_for_reading(name, threshold)
+        known = _NAMES[(name, threshold)] = (clean, tuple(found))
     return known
 
 
-def seal(name: str) -> str:
+def seal(name: str, threshold: float = DEFAULT_THRESHOLD) -> str:
     """`name` (an id, one file or folder name, an anchor) with any secret in it sealed."""
     if not name:
         return name
-    clean, kinds = redact_name(name)
+    clean, kinds = redact_name(name, threshold)
     if not kinds:
         return name
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:SEAL_HEX]
     return f"{clean}~{digest}"
 
 
-def seal_path(path: str) -> str:
+def seal_path(path: str, threshold: float = DEFAULT_THRESHOLD) -> str:
     """A path with each folder and file name sealed on its own (the folders stay readable)."""
     if not path:
         return path
     parts = path.split(os.sep)
-    sealed = [seal(part) for part in parts]
+    sealed = [seal(part, threshold) for part in parts]
     return path if sealed == parts else os.sep.join(sealed)
 
 
@@ -76,7 +75,7 @@ def is_sealed(name: str) -> bool:
     return "[REDACTED:" in name and _SEALED.search(name) is not None
 
 
-def unseal_path(path: str) -> str:
+def unseal_path(path: str, threshold: float = DEFAULT_THRESHOLD) -> str:
     """The real file a sealed path stands for (each sealed part found among its folder's
     entries); the path unchanged when it holds no seal or no entry matches any more."""
     if not is_sealed(path):
@@ -90,7 +89,7 @@ def unseal_path(path: str) -> str:
                 names = os.listdir(folder)
             except OSError:
                 return path
-            match = next((n for n in names if seal(n) == part), None)
+            match = next((n for n in names if seal(n, threshold) == part), None)
             if match is None:
                 return path
             part = match
@@ -98,26 +97,26 @@ def unseal_path(path: str) -> str:
     return os.sep.join(out)
 
 
-def sealed_line(line: str, path: str | Path) -> str:
+def sealed_line(line: str, path: str | Path, threshold: float = DEFAULT_THRESHOLD) -> str:
     """A problem line naming `path`, with the path sealed and any other key in it redacted (a
     file named after a key that cannot be parsed is told in hooks.log, the loader's cache,
     `list`, the viewer and doctor: never by its raw name)."""
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
     raw = str(path)
-    sealed = seal_path(raw)
+    sealed = seal_path(raw, threshold)
     if sealed == raw:
         return line
-    return redact_for_reading(line.replace(raw, "\x00"), _THRESHOLD)[0].replace("\x00", sealed)
+    return redact_for_reading(line.replace(raw, "\x00"), threshold)[0].replace("\x00", sealed)
 
 
-def sealed_problem(problem: P) -> P:
+def sealed_problem(problem: P, threshold: float = DEFAULT_THRESHOLD) -> P:
     """An InvalidItem (or another error with a `path`) whose text names its file sealed."""
     path = getattr(problem, "path", None)
     if path is None:
         return problem
     text = str(problem)
-    line = sealed_line(text, path)
+    line = sealed_line(text, path, threshold)
     if line != text:
         problem.args = (line,)
     return problem

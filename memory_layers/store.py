@@ -104,6 +104,7 @@ class MemoryStore:
         self.paths = paths
         self.scope = scope
         self.max_file_bytes = max_file_bytes
+        self.name_threshold = 4.2  # the guard's threshold: a problem line names a file sealed at it
 
     # ---- layout -------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -221,7 +222,7 @@ class MemoryStore:
         if result.problems:  # a file named after a key is told sealed (hooks.log, caches)
             from lorestack.memory_layers.sealed_names import sealed_problem
 
-            result.problems = [sealed_problem(p) for p in result.problems]
+            result.problems = [sealed_problem(p, self.name_threshold) for p in result.problems]
         return result
 
     def find(self, item_id: str) -> LoadedItem:

@@ -50,15 +50,16 @@ def anchored_to(mem, path: str) -> list:
     # the loader's cache knows which items have anchors: only those files are read
     project = mem.require_project()
     rows = RootCache(project.paths, "project", _memo(mem), repo_dir=project.paths.repo_dir,
-                     home=Path.home(), max_file_bytes=mem.settings.limits.max_file_bytes
-                     ).anchored(mem.settings.loader.catalog_rescan_s)
+                     home=Path.home(), max_file_bytes=mem.settings.limits.max_file_bytes,
+                     threshold=mem.settings.guard.entropy_threshold).anchored(mem.settings.loader.catalog_rescan_s)
     items = []
     for row in rows:
         # a row whose secret-holding anchors the cache left out is judged on the file's own
         if not row.get("secret_anchors") and not index.about(list(row["anchors"]), path):
             continue
         try:
-            item = project.store.load_file(Path(unseal_path(str(project.paths.root / row["path"])))).item
+            item = project.store.load_file(Path(unseal_path(
+                str(project.paths.root / row["path"]), mem.settings.guard.entropy_threshold))).item
         except (OSError, LorestackError):
             continue  # changed since the scan: the next look settles it
         if item.status == "active" and item.anchors and index.about(list(item.anchors), path):

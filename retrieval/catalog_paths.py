@@ -20,7 +20,12 @@ import os
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 
-from lorestack.memory_layers.sealed_names import is_sealed, seal_path, unseal_path
+from lorestack.memory_layers.sealed_names import (
+    DEFAULT_THRESHOLD,
+    is_sealed,
+    seal_path,
+    unseal_path,
+)
 
 PROJECT, GLOBAL = "p", "g"
 _TAG_OF_KIND = {"item-global": GLOBAL, "item-project": PROJECT, "journal": PROJECT}
@@ -31,7 +36,8 @@ _MARK = "\x1f"
 class StoreRoots:
     """The roots (absolute folder strings) a catalog's keys are relative to, by tag."""
 
-    def __init__(self, roots: Mapping[str, str]):
+    def __init__(self, roots: Mapping[str, str], threshold: float = DEFAULT_THRESHOLD):
+        self.threshold = threshold  # names are sealed at the settings' guard threshold
         self.roots = {tag: root.rstrip(os.sep) for tag, root in roots.items() if root}
         # the longest root first: a home inside a project (tests) must not claim its files
         self._order = sorted(self.roots.items(), key=lambda kv: -len(kv[1]))
@@ -41,7 +47,7 @@ class StoreRoots:
         roots = {GLOBAL: str(mem.home.root)}
         if mem.project is not None:
             roots[PROJECT] = str(mem.project.root)
-        return cls(roots)
+        return cls(roots, mem.settings.guard.entropy_threshold)
 
     def key(self, path: str, kind: str | None = None, known: Container[str] = ()) -> str:
         """The catalog's name for an absolute path (unchanged if it is under no root), with
@@ -53,8 +59,8 @@ class StoreRoots:
             root = self.roots.get(tag)
             if root and path.startswith(root + os.sep):
                 raw = f"{tag}:{path[len(root) + 1:]}"
-                return raw if raw in known else f"{tag}:{seal_path(path[len(root) + 1:])}"
-        return path if path in known else seal_path(path)
+                return raw if raw in known else f"{tag}:{seal_path(path[len(root) + 1:], self.threshold)}"
+        return path if path in known else seal_path(path, self.threshold)
 
     def absolute(self, key: str) -> str:
         tag, sep, rel = key.partition(":")
@@ -62,7 +68,7 @@ class StoreRoots:
         root = (self.roots.get(tag) if sep and len(tag) == 1 and not rel.startswith(("/", "\\"))
                 else None)
         path = f"{root}{os.sep}{rel}" if root is not None else key
-        return unseal_path(path) if is_sealed(rel) else path
+        return unseal_path(path, self.threshold) if is_sealed(rel) else path
 
     def text_key(self, text: str) -> str:
         """A problem line with the roots replaced by markers (so it survives a move)."""
@@ -101,4 +107,5 @@ def former_roots(rows: Iterable[tuple[str, str]], roots: StoreRoots) -> StoreRoo
             if os.path.isfile(os.path.join(root, rel)):
                 votes.setdefault(tag, Counter())[os.sep.join(parts[:cut])] += 1
                 break
-    return StoreRoots({tag: count.most_common(1)[0][0] for tag, count in votes.items()})
+    return StoreRoots({tag: count.most_common(1)[0][0] for tag, count in votes.items()},
+                      roots.threshold)

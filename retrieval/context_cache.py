@@ -144,8 +144,9 @@ class RootView:
 
     def __init__(self, resident: list[CachedItem], catalog_text: str, problems: list[str],
                  root: Path | None = None, anchored: list[dict] | None = None,
-                 paths: dict[str, str] | None = None):
+                 paths: dict[str, str] | None = None, threshold: float = 4.2):
         self.root = root
+        self.threshold = threshold  # the guard's: names in the cache were sealed at it
         self.anchored = anchored or []  # {id, path, anchors} of active items with anchors
         self.resident = resident
         self._catalog_text = catalog_text
@@ -169,7 +170,7 @@ class RootView:
         for item_id in ids:
             rel = index.get(item_id)
             if rel is not None:
-                found[item_id] = unseal_path(base + rel.replace("/", os.sep))
+                found[item_id] = unseal_path(base + rel.replace("/", os.sep), self.threshold)
         return found
 
     @property
@@ -199,7 +200,8 @@ class RootCache:
     """
 
     def __init__(self, paths: MemoryPaths, scope: str, memo: TokenMemo, *,
-                 repo_dir: Path | None, home: Path | None, max_file_bytes: int | None = None):
+                 repo_dir: Path | None, home: Path | None, max_file_bytes: int | None = None,
+                 threshold: float = 4.2):
         from lorestack.memory_layers.safefiles import DEFAULT_MAX_FILE_BYTES
 
         self.max_file_bytes = max_file_bytes or DEFAULT_MAX_FILE_BYTES
@@ -208,6 +210,7 @@ class RootCache:
         self.memo = memo
         self.repo_dir = repo_dir
         self.home = home
+        self.threshold = threshold  # names holding a secret are sealed at the guard's threshold
         folder = paths.index_dir / "loader"
         self.manifest_file = folder / f"manifest-{scope}.json"
         self.resident_file = folder / f"resident-{scope}.json"
@@ -215,7 +218,8 @@ class RootCache:
 
     def _valid(self, data: dict) -> bool:
         return (data.get("version") == CACHE_VERSION and data.get("render") == RENDER_VERSION
-                and data.get("encoding") == self.memo.encoding)
+                and data.get("encoding") == self.memo.encoding
+                and data.get("names", 4.2) == self.threshold)
 
     def _read_json(self, path: Path) -> dict:
         try:
@@ -303,7 +307,7 @@ class RootCache:
             return None
         return RootView([CachedItem(**row) for row in fast.get("resident", [])], catalog,
                         list(fast.get("problems", [])), self.paths.root,
-                        list(fast.get("anchored", [])), paths)
+                        list(fast.get("anchored", [])), paths, self.threshold)
 
     def _write_fast(self, fast: dict, quick: str) -> None:
         import time
@@ -333,7 +337,7 @@ class RootCache:
             path = self.paths.root / entry.rel
             prev = old.get(entry.rel)
             if prev is None and old:  # a name holding a key is kept sealed
-                prev = old.get(seal_path(entry.rel))
+                prev = old.get(seal_path(entry.rel, self.threshold))
             if prev is not None and prev.mtime_ns == entry.mtime_ns and prev.size == entry.size:
                 if prev.note:
                     problems.append(prev.note)
@@ -352,13 +356,14 @@ class RootCache:
                     continue
                 loaded = store.parse_loaded(path, raw, note)
             except InvalidItem as exc:
-                problems.append(sealed_line(str(exc), path))
+                problems.append(sealed_line(str(exc), path, self.threshold))
                 continue
             except OSError:
                 continue  # vanished between scan and read; the next scan settles it
             item = loaded.item
             if item.id in seen_ids:
-                problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path))
+                problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path,
+                                             self.threshold))
                 continue
             seen_ids.add(item.id)
             cached = self._entry(item, path, sha, entry, raw)
@@ -373,7 +378,8 @@ class RootCache:
         anchored = [{"id": i.id, "path": i.path, "anchors": i.anchors,
                      "secret_anchors": i.secret_anchors} for i in items
                     if (i.anchors or i.secret_anchors) and i.status == "active"]
-        head = {"version": CACHE_VERSION, "render": RENDER_VERSION, "encoding": self.memo.encoding}
+        head = {"version": CACHE_VERSION, "render": RENDER_VERSION, "encoding": self.memo.encoding,
+                "names": self.threshold}
         try:
             write_atomic(self.manifest_file, json.dumps(
                 {**head, "items": [vars(i) for i in items]}, ensure_ascii=False).encode("utf-8"))
@@ -387,10 +393,11 @@ class RootCache:
                 ensure_ascii=False).encode("utf-8"))
         except OSError:
             pass  # read-only index: correct, just slower next time
-        return RootView(resident, catalog, problems, self.paths.root, anchored)
+        return RootView(resident, catalog, problems, self.paths.root, anchored,
+                        threshold=self.threshold)
 
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
-        shown = seal_path(display_path(path, self.repo_dir, self.home))
+        shown = seal_path(display_path(path, self.repo_dir, self.home), self.threshold)
         file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
         verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         # a criterion's verdict travels with its catalog line (when it is not resident)
@@ -409,9 +416,9 @@ class RootCache:
         # an id or file name holding a key (typed by hand) is cached sealed, as the index
         # holds it (readers find the file with `unseal_path`)
         return CachedItem(
-            id=seal(item.id), type=item.type, title=title, status=item.status, scope=self.scope,
-            path=seal_path(entry.rel), display=shown, updated=item.updated.isoformat(),
-            updated_ts=item.updated.timestamp(),
+            id=seal(item.id, self.threshold), type=item.type, title=title, status=item.status,
+            scope=self.scope, path=seal_path(entry.rel, self.threshold), display=shown,
+            updated=item.updated.isoformat(), updated_ts=item.updated.timestamp(),
             confidence=float(item.confidence), importance=float(item.importance),
             file_tokens=file_tokens, line=line, line_tokens=self.memo.exact(line), resident=resident,
             body=body, body_tokens=self.memo.exact(body), tilde=longest_tilde_fence(body),

@@ -61,15 +61,17 @@ def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot],
     per_file: dict = {}
     unread.extend(s for s in sources.skipped if s.endswith(STRAY_NOTE))
     problems = [f"not read: {s}" for s in sources.skipped if not s.endswith(STRAY_NOTE)]
+    threshold = index.mem.settings.guard.entropy_threshold
     for src in sources:
         notes: list[str] = []
         try:
             raw = read_source(index.mem, src, notes)
         except InvalidItem as exc:
-            problems.append(f"not read: {sealed_problem(exc)}")
+            problems.append(f"not read: {sealed_problem(exc, threshold)}")
             continue
         except OSError as exc:
-            problems.append(sealed_line(f"{src.path}: cannot read ({exc.strerror})", src.path))
+            problems.append(sealed_line(f"{src.path}: cannot read ({exc.strerror})", src.path,
+                                        threshold))
             continue
         problems.extend(notes)
         docs, file_problems = parse_source(index.mem, src, raw, spots=secrets)
@@ -195,7 +197,8 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     spots: list[SecretSpot] = []
     expected, report.files, report.problems = _expected_docs(index, spots, report.unread)
-    report.secrets = [spot.describe() for spot in spots]
+    threshold = index.mem.settings.guard.entropy_threshold
+    report.secrets = [spot.describe(threshold=threshold) for spot in spots]
     report.problems.extend(_criterion_problems(index))
     report.documents = len(expected)
     if os.path.lexists(index.dir) and not index.dir.is_dir():
@@ -219,7 +222,7 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
             from lorestack.retrieval.name_seals import name_keys, raw_name_files
 
             keys = name_keys(index.mem, {spot.path for spot in spots})
-            report.raw_names = raw_name_files(index.dir, keys)
+            report.raw_names = raw_name_files(index.dir, keys, threshold)
         index.lexical.close()
         _check(report.lexical, expected, index.lexical.ids)
         index.vectors.close()

@@ -257,14 +257,14 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
             # the indexes, usage and caches hold the id sealed (the catalog seals the path)
             named = name_kinds(doc.id, path, threshold)
             if named:
-                doc.id = seal(doc.id)
+                doc.id = seal(doc.id, threshold)
             kinds.update(named)
     if kinds and (notes is not None or spots is not None):
         from lorestack.retrieval.secret_spots import locate
 
         found = locate(str(path), raw, kinds, threshold)
         if notes is not None:
-            notes.extend(spot.describe() for spot in found)
+            notes.extend(spot.describe(threshold=threshold) for spot in found)
         if spots is not None:
             spots.extend(found)
     return docs

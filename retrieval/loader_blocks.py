@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import JournalEvent
-from lorestack.memory_layers.sealed_names import is_sealed, seal
+from lorestack.memory_layers.sealed_names import DEFAULT_THRESHOLD, is_sealed, seal
 from lorestack.retrieval.context_cache import RootCache
 from lorestack.retrieval.hits import Hit
 from lorestack.retrieval.render_context import (
@@ -122,6 +122,7 @@ def item_block(
     body_tokens: int | None = None,
     verdict: str = "",
     anchors=None,
+    threshold: float = DEFAULT_THRESHOLD,
 ) -> Block | None:
     """An L1/L2 item as one line group member; None for an empty placeholder file.
     `anchors` (an `AnchorIndex`) marks an item whose anchored code changed."""
@@ -137,14 +138,14 @@ def item_block(
     else:
         # a confidence figure is for review: an item that is in use (accepted) shows none
         shown = float(item.confidence) if item.status == "pending" else 1.0
-        text = bullet(body, id_tail(seal(item.id), shown, _stale(anchors, item)))
+        text = bullet(body, id_tail(seal(item.id, threshold), shown, _stale(anchors, item)))
         head = item_group_heading(item.type, verdict)
         group = f"{item.type}\x1f{verdict}"
         order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
     tokens = memo(text)
     return Block(
         tier,
-        seal(item.id),  # as the index and the loader's cache hold it (sessions keep it)
+        seal(item.id, threshold),  # as the index and the loader's cache hold it (sessions keep it)
         item.type,
         text,
         tokens,
@@ -196,14 +197,15 @@ def cached_view(mem: Memory, memo: TokenMemo):
     home_dir = Path.home()
     rescan = mem.settings.loader.catalog_rescan_s
     limit = mem.settings.limits.max_file_bytes
+    threshold = mem.settings.guard.entropy_threshold  # names sealed at the guard's threshold
     project = (
         RootCache(mem.project, "project", memo, repo_dir=repo, home=home_dir,
-                  max_file_bytes=limit).load(rescan)
+                  max_file_bytes=limit, threshold=threshold).load(rescan)
         if mem.project
         else None
     )
     global_ = RootCache(mem.home, "global", memo, repo_dir=None, home=home_dir,
-                        max_file_bytes=limit).load(rescan)
+                        max_file_bytes=limit, threshold=threshold).load(rescan)
     resident, rows = merged_view(project, global_)
     problems = (project.problems if project else []) + global_.problems
     total = (project.line_count if project else 0) + global_.line_count
@@ -316,12 +318,15 @@ def hit_block(
         if kept is not None and kept[0] == stamp and kept[1] == hit.id:
             return kept[2]
     loaded = _load_item(mem, hit, known_path)
-    if loaded is None or not _same_id(loaded.item.id, hit.id) or loaded.item.status != "active":
+    threshold = mem.settings.guard.entropy_threshold
+    if (loaded is None or not _same_id(loaded.item.id, hit.id, threshold)
+            or loaded.item.status != "active"):
         block = None
     else:
         item = loaded.item
         verdict = item.criterion.verdict if item.criterion else ""
-        block = item_block(item, memo, "topk", "retrieved", verdict=verdict, anchors=anchors)
+        block = item_block(item, memo, "topk", "retrieved", verdict=verdict, anchors=anchors,
+                           threshold=threshold)
         if item.anchors:
             return block  # its "may be stale" note follows the code, not the file: not kept
     if stamp is not None and loaded is not None:
@@ -348,9 +353,9 @@ def _stamp(path: str) -> tuple[int, int, int] | None:
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
-def _same_id(item_id: str, hit_id: str) -> bool:
+def _same_id(item_id: str, hit_id: str, threshold: float) -> bool:
     """The hit is this item: the index holds an id with a key in it sealed."""
-    return item_id == hit_id or (is_sealed(hit_id) and seal(item_id) == hit_id)
+    return item_id == hit_id or (is_sealed(hit_id) and seal(item_id, threshold) == hit_id)
 
 
 def _load_item(mem: Memory, hit: Hit, known_path: str | None):

@@ -33,8 +33,10 @@ def name_keys(mem: Memory, holders: set[str] | None = None) -> set[str]:
     from lorestack.retrieval.documents import list_sources
 
     keys: set[str] = set()
+    threshold = mem.settings.guard.entropy_threshold
     for source in list_sources(mem):
-        keys.update(f.value for f in find_secrets(os.path.basename(source.path)) if f.value)
+        keys.update(f.value for f in find_secrets(os.path.basename(source.path), threshold)
+                    if f.value)
     ids = []
     if holders is None:
         ids = [li.item.id for li in mem.load_items(include_archived=True).items]
@@ -48,11 +50,11 @@ def name_keys(mem: Memory, holders: set[str] | None = None) -> set[str]:
                 continue
     for item_id in ids:
         if not GENERATED_ID.fullmatch(item_id):
-            keys.update(f.value for f in find_secrets(item_id) if f.value)
+            keys.update(f.value for f in find_secrets(item_id, threshold) if f.value)
     return {k for k in keys if len(k) >= 8}
 
 
-def raw_name_files(index_dir: Path, keys: set[str]) -> list[str]:
+def raw_name_files(index_dir: Path, keys: set[str], threshold: float = 4.2) -> list[str]:
     """The files under the index folder (relative) whose bytes or name hold one of `keys`."""
     if not keys or not index_dir.is_dir():
         return []
@@ -61,7 +63,7 @@ def raw_name_files(index_dir: Path, keys: set[str]) -> list[str]:
     for folder, _dirs, names in os.walk(index_dir):
         for name in names:
             path = Path(folder) / name
-            rel = seal_path(str(path.relative_to(index_dir)))  # named sealed, by doctor
+            rel = seal_path(str(path.relative_to(index_dir)), threshold)  # named sealed, by doctor
             if any(k in name for k in keys):
                 found.append(rel)
                 continue
@@ -90,19 +92,20 @@ def seal_leftovers(mem: Memory, index_dir: Path, holders: set[str]) -> None:
     """After a rebuild: seal the raw names in what a rebuild keeps, and compact the sqlite
     files so no deleted row keeps one. `holders`: the files whose id or name is sealed."""
     keys = name_keys(mem, holders)
+    threshold = mem.settings.guard.entropy_threshold
     for name in ("catalog.sqlite", "usage.sqlite"):
-        _seal_sqlite(index_dir / name, rename_ids=name == "usage.sqlite")
+        _seal_sqlite(index_dir / name, name == "usage.sqlite", threshold)
     if not keys:
         return
-    _seal_sessions(index_dir / "sessions")
-    _redact_log(index_dir / "hooks.log", keys)
+    _seal_sessions(index_dir / "sessions", threshold)
+    _redact_log(index_dir / "hooks.log", keys, threshold)
     for folder in {index_dir / "loader", mem.primary.locks_dir}:
         for path in folder.glob("*") if folder.is_dir() else ():
             if folder.name == "loader" or any(k in path.name for k in keys):
                 path.unlink(missing_ok=True)  # the loader's cache is rebuilt on next use
 
 
-def _seal_sqlite(path: Path, rename_ids: bool) -> None:
+def _seal_sqlite(path: Path, rename_ids: bool, threshold: float) -> None:
     if not path.is_file():
         return
     try:
@@ -112,7 +115,8 @@ def _seal_sqlite(path: Path, rename_ids: bool) -> None:
     try:
         if rename_ids:
             rows = db.execute("SELECT id, count, last_access FROM usage").fetchall()
-            renamed = [(seal(i), c, a, i) for i, c, a in rows if seal(i) != i]
+            renamed = [(seal(i, threshold), c, a, i) for i, c, a in rows
+                       if seal(i, threshold) != i]
             for sealed, count, last, raw in renamed:
                 db.execute("DELETE FROM usage WHERE id=?", (raw,))
                 db.execute(
@@ -129,7 +133,7 @@ def _seal_sqlite(path: Path, rename_ids: bool) -> None:
         db.close()
 
 
-def _seal_sessions(folder: Path) -> None:
+def _seal_sessions(folder: Path, threshold: float) -> None:
     from lorestack.memory_layers.fsutil import write_atomic
 
     for path in folder.glob("*.json") if folder.is_dir() else ():
@@ -140,13 +144,13 @@ def _seal_sessions(folder: Path) -> None:
             continue
         if not isinstance(state, dict):
             continue
-        sealed = {k: [seal(v) if isinstance(v, str) else v for v in value]
+        sealed = {k: [seal(v, threshold) if isinstance(v, str) else v for v in value]
                   if isinstance(value, list) else value for k, value in state.items()}
         if sealed != state:
             write_atomic(path, json.dumps(sealed).encode("utf-8"), durable=False)
 
 
-def _redact_log(path: Path, keys: set[str]) -> None:
+def _redact_log(path: Path, keys: set[str], threshold: float) -> None:
     from lorestack.memory_layers.fsutil import write_atomic
 
     try:
@@ -155,6 +159,6 @@ def _redact_log(path: Path, keys: set[str]) -> None:
         return
     clean = text
     for key in sorted(keys, key=len, reverse=True):
-        clean = clean.replace(key, seal(key))
+        clean = clean.replace(key, seal(key, threshold))
     if clean != text:
         write_atomic(path, clean.encode("utf-8"), durable=False)

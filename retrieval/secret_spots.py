@@ -34,14 +34,14 @@ class SecretSpot:
             path = path[len(str(base)) + 1:]
         return f"{path} line {self.line}" if self.line else path
 
-    def shown_where(self, base: Path | None = None) -> str:
+    def shown_where(self, base: Path | None = None, threshold: float = 4.2) -> str:
         """`where`, with a file name holding a key sealed (the line number left readable)."""
-        path = shown_path(SecretSpot(self.path, None, self.kinds).where(base))
+        path = shown_path(SecretSpot(self.path, None, self.kinds).where(base), threshold)
         return f"{path} line {self.line}" if self.line else path
 
-    def describe(self, base: Path | None = None) -> str:
+    def describe(self, base: Path | None = None, threshold: float = 4.2) -> str:
         # a file may be named after the key it holds: the place is shown sealed too
-        return (f"{self.shown_where(base)}: looks like a secret "
+        return (f"{self.shown_where(base, threshold)}: looks like a secret "
                 f"({', '.join(self.kinds)}); indexed and shown redacted — remove it from the file "
                 "(or rename the file)")
 
@@ -132,7 +132,7 @@ def shown_path(path: str, threshold: float = 4.2) -> str:
     random token and the notice asking the user to rename the file named no file."""
     from lorestack.memory_layers.sealed_names import seal_path
 
-    return seal_path(str(path))
+    return seal_path(str(path), threshold)
 
 
 def shown_name(item_id: str, path: str, threshold: float = 4.2) -> tuple[str, str]:
@@ -142,4 +142,4 @@ def shown_name(item_id: str, path: str, threshold: float = 4.2) -> tuple[str, st
 
     if not path and not item_id or not name_kinds(item_id, path, threshold):
         return item_id, path
-    return seal(item_id), seal_path(path)
+    return seal(item_id, threshold), seal_path(path, threshold)

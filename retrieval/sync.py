@@ -99,7 +99,10 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
     # older one (which may have missed a secret) survives the upgrade
     guard_changed = catalog.get_meta("guard") != str(DETECTOR_VERSION)
     docs_changed = catalog.get_meta("docs") != str(DOCS_VERSION)  # docs gained fields
-    force = force or guard_changed or docs_changed
+    # names holding a secret are sealed at the guard's threshold: a new one re-reads every file
+    names = str(mem.settings.guard.entropy_threshold)
+    names_changed = (catalog.get_meta("names") or "4.2") != names  # 4.2 before it was kept
+    force = force or guard_changed or docs_changed or names_changed
     neighbours = _neighbour_signature(index)
     neighbours_changed = catalog.get_meta("neighbours") != neighbours
     if neighbours_changed:  # the indexed neighbour text and embeddings follow the settings
@@ -185,6 +188,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
         catalog.set_meta("guard", str(DETECTOR_VERSION))
     if docs_changed:
         catalog.set_meta("docs", str(DOCS_VERSION))
+    if names_changed:
+        catalog.set_meta("names", names)
     if neighbours_changed:
         catalog.set_meta("neighbours", neighbours)
     return content_changed or neighbours_changed

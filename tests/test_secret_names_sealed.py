@@ -157,10 +157,23 @@ def test_a_sealed_id_is_found_by_show_forget_and_supersede(repo, mem):
     assert fact != ids["The build cache lives in /var/cache/build for deploy jobs."]
     shown = runner.invoke(cli, ["show", fact, "--json"])
     assert shown.exit_code == 0 and "rotates monthly" in shown.output and GH not in shown.output
-    replaced = runner.invoke(cli, ["supersede", decision, "We use the staging bucket in eu-central-1"])
+    before = {p: p.read_bytes() for p in repo.joinpath(".memory").rglob("*.md")}
+    printed = []  # what each command answers, text and --json: sealed, as `list` shows it
+    replaced = runner.invoke(cli, ["supersede", decision, "We use the staging bucket in eu-central-1",
+                                   "--json"])
     assert replaced.exit_code == 0, replaced.output
+    printed.append(replaced.output)
     gone = runner.invoke(cli, ["forget", fact, "--reason", "rotated away"])
     assert gone.exit_code == 0, gone.output
+    printed.append(gone.output)
+    assert "archived " + fact in gone.output
+    back = runner.invoke(cli, ["restore", fact, "--json"])
+    assert back.exit_code == 0, back.output
+    assert json.loads(back.stdout)["item"]["id"] == fact
+    printed.append(back.output)
+    again = runner.invoke(cli, ["forget", fact, "--reason", "rotated away", "--json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["id"] == fact, again.output
+    printed.append(again.output)
     note = ids["The build cache lives in /var/cache/build for deploy jobs."]
 
     async def forget_over_mcp():
@@ -171,15 +184,26 @@ def test_a_sealed_id_is_found_by_show_forget_and_supersede(repo, mem):
         async with Client(build_server(str(repo))) as client:
             result = await client.call_tool("forget", {"id": note, "reason": "moved"})
             assert not result.is_error, result.content[0].text
+            printed.append(result.content[0].text)
     anyio.run(forget_over_mcp)
+    raw_printed = [(t[:6], text) for text in printed for t in TOKENS if t in text]
+    assert raw_printed == [], raw_printed
     listed = runner.invoke(cli, ["list"]).output
     assert "rotates monthly" not in listed and "eu-central-1" in listed
     assert "build cache" not in listed
     searched = runner.invoke(cli, ["search", "staging", "bucket", "--json"]).stdout
     assert AK not in searched and GH not in searched
+    # the markdown lorestack wrote (the new item's `supersedes`, ...) holds the id sealed; the
+    # user's own files aside (moved to archive/ and back under the name they gave them)
+    own = {p.name for p in files.values()}
+    written = [p for p in repo.joinpath(".memory").rglob("*.md")
+               if before.get(p) != p.read_bytes() and p.name not in own]
+    assert written  # the new decision, at least
     hits = _raw_copies([repo, Path(mem.home.root).parent], {
-        p for p in repo.joinpath(".memory").rglob("*.md")} | set(files.values()))
+        p for p in repo.joinpath(".memory").rglob("*.md") if p not in written})
     assert hits == [], hits  # the lock files are named after the files, sealed too
+    new = next(p for p in written if "eu-central-1" in p.name).read_text()
+    assert "[REDACTED:aws access key]~" in new and ids["Use the staging bucket in eu-west-1"] in new
 
 
 def test_an_index_from_before_sealing_is_named_by_doctor_and_cleaned_by_reindex(repo, mem):
@@ -210,3 +234,50 @@ def test_an_index_from_before_sealing_is_named_by_doctor_and_cleaned_by_reindex(
     assert _raw_copies([repo], set(files.values())) == []
     assert "written before names were sealed" not in runner.invoke(cli, ["doctor"]).output
     assert _sealed_ids(runner)  # the ids still list (and resolve, above)
+
+
+LOW = "note-kff3hc2g11h0jdhehjj32f0hhfk1"  # a secret at entropy_threshold 3.0, not at 4.2
+
+
+def test_a_name_is_sealed_at_the_configured_threshold_and_a_change_rewrites_the_index(repo):
+    """Whether a name holds a secret is decided at `guard.entropy_threshold`: the same threshold
+    seals it (it was always 4.2, so at 3.0 a flagged name went raw into list, the catalog,
+    tantivy and Chroma), and a change of the setting rewrites what the index holds."""
+    import sqlite3
+
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.secret_spots import shown_name, shown_path
+
+    (repo / ".memory" / "facts" / f"{LOW}.md").parent.mkdir(parents=True, exist_ok=True)
+    (repo / ".memory" / "facts" / f"{LOW}.md").write_text(
+        f"---\nid: {LOW}\ntype: fact\ntitle: The nightly job runs at two\n---\n\n"
+        "The nightly job runs at two.\n")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0  # at 4.2 the name is no secret
+    assert LOW in _sealed_ids(runner).values()
+    config = repo / ".memory" / "config.toml"
+    config.write_text(config.read_text() + "\n[guard]\nentropy_threshold = 3.0\n"
+                      if config.exists() else "[guard]\nentropy_threshold = 3.0\n")
+    assert Memory.open(repo).settings.guard.entropy_threshold == 3.0
+    shown = shown_name(LOW, f"facts/{LOW}.md", 3.0)
+    assert LOW not in shown[0] and LOW not in shown[1] and LOW not in shown_path(LOW, 3.0)
+    # the next command's sync rewrites the index sealed: no reindex asked for
+    found = runner.invoke(cli, ["search", "nightly", "job", "--json"])
+    assert found.exit_code == 0 and LOW not in found.stdout and "nightly" in found.stdout
+    sealed = _sealed_ids(runner)["The nightly job runs at two"]
+    assert sealed.startswith("[REDACTED:") and LOW not in sealed
+    shown_item = runner.invoke(cli, ["show", sealed, "--json"])
+    assert shown_item.exit_code == 0 and LOW not in shown_item.stdout, shown_item.output
+    db = sqlite3.connect(repo / ".memory" / ".index" / "catalog.sqlite")
+    rows = db.execute("SELECT id, payload FROM docs").fetchall() + db.execute(
+        "SELECT * FROM files").fetchall()
+    db.close()
+    assert not [r for r in rows if LOW in repr(r)]
+    # `remember --supersedes` (the raw id typed) answers with the sealed id and archive path
+    for args in (["--json"], []):
+        again = runner.invoke(cli, ["remember", "The nightly job runs at three", "--supersedes",
+                                    LOW, "--force", *args])
+        assert again.exit_code == 0 and "archive" in again.output, again.output
+        assert LOW not in again.output, again.output
+        back = runner.invoke(cli, ["restore", sealed])
+        assert back.exit_code == 0 and LOW not in back.output, back.output

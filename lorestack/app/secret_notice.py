@@ -131,7 +131,8 @@ def _notice(mem, session_id: str | None) -> str | None:
         return None
     base = mem.project.repo_dir if mem.project is not None else None
     # a file named after the key it holds would carry it here: the place is redacted too
-    places = "\n".join(f"- {s.shown_where(base)} ({', '.join(s.kinds)})"
+    threshold = mem.settings.guard.entropy_threshold
+    places = "\n".join(f"- {s.shown_where(base, threshold)} ({', '.join(s.kinds)})"
                        for s in new)
     return ("lorestack notice: a memory file holds what looks like a secret (shown redacted; "
             "the file keeps it and may be committed to git). Tell the user to remove it:\n"

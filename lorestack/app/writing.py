@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lorestack.app.models import (
     ChangeRequest,
     ChangeResponse,
@@ -51,9 +53,16 @@ def remember(request: RememberRequest, opener: Opener = open_memory) -> Remember
     if drafted is not None:
         draft = Draft(drafted_by=drafted.drafted_by, notes=list(drafted.notes),
                       kind=str(getattr(drafted.draft, "kind", "") or ""))
-    return RememberResponse(item=jsonable(written.item), path=str(written.path),
-                            archived=text_or_none(written.archived),
-                            duplicate_of=written.duplicate_of, draft=draft)
+    # a reinforced or superseded item may be one named after a key by hand: named sealed
+    from lorestack.memory_layers.sealed_names import seal, seal_path
+
+    threshold = mem.settings.guard.entropy_threshold
+    archived = text_or_none(written.archived)
+    return RememberResponse(item=_sealed_item(jsonable(written.item), threshold),
+                            path=seal_path(str(written.path), threshold),
+                            archived=seal_path(archived, threshold) if archived else archived,
+                            duplicate_of=seal(written.duplicate_of, threshold)
+                            if written.duplicate_of else written.duplicate_of, draft=draft)
 
 
 def log(request: LogRequest, opener: Opener = open_memory) -> LogResponse:
@@ -73,22 +82,56 @@ def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeRespon
     if request.action == "forget":
         full_id = _full_id(mem, request.id)  # a short id (as the context shows) answers whole
         path = operations.forget(mem, request.id, request.reason)
-        return ChangeResponse(action="forget", id=full_id, archived=str(path))
-    if request.action == "supersede":
+        done = ChangeResponse(action="forget", id=full_id, archived=str(path))
+    elif request.action == "supersede":
         written = operations.supersede(mem, request.id, request.text, title=request.title,
                                        tags=request.tags, redact=request.redact)
-        return ChangeResponse(action="supersede", id=written.item.id, path=str(written.path),
+        done = ChangeResponse(action="supersede", id=written.item.id, path=str(written.path),
                               archived=text_or_none(written.archived),
                               item=jsonable(written.item))
-    if request.action == "done":
+    elif request.action == "done":
         from lorestack.memory_layers.event_archive import close_todo
 
         event = close_todo(mem, request.id, request.text)
-        return ChangeResponse(action="done", id=event.id, item=jsonable(event))
-    restored = operations.restore(mem, request.id)
-    return ChangeResponse(action="restore", id=restored.item.id, path=str(restored.path),
-                          item=jsonable(restored.item),
-                          was_superseded_by=restored.was_superseded_by)
+        done = ChangeResponse(action="done", id=event.id, item=jsonable(event))
+    else:
+        restored = operations.restore(mem, request.id)
+        done = ChangeResponse(action="restore", id=restored.item.id, path=str(restored.path),
+                              item=jsonable(restored.item),
+                              was_superseded_by=restored.was_superseded_by)
+    return _sealed(done, mem.settings.guard.entropy_threshold)
+
+
+def _sealed(done: ChangeResponse, threshold: float) -> ChangeResponse:
+    """The answer with every id and path naming an item whose id or file name holds a key
+    (typed by hand) sealed, as `list` shows them: the CLI, MCP, the service and the viewer
+    print it, and a sealed id or path is found again (`Memory.get`, `unseal_path`)."""
+    from lorestack.memory_layers.sealed_names import seal, seal_path
+
+    return done.model_copy(update={
+        "id": seal(done.id, threshold),
+        "path": seal_path(done.path, threshold) if done.path else done.path,
+        "archived": seal_path(done.archived, threshold) if done.archived else done.archived,
+        "item": _sealed_item(done.item, threshold) if done.item is not None else None,
+        "was_superseded_by": _ids(done.was_superseded_by, threshold)})
+
+
+def _ids(value: Any, threshold: float) -> Any:
+    from lorestack.memory_layers.sealed_names import seal
+
+    if isinstance(value, list):
+        return [seal(v, threshold) if isinstance(v, str) else v for v in value]
+    return seal(value, threshold) if isinstance(value, str) else value
+
+
+def _sealed_item(item: dict[str, Any], threshold: float) -> dict[str, Any]:
+    """An item's JSON as an answer shows it: its id and links sealed, the rest redacted."""
+    from lorestack.memory_layers.secret_guard import redact_tree
+
+    links = {k: _ids(item[k], threshold) for k in ("id", "supersedes", "superseded_by")
+             if k in item}
+    rest = redact_tree({k: v for k, v in item.items() if k not in links}, threshold)[0]
+    return {k: links[k] if k in links else rest[k] for k in item}
 
 
 def _full_id(mem, given: str) -> str:

@@ -163,14 +163,17 @@ def _archive(request: Request, form: dict[str, list[str]]):
     from lorestack.app.models import ChangeRequest
     from lorestack.app.opening import given
     from lorestack.app.writing import change
+    from lorestack.memory_layers.sealed_names import unseal_path
 
     try:  # `lorestack forget ID --reason …`, as the CLI and MCP do it
-        target = Path(str(change(ChangeRequest(action="forget", id=item_id, reason=reason),
-                                 given(state.mem)).archived))
+        archived = str(change(ChangeRequest(action="forget", id=item_id, reason=reason),
+                              given(state.mem)).archived)
     except ConcurrentEdit as exc:
         return _rerender_item(request, state, summary, values, str(exc), 409)
+    # sealed when the file is named after a key: shown so, refreshed by its real path
+    target = Path(unseal_path(archived, state.mem.settings.guard.entropy_threshold))
     state.inventory.refresh(paths=[current.path, target])
-    return redirect(request, f"/items/{item_id}", f"archived {item_id} to {target}")
+    return redirect(request, f"/items/{item_id}", f"archived {item_id} to {archived}")
 
 
 # ---- review --------------------------------------------------------------------------------

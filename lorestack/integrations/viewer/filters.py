@@ -76,19 +76,24 @@ def shown(context, text):
 
     if not isinstance(text, str) or not text:
         return text
+    return redact_for_reading(text, _threshold(context))[0]
+
+
+def _threshold(context) -> float:
+    """The guard's threshold of the memory the viewer shows."""
     request = context.get("request")
     try:
-        threshold = request.app.state.viewer.mem.settings.guard.entropy_threshold
+        return request.app.state.viewer.mem.settings.guard.entropy_threshold
     except AttributeError:  # a page rendered without the viewer's state (tests, errors)
-        threshold = 4.2
-    return redact_for_reading(text, threshold)[0]
+        return 4.2
 
 
-def sealed(name) -> str:
+@pass_context
+def sealed(context, name) -> str:
     """An id or path as `list` shows it: a name holding a key (typed by hand) sealed."""
     from lorestack.memory_layers.sealed_names import seal_path
 
-    return seal_path(str(name)) if name else name
+    return seal_path(str(name), _threshold(context)) if name else name
 
 
 def install(env) -> None:

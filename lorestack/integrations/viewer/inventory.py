@@ -286,7 +286,7 @@ class Inventory:
         extra = it.model_extra or {}
         proposed = extra.get("proposed_supersedes")
         summary = ItemSummary(
-            id=seal(it.id),  # an id holding a key (typed by hand): shown as `list` shows it
+            id=seal(it.id, self.mem.settings.guard.entropy_threshold),  # an id holding a key (typed by hand): shown as `list` shows it
             type=it.type,
             layer=TYPE_LAYER[it.type],
             status=it.status,
@@ -316,7 +316,8 @@ class Inventory:
         global_: list = []
         for path, entry in self._items.items():
             if entry.summary is None:
-                snap.problems.append(sealed_line(f"{path}: {entry.problem}", path))
+                snap.problems.append(sealed_line(f"{path}: {entry.problem}", path,
+                                                 self.mem.settings.guard.entropy_threshold))
                 continue
             in_project = project_root is not None and project_root in path.parents
             (project if in_project else global_).append(entry.summary)

@@ -161,7 +161,7 @@ def load_current(state: ViewerState, summary: ItemSummary):
         loaded = store.load_file(summary.path)
     except FileNotFoundError:  # moved or removed since the last sweep
         return state.mem.get(summary.id)
-    if seal(loaded.item.id) != summary.id:  # the file changed under us: look it up properly
+    if seal(loaded.item.id, state.mem.settings.guard.entropy_threshold) != summary.id:  # the file changed under us: look it up properly
         return state.mem.get(summary.id)
     return loaded
 
