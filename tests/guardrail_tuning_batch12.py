@@ -42,7 +42,12 @@ FIRST_RUN = {"exact": 95, "wrong_blocks": 0, "silent_passes": 66, "lookalike_pas
 # run): the new categories and client modules (concepts.py), a member match as a guess that
 # keeps where the member is only taken away (judging.py), the FROM line as the image: exact
 # 120, silent passes 44, look-alikes 67 (load 7.9, 25 s).
-KEPT = {"exact": 120, "wrong_blocks": 0, "silent_passes": 44, "lookalike_pass": 67}
+# Then the lead (same session) let meaning apply again where a criterion's only keywords are
+# category members (a guessed scope): on batches 1-10 (not read for the change above) it had
+# let 2 violations pass in silence (no_print_debug, batch 7); here it costs 2 look-alikes
+# (pydantic_validation-p1/p2 use the product the rule chose and now answer "applies,
+# undecided"): 118 / 44 / 65, and tuning-1-11 is back at 700/0/163/291 (from 699/0/165/292).
+KEPT = {"exact": 118, "wrong_blocks": 0, "silent_passes": 44, "lookalike_pass": 65}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # one chosen product per category: the rule names the category (and maybe its choice),

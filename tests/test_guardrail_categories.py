@@ -104,3 +104,17 @@ def test_from_in_prose_is_no_image(confirmed, raw, applies):
              if f.id == ids["images"]]
     triggers = [t for f in found for t in f.triggers]
     assert any("from" in t for t in triggers) == applies, triggers
+
+
+def test_category_members_do_not_switch_meaning_off(tmp_path):
+    """Lead's check of the fourteenth session's merge: "Use the logging module rather than
+    print()" gained the logging category's members (loguru, pino, …) as keywords, a scope the
+    user never chose, and that turned off applicability by meaning: a debug print, flagged
+    "applies, undecided" before, passed (batch 7: 2 violations passed silently)."""
+    sentence = ("Use the logging module rather than print() in library code, and remove debug "
+                "prints before you push")
+    assert "loguru" in read_sentence(sentence).keywords
+    mem, ids = E.build(tmp_path / "logging", {"prints": (sentence, "warn")})
+    raw = "Leave a few prints in the sync loop so we can see what it does in production"
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids["prints"]) == "undecided"

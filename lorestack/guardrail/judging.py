@@ -10,6 +10,7 @@ from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.change_kind import shows
+from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.faults import judge_fault
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.left_out import judge_left_out
@@ -62,7 +63,12 @@ def judge_criterion(
     # applies everywhere (its terms decide); one that requires applies by meaning only, or
     # every proposal would miss what it requires.
     everywhere = accepted and spec.applies_to.is_empty() and not spec.require
-    if meaning is not None and (spec.drafted or spec.applies_to.is_empty()) and not everywhere:
+    # members of a category the sentence names (concepts.py) are a guess at its scope, not one
+    # the user chose: they must not switch meaning off ("Use the logging module rather than
+    # print()" gained loguru, pino, … and stopped applying to a debug print)
+    guessed = category_members(sentence)
+    chosen = spec.applies_to.paths or [k for k in spec.applies_to.keywords if k not in guessed]
+    if meaning is not None and (spec.drafted or not chosen) and not everywhere:
         ask = meaning
 
         def by_meaning() -> str | None:
