@@ -4,7 +4,8 @@ The journal is append-only for what happened; a person may still take an entry b
 moves one entry out of its day file into `archive/events/<day>.md` with the reason and the
 time (the archive is written first, so a crash between the two steps leaves the entry in both
 places, never in neither). `done` closes a todo or blocker with a new `progress` event whose
-`closes:<id>` tag the loader reads (a todo is open until a later event names its id).
+`closes:<id>` tag the loader reads (a todo is open until a later event names its id; an id
+typed around a key by hand is written, and read, sealed: `sealed_names.names`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from lorestack.core.errors import ConcurrentEdit, ItemNotFound, LorestackError
 from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.journal import render_event
 from lorestack.memory_layers.models import JournalEvent, now_utc
+from lorestack.memory_layers.sealed_names import is_sealed, names, seal, seals
 
 ARCHIVE_FOLDER = "events"
 CLOSABLE = ("todo", "blocker")
@@ -31,25 +33,49 @@ class FoundEvent:
 
 
 def find_event(mem, event_id: str) -> FoundEvent | None:
-    """The journal event with this full id, or whose random tail starts with this short id
-    (4+ characters, as the context shows it); None when no event matches."""
+    """The journal event with this full id, its sealed form (an id typed around a key by hand,
+    as every answer shows it: matched by its hash, whatever threshold sealed it), or whose
+    random tail starts with this short id (4+ characters, as the context shows it); None when
+    no event matches."""
     journal = mem.journal
     if journal is None:
         return None
     wanted = event_id.strip()
+    sealed = is_sealed(wanted)
     matches: dict[str, FoundEvent] = {}
     for day in journal.days():
         path = journal.day_file(day)
         for event in journal.read_file(path).events:
             tail = event.id.partition("-")[2]
-            if event.id == wanted:
+            if event.id == wanted or (sealed and seals(event.id, wanted)):
                 return FoundEvent(event, path)
             if len(wanted) >= 4 and "-" not in wanted and tail.startswith(wanted):
                 matches[event.id] = FoundEvent(event, path)
     if len(matches) > 1:
-        raise ItemNotFound(f"short id '{wanted}' matches {len(matches)} events "
-                           f"({', '.join(sorted(matches)[:5])}); give more of the id")
+        named = ", ".join(_shown(mem, i) for i in sorted(matches)[:5])
+        raise ItemNotFound(f"short id '{_shown(mem, wanted)}' matches {len(matches)} events "
+                           f"({named}); give more of the id")
     return next(iter(matches.values()), None)
+
+
+def _shown(mem, event_id: str) -> str:
+    """An event id as an answer or an error names it: sealed when typed around a key."""
+    return seal(event_id, mem.settings.guard.entropy_threshold)
+
+
+def sealed_event(mem, event: JournalEvent) -> JournalEvent:
+    """`event` as an answer shows it: its id and the ids its tags name (`closes:<id>`) sealed,
+    its text redacted, at the guard's threshold."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    threshold = mem.settings.guard.entropy_threshold
+    tags = []
+    for tag in event.tags:
+        head, colon, rest = tag.partition(":")
+        tags.append(f"{head}:{seal(rest, threshold)}" if colon and rest else seal(tag, threshold))
+    return event.model_copy(update={
+        "id": seal(event.id, threshold), "tags": tags,
+        "text": redact_for_reading(event.text, threshold)[0]})
 
 
 def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
@@ -86,7 +112,7 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         raise LorestackError("say why: --reason is required so the archive explains itself")
     found = find_event(mem, event_id)
     if found is None:
-        raise ItemNotFound(f"no journal event with id '{event_id}'")
+        raise ItemNotFound(f"no journal event with id '{_shown(mem, event_id)}'")
     journal = mem.require_project().journal
     event = found.event
     reason = mem.guard(reason.strip(), where="reason")
@@ -101,7 +127,7 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         lines = raw.split("\n")
         span = _entry_span(lines, event.id)
         if span is None:
-            raise LorestackError(f"{found.path}: the entry {event.id} is not whole; fix the file "
+            raise LorestackError(f"{found.path}: the entry {_shown(mem, event.id)} is not whole; fix the file "
                                  "by hand (`lorestack doctor` shows the problem)")
         header = "" if target.exists() else f"# Archived events of {found.path.stem}\n\n"
         with locked(journal.paths.locks_dir, f"archive-{found.path.name}"):
@@ -114,7 +140,7 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         kept = lines[:span[0]] + lines[span[1]:]
         def unchanged() -> None:  # a hand edit saved meanwhile is kept, not overwritten
             if found.path.read_bytes() != before:
-                raise ConcurrentEdit(f"{found.path} changed on disk while {event.id} was being "
+                raise ConcurrentEdit(f"{found.path} changed on disk while {_shown(mem, event.id)} was being "
                                      "archived; the day was left as it is (the entry is in the "
                                      f"archive too: {target}), re-run")
 
@@ -127,16 +153,17 @@ def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     """Close a todo or blocker: a `progress` event tagged `closes:<id>` that says what closed."""
     found = find_event(mem, event_id)
     if found is None:
-        raise ItemNotFound(f"no journal event with id '{event_id}'; `lorestack list --type event` "
-                           "shows ids")
+        raise ItemNotFound(f"no journal event with id '{_shown(mem, event_id)}'; "
+                           "`lorestack list --type event` shows ids")
     todo = found.event
+    shown = _shown(mem, todo.id)  # a todo id typed around a key is told, and linked, sealed
     if todo.kind not in CLOSABLE:
-        raise LorestackError(f"{todo.id} is a {todo.kind}, not a todo or blocker; "
-                             f"`lorestack forget {todo.id} --reason …` archives it instead")
-    tag = f"closes:{todo.id}"
+        raise LorestackError(f"{shown} is a {todo.kind}, not a todo or blocker; "
+                             f"`lorestack forget {shown} --reason …` archives it instead")
+    tag = f"closes:{shown}"  # the loader reads a sealed id as naming the todo (`names`)
     later = [e for e in mem.journal.read_all(since=todo.time).events if e.id != todo.id]
-    if any(tag in e.tags or todo.id in e.text for e in later):
-        raise LorestackError(f"{todo.id} is closed already")
+    if any(names(" ".join([e.text, *e.tags]), todo.id) for e in later):
+        raise LorestackError(f"{shown} is closed already")
     from lorestack.memory_layers.operations import log_event
 
     text = f"Done: {todo.title}" + (f" — {note.strip()}" if note and note.strip() else "")

@@ -150,10 +150,11 @@ def ensure_cache_dir(path: Path) -> Path | None:
 @contextmanager
 def locked(lock_dir: Path, name: str, timeout: float = LOCK_TIMEOUT_S):
     """An inter-process lock named `name`, kept outside tracked files. A name holding a key
-    (an item's file named after one, by hand) is sealed: the lock file is a derived file too."""
-    from lorestack.memory_layers.sealed_names import seal
+    (an item's file named after one, by hand) is sealed: the lock file is a derived file too,
+    at a threshold every process agrees on (`sealed_names.LOCK_THRESHOLD`)."""
+    from lorestack.memory_layers.sealed_names import LOCK_THRESHOLD, seal
 
-    name = seal(name)
+    name = seal(name, LOCK_THRESHOLD)
     if not lock_dir.is_dir():
         ensure_cache_dir(lock_dir.parent)
         ensure_cache_dir(lock_dir)

@@ -166,17 +166,21 @@ class Memory:
                 return store.find(item_id)
             except ItemNotFound:
                 continue
-        from lorestack.memory_layers.sealed_names import is_sealed, seal
+        from lorestack.memory_layers.sealed_names import is_sealed, seal, seals
 
         ids = [li.item.id for li in self.load_items(include_archived=True).items]
+        threshold = self.settings.guard.entropy_threshold
         if is_sealed(item_id):  # an id holding a key, as every command and derived file shows it
-            threshold = self.settings.guard.entropy_threshold
-            full = next((i for i in ids if seal(i, threshold) == item_id), None)
-        else:
-            full = self._expand_short_id(item_id, ids)
+            # by its hash: a seal printed under another guard.entropy_threshold still resolves
+            full = next((i for i in ids if seals(i, item_id)), None)
+        else:  # a raw name typed, for a file lorestack rewrote with its id sealed; a short id
+            full = next((i for i in ids if seals(item_id, i)), None) or self._expand_short_id(
+                item_id, ids, threshold)
         if full is not None and full != item_id:
             return self.get(full)
-        raise ItemNotFound(f"no memory item or event with id '{item_id}'; `lorestack list` shows ids")
+        # the id as typed may be a raw key (an id named after one): told sealed, as `list` shows it
+        raise ItemNotFound(f"no memory item or event with id '{seal(item_id, threshold)}'; "
+                           "`lorestack list` shows ids")
 
     def check_input(self, text: str, *, where: str = "input") -> None:
         """Refuse input that would be stored invisible, break a writer, or stall every read."""
@@ -185,16 +189,19 @@ class Memory:
         check_input_text(text, where=where, max_bytes=self.settings.limits.max_item_bytes)
 
     @staticmethod
-    def _expand_short_id(short: str, ids) -> str | None:
+    def _expand_short_id(short: str, ids, threshold: float = 4.2) -> str | None:
         """The one id whose random tail starts with `short` (4+ characters); None if none,
-        an error naming the candidates if several."""
+        an error naming the candidates (sealed when one holds a key) if several."""
+        from lorestack.memory_layers.sealed_names import seal
+
         short = short.strip()
         if len(short) < 4 or "-" in short:
             return None
         matches = sorted({i for i in ids if i.partition("-")[2].startswith(short)})
         if len(matches) > 1:
-            raise ItemNotFound(f"short id '{short}' matches {len(matches)} items "
-                               f"({', '.join(matches[:5])}); give more of the id")
+            named = ", ".join(seal(m, threshold) for m in matches[:5])
+            raise ItemNotFound(f"short id '{seal(short, threshold)}' matches {len(matches)} "
+                               f"items ({named}); give more of the id")
         return matches[0] if matches else None
 
     def guard(self, text: str, *, redact: bool | None = None, where: str = "input") -> str:

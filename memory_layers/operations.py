@@ -210,8 +210,17 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
 def _archive(mem: Memory, loaded, *, reason: str, superseded_by: str | None = None) -> Path:
     store = mem.store_for(loaded.item.scope)
     if loaded.item.status == "archived":
-        raise LorestackError(f"'{loaded.item.id}' is already archived ({loaded.path})")
+        raise LorestackError(f"'{_shown(mem, loaded.item.id)}' is already archived "
+                             f"({_shown(mem, str(loaded.path), path=True)})")
     return store.archive(loaded, reason=reason, superseded_by=superseded_by)
+
+
+def _shown(mem: Memory, name: str, *, path: bool = False) -> str:
+    """An id or path as an error names it: sealed when typed around a key (as `list` shows it)."""
+    from lorestack.memory_layers.sealed_names import seal, seal_path
+
+    threshold = mem.settings.guard.entropy_threshold
+    return seal_path(name, threshold) if path else seal(name, threshold)
 
 
 def supersede(mem: Memory, old_id: str, text: str, *, title: str | None = None, tags=None,
@@ -284,7 +293,7 @@ def restore(mem: Memory, item_id: str) -> Restored:
     replacement are kept under `restored` so the history reads both ways."""
     loaded = mem.get(item_id)
     if loaded.item.status != "archived":
-        raise LorestackError(f"'{item_id}' is not archived (status {loaded.item.status}); "
+        raise LorestackError(f"'{_shown(mem, item_id)}' is not archived (status {loaded.item.status}); "
                              "nothing to restore")
     item = loaded.item.model_copy(deep=True)
     extra = dict(item.model_extra or {})
@@ -409,18 +418,11 @@ def show(mem: Memory, item_id: str, *, redact: bool = False):
     try:
         loaded = mem.get(item_id)
     except ItemNotFound:
-        if mem.journal is not None:
-            events = mem.journal.read_all().events
-            event = next((e for e in events if e.id == item_id), None)
-            full = None if event else mem._expand_short_id(item_id, (e.id for e in events))
-            event = event or next((e for e in events if e.id == full), None)
-            if event is not None:
-                if redact:
-                    from lorestack.memory_layers.secret_guard import redact_for_reading
+        from lorestack.memory_layers.event_archive import find_event, sealed_event
 
-                    text = redact_for_reading(event.text, mem.settings.guard.entropy_threshold)[0]
-                    event = event.model_copy(update={"text": text})
-                return event
+        found = find_event(mem, item_id)  # by full, sealed or short id
+        if found is not None:
+            return sealed_event(mem, found.event) if redact else found.event
         raise
     if redact:
         from dataclasses import replace

@@ -8,12 +8,14 @@ cache, session files, secrets.json, lock files, hooks.log) and every command's o
 sealed form instead: the name redacted as the text is, then `~` and the first hex digits of the
 sha256 of the raw name (`[REDACTED:github token]~3f9a0c12de`). Two such names stay two keys,
 the same name gives the same seal at every sync, and `show`/`forget`/`done`/`supersede` find the
-item from it (`Memory.get`). A name that holds no secret is returned unchanged.
+item or event from it (`Memory.get`, `event_archive.find_event`). A name that holds no secret is
+returned unchanged.
 
 A name is sealed at the same detector threshold as the text (`guard.entropy_threshold`): a
 name the detector flags is never kept raw. Callers holding settings pass it; the default is the
 settings' default. The index records the threshold it was sealed at (`retrieval/sync.py`), so a
-change of the setting rewrites it.
+change of the setting rewrites it. A seal is resolved by its hash alone (`seals`): one printed
+under another threshold (pasted into a note, a script, an issue) still names its item.
 """
 
 from __future__ import annotations
@@ -28,7 +30,17 @@ P = TypeVar("P", bound=BaseException)
 
 SEAL_HEX = 10
 DEFAULT_THRESHOLD = 4.2  # GuardSettings.entropy_threshold
+# Lock files are named by every process that takes the lock, whatever its settings (a hook with
+# an environment overlay, the service, a CLI run with another config), so their names cannot
+# follow guard.entropy_threshold: two processes would lock two files. They are sealed at the
+# lowest threshold instead. The threshold moves one test only (a token's entropy against
+# min(threshold, ...) in `secret_guard.looks_random`), so at 0 the detector flags every name
+# that any setting would: a key the user's lower threshold catches never names a lock file
+# raw (measured: at 3.0, `file-note-kff3….md.lock` before). A harmless name it also seals is
+# only a lock file's name, unique by its hash.
+LOCK_THRESHOLD = 0.0
 _SEALED = re.compile(r"\[REDACTED:[^\]]+\].*~[0-9a-f]{" + str(SEAL_HEX) + "}", re.S)
+_TAIL = re.compile(r"~([0-9a-f]{" + str(SEAL_HEX) + r"})\Z")
 
 
 # names already read, with what the detector found in them: a sync reads each file's name for
@@ -58,8 +70,26 @@ def seal(name: str, threshold: float = DEFAULT_THRESHOLD) -> str:
     clean, kinds = redact_name(name, threshold)
     if not kinds:
         return name
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:SEAL_HEX]
-    return f"{clean}~{digest}"
+    return f"{clean}~{name_digest(name)}"
+
+
+def name_digest(name: str) -> str:
+    """The hash a seal of `name` ends with (whatever the threshold it was sealed at)."""
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:SEAL_HEX]
+
+
+def seals(raw: str, sealed: str) -> bool:
+    """Whether `sealed` is a seal of the name `raw`, at this threshold or any other: the
+    redacted part depends on the threshold, the hash of the raw name does not."""
+    if "[REDACTED:" not in sealed:
+        return False
+    tail = _TAIL.search(sealed)
+    return tail is not None and tail.group(1) == name_digest(raw)
+
+
+def names(text: str, raw: str) -> bool:
+    """Whether `text` (an event's text or tags) names `raw`, as it is or sealed."""
+    return raw in text or ("[REDACTED:" in text and f"~{name_digest(raw)}" in text)
 
 
 def seal_path(path: str, threshold: float = DEFAULT_THRESHOLD) -> str:
@@ -75,9 +105,10 @@ def is_sealed(name: str) -> bool:
     return "[REDACTED:" in name and _SEALED.search(name) is not None
 
 
-def unseal_path(path: str, threshold: float = DEFAULT_THRESHOLD) -> str:
+def unseal_path(path: str) -> str:
     """The real file a sealed path stands for (each sealed part found among its folder's
-    entries); the path unchanged when it holds no seal or no entry matches any more."""
+    entries by its hash, whatever threshold sealed it); the path unchanged when it holds no seal
+    or no entry matches any more."""
     if not is_sealed(path):
         return path
     parts = path.split(os.sep)
@@ -86,10 +117,10 @@ def unseal_path(path: str, threshold: float = DEFAULT_THRESHOLD) -> str:
         if out and is_sealed(part):
             folder = os.sep.join(out) or os.sep
             try:
-                names = os.listdir(folder)
+                entries = os.listdir(folder)
             except OSError:
                 return path
-            match = next((n for n in names if seal(n, threshold) == part), None)
+            match = next((n for n in entries if seals(n, part)), None)
             if match is None:
                 return path
             part = match

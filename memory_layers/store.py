@@ -314,10 +314,26 @@ class MemoryStore:
                     )
 
             still(old)
+            item = self._named_sealed(path, item)
             # checked again once the new bytes are on disk: an editor's save during the write
             # and fsync (milliseconds) is refused, not overwritten
             write_atomic(path, serialize_item(item, comments_from=old).encode("utf-8"),
                          before_replace=lambda: still(self._bytes_or_none(path)))
+
+    def _named_sealed(self, path: Path, item: MemoryItem) -> MemoryItem:
+        """`item` as lorestack writes it from the file at `path`: an id (or a title) that was
+        derived from the file's name, which a person typed a key into, goes into the frontmatter
+        sealed, as every derived file and answer names it. A file without frontmatter has no
+        id of its own; the first one lorestack writes must not be the raw key."""
+        from lorestack.memory_layers.sealed_names import seal
+
+        if item.id != path.stem:
+            return item
+        sealed = seal(item.id, self.name_threshold)
+        if sealed == item.id:
+            return item
+        title = sealed if item.title == path.stem else item.title
+        return item.model_copy(update={"id": sealed, "title": title})
 
     def _bytes_or_none(self, path: Path) -> bytes | None:
         try:
@@ -385,6 +401,7 @@ class MemoryStore:
                 raise ConcurrentEdit(
                     f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
             # the new copy first: a crash in between leaves two copies, never none
+            item = self._named_sealed(loaded.path, item)
             write_atomic(target, serialize_item(item, comments_from=old).encode("utf-8"))
             # and the original checked again just before it goes: an edit saved while the copy
             # was written stays, and the copy is taken back

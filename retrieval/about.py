@@ -59,7 +59,7 @@ def anchored_to(mem, path: str) -> list:
             continue
         try:
             item = project.store.load_file(Path(unseal_path(
-                str(project.paths.root / row["path"]), mem.settings.guard.entropy_threshold))).item
+                str(project.paths.root / row["path"])))).item
         except (OSError, LorestackError):
             continue  # changed since the scan: the next look settles it
         if item.status == "active" and item.anchors and index.about(list(item.anchors), path):

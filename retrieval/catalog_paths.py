@@ -68,7 +68,7 @@ class StoreRoots:
         root = (self.roots.get(tag) if sep and len(tag) == 1 and not rel.startswith(("/", "\\"))
                 else None)
         path = f"{root}{os.sep}{rel}" if root is not None else key
-        return unseal_path(path, self.threshold) if is_sealed(rel) else path
+        return unseal_path(path) if is_sealed(rel) else path
 
     def text_key(self, text: str) -> str:
         """A problem line with the roots replaced by markers (so it survives a move)."""

@@ -170,7 +170,7 @@ class RootView:
         for item_id in ids:
             rel = index.get(item_id)
             if rel is not None:
-                found[item_id] = unseal_path(base + rel.replace("/", os.sep), self.threshold)
+                found[item_id] = unseal_path(base + rel.replace("/", os.sep))
         return found
 
     @property

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import JournalEvent
-from lorestack.memory_layers.sealed_names import DEFAULT_THRESHOLD, is_sealed, seal
+from lorestack.memory_layers.sealed_names import DEFAULT_THRESHOLD, is_sealed, names, seal, seals
 from lorestack.retrieval.context_cache import RootCache
 from lorestack.retrieval.hits import Hit
 from lorestack.retrieval.render_context import (
@@ -239,9 +239,10 @@ def recent_events(mem: Memory, now: datetime, days: int, todo_days: int):
 
 
 def is_open(event, events) -> bool:
-    """A todo is open until a later event names its id."""
+    """A todo is open until a later event names its id (or its seal: `done` on an id typed
+    around a key writes `closes:<sealed id>`)."""
     later = [e for e in events if e.time >= event.time and e.id != event.id]
-    return not any(event.id in e.text or event.id in " ".join(e.tags) for e in later)
+    return not any(event.id in e.text or names(" ".join(e.tags), event.id) for e in later)
 
 
 class DayCache:
@@ -319,7 +320,7 @@ def hit_block(
             return kept[2]
     loaded = _load_item(mem, hit, known_path)
     threshold = mem.settings.guard.entropy_threshold
-    if (loaded is None or not _same_id(loaded.item.id, hit.id, threshold)
+    if (loaded is None or not _same_id(loaded.item.id, hit.id)
             or loaded.item.status != "active"):
         block = None
     else:
@@ -353,9 +354,9 @@ def _stamp(path: str) -> tuple[int, int, int] | None:
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
-def _same_id(item_id: str, hit_id: str, threshold: float) -> bool:
+def _same_id(item_id: str, hit_id: str) -> bool:
     """The hit is this item: the index holds an id with a key in it sealed."""
-    return item_id == hit_id or (is_sealed(hit_id) and seal(item_id, threshold) == hit_id)
+    return item_id == hit_id or seals(item_id, hit_id)  # by hash, whatever the threshold
 
 
 def _load_item(mem: Memory, hit: Hit, known_path: str | None):

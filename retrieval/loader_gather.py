@@ -64,8 +64,7 @@ def catalog_hits(views, query: str, k: int) -> list[LightHit]:
         for n, row in enumerate(view.rows()):
             shared = len(words & set(re.findall(r"[a-z0-9]{3,}", row.line.lower())))
             if shared:
-                path = unseal_path(str(view.root / row.path) if view.root else row.path,
-                                   view.threshold)
+                path = unseal_path(str(view.root / row.path) if view.root else row.path)
                 scored.append((-shared, n, LightHit(row.id, "item", path)))
     scored.sort(key=lambda t: (t[0], t[1]))
     return [hit for _s, _n, hit in scored[:k]]

@@ -38,8 +38,7 @@ def remembered_hits(views, limit: int = REMEMBERED_MAX) -> list[LightHit]:
     for view in views:
         for row in view.rows():
             if row.type in REMEMBERED_TYPES:
-                path = unseal_path(str(view.root / row.path) if view.root else row.path,
-                                   view.threshold)
+                path = unseal_path(str(view.root / row.path) if view.root else row.path)
                 out.append(LightHit(row.id, "item", path))
                 if len(out) >= limit:
                     return out

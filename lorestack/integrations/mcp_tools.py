@@ -85,7 +85,7 @@ def forget(mem: Memory, id: str, reason: str) -> dict[str, Any]:
     from lorestack.app.writing import change
 
     done = change(ChangeRequest(action="forget", id=id, reason=reason), _given(mem))
-    return {"id": id, "archived_to": done.archived}
+    return {"id": done.id, "archived_to": done.archived}  # sealed, as `list_memories` names it
 
 
 def list_memories(mem: Memory,

@@ -171,7 +171,7 @@ def _archive(request: Request, form: dict[str, list[str]]):
     except ConcurrentEdit as exc:
         return _rerender_item(request, state, summary, values, str(exc), 409)
     # sealed when the file is named after a key: shown so, refreshed by its real path
-    target = Path(unseal_path(archived, state.mem.settings.guard.entropy_threshold))
+    target = Path(unseal_path(archived))
     state.inventory.refresh(paths=[current.path, target])
     return redirect(request, f"/items/{item_id}", f"archived {item_id} to {archived}")
 
