@@ -188,7 +188,7 @@ def test_a_huge_file_is_read_truncated_with_a_warning(repo):
         + "omegamarker at the very end\n"
     )
     assert big.stat().st_size > 3_000_000
-    env = {"LORESTACK_LIMITS__MAX_FILE_BYTES": "65536"}
+    env = {"LORESTACK_LIMITS__MAX_FILE_BYTES": "16384"}
     proc = run_cli("search", "alphamarker", "--mode", "bm25", cwd=repo, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "huge-dump" in proc.stdout
