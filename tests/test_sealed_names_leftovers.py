@@ -15,6 +15,7 @@ import anyio
 from click.testing import CliRunner
 
 from lorestack.cli.main import cli
+from tests.conftest import run_cli
 
 GH = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 AK = "AKIAIOSFODNN7EXAMPLE"
@@ -102,6 +103,18 @@ def test_event_ids_typed_by_hand_are_sealed_in_every_answer(repo):
     printed.append(not_todo.output)
     mem = Memory.open(repo)
     assert [e.text for e in open_todos(mem)] == []
+    # the session's context and what the prompt hook keeps of it (sessions/*.json) name the
+    # events sealed too (before: the raw id in the context's todo line, at 4.2 only redacted)
+    told = runner.invoke(cli, ["context", "--query", "staging bucket"]).output
+    assert "staging bucket" in told, told
+    printed.append(told)
+    hooked = run_cli("hook", "prompt", cwd=repo, input=json.dumps({
+        "session_id": "s-events", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
+        "prompt": "where did the staging bucket move?"}))
+    assert hooked.returncode == 0, hooked.stderr
+    printed.append(hooked.stdout)
+    kept = [p.read_text() for p in (repo / ".memory" / ".index").rglob("*.json")]
+    assert kept and not [k for k in kept if GH in k or AK in k]
     written = day.read_text().split(f"<!-- /lorestack:event note-{AK} -->", 1)[1]
     assert "Done: rotate the deploy token" in written and GH not in written, written
     # the service's path (JSON in, JSON out) and MCP forget answer sealed too
@@ -177,3 +190,37 @@ def test_lock_names_follow_a_lower_threshold(repo):
         assert result.exit_code == 0 and LOW not in result.output, (args, result.output)
     assert list((memory / ".index" / "locks").glob("file-*.lock"))  # the file's lock was taken
     assert _index_hits(memory, (LOW,)) == []
+
+
+def test_the_loader_and_its_cache_redact_at_the_configured_threshold(repo):
+    """At entropy_threshold 3.0, a key typed by hand into a caveat's title and body (resident:
+    cached whole), a fact found for the query, and a journal event reach neither the session
+    (`context`, the prompt hook's context) nor the loader's cache. Before: the render redacted
+    at a fixed 4.2, so they were shown raw and cached raw (catalog-project.tsv, the manifest,
+    resident-project.json)."""
+    memory = repo / ".memory"
+    for folder in ("facts", "caveats"):
+        (memory / folder).mkdir(parents=True, exist_ok=True)
+    (memory / "caveats" / "rotate.md").write_text(
+        f"---\nid: caveat-rotate\ntype: caveat\ntitle: Never reuse {LOW_TITLE}\n---\n\n"
+        f"Never reuse the old deploy key {LOW_BODY} after a rotation.\n")
+    (memory / "facts" / "staging.md").write_text(
+        "---\nid: fact-staging\ntype: fact\ntitle: The staging deploy key\n---\n\n"
+        f"The staging deploy key is {LOW_BODY} until the rotation.\n")
+    _set_threshold(repo, 3.0)
+    runner = CliRunner()
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "rotate the staging deploy key"])
+    assert logged.exit_code == 0, logged.output
+    day = next((memory / "journal").glob("*.md"))  # the key typed into the entry by hand
+    day.write_text(day.read_text().replace("rotate the staging deploy key",
+                                           f"rotate the staging deploy key {LOW_TITLE}"))
+    keys = (LOW_TITLE, LOW_BODY)
+    for args in (["reindex"], ["context"], ["context", "--query", "staging deploy key"],
+                 ["search", "staging", "deploy", "key", "--json"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, (args, result.output)
+        assert not any(k in result.output for k in keys), (args, result.output)
+    told = runner.invoke(cli, ["context", "--query", "staging deploy key"]).output
+    assert "Never reuse" in told and "staging deploy key" in told, told
+    assert list((memory / ".index" / "loader").glob("*")), "the loader's cache was written"
+    assert _index_hits(memory, keys) == []
