@@ -38,9 +38,8 @@ from lorestack.retrieval.render_context import (
     longest_tilde_fence,
 )
 
-# 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding
-# a secret is left out (counted in `secret_anchors`); 5: an id or path holding a key is sealed;
-# 6: titles and bodies redacted at guard.entropy_threshold (a 5 at 3.0 held them raw)
+# 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding a
+# secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold
 CACHE_VERSION = 6
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
@@ -406,11 +405,9 @@ class RootCache:
                             file_tokens, item.title, self.threshold)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item, self.threshold) if resident else ""
-        # a secret typed into the file by hand is kept out of the cache too, not only out of
-        # what it renders (the same detector at the same threshold, so the rendered text is the
-        # same; the cache is rebuilt when guard.entropy_threshold changes: `names` above)
-        title = redact_for_reading(item.title, self.threshold)[0]
-        body = redact_for_reading(body, self.threshold)[0]
+        # a secret typed into the file by hand is kept out of the cache too (the render's
+        # detector and threshold; a change of guard.entropy_threshold rebuilds it: `names`)
+        title, body = (redact_for_reading(t, self.threshold)[0] for t in (item.title, body))
         # an anchor names a file to match: a redacted one would match nothing (and read as
         # "deleted"), so one holding a secret is left out; the file keeps it for the pre-tool
         # look-up (`about.anchored_to` reads the item for such a row)
