@@ -9,6 +9,7 @@ for a raw key; every one of them failed before its fix.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import anyio
@@ -224,3 +225,29 @@ def test_the_loader_and_its_cache_redact_at_the_configured_threshold(repo):
     assert "Never reuse" in told and "staging deploy key" in told, told
     assert list((memory / ".index" / "loader").glob("*")), "the loader's cache was written"
     assert _index_hits(memory, keys) == []
+
+
+def test_the_viewer_names_a_file_it_refused_to_archive_sealed(repo, mem):
+    """The viewer's archive of a file named after a key, refused because the file changed since
+    the page was shown, names the file sealed, as its pages do. Before: the raw path."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.sealed_names import seal
+
+    bare = repo / ".memory" / "facts" / f"notes-{GH}.md"
+    bare.parent.mkdir(parents=True, exist_ok=True)
+    bare.write_text("The build cache lives in /var/cache/build for deploy jobs.\n")
+    viewer = create_app(mem, "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        page = web.post(f"/items/{quote(seal(f'notes-{GH}'), safe='')}/archive",
+                        data={"_token": "tok-1", "reason": "gone", "checksum": "stale"})
+        assert page.status_code == 409 and "changed on disk" in page.text, page.status_code
+        outside = re.sub(r"<textarea.*?</textarea>", "", page.text, flags=re.S)
+        assert GH not in outside, outside[-600:]
+    finally:
+        viewer.state.close()
