@@ -20,6 +20,7 @@ from tests.conftest import run_cli
 
 GH = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 AK = "AKIAIOSFODNN7EXAMPLE"
+GH2 = "ghp_zyxwvutsrqponmlkjihgfedcba9876543210"
 LOW = "note-kff3hc2g11h0jdhehjj32f0hhfk1"  # a secret at entropy_threshold 3.0, not at 4.2
 LOW_TITLE = "kff3hc2g11h0jdhehjj32f0hhfk1"  # the same, in a caveat's title
 LOW_BODY = "hh3kdf1gg00jkhdf2jjh3kkf1dd2gh"  # and in its body
@@ -102,6 +103,12 @@ def test_event_ids_typed_by_hand_are_sealed_in_every_answer(repo):
     not_todo = runner.invoke(cli, ["done", note])
     assert not_todo.exit_code != 0 and "not a todo" in not_todo.output, not_todo.output
     printed.append(not_todo.output)
+    # a todo with a key typed into its words by hand closes too (its "Done: …" redacted)
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "renew the staging key"])
+    day.write_text(day.read_text().replace("renew the staging key", f"renew the staging key {GH2}"))
+    renewed = runner.invoke(cli, ["done", logged.output.split()[-1]])
+    assert renewed.exit_code == 0 and GH2 not in renewed.output, renewed.output
+    assert day.read_text().count(GH2) == 1  # the user's own entry only
     mem = Memory.open(repo)
     assert [e.text for e in open_todos(mem)] == []
     # the session's context and what the prompt hook keeps of it (sessions/*.json) name the
