@@ -165,7 +165,6 @@ def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     if any(names(" ".join([e.text, *e.tags]), todo.id) for e in later):
         raise LorestackError(f"{shown} is closed already")
     from lorestack.memory_layers.operations import log_event
-
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
     # the todo's own words, a key typed into them by hand redacted (the guard would refuse the
