@@ -165,7 +165,11 @@ def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     if any(names(" ".join([e.text, *e.tags]), todo.id) for e in later):
         raise LorestackError(f"{shown} is closed already")
     from lorestack.memory_layers.operations import log_event
+    from lorestack.memory_layers.secret_guard import redact_for_reading
 
-    text = f"Done: {todo.title}" + (f" — {note.strip()}" if note and note.strip() else "")
+    # the todo's own words, a key typed into them by hand redacted (the guard would refuse the
+    # whole entry, and the todo could never be closed); the note is the user's, guarded as usual
+    said = redact_for_reading(todo.title, mem.settings.guard.entropy_threshold)[0]
+    text = f"Done: {said}" + (f" — {note.strip()}" if note and note.strip() else "")
     when = max(now_utc(), todo.time.astimezone(timezone.utc))
     return log_event(mem, text, "progress", tags=[tag], time=when)

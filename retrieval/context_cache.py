@@ -38,9 +38,9 @@ from lorestack.retrieval.render_context import (
     longest_tilde_fence,
 )
 
-# 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding
-# a secret is left out (counted in `secret_anchors`); 5: an id or path holding a key is sealed
-CACHE_VERSION = 5
+# 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding a
+# secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold
+CACHE_VERSION = 6
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -402,16 +402,16 @@ class RootCache:
         verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         # a criterion's verdict travels with its catalog line (when it is not resident)
         line = catalog_line(shown, f"{item.type}/{verdict}" if verdict else item.type,
-                            file_tokens, item.title)
+                            file_tokens, item.title, self.threshold)
         resident = is_resident(item.id, item.type) and item.status == "active"
-        body = item_body(item) if resident else ""
-        # a secret typed into the file by hand is kept out of the cache too, not only out of
-        # what it renders (the same detector, so the rendered text is the same)
-        title, body = redact_for_reading(item.title)[0], redact_for_reading(body)[0]
+        body = item_body(item, self.threshold) if resident else ""
+        # a secret typed into the file by hand is kept out of the cache too (the render's
+        # detector and threshold; a change of guard.entropy_threshold rebuilds it: `names`)
+        title, body = (redact_for_reading(t, self.threshold)[0] for t in (item.title, body))
         # an anchor names a file to match: a redacted one would match nothing (and read as
         # "deleted"), so one holding a secret is left out; the file keeps it for the pre-tool
         # look-up (`about.anchored_to` reads the item for such a row)
-        anchors = [a for a in item.anchors if not has_secret(a)]
+        anchors = [a for a in item.anchors if not has_secret(a, self.threshold)]
         pinned = dict((item.model_extra or {}).get("anchored") or {}) if resident else {}
         # an id or file name holding a key (typed by hand) is cached sealed, as the index
         # holds it (readers find the file with `unseal_path`)
@@ -424,7 +424,7 @@ class RootCache:
             body=body, body_tokens=self.memo.exact(body), tilde=longest_tilde_fence(body),
             verdict=verdict, sha=sha, mtime_ns=entry.mtime_ns, size=entry.size,
             anchors=anchors, secret_anchors=len(item.anchors) - len(anchors),
-            anchored={k: v for k, v in pinned.items() if not has_secret(str(k))},
+            anchored={k: v for k, v in pinned.items() if not has_secret(str(k), self.threshold)},
             anchor_commit=str((item.model_extra or {}).get("anchor_commit") or "") if resident
             else "",
         )

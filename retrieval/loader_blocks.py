@@ -64,25 +64,31 @@ def _heading(memo: TokenMemo, text: str) -> tuple[str, int]:
 
 # ---- events ----------------------------------------------------------------------------------
 def event_block(
-    event, now: datetime, memo: TokenMemo, source: str, path: str | None = None, seq: int = 0
+    event, now: datetime, memo: TokenMemo, source: str, path: str | None = None, seq: int = 0,
+    threshold: float = DEFAULT_THRESHOLD,
 ) -> Block:
+    """One journal event, its text redacted and its id (typed around a key by hand) sealed at
+    the guard's threshold, as `done`/`show` answer it."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
     from lorestack.retrieval.temporal import relative_dates
 
     resolved = relative_dates(event.text, event.time)
     note = ", ".join(f"{phrase} = {day.isoformat()}" for phrase, day in resolved)
     # plain events are identified by their day/session heading and text; todos and blockers
     # keep their short id, since a later event closes them by naming it
+    shown_id = seal(event.id, threshold)
     tail = (
-        id_tail(event.id, 1.0, note)
+        id_tail(shown_id, 1.0, note)
         if event.kind in ("todo", "blocker")
         else (f" ({note})" if note else "")
     )
-    text = bullet(event.text or event.kind, tail)
+    said = redact_for_reading(event.text, threshold)[0]
+    text = bullet(said or event.kind, tail, threshold)
     day = today_utc(event.time)
     head, head_tokens = _heading(memo, event_group_heading(day, event.session, now))
     block = Block(
         "topk",
-        event.id,
+        shown_id,
         "event",
         text,
         memo(text),
@@ -95,7 +101,7 @@ def event_block(
         session=event.session,
         day_file=path,
         words=_words(event.text),
-        raw=event.text,
+        raw=said,
         seq=seq,
     )
     lone = f"- {event_day_label(day, event.session)}: {text[2:]}"
@@ -126,7 +132,7 @@ def item_block(
 ) -> Block | None:
     """An L1/L2 item as one line group member; None for an empty placeholder file.
     `anchors` (an `AnchorIndex`) marks an item whose anchored code changed."""
-    body = item_body(item) if body is None else body
+    body = item_body(item, threshold) if body is None else body
     if not body.strip():
         return None
     if item.id == "project":
@@ -138,7 +144,8 @@ def item_block(
     else:
         # a confidence figure is for review: an item that is in use (accepted) shows none
         shown = float(item.confidence) if item.status == "pending" else 1.0
-        text = bullet(body, id_tail(seal(item.id, threshold), shown, _stale(anchors, item)))
+        text = bullet(body, id_tail(seal(item.id, threshold), shown, _stale(anchors, item)),
+                      threshold)
         head = item_group_heading(item.type, verdict)
         group = f"{item.type}\x1f{verdict}"
         order = f"{RESIDENT_RANK.get(item.type, 4)}{VERDICT_RANK.get(verdict, 2)}{item.type}"
@@ -172,7 +179,8 @@ def _stale(anchors, item) -> str:
     return stale_note(stale) if stale else ""
 
 
-def resident_blocks(items: Sequence, memo: TokenMemo, anchors=None) -> list[Block]:
+def resident_blocks(items: Sequence, memo: TokenMemo, anchors=None,
+                    threshold: float = DEFAULT_THRESHOLD) -> list[Block]:
     """Identity card, criteria (block before warn), caveats, profile — in that order."""
     active = [i for i in items if i.status == "active"]
 
@@ -183,7 +191,7 @@ def resident_blocks(items: Sequence, memo: TokenMemo, anchors=None) -> list[Bloc
     out = []
     for i in sorted(active, key=rank):
         block = item_block(i, memo, "resident", "resident", i.body, i.body_tokens, i.verdict,
-                           anchors=anchors)
+                           anchors=anchors, threshold=threshold)
         if block is not None:
             out.append(block)
     return out
@@ -308,7 +316,8 @@ def hit_block(
         event, path = days.find(hit)
         if event is None:
             return None
-        return event_block(event, now, memo, "retrieved", str(path), days.position(path, event.id))
+        return event_block(event, now, memo, "retrieved", str(path), days.position(path, event.id),
+                           mem.settings.guard.entropy_threshold)
     from lorestack.memory_layers import parse_cache
 
     path = known_path or hit.path

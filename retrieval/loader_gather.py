@@ -133,20 +133,22 @@ def gather(
     req.notes.extend(f"unreadable memory file skipped: {p}" for p in problems[:20])
     c = Candidates(catalog=rows if "catalog" in tiers else (), catalog_total=total)
     if "resident" in tiers:
-        c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors)
+        c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors,
+                                     threshold=req.mem.settings.guard.entropy_threshold)
     if "topk" in tiers:
         days = DayCache(req.mem)
         if recent:
             cfg = req.mem.settings.loader
+            threshold = req.mem.settings.guard.entropy_threshold
             events, open_items = recent_events(req.mem, req.now, cfg.journal_days, cfg.todo_days)
             shown, summaries = summarise_routine(events, req.now, req.memo)
             keep = {e.id for e in shown}
             c.recent = summaries + [
-                event_block(e, req.now, req.memo, "journal", seq=n)
+                event_block(e, req.now, req.memo, "journal", seq=n, threshold=threshold)
                 for n, e in reversed(list(enumerate(events))) if e.id in keep
             ]
             c.recent += [
-                event_block(e, req.now, req.memo, "todo", seq=n)
+                event_block(e, req.now, req.memo, "todo", seq=n, threshold=threshold)
                 for n, e in reversed(list(enumerate(open_items)))
             ]
         found = _retrieve(req, views) if hits is None else hits

@@ -45,16 +45,17 @@ RENDER_VERSION = 10  # bump when a cached block's rendering changes (or the secr
 _MEMO_LIMIT = 50000
 
 
-def normalise_block(text: str) -> str:
+def normalise_block(text: str, threshold: float = 4.2) -> str:
     """Strip surrounding whitespace and end with one newline (the additivity rule).
 
     Every body and catalog line a session sees passes here, so this is also where a secret
     that was written into a memory file by hand is redacted before it reaches the assistant,
-    with the same detector the index and the write paths use.
+    with the same detector the index and the write paths use, at the guard's threshold
+    (`guard.entropy_threshold`: a key the user's lower setting flags never reaches a session).
     """
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
-    stripped = redact_for_reading(text)[0].strip()
+    stripped = redact_for_reading(text, threshold)[0].strip()
     if not stripped:
         return ""
     lines = [line.rstrip() for line in stripped.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -120,9 +121,9 @@ def strip_placeholders(body: str) -> str:
     return "\n".join(kept).strip()
 
 
-def bullet(text: str, tail: str = "") -> str:
+def bullet(text: str, tail: str = "", threshold: float = 4.2) -> str:
     """One list line (continuation lines indented); `tail` goes after the last word."""
-    body = normalise_block(text)
+    body = normalise_block(text, threshold)
     if not body:
         return ""
     first, *rest = body.rstrip("\n").split("\n")
@@ -130,7 +131,7 @@ def bullet(text: str, tail: str = "") -> str:
     if tail:  # the id and a "may be stale: <anchor>" note come from the file as well
         from lorestack.memory_layers.secret_guard import redact_for_reading
 
-        tail = redact_for_reading(tail)[0]
+        tail = redact_for_reading(tail, threshold)[0]
     return "\n".join(lines) + tail + "\n"
 
 
@@ -215,7 +216,7 @@ def _plain(text: str) -> str:
     return " ".join(text.lower().rstrip(".").split())
 
 
-def item_body(item) -> str:
+def item_body(item, threshold: float = 4.2) -> str:
     """The body block of an L1/L2 item: its text plus, for criteria, the decidable parts
     (the verdict is named once by the group heading). The title is shown only when the body
     does not already start with it (a title is often the body's first words, cut short)."""
@@ -230,12 +231,13 @@ def item_body(item) -> str:
     details = criterion_details(getattr(item, "criterion", None), parts[0])
     if details:
         parts.append(details)
-    return normalise_block("\n".join(parts))
+    return normalise_block("\n".join(parts), threshold)
 
 
-def catalog_line(display_path: str, kind: str, tokens: int, title: str) -> str:
+def catalog_line(display_path: str, kind: str, tokens: int, title: str,
+                 threshold: float = 4.2) -> str:
     title = " ".join(title.split()) or "(untitled)"
-    return normalise_block(f"- {display_path} · {kind} · {tokens} tok · {title}")
+    return normalise_block(f"- {display_path} · {kind} · {tokens} tok · {title}", threshold)
 
 
 def display_path(path: Path, repo_dir: Path | None, home: Path | None) -> str:

@@ -9,15 +9,18 @@ for a raw key; every one of them failed before its fix.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import anyio
 from click.testing import CliRunner
 
 from lorestack.cli.main import cli
+from tests.conftest import run_cli
 
 GH = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 AK = "AKIAIOSFODNN7EXAMPLE"
+GH2 = "ghp_zyxwvutsrqponmlkjihgfedcba9876543210"
 LOW = "note-kff3hc2g11h0jdhehjj32f0hhfk1"  # a secret at entropy_threshold 3.0, not at 4.2
 LOW_TITLE = "kff3hc2g11h0jdhehjj32f0hhfk1"  # the same, in a caveat's title
 LOW_BODY = "hh3kdf1gg00jkhdf2jjh3kkf1dd2gh"  # and in its body
@@ -100,8 +103,26 @@ def test_event_ids_typed_by_hand_are_sealed_in_every_answer(repo):
     not_todo = runner.invoke(cli, ["done", note])
     assert not_todo.exit_code != 0 and "not a todo" in not_todo.output, not_todo.output
     printed.append(not_todo.output)
+    # a todo with a key typed into its words by hand closes too (its "Done: …" redacted)
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "renew the staging key"])
+    day.write_text(day.read_text().replace("renew the staging key", f"renew the staging key {GH2}"))
+    renewed = runner.invoke(cli, ["done", logged.output.split()[-1]])
+    assert renewed.exit_code == 0 and GH2 not in renewed.output, renewed.output
+    assert day.read_text().count(GH2) == 1  # the user's own entry only
     mem = Memory.open(repo)
     assert [e.text for e in open_todos(mem)] == []
+    # the session's context and what the prompt hook keeps of it (sessions/*.json) name the
+    # events sealed too (before: the raw id in the context's todo line, at 4.2 only redacted)
+    told = runner.invoke(cli, ["context", "--query", "staging bucket"]).output
+    assert "staging bucket" in told, told
+    printed.append(told)
+    hooked = run_cli("hook", "prompt", cwd=repo, input=json.dumps({
+        "session_id": "s-events", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
+        "prompt": "where did the staging bucket move?"}))
+    assert hooked.returncode == 0, hooked.stderr
+    printed.append(hooked.stdout)
+    kept = [p.read_text() for p in (repo / ".memory" / ".index").rglob("*.json")]
+    assert kept and not [k for k in kept if GH in k or AK in k]
     written = day.read_text().split(f"<!-- /lorestack:event note-{AK} -->", 1)[1]
     assert "Done: rotate the deploy token" in written and GH not in written, written
     # the service's path (JSON in, JSON out) and MCP forget answer sealed too
@@ -177,3 +198,63 @@ def test_lock_names_follow_a_lower_threshold(repo):
         assert result.exit_code == 0 and LOW not in result.output, (args, result.output)
     assert list((memory / ".index" / "locks").glob("file-*.lock"))  # the file's lock was taken
     assert _index_hits(memory, (LOW,)) == []
+
+
+def test_the_loader_and_its_cache_redact_at_the_configured_threshold(repo):
+    """At entropy_threshold 3.0, a key typed by hand into a caveat's title and body (resident:
+    cached whole), a fact found for the query, and a journal event reach neither the session
+    (`context`, the prompt hook's context) nor the loader's cache. Before: the render redacted
+    at a fixed 4.2, so they were shown raw and cached raw (catalog-project.tsv, the manifest,
+    resident-project.json)."""
+    memory = repo / ".memory"
+    for folder in ("facts", "caveats"):
+        (memory / folder).mkdir(parents=True, exist_ok=True)
+    (memory / "caveats" / "rotate.md").write_text(
+        f"---\nid: caveat-rotate\ntype: caveat\ntitle: Never reuse {LOW_TITLE}\n---\n\n"
+        f"Never reuse the old deploy key {LOW_BODY} after a rotation.\n")
+    (memory / "facts" / "staging.md").write_text(
+        "---\nid: fact-staging\ntype: fact\ntitle: The staging deploy key\n---\n\n"
+        f"The staging deploy key is {LOW_BODY} until the rotation.\n")
+    _set_threshold(repo, 3.0)
+    runner = CliRunner()
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "rotate the staging deploy key"])
+    assert logged.exit_code == 0, logged.output
+    day = next((memory / "journal").glob("*.md"))  # the key typed into the entry by hand
+    day.write_text(day.read_text().replace("rotate the staging deploy key",
+                                           f"rotate the staging deploy key {LOW_TITLE}"))
+    keys = (LOW_TITLE, LOW_BODY)
+    for args in (["reindex"], ["context"], ["context", "--query", "staging deploy key"],
+                 ["search", "staging", "deploy", "key", "--json"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, (args, result.output)
+        assert not any(k in result.output for k in keys), (args, result.output)
+    told = runner.invoke(cli, ["context", "--query", "staging deploy key"]).output
+    assert "Never reuse" in told and "staging deploy key" in told, told
+    assert list((memory / ".index" / "loader").glob("*")), "the loader's cache was written"
+    assert _index_hits(memory, keys) == []
+
+
+def test_the_viewer_names_a_file_it_refused_to_archive_sealed(repo, mem):
+    """The viewer's archive of a file named after a key, refused because the file changed since
+    the page was shown, names the file sealed, as its pages do. Before: the raw path."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.sealed_names import seal
+
+    bare = repo / ".memory" / "facts" / f"notes-{GH}.md"
+    bare.parent.mkdir(parents=True, exist_ok=True)
+    bare.write_text("The build cache lives in /var/cache/build for deploy jobs.\n")
+    viewer = create_app(mem, "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        page = web.post(f"/items/{quote(seal(f'notes-{GH}'), safe='')}/archive",
+                        data={"_token": "tok-1", "reason": "gone", "checksum": "stale"})
+        assert page.status_code == 409 and "changed on disk" in page.text, page.status_code
+        outside = re.sub(r"<textarea.*?</textarea>", "", page.text, flags=re.S)
+        assert GH not in outside, outside[-600:]
+    finally:
+        viewer.state.close()

@@ -73,11 +73,11 @@ def recall(mem: Memory, query: str = "", mode: Literal["search", "context"] = "s
 
 
 def _shown(mem: Memory, name: str) -> str:
-    """An id or path as the model sees it: a file named (or an id typed) after a key by hand is
-    redacted like its text (the sync tells the user to rename it)."""
-    from lorestack.memory_layers.secret_guard import redact_for_reading
+    """An id as the model sees it: one typed around a key by hand is sealed, as `list_memories`
+    names it and `forget` finds it (an id the context named is sealed already)."""
+    from lorestack.memory_layers.sealed_names import seal
 
-    return redact_for_reading(name, mem.settings.guard.entropy_threshold)[0]
+    return seal(name, mem.settings.guard.entropy_threshold)
 
 
 def forget(mem: Memory, id: str, reason: str) -> dict[str, Any]:

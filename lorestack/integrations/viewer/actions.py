@@ -17,6 +17,7 @@ from starlette.requests import Request
 from lorestack.core.errors import ConcurrentEdit, LorestackError, SecretDetected
 from lorestack.integrations.viewer.app import redirect, render
 from lorestack.integrations.viewer.state import ViewerState
+from lorestack.memory_layers.sealed_names import seal, seal_path
 
 SPECIAL_IDS = ("project", "profile")
 
@@ -50,8 +51,15 @@ async def edit_item(request: Request):
 def _summary(state: ViewerState, item_id: str):
     summary = state.inventory.snapshot().by_id.get(item_id)
     if summary is None:
-        raise HTTPException(404, f"no memory item with id '{item_id}'")
+        # a raw id typed into the address is told sealed, as the pages name it
+        threshold = state.mem.settings.guard.entropy_threshold
+        raise HTTPException(404, f"no memory item with id '{seal(item_id, threshold)}'")
     return summary
+
+
+def _sealed_path(state: ViewerState, path) -> str:
+    """A file's path as the pages show it: a name typed around a key, sealed."""
+    return seal_path(str(path), state.mem.settings.guard.entropy_threshold)
 
 
 def _edit(request: Request, form: dict[str, list[str]]):
@@ -140,7 +148,7 @@ def _archive(request: Request, form: dict[str, list[str]]):
     if item_id in SPECIAL_IDS:
         raise LorestackError(f"{current.path.name} is the identity card/profile; edit it instead")
     if current.item.status == "archived":
-        raise LorestackError(f"'{item_id}' is already archived ({current.path})")
+        raise LorestackError(f"'{item_id}' is already archived ({_sealed_path(state, current.path)})")
     if not reason:
         return _rerender_item(
             request,
@@ -156,7 +164,7 @@ def _archive(request: Request, form: dict[str, list[str]]):
             state,
             summary,
             values,
-            f"{current.path} changed on disk since this page was shown; "
+            f"{_sealed_path(state, current.path)} changed on disk since this page was shown; "
             "nothing was archived. Look at it again first.",
             409,
         )
