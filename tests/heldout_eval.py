@@ -106,6 +106,19 @@ def exact(expected: str, got: str, verdict: str, confirmed: bool) -> bool:
 
 
 def score(mem, ids, criteria, cases, *, confirmed: bool = False) -> dict:
+    """Every case through `check` as the resident service runs it: criteria parsed once while
+    their files are unchanged (the parse cache), so only the proposal is new per case."""
+    from lorestack.memory_layers import parse_cache
+
+    was = parse_cache.enabled()
+    parse_cache.enable(True)
+    try:
+        return _score(mem, ids, criteria, cases, confirmed=confirmed)
+    finally:
+        parse_cache.enable(was)
+
+
+def _score(mem, ids, criteria, cases, *, confirmed: bool) -> dict:
     from lorestack.guardrail.check import check
     from tests.test_guardrail_labelled import make_proposal
 
