@@ -47,7 +47,10 @@ FIRST_RUN = {"exact": 95, "wrong_blocks": 0, "silent_passes": 66, "lookalike_pas
 # let 2 violations pass in silence (no_print_debug, batch 7); here it costs 2 look-alikes
 # (pydantic_validation-p1/p2 use the product the rule chose and now answer "applies,
 # undecided"): 118 / 44 / 65, and tuning-1-11 is back at 700/0/163/291 (from 699/0/165/292).
-KEPT = {"exact": 118, "wrong_blocks": 0, "silent_passes": 44, "lookalike_pass": 65}
+# fifteenth session: commands, imports, DDL and file kinds said in words (gloss.py): `mvn …`
+# and a pom.xml under "no new Maven builds", `twine upload` under "never to a public
+# registry", a settings.yaml under "no new YAML config files": 123 / 39 / 65 (load 2.5).
+KEPT = {"exact": 123, "wrong_blocks": 0, "silent_passes": 39, "lookalike_pass": 65}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # one chosen product per category: the rule names the category (and maybe its choice),

@@ -38,6 +38,11 @@ from tests.guardrail_sentence_cases import _bash, _diff
 # undecided, 55 pass; other criteria flagged 49). The batch test keeps this first run as the
 # floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 99, "wrong_blocks": 0, "silent_passes": 42, "lookalike_pass": 55}
+# fifteenth session (in-sample: the batch's writer changed the reader after its first run):
+# commands and code forms said in words (gloss.py) — `git checkout -b fix-login-redirect`
+# under the branch-name rule, `export default` under "named exports only": 101 / 40 / 55
+# (load 2.5), no look-alike lost.
+KEPT = {"exact": 101, "wrong_blocks": 0, "silent_passes": 40, "lookalike_pass": 55}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # security in code

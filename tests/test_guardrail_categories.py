@@ -118,3 +118,22 @@ def test_category_members_do_not_switch_meaning_off(tmp_path):
     raw = "Leave a few prints in the sync loop so we can see what it does in production"
     result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
     assert E.answer(result, ids["prints"]) == "undecided"
+
+
+# fifteenth session: a product the rule names only to forbid it is not the one it chose
+
+ONE_PG = "We run one Postgres cluster for everything; please don't add MySQL"
+
+
+def test_a_product_named_to_forbid_it_is_not_the_chosen_one(tmp_path):
+    """Every product a sentence named counted as the rule's choice, so the clients of MySQL
+    (pymysql, …) were never added under "please don't add MySQL" and a diff importing
+    pymysql answered "nothing applied"."""
+    kw = read_sentence(ONE_PG).keywords
+    assert "pymysql" in kw and "aiomysql" in kw  # MySQL is forbidden, its clients count
+    assert "psycopg2" not in kw and "asyncpg" not in kw  # Postgres is the choice
+    mem, ids = E.build(tmp_path / "one_pg", {"pg": (ONE_PG, "warn")})
+    raw = {"text": "import pymysql\n\nconn = pymysql.connect(host=DB_HOST, user='app')",
+           "paths": ["svc/reports/db.py"]}
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids["pg"]) == "undecided"

@@ -89,3 +89,21 @@ def test_batch5_figures_do_not_regress(tmp_path):
     assert s["silent_passes"] <= 8 and s["exact"] >= 58, E.summary(s)
     first = B5.FIRST_RUN  # and better than before the session's changes
     assert s["silent_passes"] < first["silent_passes"] and s["exact"] > first["exact"]
+
+
+def test_commands_imports_and_file_kinds_are_said_in_words():
+    """Fifteenth session: forms the tuning batches' silent passes showed (tool calls, imports,
+    DDL, file kinds), and a Python `from x import y` line is no container base image."""
+    from lorestack.guardrail.gloss import path_gloss
+
+    assert gloss("from openai import OpenAI") == "import Python library openai"
+    assert gloss("FROM python:3.12-slim AS build") == "container base image python:3.12-slim"
+    assert gloss("cd infra/prod && terraform apply -auto-approve").startswith("terraform apply of")
+    assert gloss("git checkout -b fix-login-redirect") == "new git branch named fix-login-redirect"
+    assert gloss("python -m build && twine upload dist/*").startswith("publish the package")
+    assert gloss("CREATE TABLE refunds (") == "new database table refunds"
+    assert gloss("    import pdb; pdb.set_trace()") == "debugger breakpoint left in the code"
+    assert path_gloss("services/ledger/pom.xml") == "Maven build file: services ledger pom xml"
+    assert path_gloss("legacy/billing/invoice.py") is None
+    units = proposal_units(Proposal(text="<project/>", paths=["services/ledger/pom.xml"]))
+    assert "Maven build file: services ledger pom xml" in units

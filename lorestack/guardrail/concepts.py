@@ -167,15 +167,20 @@ def _named_bare(spelling: str, joined: str) -> bool:
     return len(bare) >= 4 and bare in joined
 
 
-def concept_keywords(words: list[str], sentence: str = "") -> list[str]:
+def concept_keywords(
+    words: list[str], sentence: str = "", chosen: str | None = None, forbidden: tuple = ()
+) -> list[str]:
     """Spellings of the concepts `words` name; a stem ending in '$' names a whole word
     (or its plural): 'orm$' is ORM, never 'format'. A category's member the sentence itself
-    names (as a word) is the one the rule chose, never added."""
-    named = set(re.findall(r"[a-z0-9][a-z0-9.\-/@]*[a-z0-9]", sentence.lower()))
+    names (as a word) is the one the rule chose, never added. `chosen`: the sentence without
+    what it forbids — a product named only there is no choice; one that is itself a
+    `forbidden` term ("please don't add MySQL") brings its clients (fifteenth session)."""
+    chosen = sentence if chosen is None else chosen
+    named = set(re.findall(r"[a-z0-9][a-z0-9.\-/@]*[a-z0-9]", chosen.lower()))
     # another spelling of a member it names is the same choice ("New Relic" / newrelic,
     # "Moment" / moment.js): compared without separators and a '.js' ending
-    joined = _bare(sentence)
-    out: list[str] = []
+    joined = _bare(chosen)
+    out = _forbidden_clients(forbidden, named, joined)
     for w in words:
         for stem_, spellings, category in _stems():
             whole = stem_.endswith("$")
@@ -187,6 +192,16 @@ def concept_keywords(words: list[str], sentence: str = "") -> list[str]:
                 if category:
                     out.extend(c for c in _clients(stem_, named, joined) if c not in out)
     return out
+
+
+def _forbidden_clients(forbidden: tuple, named: set[str], joined: str) -> list[str]:
+    """The client modules of a product that is itself a forbidden term ('added:mysql'),
+    unless the rule also names it outside what it forbids (then it is its choice)."""
+    terms = {re.sub(r"^(added|changed):", "", t.strip().lower()) for t in forbidden}
+    return list(dict.fromkeys(
+        client for clients in _CLIENTS.values() for client, product in clients.items()
+        if product in terms and not _named(product, named, joined)
+    ))
 
 
 @lru_cache(maxsize=4096)

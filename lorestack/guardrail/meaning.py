@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lorestack.guardrail.gloss import gloss
+from lorestack.guardrail.gloss import gloss, path_gloss
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -141,6 +141,7 @@ def proposal_units(proposal: Proposal) -> list[str]:
     pieces = [p.strip().lstrip("+").strip() for p in _LINE.split(text)]
     if GLOSS:  # code said in words: `def retry(fn):` -> "new function retry (fn):"
         pieces += [g for g in map(gloss, pieces) if g]
+        pieces += [g for g in map(path_gloss, proposal.paths[:5]) if g]
     if CLAUSES:
         pieces += [c.strip() for p in pieces if " " in p for c in _PROPOSAL_CLAUSE.split(p)]
     for piece in pieces:

@@ -325,3 +325,12 @@ def _split_list(words: list[str]) -> list[list[str]]:
         else:
             groups[-1].append(w)
     return [g for g in groups if g]
+
+
+def not_banned(words: list[str], banned: list[str] | None) -> list[str]:
+    """The words of a clause outside what it forbids: a passive ban's subject, what follows
+    "instead of" / "rather than" (a prohibition's cue is cut where it is found)."""
+    for i, w in enumerate(words[:-1]):
+        if (w, words[i + 1]) in (("instead", "of"), ("rather", "than")):
+            return words[:i]
+    return [w for w in words if w not in (banned or ())]

@@ -60,6 +60,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _split_scope,
     implied,
     meaningful,
+    not_banned,
     passive_act,
     spell_and_scope,
     split_at_or,
@@ -355,8 +356,10 @@ def _read_cached(sentence: str) -> SentenceDraft:
     r.calls = {c.lower() for c in re.findall(r"\b([A-Za-z_]\w*)\(\)", sentence)}
     kinds = set()
     ruled: list[str] = []  # words of the clauses that carry a rule
+    chosen: list[str] = []  # words outside what a prohibition names (concepts.py)
     for words, items in _clauses(sentence):
         subject = _passive(words)
+        chosen.extend(not_banned(words, subject or passive_act(words)))
         if subject:  # "global state is not allowed in the parser"
             ruled.extend(words)
             kinds.add("prohibition")
@@ -369,6 +372,8 @@ def _read_cached(sentence: str) -> SentenceDraft:
             _read_prohibition(r, "never", act, items)
             continue
         kind, start, end = _find_cue(words)
+        if kind == "prohibition":
+            del chosen[len(chosen) - len(words) + start:]
         if not kind:
             r.loose.append(words)
             continue
@@ -387,7 +392,8 @@ def _read_cached(sentence: str) -> SentenceDraft:
             w for t in r.forbidden + r.subjects for w in t.split()
         }
         words = [w for w in ruled if w not in wanted]
-        implied = [k for k in concept_keywords(words, sentence) if k not in draft.keywords]
+        implied = concept_keywords(words, sentence, " ".join(chosen), tuple(draft.forbid))
+        implied = [k for k in implied if k not in draft.keywords]
         if implied:
             draft.keywords.extend(implied)
             draft.steps.append(f"applies also where the code shows it: {', '.join(implied)}")
