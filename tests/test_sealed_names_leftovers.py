@@ -258,3 +258,71 @@ def test_the_viewer_names_a_file_it_refused_to_archive_sealed(repo, mem):
         assert GH not in outside, outside[-600:]
     finally:
         viewer.state.close()
+
+
+def test_the_viewer_opens_a_seal_from_before_a_threshold_change(repo):
+    """The viewer's item page, addressed by a seal printed under entropy_threshold 3.0 (a link
+    kept from then), opens the item after the setting went back to 4.2, as `show` does: the
+    address is resolved by Memory.get and sent on to the page's own. Before: 404."""
+    from urllib.parse import quote, unquote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    path = repo / ".memory" / "facts" / f"{LOW}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nid: {LOW}\ntype: fact\ntitle: The nightly job runs at two\n---\n\n"
+                    "The nightly job runs at two.\n")
+    old_seal = seal(LOW, 3.0)
+    assert old_seal.startswith("[REDACTED:") and LOW not in old_seal
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        moved = web.get(f"/items/{quote(old_seal, safe='')}")
+        assert moved.status_code == 303, (moved.status_code, moved.text[-300:])
+        assert unquote(moved.headers["location"]).endswith(f"/items/{LOW}")
+        page = web.get(moved.headers["location"])
+        assert page.status_code == 200 and "The nightly job runs at two" in page.text
+        archived = web.post(f"/items/{quote(old_seal, safe='')}/archive",
+                            data={"_token": "tok-1", "reason": "moved", "checksum": "stale"})
+        assert archived.status_code == 409 and "changed on disk" in archived.text
+        missing = web.get(f"/items/{quote(seal('fact-' + GH), safe='')}")
+        assert missing.status_code == 404 and GH not in missing.text
+    finally:
+        viewer.state.close()
+
+
+def test_the_file_anchored_block_names_ids_and_files_sealed(repo, long_hook_deadlines):
+    """`context --about FILE --json` lists the ids it showed and left out, and the pre-tool hook
+    records in sessions/*.json the files it told about: an id typed around a key and a file
+    named after one are sealed there, as in the block's text. Before: both raw."""
+    (repo / "deploy").mkdir()
+    (repo / "deploy" / f"{AK}.env").write_text("REGION=eu-west-1\n")
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    for n in (1, 2):
+        (facts / f"anchored-{n}.md").write_text(
+            f"---\nid: fact-{GH}-{n}\ntype: fact\ntitle: Deploy env note {n}\n"
+            f"anchors: [deploy/{AK}.env]\n---\n\nThe deploy env file {n} sets the region.\n")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    for budget in ("600", "100"):  # all shown; one left out
+        told = runner.invoke(cli, ["context", "--about", f"deploy/{AK}.env", "--json",
+                                   "--budget", budget])
+        assert told.exit_code == 0, told.output
+        answer = json.loads(told.stdout)
+        assert answer["ids"] and GH not in told.stdout and AK not in told.stdout, told.stdout
+    assert answer["left_out"], answer
+    payload = {"session_id": "s-about", "cwd": str(repo), "hook_event_name": "PreToolUse",
+               "tool_name": "Read", "tool_input": {"file_path": str(repo / "deploy" / f"{AK}.env")}}
+    for _ in (1, 2):  # told once: the second call finds the file recorded (sealed)
+        proc = run_cli("hook", "pre-tool", input=json.dumps(payload), cwd=repo)
+        assert proc.returncode == 0 and GH not in proc.stdout and AK not in proc.stdout, proc
+    sessions = list((repo / ".memory" / ".index" / "sessions").glob("*.json"))
+    assert sessions and all(AK not in p.read_text() and GH not in p.read_text()
+                            for p in sessions), [p.read_text() for p in sessions]
+    assert "Deploy env note" not in proc.stdout, proc.stdout

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timezone
+from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from lorestack.integrations.viewer.app import render
+from lorestack.core.errors import LorestackError
+from lorestack.integrations.viewer.app import redirect, render
 from lorestack.integrations.viewer.inventory import ItemSummary
 from lorestack.integrations.viewer.pages import (
     ITEM_TYPES,
@@ -82,6 +84,20 @@ def _chain(snap, start: ItemSummary, direction: str) -> list[ItemSummary | str]:
     return out
 
 
+def find_summary(state: ViewerState, item_id: str) -> ItemSummary | None:
+    """The item a page address names: the id the pages print, or any name `show` takes (a seal
+    printed under another guard.entropy_threshold, a short id), resolved by Memory.get."""
+    snap = state.inventory.snapshot()
+    summary = snap.by_id.get(item_id)
+    if summary is not None:
+        return summary
+    try:
+        found = state.mem.get(item_id)
+    except LorestackError:
+        return None
+    return snap.by_id.get(seal(found.item.id, state.mem.settings.guard.entropy_threshold))
+
+
 def item(request: Request):
     state = _state(request)
     item_id = request.path_params["item_id"]
@@ -90,7 +106,12 @@ def item(request: Request):
     if summary is None:
         event = state.inventory.event(item_id)
         if event is None:
-            raise HTTPException(404, f"no memory item or journal event with id '{item_id}'")
+            summary = find_summary(state, item_id)
+            if summary is not None:  # to the page's own address, which its forms post to
+                return redirect(request, f"/items/{quote(summary.id, safe='')}")
+            threshold = state.mem.settings.guard.entropy_threshold
+            raise HTTPException(404, "no memory item or journal event with id "
+                                     f"'{seal(item_id, threshold)}'")
         return render(
             request,
             "event.html",
