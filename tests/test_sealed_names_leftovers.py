@@ -326,3 +326,49 @@ def test_the_file_anchored_block_names_ids_and_files_sealed(repo, long_hook_dead
     assert sessions and all(AK not in p.read_text() and GH not in p.read_text()
                             for p in sessions), [p.read_text() for p in sessions]
     assert "Deploy env note" not in proc.stdout, proc.stdout
+
+
+def test_import_memory_writes_an_item_named_after_a_key_sealed(repo, tmp_path):
+    """An export of a memory holding a file named after a key (kept as the user named it)
+    imports into another project: the item's id, its file name and the link to it are written
+    sealed, `show` finds it by the seal, and importing again writes nothing (no second copy).
+    Before: the whole import was refused ('rename it in the export file')."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / f"zzz-{GH}.md").write_text(
+        f"---\nid: fact-{GH}\ntype: fact\ntitle: The deploy token rotates monthly\n---\n\n"
+        "The deploy token rotates monthly.\n")
+    (facts / "newer.md").write_text(
+        f"---\nid: fact-newer\ntype: fact\ntitle: The deploy token rotates weekly\n"
+        f"supersedes: [fact-{GH}]\n---\n\nThe deploy token rotates weekly.\n")
+    runner = CliRunner()
+    dump = runner.invoke(cli, ["export"])
+    assert dump.exit_code == 0 and GH in dump.stdout  # the export copies the user's files
+    (tmp_path / "dump.jsonl").write_text(dump.stdout)
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    args = ["--root", str(other), "import-memory", str(tmp_path / "dump.jsonl"), "--json"]
+    done = runner.invoke(cli, args)
+    assert done.exit_code == 0 and GH not in done.output, done.output
+    memory = other / ".memory"
+    leaks = [str(p) for p in memory.rglob("*") if GH in p.name
+             or (p.is_file() and GH.encode() in p.read_bytes())]
+    assert leaks == [], leaks
+    sealed = seal(f"fact-{GH}")
+    written = [p for p in (memory / "facts").glob("*.md")]
+    assert len(written) == 2, written
+    assert any(f"id: '{sealed}'" in p.read_text() for p in written), [p.name for p in written]
+    assert any(sealed in p.read_text() and "supersedes" in p.read_text() and "newer" in p.name
+               for p in written)
+    shown = runner.invoke(cli, ["--root", str(other), "show", sealed, "--json"])
+    assert shown.exit_code == 0 and "rotates monthly" in shown.output, shown.output
+    again = json.loads(runner.invoke(cli, args).stdout)
+    assert again["written"] == [] and again["conflicts"] == ["project.md"], again  # init's card
+    assert len(list((memory / "facts").glob("*.md"))) == 2
+    home = runner.invoke(cli, ["import-memory", str(tmp_path / "dump.jsonl"), "--json"])
+    assert home.exit_code == 0 and json.loads(home.stdout)["written"] == [], home.output
+    assert len(list(facts.glob("*.md"))) == 2  # back into its own memory: no sealed twin
