@@ -372,3 +372,36 @@ def test_import_memory_writes_an_item_named_after_a_key_sealed(repo, tmp_path):
     home = runner.invoke(cli, ["import-memory", str(tmp_path / "dump.jsonl"), "--json"])
     assert home.exit_code == 0 and json.loads(home.stdout)["written"] == [], home.output
     assert len(list(facts.glob("*.md"))) == 2  # back into its own memory: no sealed twin
+
+
+def test_the_viewer_names_hand_typed_event_ids_sealed(repo):
+    """The viewer's journal and search pages linked and named journal events whose ids were
+    typed around a key by their raw ids; now sealed, as `show` prints them, the event page opens from the seal,
+    and an address with any other name `show` takes is sent on to it. Before: the raw keys on
+    the journal page, and 404 for the sealed id."""
+    from urllib.parse import quote, unquote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    _journal_with_hand_ids(repo, CliRunner())
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        for address in ("/journal", "/search?q=rotate+the+deploy+token"):
+            page = web.get(address)
+            assert page.status_code == 200 and "rotate the deploy token" in page.text, address
+            assert GH not in page.text and AK not in page.text, address
+        sealed = seal(f"todo-{GH}")
+        page = web.get(f"/items/{quote(sealed, safe='')}")
+        assert page.status_code == 200 and "rotate the deploy token" in page.text
+        assert GH not in page.text
+        moved = web.get(f"/items/{quote(f'note-{AK}', safe='')}")
+        assert moved.status_code == 303, moved.status_code
+        assert unquote(moved.headers["location"]).endswith(f"/items/{seal(f'note-{AK}')}")
+    finally:
+        viewer.state.close()

@@ -98,6 +98,20 @@ def find_summary(state: ViewerState, item_id: str) -> ItemSummary | None:
     return snap.by_id.get(seal(found.item.id, state.mem.settings.guard.entropy_threshold))
 
 
+def _event_named(state: ViewerState, name: str) -> str | None:
+    """The id the pages give the journal event `name` names (a raw id typed around a key, a
+    seal printed under another threshold, a short id), found as `show` finds it."""
+    from lorestack.memory_layers.event_archive import find_event
+
+    try:
+        found = find_event(state.mem, name)
+    except LorestackError:
+        return None
+    if found is None:
+        return None
+    return seal(found.event.id, state.mem.settings.guard.entropy_threshold)
+
+
 def item(request: Request):
     state = _state(request)
     item_id = request.path_params["item_id"]
@@ -106,10 +120,11 @@ def item(request: Request):
     if summary is None:
         event = state.inventory.event(item_id)
         if event is None:
-            summary = find_summary(state, item_id)
-            if summary is not None:  # to the page's own address, which its forms post to
-                return redirect(request, f"/items/{quote(summary.id, safe='')}")
             threshold = state.mem.settings.guard.entropy_threshold
+            summary = find_summary(state, item_id)
+            named = summary.id if summary is not None else _event_named(state, item_id)
+            if named is not None:  # to the page's own address (which its forms post to)
+                return redirect(request, f"/items/{quote(named, safe='')}")
             raise HTTPException(404, "no memory item or journal event with id "
                                      f"'{seal(item_id, threshold)}'")
         return render(
