@@ -173,9 +173,9 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     text = data.decode("utf-8")
     if not has_secret(text, threshold):
         return data
-    cleaned_text = redact_all(text, threshold)[0].encode("utf-8")
     if kind == "journal":  # entries are free text under their marker lines
-        return cleaned_text
+        return redact_all(_sealed_event_ids(text, target, threshold), threshold)[0].encode("utf-8")
+    cleaned_text = redact_all(text, threshold)[0].encode("utf-8")
     try:  # in place, so the rest of the file stays as it was
         parse_item(target, cleaned_text, default_type=_default_type(rel), default_scope=scope)
         return cleaned_text
@@ -192,6 +192,20 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     cleaned = MemoryItem.model_validate(fields)
     cleaned.body = clean(item.body)
     return serialize_item(cleaned).encode("utf-8")
+
+
+def _sealed_event_ids(text: str, target: Path, threshold: float) -> str:
+    """A journal day with each event id typed around a key sealed wherever it is written (its
+    heading, markers, a later entry's `closes:`), as `show` prints it and finds it; redacted
+    with the text, it would be a bare `[REDACTED:…]` naming nothing, the same for two events."""
+    from lorestack.memory_layers.sealed_names import seal
+
+    ids = {e.id for e in parse_journal_text(text, target).events}
+    for raw in sorted(ids, key=len, reverse=True):  # a longer id first: one may hold another
+        sealed = seal(raw, threshold)
+        if sealed != raw:
+            text = text.replace(raw, sealed)
+    return text
 
 
 def _sealed_names(rel: PurePosixPath, data: bytes, item: MemoryItem,
