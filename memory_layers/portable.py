@@ -6,7 +6,8 @@ derived `.index/`). Each line carries the file's exact text (so a round trip is 
 and, for people and other tools, the parsed fields: an item's frontmatter and body, a journal
 day's events. Importing writes the files back: identical files are left alone, differing ones
 are reported as conflicts (or replaced with `replace=True`), and nothing is written outside the
-memory folder. A secret in an item or a journal day is redacted before it is written.
+memory folder. A secret in an item or a journal day is redacted before it is written; an item
+whose id, file name or link holds one is written sealed (`sealed_names`) under a name without it.
 """
 
 from __future__ import annotations
@@ -172,9 +173,9 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     text = data.decode("utf-8")
     if not has_secret(text, threshold):
         return data
-    cleaned_text = redact_all(text, threshold)[0].encode("utf-8")
     if kind == "journal":  # entries are free text under their marker lines
-        return cleaned_text
+        return redact_all(_sealed_event_ids(text, target, threshold), threshold)[0].encode("utf-8")
+    cleaned_text = redact_all(text, threshold)[0].encode("utf-8")
     try:  # in place, so the rest of the file stays as it was
         parse_item(target, cleaned_text, default_type=_default_type(rel), default_scope=scope)
         return cleaned_text
@@ -185,20 +186,62 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
     def clean(value):
         return redact_tree(value, threshold)[0]
 
-    # field by field, so a redacted value stays one YAML value (the id names the file: kept)
+    # field by field, so a redacted value stays one YAML value (an id holding a key is sealed
+    # already, `_sealed_names`: kept)
     fields = {k: (v if k == "id" else clean(v)) for k, v in item.frontmatter().items()}
     cleaned = MemoryItem.model_validate(fields)
     cleaned.body = clean(item.body)
     return serialize_item(cleaned).encode("utf-8")
 
 
-def _refuse_secret_name(names: str, threshold: float) -> None:
-    """An item's file name and id are refused, not redacted, when they hold a secret: the id
-    is how other items link to it and the name is the file; redacted, they name nothing."""
-    kinds = redact_all(names, threshold)[1]
-    if kinds:
-        raise ValueError(f"its file name or id looks like a secret ({', '.join(sorted(set(kinds)))}); "
-                         "rename it in the export file")
+def _sealed_event_ids(text: str, target: Path, threshold: float) -> str:
+    """A journal day with each event id typed around a key sealed wherever it is written (its
+    heading, markers, a later entry's `closes:`), as `show` prints it and finds it; redacted
+    with the text, it would be a bare `[REDACTED:…]` naming nothing, the same for two events."""
+    from lorestack.memory_layers.sealed_names import seal
+
+    ids = {e.id for e in parse_journal_text(text, target).events}
+    for raw in sorted(ids, key=len, reverse=True):  # a longer id first: one may hold another
+        sealed = seal(raw, threshold)
+        if sealed != raw:
+            text = text.replace(raw, sealed)
+    return text
+
+
+def _sealed_names(rel: PurePosixPath, data: bytes, item: MemoryItem,
+                  threshold: float) -> tuple[PurePosixPath, bytes] | None:
+    """An item whose file name, id or `supersedes`/`superseded_by` link holds a key, as it may
+    be written: the id and links sealed, as every derived file and answer names them (so `show`
+    finds it by the seal `list` prints and links still meet), and the file named after its
+    redacted name and the raw name's hash. Only those fields change (what the file left out
+    stays out), so an import gives the same file every time and a second one finds it there.
+    None when no name holds one."""
+    import yaml
+
+    from lorestack.memory_layers.markdown import split_frontmatter
+    from lorestack.memory_layers.models import slugify
+    from lorestack.memory_layers.sealed_names import name_digest, redact_name, seal
+
+    if any(redact_name(part, threshold)[1] for part in rel.parts[:-1]):
+        raise ValueError("a folder in its path looks like a secret; rename it in the export file")
+    clean_stem, kinds = redact_name(rel.stem, threshold)
+    name = f"{slugify(clean_stem)}-{name_digest(rel.stem)}{rel.suffix}" if kinds else rel.name
+    sealed_id = seal(item.id, threshold)
+    links = [seal(link, threshold) for link in item.supersedes]
+    newer = seal(item.superseded_by, threshold) if item.superseded_by else None
+    if (name, sealed_id, links, newer) == (rel.name, item.id, item.supersedes, item.superseded_by):
+        return None
+    fields, body = split_frontmatter(data.decode("utf-8"))
+    fields = dict(fields or {})
+    fields["id"] = sealed_id  # a file without one took its name: it keeps that id, sealed
+    if links:
+        fields["supersedes"] = links
+    if newer:
+        fields["superseded_by"] = newer
+    head = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=100)
+    body = body.strip("\n")
+    text = f"---\n{head}---\n\n{body}\n" if body else f"---\n{head}---\n"
+    return rel.with_name(name), text.encode("utf-8")
 
 
 def read_records(lines: Iterable[str]) -> Iterator[dict]:
@@ -246,17 +289,22 @@ def import_records(
     """Write exported files into the memory at `paths` (see the module docstring); secrets in
     items and journals are redacted first and counted."""
     report = ImportReport(dry_run=dry_run)
-    planned: list[tuple[Path, bytes, bytes, str]] = []
+    planned: list[tuple[Path, bytes, bytes, str, Path | None]] = []
     for record in records:
         where = f"line {record.get('_line', '?')}"
         try:
             rel = _safe_rel(record.get("path"))
             data = _record_bytes(record, rel)
             target = paths.root.joinpath(*rel.parts)
+            exported, named_raw = data, None
             if _kind(rel) == "item":
                 item = parse_item(target, data, default_type=_default_type(rel),
                                   default_scope=scope)
-                _refuse_secret_name(f"{rel} {item.id}", entropy_threshold)
+                sealed = _sealed_names(rel, data, item, entropy_threshold)
+                if sealed is not None:
+                    named_raw = target if sealed[0] != rel else None
+                    rel, data = sealed
+                    target = paths.root.joinpath(*rel.parts)
             elif _kind(rel) == "journal":
                 parse_journal_text(data.decode("utf-8"), target)
             clean = _redacted(data, rel, target, scope, entropy_threshold)
@@ -264,10 +312,14 @@ def import_records(
             shown = redact_all(repr(record.get("path")), entropy_threshold)[0]
             report.problems.append(f"{where} ({shown}): {exc}")
             continue
-        planned.append((target, data, clean, str(rel)))
+        planned.append((target, exported, clean, str(rel), named_raw))
     if report.problems:
         return report  # nothing is written from an export that does not read cleanly
-    for target, data, clean, name in planned:
+    for target, data, clean, name, named_raw in planned:
+        if named_raw is not None and named_raw.exists():
+            # the user's own file, named after a key, is here: the item is, and stays theirs
+            (report.unchanged if named_raw.read_bytes() == data else report.conflicts).append(name)
+            continue
         if target.exists():
             # the file as exported is already here (a secret typed into it stays the user's)
             if target.read_bytes() in (data, clean):

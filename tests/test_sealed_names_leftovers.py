@@ -258,3 +258,177 @@ def test_the_viewer_names_a_file_it_refused_to_archive_sealed(repo, mem):
         assert GH not in outside, outside[-600:]
     finally:
         viewer.state.close()
+
+
+def test_the_viewer_opens_a_seal_from_before_a_threshold_change(repo):
+    """The viewer's item page, addressed by a seal printed under entropy_threshold 3.0 (a link
+    kept from then), opens the item after the setting went back to 4.2, as `show` does: the
+    address is resolved by Memory.get and sent on to the page's own. Before: 404."""
+    from urllib.parse import quote, unquote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    path = repo / ".memory" / "facts" / f"{LOW}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nid: {LOW}\ntype: fact\ntitle: The nightly job runs at two\n---\n\n"
+                    "The nightly job runs at two.\n")
+    old_seal = seal(LOW, 3.0)
+    assert old_seal.startswith("[REDACTED:") and LOW not in old_seal
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        moved = web.get(f"/items/{quote(old_seal, safe='')}")
+        assert moved.status_code == 303, (moved.status_code, moved.text[-300:])
+        assert unquote(moved.headers["location"]).endswith(f"/items/{LOW}")
+        page = web.get(moved.headers["location"])
+        assert page.status_code == 200 and "The nightly job runs at two" in page.text
+        archived = web.post(f"/items/{quote(old_seal, safe='')}/archive",
+                            data={"_token": "tok-1", "reason": "moved", "checksum": "stale"})
+        assert archived.status_code == 409 and "changed on disk" in archived.text
+        missing = web.get(f"/items/{quote(seal('fact-' + GH), safe='')}")
+        assert missing.status_code == 404 and GH not in missing.text
+    finally:
+        viewer.state.close()
+
+
+def test_the_file_anchored_block_names_ids_and_files_sealed(repo, long_hook_deadlines):
+    """`context --about FILE --json` lists the ids it showed and left out, and the pre-tool hook
+    records in sessions/*.json the files it told about: an id typed around a key and a file
+    named after one are sealed there, as in the block's text. Before: both raw."""
+    (repo / "deploy").mkdir()
+    (repo / "deploy" / f"{AK}.env").write_text("REGION=eu-west-1\n")
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    for n in (1, 2):
+        (facts / f"anchored-{n}.md").write_text(
+            f"---\nid: fact-{GH}-{n}\ntype: fact\ntitle: Deploy env note {n}\n"
+            f"anchors: [deploy/{AK}.env]\n---\n\nThe deploy env file {n} sets the region.\n")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    for budget in ("600", "100"):  # all shown; one left out
+        told = runner.invoke(cli, ["context", "--about", f"deploy/{AK}.env", "--json",
+                                   "--budget", budget])
+        assert told.exit_code == 0, told.output
+        answer = json.loads(told.stdout)
+        assert answer["ids"] and GH not in told.stdout and AK not in told.stdout, told.stdout
+    assert answer["left_out"], answer
+    payload = {"session_id": "s-about", "cwd": str(repo), "hook_event_name": "PreToolUse",
+               "tool_name": "Read", "tool_input": {"file_path": str(repo / "deploy" / f"{AK}.env")}}
+    for _ in (1, 2):  # told once: the second call finds the file recorded (sealed)
+        proc = run_cli("hook", "pre-tool", input=json.dumps(payload), cwd=repo)
+        assert proc.returncode == 0 and GH not in proc.stdout and AK not in proc.stdout, proc
+    sessions = list((repo / ".memory" / ".index" / "sessions").glob("*.json"))
+    assert sessions and all(AK not in p.read_text() and GH not in p.read_text()
+                            for p in sessions), [p.read_text() for p in sessions]
+    assert "Deploy env note" not in proc.stdout, proc.stdout
+
+
+def test_import_memory_writes_an_item_named_after_a_key_sealed(repo, tmp_path):
+    """An export of a memory holding a file named after a key (kept as the user named it)
+    imports into another project: the item's id, its file name and the link to it are written
+    sealed, `show` finds it by the seal, and importing again writes nothing (no second copy).
+    Before: the whole import was refused ('rename it in the export file')."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / f"zzz-{GH}.md").write_text(
+        f"---\nid: fact-{GH}\ntype: fact\ntitle: The deploy token rotates monthly\n---\n\n"
+        "The deploy token rotates monthly.\n")
+    (facts / "newer.md").write_text(
+        f"---\nid: fact-newer\ntype: fact\ntitle: The deploy token rotates weekly\n"
+        f"supersedes: [fact-{GH}]\n---\n\nThe deploy token rotates weekly.\n")
+    runner = CliRunner()
+    dump = runner.invoke(cli, ["export"])
+    assert dump.exit_code == 0 and GH in dump.stdout  # the export copies the user's files
+    (tmp_path / "dump.jsonl").write_text(dump.stdout)
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    args = ["--root", str(other), "import-memory", str(tmp_path / "dump.jsonl"), "--json"]
+    done = runner.invoke(cli, args)
+    assert done.exit_code == 0 and GH not in done.output, done.output
+    memory = other / ".memory"
+    # the memory's own files (the index is test_secret_names_sealed's: a Chroma segment file
+    # can hold freed process memory, where an earlier test's key may sit)
+    leaks = [str(p) for p in memory.rglob("*") if ".index" not in p.parts and (
+        GH in p.name or (p.is_file() and GH.encode() in p.read_bytes()))]
+    assert leaks == [], leaks
+    sealed = seal(f"fact-{GH}")
+    written = [p for p in (memory / "facts").glob("*.md")]
+    assert len(written) == 2, written
+    assert any(f"id: '{sealed}'" in p.read_text() for p in written), [p.name for p in written]
+    assert any(sealed in p.read_text() and "supersedes" in p.read_text() and "newer" in p.name
+               for p in written)
+    shown = runner.invoke(cli, ["--root", str(other), "show", sealed, "--json"])
+    assert shown.exit_code == 0 and "rotates monthly" in shown.output, shown.output
+    again = json.loads(runner.invoke(cli, args).stdout)
+    assert again["written"] == [] and again["conflicts"] == ["project.md"], again  # init's card
+    assert len(list((memory / "facts").glob("*.md"))) == 2
+    home = runner.invoke(cli, ["import-memory", str(tmp_path / "dump.jsonl"), "--json"])
+    assert home.exit_code == 0 and json.loads(home.stdout)["written"] == [], home.output
+    assert len(list(facts.glob("*.md"))) == 2  # back into its own memory: no sealed twin
+
+
+def test_the_viewer_names_hand_typed_event_ids_sealed(repo):
+    """The viewer's journal and search pages linked and named journal events whose ids were
+    typed around a key by their raw ids; now sealed, as `show` prints them, the event page opens from the seal,
+    and an address with any other name `show` takes is sent on to it. Before: the raw keys on
+    the journal page, and 404 for the sealed id."""
+    from urllib.parse import quote, unquote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    _journal_with_hand_ids(repo, CliRunner())
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        for address in ("/journal", "/search?q=rotate+the+deploy+token"):
+            page = web.get(address)
+            assert page.status_code == 200 and "rotate the deploy token" in page.text, address
+            assert GH not in page.text and AK not in page.text, address
+        sealed = seal(f"todo-{GH}")
+        page = web.get(f"/items/{quote(sealed, safe='')}")
+        assert page.status_code == 200 and "rotate the deploy token" in page.text
+        assert GH not in page.text
+        moved = web.get(f"/items/{quote(f'note-{AK}', safe='')}")
+        assert moved.status_code == 303, moved.status_code
+        assert unquote(moved.headers["location"]).endswith(f"/items/{seal(f'note-{AK}')}")
+    finally:
+        viewer.state.close()
+
+
+def test_import_memory_seals_hand_typed_event_ids(repo, tmp_path):
+    """A journal day whose event ids were typed around a key imports with those ids sealed (as
+    `show` prints them, so the seal finds the event there), not cut to a bare `[REDACTED:…]`
+    that names nothing and makes two such events one id. Before: `show <seal>` found nothing."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.sealed_names import seal
+
+    runner = CliRunner()
+    _journal_with_hand_ids(repo, runner)
+    dump = runner.invoke(cli, ["export"])
+    assert dump.exit_code == 0
+    (tmp_path / "dump.jsonl").write_text(dump.stdout)
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    args = ["--root", str(other), "import-memory", str(tmp_path / "dump.jsonl")]
+    done = runner.invoke(cli, args)
+    assert done.exit_code == 0 and GH not in done.output, done.output
+    day = next((other / ".memory" / "journal").glob("*.md")).read_text()
+    assert GH not in day and AK not in day and seal(f"todo-{GH}") in day, day
+    shown = runner.invoke(cli, ["--root", str(other), "show", seal(f"todo-{GH}"), "--json"])
+    assert shown.exit_code == 0 and "rotate the deploy token" in shown.output, shown.output
+    assert "wrote 0 file(s)" in runner.invoke(cli, args).output

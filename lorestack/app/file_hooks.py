@@ -31,10 +31,17 @@ def pre_tool(mem, payload: HookPayload) -> str | None:
         files = files_in_command(tool_input["command"], cwd, repo)
     else:
         files = []
+    from lorestack.memory_layers.sealed_names import seal_path
+
     state = load_session(mem, payload.session_id)
-    new = [rel for rel in files if rel not in state.get("files", [])]
+    told = state.get("files", [])
+    threshold = mem.settings.guard.entropy_threshold
+    # recorded as every derived file names them: a file named after a key, sealed (a session
+    # file from before holds it raw: still matched, so nothing is told twice)
+    new = [(rel, seal_path(rel, threshold)) for rel in files]
+    new = [(rel, sealed) for rel, sealed in new if rel not in told and sealed not in told]
     if not new:
         return None
-    texts = [about_context(mem, rel, ABOUT_BUDGET).text for rel in new]
-    save_session(mem, payload.session_id, {**state, "files": [*state.get("files", []), *new]})
+    texts = [about_context(mem, rel, ABOUT_BUDGET).text for rel, _ in new]
+    save_session(mem, payload.session_id, {**state, "files": [*told, *(s for _, s in new)]})
     return "\n\n".join(t for t in texts if t) or None

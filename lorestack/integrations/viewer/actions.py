@@ -49,7 +49,9 @@ async def edit_item(request: Request):
 
 
 def _summary(state: ViewerState, item_id: str):
-    summary = state.inventory.snapshot().by_id.get(item_id)
+    from lorestack.integrations.viewer.item_pages import find_summary
+
+    summary = find_summary(state, item_id)
     if summary is None:
         # a raw id typed into the address is told sealed, as the pages name it
         threshold = state.mem.settings.guard.entropy_threshold
@@ -68,8 +70,8 @@ def _edit(request: Request, form: dict[str, list[str]]):
     from lorestack.memory_layers.store import LoadedItem
 
     state = _state(request)
-    item_id = request.path_params["item_id"]
-    summary = _summary(state, item_id)
+    summary = _summary(state, request.path_params["item_id"])
+    item_id = summary.id  # as the pages print it, whatever name the address used
     current = load_current(state, summary)
     if current.item.status == "archived":
         raise LorestackError(f"'{item_id}' is archived; archived items are kept as they were")
@@ -139,8 +141,8 @@ def _archive(request: Request, form: dict[str, list[str]]):
     from lorestack.integrations.viewer.pages import load_current
 
     state = _state(request)
-    item_id = request.path_params["item_id"]
-    summary = _summary(state, item_id)
+    summary = _summary(state, request.path_params["item_id"])
+    item_id = summary.id  # as the pages print it, whatever name the address used
     current = load_current(state, summary)
     reason = _one(form, "reason").strip()
     expected = _one(form, "checksum")

@@ -357,10 +357,15 @@ class Inventory:
                 continue
             parsed = journal.read_file(path)
             tokens = sum(self.count_tokens(e.text) for e in parsed.events)
+            # an event id typed around a key: the pages name and link it sealed, as `show` does
+            threshold = self.mem.settings.guard.entropy_threshold
+            events = [e if seal(e.id, threshold) == e.id
+                      else e.model_copy(update={"id": seal(e.id, threshold)})
+                      for e in parsed.events]
             self._days[path] = (
                 st.st_mtime_ns,
                 st.st_size,
-                DaySummary(day, path, parsed.events, parsed.problems, tokens),
+                DaySummary(day, path, events, parsed.problems, tokens),
             )
             changed = True
         for gone in [p for p in self._days if p not in seen]:

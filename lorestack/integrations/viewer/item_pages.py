@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timezone
+from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from lorestack.integrations.viewer.app import render
+from lorestack.core.errors import LorestackError
+from lorestack.integrations.viewer.app import redirect, render
 from lorestack.integrations.viewer.inventory import ItemSummary
 from lorestack.integrations.viewer.pages import (
     ITEM_TYPES,
@@ -82,6 +84,34 @@ def _chain(snap, start: ItemSummary, direction: str) -> list[ItemSummary | str]:
     return out
 
 
+def find_summary(state: ViewerState, item_id: str) -> ItemSummary | None:
+    """The item a page address names: the id the pages print, or any name `show` takes (a seal
+    printed under another guard.entropy_threshold, a short id), resolved by Memory.get."""
+    snap = state.inventory.snapshot()
+    summary = snap.by_id.get(item_id)
+    if summary is not None:
+        return summary
+    try:
+        found = state.mem.get(item_id)
+    except LorestackError:
+        return None
+    return snap.by_id.get(seal(found.item.id, state.mem.settings.guard.entropy_threshold))
+
+
+def _event_named(state: ViewerState, name: str) -> str | None:
+    """The id the pages give the journal event `name` names (a raw id typed around a key, a
+    seal printed under another threshold, a short id), found as `show` finds it."""
+    from lorestack.memory_layers.event_archive import find_event
+
+    try:
+        found = find_event(state.mem, name)
+    except LorestackError:
+        return None
+    if found is None:
+        return None
+    return seal(found.event.id, state.mem.settings.guard.entropy_threshold)
+
+
 def item(request: Request):
     state = _state(request)
     item_id = request.path_params["item_id"]
@@ -90,7 +120,13 @@ def item(request: Request):
     if summary is None:
         event = state.inventory.event(item_id)
         if event is None:
-            raise HTTPException(404, f"no memory item or journal event with id '{item_id}'")
+            threshold = state.mem.settings.guard.entropy_threshold
+            summary = find_summary(state, item_id)
+            named = summary.id if summary is not None else _event_named(state, item_id)
+            if named is not None:  # to the page's own address (which its forms post to)
+                return redirect(request, f"/items/{quote(named, safe='')}")
+            raise HTTPException(404, "no memory item or journal event with id "
+                                     f"'{seal(item_id, threshold)}'")
         return render(
             request,
             "event.html",

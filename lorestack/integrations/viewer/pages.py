@@ -18,6 +18,7 @@ from lorestack.core.errors import LorestackError
 from lorestack.integrations.viewer.app import PAGE_SIZE, render
 from lorestack.integrations.viewer.state import ViewerState
 from lorestack.memory_layers.models import FILE_ITEM_TYPES
+from lorestack.memory_layers.sealed_names import seal
 
 LAYER_NAMES = {
     "L1": "project facts",
@@ -234,6 +235,8 @@ def journal(request: Request):
             sessions.append({"session": session, "events": []})
         sessions[-1]["events"].append(event)
     todos = open_todos(state.mem) if state.mem.journal is not None else []
+    threshold = state.mem.settings.guard.entropy_threshold
+    todos = [t.model_copy(update={"id": seal(t.id, threshold)}) for t in todos]  # as `show` names it
     days = [d.day.isoformat() for d in reversed(state.inventory.days())][:60]
     return render(
         request,
