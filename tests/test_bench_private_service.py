@@ -56,9 +56,10 @@ def test_cpu_per_prompt_counts_the_client_processes_and_the_service():
 
     meter = _CpuMeter(os.getpid())  # this process stands in for the service
     subprocess.run([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"], check=True)
-    end = time.process_time() + 0.05
-    while time.process_time() < end:  # the "service" spends at least 50 ms
+    end = time.process_time() + 0.2
+    while time.process_time() < end:  # the "service" spends at least 200 ms
         pass
     spent = meter.per_prompt(2)
-    assert spent["client"] > 0 and spent["service"] >= 25
+    # >= 80 of the 100 ms per prompt: /proc counts CPU in 10 ms ticks, so 50 ms was read as 40
+    assert spent["client"] > 0 and spent["service"] >= 80
     assert abs(spent["total"] - spent["client"] - spent["service"]) <= 0.2
