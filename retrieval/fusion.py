@@ -60,20 +60,16 @@ class VectorRetriever:
     name = "vector"
 
     def __init__(self, store, embed_query: Callable[[str], object], accept=None,
-                 name: str = "vector", pieces: bool = True):
+                 name: str = "vector"):
         self.name = name  # the key of its ranks in the fusion (two dense rankings: two names)
         self.store = store
         self.embed_query = embed_query
         self.accept = accept  # doc ids -> those passing the filters (cheaper than chroma's where)
-        self.pieces = pieces  # sentence vectors count (retrieval.sentence_vectors)
 
     def retrieve(self, query, limit, filters=None):
         if not query.strip():
             return []
         accept = (lambda ids: self.accept(ids, filters)) if self.accept and filters else None
-        if not self.pieces:
-            return self.store.search(self.embed_query(query), limit, filters, accept=accept,
-                                     pieces=False)
         return self.store.search(self.embed_query(query), limit, filters, accept=accept)
 
 

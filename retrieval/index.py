@@ -348,13 +348,11 @@ class MemoryIndex:
                 plain = without_names(query, said)
             if plain != query and r.dense_names == "drop":
                 embed = lambda _q: self._embed_query(plain)  # noqa: E731
-            pieces = r.sentence_vectors
-            parts.append((VectorRetriever(self.vectors, embed, accept, pieces=pieces),
+            parts.append((VectorRetriever(self.vectors, embed, accept),
                           r.vector_weight if mode != "vector" else 1.0))
             if plain != query and r.dense_names == "both":  # a second dense ranking, fused
                 parts.append((VectorRetriever(self.vectors, lambda _q: self._embed_query(plain),
-                                              accept, name="vector-plain", pieces=pieces),
-                              r.vector_weight))
+                                              accept, name="vector-plain"), r.vector_weight))
         if mode == "default" and r.date_weight > 0 and self.mem.journal is not None:
             from lorestack.retrieval.temporal import DateRetriever
 

@@ -61,27 +61,15 @@ class SyncReport:
         return bool(self.added or self.updated or self.removed or self.embedded or self.indexed)
 
 
-# 2: a one-chunk doc's sentences get vectors too (retrieval.sentence_vectors, read when a doc
-# is embedded; turned off, search passes them over until `lorestack reindex` drops them)
-VECTORS_VERSION = 2
-
-
 def embed_text(doc: IndexDoc) -> str:
     """What the vector sees: the item as written (a chat turn with its "Speaker: ")."""
     title, text = doc.title, doc.text
     return text if text.startswith(title) else f"{title}\n\n{text}"
 
 
-def doc_chunks(doc: IndexDoc, limit: int, encoding: str,
-               sentences: bool = False) -> tuple[list[str], list[str]]:
-    """What gets a vector: the doc's chunks, and (`retrieval.sentence_vectors`) the
-    sentences of a one-chunk doc (retrieval/sentences.py)."""
-    chunks = chunk_texts(embed_text(doc), limit, encoding)
-    if not sentences or len(chunks) > 1:
-        return chunks, []
-    from lorestack.retrieval.sentences import sentence_pieces
-
-    return chunks, sentence_pieces(chunks[0], doc.speaker)
+def doc_chunks(doc: IndexDoc, limit: int, encoding: str) -> list[str]:
+    """What gets a vector: the doc's chunks."""
+    return chunk_texts(embed_text(doc), limit, encoding)
 
 
 def chunk_texts(text: str, chunk_tokens: int, encoding: str) -> list[str]:
@@ -125,10 +113,6 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
             catalog.db.execute(
                 "UPDATE docs SET vec_hash=NULL WHERE type='event' AND "
                 "json_extract(payload, '$.before') <> ''")
-    if catalog.get_meta("vectors") != str(VECTORS_VERSION):  # built before sentence vectors
-        catalog.db.execute("UPDATE docs SET vec_hash=NULL")  # every doc is embedded again
-        catalog.set_meta("vectors", str(VECTORS_VERSION))
-        index.set_clean(False)
     checked_ns = time.time_ns()  # before the stats: a later edit is after it
     index.fresh_docs = {}
     sources = list_sources(mem)
@@ -339,12 +323,6 @@ def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | N
                                    "WHERE id=?", (doc_id,))
 
 
-def _chunk_limit(index) -> int:
-    """Tokens per chunk: retrieval.chunk_tokens, within what the embedder reads."""
-    limit = index.settings.retrieval.chunk_tokens
-    return min(limit, int(getattr(index.embedder(), "max_tokens", limit) * 0.8)) or limit
-
-
 def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progress):
     catalog, store = index.catalog, index.vectors
     settings = index.settings
@@ -356,12 +334,9 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
         docs = catalog.get_docs(vec_meta)
         ids, metas, marks = [], [], []
         for doc_id, doc in docs.items():
-            count = states[doc_id].chunks
-            whole = 1 if count <= 1 else len(chunk_texts(  # the rest are sentence pieces
-                embed_text(doc), _chunk_limit(index), settings.tokens.encoding))
-            for n in range(count):
+            for n in range(states[doc_id].chunks):
                 ids.append(chunk_id(doc_id, n))
-                metas.append(doc_metadata(doc, piece=n >= whole))
+                metas.append(doc_metadata(doc))
             marks.append((doc_id, states[doc_id].content_hash, states[doc_id].doc_hash,
                           states[doc_id].chunks))
         store.update_metadata(ids, metas)
@@ -369,9 +344,9 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
     if not vec_embed:
         return
     embedder = index.embedder()
-    limit = _chunk_limit(index)
+    limit = settings.retrieval.chunk_tokens
+    limit = min(limit, int(getattr(embedder, "max_tokens", limit) * 0.8)) or limit
     encoding = settings.tokens.encoding
-    sentences = settings.retrieval.sentence_vectors
     batch = 256
     for start in range(0, len(vec_embed), batch):
         if progress:
@@ -379,16 +354,14 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
         docs = catalog.get_docs(vec_embed[start:start + batch])
         ids, texts, metas, marks = [], [], [], []
         for doc_id, doc in docs.items():
-            chunks, pieces = doc_chunks(doc, limit, encoding, sentences)
+            chunks = doc_chunks(doc, limit, encoding)
             old = states[doc_id].chunks
-            if old > len(chunks) + len(pieces):
-                store.delete([chunk_id(doc_id, n)
-                              for n in range(len(chunks) + len(pieces), old)])
-            for n, text in enumerate(chunks + pieces):
+            if old > len(chunks):
+                store.delete([chunk_id(doc_id, n) for n in range(len(chunks), old)])
+            for n, text in enumerate(chunks):
                 ids.append(chunk_id(doc_id, n))
                 texts.append(text)
-                metas.append(doc_metadata(doc, piece=n >= len(chunks)))
-            chunks = chunks + pieces
+                metas.append(doc_metadata(doc))
             marks.append((doc_id, states[doc_id].content_hash, states[doc_id].doc_hash, len(chunks)))
         vectors = embedder.embed(texts) if texts else None
         if texts:

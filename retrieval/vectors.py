@@ -26,7 +26,6 @@ COLLECTION = "lorestack"
 # test queries differently at 600 vectors. With 500 both builds return the exact neighbours
 # up to a few thousand vectors and >= 97 % of them at 10k, for ~0.7 ms more per query there.
 EF_SEARCH = 500
-VECTORS_PER_DOC = 4  # vectors drawn per doc wanted: a turn has its whole and its sentences
 HNSW_CONFIG: dict[str, Any] = {"hnsw": {"space": "cosine", "ef_search": EF_SEARCH}}
 
 # never swallowed: the user or the interpreter asked us to stop
@@ -80,11 +79,9 @@ def chunk_id(doc_id: str, n: int) -> str:
     return f"{doc_id}::{n}"
 
 
-def doc_metadata(doc: IndexDoc, piece: bool = False) -> dict:
-    meta: dict[str, str | bool] = {"doc": doc.id, "type": doc.type, "layer": doc.layer,
-                                   "scope": doc.scope, "status": doc.status}
-    if piece:  # one sentence of the doc (retrieval/sentences.py), not its whole text
-        meta["piece"] = True
+def doc_metadata(doc: IndexDoc) -> dict:
+    meta = {"doc": doc.id, "type": doc.type, "layer": doc.layer, "scope": doc.scope,
+            "status": doc.status}
     # events from conversations: who said it and in which session (Chroma takes no empty or
     # None values worth storing, so an event without them carries neither key)
     for key in ("speaker", "session"):
@@ -283,39 +280,32 @@ class VectorStore:
     # ---- reading --------------------------------------------------------------------
     @_contained
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None,
-               accept=None, pieces: bool = True) -> list[tuple[str, float]]:
+               accept=None) -> list[tuple[str, float]]:
         """[(doc id, cosine similarity)] best first, one entry per doc (its best chunk).
-        `pieces` False: sentence vectors are passed over (the bench's `-sentences`).
 
         Chroma's metadata `where` pre-filter costs time linear in the collection, so with an
         `accept(doc_ids) -> allowed ids` callback we first ask unfiltered (over-fetching) and
         filter by the catalog; only when too few survive do we ask again with `where`.
         """
         col = self.collection(create=False)
-        # a doc may hold several vectors (chunks, sentences): draw enough for `limit` docs
-        draw = limit * VECTORS_PER_DOC
         try:
             if filters is not None and filters.as_pairs() and accept is not None:
-                ranked = self._query(col, vector, draw + 10, None, pieces)
+                ranked = self._query(col, vector, limit * 2 + 10, None)
                 allowed = accept([d for d, _ in ranked])
                 kept = [(d, s) for d, s in ranked if d in allowed]
                 if len(kept) >= limit or len(ranked) < limit * 2 + 10:
                     return kept[:limit]
-            return self._query(col, vector, draw, where_clause(filters), pieces)[:limit]
+            return self._query(col, vector, limit * 2, where_clause(filters))[:limit]
         except Exception:
             self.close()  # the next call reopens instead of reusing a broken handle
             raise
 
     @staticmethod
-    def _query(col, vector, n: int, where, pieces: bool = True) -> list[tuple[str, float]]:
-        include = ["distances"] if pieces else ["distances", "metadatas"]
+    def _query(col, vector, n: int, where) -> list[tuple[str, float]]:
         result = col.query(query_embeddings=[vector], n_results=max(1, n), where=where,
-                           include=include)
+                           include=["distances"])
         best: dict[str, float] = {}
-        metas = result["metadatas"][0] if not pieces else [None] * len(result["ids"][0])
-        for vid, dist, meta in zip(result["ids"][0], result["distances"][0], metas):
-            if meta and meta.get("piece"):
-                continue
+        for vid, dist in zip(result["ids"][0], result["distances"][0]):
             doc = vid.rsplit("::", 1)[0]
             sim = 1.0 - float(dist)
             if sim > best.get(doc, -2.0):

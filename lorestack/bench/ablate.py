@@ -53,7 +53,6 @@ def ablations() -> list[Ablation]:
         ("-near", _with_settings("retrieval", neighbour_weight=0.0)),
         ("+name-only", _with_settings("retrieval", name_only_hits=True)),
         ("-dense-plain", _with_settings("retrieval", dense_names="keep")),
-        ("-sentences", _with_settings("retrieval", sentence_vectors=False)),
         ("-abstain", _with_constant("lorestack.retrieval.lexical", "ABSTAIN_COVERAGE", 0.0)),
         ("-decay", _with_settings("retrieval", reranker="none")),
         ("-excerpts", _with_settings("loader", excerpts=False)),

@@ -82,9 +82,6 @@ class RetrievalSettings(BaseModel):
     # known speakers it says ("What do kids like?" for "What do Melanie's kids like?"), fused
     # with the first; "drop" = that query alone; "keep" = the query as asked
     dense_names: Literal["keep", "drop", "both"] = "both"
-    # index time: each sentence of a short item or turn gets a vector beside the whole text,
-    # and an item scores by its best vector (retrieval/sentences.py; docs/recall.md §20)
-    sentence_vectors: bool = False
 
 
 class DecaySettings(BaseModel):
