@@ -200,7 +200,11 @@ def _sealed_event_ids(text: str, target: Path, threshold: float) -> str:
     with the text, it would be a bare `[REDACTED:…]` naming nothing, the same for two events."""
     from lorestack.memory_layers.sealed_names import seal
 
-    ids = {e.id for e in parse_journal_text(text, target).events}
+    events = parse_journal_text(text, target).events
+    ids = {e.id for e in events}
+    # a todo closed on a later day is named only by that day's `closes:` tag: sealed the same
+    # way, or the import would reopen it (the tag a bare redaction naming nothing)
+    ids |= {t[len("closes:"):] for e in events for t in e.tags if t.startswith("closes:")}
     for raw in sorted(ids, key=len, reverse=True):  # a longer id first: one may hold another
         sealed = seal(raw, threshold)
         if sealed != raw:

@@ -100,6 +100,8 @@ def test_commands_imports_and_file_kinds_are_said_in_words():
     assert gloss("FROM python:3.12-slim AS build") == "container base image python:3.12-slim"
     assert gloss("cd infra/prod && terraform apply -auto-approve").startswith("terraform apply of")
     assert gloss("git checkout -b fix-login-redirect") == "new git branch named fix-login-redirect"
+    # deleting or listing branches makes none (an option is no branch name)
+    assert gloss("git branch -d old-feature") is None and gloss("git branch --list") is None
     assert gloss("python -m build && twine upload dist/*").startswith("publish the package")
     assert gloss("CREATE TABLE refunds (") == "new database table refunds"
     assert gloss("    import pdb; pdb.set_trace()") == "debugger breakpoint left in the code"

@@ -46,7 +46,7 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
      "change the Kubernetes cluster by hand with kubectl {0} {1}"),
     (re.compile(r"\bhelm\s+(install|upgrade|uninstall)\b(.*)"), "deploy to the cluster by hand with helm {0} {1}"),
     (re.compile(r"\bterraform\s+(apply|destroy|import)\b(.*)"), "terraform {0} of the infrastructure {1}"),
-    (re.compile(r"\bgit\s+(?:checkout\s+-b|switch\s+-c|branch)\s+(\S+)"), "new git branch named {0}"),
+    (re.compile(r"\bgit\s+(?:checkout\s+-b|switch\s+-c|branch)\s+([^\s-]\S*)"), "new git branch named {0}"),
     (re.compile(r"\bgit\s+push\b(.*)"), "push commits to the remote repository {0}"),
     (re.compile(r"\b(?:twine\s+upload|npm\s+publish|poetry\s+publish|gem\s+push)\b(.*)"),
      "publish the package to a package registry {0}"),
