@@ -432,3 +432,27 @@ def test_import_memory_seals_hand_typed_event_ids(repo, tmp_path):
     shown = runner.invoke(cli, ["--root", str(other), "show", seal(f"todo-{GH}"), "--json"])
     assert shown.exit_code == 0 and "rotate the deploy token" in shown.output, shown.output
     assert "wrote 0 file(s)" in runner.invoke(cli, args).output
+
+
+def test_hand_typed_event_ids_are_indexed_sealed(repo):
+    """The catalog (docs.id, docs.payload, files.docs) and tantivy hold an event id typed around a
+    key sealed, as every answer shows it; search, list, show and done still find the event.
+    Before: the raw id in catalog.sqlite and the tantivy store. (Chroma's own files are left out:
+    its sqlite keeps rows it has deleted until it compacts.)"""
+    runner = CliRunner()
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "rotate the deploy token"])
+    day = next((repo / ".memory" / "journal").glob("*.md"))
+    day.write_text(day.read_text().replace(logged.output.split()[-1], f"todo-{GH}"))
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    index = repo / ".memory" / ".index"
+    derived = [p for p in [index / "catalog.sqlite", *(index / "tantivy").rglob("*")]
+               if p.is_file() and GH.encode() in p.read_bytes()]
+    assert derived == [], derived
+    sealed = _ids(runner, "--type", "event")["rotate the deploy token"]
+    assert sealed.startswith("[REDACTED:github token]~"), sealed
+    found = json.loads(runner.invoke(cli, ["search", "deploy token", "--json"]).stdout)
+    assert sealed in json.dumps(found) and GH not in json.dumps(found), found
+    shown = runner.invoke(cli, ["show", sealed, "--json"])
+    assert shown.exit_code == 0 and "rotate the deploy token" in shown.output, shown.output
+    closed = runner.invoke(cli, ["done", sealed, "rotated"])
+    assert closed.exit_code == 0 and GH not in closed.output, closed.output
