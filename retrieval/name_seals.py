@@ -5,9 +5,9 @@ Since documents version 7 every derived file keeps an id or file name holding a 
 hand) sealed (memory_layers/sealed_names.py), and a journal event's id since version 8. An
 index written earlier held them raw; the first sync after the upgrade re-reads every file and
 writes the catalog sealed, but a deleted sqlite row or tantivy document can stay readable in the
-file until it is compacted. So `doctor` looks
-for the raw keys in the index folder's bytes and asks for one `lorestack reindex`, which
-rebuilds everything and seals what a rebuild keeps (usage, session files, hooks.log, locks).
+file until it is compacted. So `doctor` looks for the raw keys in the index folder's bytes and
+asks for one `lorestack reindex`, which rebuilds everything and seals what a rebuild keeps
+(usage, session files, hooks.log, locks).
 """
 
 from __future__ import annotations
