@@ -24,8 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
 # bump when docs gain fields or their derivation changes: every file is parsed again at the
 # next sync (3: speaker, session and resolved dates of events; 4: years, "last year";
 # 5: tags redacted like the title and text; 6: an id or file name holding a secret is told;
-# 7: such an id and name are kept sealed, so an older catalog is rewritten without them)
-DOCS_VERSION = 7
+# 7: such an id and name are kept sealed, so an older catalog is rewritten without them;
+# 8: a journal event's id typed around a key too)
+DOCS_VERSION = 8
 
 
 @dataclass
@@ -242,7 +243,7 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
     """
     from lorestack.memory_layers.sealed_names import seal
     from lorestack.memory_layers.secret_guard import redact_for_reading
-    from lorestack.retrieval.secret_spots import name_kinds
+    from lorestack.retrieval.secret_spots import event_id_kinds, name_kinds
 
     threshold = mem.settings.guard.entropy_threshold
     kinds: set[str] = set()
@@ -253,12 +254,14 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
             doc.tags[n], kinds_tag = redact_for_reading(tag, threshold)
             kinds.update(kinds_tag)
         kinds.update(kinds_title, kinds_text)
-        if doc.type != "event":  # a hand-named file or id: kept (it is the link), but told;
-            # the indexes, usage and caches hold the id sealed (the catalog seals the path)
-            named = name_kinds(doc.id, path, threshold)
-            if named:
-                doc.id = seal(doc.id, threshold)
-            kinds.update(named)
+        # a hand-named file or id: kept (it is the link), but told; the indexes, usage and
+        # caches hold the id sealed (the catalog seals the path). An event's id is typed into
+        # its day file, whose name is lorestack's own.
+        named = name_kinds(doc.id, path, threshold) if doc.type != "event" else event_id_kinds(
+            doc.id, threshold)
+        if named:
+            doc.id = seal(doc.id, threshold)
+        kinds.update(named)
     if kinds and (notes is not None or spots is not None):
         from lorestack.retrieval.secret_spots import locate
 

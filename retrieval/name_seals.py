@@ -2,11 +2,12 @@
 rebuild does.
 
 Since documents version 7 every derived file keeps an id or file name holding a key (typed by
-hand) sealed (memory_layers/sealed_names.py). An index written earlier held them raw; the first
-sync after the upgrade re-reads every file and writes the catalog sealed, but a deleted sqlite
-row or tantivy document can stay readable in the file until it is compacted. So `doctor` looks
-for the raw keys in the index folder's bytes and asks for one `lorestack reindex`, which
-rebuilds everything and seals what a rebuild keeps (usage, session files, hooks.log, locks).
+hand) sealed (memory_layers/sealed_names.py), and a journal event's id since version 8. An
+index written earlier held them raw; the first sync after the upgrade re-reads every file and
+writes the catalog sealed, but a deleted sqlite row or tantivy document can stay readable in the
+file until it is compacted. So `doctor` looks for the raw keys in the index folder's bytes and
+asks for one `lorestack reindex`, which rebuilds everything and seals what a rebuild keeps
+(usage, session files, hooks.log, locks).
 """
 
 from __future__ import annotations
@@ -27,16 +28,20 @@ _READ_LIMIT = 256 * 1024 * 1024  # a file larger than this is not searched (not 
 
 def name_keys(mem: Memory, holders: set[str] | None = None) -> set[str]:
     """The raw keys (the secret spans) in the memory files' names, and in the ids of the files
-    in `holders` (the files a secret was found in; None: every item's id)."""
+    in `holders` (the files a secret was found in, a day file's event ids included; None:
+    every item's id)."""
     from lorestack.memory_layers.models import GENERATED_ID
     from lorestack.memory_layers.secret_guard import find_secrets
     from lorestack.retrieval.documents import list_sources
 
     keys: set[str] = set()
     threshold = mem.settings.guard.entropy_threshold
+    days = set()
     for source in list_sources(mem):
         keys.update(f.value for f in find_secrets(os.path.basename(source.path), threshold)
                     if f.value)
+        if source.kind == "journal":
+            days.add(str(source.path))
     ids = []
     if holders is None:
         ids = [li.item.id for li in mem.load_items(include_archived=True).items]
@@ -44,6 +49,9 @@ def name_keys(mem: Memory, holders: set[str] | None = None) -> set[str]:
         project = mem.project.root if mem.project is not None else None
         for path in sorted(holders):
             scope = "project" if project is not None and project in Path(path).parents else "global"
+            if str(path) in days:  # a day file: the ids of its events (typed by hand)
+                ids.extend(_event_ids(Path(path)))
+                continue
             try:
                 ids.append(mem.store_for(scope).load_file(Path(path)).item.id)
             except Exception:  # noqa: BLE001 - unreadable: its name was looked at above
@@ -52,6 +60,15 @@ def name_keys(mem: Memory, holders: set[str] | None = None) -> set[str]:
         if not GENERATED_ID.fullmatch(item_id):
             keys.update(f.value for f in find_secrets(item_id, threshold) if f.value)
     return {k for k in keys if len(k) >= 8}
+
+
+def _event_ids(path: Path) -> list[str]:
+    from lorestack.memory_layers.journal import parse_bytes
+
+    try:
+        return [event.id for event in parse_bytes(path.read_bytes(), path).events]
+    except (OSError, ValueError):  # unreadable: its name was looked at above
+        return []
 
 
 def raw_name_files(index_dir: Path, keys: set[str], threshold: float = 4.2) -> list[str]:

@@ -125,6 +125,16 @@ def name_kinds(item_id: str, path: str | Path, threshold: float = 4.2) -> set[st
     return kinds
 
 
+def event_id_kinds(event_id: str, threshold: float = 4.2) -> set[str]:
+    """The secret kinds a journal event's id holds (typed around a key by hand in the day file):
+    the index holds such an id sealed, as every answer shows it (`event_archive.find_event`)."""
+    from lorestack.memory_layers.sealed_names import redact_name
+
+    if _GENERATED_ID.fullmatch(event_id):  # lorestack's own ids hold no secret
+        return set()
+    return set(redact_name(event_id, threshold)[1])
+
+
 def shown_path(path: str, threshold: float = 4.2) -> str:
     """A path as it may leave the process: each folder and the file name sealed on its own
     (memory_layers/sealed_names.py), so a name holding a key (typed by hand) is hidden while

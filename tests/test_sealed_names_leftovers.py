@@ -465,3 +465,54 @@ def test_import_memory_keeps_a_todo_closed_on_a_later_day_closed(repo, tmp_path)
     texts = "".join(p.read_text() for p in (other / ".memory" / "journal").glob("*.md"))
     assert GH not in texts
     assert open_todos(Memory.open(other), now) == []
+
+
+def test_hand_typed_event_ids_are_indexed_sealed(repo):
+    """The catalog (docs.id, docs.payload, files.docs) and tantivy hold an event id typed around a
+    key sealed, as every answer shows it; search, list, show and done still find the event.
+    Before: the raw id in catalog.sqlite and the tantivy store. (Chroma's own files are left out:
+    its sqlite keeps rows it has deleted until it compacts.)"""
+    runner = CliRunner()
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "rotate the deploy token"])
+    day = next((repo / ".memory" / "journal").glob("*.md"))
+    day.write_text(day.read_text().replace(logged.output.split()[-1], f"todo-{GH}"))
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    index = repo / ".memory" / ".index"
+    derived = [p for p in [index / "catalog.sqlite", *(index / "tantivy").rglob("*")]
+               if p.is_file() and GH.encode() in p.read_bytes()]
+    assert derived == [], derived
+    sealed = _ids(runner, "--type", "event")["rotate the deploy token"]
+    assert sealed.startswith("[REDACTED:github token]~"), sealed
+    found = json.loads(runner.invoke(cli, ["search", "deploy token", "--json"]).stdout)
+    assert sealed in json.dumps(found) and GH not in json.dumps(found), found
+    shown = runner.invoke(cli, ["show", sealed, "--json"])
+    assert shown.exit_code == 0 and "rotate the deploy token" in shown.output, shown.output
+    closed = runner.invoke(cli, ["done", sealed, "rotated"])
+    assert closed.exit_code == 0 and GH not in closed.output, closed.output
+
+
+def test_an_index_from_before_event_ids_were_sealed_is_named_by_doctor(repo, mem):
+    """An index written before event ids were sealed (the raw id left in usage and a session
+    file): doctor asks for one reindex, which leaves none. Before: doctor found nothing, as it
+    looked for keys in item ids and file names only, and the reindex kept the raw usage row."""
+    from lorestack.retrieval.usage import UsageStore
+
+    runner = CliRunner()
+    logged = runner.invoke(cli, ["log", "--kind", "todo", "rotate the deploy token"])
+    day = next((repo / ".memory" / "journal").glob("*.md"))
+    day.write_text(day.read_text().replace(logged.output.split()[-1], f"todo-{GH}"))
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    index_dir = mem.primary.index_dir
+    usage = UsageStore(index_dir / "usage.sqlite")
+    usage.record([f"todo-{GH}"])
+    usage.close()
+    (index_dir / "sessions").mkdir(exist_ok=True)
+    (index_dir / "sessions" / "old.json").write_text(json.dumps({"received": [f"todo-{GH}"]}))
+    assert _index_hits(repo / ".memory", (GH,))  # the old index, as a user has it
+    doctor = runner.invoke(cli, ["doctor"])
+    told = [line for line in doctor.output.splitlines() if "lorestack reindex" in line]
+    assert len(told) == 1 and "written before names were sealed" in told[0], doctor.output
+    assert GH not in doctor.output, doctor.output
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    assert [h for h in _index_hits(repo / ".memory", (GH,)) if "chroma" not in h] == []
+    assert "written before names were sealed" not in runner.invoke(cli, ["doctor"]).output
