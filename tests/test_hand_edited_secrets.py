@@ -326,3 +326,24 @@ def test_the_rename_notice_names_the_folder_of_such_a_file(mem):
     assert notice and PATH_KEY not in notice
     assert re.search(r"- \.memory/facts/\[REDACTED:aws access key\]\.md~[0-9a-f]{10} line ",
                      notice), notice
+
+
+def test_a_notice_names_ten_places_and_counts_the_rest(mem):
+    """A pasted dump of keys (here 14 files) must not fill every prompt of the session: the
+    notice names ten places, counts the rest and points to doctor; all are told once."""
+    from lorestack.app.secret_notice import SHOWN_PLACES, secret_notice
+
+    for n in range(14):
+        (mem.project.root / "facts" / f"ci-{n:02d}.md").write_text(
+            f"---\ntitle: CI {n}\n---\nRunner {n} uses {TOKEN}.\n")
+    index = MemoryIndex(mem, warn=lambda _m: None)
+    try:
+        index.sync()
+    finally:
+        index.close()
+    notice = secret_notice(mem, "s1")
+    assert notice and TOKEN not in notice
+    named = [line for line in notice.splitlines() if re.match(r"- .*ci-\d\d\.md", line)]
+    assert len(named) == SHOWN_PLACES == 10
+    assert notice.splitlines()[-1] == "- and 4 more: `lorestack doctor` lists every one"
+    assert secret_notice(mem, "s1") is None  # the four counted are told too

@@ -107,6 +107,9 @@ def _mark_told(mem, session_id: str | None, slot: str, keys: list[str]) -> None:
     save_session(mem, session_id, {**state, slot: sorted(set(state.get(slot, [])) | set(keys))})
 
 
+SHOWN_PLACES = 10  # places named in one notice; the rest are counted (all are marked told)
+
+
 def secret_notice(mem, session_id: str | None) -> str | None:
     """A few lines for the assistant naming the files and lines not yet told this session.
     Never raises: a notice must not cost the session its memory (a failure is logged)."""
@@ -132,8 +135,11 @@ def _notice(mem, session_id: str | None) -> str | None:
     base = mem.project.repo_dir if mem.project is not None else None
     # a file named after the key it holds would carry it here: the place is redacted too
     threshold = mem.settings.guard.entropy_threshold
-    places = "\n".join(f"- {s.shown_where(base, threshold)} ({', '.join(s.kinds)})"
-                       for s in new)
+    lines = [f"- {s.shown_where(base, threshold)} ({', '.join(s.kinds)})"
+             for s in new[:SHOWN_PLACES]]
+    if len(new) > SHOWN_PLACES:  # a pasted dump must not fill the prompt: doctor has them all
+        lines.append(f"- and {len(new) - SHOWN_PLACES} more: `lorestack doctor` lists every one")
+    places = "\n".join(lines)
     return ("lorestack notice: a memory file holds what looks like a secret (shown redacted; "
             "the file keeps it and may be committed to git). Tell the user to remove it:\n"
             f"{places}")
