@@ -63,3 +63,30 @@ def test_cpu_per_prompt_counts_the_client_processes_and_the_service():
     # >= 80 of the 100 ms per prompt: /proc counts CPU in 10 ms ticks, so 50 ms was read as 40
     assert spent["client"] > 0 and spent["service"] >= 80
     assert abs(spent["total"] - spent["client"] - spent["service"]) <= 0.2
+
+
+def test_fresh_rounds_ask_prompts_the_service_has_not_seen():
+    """The bench's first 1-alone / 8-at-once figures reuse prompts already timed (their query
+    vectors are kept); its fresh rounds ask new ones: 3 alone then 8 at once a round, none
+    asked before, none twice."""
+    import random
+    import threading
+
+    from lorestack.bench.service import _fresh_rounds
+
+    asked = ["how do we deploy billing changes?", "why does the search service retry redis calls?"]
+    seen: list[tuple[str, str]] = []
+    lock = threading.Lock()
+
+    def prompt(text: str, tag: str) -> tuple[float, str]:
+        with lock:
+            seen.append((text, tag))
+        return 1.0, "context"
+
+    result = _fresh_rounds(prompt, asked, random.Random(3), os.getpid, rounds=2)
+    texts = [text for text, _tag in seen]
+    assert len(texts) == 22 and len(set(texts)) == 22 and not set(texts) & set(asked)
+    assert [tag for _t, tag in seen[:3]] == ["fresh0-one"] * 3
+    assert sorted(tag for _t, tag in seen[3:11]) == ["fresh0-eight"] * 8
+    assert result["rounds"] == 2 and result["eight_over_one"] > 0
+    assert set(result["cpu_ms_per_prompt_eight"]) == {"client", "service", "total"}

@@ -7,7 +7,9 @@ hooks bench's, indexed; kept and reused in `--keep`), a private service, then `-
 hooks one after another, one alone and 8 at once, `search` through the service, and the
 service's resident and peak memory; and the CPU each prompt costs (the client's processes and
 the service, from getrusage of the children and /proc) alone and with 8 at once, with the least
-time 8 prompts can take on this machine's cores (`eight_cpu_floor_ms`).
+time 8 prompts can take on this machine's cores (`eight_cpu_floor_ms`). Those reuse prompts
+already timed, whose query vectors the service keeps; `fresh` is the same for prompts it has
+not seen, as a user's are (5 rounds of 3 alone and 8 at once, medians).
 
 `service_latency(repo, home, runs)` times the commands as a client runs them (the `lorestack`
 console script, a fresh process each time): first with the service disabled, then the very
@@ -215,10 +217,10 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
         # shown most of the top hits already, and its prompts then draw far deeper
         run_id = f"{os.getpid()}-{time.time_ns()}-"
 
-        def prompt(n: int, tag: str) -> tuple[float, str]:
+        def prompt(n: int | str, tag: str) -> tuple[float, str]:
+            text = n if isinstance(n, str) else texts[n % len(texts)]  # or a text of its own
             return _timed(["hook", "prompt", "--client", "claude-code"], env, repo,
-                          _prompt_payload(repo, texts[n % len(texts)], f"{run_id}{tag}{n}"),
-                          hook_command)
+                          _prompt_payload(repo, text, f"{run_id}{tag}{n}"), hook_command)
 
         prompt(0, "boot")
         if not svc.wait_up():
@@ -242,6 +244,7 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
         eight = (time.perf_counter() - started) * 1000
         cpu_eight = spent.per_prompt(8)
         load_eight = os.getloadavg()
+        fresh = _fresh_rounds(prompt, texts, rng, svc.pid)
         searches = [_timed(["search", texts[n]], env, repo)[0] for n in range(min(runs, 10))]
         pid = svc.pid()
         busy_mb = proc_mb(pid, "VmRSS")
@@ -256,10 +259,57 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
                 # what 8 prompts cost at least on this machine's cores, however well they overlap
                 "eight_cpu_floor_ms": round(8 * cpu_eight["total"] / (os.cpu_count() or 1), 1),
                 "cores": os.cpu_count(), "load_during_eight": load_eight,
-                "search_ms": _percentiles(searches),
+                "fresh": fresh, "search_ms": _percentiles(searches),
                 "service_rss_busy_mb": busy_mb, "service_rss_mb": proc_mb(pid, "VmRSS"),
                 "service_peak_mb": proc_mb(pid, "VmHWM"),
                 "load_average": os.getloadavg()}
+
+
+def _fresh_rounds(prompt, asked: list[str], rng: random.Random, pid, rounds: int = 5) -> dict:
+    """One alone and 8 at once with prompts the service has not seen (the figures above reuse
+    the timed prompts, whose query vectors the service keeps): `rounds` rounds of 3 alone and
+    8 at once, each prompt new; medians of the rounds, CPU per prompt over all of them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    unseen = sorted({p.format(a=a, t=t) for p in _PROMPTS for a in _AREAS for t in _TECH}
+                    - set(asked))
+    rng.shuffle(unseen)
+    alone, eight, ratios = [], [], []
+    cpu_alone = cpu_eight = None
+    for r in range(rounds):
+        batch, unseen = unseen[:11], unseen[11:]
+        spent = _CpuMeter(pid())
+        ones = sorted(prompt(text, f"fresh{r}-one")[0] for text in batch[:3])
+        cpu = spent.per_prompt(3)
+        spent = _CpuMeter(pid())
+        started = time.perf_counter()
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda text, r=r: prompt(text, f"fresh{r}-eight"), batch[3:]))
+        ms = (time.perf_counter() - started) * 1000
+        cpu8 = spent.per_prompt(8)
+        alone.append(ones[1])
+        eight.append(ms)
+        ratios.append(ms / ones[1])
+        cpu_alone = _add(cpu_alone, cpu, r)
+        cpu_eight = _add(cpu_eight, cpu8, r)
+    return {"rounds": rounds, "one_prompt_ms": round(_median(alone), 1),
+            "eight_at_once_ms": round(_median(eight), 1),
+            "eight_over_one": round(_median(ratios), 2),
+            "cpu_ms_per_prompt": cpu_alone, "cpu_ms_per_prompt_eight": cpu_eight,
+            "load_average": os.getloadavg()}
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def _add(mean: dict | None, new: dict, seen: int) -> dict:
+    """The running mean of per-prompt CPU figures over rounds of equal size."""
+    if mean is None:
+        return new
+    return {k: round((mean[k] * seen + new[k]) / (seen + 1), 1) for k in new}
 
 
 def kept_store(folder: Path, items: int) -> tuple[Path, Path, dict]:
