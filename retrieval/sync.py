@@ -386,6 +386,7 @@ def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: boo
         index.set_clean(not report.warnings)
     elif not quick:
         report.problems = index.catalog.problems()
+    index.vectors.clear_unused_capacity_once()  # under the sync lock, as every Chroma write
     if not quick:
         report.total = index.catalog.count_docs()
     report.seconds = time.perf_counter() - began

@@ -153,6 +153,7 @@ class VectorStore:
         self.collection_name = collection
         self._client: Any = None  # chromadb client, made on first use (heavy import)
         self._collection: Any = None
+        self._capacity_checked = False  # HNSW files cleared past their live elements
 
     @property
     def remote(self) -> bool:
@@ -193,6 +194,7 @@ class VectorStore:
         if create:
             self._collection = self._client.get_or_create_collection(
                 self.collection_name, configuration=HNSW_CONFIG, embedding_function=None)
+            self._clear_unused_capacity()
         else:
             self._collection = self._client.get_collection(self.collection_name,
                                                            embedding_function=None)
@@ -262,12 +264,14 @@ class VectorStore:
             end = start + 2000
             col.upsert(ids=ids[start:end], embeddings=vectors[start:end],
                        metadatas=metadatas[start:end])
+        self._clear_unused_capacity()
 
     @_contained
     def update_metadata(self, ids: list[str], metadatas: list[dict]) -> None:
         col = self.collection()
         for start in range(0, len(ids), 2000):
             col.update(ids=ids[start:start + 2000], metadatas=metadatas[start:start + 2000])
+        self._clear_unused_capacity()
 
     @_contained
     def delete(self, ids: list[str]) -> None:
@@ -276,6 +280,23 @@ class VectorStore:
         col = self.collection()
         for start in range(0, len(ids), 2000):
             col.delete(ids=ids[start:start + 2000])
+        self._clear_unused_capacity()
+
+    def _clear_unused_capacity(self) -> None:
+        """Chroma writes a new HNSW segment at full capacity from uncleared memory, which can
+        hold freed text of this process (a key read before it was redacted): zero it. Called
+        after each write, inside the index-sync lock (retrieval/hnsw_files.py)."""
+        if not self.remote:
+            from lorestack.retrieval.hnsw_files import clear_unused_capacity
+
+            clear_unused_capacity(self.directory)
+        self._capacity_checked = True
+
+    def clear_unused_capacity_once(self) -> None:
+        """The first sync of a process also clears a segment written before lorestack did so
+        (an upgrade), though it writes no vector."""
+        if not self._capacity_checked:
+            self._clear_unused_capacity()
 
     # ---- reading --------------------------------------------------------------------
     @_contained

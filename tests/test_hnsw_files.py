@@ -1,0 +1,146 @@
+"""Chroma's HNSW files never carry freed process memory (a key read before it was redacted).
+
+Chroma (1.5, its hnswlib fork) writes a new segment's data_level0.bin and length.bin at full
+capacity from buffers `malloc` did not clear (upstream chroma-core/chroma#7688); a memory under
+1,000 vectors keeps those files as first written. The reproduction runs in a fresh process:
+threads fill the C heap with blocks holding a key and free them (each thread's arena then goes
+back to glibc's free list, where Chroma's worker threads pick it up), then lorestack indexes a
+memory through its own sync. Before the fix length.bin held the key in 5 runs of 5 under pytest
+(data_level0.bin too in 6 of 6 standalone runs).
+"""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from lorestack.retrieval.hnsw_files import clear_segment
+
+KEY = "ghp_Q7mZ2xK9vL4pR8tW1nB6cY3hJ5fD0sGaEu"
+
+_FREED_THEN_INDEXED = textwrap.dedent('''
+    import ctypes, sys, threading
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
+
+    KEY = sys.argv[1]
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    pins = []
+
+    def churn():
+        libc.free(libc.malloc(8 << 20))  # a freed mmapped block lifts glibc's mmap threshold
+        held = []
+        for _ in range(300):
+            for size in (400, 1000, 3000, 200000):
+                block = libc.malloc(size)
+                ctypes.memmove(block, ((KEY + " ") * (size // len(KEY) + 1)).encode(), size)
+                held.append(block)
+                pins.append(libc.malloc(64))  # keeps freed blocks from merging away
+        for block in held:
+            libc.free(block)
+
+    threads = [threading.Thread(target=churn) for _ in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    index = MemoryIndex(Memory.open(sys.argv[2]))
+    index.sync()
+    index.close()
+''')
+
+
+def _holding(folder: Path, key: str) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                  if p.is_file() and key.encode() in p.read_bytes())
+
+
+def test_hnsw_files_hold_no_freed_process_memory(repo):
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    for n in range(5):
+        (facts / f"step-{n}.md").write_text(
+            f"---\nid: fact-step-{n}\ntype: fact\ntitle: Deploy step {n}\n---\n\n"
+            f"Deploy step {n} runs after the build.\n")
+    proc = subprocess.run([sys.executable, "-c", _FREED_THEN_INDEXED, KEY, str(repo)],
+                          capture_output=True, text=True, cwd=repo, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    chroma = repo / ".memory" / ".index" / "chroma"
+    segments = [p.parent for p in chroma.rglob("header.bin")]
+    assert segments, sorted(p.name for p in chroma.rglob("*"))  # the files under test exist
+    assert _holding(repo / ".memory" / ".index", KEY) == []
+    # the search still finds the facts through the vectors
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
+
+    index = MemoryIndex(Memory.open(repo))
+    try:
+        hits = index.search("when does deploy step 3 run", k=3, mode="vector")
+    finally:
+        index.close()
+    assert hits and hits[0].id == "fact-step-3", [h.id for h in hits]
+
+
+def _segment(tmp_path: Path, count: int, capacity: int, per: int, links: bytes) -> Path:
+    segment = tmp_path / "seg"
+    segment.mkdir()
+    header = struct.pack("<iQQQQQQiIQQQdQ", 1, 0, capacity, count, per, per - 8, 4, 0, 0,
+                         16, 32, 16, 0.36, 100)
+    (segment / "header.bin").write_bytes(header)
+    live = b"\x07" * (count * per)
+    (segment / "data_level0.bin").write_bytes(live + KEY.encode().ljust((capacity - count) * per))
+    (segment / "length.bin").write_bytes(b"\x01" * (count * 4) + KEY.encode()[:(capacity - count) * 4])
+    (segment / "link_lists.bin").write_bytes(links + KEY.encode())
+    return segment
+
+
+def test_clearing_keeps_live_elements_and_sizes(tmp_path):
+    """Only the slots past the live count are zeroed; the sizes stay, live bytes too."""
+    links = struct.pack("<I", 0) + struct.pack("<I", 8) + b"\x05" * 8 + struct.pack("<I", 0)
+    segment = _segment(tmp_path, count=3, capacity=20, per=60, links=links)
+    sizes = {p.name: p.stat().st_size for p in segment.iterdir()}
+    assert sorted(clear_segment(segment)) == ["data_level0.bin", "length.bin", "link_lists.bin"]
+    assert {p.name: p.stat().st_size for p in segment.iterdir()} == sizes
+    data = (segment / "data_level0.bin").read_bytes()
+    assert data[:180] == b"\x07" * 180 and data[180:].count(0) == len(data) - 180
+    assert (segment / "length.bin").read_bytes()[:12] == b"\x01" * 12
+    assert (segment / "link_lists.bin").read_bytes()[:len(links)] == links
+    assert _holding(segment, KEY) == []
+    assert clear_segment(segment) == []  # clean: nothing written again
+
+
+def test_a_folder_of_another_layout_is_left_alone(tmp_path):
+    segment = _segment(tmp_path, count=3, capacity=20, per=60, links=b"")
+    (segment / "header.bin").write_bytes(struct.pack("<i", 2) + bytes(96))  # unknown version
+    assert clear_segment(segment) == []
+    assert _holding(segment, KEY) != []
+
+
+def test_a_segment_written_before_is_cleared_by_the_next_sync(repo):
+    """A memory indexed before lorestack cleared the files (an upgrade): the first sync of a
+    process clears them, though no file changed and no vector is written."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
+
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / "one.md").write_text("---\nid: fact-one\ntype: fact\ntitle: One\n---\n\nOne.\n")
+    index = MemoryIndex(Memory.open(repo))
+    index.sync()
+    index.close()
+    length = next((repo / ".memory" / ".index" / "chroma").rglob("length.bin"))
+    data = bytearray(length.read_bytes())
+    data[-len(KEY):] = KEY.encode()  # as Chroma left it before
+    length.write_bytes(bytes(data))
+    index = MemoryIndex(Memory.open(repo))
+    try:
+        assert not index.sync().changed
+    finally:
+        index.close()
+    assert KEY.encode() not in length.read_bytes()
