@@ -30,6 +30,7 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
+from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -127,7 +128,20 @@ def judge_criterion(
         # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
             outcome = _detail(outcome, sentence, prepared)
+        outcome = _takes_away(outcome, sentence, prepared)
     return outcome, how
+
+
+def _takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
+    """A guess left open, where the proposal names what the rule forbids only as what it
+    removes, replaces, ports or stops (taken_away.py): it keeps the rule."""
+    if outcome.status != "undecided" or outcome.missing:
+        return outcome
+    word = only_taken_away(sentence, prepared.text)
+    if word is not None:
+        outcome.status, outcome.exempted_by = "satisfied", word
+        outcome.reason = f"it only takes away '{word}', which the rule forbids: kept"
+    return outcome
 
 
 def _detail(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
