@@ -47,3 +47,47 @@ def test_forget_archives_a_hand_typed_event_id_sealed(repo):
     assert "the staging bucket moved" in archived and "rotate the deploy token" in archived
     again = runner.invoke(cli, ["forget", seal(f"note-{AK}"), "--reason", "moved"])
     assert again.exit_code != 0 and AK not in again.output, again.output
+
+
+def test_the_viewer_event_item_and_review_pages_hold_no_raw_key(repo):
+    """An event whose id, session and source were typed around keys, cited by an active item
+    and by a pending claim: the event page redacts its session and source and lists the item
+    under "Items consolidated from it"; the item and review pages link the event sealed and
+    find it in the journal. Before: the session and source raw on the event page, "none yet"
+    (a sealed id looked up among raw ones), and the cited event shown raw as "archived"."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+
+    runner = CliRunner()
+    day = _hand_typed_event(repo, runner, "the staging bucket moved", f"note-{AK}")
+    day.write_text(day.read_text().replace(
+        '"source": "user"', f'"source": "relay {GH}", "session": "sess-{GH}"', 1))
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    for name, status in (("bucket", "active"), ("claim", "pending")):
+        (facts / f"{name}.md").write_text(
+            f"---\nid: fact-{name}\ntype: fact\ntitle: The staging bucket is in eu-central-1 "
+            f"({name})\nstatus: {status}\nsource:\n  kind: consolidation\n  session: sess-{GH}\n"
+            f"  events: [note-{AK}]\n---\n\nThe staging bucket is in eu-central-1.\n")
+    sealed = seal(f"note-{AK}")
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        event = web.get(f"/items/{quote(sealed, safe='')}")
+        assert event.status_code == 200 and "the staging bucket moved" in event.text
+        assert GH not in event.text and AK not in event.text, event.text[-1500:]
+        assert "/items/fact-bucket" in event.text, event.text[-800:]  # cited by
+        item = web.get("/items/fact-bucket")
+        assert item.status_code == 200 and GH not in item.text and AK not in item.text
+        assert "the staging bucket moved" in item.text and quote(sealed, safe="") in item.text
+        review = web.get("/review")
+        assert review.status_code == 200 and "(claim)" in review.text, review.text[-800:]
+        assert GH not in review.text and AK not in review.text
+        assert "the staging bucket moved" in review.text
+    finally:
+        viewer.state.close()
