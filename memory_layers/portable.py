@@ -292,6 +292,8 @@ def import_records(
 ) -> ImportReport:
     """Write exported files into the memory at `paths` (see the module docstring); secrets in
     items and journals are redacted first and counted."""
+    from lorestack.memory_layers.sealed_names import seal_path
+
     report = ImportReport(dry_run=dry_run)
     planned: list[tuple[Path, bytes, bytes, str, Path | None]] = []
     for record in records:
@@ -322,9 +324,17 @@ def import_records(
     for target, data, clean, name, named_raw in planned:
         if named_raw is not None and named_raw.exists():
             # the user's own file, named after a key, is here: the item is, and stays theirs
-            (report.unchanged if named_raw.read_bytes() == data else report.conflicts).append(name)
-            continue
-        if target.exists():
+            # (its name, told sealed as `list` shows it); --replace gives it the export's
+            # content as an import writes it
+            name = seal_path(named_raw.relative_to(paths.root).as_posix(), entropy_threshold)
+            if named_raw.read_bytes() in (data, clean):
+                report.unchanged.append(name)
+                continue
+            if not replace:
+                report.conflicts.append(name)
+                continue
+            target = named_raw
+        elif target.exists():
             # the file as exported is already here (a secret typed into it stays the user's)
             if target.read_bytes() in (data, clean):
                 report.unchanged.append(name)

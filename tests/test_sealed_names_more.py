@@ -7,6 +7,7 @@ key, and an import path whose folder is named after a key. Each test failed befo
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -91,3 +92,36 @@ def test_the_viewer_event_item_and_review_pages_hold_no_raw_key(repo):
         assert "the staging bucket moved" in review.text
     finally:
         viewer.state.close()
+
+
+def test_import_memory_replace_rewrites_a_file_named_after_a_key(repo, tmp_path):
+    """`import-memory --replace` of an export holding a file named after a key, into the memory
+    where the user's own file of that name now differs: the file (kept where and as the user
+    named it) gets the export's content, written as any import writes an item named after a key
+    (its id sealed); no sealed twin appears; a second --replace finds nothing to write.
+    Before: reported as a conflict, --replace or not, and nothing written."""
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    mine = facts / f"zzz-{GH}.md"
+    mine.write_text(f"---\nid: fact-{GH}\ntype: fact\ntitle: The deploy token rotates monthly\n"
+                    "---\n\nThe deploy token rotates monthly.\n")
+    runner = CliRunner()
+    dump = runner.invoke(cli, ["export"])
+    assert dump.exit_code == 0
+    (tmp_path / "dump.jsonl").write_text(dump.stdout)
+    mine.write_text(mine.read_text().replace("monthly.\n", "weekly, says Ana.\n"))
+    args = ["import-memory", str(tmp_path / "dump.jsonl"), "--json"]
+    kept = json.loads(runner.invoke(cli, args).stdout)
+    assert kept["written"] == [] and len(kept["conflicts"]) == 1, kept
+    assert GH not in json.dumps(kept)
+    replaced = runner.invoke(cli, [*args, "--replace"])
+    assert replaced.exit_code == 0 and GH not in replaced.output, replaced.output
+    assert json.loads(replaced.stdout)["conflicts"] == [], replaced.output
+    assert list(facts.glob("*.md")) == [mine]  # no sealed twin beside it
+    text = mine.read_text()
+    assert "rotates monthly." in text and "says Ana" not in text, text
+    assert GH not in text and f"id: '{seal(f'fact-{GH}')}'" in text, text
+    again = json.loads(runner.invoke(cli, [*args, "--replace"]).stdout)
+    assert again["written"] == [] and again["conflicts"] == [], again
+    shown = runner.invoke(cli, ["show", seal(f"fact-{GH}")])
+    assert shown.exit_code == 0 and "rotates monthly" in shown.output, shown.output
