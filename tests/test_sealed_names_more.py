@@ -125,3 +125,45 @@ def test_import_memory_replace_rewrites_a_file_named_after_a_key(repo, tmp_path)
     assert again["written"] == [] and again["conflicts"] == [], again
     shown = runner.invoke(cli, ["show", seal(f"fact-{GH}")])
     assert shown.exit_code == 0 and "rotates monthly" in shown.output, shown.output
+
+
+def test_import_memory_writes_a_folder_named_after_a_key_sealed(repo, tmp_path):
+    """An export whose paths hold a key in a folder name (an archived item's, a note file's) or
+    in a plain file's name imports: each such name is written as a file name holding a key is
+    (its redacted name and the raw name's hash), with the same content, and a second import
+    writes nothing. Before: the whole import was refused ('a folder in its path
+    looks like a secret'), and a plain file named after a key was written under the raw name."""
+    from lorestack.memory_layers.memory import Memory
+
+    memory = repo / ".memory"
+    old = memory / "archive" / f"old-{GH}" / "facts" / "bucket.md"
+    old.parent.mkdir(parents=True)
+    old.write_text("---\nid: fact-bucket\ntype: fact\ntitle: The bucket was in eu-west-1\n"
+                   "status: archived\n---\n\nThe bucket was in eu-west-1.\n")
+    (memory / "attachments" / AK).mkdir(parents=True)
+    (memory / "attachments" / AK / "notes.txt").write_text("where the build cache lives\n")
+    (memory / "attachments" / f"{AK}.txt").write_text("the old deploy notes\n")
+    runner = CliRunner()
+    dump = runner.invoke(cli, ["export"])
+    assert dump.exit_code == 0 and GH in dump.stdout
+    (tmp_path / "dump.jsonl").write_text(dump.stdout)
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    args = ["--root", str(other), "import-memory", str(tmp_path / "dump.jsonl"), "--json"]
+    done = runner.invoke(cli, args)
+    assert done.exit_code == 0 and GH not in done.output and AK not in done.output, done.output
+    written = json.loads(done.stdout)["written"]
+    assert len(written) == 3, written
+    paths = [p.relative_to(other / ".memory").as_posix() for p in (other / ".memory").rglob("*")]
+    assert [p for p in paths if GH in p or AK in p] == [], paths
+    assert any(p.startswith("archive/redacted-github-token-") and p.endswith("/facts/bucket.md")
+               for p in paths), paths
+    assert sum("attachments/redacted-aws-access-key-" in p for p in paths) == 3, paths
+    again = json.loads(runner.invoke(cli, args).stdout)
+    assert again["written"] == [] and again["conflicts"] == ["project.md"], again
+    bucket = next((other / ".memory" / "archive").rglob("bucket.md"))
+    assert bucket.read_text() == old.read_text()  # nothing else in it changed
+    home = json.loads(runner.invoke(cli, ["import-memory", str(tmp_path / "dump.jsonl"),
+                                          "--json"]).stdout)
+    assert home["written"] == [] and home["conflicts"] == [], home  # its own: left alone
