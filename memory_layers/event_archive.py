@@ -116,9 +116,12 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
     journal = mem.require_project().journal
     event = found.event
     reason = mem.guard(reason.strip(), where="reason")
+    # the copy lorestack writes names the event, and the ids its tags name, sealed (as every
+    # answer does); its words stay as the user typed them, as an archived item's body does
+    shown = sealed_event(mem, event)
     archived = JournalEvent.model_validate({
-        **event.model_dump(by_alias=True), "archived_reason": reason,
-        "archived_at": now_utc().isoformat()})
+        **event.model_dump(by_alias=True), "id": shown.id, "tags": shown.tags,
+        "archived_reason": reason, "archived_at": now_utc().isoformat()})
     target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
     with locked(journal.paths.locks_dir, f"journal-{found.path.name}"):
         # as saved: CRLF endings and any byte that is not UTF-8 stay as they were
@@ -134,7 +137,7 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
             # a re-run after a refused rewrite (ConcurrentEdit below) finds it archived already
             archived_before = target.exists() and _entry_span(
                 target.read_bytes().decode("utf-8", errors="surrogateescape").split("\n"),
-                event.id) is not None
+                archived.id) is not None
             if not archived_before:
                 append_durable(target, (header + render_event(archived)).encode("utf-8"))
         kept = lines[:span[0]] + lines[span[1]:]

@@ -7,7 +7,8 @@ and, for people and other tools, the parsed fields: an item's frontmatter and bo
 day's events. Importing writes the files back: identical files are left alone, differing ones
 are reported as conflicts (or replaced with `replace=True`), and nothing is written outside the
 memory folder. A secret in an item or a journal day is redacted before it is written; an item
-whose id, file name or link holds one is written sealed (`sealed_names`) under a name without it.
+whose id, file name or link holds one is written sealed (`sealed_names`) under a name without it,
+and so is any file in a folder, or under a name, that holds one.
 """
 
 from __future__ import annotations
@@ -223,17 +224,14 @@ def _sealed_names(rel: PurePosixPath, data: bytes, item: MemoryItem,
     import yaml
 
     from lorestack.memory_layers.markdown import split_frontmatter
-    from lorestack.memory_layers.models import slugify
-    from lorestack.memory_layers.sealed_names import name_digest, redact_name, seal
+    from lorestack.memory_layers.sealed_names import seal
 
-    if any(redact_name(part, threshold)[1] for part in rel.parts[:-1]):
-        raise ValueError("a folder in its path looks like a secret; rename it in the export file")
-    clean_stem, kinds = redact_name(rel.stem, threshold)
-    name = f"{slugify(clean_stem)}-{name_digest(rel.stem)}{rel.suffix}" if kinds else rel.name
+    sealed_rel = sealed_path(rel, threshold)
     sealed_id = seal(item.id, threshold)
     links = [seal(link, threshold) for link in item.supersedes]
     newer = seal(item.superseded_by, threshold) if item.superseded_by else None
-    if (name, sealed_id, links, newer) == (rel.name, item.id, item.supersedes, item.superseded_by):
+    if (sealed_rel, sealed_id, links, newer) == (rel, item.id, item.supersedes,
+                                                 item.superseded_by):
         return None
     fields, body = split_frontmatter(data.decode("utf-8"))
     fields = dict(fields or {})
@@ -245,7 +243,23 @@ def _sealed_names(rel: PurePosixPath, data: bytes, item: MemoryItem,
     head = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=100)
     body = body.strip("\n")
     text = f"---\n{head}---\n\n{body}\n" if body else f"---\n{head}---\n"
-    return rel.with_name(name), text.encode("utf-8")
+    return sealed_rel, text.encode("utf-8")
+
+
+def sealed_path(rel: PurePosixPath, threshold: float) -> PurePosixPath:
+    """`rel` with each folder or file name that holds a key renamed after its redacted name and
+    the raw name's hash (`zzz-ghp_….md` -> `zzz-redacted-github-token-<hash>.md`), the same
+    every time; other names kept."""
+    from lorestack.memory_layers.models import slugify
+    from lorestack.memory_layers.sealed_names import name_digest, redact_name
+
+    parts = []
+    for n, part in enumerate(rel.parts):
+        stem, suffix = (PurePosixPath(part).stem, PurePosixPath(part).suffix) if (
+            n == len(rel.parts) - 1) else (part, "")
+        clean, kinds = redact_name(stem, threshold)
+        parts.append(f"{slugify(clean)}-{name_digest(stem)}{suffix}" if kinds else part)
+    return PurePosixPath(*parts)
 
 
 def read_records(lines: Iterable[str]) -> Iterator[dict]:
@@ -292,6 +306,8 @@ def import_records(
 ) -> ImportReport:
     """Write exported files into the memory at `paths` (see the module docstring); secrets in
     items and journals are redacted first and counted."""
+    from lorestack.memory_layers.sealed_names import seal_path
+
     report = ImportReport(dry_run=dry_run)
     planned: list[tuple[Path, bytes, bytes, str, Path | None]] = []
     for record in records:
@@ -309,8 +325,12 @@ def import_records(
                     named_raw = target if sealed[0] != rel else None
                     rel, data = sealed
                     target = paths.root.joinpath(*rel.parts)
-            elif _kind(rel) == "journal":
-                parse_journal_text(data.decode("utf-8"), target)
+            else:  # a folder or file named after a key: written under a name without it
+                if _kind(rel) == "journal":
+                    parse_journal_text(data.decode("utf-8"), target)
+                if sealed_path(rel, entropy_threshold) != rel:
+                    named_raw, rel = target, sealed_path(rel, entropy_threshold)
+                    target = paths.root.joinpath(*rel.parts)
             clean = _redacted(data, rel, target, scope, entropy_threshold)
         except (ValueError, InvalidItem, UnicodeDecodeError) as exc:
             shown = redact_all(repr(record.get("path")), entropy_threshold)[0]
@@ -322,9 +342,17 @@ def import_records(
     for target, data, clean, name, named_raw in planned:
         if named_raw is not None and named_raw.exists():
             # the user's own file, named after a key, is here: the item is, and stays theirs
-            (report.unchanged if named_raw.read_bytes() == data else report.conflicts).append(name)
-            continue
-        if target.exists():
+            # (its name, told sealed as `list` shows it); --replace gives it the export's
+            # content as an import writes it
+            name = seal_path(named_raw.relative_to(paths.root).as_posix(), entropy_threshold)
+            if named_raw.read_bytes() in (data, clean):
+                report.unchanged.append(name)
+                continue
+            if not replace:
+                report.conflicts.append(name)
+                continue
+            target = named_raw
+        elif target.exists():
             # the file as exported is already here (a secret typed into it stays the user's)
             if target.read_bytes() in (data, clean):
                 report.unchanged.append(name)

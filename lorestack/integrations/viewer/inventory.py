@@ -303,7 +303,7 @@ class Inventory:
             supersedes=list(it.supersedes),
             superseded_by=it.superseded_by,
             source_kind=it.source.kind,
-            events=list(it.source.events),
+            events=[seal(e, self.mem.settings.guard.entropy_threshold) for e in it.source.events],
             proposed_supersedes=str(proposed) if proposed else None,
             criterion=it.criterion,
         )
@@ -357,11 +357,9 @@ class Inventory:
                 continue
             parsed = journal.read_file(path)
             tokens = sum(self.count_tokens(e.text) for e in parsed.events)
-            # an event id typed around a key: the pages name and link it sealed, as `show` does
-            threshold = self.mem.settings.guard.entropy_threshold
-            events = [e if seal(e.id, threshold) == e.id
-                      else e.model_copy(update={"id": seal(e.id, threshold)})
-                      for e in parsed.events]
+            # an event id typed around a key: the pages name and link it sealed, as `show` does,
+            # and the ids its tags name (`closes:<id>`)
+            events = [self._sealed(e) for e in parsed.events]
             self._days[path] = (
                 st.st_mtime_ns,
                 st.st_size,
@@ -386,3 +384,17 @@ class Inventory:
 
     def event(self, event_id: str) -> JournalEvent | None:
         return self._events_by_id.get(event_id)
+
+    def cited(self, event_id: str) -> tuple[str, JournalEvent | None]:
+        """An event an item cites (by the id it was written under): the id the pages give
+        it, sealed when typed around a key, and the event when the journal still holds it."""
+        shown = seal(event_id, self.mem.settings.guard.entropy_threshold)
+        return shown, self._events_by_id.get(shown)
+
+    def _sealed(self, event: JournalEvent) -> JournalEvent:
+        from lorestack.memory_layers.event_archive import sealed_event
+
+        shown = sealed_event(self.mem, event)
+        if shown.id == event.id and shown.tags == event.tags:
+            return event
+        return event.model_copy(update={"id": shown.id, "tags": shown.tags})

@@ -166,7 +166,7 @@ def item_context(request: Request, summary: ItemSummary) -> dict:
         "last_access": last,
         "retention_now": _at(points, age_now),
         "curve": retention_curve(points, age_now),
-        "events": [(eid, state.inventory.event(eid)) for eid in it.source.events],
+        "events": [state.inventory.cited(eid) for eid in it.source.events],
         "frontmatter": _yaml(it.frontmatter()),
         "editable": it.status != "archived",
         "archivable": it.status != "archived" and it.id not in ("project", "profile"),

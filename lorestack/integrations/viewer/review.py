@@ -88,7 +88,7 @@ def review_rows(state: ViewerState) -> list[dict]:
             {
                 "claim": claim,
                 "checksum": file_checksum(claim.path) or "",
-                "events": [(eid, state.inventory.event(eid)) for eid in claim.events],
+                "events": [state.inventory.cited(eid) for eid in claim.events],
                 "old": old,
                 "diff": diff,
             }
