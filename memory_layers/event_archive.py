@@ -64,8 +64,9 @@ def _shown(mem, event_id: str) -> str:
 
 
 def sealed_event(mem, event: JournalEvent) -> JournalEvent:
-    """`event` as an answer shows it: its id and the ids its tags name (`closes:<id>`) sealed,
-    its text redacted, at the guard's threshold."""
+    """`event` as an answer shows it: its id, the ids its tags name (`closes:<id>`), its
+    session and speaker sealed (each still a name of its own), its text and source redacted, at
+    the guard's threshold."""
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
     threshold = mem.settings.guard.entropy_threshold
@@ -75,7 +76,10 @@ def sealed_event(mem, event: JournalEvent) -> JournalEvent:
         tags.append(f"{head}:{seal(rest, threshold)}" if colon and rest else seal(tag, threshold))
     return event.model_copy(update={
         "id": seal(event.id, threshold), "tags": tags,
-        "text": redact_for_reading(event.text, threshold)[0]})
+        "text": redact_for_reading(event.text, threshold)[0],
+        "source": redact_for_reading(event.source, threshold)[0],
+        "session": seal(event.session, threshold) if event.session else event.session,
+        "speaker": seal(event.speaker, threshold) if event.speaker else event.speaker})
 
 
 def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:

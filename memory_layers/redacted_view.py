@@ -6,25 +6,31 @@ from __future__ import annotations
 from pathlib import Path
 
 from lorestack.memory_layers.memory import Memory
-from lorestack.memory_layers.models import GENERATED_ID, CriterionSpec, MemoryItem
+from lorestack.memory_layers.models import GENERATED_ID, CriterionSpec, MemoryItem, Source
 
 
 def redacted_item(mem: Memory, item: MemoryItem, key: str | None = None,
                   path: Path | None = None) -> tuple[MemoryItem, bool]:
     """(A copy fit to print or hand to an assistant, whether its id or file name holds a key):
-    a secret typed into the file by hand is replaced in its title, body, tags, criterion and
-    anchors (the file itself is left alone; the caller redacts the id and path it prints).
+    a secret typed into the file by hand is replaced in its title, body, tags, criterion,
+    anchors and source, the events it cites sealed (the file itself is left alone; the caller redacts the id and path it prints).
     `key`: the file's path and checksum, to skip a file the resident service already found
     clean (`parse_cache.known_clean`; what is parsed depends on the name too)."""
     from lorestack.memory_layers import parse_cache
+    from lorestack.memory_layers.sealed_names import seal
     from lorestack.memory_layers.secret_guard import redact_for_reading, redact_tree
 
     threshold = mem.settings.guard.entropy_threshold
     if key and parse_cache.known_clean(key, threshold):
         return item, False
     crit = item.criterion.model_dump() if item.criterion else None
-    (title, body, tags, criterion, anchors), found = redact_tree(
-        (item.title, item.body, list(item.tags), crit, list(item.anchors)), threshold)
+    # who wrote it (kind, session, run, commit): redacted; the events it cites: sealed, so each
+    # is still found by `show` (an event id typed around a key, `sealed_names`)
+    source = item.source.model_dump(exclude={"events"})
+    events = [seal(e, threshold) for e in item.source.events]
+    (title, body, tags, criterion, anchors, source), found = redact_tree(
+        (item.title, item.body, list(item.tags), crit, list(item.anchors), source), threshold)
+    found = found or events != item.source.events
     named = bool((not GENERATED_ID.fullmatch(item.id) and redact_for_reading(item.id, threshold)[1])
                  or (path is not None and redact_for_reading(path.name, threshold)[1]))
     if not found and not named:
@@ -35,6 +41,7 @@ def redacted_item(mem: Memory, item: MemoryItem, key: str | None = None,
         return item, named
     copy = item.model_copy(deep=True)
     copy.title, copy.body, copy.tags, copy.anchors = title, body, tags, anchors
+    copy.source = Source.model_validate({**source, "events": events})
     if criterion is not None:
         copy.criterion = CriterionSpec.model_validate(criterion)
     return copy, named

@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
 # next sync (3: speaker, session and resolved dates of events; 4: years, "last year";
 # 5: tags redacted like the title and text; 6: an id or file name holding a secret is told;
 # 7: such an id and name are kept sealed, so an older catalog is rewritten without them;
-# 8: a journal event's id typed around a key too)
-DOCS_VERSION = 8
+# 8: a journal event's id typed around a key too; 9: an event's speaker and session too)
+DOCS_VERSION = 9
 
 
 @dataclass
@@ -241,7 +241,7 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
     The file itself is left alone (it is the user's); the sync report warns about it, naming
     the file and line (retrieval/secret_spots.py keeps them for the hooks and doctor).
     """
-    from lorestack.memory_layers.sealed_names import seal
+    from lorestack.memory_layers.sealed_names import redact_name, seal
     from lorestack.memory_layers.secret_guard import redact_for_reading
     from lorestack.retrieval.secret_spots import event_id_kinds, name_kinds
 
@@ -254,6 +254,13 @@ def _redacted(docs: list[IndexDoc], path: Path, raw: bytes, mem: Memory,
             doc.tags[n], kinds_tag = redact_for_reading(tag, threshold)
             kinds.update(kinds_tag)
         kinds.update(kinds_title, kinds_text)
+        # who said it and in which session, typed around a key by hand: sealed, so each stays
+        # a name of its own (turns are grouped by session; Chroma's metadata holds both)
+        for name in ("speaker", "session"):
+            value = getattr(doc, name)
+            if value and seal(value, threshold) != value:
+                setattr(doc, name, seal(value, threshold))
+                kinds.update(redact_name(value, threshold)[1])
         # a hand-named file or id: kept (it is the link), but told; the indexes, usage and
         # caches hold the id sealed (the catalog seals the path). An event's id is typed into
         # its day file, whose name is lorestack's own.

@@ -17,6 +17,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from lorestack.retrieval.hnsw_files import clear_segment
 
 KEY = "ghp_Q7mZ2xK9vL4pR8tW1nB6cY3hJ5fD0sGaEu"
@@ -50,6 +52,15 @@ _FREED_THEN_INDEXED = textwrap.dedent('''
         t.start()
     for t in threads:
         t.join()
+    seen = []  # the control: a new thread's uncleared block holds the key (glibc's arenas)
+
+    def probe():
+        block = libc.malloc(400)
+        seen.append(KEY.encode() in ctypes.string_at(block, 400))
+    probe_thread = threading.Thread(target=probe)
+    probe_thread.start()
+    probe_thread.join()
+    print("freed memory reused:", seen[0])
     index = MemoryIndex(Memory.open(sys.argv[2]))
     index.sync()
     index.close()
@@ -71,6 +82,8 @@ def test_hnsw_files_hold_no_freed_process_memory(repo):
     proc = subprocess.run([sys.executable, "-c", _FREED_THEN_INDEXED, KEY, str(repo)],
                           capture_output=True, text=True, cwd=repo, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    if "freed memory reused: True" not in proc.stdout:  # another allocator (macOS, musl)
+        pytest.skip("this C library does not hand freed blocks back uncleared here")
     chroma = repo / ".memory" / ".index" / "chroma"
     segments = [p.parent for p in chroma.rglob("header.bin")]
     assert segments, sorted(p.name for p in chroma.rglob("*"))  # the files under test exist

@@ -167,3 +167,53 @@ def test_import_memory_writes_a_folder_named_after_a_key_sealed(repo, tmp_path):
     home = json.loads(runner.invoke(cli, ["import-memory", str(tmp_path / "dump.jsonl"),
                                           "--json"]).stdout)
     assert home["written"] == [] and home["conflicts"] == [], home  # its own: left alone
+
+
+def test_an_event_session_and_speaker_typed_around_a_key_are_indexed_sealed(repo):
+    """An event whose session and speaker were typed around keys by hand: every index file
+    (catalog, tantivy, Chroma) holds them sealed, two such sessions stay apart, and search
+    finds the event. Before: the raw keys in catalog.sqlite and chroma.sqlite3."""
+    runner = CliRunner()
+    day = _hand_typed_event(repo, runner, "the staging bucket moved", f"note-{AK}")
+    runner.invoke(cli, ["log", "the deploy token rotates monthly"])
+    text = day.read_text().replace(
+        '"source": "user"', f'"source": "user", "session": "sess-{GH}", "speaker": "bob {AK}"', 1)
+    day.write_text(text.replace('"source": "user"}', f'"source": "user", "session": "s-{AK}"}}'))
+    assert day.read_text().count('"session"') == 2
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0
+    index = repo / ".memory" / ".index"
+    held = [str(p.relative_to(index)) for p in index.rglob("*") if p.is_file() and (
+        GH.encode() in p.read_bytes() or AK.encode() in p.read_bytes())]
+    assert held == [], held
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
+
+    mem = Memory.open(repo)
+    catalog = MemoryIndex(mem)
+    try:
+        sessions = {d.session for d in catalog.catalog.get_docs(
+            [h.id for h in catalog.search("staging bucket deploy token", k=5, mode="bm25")]).values()}
+    finally:
+        catalog.close()
+    assert sessions == {seal(f"sess-{GH}"), seal(f"s-{AK}")}, sessions
+    found = runner.invoke(cli, ["search", "staging bucket", "--json"])
+    assert "the staging bucket moved" in found.output and AK not in found.output
+    # the answers: show and list name the event's session and speaker sealed, its source
+    # and an item's source (session, cited events) without the key
+    text = day.read_text().replace('"source": "user", "session": "sess-',
+                                   f'"source": "relay {GH}", "session": "sess-', 1)
+    day.write_text(text)
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / "bucket.md").write_text(
+        "---\nid: fact-bucket\ntype: fact\ntitle: The staging bucket is in eu-central-1\n"
+        f"source:\n  kind: consolidation\n  session: sess-{GH}\n  events: [note-{AK}]\n---\n\n"
+        "The staging bucket is in eu-central-1.\n")
+    answers = [runner.invoke(cli, args).output for args in (
+        ["show", seal(f"note-{AK}"), "--json"], ["show", seal(f"note-{AK}")],
+        ["show", "fact-bucket", "--json"], ["list", "--json", "--type", "event"],
+        ["list", "--json"])]
+    assert [a for a in answers if GH in a or AK in a] == [], answers
+    shown = json.loads(answers[0])
+    assert shown["session"] == seal(f"sess-{GH}") and shown["source"].startswith("relay "), shown
+    assert seal(f"note-{AK}") in answers[2], answers[2]
