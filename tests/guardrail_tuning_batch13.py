@@ -42,7 +42,14 @@ FIRST_RUN = {"exact": 99, "wrong_blocks": 0, "silent_passes": 42, "lookalike_pas
 # commands and code forms said in words (gloss.py) — `git checkout -b fix-login-redirect`
 # under the branch-name rule, `export default` under "named exports only": 101 / 40 / 55
 # (load 2.5), no look-alike lost.
-KEPT = {"exact": 101, "wrong_blocks": 0, "silent_passes": 40, "lookalike_pass": 55}
+# sixteenth session: a symbol spelling is a term ("No !! in Kotlin code", "don't use
+# !important", "never with =="), and `!!` / `!important` no longer split the sentence (which
+# had made "in Kotlin code" a recommended way): 4 violations surface (kotlin_no_bang-v1/v2,
+# no_important-v1/v2); 2 look-alikes answer "applies, undecided" — `event.type == 'invoice.paid'`
+# under the signature rule's `==`, and kotlin_no_bang-p1, which passed only as taking that
+# bogus "recommended way" — and a removal look-alike passes (taken_away.py): 104 / 36 / 54.
+KEPT = {"exact": 104, "wrong_blocks": 0, "silent_passes": 36, "lookalike_pass": 54}
+KEPT_LOOKALIKE_COST = 1  # against the first run's 55
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # security in code

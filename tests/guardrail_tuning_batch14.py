@@ -40,6 +40,12 @@ from tests.guardrail_sentence_cases import _bash, _diff
 # undecided, 50 pass; other criteria flagged 85). The batch test keeps this first run as the
 # floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 108, "wrong_blocks": 0, "silent_passes": 30, "lookalike_pass": 50}
+# sixteenth session (in-sample: the batch's writer changed the reader after its first run):
+# a removal of what a rule forbids keeps it (taken_away.py: "Replace the last loose
+# comparisons in cart.js with ===") and a proposal that spells what a rule wants keeps it
+# (spellings.py: rel="noopener noreferrer", catchup=False, #!/usr/bin/env): 112 / 30 / 54,
+# no violation changes answer.
+KEPT = {"exact": 112, "wrong_blocks": 0, "silent_passes": 30, "lookalike_pass": 54}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # JavaScript, TypeScript and the web page

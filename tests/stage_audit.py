@@ -52,6 +52,8 @@ def _keep(outcome, *args, **kwargs):
 ABLATIONS = {
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it
     "taken_away": _off("lorestack.guardrail.taken_away", "ENABLED", False),
+    # sixteenth session: a proposal that spells in code what a rule wants keeps it
+    "spellings": _off("lorestack.guardrail.spellings", "ENABLED", False),
     # twelfth session: the categories a rule names, with their well-known members
     "categories": _off("lorestack.guardrail.concepts", "CATEGORIES", False),
     # ninth session, batches 8-9 (drafting forms)

@@ -51,10 +51,11 @@ def test_batch_figures_do_not_regress(tmp_path, n):
         assert s["lookalike_pass"] >= first["lookalike_pass"], E.summary(s)
         return
     kept, first = b.KEPT, b.FIRST_RUN
-    assert s["silent_passes"] <= kept["silent_passes"] < first["silent_passes"], E.summary(s)
+    # (batch 14's kept reading gained look-alikes only: its silent passes equal the first run's)
+    assert s["silent_passes"] <= kept["silent_passes"] <= first["silent_passes"], E.summary(s)
     assert s["exact"] >= kept["exact"] > first["exact"], E.summary(s)
-    # batch 11's kept reading warns on 1 look-alike its first run passed (KEPT_LOOKALIKE_COST,
-    # named in its file) for 14 violations no longer passed in silence
+    # the kept readings of batches 11 and 13 each warn on 1 look-alike their first run passed
+    # (KEPT_LOOKALIKE_COST, named in the file), for 14 and 4 violations no longer silent
     cost = getattr(b, "KEPT_LOOKALIKE_COST", 0)
     assert s["lookalike_pass"] >= kept["lookalike_pass"] >= first["lookalike_pass"] - cost, (
         E.summary(s)

@@ -30,6 +30,7 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
+from lorestack.guardrail.spellings import spells_wanted
 from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.memory_layers.models import CriterionSpec
 
@@ -195,14 +196,13 @@ def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, 
                 [f"about '{topic.quote}'"], quote=topic.quote,
             )
         return _shows_property(outcome, sentence, prepared, paths)
-    if (
-        outcome.status == "undecided"
-        and outcome.by_meaning
-        and not outcome.forbid_hit
-        and wanted_present(sentence, prepared.text, paths)
-    ):
-        outcome.status = "satisfied"
-        outcome.reason = f"close to it by meaning and has what it wants: kept ({outcome.reason[:80]})"
+    if outcome.status == "undecided" and outcome.by_meaning and not outcome.forbid_hit:
+        if wanted_present(sentence, prepared.text, paths):
+            outcome.status = "satisfied"
+            outcome.reason = f"close to it by meaning and has what it wants: kept ({outcome.reason[:80]})"
+        elif spells_wanted(sentence, prepared.text):  # spellings.py (sixteenth session)
+            outcome.status = "satisfied"
+            outcome.reason = f"close to it by meaning and spells what it wants: kept ({outcome.reason[:80]})"
     return outcome
 
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.gloss import gloss, path_gloss
+from lorestack.guardrail.sentence_words import CLAUSE_MARKS
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -34,7 +35,7 @@ CLAUSES = True
 GLOSS = True
 MAX_UNITS = 16
 MAX_UNIT_CHARS = 400
-_CLAUSE = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
+_CLAUSE = re.compile(CLAUSE_MARKS + r"|\.(?:\s+|$)|,\s+(?=but |use |instead |only |unless )|\s+[-\u2013\u2014]+\s+")
 _LINE = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z])|\s*(?:&&|\|\||;)\s*")
 # a line's clauses: "…, tests can come later", "… and leave the docs for later"
 _PROPOSAL_CLAUSE = re.compile(r",\s+|\s+(?:and|but|so|then|while)\s+")

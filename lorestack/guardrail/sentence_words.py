@@ -80,9 +80,22 @@ _IMPLIED_WANTS = {
 }
 # acts whose command-line spelling differs: `git push -f` is a force-push
 _IMPLIED_ACTS = {"force push": ["push f"]}
-_WORDS = re.compile(r"[A-Za-z0-9_./*'\u2019-]+")
+# a code spelling made of symbols is a word too: `!!`, `==`, `!important` (sixteenth session)
+_WORDS = re.compile(r"![A-Za-z][\w-]*|[!=<>]{2,3}|[A-Za-z0-9_./*'\u2019-]+")
 _PAREN = re.compile(r"\(([^()]*)\)")
-_CLAUSE_SPLIT = re.compile(r"[;:!?]+\s*|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
+# a clause ends at ; or : after a word, and at ! or ? that closes a word; `No !! in Kotlin`,
+# `?:`, `!important` and `#!/usr/bin/env` are code, not punctuation
+CLAUSE_MARKS = r"(?<![\s!?])[;:]+\s*|(?<![\s!?;:])[!?]+(?=\s|$)\s*"
+_CLAUSE_SPLIT = re.compile(CLAUSE_MARKS + r"|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
+SYMBOLS = re.compile(r"[!=<>]{2,3}|![A-Za-z][\w-]*")
+
+
+def symbol_term(term: str) -> str:
+    """A symbol spelling as a regex that does not match inside a longer one: `==` is not in
+    `===` or `!==`; any other term as it is."""
+    if not SYMBOLS.fullmatch(term):
+        return term
+    return f"/(?<![!=<>]){re.escape(term)}(?![!=<>])/"
 
 
 _FILE_EXTENSIONS = frozenset(
@@ -252,6 +265,8 @@ SUCH_AS_CODE = True
 def meaningful(term: str) -> bool:
     """False for a term made only of function words, determiners or generic nouns."""
     bare = term.split(":", 1)[1] if re.match(r"^(added|changed):", term) else term
+    if SYMBOLS.fullmatch(bare):
+        return True
     if bare.startswith(("/", "path:")) or "/" in bare or "*" in bare:
         return True
     if SUCH_AS_CODE and re.search(r"\w\.[a-z_]\w", bare.lower()):  # `it.only`, not i.e.

@@ -65,6 +65,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     spell_and_scope,
     split_at_or,
     such_as,
+    symbol_term,
     verb_gate,
     without_particle,
 )
@@ -91,6 +92,7 @@ class SentenceDraft:
 
 
 def _add(target: list[str], value: str) -> None:
+    value = symbol_term(value)
     if value and value not in target and meaningful(value):
         target.append(value)
 

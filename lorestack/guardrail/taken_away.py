@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from lorestack.guardrail.meaning import split_acts, stated_clauses
+from lorestack.guardrail.sentence_words import CLAUSE_MARKS
 from lorestack.guardrail.terms import stem
 
 ENABLED = True
@@ -37,7 +38,10 @@ _REMOVAL_ACT = re.compile(
     r"(?i)\b(?:remov|delet|drop|disabl|skip|truncat|yank|unpublish|rewrit|revok|bypass|silenc"
     r"|strip|renam|deprecat|downgrad|turn\w*\s+(?:\w+\s+)?off|switch\w*\s+(?:\w+\s+)?off)"
 )
-_CLAUSES = re.compile(r"[.;:!?\n]+\s*|,\s+|\s+(?:and|but|so|then|while|&&|\|\|)\s+")
+# a proposal's clauses; a dot or a mark inside a word is code ("settings.ini", "!important")
+_CLAUSES = re.compile(
+    CLAUSE_MARKS + r"|\.(?:\s+|$)|\n+|,\s+|\s+(?:and|but|so|then|while|&&|\|\|)\s+"
+)
 _FUNCTION = frozenset(
     "the a an and or of to in on at for with by from is are be been it its this that these "
     "those their them they our we you your any every each all only not no never don't dont "
