@@ -65,14 +65,18 @@ def test_cpu_per_prompt_counts_the_client_processes_and_the_service():
     assert abs(spent["total"] - spent["client"] - spent["service"]) <= 0.2
 
 
-def test_fresh_rounds_ask_prompts_the_service_has_not_seen():
+def test_fresh_rounds_ask_prompts_the_service_has_not_seen(mem):
     """The bench's first 1-alone / 8-at-once figures reuse prompts already timed (their query
     vectors are kept); its fresh rounds ask new ones: 3 alone then 8 at once a round, none
-    asked before, none twice."""
+    asked before, none twice, each in a session of its own as lorestack files sessions (it
+    keeps 80 characters of an id: before, 'fix the flaky reporting test that talks to …'
+    prompts of one round shared one)."""
     import random
     import threading
+    import time
 
-    from lorestack.bench.service import _fresh_rounds
+    from lorestack.app.sessions import _session_file
+    from lorestack.bench.service import _fresh_rounds, _session_id
 
     asked = ["how do we deploy billing changes?", "why does the search service retry redis calls?"]
     seen: list[tuple[str, str]] = []
@@ -83,10 +87,13 @@ def test_fresh_rounds_ask_prompts_the_service_has_not_seen():
             seen.append((text, tag))
         return 1.0, "context"
 
-    result = _fresh_rounds(prompt, asked, random.Random(3), os.getpid, rounds=2)
+    result = _fresh_rounds(prompt, asked, random.Random(11), os.getpid, rounds=5)
     texts = [text for text, _tag in seen]
-    assert len(texts) == 22 and len(set(texts)) == 22 and not set(texts) & set(asked)
-    assert [tag for _t, tag in seen[:3]] == ["fresh0-one"] * 3
-    assert sorted(tag for _t, tag in seen[3:11]) == ["fresh0-eight"] * 8
-    assert result["rounds"] == 2 and result["eight_over_one"] > 0
+    assert len(texts) == 55 and len(set(texts)) == 55 and not set(texts) & set(asked)
+    assert [tag for _t, tag in seen[:3]] == ["fresh0-one0", "fresh0-one1", "fresh0-one2"]
+    assert sorted(tag for _t, tag in seen[3:11]) == [f"fresh0-eight{i}" for i in range(8)]
+    run_id = f"{4194304}-{time.time_ns()}-"  # as prompt_latency makes it
+    sessions = {_session_file(mem, _session_id(run_id, tag, text)) for text, tag in seen}
+    assert len(sessions) == 55
+    assert result["rounds"] == 5 and result["eight_over_one"] > 0
     assert set(result["cpu_ms_per_prompt_eight"]) == {"client", "service", "total"}

@@ -217,3 +217,51 @@ def test_an_event_session_and_speaker_typed_around_a_key_are_indexed_sealed(repo
     shown = json.loads(answers[0])
     assert shown["session"] == seal(f"sess-{GH}") and shown["source"].startswith("relay "), shown
     assert seal(f"note-{AK}") in answers[2], answers[2]
+
+
+def test_the_viewer_names_supersede_links_and_sessions_sealed(repo):
+    """An item hand-named around a key, replaced by an active item (`supersedes`), pointing to
+    it (`superseded_by`) and proposed for replacement by a pending claim, and a journal session
+    typed around a key: the item, review and journal pages show and link them sealed and find
+    the older item. Before: the raw key in the supersede chain marked "(missing)", in the review
+    page's "it names … to replace, which no longer exists", and in /journal's session heading."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+
+    runner = CliRunner()
+    day = _hand_typed_event(repo, runner, "the staging bucket moved", "note-bucket-moved")
+    day.write_text(day.read_text().replace('"source": "user"',
+                                           f'"source": "user", "session": "sess-{GH}"', 1))
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    old_id = f"fact-old-{GH}"
+    (facts / "old.md").write_text(
+        f"---\nid: {old_id}\ntype: fact\ntitle: The staging bucket was in us-east-1\n"
+        "superseded_by: fact-bucket\n---\n\nThe staging bucket was in us-east-1.\n")
+    (facts / "bucket.md").write_text(
+        f"---\nid: fact-bucket\ntype: fact\ntitle: The staging bucket is in eu-central-1\n"
+        f"supersedes: [{old_id}]\n---\n\nThe staging bucket is in eu-central-1.\n")
+    (facts / "claim.md").write_text(
+        "---\nid: fact-claim\ntype: fact\ntitle: The staging bucket is in eu-west-2\n"
+        f"status: pending\nproposed_supersedes: {old_id}\n---\n\n"
+        "The staging bucket is in eu-west-2.\n")
+    sealed = quote(seal(old_id), safe="")
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        pages = {url: web.get(url) for url in ("/journal", "/items/fact-bucket", f"/items/{sealed}",
+                                               "/review")}
+        for url, page in pages.items():
+            assert page.status_code == 200 and GH not in page.text, (url, page.text[-1500:])
+        assert "(missing)" not in pages["/items/fact-bucket"].text
+        assert f"/items/{sealed}" in pages["/items/fact-bucket"].text  # the older item, linked
+        assert "/items/fact-bucket" in pages[f"/items/{sealed}"].text  # replaced by
+        assert "It would replace" in pages["/review"].text, pages["/review"].text[-1500:]
+        assert "the staging bucket moved" in pages["/journal"].text
+    finally:
+        viewer.state.close()

@@ -220,7 +220,7 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
         def prompt(n: int | str, tag: str) -> tuple[float, str]:
             text = n if isinstance(n, str) else texts[n % len(texts)]  # or a text of its own
             return _timed(["hook", "prompt", "--client", "claude-code"], env, repo,
-                          _prompt_payload(repo, text, f"{run_id}{tag}{n}"), hook_command)
+                          _prompt_payload(repo, text, _session_id(run_id, tag, n)), hook_command)
 
         prompt(0, "boot")
         if not svc.wait_up():
@@ -265,6 +265,13 @@ def prompt_latency(repo: Path, home: Path, runs: int, *, seed: int = 11,
                 "load_average": os.getloadavg()}
 
 
+def _session_id(run_id: str, tag: str, n: int | str) -> str:
+    """A prompt's session: the run, its tag and its number; a prompt given as text has a tag
+    of its own (the text is not appended: lorestack keeps 80 characters of a session id in its
+    file name, and texts sharing their first words would share a session)."""
+    return f"{run_id}{tag}" if isinstance(n, str) else f"{run_id}{tag}{n}"
+
+
 def _fresh_rounds(prompt, asked: list[str], rng: random.Random, pid, rounds: int = 5) -> dict:
     """One alone and 8 at once with prompts the service has not seen (the figures above reuse
     the timed prompts, whose query vectors the service keeps): `rounds` rounds of 3 alone and
@@ -279,12 +286,13 @@ def _fresh_rounds(prompt, asked: list[str], rng: random.Random, pid, rounds: int
     for r in range(rounds):
         batch, unseen = unseen[:11], unseen[11:]
         spent = _CpuMeter(pid())
-        ones = sorted(prompt(text, f"fresh{r}-one")[0] for text in batch[:3])
+        ones = sorted(prompt(text, f"fresh{r}-one{i}")[0] for i, text in enumerate(batch[:3]))
         cpu = spent.per_prompt(3)
         spent = _CpuMeter(pid())
         started = time.perf_counter()
         with ThreadPoolExecutor(8) as pool:
-            list(pool.map(lambda text, r=r: prompt(text, f"fresh{r}-eight"), batch[3:]))
+            list(pool.map(lambda job: prompt(*job),
+                          [(text, f"fresh{r}-eight{i}") for i, text in enumerate(batch[3:])]))
         ms = (time.perf_counter() - started) * 1000
         cpu8 = spent.per_prompt(8)
         alone.append(ones[1])

@@ -285,8 +285,11 @@ class Inventory:
         it = loaded.item
         extra = it.model_extra or {}
         proposed = extra.get("proposed_supersedes")
+        threshold = self.mem.settings.guard.entropy_threshold
+        # every id a summary holds is sealed as `list` shows it (an id holding a key, typed by
+        # hand): the pages print them, and look them up among the sealed ids of `by_id`
         summary = ItemSummary(
-            id=seal(it.id, self.mem.settings.guard.entropy_threshold),  # an id holding a key (typed by hand): shown as `list` shows it
+            id=seal(it.id, threshold),
             type=it.type,
             layer=TYPE_LAYER[it.type],
             status=it.status,
@@ -300,11 +303,11 @@ class Inventory:
             path=path,
             tokens=self.count_tokens(it.text),
             size=st.st_size,
-            supersedes=list(it.supersedes),
-            superseded_by=it.superseded_by,
+            supersedes=[seal(old, threshold) for old in it.supersedes],
+            superseded_by=seal(it.superseded_by, threshold) if it.superseded_by else None,
             source_kind=it.source.kind,
-            events=[seal(e, self.mem.settings.guard.entropy_threshold) for e in it.source.events],
-            proposed_supersedes=str(proposed) if proposed else None,
+            events=[seal(e, threshold) for e in it.source.events],
+            proposed_supersedes=seal(str(proposed), threshold) if proposed else None,
             criterion=it.criterion,
         )
         return _Entry(st.st_mtime_ns, st.st_size, summary)
