@@ -265,3 +265,33 @@ def test_the_viewer_names_supersede_links_and_sessions_sealed(repo):
         assert "the staging bucket moved" in pages["/journal"].text
     finally:
         viewer.state.close()
+
+
+def test_the_items_page_offers_and_links_a_hand_typed_tag_redacted(repo):
+    """A tag typed by hand holding a key: the items page shows it redacted, and so do its tag
+    suggestions and the filter link, which still finds the item. Before: the raw key in the
+    `<datalist>` suggestions (the tag box offers it) and in the link's `?tag=`."""
+    from urllib.parse import urlencode
+
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / "ci.md").write_text(f"---\nid: fact-ci\ntype: fact\ntitle: The CI token\n"
+                                 f"tags: [ci, {GH}]\n---\n\nThe CI token rotates.\n")
+    viewer = create_app(Memory.open(repo), "tok-1", run_doctor=False)
+    try:
+        web = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        web.cookies.set("lorestack_ui_8765", "tok-1")
+        page = web.get("/items")
+        assert page.status_code == 200 and GH not in page.text, page.text[-1500:]
+        shown = redact_for_reading(GH)[0]
+        assert f'<option value="{shown}">' in page.text.replace("&#34;", '"'), page.text[-1500:]
+        found = web.get("/items?" + urlencode({"tag": shown}))
+        assert "/items/fact-ci" in found.text and GH not in found.text
+    finally:
+        viewer.state.close()

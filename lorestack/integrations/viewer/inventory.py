@@ -282,6 +282,8 @@ class Inventory:
             return _Entry(st.st_mtime_ns, st.st_size, None, exc.problem)
         except OSError as exc:
             return _Entry(st.st_mtime_ns, st.st_size, None, f"cannot read: {exc.strerror}")
+        from lorestack.memory_layers.secret_guard import redact_for_reading
+
         it = loaded.item
         extra = it.model_extra or {}
         proposed = extra.get("proposed_supersedes")
@@ -295,7 +297,7 @@ class Inventory:
             status=it.status,
             scope=it.scope,
             title=it.title,
-            tags=list(it.tags),
+            tags=[redact_for_reading(t, threshold)[0] for t in it.tags],  # as shown, and filtered
             created=it.created,
             updated=it.updated,
             confidence=it.confidence,
