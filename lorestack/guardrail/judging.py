@@ -135,8 +135,10 @@ def judge_criterion(
 
 def _takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
     """A guess left open, where the proposal names what the rule forbids only as what it
-    removes, replaces, ports or stops (taken_away.py): it keeps the rule."""
-    if outcome.status != "undecided" or outcome.missing:
+    removes, replaces, ports or stops (taken_away.py): it keeps the rule. Never for a diff
+    or an edit (its added lines are what it brings, not a description of what it removes),
+    nor over a category member that applied (members.py judged that already)."""
+    if outcome.status != "undecided" or outcome.missing or prepared.change or outcome.guessed:
         return outcome
     word = only_taken_away(sentence, prepared.text)
     if word is not None:

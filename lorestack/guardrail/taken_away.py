@@ -10,7 +10,10 @@ It never keeps a proposal where the rule forbids taking something away itself ("
 version", "no renaming or dropping columns", "never switch off CSRF protection"), where a
 forbidden word also occurs outside what is taken away ("Remove the YAML loader and add an INI
 file"), or where the rule names nothing it forbids ("Session cookies are always set with
-HttpOnly": dropping HttpOnly is what breaks it).
+HttpOnly": dropping HttpOnly is what breaks it). What is removed ends where a reason or a
+replacement begins ("because", "in favour of", "before", "so that"); what a replacement
+brings ("with a double", "to eu-west-2") is added, and keeps the rule only where the rule
+itself names it as its way (review of the sixteenth session: each let a violation pass).
 """
 
 from __future__ import annotations
@@ -30,13 +33,23 @@ _TAKES_AWAY = re.compile(
 )
 # where the object of such a verb ends: what it is taken from, moved to or replaced with
 _OBJECT_ENDS = frozenset(
-    "from in on at to into onto with by for under inside across out off within as".split()
+    "from in on at to into onto with by for under inside across out off within as because "
+    "since before after so instead rather favour favor until unless when while".split()
 )
+# where the object of "stop" ends: a reason, a replacement or a time, never a place
+_STOP_ENDS = frozenset(
+    "because since before after so for instead rather favour favor until unless when while "
+    "during".split()
+)
+# a verb whose object is replaced by what follows with / to / by: that is added
+_REPLACES = re.compile(r"(?:replac|migrat|convert|port|mov|switch)\w*")
+_ADDS = frozenset("with to into onto by".split())
 _LEAD = frozenset("please also then now just first and so".split())
 # a rule that forbids taking something away: removing is the forbidden act, not a way out
 _REMOVAL_ACT = re.compile(
     r"(?i)\b(?:remov|delet|drop|disabl|skip|truncat|yank|unpublish|rewrit|revok|bypass|silenc"
-    r"|strip|renam|deprecat|downgrad|turn\w*\s+(?:\w+\s+)?off|switch\w*\s+(?:\w+\s+)?off)"
+    r"|strip|renam|deprecat|downgrad|turn\w*\s+(?:\w+\s+)?off|switch\w*\s+(?:\w+\s+)?off"
+    r"|stop|replac|migrat|convert|retir|uninstall|mov(?:e|es|ed|ing)\b|port(?:s|ed|ing)?\b)"
 )
 # a proposal's clauses; a dot or a mark inside a word is code ("settings.ini", "!important")
 _CLAUSES = re.compile(
@@ -68,10 +81,12 @@ def forbidden_stems(sentence: str) -> set[str]:
     }
 
 
-def _split(text: str) -> tuple[set[str], set[str]]:
-    """(stems taken away, stems said anywhere else) of a proposal's clauses."""
+def _split(text: str) -> tuple[set[str], set[str], list[set[str]]]:
+    """(stems taken away, stems said anywhere else, what each replacement adds) of a
+    proposal's clauses."""
     taken: set[str] = set()
     other: set[str] = set()
+    added: list[set[str]] = []
     for clause in _CLAUSES.split(text):
         words = _words(clause)
         while words and words[0] in _LEAD:
@@ -80,12 +95,17 @@ def _split(text: str) -> tuple[set[str], set[str]]:
             other.update(stem(w) for w in words)
             continue
         verb, rest = words[0], words[1:]
-        end = len(rest)
-        if not verb.startswith("stop"):
-            end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))
+        ends = _STOP_ENDS if verb.startswith("stop") else _OBJECT_ENDS
+        end = next((i for i, w in enumerate(rest) if w in ends), len(rest))
         taken.update(stem(w) for w in rest[:end])
         other.update(stem(w) for w in rest[end:])
-    return taken, other
+        if _REPLACES.fullmatch(verb):
+            brought = [i for i, w in enumerate(rest) if i >= end and w in _ADDS]
+            if brought:
+                added.append({
+                    stem(w) for w in rest[brought[0] + 1:] if w not in _FUNCTION
+                })
+    return taken, other, added
 
 
 def only_taken_away(sentence: str, text: str) -> str | None:
@@ -96,8 +116,13 @@ def only_taken_away(sentence: str, text: str) -> str | None:
     forbidden = forbidden_stems(sentence)
     if not forbidden:
         return None
-    taken, other = _split(text)
+    taken, other, added = _split(text)
     if forbidden & other:
+        return None
+    # what a replacement brings is judged too: kept only where the rule names it as its way
+    _, recommended = split_acts(sentence)
+    way = {stem(w) for c in stated_clauses(sentence) + recommended for w in _words(c)}
+    if any(not (a & way) for a in added if a):
         return None
     hit = sorted(forbidden & taken)
     return hit[0] if hit else None
