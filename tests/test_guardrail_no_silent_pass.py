@@ -48,6 +48,17 @@ CASES = [
     ("storage", "Replace the Redis storage component with Cassandra for the event store",
      "undecided"),
     ("floats", "Replace the float price field with a double", "undecided"),
+    # spellings.py: a wanted spelling taken away or said without is not present
+    ("index", "Create the orders index without CONCURRENTLY so the migration runs inside a "
+     "transaction", "undecided"),
+    ("index", _diff("migrations/0042_orders.sql", "-- inside the transaction, so not "
+                    "concurrently\nCREATE INDEX orders_created_idx ON orders (created_at);"),
+     "undecided"),
+    ("hmac", "Replace hmac.compare_digest with == in the webhook signature check", "undecided"),
+    ("hmac", "Stop using hmac.compare_digest for webhook signatures and compare them with a "
+     "plain string equality", "undecided"),
+    ("dag", "Declare the new billing DAG with catchup=True instead of catchup=False",
+     "undecided"),
 ]
 
 
@@ -70,3 +81,20 @@ def test_a_replacement_keeps_the_rule_only_with_the_way_it_names():
     assert only_taken_away(rule, "Replace the localStorage token with the server's cookie")
     assert only_taken_away(rule, "Replace the localStorage token with sessionStorage") is None
     assert only_taken_away(CRITERIA["floats"][0], "Replace the float price with a double") is None
+
+
+def test_a_wanted_spelling_counts_whole_and_not_when_taken_away():
+    from lorestack.guardrail.spellings import spells_wanted
+
+    index = CRITERIA["index"][0]
+    assert spells_wanted(index, "CREATE INDEX CONCURRENTLY orders_idx ON orders (id);", True)
+    assert not spells_wanted(index, "CREATE INDEX orders_idx ON orders (id); -- CONCURRENTLY", True)
+    assert not spells_wanted(index, "create index concurrently orders_idx on orders (id);", True)
+    hmac = CRITERIA["hmac"][0]
+    assert spells_wanted(hmac, "Compare the webhook signature with hmac.compare_digest")
+    assert not spells_wanted(hmac, "Drop hmac.compare_digest from the webhook check")
+    assert not spells_wanted(hmac, "# hmac.compare_digest is slow\nok = sig == expected", True)
+    assert not spells_wanted(hmac, "ok = my_hmac.compare_digest_fast(a, b)", True)
+    dag = CRITERIA["dag"][0]
+    assert spells_wanted(dag, "Declare the billing DAG with catchup = False and a daily schedule")
+    assert not spells_wanted(dag, "Use catchup=True, not catchup=False, for the backfill DAG")

@@ -202,7 +202,7 @@ def _after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, 
         if wanted_present(sentence, prepared.text, paths):
             outcome.status = "satisfied"
             outcome.reason = f"close to it by meaning and has what it wants: kept ({outcome.reason[:80]})"
-        elif spells_wanted(sentence, prepared.text):  # spellings.py (sixteenth session)
+        elif spells_wanted(sentence, prepared.text, prepared.change):  # spellings.py (sixteenth session)
             outcome.status = "satisfied"
             outcome.reason = f"close to it by meaning and spells what it wants: kept ({outcome.reason[:80]})"
     return outcome

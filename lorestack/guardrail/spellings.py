@@ -9,6 +9,9 @@ bracket, a slash, a quote, ``=``, ``:`` or ``#`` in it, or a run of two upper-ca
 A product name the rule chose ("MkDocs", "DynamoDB") or an acronym ("CPU", "TTL") is no
 evidence: a violation names them as often as a look-alike does. A clause with a prohibition
 cue names what is forbidden, not what is wanted; "in", "through" and "as" name a place.
+A spelling counts only whole (several SQL words as one phrase), outside a comment, and not
+as what the proposal removes, replaces, goes "without" or "instead of", or denies (review
+of the sixteenth session: a substring test let those violations pass).
 """
 
 from __future__ import annotations
@@ -88,22 +91,63 @@ def wanted_spellings(sentence: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
-def _norm(text: str) -> str:
-    text = re.sub(r"\s+", " ", text.lower())
-    return re.sub(r"\s*([:=])\s*", r"\1", text)
+def _norm(text: str, case: bool) -> str:
+    text = re.sub(r"[ \t]+", " ", text if case else text.lower())
+    return re.sub(r"[ \t]*([:=])[ \t]*", r"\1", text)
 
 
-def spells_wanted(sentence: str, text: str) -> bool:
+def _phrases(mode: str, run: tuple[str, ...]) -> list[str]:
+    """The spellings to find, adjacent upper-case SQL words of an "and" run as one phrase:
+    "CREATE INDEX CONCURRENTLY", not three words anywhere."""
+    if mode != "and":
+        return list(run)
+    out: list[str] = []
+    for s in run:
+        if out and _CAPS.fullmatch(s) and _CAPS.fullmatch(out[-1].split(" ")[-1]):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
+# what makes an occurrence no evidence: it is taken away, replaced, gone without or denied
+_DENIED = re.compile(
+    r"(?i)\b(?:(?:remov|delet|drop|replac|stop|strip|migrat|convert|switch|disabl|uninstall"
+    r"|retir|revert|avoid)\w*|without|instead\s+of|rather\s+than|not|no|never|don't|dont)\W+"
+    r"(?:[\w.'\"=:()-]+\W+){0,4}$"
+)
+_COMMENT = re.compile(r"(?:^|\s)(?:#|//|--|/\*|\*)(?:\s|$)|^\s*(?:#|//|--|\*)")
+
+
+def _present(spelling: str, have: str, case: bool) -> bool:
+    """Is the spelling there, whole (at word boundaries), outside a comment and not the
+    object of a removal, "instead of", "without" or a denial in its clause?"""
+    want = _norm(spelling, case).strip("'\"")
+    if not want:
+        return False
+    pattern = re.compile(
+        r"(?<![\w.])" + re.escape(want).replace(r"\ ", r"\s+") + (r"(?!\w)" if want[-1].isalnum() or want[-1] == "_" else "")
+    )
+    for m in pattern.finditer(have):
+        line = have[have.rfind("\n", 0, m.start()) + 1:m.start()]
+        if _COMMENT.search(line):
+            continue
+        clause = re.split(r"[.;,!?](?:\s|$)|\b(?:and|but|then)\b", line)[-1]
+        if _DENIED.search(clause):
+            continue
+        return True
+    return False
+
+
+def spells_wanted(sentence: str, text: str, change: bool = False) -> bool:
     """Does the proposal spell every code form the sentence wants (any one of an "or" list)?
-    False when the sentence spells nothing."""
+    False when the sentence spells nothing. In a change (a diff's added lines, an edit)
+    the code is matched as written, case included."""
     wanted = wanted_spellings(sentence) if ENABLED else ()
     if not wanted:
         return False
-    have = _norm(text)
-
-    def present(spelling: str) -> bool:
-        return _norm(spelling).strip("'\"") in have
-
+    have = _norm(text, change)
     return all(
-        (any if mode == "or" else all)(present(s) for s in run) for mode, run in wanted
+        (any if mode == "or" else all)(_present(s, have, change) for s in _phrases(mode, run))
+        for mode, run in wanted
     )
