@@ -59,6 +59,10 @@ CASES = [
      "plain string equality", "undecided"),
     ("dag", "Declare the new billing DAG with catchup=True instead of catchup=False",
      "undecided"),
+    # sentence_words.py: emphasis is no term, and a symbol counts only in code
+    ("creds", "Fix the flaky login test!! It keeps failing on CI", "pass"),
+    ("kotlin", "Wow!! the build is green again", "pass"),
+    ("digest", _diff("src/pager.py", "if x == 0:\n    return None"), "pass"),
 ]
 
 
@@ -98,3 +102,29 @@ def test_a_wanted_spelling_counts_whole_and_not_when_taken_away():
     dag = CRITERIA["dag"][0]
     assert spells_wanted(dag, "Declare the billing DAG with catchup = False and a daily schedule")
     assert not spells_wanted(dag, "Use catchup=True, not catchup=False, for the backfill DAG")
+
+
+@pytest.mark.parametrize(
+    ("key", "raw"),
+    [
+        # still flagged: a symbol written as code, in prose or in a diff, where the rule says
+        ("kotlin", "The user is logged in there, so force-unwrap currentUser with !! there"),
+        ("kotlin", "Read the name with `user!!.name` in the profile screen"),
+        ("digest", _diff("webhooks/verify.py", "if signature == expected:\n    return True")),
+    ],
+)
+def test_a_symbol_written_as_code_is_still_flagged(store, key, raw):
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids[key]) == "undecided"
+
+
+def test_remember_shows_the_symbol_not_its_regex():
+    from lorestack.guardrail.rules import sentence_spec
+    from lorestack.guardrail.understood import understand
+    from lorestack.memory_layers.models import CriterionSpec
+
+    spec = CriterionSpec(drafted="rules")
+    shown = "\n".join(understand(spec, CRITERIA["digest"][0], "crit-x").lines())
+    assert "'== & signatures'" in shown and "(?<!" not in shown, shown
+    assert sentence_spec(spec, CRITERIA["creds"][0])[0].forbid == ["credentials"]

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from lorestack.guardrail.sentence_words import shown
 from lorestack.guardrail.sentences import SentenceDraft, read_sentence
 from lorestack.guardrail.terms import (  # noqa: F401 - re-exported for callers and tests
     Hit,
@@ -102,7 +103,7 @@ def applies(
             else:
                 found = next(iter_term(prepared, term, negation=False), None)
             if found is not None:
-                triggers.append(f"{kind} '{term}'")
+                triggers.append(f"{kind} '{shown(term)}'")
     return triggers
 
 
@@ -183,7 +184,7 @@ def _evaluate_terms(
         out.quote, out.exempted_by = alternative[0].quote(text), alternative[0].term
         return out
     if forbidden is not None:
-        out.status, out.reason = "violated", f"forbidden '{forbidden.term}' is present"
+        out.status, out.reason = "violated", f"forbidden '{shown(forbidden.term)}' is present"
         out.quote, out.forbid_hit = forbidden.quote(text), forbidden.term
         return out
     out.missing = [entry for entry in spec.require if affirmed([entry]) is None]

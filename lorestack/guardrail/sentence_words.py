@@ -92,10 +92,35 @@ SYMBOLS = re.compile(r"[!=<>]{2,3}|![A-Za-z][\w-]*")
 
 def symbol_term(term: str) -> str:
     """A symbol spelling as a regex that does not match inside a longer one: `==` is not in
-    `===` or `!==`; any other term as it is."""
+    `===` or `!==`; any other term as it is. terms.py matches it only in code."""
     if not SYMBOLS.fullmatch(term):
         return term
     return f"/(?<![!=<>]){re.escape(term)}(?![!=<>])/"
+
+
+_SYMBOL_TERM = re.compile(r"/\(\?<!\[!=<>\]\)(.+)\(\?!\[!=<>\]\)/")
+
+
+def symbol_of(term: str) -> str | None:
+    """The symbol a term made by symbol_term spells (`==`), else None."""
+    m = _SYMBOL_TERM.fullmatch(term.strip())
+    return re.sub(r"\\(.)", r"\1", m.group(1)) if m else None
+
+
+def shown(term: str) -> str:
+    """A term as a person reads it: each symbol regex as its symbol (`==`, `!!`)."""
+    return re.sub(r"/\(\?<!\[!=<>\]\)(.+?)\(\?!\[!=<>\]\)/",
+                  lambda m: re.sub(r"\\(.)", r"\1", m.group(1)), term)
+
+
+# emphasis, never a term: "(!!)", "files!!", a run of marks that ends the sentence
+_EMPHASIS = re.compile(r"\(\s*[!?]+\s*\)|(?<=\w)[!?]{2,}(?!\.?\w)|\s+[!?]{2,}\s*$")
+
+
+def drop_emphasis(sentence: str) -> str:
+    """The sentence without marks of emphasis (review of the sixteenth session: "Never
+    hardcode credentials in config files (!!)" drafted `!!` and flagged "test!!")."""
+    return _EMPHASIS.sub(" ", sentence)
 
 
 _FILE_EXTENSIONS = frozenset(
@@ -241,6 +266,31 @@ def spell_and_scope(draft, sentence: str) -> None:
     for name in ("paths", "forbid", "require", "unless", "alternatives"):
         setattr(draft, name, respell(getattr(draft, name), paths, sentence))
     draft.unless += scoped
+    subjects = _instrument_of(sentence)
+    if subjects:
+        draft.forbid = [
+            " | ".join(f"{t} & {w}" for w in subjects) if symbol_of(t) else t for t in draft.forbid
+        ]
+        draft.keywords = [
+            g for k in draft.keywords for g in ([f"{k} & {w}" for w in subjects] if symbol_of(k) else [k])
+        ]
+
+
+_STATED = re.compile(
+    r"^\s*(?:the\s+|all\s+|our\s+)?([a-z][\w\s-]*?)\s+(?:are|is|must|should|get|gets)\s", re.I
+)
+_INSTRUMENT = re.compile(r"(?i)[,;]\s*(?:but\s+)?(?:never|not)\s+(?:with|by|using|via)\s+\S+")
+
+
+def _instrument_of(sentence: str) -> list[str]:
+    """The subjects of "Signatures and tokens are compared with hmac.compare_digest, never
+    with ==": a symbol forbidden as the instrument of the stated act is forbidden only
+    where its subject is named (`== & signatures`), not in every `if x == 0:`."""
+    stated = _STATED.match(sentence)
+    if not (stated and _INSTRUMENT.search(sentence)):
+        return []
+    words = re.split(r"\s+(?:and|or)\s+|,\s*", stated.group(1).strip())
+    return [w.split()[-1].lower() for w in words if w.strip()]
 
 
 def _glob(word: str) -> str:

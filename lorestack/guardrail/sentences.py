@@ -58,6 +58,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _is_path,
     _split_list,
     _split_scope,
+    drop_emphasis,
     implied,
     meaningful,
     not_banned,
@@ -332,7 +333,7 @@ def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
         return f" \x00{len(groups) - 1}\x00 "
 
     out = []
-    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(sentence.strip()))):
+    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(drop_emphasis(sentence.strip())))):
         items = [i.lower() for n in re.findall(r"\x00(\d+)\x00", raw) for i in groups[int(n)]]
         text = re.sub(r"\x00\d+\x00", " ", raw).lower().replace("\u2019", "'")
         words = [w.rstrip(".,") or w for w in _WORDS.findall(text)]

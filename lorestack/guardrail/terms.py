@@ -31,6 +31,7 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     normalise_path,
     paths_in_text,
 )
+from lorestack.guardrail.sentence_words import symbol_of
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
 
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
@@ -115,6 +116,7 @@ class PreparedText:
     starts: list[int] = field(default_factory=list)
     stems: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
     change: bool = False
+    code: bool = False  # a diff, an edit or a command: a symbol term matches anywhere in it
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
@@ -134,7 +136,7 @@ class PreparedText:
         return sorted(found)
 
     @classmethod
-    def of(cls, text: str, *, change: bool = False) -> PreparedText:
+    def of(cls, text: str, *, change: bool = False, code: bool = False) -> PreparedText:
         """Tokens of `text`; `change` marks a diff or a tool's edit (it adds what it holds)."""
         tokens: list[Token] = []
         clause = 0
@@ -155,7 +157,7 @@ class PreparedText:
                 tokens.append(Token(part.lower(), s0, s0 + len(part), clause))
             last_end = m.end()
         made = cls(text, tokens)
-        made.change = change
+        made.change, made.code = change, code
         return made
 
     def index_at(self, char_pos: int) -> int:
@@ -256,14 +258,28 @@ def _word_at(prepared: PreparedText, k: int, word: str) -> bool:
     return tok in word_forms(word) or stem(tok) == stem(word)
 
 
+def _as_code(text: str, start: int, end: int) -> bool:
+    """Is a symbol in prose written as code: inside backticks, or standing alone between
+    words ("unwrap it with !! there"), not emphasis ("test!!", "Wow!! the build")?"""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text.count("`", line_start, start) % 2 and "`" in text[end:line_end]:
+        return True
+    before = text[start - 1] if start > 0 else " "
+    after = text[end:end + 2]
+    return before.isspace() and bool(re.match(r"\s+[\w`'\"(]", after))
+
+
 def iter_term(prepared: PreparedText, term: str, *, negation: bool = True) -> Iterator[Hit]:
     """Occurrences of a word term or /regex/, lazily, each marked with its negation cue."""
     term = term.strip()
     if not term:
         return
     if is_regex(term):
+        prose = symbol_of(term) is not None and not (prepared.code or prepared.change)
         for m in compile_regex(term).finditer(prepared.text):
-            if m.end() == m.start():
+            if m.end() == m.start() or (prose and not _as_code(prepared.text, m.start(), m.end())):
                 continue
             cue = _negation_before(prepared, prepared.index_at(m.start())) if negation else ""
             yield Hit(term, m.start(), m.end(), cue)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from lorestack.guardrail.sentence_words import shown as shown_term
+from lorestack.guardrail.sentence_words import symbol_of
 from lorestack.guardrail.terms import gate_of, is_regex, path_term
 
 
@@ -66,6 +68,10 @@ def _term(t: str) -> str:
     glob = path_term(bare)
     if glob is not None:
         return f"{'editing' if gate == 'changed' else 'a change to'} {glob}"
+    if " & " in bare:  # "== & signatures"
+        return " with ".join(_term(p) for p in bare.split(" & "))
+    if symbol_of(bare):
+        return f"'{symbol_of(bare)}' in code"
     if is_regex(bare):
         return f"text matching {bare}"
     return f"{bare} (added)" if gate == "added" else bare
@@ -80,7 +86,7 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     shown = spec if terms else sentence_spec(spec, sentence)[0]
     a = shown.applies_to
     applies = [f"a change under {p}" for p in a.paths]
-    words = [k.removeprefix("added:") for k in [*a.keywords, *a.topics]]
+    words = [shown_term(k.removeprefix("added:")) for k in [*a.keywords, *a.topics]]
     shown_words = ", ".join(f"'{w}'" for w in words[:6]) + (
         f" (or {len(words) - 6} more)" if len(words) > 6 else ""
     )
