@@ -49,3 +49,10 @@ def test_a_forbidden_symbol_in_a_diff_is_flagged(store):
     raw = _diff("app/src/main/kotlin/Profile.kt", "val name = session.user!!.displayName")
     result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
     assert E.answer(result, ids["bang"]) == "undecided"
+
+
+def test_a_semicolon_after_a_call_still_ends_the_clause():
+    # `getLogger(__name__);` — the parenthesised part is held aside as a placeholder, and the
+    # ';' after it must still end the obligation's clause, or its prohibition is lost
+    rule = "Modules get their logger with logging.getLogger(__name__); no hard-coded logger names"
+    assert read_sentence(rule).forbid

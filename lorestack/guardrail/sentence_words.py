@@ -83,9 +83,9 @@ _IMPLIED_ACTS = {"force push": ["push f"]}
 # a code spelling made of symbols is a word too: `!!`, `==`, `!important` (sixteenth session)
 _WORDS = re.compile(r"![A-Za-z][\w-]*|[!=<>]{2,3}|[A-Za-z0-9_./*'\u2019-]+")
 _PAREN = re.compile(r"\(([^()]*)\)")
-# a clause ends at ; or : after a word, and at ! or ? that closes a word; `No !! in Kotlin`,
-# `?:`, `!important` and `#!/usr/bin/env` are code, not punctuation
-CLAUSE_MARKS = r"(?<![\s!?])[;:]+\s*|(?<![\s!?;:])[!?]+(?=\s|$)\s*"
+# a clause ends at ;, at : after a word, and at ! or ? that closes a word; `No !! in
+# Kotlin`, `?:`, `!important` and `#!/usr/bin/env` are code, not punctuation
+CLAUSE_MARKS = r"[;:]*;[;:]*\s*|(?<![\s!?]):+\s*|(?<![\s!?;:])[!?]+(?=\s|$)\s*"
 _CLAUSE_SPLIT = re.compile(CLAUSE_MARKS + r"|\.(?:\s+|$)|,\s+|\s+[-\u2013\u2014]+\s+")
 SYMBOLS = re.compile(r"[!=<>]{2,3}|![A-Za-z][\w-]*")
 
