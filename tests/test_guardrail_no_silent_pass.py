@@ -128,3 +128,11 @@ def test_remember_shows_the_symbol_not_its_regex():
     shown = "\n".join(understand(spec, CRITERIA["digest"][0], "crit-x").lines())
     assert "'== & signatures'" in shown and "(?<!" not in shown, shown
     assert sentence_spec(spec, CRITERIA["creds"][0])[0].forbid == ["credentials"]
+
+
+def test_a_wanted_comment_counts_in_a_comment():
+    from lorestack.guardrail.spellings import spells_wanted
+
+    rule = "every unsafe block carries a // SAFETY: comment saying why it is sound"
+    assert spells_wanted(rule, "// SAFETY: p came from Box::into_raw\nunsafe { drop(p) }", True)
+    assert not spells_wanted(rule, "unsafe { drop(p) }", True)

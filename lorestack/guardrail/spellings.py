@@ -119,9 +119,10 @@ _DENIED = re.compile(
 _COMMENT = re.compile(r"(?:^|\s)(?:#|//|--|/\*|\*)(?:\s|$)|^\s*(?:#|//|--|\*)")
 
 
-def _present(spelling: str, have: str, case: bool) -> bool:
-    """Is the spelling there, whole (at word boundaries), outside a comment and not the
-    object of a removal, "instead of", "without" or a denial in its clause?"""
+def _present(spelling: str, have: str, case: bool, comment: bool = False) -> bool:
+    """Is the spelling there, whole (at word boundaries), outside a comment (unless the rule
+    wants a comment: `comment`) and not the object of a removal, "instead of", "without"
+    or a denial in its clause?"""
     want = _norm(spelling, case).strip("'\"")
     if not want:
         return False
@@ -130,7 +131,7 @@ def _present(spelling: str, have: str, case: bool) -> bool:
     )
     for m in pattern.finditer(have):
         line = have[have.rfind("\n", 0, m.start()) + 1:m.start()]
-        if _COMMENT.search(line):
+        if _COMMENT.search(line) and not comment:
             continue
         clause = re.split(r"[.;,!?](?:\s|$)|\b(?:and|but|then)\b", line)[-1]
         if _DENIED.search(clause):
@@ -148,6 +149,12 @@ def spells_wanted(sentence: str, text: str, change: bool = False) -> bool:
         return False
     have = _norm(text, change)
     return all(
-        (any if mode == "or" else all)(_present(s, have, change) for s in _phrases(mode, run))
+        (any if mode == "or" else all)(
+            _present(s, have, change, comment=bool(_MARKERS & set(run)))
+            for s in _phrases(mode, run)
+        )
         for mode, run in wanted
     )
+
+
+_MARKERS = frozenset("// # -- /*".split())  # a rule that wants a comment: "a // SAFETY: comment"
