@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,13 +31,9 @@ def model_dir() -> Path:
     return Path(_TEST_MODEL_DIR) if _TEST_MODEL_DIR else SHARED_MODEL
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    """Point every path lorestack uses at tmp_path; no test touches the real home."""
-    home = tmp_path / "home"
-    home.mkdir()
-    work = tmp_path / "repo"
-    work.mkdir()
+def _isolate(monkeypatch, home: Path) -> None:
+    """The environment every test runs in: its own home, the test model, no service."""
+    home.mkdir(parents=True, exist_ok=True)
     model = model_dir()  # read before LORESTACK_TEST_MODEL_DIR is cleared with the rest
     for var in list(os.environ):
         if var.startswith(("LORESTACK_", legacy.LEGACY_ENV_PREFIX)):
@@ -48,8 +45,26 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     # no test leaves a resident service behind; tests/test_service*.py turn it on explicitly
     monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "false")
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    """Point every path lorestack uses at tmp_path; no test touches the real home."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    _isolate(monkeypatch, tmp_path / "home")
     monkeypatch.chdir(work)
     return work
+
+
+@contextmanager
+def isolated_env(base: Path):
+    """`isolated`'s environment for a module-scoped fixture, which is built before it: without
+    it a module's memory was opened with the shell's variables (the real home; the model only
+    when LORESTACK_EMBEDDING__MODEL_DIR happened to be exported) and CI read it without one."""
+    with pytest.MonkeyPatch.context() as mp:
+        _isolate(mp, base / "home")
+        yield
 
 
 # Hook deadlines for tests that run a hook but are not about its deadline: ten minutes, so a

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.conftest import isolated_env
 from tests.guardrail_cases import CASES, CRITERIA
 
 
@@ -57,7 +58,9 @@ def build_memory(base, *, skip_supersede: bool = False):
 
 @pytest.fixture(scope="module")
 def labelled(tmp_path_factory):
-    return build_memory(tmp_path_factory.mktemp("labelled"))
+    base = tmp_path_factory.mktemp("labelled")
+    with isolated_env(base):
+        return build_memory(base)
 
 
 def make_proposal(raw, repo_dir):

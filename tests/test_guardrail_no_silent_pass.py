@@ -10,6 +10,7 @@ import pytest
 
 from lorestack.guardrail.check import check
 from tests import heldout_eval as E
+from tests.conftest import isolated_env
 from tests.guardrail_sentence_cases import _diff
 from tests.test_guardrail_labelled import make_proposal
 
@@ -68,7 +69,9 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    return E.build(tmp_path_factory.mktemp("nosilent"), CRITERIA)
+    base = tmp_path_factory.mktemp("nosilent")
+    with isolated_env(base):
+        return E.build(base, CRITERIA)
 
 
 @pytest.mark.parametrize(("key", "raw", "expected"), CASES)

@@ -10,6 +10,7 @@ import pytest
 from lorestack.guardrail.check import check
 from lorestack.guardrail.spellings import spells_wanted, wanted_spellings
 from tests import heldout_eval as E
+from tests.conftest import isolated_env
 from tests.guardrail_sentence_cases import _diff
 from tests.test_guardrail_labelled import make_proposal
 
@@ -35,7 +36,9 @@ def test_what_counts_as_a_wanted_spelling():
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    return E.build(tmp_path_factory.mktemp("spellings"), {"workers": (WORKERS, "warn")})
+    base = tmp_path_factory.mktemp("spellings")
+    with isolated_env(base):
+        return E.build(base, {"workers": (WORKERS, "warn")})
 
 
 @pytest.mark.parametrize(

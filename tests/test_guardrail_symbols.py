@@ -15,6 +15,7 @@ from lorestack.guardrail.meaning import split_acts
 from lorestack.guardrail.sentence_words import symbol_term
 from lorestack.guardrail.sentences import read_sentence
 from tests import heldout_eval as E
+from tests.conftest import isolated_env
 from tests.guardrail_sentence_cases import _diff
 from tests.test_guardrail_labelled import make_proposal
 
@@ -40,7 +41,9 @@ def test_marks_inside_code_do_not_end_a_clause():
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    return E.build(tmp_path_factory.mktemp("symbols"), {"bang": (BANG, "warn")})
+    base = tmp_path_factory.mktemp("symbols")
+    with isolated_env(base):
+        return E.build(base, {"bang": (BANG, "warn")})
 
 
 def test_a_forbidden_symbol_in_a_diff_is_flagged(store):

@@ -10,6 +10,7 @@ import pytest
 from lorestack.guardrail.check import check
 from lorestack.guardrail.taken_away import forbidden_stems, only_taken_away
 from tests import heldout_eval as E
+from tests.conftest import isolated_env
 from tests.test_guardrail_labelled import make_proposal
 
 LODASH = "Our frontend does not use Lodash; modern JavaScript covers what it did"
@@ -20,7 +21,9 @@ AUDIT = "Never delete rows from the audit_log table; archive them to cold storag
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     criteria = {"lodash": (LODASH, "warn"), "snapshots": (SNAPSHOTS, "warn")}
-    return E.build(tmp_path_factory.mktemp("taken"), criteria)
+    base = tmp_path_factory.mktemp("taken")
+    with isolated_env(base):
+        return E.build(base, criteria)
 
 
 @pytest.mark.parametrize(

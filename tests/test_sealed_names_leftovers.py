@@ -450,7 +450,7 @@ def test_import_memory_keeps_a_todo_closed_on_a_later_day_closed(repo, tmp_path)
         f'"kind": "progress", "tags": ["closes:todo-{GH}"], "source": "user"}} -->\n'
         "rotated the deploy token\n<!-- /lorestack:event ev-closer01 -->\n"
     )
-    now = nxt + timedelta(hours=6)
+    now = nxt.replace(hour=15, minute=0, second=0, microsecond=0)  # the closer's day, after 09:00
     assert len(open_todos(Memory.open(repo), nxt - timedelta(days=1))) == 1  # open before
     assert open_todos(Memory.open(repo), now) == []
     dump = runner.invoke(cli, ["export"])
