@@ -12,8 +12,8 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    further hits (the pool grows in steps up to `loader.max_candidates`), appended after the
    ones already ranked so the packing above is never reordered — before excerpts, so a
    small first k (the prompt hook's) still packs the ranking as plain packing would;
-5. for long hits that did not fit whole, an excerpt around the matching passage (sized to
-   the room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
+5. for long hits that did not fit whole, an excerpt around the passage holding the query's
+   rarer words (sized to the room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
    resident leftovers. (Adjacent turns of the best hits were offered here until the eighth
    session: on locomo-dev they changed no figure and cost 6 ms a context, docs/recall.md §16);
 6. the catalog, one line per memory file;
@@ -34,7 +34,6 @@ MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
 NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
 MIN_FILL_TOKENS = 12  # below this much room no further hit is worth a search
 MIN_EXCERPT_TOKENS = 40  # an excerpt shorter than this says too little to be worth its line
-EXCERPT_EMBEDS = 2  # new long texts one context may embed to choose their passage by meaning
 
 # More = a callable giving the next hits' blocks for `room` tokens (None: nothing more to ask)
 More = Callable[[int], "list[Block] | None"]
@@ -73,9 +72,6 @@ class Budgeter:
         self.dropped: list[Dropped] = []
         self.used = 0
         self.resident_left = 0  # resident candidates shown nowhere but (maybe) the catalog
-        # long texts whose passages this context may embed for excerpts (first time only;
-        # the vectors are kept per process): bounds a hook's cost, later ones use words
-        self.embed_allowance = [EXCERPT_EMBEDS]
         self._count: dict[tuple[str, str], int] = {}  # (tier, group) -> blocks chosen in it
         self._lone: dict[tuple[str, str], list[Block]] = {}  # (tier, day group) -> its lone lines
 
@@ -223,7 +219,7 @@ def _offer_excerpt(
     room = min(excerpt_tokens, cap - bud.used - bud.cost(block) + block.tokens)
     if room < MIN_EXCERPT_TOKENS or block.tokens <= room:
         return False
-    excerpt = excerpt_block(block, query, bud.memo, room, bud.embed_allowance)
+    excerpt = excerpt_block(block, query, bud.memo, room)
     return excerpt is not None and bud.offer(excerpt, cap)
 
 
