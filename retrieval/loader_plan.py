@@ -12,8 +12,9 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    further hits (the pool grows in steps up to `loader.max_candidates`), appended after the
    ones already ranked so the packing above is never reordered — before excerpts, so a
    small first k (the prompt hook's) still packs the ranking as plain packing would;
-5. for long hits that did not fit whole, an excerpt around the passage holding the query's
-   rarer words (sized to the room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
+5. for long hits that did not fit whole, in rank order (the first k's, then those drawn in
+   step 4), an excerpt around the passage holding the query's rarer words (sized to the
+   room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
    resident leftovers. (Adjacent turns of the best hits were offered here until the eighth
    session: on locomo-dev they changed no figure and cost 6 ms a context, docs/recall.md §16);
 6. the catalog, one line per memory file;
@@ -180,14 +181,15 @@ def plan(
             bud.offer(block, journal_cap)
     need_rows, rows = _tee(c.catalog)
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
+    later: list[Block] = []  # grown hits too long to fit whole: excerpts after the first k's
     if more is not None:
         # more of the ranking before excerpts: a small k (the prompt hook's 8) must not let
         # excerpts take the room of hits the ranking put higher
-        grown = _grow(more, bud, avail - reserve, query if expand else None, excerpt_tokens)
+        grown = _grow(more, bud, avail - reserve, later)
         if grown:
             notes.append(f"top-k: {grown} more ranked hit(s) drawn to fill the budget")
     if expand:
-        _expand(c, bud, avail - reserve, query, excerpt_tokens)
+        _expand([*c.hits, *later], bud, avail - reserve, query, excerpt_tokens)
     for block in left_out:  # room top-k did not need goes back to the resident tier
         bud.offer(block, avail - reserve)
     bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
@@ -204,9 +206,10 @@ def plan(
     return skipped, notes
 
 
-def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> None:
-    """Excerpts of long hits that did not fit whole (best first)."""
-    for block in c.hits:
+def _expand(hits: list[Block], bud: Budgeter, cap: int, query: str | None,
+            excerpt_tokens: int) -> None:
+    """Excerpts of long hits that did not fit whole, in rank order."""
+    for block in hits:
         _offer_excerpt(block, bud, cap, query, excerpt_tokens)
 
 
@@ -223,7 +226,7 @@ def _offer_excerpt(
     return excerpt is not None and bud.offer(excerpt, cap)
 
 
-def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> int:
+def _grow(more: More, bud: Budgeter, cap: int, later: list[Block]) -> int:
     """Ask for further ranked hits while the tier has room; how many were shown."""
     shown = 0
     while cap - bud.used >= MIN_FILL_TOKENS:
@@ -236,7 +239,7 @@ def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens
             if bud.used + bud.cost(block) <= cap:  # extra hits that do not fit are not
                 shown += bud.offer(block, cap) and block.source == "retrieved"  # "left out"
             elif block.source == "retrieved":
-                shown += _offer_excerpt(block, bud, cap, query, excerpt_tokens)
+                later.append(block)
     return shown
 
 

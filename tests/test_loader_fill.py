@@ -261,6 +261,21 @@ def test_an_excerpt_is_picked_by_the_query_words_and_embeds_no_passage(mem):
     assert "Notes from the search cluster sync:" in paraphrase.text
 
 
+def test_the_first_hits_get_their_excerpts_before_hits_drawn_to_fill(mem):
+    """A long hit the ranking put first gets the last room's excerpt, not a long hit drawn
+    later to fill the budget (docs/recall.md §21: through the hook, locomo-dev sessions as
+    items showed the 9th and 10th hits' excerpts while the first hit held the evidence)."""
+    first = log_event(mem, _long_note(answer_at=40), "note", time=NOW - timedelta(days=2))
+    other = log_event(mem, _long_note(answer_at=90).replace("Monday 03:25", "Friday 22:10"),
+                      "note", time=NOW - timedelta(days=3))
+    ranking = [LightHit(e.id, "event", None, e.time) for e in (first, other)]
+    result = _topk_only(mem, query=WORDS_QUESTION, budget=240, hits=ranking[:1],
+                        more_hits=lambda k: ranking[:k])
+    assert result.tokens <= 240
+    assert "Monday 03:25 UTC" in result.text  # the first hit's passage
+    assert "Friday 22:10" not in result.text
+
+
 def test_excerpt_window_without_a_sentence_model_uses_rare_query_words():
     log = "\n".join(
         [f"12:{i:02d}:00 INFO export-worker batch {i} processed in {100 + i}ms" for i in range(60)]
