@@ -91,8 +91,8 @@ class OnnxMiniLMEmbedder:
         self._single: dict[str, np.ndarray] = {}  # text -> embed([text])[0], the last few
 
     def embed_one(self, text: str) -> np.ndarray:
-        """`embed([text])[0]` (read-only), kept for the last 64 texts: a prompt's query is
-        embedded by the search and asked for again by the loader's excerpts."""
+        """`embed([text])[0]` (read-only), kept for the last 64 texts: a query is embedded once
+        for every index of the process that asks for it."""
         vec = self._single.get(text)
         if vec is None:
             vec = self.embed([text])[0]

@@ -279,7 +279,7 @@ class MemoryIndex:
         vec = self._query_vectors.get(query)
         if vec is None:
             embedder = self.embedder()
-            one = getattr(embedder, "embed_one", None)  # shared with the loader's excerpts
+            one = getattr(embedder, "embed_one", None)  # kept per process, shared by indexes
             vec = one(query) if one is not None else embedder.embed([query])[0]
             self._query_vectors[query] = vec
             if len(self._query_vectors) > self.query_cache_size:

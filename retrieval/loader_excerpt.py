@@ -2,10 +2,9 @@
 whole does not fit the budget.
 
 A passage is a sentence or a line (logs and notes are lines; very long ones are cut into
-pieces of `EXCERPT_WORDS` words). Passages are scored by the query's rarer words and, when
-this process has the index's sentence model loaded already, by meaning; the winning window
-is widened with its neighbours while it fits, and rendered as one list line that says it is
-an excerpt, of how many tokens, and how to read the whole (`lorestack show <id>`).
+pieces of `EXCERPT_WORDS` words). Passages are scored by the query's rarer words; the winning
+window is widened with its neighbours while it fits, and rendered as one list line that says
+it is an excerpt, of how many tokens, and how to read the whole (`lorestack show <id>`).
 """
 
 from __future__ import annotations
@@ -63,102 +62,47 @@ def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def loaded_embedder():
-    """The local sentence embedder if this process already loaded it (a search did), else
-    None: an excerpt never pays for loading a model (session hooks stay fast)."""
-    import sys
-
-    module = sys.modules.get("lorestack.retrieval.embedding")
-    if module is None:
-        return None
-    return next(
-        (e for e in module._CACHE.values() if isinstance(e, module.OnnxMiniLMEmbedder)), None
-    )
-
-
-_VECTORS: dict[str, object] = {}  # text digest -> its passages' vectors (bounded, see below)
-_QUERIES: dict[str, object] = {}  # query -> its vector (the loader asks once per excerpt)
-
-
-def _semantic(
-    text: str,
-    spans: list[tuple[int, int]],
-    query: str,
-    embedder,
-    allowance: list[int] | None = None,
-) -> list[float] | None:
-    """Per passage, how much closer it is to the query than the average passage, in meaning
-    (0 for average or worse, 1 for the closest), from the index's sentence embedder.
-    Passage vectors are kept per text, so a long note is embedded once per process."""
-    import hashlib
-
-    import numpy as np
-
-    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    vectors = _VECTORS.get(key)
-    if vectors is None:
-        if allowance is not None:  # a context embeds only so many texts it has not seen
-            if allowance[0] <= 0:
-                return None
-            allowance[0] -= 1
-        vectors = embedder.embed([text[a:b] for a, b in spans])
-        if len(_VECTORS) > 256:
-            _VECTORS.clear()
-        _VECTORS[key] = vectors
-    wanted = _QUERIES.get(query)
-    if wanted is None:
-        one = getattr(embedder, "embed_one", None)  # the search embedded it already
-        wanted = np.asarray(one(query) if one is not None else embedder.embed([query])[0])
-        if len(_QUERIES) > 256:
-            _QUERIES.clear()
-        _QUERIES[query] = wanted
-    sims = np.asarray(vectors) @ wanted
-    top, mean = float(sims.max()), float(sims.mean())
-    if top <= mean:
-        return [0.0] * len(spans)
-    return [max(0.0, (float(sim) - mean) / (top - mean)) ** 2 for sim in sims]
-
-
-def best_window(
-    text: str,
-    query: str,
-    memo: TokenMemo,
-    max_tokens: int,
-    embedder=None,
-    allowance: list[int] | None = None,
-) -> tuple[int, int] | None:
-    """The run of passages of `text` that best matches `query` within `max_tokens`.
-
-    Passages are scored by the query terms they hold, each weighted by how rare it is among
-    the passages (a word every line repeats tells nothing) plus — when `embedder` is given —
-    how close each is to the query in meaning (the index's own sentence model, so paraphrased
-    questions find their passage). The window that fits and holds the best passage wins (the
-    highest total among those), and is then widened with its neighbours while room is left.
-    None when no passage matches at all.
-    """
+def passage_scores(text: str, spans: list[tuple[int, int]], query: str) -> list[float]:
+    """Per passage, the query terms it holds, each weighted by how rare it is among the
+    passages (a word every line repeats tells nothing)."""
     import math
 
-    spans = passages(text)
     wanted = _terms(query)
-    if not spans or not (wanted or embedder is not None):
-        return None
     terms = [_terms(text[a:b]) & wanted for a, b in spans]
     df: dict[str, int] = {}
     for found in terms:
         for t in found:
             df[t] = df.get(t, 0) + 1
     n = len(spans)
-    scores = [sum(math.log(1 + n / df[t]) for t in found) for found in terms]
-    if embedder is not None and n > 1:
-        try:
-            meaning = _semantic(text, spans, query, embedder, allowance)
-        except Exception:  # noqa: BLE001 - words alone still choose a passage
-            meaning = None
-        if meaning is not None:  # meaning first (paraphrases), words to break ties
-            top = max(scores) or 1.0
-            scores = [m + (s / top) ** 2 for m, s in zip(meaning, scores)]
+    return [sum(math.log(1 + n / df[t]) for t in found) for found in terms]
+
+
+def best_window(text: str, query: str, memo: TokenMemo, max_tokens: int) -> tuple[int, int] | None:
+    """The run of passages of `text` that best matches `query` within `max_tokens`, by the
+    query's rarer words (`passage_scores`); None when no passage holds any of them.
+
+    Words alone: scoring the passages by meaning as well (the index's sentence model) chose
+    the evidence no more often on real conversations (docs/recall.md §21) and cost ~20 ms of
+    CPU in one prompt of four.
+    """
+    spans = passages(text)
+    if not spans:
+        return None
+    return window(text, spans, passage_scores(text, spans, query), memo, max_tokens)
+
+
+def window(
+    text: str,
+    spans: list[tuple[int, int]],
+    scores: list[float],
+    memo: TokenMemo,
+    max_tokens: int,
+) -> tuple[int, int] | None:
+    """The window of passages that fits `max_tokens` and holds the best-scoring passage (the
+    highest total among those), then widened with its neighbours while room is left."""
     if not any(scores):
         return None
+    n = len(spans)
     cost = [memo(text[a:b]) + 1 for a, b in spans]
     best, best_key = None, None
     lo, total, tokens = 0, 0.0, 0
@@ -198,7 +142,6 @@ def excerpt_block(
     query: str,
     memo: TokenMemo,
     max_tokens: int = 90,
-    allowance: list[int] | None = None,
 ) -> Block | None:
     """The passage of a long block that best matches the query, marked as an excerpt with
     how to read the whole (`lorestack show <id>`); at most `max_tokens` tokens."""
@@ -212,9 +155,8 @@ def excerpt_block(
         return None
     raw = block.raw
     span = None
-    embedder = loaded_embedder()
     for _ in range(4):  # the window is sized by its passages; shrink until the line fits
-        span = best_window(raw, query, memo, room, embedder, allowance)
+        span = best_window(raw, query, memo, room)
         if span is None:
             return None
         line = _excerpt_line(raw, span, marker)

@@ -12,8 +12,9 @@ Order of claims on the budget (each phase may use what the earlier ones left):
    further hits (the pool grows in steps up to `loader.max_candidates`), appended after the
    ones already ranked so the packing above is never reordered — before excerpts, so a
    small first k (the prompt hook's) still packs the ranking as plain packing would;
-5. for long hits that did not fit whole, an excerpt around the matching passage (sized to
-   the room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
+5. for long hits that did not fit whole, in rank order (the first k's, then those drawn in
+   step 4), an excerpt around the passage holding the query's rarer words (sized to the
+   room left, at most `loader.excerpt_tokens`) — leaving the catalog its share — then
    resident leftovers. (Adjacent turns of the best hits were offered here until the eighth
    session: on locomo-dev they changed no figure and cost 6 ms a context, docs/recall.md §16);
 6. the catalog, one line per memory file;
@@ -34,7 +35,6 @@ MIN_CATALOG_LINE_TOKENS = 6  # "- p · fact · 1 tok · t" is more than this
 NEAR_DUPLICATE = 0.85  # word-set overlap above which a filler block adds nothing new
 MIN_FILL_TOKENS = 12  # below this much room no further hit is worth a search
 MIN_EXCERPT_TOKENS = 40  # an excerpt shorter than this says too little to be worth its line
-EXCERPT_EMBEDS = 2  # new long texts one context may embed to choose their passage by meaning
 
 # More = a callable giving the next hits' blocks for `room` tokens (None: nothing more to ask)
 More = Callable[[int], "list[Block] | None"]
@@ -73,9 +73,6 @@ class Budgeter:
         self.dropped: list[Dropped] = []
         self.used = 0
         self.resident_left = 0  # resident candidates shown nowhere but (maybe) the catalog
-        # long texts whose passages this context may embed for excerpts (first time only;
-        # the vectors are kept per process): bounds a hook's cost, later ones use words
-        self.embed_allowance = [EXCERPT_EMBEDS]
         self._count: dict[tuple[str, str], int] = {}  # (tier, group) -> blocks chosen in it
         self._lone: dict[tuple[str, str], list[Block]] = {}  # (tier, day group) -> its lone lines
 
@@ -184,14 +181,15 @@ def plan(
             bud.offer(block, journal_cap)
     need_rows, rows = _tee(c.catalog)
     reserve = _catalog_need(need_rows, bud, int((avail - bud.used) * catalog_share))
+    later: list[Block] = []  # grown hits too long to fit whole: excerpts after the first k's
     if more is not None:
         # more of the ranking before excerpts: a small k (the prompt hook's 8) must not let
         # excerpts take the room of hits the ranking put higher
-        grown = _grow(more, bud, avail - reserve, query if expand else None, excerpt_tokens)
+        grown = _grow(more, bud, avail - reserve, later)
         if grown:
             notes.append(f"top-k: {grown} more ranked hit(s) drawn to fill the budget")
     if expand:
-        _expand(c, bud, avail - reserve, query, excerpt_tokens)
+        _expand([*c.hits, *later], bud, avail - reserve, query, excerpt_tokens)
     for block in left_out:  # room top-k did not need goes back to the resident tier
         bud.offer(block, avail - reserve)
     bud.resident_left = sum(1 for b in left_out if b.id not in bud.ids)
@@ -208,9 +206,10 @@ def plan(
     return skipped, notes
 
 
-def _expand(c: Candidates, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> None:
-    """Excerpts of long hits that did not fit whole (best first)."""
-    for block in c.hits:
+def _expand(hits: list[Block], bud: Budgeter, cap: int, query: str | None,
+            excerpt_tokens: int) -> None:
+    """Excerpts of long hits that did not fit whole, in rank order."""
+    for block in hits:
         _offer_excerpt(block, bud, cap, query, excerpt_tokens)
 
 
@@ -223,11 +222,11 @@ def _offer_excerpt(
     room = min(excerpt_tokens, cap - bud.used - bud.cost(block) + block.tokens)
     if room < MIN_EXCERPT_TOKENS or block.tokens <= room:
         return False
-    excerpt = excerpt_block(block, query, bud.memo, room, bud.embed_allowance)
+    excerpt = excerpt_block(block, query, bud.memo, room)
     return excerpt is not None and bud.offer(excerpt, cap)
 
 
-def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens: int) -> int:
+def _grow(more: More, bud: Budgeter, cap: int, later: list[Block]) -> int:
     """Ask for further ranked hits while the tier has room; how many were shown."""
     shown = 0
     while cap - bud.used >= MIN_FILL_TOKENS:
@@ -240,7 +239,7 @@ def _grow(more: More, bud: Budgeter, cap: int, query: str | None, excerpt_tokens
             if bud.used + bud.cost(block) <= cap:  # extra hits that do not fit are not
                 shown += bud.offer(block, cap) and block.source == "retrieved"  # "left out"
             elif block.source == "retrieved":
-                shown += _offer_excerpt(block, bud, cap, query, excerpt_tokens)
+                later.append(block)
     return shown
 
 

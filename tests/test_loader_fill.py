@@ -172,35 +172,15 @@ def test_growth_within_the_first_search_draws_from_its_ranking_without_searching
     assert asked == [depth]  # from the first search's ranking alone
 
 
-def test_a_prompt_query_is_embedded_once_for_the_search_and_its_excerpts(mem):
+def test_a_query_is_embedded_once_per_process(mem):
     from lorestack.retrieval.embedding import get_embedder
-    from lorestack.retrieval.index import MemoryIndex
 
-    note = _long_note()
-    log_event(mem, note, "note", time=NOW - timedelta(days=2))
-    index = MemoryIndex(mem)
-    try:
-        assert index.search(QUESTION, k=1, mode="vector", now=NOW)
-    finally:
-        index.close()
+    _load_sentence_model(mem)
     embedder = get_embedder(mem.settings)
-    real = embedder.embed
-    embedded: list[str] = []
-
-    def counted(texts):
-        embedded.extend(texts)
-        return real(texts)
-
-    embedder.embed = counted
-    try:
-        span = best_window(note, QUESTION, TokenMemo("cl100k_base"), 80, embedder)
-    finally:
-        del embedder.embed
-    assert span is not None and "Monday 03:25 UTC" in note[span[0]:span[1]]
-    assert embedded and QUESTION not in embedded  # its passages only: the query was kept
     kept = embedder.embed_one(QUESTION)
+    assert embedder.embed_one(QUESTION) is kept
     assert not kept.flags.writeable
-    assert (kept == real([QUESTION])[0]).all()  # the vector a batch of one gives
+    assert (kept == embedder.embed([QUESTION])[0]).all()  # the vector a batch of one gives
 
 
 # ---- excerpts ----------------------------------------------------------------------------
@@ -214,7 +194,8 @@ FILLER = [
     "The search cluster build takes longer since the new linter was added.",
 ]
 ANSWER = "The maintenance window for the search cluster is Monday 03:25 UTC, announced ahead."
-QUESTION = "When can the search cluster be taken down for upkeep?"
+QUESTION = "When can the search cluster be taken down for upkeep?"  # no word of the answer
+WORDS_QUESTION = "When is the search cluster's maintenance window?"
 
 
 def _long_note(answer_at: int = 70, sentences: int = 130) -> str:
@@ -238,9 +219,9 @@ def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem
     note = log_event(mem, _long_note(), "note", time=NOW - timedelta(days=2))
     _load_sentence_model(mem)
     hit = LightHit(note.id, "event", None, note.time)
-    result = _topk_only(mem, query=QUESTION, budget=400, hits=[hit])
+    result = _topk_only(mem, query=WORDS_QUESTION, budget=400, hits=[hit])
     assert result.tokens <= 400
-    assert "Monday 03:25 UTC" in result.text  # a paraphrase: found by meaning
+    assert "Monday 03:25 UTC" in result.text
     assert "[excerpt of " in result.text
     assert (
         f"lorestack show {note.id[-8:][:5]}" in result.text
@@ -248,6 +229,51 @@ def test_a_long_hit_shows_its_best_passage_marked_with_how_to_read_the_whole(mem
     )
     assert note.id not in result.full_ids  # an excerpt is not the whole item
 
+
+
+def test_an_excerpt_is_picked_by_the_query_words_and_embeds_no_passage(mem):
+    """Issue 21, item 3: scoring passages by meaning chose the evidence no more often than
+    words on real conversations (docs/recall.md §21), so an excerpt embeds nothing, even
+    when the process has the sentence model loaded (as the service always has)."""
+    from lorestack.retrieval.embedding import get_embedder
+
+    note = log_event(mem, _long_note(answer_at=40), "note", time=NOW - timedelta(days=2))
+    _load_sentence_model(mem)
+    embedder = get_embedder(mem.settings)
+    real = embedder.embed
+    embedded: list[str] = []
+
+    def counted(texts):
+        embedded.extend(texts)
+        return real(texts)
+
+    embedder.embed = counted
+    try:
+        hit = LightHit(note.id, "event", None, note.time)
+        by_words = _topk_only(mem, query=WORDS_QUESTION, budget=300, hits=[hit])
+        paraphrase = _topk_only(mem, query=QUESTION, budget=300, hits=[hit])
+    finally:
+        del embedder.embed
+    assert embedded == []
+    assert "[excerpt of " in by_words.text and "Monday 03:25 UTC" in by_words.text
+    # a question that shares only the words every passage holds gets the note's beginning
+    assert "Monday 03:25 UTC" not in paraphrase.text
+    assert "Notes from the search cluster sync:" in paraphrase.text
+
+
+def test_the_first_hits_get_their_excerpts_before_hits_drawn_to_fill(mem):
+    """A long hit the ranking put first gets the last room's excerpt, not a long hit drawn
+    later to fill the budget (docs/recall.md §21: through the hook, locomo-dev sessions as
+    items showed the 9th and 10th hits' excerpts while the first hit held the evidence)."""
+    first = log_event(mem, _long_note(answer_at=40), "note", time=NOW - timedelta(days=2))
+    other = log_event(mem, _long_note(answer_at=90).replace("Monday 03:25", "Friday 22:10"),
+                      "note", time=NOW - timedelta(days=3))
+    ranking = [LightHit(e.id, "event", None, e.time) for e in (first, other)]
+    result = _topk_only(mem, query=WORDS_QUESTION, budget=240, hits=ranking[:1],
+                        more_hits=lambda k: ranking[:k])
+    assert result.tokens <= 240
+    assert "Monday 03:25 UTC" in result.text  # the first hit's passage
+    assert "Friday 22:10" not in result.text
 
 
 def test_excerpt_window_without_a_sentence_model_uses_rare_query_words():
