@@ -11,10 +11,13 @@ memory through its own sync. Before the fix length.bin held the key in 5 runs of
 
 from __future__ import annotations
 
+import json
+import os
 import struct
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +160,68 @@ def test_a_segment_written_before_is_cleared_by_the_next_sync(repo):
     finally:
         index.close()
     assert KEY.encode() not in length.read_bytes()
+
+
+def _indexed_and_noted(repo: Path) -> Path:
+    """One fact indexed, then a later sync that finds the segment clean and notes it; the
+    segment folder."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.hnsw_files import NOTE
+    from lorestack.retrieval.index import MemoryIndex
+
+    facts = repo / ".memory" / "facts"
+    facts.mkdir(parents=True, exist_ok=True)
+    (facts / "one.md").write_text("---\nid: fact-one\ntype: fact\ntitle: One\n---\n\nOne.\n")
+    for _ in range(2):
+        index = MemoryIndex(Memory.open(repo))
+        index.sync()
+        index.close()
+        time.sleep(2.1)  # files just written are not noted (their ctime tick may repeat)
+    chroma = repo / ".memory" / ".index" / "chroma"
+    segment = next(chroma.rglob("header.bin")).parent
+    assert segment.name in json.loads((chroma / NOTE).read_text())["clean"]
+    return segment
+
+
+def test_a_clean_segment_is_not_walked_again(repo, monkeypatch):
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval import hnsw_files
+    from lorestack.retrieval.index import MemoryIndex
+
+    _indexed_and_noted(repo)
+    walks = []
+
+    def counted(path, count):
+        walks.append(path)
+        return _walk(path, count)
+
+    _walk = hnsw_files._link_lists_end
+    monkeypatch.setattr(hnsw_files, "_link_lists_end", counted)
+    index = MemoryIndex(Memory.open(repo))
+    try:
+        assert not index.sync().changed
+    finally:
+        index.close()
+    assert walks == []
+
+
+@pytest.mark.parametrize("name", ["length.bin", "data_level0.bin"])
+def test_a_noted_segment_changed_since_is_cleared_again(repo, name):
+    """The note never hides a change: a file written after it was taken, with its size and
+    mtime put back as they were, is checked and cleared by the next sync."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.retrieval.index import MemoryIndex
+
+    path = _indexed_and_noted(repo) / name
+    before = path.stat()
+    data = bytearray(path.read_bytes())
+    data[-len(KEY):] = KEY.encode()  # in the unused capacity, as Chroma left it before
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    index = MemoryIndex(Memory.open(repo))
+    try:
+        assert not index.sync().changed
+    finally:
+        index.close()
+    assert KEY.encode() not in path.read_bytes()
