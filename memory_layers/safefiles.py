@@ -152,14 +152,15 @@ def _stray(entry: os.DirEntry, suffix: str) -> bool:
 
 def scan_folder(
     folder: str | os.PathLike, root_real: str, out: FolderScan, suffix: str = ".md",
-    strays: bool = False,
+    strays: bool = False, descend: int = 0,
 ) -> None:
     """Append the folder's readable `*suffix` files (hidden names excluded) to `out`.
 
     One scandir plus one stat per plain file; a symlink costs a resolve. A folder that is
     itself a link out of the root is refused whole. `strays` also names, in `skipped`, the
     markdown this scan does not read (a sub-folder of notes, `x.markdown`), so a file a
-    person put there is not ignored without a word.
+    person put there is not ignored without a word. `descend` reads that many levels of
+    sub-folders too (not through links; deeper markdown is named when `strays`).
     """
     folder = os.fspath(folder)
     try:
@@ -179,10 +180,14 @@ def scan_folder(
         out.skipped.append(UnsafeEntry(folder, f"cannot list ({exc.strerror})"))
         return
     found: list[Entry] = []
+    below: list[str] = []
     with it:
         for entry in it:
             name = entry.name
             if name.startswith("."):
+                continue
+            if descend > 0 and entry.is_dir(follow_symlinks=False):
+                below.append(entry.path)
                 continue
             if not name.endswith(suffix):
                 if strays and _stray(entry, suffix):
@@ -208,6 +213,8 @@ def scan_folder(
             found.append(Entry(entry.path, name, st.st_mtime_ns, st.st_size))
     found.sort(key=lambda e: e.name)
     out.entries.extend(found)
+    for sub in sorted(below):
+        scan_folder(sub, root_real, out, suffix, strays, descend - 1)
 
 
 def check_file(path: str | os.PathLike, root_real: str) -> os.stat_result | None:

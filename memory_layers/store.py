@@ -70,9 +70,22 @@ def scan_store(root: Path | str, include_archived: bool = True,
         _root_strays(base, out)
     if include_archived and folders is None:
         archive = os.path.join(base, "archive")
+        # a person may sort their archive (archive/facts/2025/x.md): what they archived stays
+        # readable, listable and restorable; deeper or misplaced markdown is named, not ignored
         for folder in sorted(TYPE_FOLDERS.values()):
-            scan_folder(os.path.join(archive, folder), root_real, out)
+            scan_folder(os.path.join(archive, folder), root_real, out, strays=specials,
+                        descend=ARCHIVE_DEPTH)
+        if specials:
+            _strays_in(archive, _ARCHIVE_FOLDERS, ARCHIVE_STRAY_NOTE, out)
     return out
+
+
+ARCHIVE_DEPTH = 3  # levels of sub-folders read under archive/<type>/
+# archive/ also holds journal days (TTL) and archived events, which the journal reads
+_ARCHIVE_FOLDERS = frozenset({*TYPE_FOLDERS.values(), "journal", "events"})
+ARCHIVE_STRAY_NOTE = ("markdown that is never read (archived items live in archive/facts/, "
+                      "archive/decisions/, archive/caveats/, archive/preferences/ or "
+                      "archive/criteria/); move it there")
 
 
 _ROOT_FOLDERS = frozenset({*TYPE_FOLDERS.values(), "journal", "archive"})
@@ -80,20 +93,25 @@ _ROOT_FOLDERS = frozenset({*TYPE_FOLDERS.values(), "journal", "archive"})
 
 def _root_strays(base: str, out: FolderScan) -> None:
     """Markdown at the root that no scan reads (`notes/`, `ideas.md`): named, not ignored."""
+    _strays_in(base, _ROOT_FOLDERS | set(SPECIAL_FILES), STRAY_NOTE, out)
+
+
+def _strays_in(folder: str, known, note: str, out: FolderScan) -> None:
+    """Name each markdown file, and each folder holding some, in `folder` but not in `known`."""
     try:
-        with os.scandir(base) as it:
+        with os.scandir(folder) as it:
             entries = list(it)
     except OSError:
         return
     for entry in entries:
         name = entry.name
-        if name.startswith(".") or name in SPECIAL_FILES or name in _ROOT_FOLDERS:
+        if name.startswith(".") or name in known:
             continue
         if entry.is_dir(follow_symlinks=False):
             if holds_markdown(entry.path):
-                out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
+                out.skipped.append(UnsafeEntry(entry.path, note))
         elif name.lower().endswith((".md", ".markdown")) and entry.is_file(follow_symlinks=False):
-            out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
+            out.skipped.append(UnsafeEntry(entry.path, note))
 
 
 class MemoryStore:
@@ -147,7 +165,10 @@ class MemoryStore:
     def _defaults_for(self, path: Path) -> tuple[str | None, str | None]:
         if path.parent == self.paths.root and path.name in SPECIAL_FILES:
             return SPECIAL_FILES[path.name]
-        return None, FOLDER_TYPES.get(path.parent.name)
+        folder = path.parent.name
+        if self.paths.archive_dir in path.parents:  # archive/<type>/ or a folder under it
+            folder = path.relative_to(self.paths.archive_dir).parts[0]
+        return None, FOLDER_TYPES.get(folder)
 
     def read_file(self, path: Path) -> tuple[bytes, str | None]:
         """(bytes, truncation note) of one item file, read through the safe reader."""

@@ -21,7 +21,7 @@ from lorestack.memory_layers.journal import JournalProblem
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import TYPE_FOLDERS, TYPE_LAYER, CriterionSpec, JournalEvent
 from lorestack.memory_layers.sealed_names import seal, sealed_line
-from lorestack.memory_layers.store import SPECIAL_FILES, MemoryStore
+from lorestack.memory_layers.store import ARCHIVE_DEPTH, SPECIAL_FILES, MemoryStore
 
 FULL_SWEEP_S = 10.0  # an in-place edit (folder mtime unchanged) shows up within this
 
@@ -164,7 +164,7 @@ class Inventory:
         for store in self._stores():
             for folder in TYPE_FOLDERS.values():
                 out.append((store, store.paths.root / folder))
-                out.append((store, store.paths.archive_dir / folder))
+                _archive_tree(store, store.paths.archive_dir / folder, ARCHIVE_DEPTH, out)
         return out
 
     def _full_sweep(self) -> None:
@@ -223,7 +223,8 @@ class Inventory:
         for store in self._stores():
             for name in SPECIAL_FILES:  # two files: always checked one by one
                 changed |= self._restat(store, store.paths.root / name)
-        for store, directory in self._folders():
+        folders = self._folders()
+        for store, directory in folders:
             try:
                 mtime = os.stat(directory).st_mtime_ns
             except OSError:
@@ -235,6 +236,12 @@ class Inventory:
             for gone in [p for p in self._items if p.parent == directory and p not in seen]:
                 del self._items[gone]
                 changed = True
+        # a sub-folder of the archive removed whole: its items go with it
+        swept = {directory for _store, directory in folders}
+        for gone in [p for p in self._items if p.parent not in swept
+                     and p.name not in SPECIAL_FILES]:
+            del self._items[gone]
+            changed = True
         return changed
 
     def _scan_folder(self, store: MemoryStore, directory: Path, seen: set[Path]) -> bool:
@@ -403,3 +410,20 @@ class Inventory:
         if shown.id == event.id and shown.tags == event.tags:
             return event
         return event.model_copy(update={"id": shown.id, "tags": shown.tags})
+
+
+def _archive_tree(store: MemoryStore, folder: Path, depth: int,
+                  out: list[tuple[MemoryStore, Path]]) -> None:
+    """`folder` and its sub-folders `depth` levels down (not through links), as the store reads
+    an archive a person sorted into folders (archive/facts/2025/)."""
+    out.append((store, folder))
+    if depth <= 0:
+        return
+    try:
+        with os.scandir(folder) as it:
+            subs = sorted(e.path for e in it
+                          if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
+    except OSError:
+        return
+    for sub in subs:
+        _archive_tree(store, Path(sub), depth - 1, out)
