@@ -39,6 +39,7 @@ from lorestack.guardrail.findings import (  # noqa: F401 - the public names live
     violation_verdict,
 )
 from lorestack.guardrail.judging import (  # noqa: F401 - re-exported for trace.py
+    MeaningTest,
     judge_criterion,
     meaning_for,
     prepare,
@@ -194,6 +195,10 @@ def _judge_all(
             "undecided": result.undecided,
         }.get(finding.outcome, possibly)
         bucket.append(finding)
+    if isinstance(meaning, MeaningTest) and meaning.notice():
+        # no sentence model: a pass must not look like "nothing applies"
+        result.unjudged_by_meaning = len(meaning.unjudged)
+        note(meaning.notice())
     return decided, possibly
 
 

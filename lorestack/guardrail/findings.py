@@ -57,6 +57,8 @@ class CheckResult(BaseModel):
     notes: list[Finding] = Field(default_factory=list)
     satisfied: list[Finding] = Field(default_factory=list)
     criteria_checked: int = 0
+    # criteria whose words did not apply and that no sentence model could judge by meaning
+    unjudged_by_meaning: int = 0
     proposal: ProposalSummary
     warnings: list[str] = Field(default_factory=list)
     llm: dict | None = None

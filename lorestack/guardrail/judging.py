@@ -35,6 +35,7 @@ from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
+    from lorestack.guardrail.meaning import MeaningJudge
     from lorestack.memory_layers.store import LoadedItem
 
 
@@ -393,32 +394,53 @@ def _guess(
     return outcome
 
 
-def meaning_for(settings, proposal: Proposal, note) -> Callable[[str], object]:
+def meaning_for(settings, proposal: Proposal, note=None) -> MeaningTest:
     """A lazy by-meaning test: the model loads (and the proposal is embedded) only when
-    some criterion's words did not apply; unavailable -> never applies, with a note."""
-    from lorestack.guardrail.meaning import MeaningJudge, available
+    some criterion's words did not apply; unavailable -> never applies, and `notice()`
+    says how many criteria went unjudged by meaning and how to fix it."""
+    return MeaningTest(settings, proposal)
 
-    state: dict = {}
 
-    def applies(sentence: str, parts: list[str] | None = None):
-        """The meaning hit of `sentence` at or above the threshold; with `parts`, the
-        closest of those parts whatever its similarity."""
-        if "judge" not in state:
-            state["judge"] = None
-            if not settings.guardrail.meaning or not available(settings):
-                return None
-            try:
-                state["judge"] = MeaningJudge(
-                    settings, proposal, settings.guardrail.meaning_threshold
-                )
-            except Exception as exc:  # noqa: BLE001 - the words still judge
-                note(
-                    f"sentence model unavailable ({type(exc).__name__}: {str(exc)[:120]}); "
-                    "criteria applied by their words only"
-                )
-        judge = state["judge"]
-        if judge is None:
+class MeaningTest:
+    """Callable as `applies(sentence, parts=None)`: the meaning hit of `sentence` at or above
+    the threshold; with `parts`, the closest of those parts whatever its similarity."""
+
+    def __init__(self, settings, proposal: Proposal) -> None:
+        self.settings, self.proposal = settings, proposal
+        self.loaded = False
+        self.judge: MeaningJudge | None = None
+        self.why = ""  # why no model could be loaded
+        self.unjudged: set[str] = set()  # sentences it could not judge for that reason
+
+    def __call__(self, sentence: str, parts: list[str] | None = None):
+        if not self.loaded:
+            self.loaded = True
+            self._load()
+        if self.judge is None:
+            if self.why:
+                self.unjudged.add(sentence)
             return None
-        return judge.closest(parts) if parts is not None else judge.applies(sentence)
+        return self.judge.closest(parts) if parts is not None else self.judge.applies(sentence)
 
-    return applies
+    def _load(self) -> None:
+        from lorestack.guardrail.meaning import MeaningJudge, available
+
+        g = self.settings.guardrail
+        if not g.meaning or not available(self.settings):  # switched off: the user's choice
+            return
+        try:
+            self.judge = MeaningJudge(self.settings, self.proposal, g.meaning_threshold)
+        except Exception as exc:  # noqa: BLE001 - the words still judge
+            self.why = " ".join(str(exc).split(":")[0].split()) or type(exc).__name__
+
+    def notice(self) -> str:
+        """One line when criteria could not be judged by meaning (no sentence model)."""
+        n = len(self.unjudged)
+        if not n:
+            return ""
+        return (
+            f"{n} criteri{'on' if n == 1 else 'a'} could not be judged by meaning ({self.why}): "
+            "a violation their words do not name passes unseen; set "
+            "LORESTACK_EMBEDDING__MODEL_DIR (or [embedding] model_dir) to an all-MiniLM-L6-v2 "
+            "onnx folder, or run `lorestack reindex` once on a networked machine"
+        )

@@ -118,6 +118,8 @@ def verdict_line(result: CheckResult) -> str:
         f"{len(result.undecided)} applies, undecided" if result.undecided else "",
         f"{len(result.satisfied)} applied and held" if result.satisfied else "",
         f"{len(result.notes)} possibly relevant" if result.notes else "",
+        f"{result.unjudged_by_meaning} not judged by meaning: no sentence model"
+        if result.unjudged_by_meaning else "",
     ]
     line = f"{result.verdict} ({counted}: {'; '.join(p for p in parts if p) or 'none applied'})"
     if result.llm:  # what the LLM judge cost this check

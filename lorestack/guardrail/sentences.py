@@ -28,10 +28,9 @@ from functools import lru_cache
 from typing import Literal
 
 from lorestack.guardrail.concepts import concept_keywords
+from lorestack.guardrail.freeze import freeze_terms, frozen_folder, names_a_folder
+from lorestack.guardrail.sentence_clauses import clauses, passive_subject
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
-    _ALLOWED,
-    _BE,
-    _CLAUSE_SPLIT,
     _COPULAS,
     _DETERMINERS,
     _EDIT,
@@ -44,28 +43,23 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _NEED_CUES,
     _NO_VERB_CUES,
     _OBLIGE,
-    _PAREN,
-    _PASSIVE_BANS,
     _PROHIBIT,
     _QUALIFIERS,
     _SCOPE_PREPS,
     _STOP,
     _TRIGGER_PREPS,
     _VERB_CUES,
-    _WORDS,
     _content,
     _glob,
     _is_path,
     _split_list,
     _split_scope,
-    drop_emphasis,
     implied,
     meaningful,
     not_banned,
     passive_act,
     spell_and_scope,
     split_at_or,
-    such_as,
     symbol_term,
     verb_gate,
     without_particle,
@@ -318,41 +312,6 @@ def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> No
         _add(r.draft.keywords, _content(trigger)[0])
 
 
-def _clauses(sentence: str) -> list[tuple[list[str], list[str]]]:
-    """(words, parenthesised items) per clause, lower-cased."""
-    groups: list[list[str]] = []
-
-    def hold(m: re.Match) -> str:  # a list in parentheses stays with its clause
-        groups.append(
-            [
-                i.strip().removeprefix("e.g.").strip()
-                for i in re.split(r",|/|\bor\b|\band\b", m.group(1))
-                if i.strip()
-            ]
-        )
-        return f" \x00{len(groups) - 1}\x00 "
-
-    out = []
-    for raw in _CLAUSE_SPLIT.split(_PAREN.sub(hold, such_as(drop_emphasis(sentence.strip())))):
-        items = [i.lower() for n in re.findall(r"\x00(\d+)\x00", raw) for i in groups[int(n)]]
-        text = re.sub(r"\x00\d+\x00", " ", raw).lower().replace("\u2019", "'")
-        words = [w.rstrip(".,") or w for w in _WORDS.findall(text)]
-        words = [w for w in words if w not in ("e.g", "etc")]
-        if words:
-            out.append((words, items))
-    return out
-
-
-def _passive(words: list[str]) -> list[str] | None:
-    """The subject of "X is not allowed" / "X is forbidden", else None."""
-    for i, w in enumerate(words):
-        negated_allowed = w in _ALLOWED and i >= 1 and words[i - 1] == "not"
-        if w in _PASSIVE_BANS or negated_allowed:
-            subject = [x for x in words[: i - (1 if negated_allowed else 0)] if x not in _BE]
-            return subject or None
-    return None
-
-
 @lru_cache(maxsize=512)
 def _read_cached(sentence: str) -> SentenceDraft:
     r = _Reading(SentenceDraft())
@@ -360,8 +319,24 @@ def _read_cached(sentence: str) -> SentenceDraft:
     kinds = set()
     ruled: list[str] = []  # words of the clauses that carry a rule
     chosen: list[str] = []  # words outside what a prohibition names (concepts.py)
-    for words, items in _clauses(sentence):
-        subject = _passive(words)
+    frozen = ""  # the folder a freeze names (freeze.py): the rule is about that place
+    for words, items in clauses(sentence):
+        place = "" if frozen else frozen_folder(words)
+        if place:
+            kinds.add("prohibition")
+            frozen = place
+            forbid, glob, keywords = freeze_terms(place)
+            r.draft.forbid.append(forbid)
+            r.draft.paths.append(glob)
+            r.draft.keywords.extend(keywords)
+            r.draft.steps.append(f"'{' '.join(words)}': a freeze, adding under {place} forbidden")
+            continue
+        if frozen and _find_cue(words)[0] == "prohibition" and not names_a_folder(words):
+            continue  # "no new endpoints go into it": the freeze again
+        if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
+            _add(r.draft.unless, " ".join(words[:-1]))
+            continue
+        subject = passive_subject(words)
         chosen.extend(not_banned(words, subject or passive_act(words)))
         if subject:  # "global state is not allowed in the parser"
             ruled.extend(words)
@@ -388,7 +363,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         else:
             _read_obligation(r, cue, words[:start], words[end:])
     draft = _settle(r, kinds)
-    if draft.kind:
+    if draft.kind and not frozen:
         # the concept a rule names (not the way it recommends: "update the dependency
         # instead" does not make a rule about vendored files apply to `go get`)
         wanted = {w for a in draft.alternatives for w in a.split()} - {

@@ -340,8 +340,12 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
 def _path_hits(prepared: PreparedText, term: str, glob: str, paths: Sequence[str]) -> list[Hit]:
     hits = []
     for p in paths:
-        if glob_matches(glob, p):
-            pos = prepared.text.find(p) if not prepared.change else -1
+        if not glob_matches(glob, p):
+            continue
+        # every place prose or a command names the path: `touch utils/x.py && git add
+        # utils/x.py` adds it at its second mention
+        found = [m.start() for m in re.finditer(re.escape(p), prepared.text)]
+        for pos in found if found and not prepared.change else [-1]:
             cue = _negation_before(prepared, prepared.index_at(pos)) if pos >= 0 else ""
             hits.append(Hit(term, pos, pos + len(p) if pos >= 0 else -1, cue, quoted=p))
     return hits

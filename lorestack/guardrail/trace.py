@@ -88,6 +88,8 @@ def test_criterion(
         return trace
     meaning = meaning_for(mem.settings, proposal, problems.append)  # as `check` does
     outcome, how = judge_criterion(loaded, prepare(proposal), proposal.judged_paths(), meaning)
+    if meaning.notice():
+        problems.append(meaning.notice())
     trace.rules = {
         "judged_by": how,
         "status": outcome.status,

@@ -1,0 +1,76 @@
+"""A folder or package named as the subject of a freeze: "The compat/ package is frozen and
+is not accepting new features", "Nothing new under utils/", "config/legacy/ takes no new
+settings", "Don't add scripts to scripts/adhoc/ any more".
+
+Read clause by clause, such a rule named no term a proposal could meet ("accepting",
+"endpoints go", "written there") or nothing at all. What it forbids is new code in a place:
+the folder becomes the rule's scope (`applies-to` paths), adding anything under it is the
+forbidden act (`added:path:FOLDER/**`: always so for a diff or an edit there; in prose or a
+command only where an add verb governs the path, so "move the helper out of compat/" is no
+hit), and the folder's own name (its last part, unless a version like `v1`) is a keyword, so
+prose that names it ("the compat package", "the Perl report tool") applies too. A clause
+after the freeze that prohibits without naming another folder ("no new endpoints go into
+it", "nothing new is written there") only restates it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lorestack.guardrail.sentence_words import _FILE_EXTENSIONS, _GENERIC_NOUNS, meaningful
+
+_STATES = frozenset(("frozen", "closed", "read-only"))
+_NEGATIONS = frozenset(("no", "nothing", "not", "never", "don't", "dont", "without"))
+_MORE = frozenset(("new", "more", "add", "added", "adding"))
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*|\d+\.x")
+
+
+def _folder(word: str) -> str:
+    """The folder a word names (`compat/`, `shared/common`, `sdk/java`), else ""."""
+    w = word.strip(".,'\"`")
+    if "/" not in w or "*" in w or w.startswith(("http", "~", "$")) or "://" in w:
+        return ""
+    parts = [p for p in w.split("/") if p]
+    if not parts or not all(re.fullmatch(r"[a-z0-9_.-]+", p) for p in parts):
+        return ""
+    if len(parts) == 2 and len(w) <= 5 and not w.endswith("/"):  # "I/O", "UI/UX": words
+        return ""
+    last = parts[-1]
+    if "." in last and last.rsplit(".", 1)[1] in _FILE_EXTENSIONS:  # a file, not a folder
+        return ""
+    return "/".join(parts) + "/"
+
+
+def frozen_folder(words: list[str]) -> str:
+    """The folder a clause freezes: it names a folder and says it is frozen, closed or in
+    maintenance, or forbids anything new or more there; else ""."""
+    folders = [f for f in (_folder(w) for w in words) if f]
+    if not folders:
+        return ""
+    said = set(words)
+    if said & _STATES or "maintenance" in said:
+        return folders[0]
+    for i, w in enumerate(words):
+        if w in _NEGATIONS and said & _MORE & set(words[i + 1 : i + 5]):
+            return folders[0]
+    if {"accepts", "takes", "accepting", "taking"} & said and "no" in said:
+        return folders[0]
+    return ""
+
+
+def names_a_folder(words: list[str]) -> bool:
+    return any(_folder(w) for w in words)
+
+
+def freeze_terms(folder: str) -> tuple[str, str, list[str]]:
+    """(forbidden term, scope glob, keywords) of a frozen folder."""
+    glob = folder + "**"
+    last = folder.rstrip("/").rsplit("/", 1)[-1]
+    keywords = [folder.rstrip("/")]
+    for part in re.split(r"[-_]", last):
+        if (
+            len(part) > 2 and not _VERSION.fullmatch(part) and part not in _GENERIC_NOUNS
+            and meaningful(part)
+        ):
+            keywords.append(part)
+    return f"added:path:{glob}", glob, list(dict.fromkeys(keywords))

@@ -1,0 +1,63 @@
+"""Issue 22 (seventeenth session): a folder or package named as the subject of a freeze ("The
+plugins/ package is frozen", "Nothing new under helpers/") is the rule's scope; adding
+anything under it is what the rule forbids, a change elsewhere or a move out of it is not.
+Real files and the real MiniLM model."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail.check import check
+from lorestack.guardrail.freeze import frozen_folder
+from lorestack.guardrail.sentences import read_sentence
+from tests import heldout_eval as E
+from tests.conftest import isolated_env
+from tests.guardrail_sentence_cases import _bash, _diff
+from tests.test_guardrail_labelled import make_proposal
+
+PLUGINS = "The plugins/ package is frozen; no new code goes into it, write a hook in core/ instead"
+HELPERS = "Nothing new under lib/helpers/; put the code next to its caller"
+BROWSER = "The classic/ web app is in maintenance mode: security fixes only, no new features"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    criteria = {"plugins": (PLUGINS, "warn"), "helpers": (HELPERS, "warn"),
+                "classic": (BROWSER, "warn")}
+    base = tmp_path_factory.mktemp("freeze")
+    with isolated_env(base):
+        return E.build(base, criteria)
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # new code under the frozen folder: flagged (a guess: undecided, never a block)
+        ("plugins", _diff("plugins/export.py", "def export_csv(rows):\n    return ','.join(rows)"), "undecided"),
+        ("helpers", _diff("lib/helpers/money.py", "def cents(x):\n    return round(x * 100)"), "undecided"),
+        # a command that adds a file there, at the path's second mention
+        ("helpers", _bash("touch lib/helpers/dates.py && git add lib/helpers/dates.py"), "undecided"),
+        # the same code elsewhere, or moving code out of it: not what the rule forbids
+        ("plugins", _diff("core/export.py", "def export_csv(rows):\n    return ','.join(rows)"), "pass"),
+        ("helpers", "Move the date helper out of lib/helpers/ into billing/dates.py", "pass"),
+        # what the freeze lets in ("security fixes only")
+        ("classic", _diff("classic/src/escape.js", "return escapeHtml(title);  // security fix: escape titles"), "pass"),
+        ("classic", _diff("classic/src/export.js", "export function exportPdf(range) { return pdf(range); }"), "undecided"),
+    ],
+)
+def test_a_frozen_folder_is_a_scope(store, key, raw, expected):
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids[key]) == expected
+
+
+def test_what_reads_as_a_freeze():
+    d = read_sentence(PLUGINS)
+    assert d.forbid == ["added:path:plugins/**"] and d.paths == ["plugins/**"]
+    assert "plugins" in d.keywords
+    assert frozen_folder("the sdk/java directory is deprecated and frozen".split()) == "sdk/java/"
+    assert frozen_folder("config/legacy/ takes no new settings".split()) == "config/legacy/"
+    # a folder without a freeze, a file, or words like I/O are no freeze
+    assert frozen_folder("every new source file under src/ is typescript".split()) == ""
+    assert frozen_folder("never add new dependencies to requirements.txt".split()) == ""
+    assert frozen_folder("no new i/o in the hot path".split()) == ""

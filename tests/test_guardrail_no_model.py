@@ -1,0 +1,40 @@
+"""Issue 22 (seventeenth session): without a sentence model (no embedding.model_dir, none in
+chroma's cache, downloads off), a criterion that only its meaning could apply cannot be judged;
+`lorestack check` says so, with how many and how to fix it, instead of a bare "none applied".
+Whole processes, a real store."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_cli
+
+VAT = "Prices shown to consumers always include VAT"
+NET_PRICE = "Show the net price on the product page and add the tax only at the last checkout step"
+
+
+def _no_model(monkeypatch) -> None:
+    monkeypatch.delenv("LORESTACK_EMBEDDING__MODEL_DIR", raising=False)
+    monkeypatch.setenv("LORESTACK_EMBEDDING__ALLOW_DOWNLOAD", "false")
+
+
+def test_a_check_without_a_sentence_model_says_what_it_could_not_judge(monkeypatch):
+    _no_model(monkeypatch)
+    assert run_cli("init").returncode == 0
+    assert run_cli("remember", "--type", "criterion", VAT).returncode == 0
+    out = run_cli("check", "--no-retrieval", NET_PRICE)
+    assert out.returncode == 0, out.stderr  # nothing the words name: still no verdict
+    assert "1 not judged by meaning: no sentence model" in out.stdout
+    notice = [line for line in out.stderr.splitlines() if "could not be judged by meaning" in line]
+    assert len(notice) == 1 and "LORESTACK_EMBEDDING__MODEL_DIR" in notice[0]
+    assert "Traceback" not in out.stderr
+    as_json = json.loads(run_cli("check", "--no-retrieval", "--json", NET_PRICE).stdout)
+    assert as_json["unjudged_by_meaning"] == 1
+
+
+def test_with_the_model_nothing_is_left_unjudged():
+    assert run_cli("init").returncode == 0
+    assert run_cli("remember", "--type", "criterion", VAT).returncode == 0
+    out = run_cli("check", "--no-retrieval", "--json", NET_PRICE)
+    assert json.loads(out.stdout)["unjudged_by_meaning"] == 0
+    assert "could not be judged by meaning" not in out.stderr
