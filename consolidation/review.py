@@ -69,11 +69,19 @@ def list_pending(mem: Memory, loaded=None) -> list[PendingClaim]:
 
 
 def _pending(mem: Memory, item_id: str):
-    loaded = mem.require_project().store.find(item_id)
-    if loaded.item.status != "pending":
-        raise LorestackError(f"'{item_id}' is {loaded.item.status}, not pending; "
-                             "`lorestack review` lists what waits for review")
+    """The claim named `item_id`: its id, a short id, or the sealed id review prints for one
+    typed around a key (`Memory.get` resolves each)."""
+    loaded = mem.get(item_id)
+    if loaded.item.status != "pending" or mem.require_project().paths.root not in loaded.path.parents:
+        raise LorestackError(f"'{_sealed(mem, loaded.item.id)}' is {loaded.item.status}, not "
+                             "pending; `lorestack review` lists what waits for review")
     return loaded
+
+
+def _sealed(mem: Memory, item_id: str) -> str:
+    from lorestack.memory_layers.sealed_names import seal
+
+    return seal(item_id, mem.settings.guard.entropy_threshold)
 
 
 def _copy(loaded) -> MemoryItem:
@@ -86,8 +94,9 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
     """Make pending claims active; carry out the replacements they proposed."""
     store = mem.require_project().store
     result = ReviewResult()
-    for item_id in ids:
-        current = mem.get(item_id)
+    for given in ids:
+        current = mem.get(given)
+        item_id = current.item.id  # links name the id in the file; what is written, its seal
         if current.item.status == "active" and current.item.anchors:
             # an item marked "may be stale": accepting says it still holds after the change
             from lorestack.memory_layers.anchors import reanchor
@@ -96,7 +105,7 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
             result.accepted.append(current.item.id)
             result.notes.append(f"{current.item.id}: re-anchored to the code as it is now")
             continue
-        loaded = _pending(mem, item_id)
+        loaded = _pending(mem, given)
         item = _copy(loaded)
         if _merge_target(item):
             _accept_merge(mem, loaded, item, result)
@@ -121,8 +130,8 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
         new.body = item.body
         store.update(loaded, new)
         if old is not None:
-            store.archive(old, reason=f"superseded by {item_id} (accepted in review)",
-                          superseded_by=item_id)
+            store.archive(old, reason=f"superseded by {_sealed(mem, item_id)} (accepted in "
+                                      "review)", superseded_by=item_id)
             result.archived.append(old.item.id)
         result.accepted.append(item_id)
     return result
@@ -159,8 +168,8 @@ def reject(mem: Memory, ids: list[str], reason: str = "") -> ReviewResult:
     store = mem.require_project().store
     result = ReviewResult()
     why = mem.guard(reason.strip(), redact=True, where="reason") if reason else "no reason given"
-    for item_id in ids:
-        loaded = _pending(mem, item_id)
+    for given in ids:
+        loaded = _pending(mem, given)
         store.archive(loaded, reason=f"rejected in review: {why}")
-        result.rejected.append(item_id)
+        result.rejected.append(loaded.item.id)
     return result

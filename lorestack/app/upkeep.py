@@ -16,6 +16,7 @@ from lorestack.app.models import (
 )
 from lorestack.app.opening import Opener, jsonable, open_memory
 from lorestack.core.errors import LorestackError
+from lorestack.memory_layers.secret_guard import redact_for_reading
 
 
 def export(request: ExportRequest, opener: Opener = open_memory) -> ExportResponse:
@@ -85,22 +86,52 @@ def consolidate(request: ConsolidateRequest, opener: Opener = open_memory,
 
 
 def review(request: ReviewRequest, opener: Opener = open_memory) -> ReviewResponse:
-    """List the machine claims waiting for review, or accept / reject them."""
+    """List the machine claims waiting for review, or accept / reject them. Ids leave sealed
+    and text redacted, as `list` and `show` print them (a claim typed around a key by hand)."""
     from lorestack.consolidation import review as claims
 
     mem = opener(request.caller, True)
+    threshold = mem.settings.guard.entropy_threshold
     # read once: the pending claims and the stale anchors are both among the active items
     loaded = mem.require_project().store.load_all(include_archived=False)
     pending = claims.list_pending(mem, loaded)
     if request.action == "list":
         from lorestack.memory_layers.anchors import stale_items, stale_note
 
-        stale = [{"id": item.id, "title": item.title, "note": stale_note(states)}
-                 for item, states in stale_items(mem, loaded)]
-        return ReviewResponse(pending=jsonable(pending), stale=stale)
+        stale = [_shown({"id": item.id, "title": item.title, "note": stale_note(states)},
+                        threshold) for item, states in stale_items(mem, loaded)]
+        return ReviewResponse(pending=[_shown(c, threshold) for c in jsonable(pending)],
+                              stale=stale)
     chosen = [p.id for p in pending] if request.all else list(request.ids)
     if not chosen:
         raise LorestackError(f"give the ids to {request.action} (see `lorestack review`) or --all")
     if request.action == "accept":
-        return ReviewResponse(result=jsonable(claims.accept(mem, chosen)))
-    return ReviewResponse(result=jsonable(claims.reject(mem, chosen, request.reason)))
+        result = claims.accept(mem, chosen)
+    else:
+        result = claims.reject(mem, chosen, request.reason)
+    return ReviewResponse(result=_shown(jsonable(result), threshold))
+
+
+_ID_KEYS = ("id", "replaces", "merges_into")
+_ID_LISTS = ("events", "accepted", "rejected", "archived")
+_TEXT_KEYS = ("title", "text", "replaces_title", "note")
+
+
+def _shown(row: dict, threshold: float) -> dict:
+    """A review row or result with every id sealed and every text redacted for reading."""
+    from lorestack.app.item_json import named
+    from lorestack.memory_layers.sealed_names import seal
+
+    out = named(row, threshold) if "path" in row else dict(row)
+    for key in _ID_KEYS:
+        if out.get(key):
+            out[key] = seal(str(out[key]), threshold)
+    for key in _ID_LISTS:
+        if key in out:
+            out[key] = [seal(str(i), threshold) for i in out[key] or []]
+    for key in _TEXT_KEYS:
+        if isinstance(out.get(key), str):
+            out[key] = redact_for_reading(out[key], threshold)[0]
+    if "notes" in out:
+        out["notes"] = [redact_for_reading(str(n), threshold)[0] for n in out["notes"] or []]
+    return out

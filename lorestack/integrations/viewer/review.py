@@ -33,14 +33,16 @@ def pending_claims(state: ViewerState) -> list:
         it = loaded.item
         target = s.proposed_supersedes
         replaced = snap.by_id.get(target) if target else None
+        # ids as the summary holds them, sealed as `list` and `lorestack review` print them (a
+        # claim typed around a key by hand); the form posts them back, `Memory.get` resolves them
         out.append(
             PendingClaim(
-                id=it.id,
+                id=s.id,
                 type=it.type,
                 title=it.title,
                 text=it.body,
                 confidence=it.confidence,
-                events=list(it.source.events),
+                events=list(s.events),
                 replaces=target,
                 replaces_title=replaced.title if replaced else None,
                 path=loaded.path,
