@@ -161,10 +161,11 @@ def prepare_hit_blocks(mem: Memory, stop: Callable[[], bool] = lambda: False) ->
                     parse_cache.drop(path, kind)
             made += 1
     journal = mem.journal
-    for day in journal.days() if journal is not None else []:
-        if stop():
-            return made
-        journal.read_file(journal.day_file(day))
+    if journal is not None:
+        for day in journal.days():
+            if stop():
+                return made
+            journal.read_file(journal.day_file(day))
     memo.save()
     return made
 
