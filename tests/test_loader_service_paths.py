@@ -184,3 +184,30 @@ def test_a_kept_view_is_reused_only_while_its_files_are_unchanged(big):
     read_again = load()  # what a process that kept nothing reads from the same files
     assert [vars(i) for i in read_again.resident] == [vars(i) for i in changed.resident]
     assert list(read_again.rows()) == list(changed.rows())
+
+
+def test_prepared_journal_days_serve_event_hits_without_parsing_a_day(big, monkeypatch):
+    """Event hits are found in their day's parsed events: the service parses every day ahead
+    (at 100k events a prompt meeting unparsed days took up to ~1 s), and the context stays."""
+    from lorestack.memory_layers.journal import Journal
+    from lorestack.retrieval.loader import prepare_hit_blocks
+
+    parse_cache.enable(False)
+    before = [_prompt(big, p) for p in PROMPTS]
+    assert any(i.startswith("ev-") for r in before for i in r.full_ids)  # events are shown
+    parse_cache.enable(True)
+    prepare_hit_blocks(big)
+    days = [big.journal.day_file(d) for d in big.journal.days()]
+    assert len(days) == 10 and all(parse_cache.holds(p, "journal") for p in days)
+    parsed: list[str] = []
+    real_read = Journal._read_file
+
+    def counting_read(self, path):
+        parsed.append(str(path))
+        return real_read(self, path)
+
+    monkeypatch.setattr(Journal, "_read_file", counting_read)
+    served = [_prompt(big, p) for p in PROMPTS]
+    assert parsed == []
+    for one_shot, prepared in zip(before, served, strict=True):
+        _same(one_shot, prepared)
