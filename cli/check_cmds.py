@@ -220,7 +220,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
         retrieval,
         llm,
     )
-    from lorestack.app.secret_notice import hand_on, told_after_reply
+    from lorestack.app.secret_notice import give_back, hand_on, told_after_reply
 
     with told_after_reply() as held:  # the notice is told once the reply is out (below)
         reply = _pre_tool_reply(run, payload, client, strict, fail_closed)
@@ -229,7 +229,7 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
             click.echo(reply.stdout, file=out)
         out.flush()
     except (OSError, ValueError):
-        held.clear()  # the reply did not get out: told next time
+        give_back(held)  # the reply did not get out: told next time
     hand_on(held)  # the service hands them on after its send; here they are told now
     if reply.stderr:
         click.echo(reply.stderr, err=True)

@@ -119,7 +119,7 @@ def hook(ctx, event: str, client: str):
     try:
         from lorestack import app
         from lorestack.app.models import HookRequest
-        from lorestack.app.secret_notice import hand_on, told_after_reply
+        from lorestack.app.secret_notice import give_back, hand_on, told_after_reply
         from lorestack.cli.main import caller_for
         from lorestack.integrations.hooks import capture_native_stderr
 
@@ -128,9 +128,13 @@ def hook(ctx, event: str, client: str):
         with told_after_reply() as held:  # a notice is told once the reply is flushed
             run = app.run(HookRequest(caller=caller_for(ctx), event=event,  # type: ignore[arg-type]
                                       client=client, stdin=stdin_text))
-        if run.output:
-            sys.stdout.write(run.output + "\n")
-        sys.stdout.flush()
+        try:
+            if run.output:
+                sys.stdout.write(run.output + "\n")
+            sys.stdout.flush()
+        except OSError:
+            give_back(held)  # the reply did not get out: the next hook tells its notices
+            raise
         hand_on(held)
         if run.timed_out:
             os._exit(0)  # the worker is still busy; do not wait for it

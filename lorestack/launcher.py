@@ -173,13 +173,20 @@ def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
         os._exit(1)
 
 
-def _leave(stdout: str, stderr: str = "", code: int = 0, after=None, sent=None) -> None:
-    """Write the answer, flush, run `sent` once stdout is out (e.g. mark a notice told),
-    run `after` (e.g. start the service), and exit now."""
+def _leave(stdout: str, stderr: str = "", code: int = 0, after=None, sent=None,
+           unsent=None) -> None:
+    """Write the answer, flush, run `sent` once stdout is out (e.g. mark a notice told) or
+    `unsent` when it could not be written (give its claim back), run `after` (e.g. start the
+    service), and exit now."""
     try:
-        if stdout:
-            sys.stdout.write(stdout)
-        sys.stdout.flush()
+        try:
+            if stdout:
+                sys.stdout.write(stdout)
+            sys.stdout.flush()
+        except OSError:
+            if unsent is not None:
+                unsent()
+            raise
         if sent is not None:
             sent()
         if stderr:
@@ -221,7 +228,7 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
             _end_without_service(event, client_name, stdin_text, root),
             after=lambda: client.after_failure(reason),
         )
-    from lorestack.app.secret_notice import hand_on, told_after_reply
+    from lorestack.app.secret_notice import give_back, hand_on, told_after_reply
     from lorestack.integrations.hooks import log_failure, run_hook
 
     if reason not in ("absent", "stale"):
@@ -235,7 +242,7 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
     except BaseException:  # noqa: BLE001 - a hook never breaks a session
         out, held = "", []
     _leave(out + "\n" if out else "", after=lambda: client.after_failure(reason),
-           sent=lambda: hand_on(held))
+           sent=lambda: hand_on(held), unsent=lambda: give_back(held))
 
 
 def _ask_service(event: str, client_name: str, stdin_text: str, root: str | None) -> str:

@@ -164,14 +164,24 @@ class LexicalIndex:
         exists = (self.directory / "meta.json").is_file()
         if not exists and not create:
             raise FileNotFoundError(f"{self.directory} has no tantivy index")
-        if exists and version_file.is_file() and version_file.read_text().strip() != str(SCHEMA_VERSION):
-            raise SchemaChanged(f"built with schema {version_file.read_text().strip()}, this "
-                                f"version writes {SCHEMA_VERSION}")
+        try:
+            written = version_file.read_text().strip()
+        except FileNotFoundError:
+            written = None
+        if exists and written is not None and written != str(SCHEMA_VERSION):
+            raise SchemaChanged(f"built with schema {written}, this version writes "
+                                f"{SCHEMA_VERSION}")
         self.directory.mkdir(parents=True, exist_ok=True)
         index = tantivy.Index(_schema(), path=str(self.directory), reuse=True)
         index.register_tokenizer("mem_words", self._words)
         index.register_tokenizer("mem_exact", self._exact)
-        version_file.write_text(str(SCHEMA_VERSION))
+        if written != str(SCHEMA_VERSION):
+            # written whole, and only when it says otherwise: every hook opens the index, and a
+            # rewrite in place let a parallel one read it empty ("built with schema ''"),
+            # degrade its recall and, in a sync, rebuild the whole index
+            from lorestack.memory_layers.fsutil import write_atomic
+
+            write_atomic(version_file, str(SCHEMA_VERSION).encode("ascii"), durable=False)
         self._index = index
         return index
 

@@ -24,11 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from lorestack.app.hook_settings import _configured_hooks  # noqa: F401 - callers read it here
-from lorestack.app.secret_notice import hand_on, session_notice, told_after_reply, with_notice
+from lorestack.app.secret_notice import (
+    give_back,
+    hand_on,
+    session_notice,
+    told_after_reply,
+    with_notice,
+)
 from lorestack.app.sessions import (  # noqa: F401 - callers read them here
     _prune_sessions,
     load_session,
     save_session,
+    update_session,
 )
 from lorestack.core.clients import (  # noqa: F401 - the registry; re-exported for callers
     CLIENTS,
@@ -204,10 +211,9 @@ def prompt_context(mem, payload: HookPayload, retrieval: str) -> tuple[str | Non
 
 def remember_shown(mem, payload: HookPayload, ids: list[str]) -> None:
     """Record what the session received, so later prompts do not repeat it."""
-    if ids:
-        state = load_session(mem, payload.session_id)
-        save_session(mem, payload.session_id,
-                     {**state, "received": list(state.get("received", [])) + ids})
+    if ids:  # one locked step: a parallel hook's notice marks are kept, not written over
+        update_session(mem, payload.session_id,
+                       lambda state: {**state, "received": list(state.get("received", [])) + ids})
 
 
 def prompt(mem, payload: HookPayload) -> str | None:
@@ -403,6 +409,8 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
     mem = box.get("mem")
     if run.ok:
         hand_on(box.get("held", []))
+    else:  # its notices are not in this reply: their claims go back for the next hook
+        give_back(box.get("held", []))
     if event == "prompt" and (run.ok or run.timed_out):
         chosen = run.value if run.ok else box.get("fallback")
         if chosen is not None:

@@ -18,12 +18,13 @@ loses the notice for good (a few microseconds, the thin client's read and write)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 
-from lorestack.app.sessions import load_session, save_session
+from lorestack.app.sessions import update_session
 
 Mark = Callable[[], None]
 # the marks of notices put into the reply being written (None: no writer holds them, mark now)
@@ -91,20 +92,72 @@ def _what(problem: str) -> str:
 
 
 def _untold(mem, session_id: str | None, slot: str, places: list[str]) -> list[str]:
-    """The places not yet told this session (by digest, under `slot`), marked told when the
-    reply is out (`told_after_reply`), or now when no writer holds the marks."""
+    """The places neither told this session (by digest, under `slot`) nor claimed by a hook of
+    it whose reply is still on its way. They are claimed now, in one locked step of the session
+    file, so two hooks started at once (parallel tool calls) tell each once; marked told when
+    the reply is out (`told_after_reply`), given back when it is not (`give_back`). A claim of a
+    hook killed before either lapses after CLAIM_S, and a later hook tells it."""
     if not places:
         return []
-    told = set(load_session(mem, session_id).get(slot, []))
-    new = [p for p in places if _key(p) not in told]
+    if not session_id:  # nowhere to keep what was told: told every time
+        return list(places)
+    claim_slot = slot + "_claimed"
+    new: list[str] = []
+
+    def claim(state: dict) -> dict | None:
+        told = set(state.get(slot, []))
+        now = time.time()
+        claims = {k: t for k, t in (state.get(claim_slot) or {}).items()
+                  if isinstance(t, (int, float)) and 0 <= now - t < CLAIM_S}
+        new.extend(p for p in places if _key(p) not in told and _key(p) not in claims)
+        if not new:
+            return None
+        return {**state, claim_slot: {**claims, **{_key(p): now for p in new}}}
+
+    update_session(mem, session_id, claim)
     if new:
-        hand_on([partial(_mark_told, mem, session_id, slot, [_key(p) for p in new])])
+        keys = [_key(p) for p in new]
+        hand_on([Told(partial(_settle, mem, session_id, slot, keys, True),
+                      partial(_settle, mem, session_id, slot, keys, False))])
     return new
 
 
-def _mark_told(mem, session_id: str | None, slot: str, keys: list[str]) -> None:
-    state = load_session(mem, session_id)  # read again: the hook saved what it showed since
-    save_session(mem, session_id, {**state, slot: sorted(set(state.get(slot, [])) | set(keys))})
+CLAIM_S = 60.0  # a claim whose hook never answered (killed at the client's deadline) lapses
+
+
+class Told:
+    """Marks a notice told when called (its reply is out); `release` gives its claim back (its
+    reply was not sent), so the next hook tells it."""
+
+    def __init__(self, mark: Mark, release: Mark):
+        self.mark, self.release = mark, release
+
+    def __call__(self) -> None:
+        self.mark()
+
+
+def give_back(marks: list[Mark]) -> None:
+    """The reply carrying these notices was not sent: their claims go back. Never raises."""
+    for mark in marks:
+        release = getattr(mark, "release", None)
+        try:
+            if release is not None:
+                release()
+        except Exception:  # noqa: BLE001, S110 - the claim lapses after CLAIM_S instead
+            pass
+    marks.clear()
+
+
+def _settle(mem, session_id: str | None, slot: str, keys: list[str], told: bool) -> None:
+    """Told (the reply is out) or given back: either way the claim is done."""
+    claim_slot = slot + "_claimed"
+
+    def settle(state: dict) -> dict:
+        claims = {k: t for k, t in (state.get(claim_slot) or {}).items() if k not in keys}
+        done = sorted(set(state.get(slot, [])) | set(keys)) if told else state.get(slot, [])
+        return {**state, slot: done, claim_slot: claims}
+
+    update_session(mem, session_id, settle)
 
 
 SHOWN_PLACES = 10  # places named in one notice; the rest are counted (all are marked told)

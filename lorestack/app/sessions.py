@@ -7,6 +7,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 _SESSION_TTL_S = 7 * 24 * 3600
@@ -40,6 +41,31 @@ def save_session(mem, session_id: str | None, state: dict) -> None:
                      durable=False)
     except OSError:  # a read-only store: the next prompt may repeat some context, no more
         pass
+
+
+SESSION_LOCK_S = 2.0  # a hook waits this long for a parallel one of its session, no more
+
+
+def update_session(mem, session_id: str | None, change: Callable[[dict], dict | None]) -> None:
+    """Read, change and write a session's state as one step under its lock: two hooks of one
+    session at once (parallel tool calls) each keep their change, and what one has claimed the
+    other sees. Without a lock to take (a read-only store) the change is made unlocked."""
+    if not session_id:
+        return
+    from contextlib import ExitStack
+
+    from lorestack.memory_layers.fsutil import locked
+
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(locked(mem.primary.locks_dir,
+                                       f"session-{_session_file(mem, session_id).stem}",
+                                       timeout=SESSION_LOCK_S))
+        except OSError:
+            pass
+        new = change(load_session(mem, session_id))
+        if new is not None:
+            save_session(mem, session_id, new)
 
 
 def _prune_sessions(mem) -> None:

@@ -85,21 +85,36 @@ def migrate_legacy_home(home: Path | None = None, environ: MutableMapping[str, s
         try:
             os.replace(old, new)
         except OSError as exc:
-            print(f"lorestack: could not move {old} to {new} ({exc.strerror}); "
-                  "move it by hand", file=out)
-            return ""
-        print(f"lorestack: moved {old} to {new} (the tool was renamed from {LEGACY_NAME})",
-              file=out)
-        return "moved"
-    marker = new / HOME_NOTICE
-    if not marker.exists():
+            if not old.is_dir():  # another process of ours moved it a moment ago: it says so
+                return ""
+            if not new.exists():
+                print(f"lorestack: could not move {old} to {new} ({exc.strerror}); "
+                      "move it by hand", file=out)
+                return ""
+        else:
+            print(f"lorestack: moved {old} to {new} (the tool was renamed from {LEGACY_NAME})",
+                  file=out)
+            return "moved"
+    if not old.is_dir():  # `new` is the old home, moved by a process started with this one
+        return ""
+    if _first_to_say(new / HOME_NOTICE, str(old)):
         print(f"lorestack: {old} was left as it is because {new} exists already; merge what "
               "you need by hand, then remove the old folder", file=out)
-        try:
-            marker.write_text(str(old) + "\n", "utf-8")
-        except OSError:
-            pass
     return "kept-both"
+
+
+def _first_to_say(marker: Path, text: str) -> bool:
+    """Create `marker` if no process has (one atomic create: of processes started at once,
+    exactly one says the notice); True also when it cannot be written (said each time)."""
+    try:
+        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False
+    except OSError:
+        return True
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")
+    return True
 
 
 def migrate(stderr: TextIO | None = None) -> None:

@@ -216,7 +216,7 @@ class Service:
 
     # ---- requests -----------------------------------------------------------------------
     def _handle(self, conn: socket.socket) -> None:
-        from lorestack.app.secret_notice import hand_on, told_after_reply
+        from lorestack.app.secret_notice import give_back, hand_on, told_after_reply
 
         held: list = []
         try:
@@ -240,13 +240,13 @@ class Service:
             except Exception as exc:  # noqa: BLE001 - one bad request never ends the service
                 self.log(f"request failed: {type(exc).__name__}: {exc}")
                 reply = {"ok": False, "error": "failed", "message": f"{type(exc).__name__}: {exc}"}
-                held = []  # no notice went out: the caller answers in-process and tells it
+                give_back(held)  # no notice went out: the caller answers in-process, tells it
             conn.settimeout(30)
             for line in protocol.reply_lines(reply):  # a reply over the cap in parts
                 conn.sendall(line)
             hand_on(held)
         except OSError:
-            pass  # the client left (its own deadline); nothing to answer
+            give_back(held)  # the client left (its own deadline); nothing to answer
         finally:
             conn.close()
             with self._count_lock:
