@@ -304,7 +304,10 @@ def _forbidden_terms(spec: CriterionSpec, sentence: str) -> tuple[list[str], lis
             if not gate_of(f.strip())[1].startswith(("path:", "/"))
         ]
     alternatives = [gate_of(a)[1] for a in terms.alternatives if not a.startswith("/")]
-    return [f for f in dict.fromkeys(forbidden) if f], alternatives
+    # a word of a longer forbidden phrase (its code spelling, code_heads.py) is compared as
+    # that phrase: "componentwillmount" alone reads close to any lifecycle method
+    phrases = {w for f in forbidden if " " in f for w in f.split()}
+    return [f for f in dict.fromkeys(forbidden) if f and f not in phrases], alternatives
 
 
 def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.freeze import freeze_terms, frozen_folder, names_a_folder
 from lorestack.guardrail.sentence_clauses import clauses, passive_subject
@@ -115,6 +116,11 @@ def _forms(term: str, gate: str) -> list[str]:
     return out
 
 
+def _forms_of(heads: list[str], gate: str) -> list[str]:
+    """The words a noun phrase spells as code, each a forbidden term (code_heads.py)."""
+    return [f for h in heads for f in _forms(h, gate)]
+
+
 @dataclass
 class _Reading:
     draft: SentenceDraft
@@ -125,6 +131,7 @@ class _Reading:
     loose: list[list[str]] = field(default_factory=list)  # clauses without a cue
     subjects: list[str] = field(default_factory=list)  # words of "X must / needs …" subjects
     calls: set[str] = field(default_factory=set)  # names the sentence wrote as calls: eval()
+    sentence: str = ""  # as written: which words it spells as code (code_heads.py)
 
 
 def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str]) -> None:
@@ -190,10 +197,10 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     for t in filter(None, terms):
         if t in r.calls:  # "eval()": that function, not `literal_eval` nor `model.eval`
             t = rf"/(?<![\w.]){re.escape(t)}\b/"
-        for form in _forms(t, gate):
+        for form in _forms(t, gate) + _forms_of(code_heads(t, r.sentence), gate):
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
-        for form in implied(t):  # the code form shows the rule applies too
+        for form in implied(t) + code_heads(t, r.sentence, upper=False):  # code shows it applies
             _add(d.keywords, form)
         r.forbidden.append(t)
     if terms:
@@ -314,7 +321,7 @@ def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> No
 
 @lru_cache(maxsize=512)
 def _read_cached(sentence: str) -> SentenceDraft:
-    r = _Reading(SentenceDraft())
+    r = _Reading(SentenceDraft(), sentence=sentence)
     r.calls = {c.lower() for c in re.findall(r"\b([A-Za-z_]\w*)\(\)", sentence)}
     kinds = set()
     ruled: list[str] = []  # words of the clauses that carry a rule

@@ -1,0 +1,56 @@
+"""The word of a forbidden noun phrase that the sentence spells as code.
+
+"Production code never calls the Redis KEYS command" drafts `redis keys command`, "Do not
+use the deprecated componentWillMount lifecycle method" drafts `deprecated componentwillmount
+lifecycle`, "no OFFSET past the first few pages" drafts `offset past first few pages`: whole
+phrases that a violation's code (`redis.keys('session:*')`, `componentWillMount() {`,
+`LIMIT 100 OFFSET %s`) never spells. The word the sentence itself writes as code — camelCase,
+an upper-case keyword that is no common acronym, a dotted or underscored name, `@name`,
+`<tag>` — is what the code shows, so it is a forbidden term of its own (with the phrase's
+gate). A phrase without such a word is left as it is: its head word alone ("logger",
+"promise", "image") names the rule's subject as often as what it forbids.
+"""
+
+from __future__ import annotations
+
+import re
+
+# upper-case words people write in prose: they name a subject, not a code spelling
+_ACRONYMS = frozenset(
+    "api apis http https json csv sql url urls ci cd pr prs ui ux ide aws gcp iam sdk sdks "
+    "cli orm tls ssl ssh dns pii gdpr vat xml yaml html css rest rpc grpc jwt mfa sms eu us "
+    "utc iso db qa sla slo ios os cpu gpu ram id ids ip tcp udp cdn oss npm pdf png svg "
+    "kpi crm erp hr it ai ml llm gpt saas aes rsa md sha otel smtp imap ftp sftp vpn "
+    "ttl dns s3 ecr gke eks k8s cors csrf xss csp sso oauth ldap saml nfs ssd hdd".split()
+)
+_CODE_CHARS = re.compile(r"[_.@<>()#$]")
+
+
+def _spelled_as_code(word: str, upper: bool = True) -> bool:
+    if _CODE_CHARS.search(word):
+        return True
+    if re.search(r"[a-z][A-Z]", word):  # camelCase
+        return True
+    if not upper:
+        return False
+    letters = re.sub(r"[^A-Za-z]", "", word)
+    return len(letters) >= 3 and letters.isupper() and letters.lower() not in _ACRONYMS
+
+
+def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
+    """The words of a multi-word `term` that `sentence` writes as code. `upper=False`: not
+    by upper case alone (a keyword: "KEYS" forbids `redis.keys(`, but "cart keys" in prose
+    is no sign the rule applies)."""
+    words = term.split()
+    if len(words) < 2:
+        return []
+    out = []
+    for w in words:
+        if not re.match(r"[a-z]", w):  # `-x` of `set -x`: a flag, not a name
+            continue
+        for m in re.finditer(r"[@<]?[\w.]*" + re.escape(w) + r"[\w.()>]*", sentence, re.I):
+            token = m.group(0)
+            if token.lower().strip("@<>().") == w.strip(".") and _spelled_as_code(token, upper):
+                out.append(w)
+                break
+    return out

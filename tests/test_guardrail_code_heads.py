@@ -1,0 +1,51 @@
+"""Issue 22 (seventeenth session): a forbidden noun phrase ("the deprecated findAndModify
+helper method", "TRUNCATE statements") is also met by the word the sentence spells as code,
+which is what a violation's code shows; a phrase with no such word stays whole. Real files
+and the real MiniLM model."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail.check import check
+from lorestack.guardrail.code_heads import code_heads
+from lorestack.guardrail.sentences import read_sentence
+from tests import heldout_eval as E
+from tests.conftest import isolated_env
+from tests.guardrail_sentence_cases import _diff
+from tests.test_guardrail_labelled import make_proposal
+
+MODIFY = "Our handlers never use the deprecated findAndModify helper method"
+TRUNCATE = "No TRUNCATE statements in data migrations; delete old rows in batches"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    criteria = {"modify": (MODIFY, "warn"), "truncate": (TRUNCATE, "warn")}
+    base = tmp_path_factory.mktemp("heads")
+    with isolated_env(base):
+        return E.build(base, criteria)
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        ("modify", _diff("api/orders.js", "const doc = await orders.findAndModify({ query: { _id: id }, update: { $set: patch } });"), "undecided"),
+        ("modify", _diff("api/orders.js", "const doc = await orders.findOneAndUpdate({ _id: id }, { $set: patch });"), "pass"),
+        ("truncate", _diff("migrations/0042_reset_events.sql", "TRUNCATE TABLE events;"), "undecided"),
+    ],
+)
+def test_the_code_spelling_of_a_forbidden_phrase(store, key, raw, expected):
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids[key]) == expected
+
+
+def test_which_words_are_spelled_as_code():
+    assert "findandmodify" in read_sentence(MODIFY).forbid
+    assert code_heads("redis keys command", "never calls the Redis KEYS command") == ["keys"]
+    # an acronym, a hyphenated adjective, a flag: no code spelling
+    assert code_heads("external http", "Never call an external HTTP API") == []
+    assert code_heads("hard-coded logger names", "no hard-coded logger names") == []
+    assert code_heads("set -x", "never run `set -x` in CI") == []
+    assert code_heads("keys", "the Redis KEYS command") == []  # one word: already a term
