@@ -196,6 +196,8 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
         if duplicate is not None:
             return _reinforce(mem, duplicate, item)
     old = mem.get(supersedes) if supersedes else None
+    if old is not None:  # refused before the new item is written, never half done
+        _archivable(mem, old)
     if old is not None:  # an id holding a key (typed by hand) is linked sealed: Memory.get finds it
         from lorestack.memory_layers.sealed_names import seal
 
@@ -208,11 +210,22 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
 
 
 def _archive(mem: Memory, loaded, *, reason: str, superseded_by: str | None = None) -> Path:
-    store = mem.store_for(loaded.item.scope)
+    _archivable(mem, loaded)
+    return mem.store_for(loaded.item.scope).archive(loaded, reason=reason,
+                                                    superseded_by=superseded_by)
+
+
+def _archivable(mem: Memory, loaded) -> None:
+    """Refuse what forget or supersede must not move: an archived item, the identity card or
+    profile (archived, it would leave the session without one and restore to facts/)."""
     if loaded.item.status == "archived":
         raise LorestackError(f"'{_shown(mem, loaded.item.id)}' is already archived "
-                             f"({_shown(mem, str(loaded.path), path=True)})")
-    return store.archive(loaded, reason=reason, superseded_by=superseded_by)
+                             f"({_shown(mem, str(loaded.path), path=True)}); `lorestack restore "
+                             f"{_shown(mem, loaded.item.id)}` brings it back")
+    if loaded.path.name in ("project.md", "profile.md") and loaded.path.parent == mem.store_for(
+            loaded.item.scope).paths.root:
+        raise LorestackError(f"{loaded.path.name} is the identity card/profile; edit it instead "
+                             f"(`lorestack edit {loaded.item.id}`)")
 
 
 def _shown(mem: Memory, name: str, *, path: bool = False) -> str:
@@ -326,8 +339,6 @@ def forget(mem: Memory, item_id: str, reason: str) -> Path:
         if find_event(mem, item_id) is None:
             raise
         return archive_event(mem, item_id, reason)
-    if loaded.path.name in ("project.md", "profile.md"):
-        raise LorestackError(f"{loaded.path.name} is the identity card/profile; edit it instead")
     return _archive(mem, loaded, reason=mem.guard(reason, where="reason"))
 
 

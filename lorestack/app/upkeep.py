@@ -103,6 +103,8 @@ def review(request: ReviewRequest, opener: Opener = open_memory) -> ReviewRespon
         return ReviewResponse(pending=[_shown(c, threshold) for c in jsonable(pending)],
                               stale=stale)
     chosen = [p.id for p in pending] if request.all else list(request.ids)
+    if not chosen and request.all:
+        raise LorestackError(f"nothing to {request.action}: no claim waits for review")
     if not chosen:
         raise LorestackError(f"give the ids to {request.action} (see `lorestack review`) or --all")
     if request.action == "accept":
