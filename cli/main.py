@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import sys
+from pathlib import Path
 
 import click
 
@@ -64,6 +65,12 @@ _OWN_PATH_FAULTS = (errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
 
 
 def unexpected_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.errno in (errno.EEXIST, errno.ENOTDIR) and exc.filename:
+        blocker = _file_in_the_way(str(exc.filename))
+        if blocker is not None and _LAYOUT & set(Path(blocker).parts):
+            # e.g. `.memory/facts` made a file by hand: the user's to fix, not a bug
+            return (f"Error: {blocker} is a file where lorestack needs a folder; move it aside "
+                    "(or rename it) and re-run")
     if isinstance(exc, OSError) and exc.errno in _OS_REFUSALS:
         where = f" {exc.filename}" if exc.filename else ""
         line = f"Error: cannot use{where}: {exc.strerror or exc}; {_OS_REFUSALS[exc.errno]}"
@@ -73,6 +80,20 @@ def unexpected_line(exc: BaseException) -> str:
         return line
     return (f"Error: unexpected {type(exc).__name__}: {exc} "
             "(this is a bug in lorestack; please report it)")
+
+
+_LAYOUT = {".memory", ".lorestack"}  # the folders lorestack lays out (a memory, the home)
+
+
+def _file_in_the_way(path: str) -> str | None:
+    """The file standing where a folder must be: the path itself or the nearest existing
+    parent, when that is not a folder."""
+    for candidate in (Path(path), *Path(path).parents):
+        if candidate.is_dir():
+            return None
+        if candidate.exists() or candidate.is_symlink():
+            return str(candidate)
+    return None
 
 
 @click.group(cls=LorestackGroup, context_settings={"help_option_names": ["-h", "--help"]})

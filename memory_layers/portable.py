@@ -29,7 +29,7 @@ from lorestack.memory_layers.journal import parse_journal_text
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, MemoryItem
 from lorestack.memory_layers.secret_guard import redact_all
-from lorestack.memory_layers.store import SPECIAL_FILES
+from lorestack.memory_layers.store import ARCHIVE_DEPTH, SPECIAL_FILES
 
 EXPORT_FORMAT = "lorestack-export"
 EXPORT_VERSION = 1
@@ -45,12 +45,13 @@ def _kind(rel: PurePosixPath) -> str:
         return "item"
     if parts[0] == "journal" or parts[:2] == ("archive", "journal"):
         return "journal" if rel.suffix == ".md" else "file"
-    folder = parts[-2] if len(parts) >= 2 else ""
-    if (
-        rel.suffix == ".md"
-        and folder in FOLDER_TYPES
-        and (len(parts) == 2 or parts[0] == "archive")
-    ):
+    if rel.suffix != ".md":
+        return "file"
+    if len(parts) == 2 and parts[0] in FOLDER_TYPES:
+        return "item"
+    # archive/<type>/x.md, or sorted into folders below it, as the store reads the archive
+    if (parts[0] == "archive" and len(parts) >= 3 and parts[1] in FOLDER_TYPES
+            and len(parts) - 3 <= ARCHIVE_DEPTH):
         return "item"
     return "file"
 
@@ -60,6 +61,8 @@ def _default_type(rel: PurePosixPath) -> str | None:
     folder's (`facts/x.md` is a fact), or a special file's (`project.md` is a fact)."""
     if len(rel.parts) == 1:
         return SPECIAL_FILES[rel.name][1] if rel.name in SPECIAL_FILES else None
+    if rel.parts[0] == "archive" and len(rel.parts) >= 3:
+        return FOLDER_TYPES.get(rel.parts[1])
     return FOLDER_TYPES.get(rel.parts[-2])
 
 

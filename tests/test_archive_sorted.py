@@ -61,3 +61,32 @@ def test_the_viewer_lists_a_sorted_archived_item_and_links_it_in_the_chain(mem, 
         assert old_id not in client.get("/items?status=archived").text
     finally:
         app.state.close()
+
+
+def test_export_and_import_treat_a_sorted_archived_item_as_an_item(mem, repo, tmp_path):
+    """The export named it a plain file (no parsed fields) and `import-memory` wrote a key a
+    person had typed into it raw, as it writes config files; items are redacted on import."""
+    import json
+
+    from click.testing import CliRunner
+
+    from lorestack.cli.main import cli
+    from lorestack.memory_layers.memory import Memory
+
+    key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    _old_id, _new_id, moved = _sorted_away(mem, repo)
+    moved.write_text(moved.read_text() + f"\nThe old replica used token {key}.\n")
+    runner = CliRunner()
+    dump = runner.invoke(cli, ["export"])
+    assert dump.exit_code == 0
+    records = [json.loads(line) for line in dump.stdout.splitlines()[1:]]
+    record = next(r for r in records if r["path"] == "archive/facts/2025/" + moved.name)
+    assert record["kind"] == "item" and record["item"]["type"] == "fact"
+    (tmp_path / "dump.jsonl").write_text(dump.stdout)
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    done = runner.invoke(cli, ["--root", str(other), "import-memory", str(tmp_path / "dump.jsonl")])
+    assert done.exit_code == 0, done.output
+    imported = other / ".memory" / "archive" / "facts" / "2025" / moved.name
+    assert "PostgreSQL 15" in imported.read_text() and key not in imported.read_text()

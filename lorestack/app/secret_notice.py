@@ -14,6 +14,11 @@ one who writes the reply (the in-process hook after flushing stdout, the service
 deadline or a kill before that leaves the notice to the next hook. The window left is after
 that write: a thin client killed between the service's `sendall` and its own stdout write
 loses the notice for good (a few microseconds, the thin client's read and write).
+
+Hooks of one session run at once (a turn's parallel tool calls each run the pre-tool hook):
+each claims what it tells in one locked step of the session file (`sessions.update_session`),
+so one tells it and the others see the claim. A reply not written gives its claims back
+(`give_back`); a hook killed before either leaves a claim that lapses after CLAIM_S.
 """
 
 from __future__ import annotations
