@@ -69,6 +69,9 @@ def _r(
 # it to a name (sess-ghp_..., prod_AKIA...): the prefixes are distinctive enough
 _L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9_\-])"
+# an AWS key id has a fixed length, so a name glued after it (AKIA...-prod, AKIA..._old)
+# cannot be part of the key
+_R_FIXED = r"(?![A-Za-z0-9])"
 
 # ---- values that are not credentials ---------------------------------------------------
 _PLACEHOLDER_WORDS = {
@@ -187,7 +190,7 @@ def _bearer_ok(m: re.Match[str]) -> bool:
 PROVIDER_RULES: list[Rule] = [
     _r(
         "aws access key",
-        _L + r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}" + _R,
+        _L + r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}" + _R_FIXED,
         ("akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa"),
     ),
     _r(

@@ -102,6 +102,10 @@ SPLIT_OR_GLUED = {
     ),
     "aws glued by dash": ("key prod-AKIAIOSFODNN7EXAMPLE here", ["AKIAIOSFODNN7EXAMPLE"]),
     "aws glued by underscore": ("key prod_AKIAIOSFODNN7EXAMPLE here", ["AKIAIOSFODNN7EXAMPLE"]),
+    "aws glued to a name after it": ("key AKIAIOSFODNN7EXAMPLE-prod here", ["AKIAIOSFODNN7EXAMPLE"]),
+    "aws glued by underscore after it": (
+        "the AKIAIOSFODNN7EXAMPLE_claim was rotated", ["AKIAIOSFODNN7EXAMPLE"]
+    ),
 }
 
 
