@@ -45,7 +45,9 @@ FIRST_RUN = {"exact": 108, "wrong_blocks": 0, "silent_passes": 30, "lookalike_pa
 # comparisons in cart.js with ===") and a proposal that spells what a rule wants keeps it
 # (spellings.py: rel="noopener noreferrer", catchup=False, #!/usr/bin/env): 112 / 30 / 54,
 # no violation changes answer.
-KEPT = {"exact": 112, "wrong_blocks": 0, "silent_passes": 30, "lookalike_pass": 54}
+# seventeenth session: the word a forbidden phrase spells as code is a term of its own
+# (code_heads.py: `<img`, OFFSET): 115 / 27 / 54.
+KEPT = {"exact": 115, "wrong_blocks": 0, "silent_passes": 27, "lookalike_pass": 54}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # JavaScript, TypeScript and the web page

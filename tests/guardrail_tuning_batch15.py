@@ -36,6 +36,10 @@ from tests.guardrail_sentence_cases import _bash, _diff, _edit
 # undecided, 59 pass; other criteria flagged 42). The batch test keeps this first run as the
 # floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 101, "wrong_blocks": 0, "silent_passes": 40, "lookalike_pass": 59}
+# seventeenth session (in-sample: the batch's writer changed the reader after its first run):
+# a frozen folder is a scope (freeze.py) and a forbidden phrase is also met by the word it
+# spells as code (code_heads.py): 117 / 26 / 61.
+KEPT = {"exact": 117, "wrong_blocks": 0, "silent_passes": 26, "lookalike_pass": 61}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a folder or package frozen
