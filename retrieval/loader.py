@@ -276,6 +276,8 @@ def _plan_and_render(
         )
         return
     bud = Budgeter(req.memo, req.excluded, {**SECTION_TITLES, "topk": topk_title(req.now)})
+    if isinstance(more, Grower):
+        more.cost = bud.least_cost
     skipped, notes = plan(
         c,
         bud,

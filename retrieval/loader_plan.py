@@ -84,6 +84,11 @@ class Budgeter:
             cost += block.head_tokens
         return cost
 
+    def least_cost(self, block: Block) -> int:
+        """What the block would cost now in its cheaper form (an event's other form too)."""
+        cost = self.cost(block)
+        return cost if block.alt is None else min(cost, self.cost(block.alt))
+
     def _form(self, block: Block) -> tuple[Block, int, list[Block]]:
         """(the form of an event to take, its cost, lone-form blocks it regroups).
 

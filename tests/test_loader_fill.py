@@ -335,3 +335,28 @@ def test_bench_reports_answer_in_context_and_excerpts_never_lower_it(tmp_path, m
     # must not lower it. Whether the stage pays at all is issue 21's next ablation.
     assert with_ex["answer_in_context@800"] >= without["answer_in_context@800"]
     assert with_ex["tokens_mean"] <= 800
+
+
+def test_growth_stops_when_no_hit_could_fit_with_its_day_heading(mem):
+    """The gate counts what a hit costs in the context, not its text alone: one short event a
+    day, each under a day heading (or a day prefix) that costs more than the text, stops the
+    deeper searches once the room left could show none (at 100k events such prompts grew to
+    1,000 hits in 6 searches that added nothing)."""
+    days = []
+    for i in range(400):
+        when = NOW - timedelta(days=400 - i, hours=i % 5)
+        event = log_event(mem, f"Lag {i} ok.", "progress", time=when)
+        days.append(LightHit(event.id, "event", None, when))
+    ranking = list(reversed(days))
+    asked: list[int] = []
+
+    def more(k: int) -> list[LightHit]:
+        asked.append(k)
+        return ranking[:k]
+
+    result = _topk_only(mem, query="lag", budget=500, hits=ranking[:8], more_hits=more)
+    assert result.tokens <= 500
+    shown = [h.id for h in ranking if h.id in result.ids]
+    assert len(shown) > 8  # the room was filled with more of the ranking
+    # drawn up to the hits the room could show, not the whole ranking
+    assert max(asked) < len(ranking), asked
