@@ -88,3 +88,33 @@ def test_parallel_pre_tool_hooks_tell_a_broken_config_once(repo):
     assert all(hook.returncode == 0 for hook in hooks), replies
     assert not any("Traceback" in err for _out, err in replies)
     assert sum("settings file is broken" in out for out, _err in replies) == 1, replies
+
+
+def test_a_file_told_about_keeps_the_claim_a_parallel_hook_made_meanwhile(secret_left,
+                                                                          monkeypatch):
+    """The pre-tool hook records the files it told about by reading the session file, making
+    their context, then writing the file whole: a claim another hook of the session made in
+    between (parallel tool calls) was written over, and the notice told again."""
+    from lorestack.app import file_hooks
+    from lorestack.app.hooks import parse_payload
+    from lorestack.app.secret_notice import secret_notice, told_after_reply
+    from lorestack.retrieval import about
+
+    mem = Memory.open(secret_left)
+    real = about.about_context
+    held: list = []
+
+    def meanwhile(*args, **kwargs):
+        with told_after_reply() as marks:  # a parallel hook claims the notice, replies later
+            assert secret_notice(mem, "tools")
+        held.extend(marks)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(about, "about_context", meanwhile)
+    payload = parse_payload(json.dumps({"session_id": "tools", "cwd": str(secret_left),
+                                        "hook_event_name": "PreToolUse", "tool_name": "Read",
+                                        "tool_input": {"file_path": "src/app.py"}}),
+                            "claude-code", "pre-tool")
+    file_hooks.pre_tool(mem, payload)
+    assert held
+    assert secret_notice(mem, "tools") is None  # still claimed: not told a second time

@@ -5,7 +5,7 @@ shell command (Codex), the files the command names (`app.shell_paths`)."""
 
 from __future__ import annotations
 
-from lorestack.app.hooks import HookPayload, load_session, save_session
+from lorestack.app.hooks import HookPayload, load_session, update_session
 
 FILE_KEYS = ("file_path", "notebook_path", "path", "absolute_path")
 ABOUT_BUDGET = 600  # tokens the memory of one file may take in the conversation
@@ -43,5 +43,11 @@ def pre_tool(mem, payload: HookPayload) -> str | None:
     if not new:
         return None
     texts = [about_context(mem, rel, ABOUT_BUDGET).text for rel, _ in new]
-    save_session(mem, payload.session_id, {**state, "files": [*told, *(s for _, s in new)]})
+    recorded = [sealed for _, sealed in new]
+
+    def record(state: dict) -> dict:  # read again, locked: a parallel hook's claims are kept
+        files = list(state.get("files", []))
+        return {**state, "files": files + [s for s in recorded if s not in files]}
+
+    update_session(mem, payload.session_id, record)
     return "\n\n".join(t for t in texts if t) or None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,13 +20,42 @@ def _session_file(mem, session_id: str) -> Path:
 
 
 def load_session(mem, session_id: str | None) -> dict:
+    """The session's record; what is damaged in it is left out (never raises, never blocks)."""
     if not session_id:
         return {}
     try:
-        data = json.loads(_session_file(mem, session_id).read_text("utf-8"))
-        return data if isinstance(data, dict) else {}
+        # never blocked on: a FIFO under that name would hold the hook, and the session's lock
+        fd = os.open(_session_file(mem, session_id), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return {}
+            data = json.loads(handle.read().decode("utf-8"))
     except (OSError, ValueError):
         return {}
+    return _well_formed(data) if isinstance(data, dict) else {}
+
+
+def _well_formed(data: dict) -> dict:
+    """The values of the shapes this module writes (lists of ids or digests, claims by digest,
+    times); another shape (a hand edit, another version) is dropped, not let raise in a hook."""
+    out: dict = {}
+    for key, value in data.items():
+        if key.endswith("_claimed"):
+            if isinstance(value, dict):
+                out[key] = {k: t for k, t in value.items() if _number(t)}
+        elif key in _TIMES:
+            if _number(value):
+                out[key] = value
+        elif isinstance(value, list):  # ids received, digests of notices told
+            out[key] = [v for v in value if isinstance(v, str)]
+    return out
+
+
+_TIMES = ("updated", "last_end")
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def save_session(mem, session_id: str | None, state: dict) -> None:
