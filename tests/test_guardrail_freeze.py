@@ -61,3 +61,22 @@ def test_what_reads_as_a_freeze():
     assert frozen_folder("every new source file under src/ is typescript".split()) == ""
     assert frozen_folder("never add new dependencies to requirements.txt".split()) == ""
     assert frozen_folder("no new i/o in the hot path".split()) == ""
+
+
+def test_a_confirmed_freeze_blocks_adding_under_the_folder_not_naming_it(tmp_path):
+    """Review (seventeenth session): once confirmed, "build/ is frozen" blocked "Add build/ to
+    .gitignore" and "Add a Makefile target that cleans build/": prose that names the folder
+    itself adds nothing under it unless the folder is where the thing goes ("... to build/")."""
+    from tests.conftest import run_cli
+
+    assert run_cli("init").returncode == 0
+    out = run_cli("remember", "--type", "criterion", "build/ is frozen", "--verdict", "block")
+    crit = out.stdout.split()[2]
+    assert run_cli("criteria", "confirm", crit).returncode == 0
+    for text in ("Add build/ to .gitignore", "Add a Makefile target that cleans build/",
+                 "Stop adding build/ artifacts to the wheel"):
+        got = run_cli("check", "--no-retrieval", text)
+        assert got.returncode != 2, (text, got.stdout)
+    for text in ("Add a new script to build/", "Add build/release.sh to cut releases"):
+        got = run_cli("check", "--no-retrieval", text)
+        assert got.returncode == 2, (text, got.stdout)

@@ -371,7 +371,24 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         hit.term = term
         if not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
+        elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
+            hit.negated_by = "names the folder, adds nothing under it"
         yield hit
+
+
+_INTO = frozenset(("to", "into", "in", "under", "inside", "within"))
+
+
+def _names_folder_only(prepared: PreparedText, glob: str, hit: Hit) -> bool:
+    """Prose naming a folder itself ("add build/ to .gitignore", "a target that cleans
+    build/") adds nothing under it; only where the folder is the destination ("add a script
+    to build/") does the add verb reach inside it."""
+    if prepared.change or hit.start < 0 or not glob.endswith("/**"):
+        return False
+    if hit.quoted.rstrip("/") != glob[:-3].rstrip("/"):
+        return False
+    k = prepared.index_at(hit.start)
+    return k == 0 or prepared.tokens[k - 1].word not in _INTO
 
 
 def first_affirmed(
