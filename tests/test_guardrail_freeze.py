@@ -80,3 +80,17 @@ def test_a_confirmed_freeze_blocks_adding_under_the_folder_not_naming_it(tmp_pat
     for text in ("Add a new script to build/", "Add build/release.sh to cut releases"):
         got = run_cli("check", "--no-retrieval", text)
         assert got.returncode == 2, (text, got.stdout)
+
+
+def test_a_frozen_folder_named_by_a_common_word_is_no_keyword():
+    """Review (seventeenth session): "build/ is frozen" drafted the keyword 'build', so "Run
+    the build and fix the failing tests" answered 'applies, undecided' (exit 1, and a warning
+    on every such tool call); "Add a vendor field to the invoice model" likewise for vendor/.
+    A top-level folder whose name is an everyday word scopes the rule by its path only."""
+    for sentence, word in (("build/ is frozen", "build"), ("vendor/ is read-only", "vendor"),
+                           ("docs/ is frozen, no new pages", "docs")):
+        d = read_sentence(sentence)
+        assert d.paths == [f"{word}/**"] and word not in d.keywords, (sentence, d.keywords)
+    # a name that is no everyday word still names the folder in prose
+    assert "compat" in read_sentence("The compat/ package is frozen").keywords
+    assert "helpers" in read_sentence(HELPERS).keywords
