@@ -94,3 +94,13 @@ def test_a_frozen_folder_named_by_a_common_word_is_no_keyword():
     # a name that is no everyday word still names the folder in prose
     assert "compat" in read_sentence("The compat/ package is frozen").keywords
     assert "helpers" in read_sentence(HELPERS).keywords
+
+
+def test_a_dot_folder_keeps_its_dot():
+    """Review (seventeenth session): "Nothing new under .github/workflows/" scoped the rule to
+    github/workflows/**, which no real path matches: a confirmed freeze did not decide on a
+    diff adding .github/workflows/nightly.yml."""
+    d = read_sentence("Nothing new under .github/workflows/")
+    assert d.paths == [".github/workflows/**"], d.paths
+    assert d.forbid == ["added:path:.github/workflows/**"]
+    assert frozen_folder("nothing new goes into ./tools/legacy.".split()) == "tools/legacy/"

@@ -36,7 +36,8 @@ _EVERYDAY = frozenset(
 
 def _folder(word: str) -> str:
     """The folder a word names (`compat/`, `shared/common`, `sdk/java`), else ""."""
-    w = word.strip(".,'\"`")
+    # a trailing full stop is punctuation, a leading dot is part of the name (.github/)
+    w = word.strip(",'\"`").rstrip(".").removeprefix("./")
     if "/" not in w or "*" in w or w.startswith(("http", "~", "$")) or "://" in w:
         return ""
     parts = [p for p in w.split("/") if p]
