@@ -37,6 +37,9 @@ def store(tmp_path_factory):
         ("helpers", _diff("lib/helpers/money.py", "def cents(x):\n    return round(x * 100)"), "undecided"),
         # a command that adds a file there, at the path's second mention
         ("helpers", _bash("touch lib/helpers/dates.py && git add lib/helpers/dates.py"), "undecided"),
+        # a shell redirect or tee writes a file there (review: passed as "none applied ...")
+        ("helpers", _bash("cat > lib/helpers/dates.py <<'EOF'\ndef today():\n    pass\nEOF"), "undecided"),
+        ("helpers", _bash("printf 'def f():\\n    pass\\n' | tee lib/helpers/f.py"), "undecided"),
         # the same code elsewhere, or moving code out of it: not what the rule forbids
         ("plugins", _diff("core/export.py", "def export_csv(rows):\n    return ','.join(rows)"), "pass"),
         ("helpers", "Move the date helper out of lib/helpers/ into billing/dates.py", "pass"),

@@ -37,6 +37,8 @@ from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noq
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
 PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
 MAX_REPORTED_NEGATIONS = 10
+# a shell redirect or command that writes the path right after it
+_WRITTEN_BY_SHELL = re.compile(r"(?:>>?|\btee(?:\s+-a)?|\btouch)\s*$")
 GATE_WINDOW = 6  # words an add/change verb may come before what it governs
 GATES: dict[str, frozenset[str]] = {
     "added": frozenset(
@@ -324,6 +326,8 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return True
     if hit.start < 0:
         return False
+    if gate == "added" and _WRITTEN_BY_SHELL.search(prepared.text, 0, hit.start):
+        return True  # `cat > x/y.py`, `tee -a x/y.py`, `touch x/y.py`: the command writes it
     verbs = GATES[gate]
     first = prepared.index_at(hit.start)
     tokens = prepared.tokens
