@@ -107,3 +107,12 @@ def test_a_dot_folder_keeps_its_dot():
     assert d.paths == [".github/workflows/**"], d.paths
     assert d.forbid == ["added:path:.github/workflows/**"]
     assert frozen_folder("nothing new goes into ./tools/legacy.".split()) == "tools/legacy/"
+
+
+def test_a_lone_star_is_no_path():
+    """Review (seventeenth session, older than freeze.py): "No SELECT * in hot path queries"
+    drafted `path:*` as scope and forbidden term: every change anywhere applied, and once
+    confirmed every diff would be forbidden."""
+    d = read_sentence("No SELECT * in hot path queries; list the columns")
+    assert d.paths == [] and not any(f.startswith("path:") for f in d.forbid), d
+    assert read_sentence("Never commit *.pem files").forbid  # a real glob still drafts
