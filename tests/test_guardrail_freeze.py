@@ -37,6 +37,9 @@ def store(tmp_path_factory):
         ("helpers", _diff("lib/helpers/money.py", "def cents(x):\n    return round(x * 100)"), "undecided"),
         # a command that adds a file there, at the path's second mention
         ("helpers", _bash("touch lib/helpers/dates.py && git add lib/helpers/dates.py"), "undecided"),
+        # a shell redirect or tee writes a file there (review: passed as "none applied ...")
+        ("helpers", _bash("cat > lib/helpers/dates.py <<'EOF'\ndef today():\n    pass\nEOF"), "undecided"),
+        ("helpers", _bash("printf 'def f():\\n    pass\\n' | tee lib/helpers/f.py"), "undecided"),
         # the same code elsewhere, or moving code out of it: not what the rule forbids
         ("plugins", _diff("core/export.py", "def export_csv(rows):\n    return ','.join(rows)"), "pass"),
         ("helpers", "Move the date helper out of lib/helpers/ into billing/dates.py", "pass"),
@@ -61,3 +64,55 @@ def test_what_reads_as_a_freeze():
     assert frozen_folder("every new source file under src/ is typescript".split()) == ""
     assert frozen_folder("never add new dependencies to requirements.txt".split()) == ""
     assert frozen_folder("no new i/o in the hot path".split()) == ""
+
+
+def test_a_confirmed_freeze_blocks_adding_under_the_folder_not_naming_it(tmp_path):
+    """Review (seventeenth session): once confirmed, "build/ is frozen" blocked "Add build/ to
+    .gitignore" and "Add a Makefile target that cleans build/": prose that names the folder
+    itself adds nothing under it unless the folder is where the thing goes ("... to build/")."""
+    from tests.conftest import run_cli
+
+    assert run_cli("init").returncode == 0
+    out = run_cli("remember", "--type", "criterion", "build/ is frozen", "--verdict", "block")
+    crit = out.stdout.split()[2]
+    assert run_cli("criteria", "confirm", crit).returncode == 0
+    for text in ("Add build/ to .gitignore", "Add a Makefile target that cleans build/",
+                 "Stop adding build/ artifacts to the wheel"):
+        got = run_cli("check", "--no-retrieval", text)
+        assert got.returncode != 2, (text, got.stdout)
+    for text in ("Add a new script to build/", "Add build/release.sh to cut releases"):
+        got = run_cli("check", "--no-retrieval", text)
+        assert got.returncode == 2, (text, got.stdout)
+
+
+def test_a_frozen_folder_named_by_a_common_word_is_no_keyword():
+    """Review (seventeenth session): "build/ is frozen" drafted the keyword 'build', so "Run
+    the build and fix the failing tests" answered 'applies, undecided' (exit 1, and a warning
+    on every such tool call); "Add a vendor field to the invoice model" likewise for vendor/.
+    A top-level folder whose name is an everyday word scopes the rule by its path only."""
+    for sentence, word in (("build/ is frozen", "build"), ("vendor/ is read-only", "vendor"),
+                           ("docs/ is frozen, no new pages", "docs")):
+        d = read_sentence(sentence)
+        assert d.paths == [f"{word}/**"] and word not in d.keywords, (sentence, d.keywords)
+    # a name that is no everyday word still names the folder in prose
+    assert "compat" in read_sentence("The compat/ package is frozen").keywords
+    assert "helpers" in read_sentence(HELPERS).keywords
+
+
+def test_a_dot_folder_keeps_its_dot():
+    """Review (seventeenth session): "Nothing new under .github/workflows/" scoped the rule to
+    github/workflows/**, which no real path matches: a confirmed freeze did not decide on a
+    diff adding .github/workflows/nightly.yml."""
+    d = read_sentence("Nothing new under .github/workflows/")
+    assert d.paths == [".github/workflows/**"], d.paths
+    assert d.forbid == ["added:path:.github/workflows/**"]
+    assert frozen_folder("nothing new goes into ./tools/legacy.".split()) == "tools/legacy/"
+
+
+def test_a_lone_star_is_no_path():
+    """Review (seventeenth session, older than freeze.py): "No SELECT * in hot path queries"
+    drafted `path:*` as scope and forbidden term: every change anywhere applied, and once
+    confirmed every diff would be forbidden."""
+    d = read_sentence("No SELECT * in hot path queries; list the columns")
+    assert d.paths == [] and not any(f.startswith("path:") for f in d.forbid), d
+    assert read_sentence("Never commit *.pem files").forbid  # a real glob still drafts

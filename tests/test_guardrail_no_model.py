@@ -38,3 +38,16 @@ def test_with_the_model_nothing_is_left_unjudged():
     out = run_cli("check", "--no-retrieval", "--json", NET_PRICE)
     assert json.loads(out.stdout)["unjudged_by_meaning"] == 0
     assert "could not be judged by meaning" not in out.stderr
+
+
+def test_criteria_test_without_a_sentence_model_says_so_too(monkeypatch):
+    """Review (seventeenth session): `criteria test` appended the notice to a list the trace
+    had already copied, so it never showed and answered a bare 'applies: no ... pass'."""
+    _no_model(monkeypatch)
+    assert run_cli("init").returncode == 0
+    crit = run_cli("remember", "--type", "criterion", VAT).stdout.split()[2]
+    out = run_cli("criteria", "test", crit, NET_PRICE)
+    assert out.returncode == 0, out.stderr
+    assert "could not be judged by meaning" in out.stdout
+    as_json = json.loads(run_cli("criteria", "test", "--json", crit, NET_PRICE).stdout)
+    assert any("could not be judged by meaning" in p for p in as_json["problems"])

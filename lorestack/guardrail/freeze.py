@@ -7,8 +7,8 @@ Read clause by clause, such a rule named no term a proposal could meet ("accepti
 the folder becomes the rule's scope (`applies-to` paths), adding anything under it is the
 forbidden act (`added:path:FOLDER/**`: always so for a diff or an edit there; in prose or a
 command only where an add verb governs the path, so "move the helper out of compat/" is no
-hit), and the folder's own name (its last part, unless a version like `v1`) is a keyword, so
-prose that names it ("the compat package", "the Perl report tool") applies too. A clause
+hit), and the folder's own name (its last part, unless a version like `v1` or an everyday word
+like `build` or `docs`) is a keyword, so prose that names it ("the compat package", "the Perl report tool") applies too. A clause
 after the freeze that prohibits without naming another folder ("no new endpoints go into
 it", "nothing new is written there") only restates it.
 """
@@ -23,11 +23,21 @@ _STATES = frozenset(("frozen", "closed", "read-only"))
 _NEGATIONS = frozenset(("no", "nothing", "not", "never", "don't", "dont", "without"))
 _MORE = frozenset(("new", "more", "add", "added", "adding"))
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*|\d+\.x")
+# folder names that are everyday words in prose ("run the build", "a vendor field", "update
+# the docs"): as a keyword they would flag ordinary work, so the path alone scopes the rule
+_EVERYDAY = frozenset(
+    "build builds dist docs doc vendor vendors scripts script test tests lib libs src source "
+    "config configs data assets static public examples example bin out output target site "
+    "tools packages package templates media deploy release releases generated tmp temp "
+    "cache logs fixtures samples resources app apps web server client common shared core "
+    "internal pkg cmd api legacy old third_party external".split()
+)
 
 
 def _folder(word: str) -> str:
     """The folder a word names (`compat/`, `shared/common`, `sdk/java`), else ""."""
-    w = word.strip(".,'\"`")
+    # a trailing full stop is punctuation, a leading dot is part of the name (.github/)
+    w = word.strip(",'\"`").rstrip(".").removeprefix("./")
     if "/" not in w or "*" in w or w.startswith(("http", "~", "$")) or "://" in w:
         return ""
     parts = [p for p in w.split("/") if p]
@@ -66,11 +76,11 @@ def freeze_terms(folder: str) -> tuple[str, str, list[str]]:
     """(forbidden term, scope glob, keywords) of a frozen folder."""
     glob = folder + "**"
     last = folder.rstrip("/").rsplit("/", 1)[-1]
-    keywords = [folder.rstrip("/")]
+    keywords = [] if folder.rstrip("/") in _EVERYDAY else [folder.rstrip("/")]
     for part in re.split(r"[-_]", last):
         if (
             len(part) > 2 and not _VERSION.fullmatch(part) and part not in _GENERIC_NOUNS
-            and meaningful(part)
+            and part not in _EVERYDAY and meaningful(part)
         ):
             keywords.append(part)
     return f"added:path:{glob}", glob, list(dict.fromkeys(keywords))

@@ -134,6 +134,8 @@ def _is_path(word: str) -> bool:
     w = word.rstrip(".,")
     if re.fullmatch(r"[a-z]{1,3}/[a-z]{1,3}", w, re.I):  # "I/O", "CI/CD", "UI/UX": words
         return False
+    if not re.search(r"\w", w):  # "SELECT *", "a / b": every path would match
+        return False
     if "/" in w or "*" in w or (w.startswith(".") and len(w) > 1 and w[1].isalpha()):
         return True
     stem_, dot, ext = w.rpartition(".")

@@ -37,6 +37,8 @@ from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noq
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
 PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
 MAX_REPORTED_NEGATIONS = 10
+# a shell redirect or command that writes the path right after it
+_WRITTEN_BY_SHELL = re.compile(r"(?:>>?|\btee(?:\s+-a)?|\btouch)\s*$")
 GATE_WINDOW = 6  # words an add/change verb may come before what it governs
 GATES: dict[str, frozenset[str]] = {
     "added": frozenset(
@@ -324,6 +326,8 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return True
     if hit.start < 0:
         return False
+    if gate == "added" and _WRITTEN_BY_SHELL.search(prepared.text, 0, hit.start):
+        return True  # `cat > x/y.py`, `tee -a x/y.py`, `touch x/y.py`: the command writes it
     verbs = GATES[gate]
     first = prepared.index_at(hit.start)
     tokens = prepared.tokens
@@ -371,7 +375,24 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         hit.term = term
         if not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
+        elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
+            hit.negated_by = "names the folder, adds nothing under it"
         yield hit
+
+
+_INTO = frozenset(("to", "into", "in", "under", "inside", "within"))
+
+
+def _names_folder_only(prepared: PreparedText, glob: str, hit: Hit) -> bool:
+    """Prose naming a folder itself ("add build/ to .gitignore", "a target that cleans
+    build/") adds nothing under it; only where the folder is the destination ("add a script
+    to build/") does the add verb reach inside it."""
+    if prepared.change or hit.start < 0 or not glob.endswith("/**"):
+        return False
+    if hit.quoted.rstrip("/") != glob[:-3].rstrip("/"):
+        return False
+    k = prepared.index_at(hit.start)
+    return k == 0 or prepared.tokens[k - 1].word not in _INTO
 
 
 def first_affirmed(

@@ -86,10 +86,10 @@ def test_criterion(
     )
     if any(p.startswith("invalid regex") for p in problems):
         return trace
-    meaning = meaning_for(mem.settings, proposal, problems.append)  # as `check` does
+    meaning = meaning_for(mem.settings, proposal)  # as `check` does
     outcome, how = judge_criterion(loaded, prepare(proposal), proposal.judged_paths(), meaning)
-    if meaning.notice():
-        problems.append(meaning.notice())
+    if meaning.notice():  # the trace holds its own copy of `problems`
+        trace.problems.append(meaning.notice())
     trace.rules = {
         "judged_by": how,
         "status": outcome.status,
