@@ -37,7 +37,7 @@ def _all_at_once(home: Path) -> list[tuple[str, str]]:
 def test_left_in_place_is_said_once_by_processes_started_at_once(tmp_path):
     for attempt in range(ROUNDS):  # each round is a fresh chance for the race
         home = tmp_path / f"h{attempt}"
-        (home / ".memstrata").mkdir(parents=True)
+        (home / f".{legacy.LEGACY_NAME}").mkdir(parents=True)
         (home / ".lorestack").mkdir()
         said = _all_at_once(home)
         assert [o for o, _ in said] == ["kept-both"] * PROCESSES
@@ -47,8 +47,8 @@ def test_left_in_place_is_said_once_by_processes_started_at_once(tmp_path):
 def test_a_move_made_by_one_process_is_told_by_that_one_only(tmp_path):
     for attempt in range(ROUNDS):
         home = tmp_path / f"h{attempt}"
-        (home / ".memstrata").mkdir(parents=True)
-        (home / ".memstrata" / "profile.md").write_text("mine\n")
+        (home / f".{legacy.LEGACY_NAME}").mkdir(parents=True)
+        (home / f".{legacy.LEGACY_NAME}" / "profile.md").write_text("mine\n")
         said = _all_at_once(home)
         assert (home / ".lorestack" / "profile.md").read_text() == "mine\n"
         assert [o for o, _ in said].count("moved") == 1, said
