@@ -134,14 +134,18 @@ def _lenient_guardrail_settings(ctx):
         return GuardrailSettings()
 
 
-def _config_notice(mem, payload: str, client: str) -> str | None:
-    """What a lenient opening left out of a broken settings file, once per session."""
-    from lorestack.app.secret_notice import config_notice
+def _hook_notices(mem, payload: str, client: str, result) -> str | None:
+    """Once per session each: what a lenient opening left out of a broken settings file, and
+    that criteria went unjudged by meaning for want of a sentence model."""
+    from lorestack.app.secret_notice import config_notice, model_notice, with_notice
     from lorestack.core.clients import parse_payload
 
-    if not getattr(mem, "config_problems", None):
+    unjudged = getattr(result, "unjudged_by_meaning", 0)
+    if not getattr(mem, "config_problems", None) and not unjudged:
         return None
-    return config_notice(mem, parse_payload(payload, client, "pre-tool").session_id)
+    session_id = parse_payload(payload, client, "pre-tool").session_id
+    told = config_notice(mem, session_id) if getattr(mem, "config_problems", None) else None
+    return with_notice(told, model_notice(mem, session_id, unjudged))
 
 
 def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
@@ -250,7 +254,7 @@ def _pre_tool_reply(run, payload: str, client: str, strict: bool, fail_closed: b
 
             first = first_ask(mem.primary.index_dir, client, result, proposal)
         reply = with_agent_notice(hook_reply(result, client, strict=strict, first_ask=first),
-                                  client, _config_notice(mem, payload, client))
+                                  client, _hook_notices(mem, payload, client, result))
     else:
         reply = hook_error_reply(run.error or "no result", client, fail_closed=fail_closed)
         if (run.error or "").startswith("ConfigError") and not fail_closed:

@@ -51,3 +51,37 @@ def test_criteria_test_without_a_sentence_model_says_so_too(monkeypatch):
     assert "could not be judged by meaning" in out.stdout
     as_json = json.loads(run_cli("criteria", "test", "--json", crit, NET_PRICE).stdout)
     assert any("could not be judged by meaning" in p for p in as_json["problems"])
+
+
+def _pre_tool(session: str, command: str) -> str:
+    from pathlib import Path
+
+    payload = json.dumps({
+        "session_id": session, "transcript_path": str(Path.cwd() / "t.jsonl"),
+        "cwd": str(Path.cwd()), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command}, "tool_use_id": f"toolu_{session}",
+    })
+    done = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", input=payload)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stdout
+
+
+def test_the_pre_tool_hook_tells_a_session_once_that_no_model_judged_by_meaning(monkeypatch):
+    """The hook's reply reaches the agent, the CLI's stderr does not: without a sentence model
+    each session is told once (not on every tool call) that criteria went unjudged by meaning."""
+    _no_model(monkeypatch)
+    assert run_cli("init").returncode == 0
+    assert run_cli("remember", "--type", "criterion", VAT).returncode == 0
+    command = f"git commit -am '{NET_PRICE}'"
+    first = _pre_tool("s1", command)
+    assert "could not judge 1 criterion by meaning" in first, first
+    assert "LORESTACK_EMBEDDING__MODEL_DIR" in first
+    assert "could not judge" not in _pre_tool("s1", command)  # told once a session
+    assert "could not judge" not in _pre_tool("s1", "ls -la")
+    assert "could not judge 1 criterion" in _pre_tool("s2", command)  # a new session is told
+
+
+def test_with_the_model_the_pre_tool_hook_says_nothing_of_it():
+    assert run_cli("init").returncode == 0
+    assert run_cli("remember", "--type", "criterion", VAT).returncode == 0
+    assert "could not judge" not in _pre_tool("s1", f"git commit -am '{NET_PRICE}'")

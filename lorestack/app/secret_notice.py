@@ -83,6 +83,27 @@ def config_notice(mem, session_id: str | None) -> str | None:
         return None
 
 
+def model_notice(mem, session_id: str | None, unjudged: int) -> str | None:
+    """Once a session: the guardrail could not judge `unjudged` criteria by meaning because no
+    sentence model is loaded, so a violation their words do not name passes unseen. Never
+    raises."""
+    if unjudged <= 0:
+        return None
+    try:
+        if not _untold(mem, session_id, "model_told", ["no sentence model"]):
+            return None
+    except Exception as exc:  # noqa: BLE001 - a notice must not cost the hook its verdict
+        from lorestack.app.hooks import log_failure
+
+        log_failure(f"model notice skipped: {type(exc).__name__}: {exc}", mem=mem)
+        return None
+    return (f"lorestack notice: the guardrail could not judge {unjudged} criteri"
+            f"{'on' if unjudged == 1 else 'a'} by meaning (no sentence model is loaded), so a "
+            "violation their words do not name passes unseen. Tell the user to set "
+            "LORESTACK_EMBEDDING__MODEL_DIR (or [embedding] model_dir) to an all-MiniLM-L6-v2 "
+            "onnx folder, or to run `lorestack reindex` once on a networked machine.")
+
+
 def config_lines(problems: list[str]) -> list[str]:
     """One line for the assistant per problem left out of the settings (redacted)."""
     from lorestack.memory_layers.secret_guard import redact_for_reading
