@@ -265,10 +265,21 @@ def sealed_path(rel: PurePosixPath, threshold: float) -> PurePosixPath:
     return PurePosixPath(*parts)
 
 
+def _decoded(lines: Iterable[str]) -> Iterator[str]:
+    """The lines of a text stream; bytes that are not UTF-8 (a binary file named by mistake)
+    are one clear refusal, not a decoder's exception."""
+    try:
+        yield from lines
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(
+            f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); an export from "
+            "`lorestack export` is UTF-8 JSON lines") from exc
+
+
 def read_records(lines: Iterable[str]) -> Iterator[dict]:
     """Parse JSONL, checking the header's format and version first."""
     header_seen = False
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_decoded(lines), 1):
         if not line.strip():
             continue
         try:
