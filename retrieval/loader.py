@@ -236,8 +236,11 @@ def assemble_context(
         if budget <= 0:
             result.notes.append(f"budget {budget} leaves no room for any context")
         return result
-    c, resident_items, more = gather(req, tiers, recent, hits, more_hits)
-    _plan_and_render(req, c, resident_items, result, expand, more)
+    from lorestack.retrieval.pool import one_index
+
+    with one_index(mem):  # the first search and the deeper ones share one open index
+        c, resident_items, more = gather(req, tiers, recent, hits, more_hits)
+        _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
     if req.anchors is not None:

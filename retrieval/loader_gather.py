@@ -47,6 +47,7 @@ class Request:
     anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
     # the last search's whole ranking: (depth, hits); any k up to depth is its first k hits
     ranking: tuple[int, list] | None = None
+    recent: bool = True  # the context carries the recent journal itself (a session start)
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -83,7 +84,10 @@ def _retrieve(req: Request, views) -> list:
         return found
     warnings: list[str] = []
     try:
-        if req.mode is RecallMode.BM25 and not req.sync:
+        if req.mode is RecallMode.BM25 and not req.sync and req.recent:
+            # a session start: its journal tier shows the recent events, the ranking is for
+            # remembered items (tantivy alone). A prompt's BM25 ranks the journal too (below):
+            # items alone left a store whose knowledge is in its events with nothing to say
             return lexical_hits(req.mem, req.query, req.k, views)
         req.searched = True  # the full pipeline reinforces what it recalls
         if req.ranking is not None and req.k <= req.ranking[0]:
@@ -136,6 +140,7 @@ def gather(
         c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors,
                                      threshold=req.mem.settings.guard.entropy_threshold)
     if "topk" in tiers:
+        req.recent = recent
         days = DayCache(req.mem)
         if recent:
             cfg = req.mem.settings.loader
