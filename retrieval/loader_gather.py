@@ -48,6 +48,8 @@ class Request:
     # the last search's whole ranking: (depth, hits); any k up to depth is its first k hits
     ranking: tuple[int, list] | None = None
     recent: bool = True  # the context carries the recent journal itself (a session start)
+    # False: growth draws from the first search's ranking only, never a deeper search
+    search_deeper: bool = True
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -162,11 +164,16 @@ def gather(
         c.hits = _hit_blocks(req, found, views, days)
         fetch = more_hits
         if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
-            fetch = partial(_retrieve_k, req, views)
+            fetch = partial(_retrieve_k if req.search_deeper else _first_ranking, req, views)
         if fetch is not None and found and req.mem.settings.loader.fill_budget:
             grower = Grower(req, views, days, fetch, found, searched=hits is None)
             return c, resident_items, grower
     return c, resident_items, None
+
+
+def _first_ranking(req: Request, views, k: int) -> list:
+    """Up to k hits of the first search's whole ranking (none when it kept no ranking)."""
+    return req.ranking[1][:k] if req.ranking is not None else []
 
 
 def _retrieve_k(req: Request, views, k: int) -> list:

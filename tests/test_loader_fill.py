@@ -202,6 +202,37 @@ def test_a_context_that_searches_again_opens_its_index_once(mem, monkeypatch):
     assert len(opened) == 1 and set(searched) == set(opened)
 
 
+def test_a_fallback_context_fills_from_its_first_ranking_without_searching_deeper(
+        mem, monkeypatch):
+    """A hook's fallback answer must be ready early: without the service, each hit of a
+    deeper search tends to be in a journal day not parsed yet (100k events: 904 hits drawn
+    over 389 days, 5 s, for 19 shown)."""
+    from lorestack.retrieval.index import MemoryIndex
+
+    _short_events(mem, 150)
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    asked: list[int] = []
+    real = MemoryIndex.search
+
+    def counted(self, text, **kw):
+        asked.append(kw["k"])
+        return real(self, text, **kw)
+
+    monkeypatch.setattr(MemoryIndex, "search", counted)
+    grown = _topk_only(mem, query="queue green", budget=900, k=8, retrieval="bm25",
+                       record=False)
+    assert len(asked) >= 2  # a budget this size searches deeper
+    depth = asked[0]
+    asked.clear()
+    bounded = _topk_only(mem, query="queue green", budget=900, k=8, retrieval="bm25",
+                         record=False, search_deeper=False)
+    assert asked == [depth]
+    assert 8 < len(bounded.full_ids) <= depth  # filled from the first ranking
+    assert bounded.full_ids == grown.full_ids[:len(bounded.full_ids)]
+
+
 def test_a_query_is_embedded_once_per_process(mem):
     from lorestack.retrieval.embedding import get_embedder
 
