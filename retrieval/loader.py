@@ -199,6 +199,7 @@ def assemble_context(
     expand: bool = True,
     more_hits: Callable[[int], list] | None = None,
     record: bool = True,
+    search_deeper: bool = True,
 ) -> ContextResult:
     """Assemble the session context within `budget` tokens (default: settings.loader.budget).
 
@@ -209,7 +210,8 @@ def assemble_context(
     is not spent, the loader draws more of the ranking (`loader.fill_budget`): by searching
     again with a larger k, or through `more_hits(k)` when the caller supplied the hits.
     `record=False` leaves usage (access reinforcement) alone: a bench asks independent
-    questions of one store.
+    questions of one store. `search_deeper=False` fills the budget from the first search's
+    ranking alone: an answer that must be ready early (a hook's fallback) stays bounded.
     """
     from lorestack.memory_layers.models import now_utc
 
@@ -226,6 +228,7 @@ def assemble_context(
         sync,
         set(exclude_ids),
         record=record,
+        search_deeper=search_deeper,
     )
     from lorestack.memory_layers.anchors import index_for
 
@@ -236,8 +239,11 @@ def assemble_context(
         if budget <= 0:
             result.notes.append(f"budget {budget} leaves no room for any context")
         return result
-    c, resident_items, more = gather(req, tiers, recent, hits, more_hits)
-    _plan_and_render(req, c, resident_items, result, expand, more)
+    from lorestack.retrieval.pool import one_index
+
+    with one_index(mem):  # the first search and the deeper ones share one open index
+        c, resident_items, more = gather(req, tiers, recent, hits, more_hits)
+        _plan_and_render(req, c, resident_items, result, expand, more)
     result.cache_warm = not req.memo.encoder_loaded
     req.memo.save()
     if req.anchors is not None:

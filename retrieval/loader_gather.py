@@ -47,6 +47,9 @@ class Request:
     anchors: object = None  # the repository's AnchorIndex: marks items whose code changed
     # the last search's whole ranking: (depth, hits); any k up to depth is its first k hits
     ranking: tuple[int, list] | None = None
+    recent: bool = True  # the context carries the recent journal itself (a session start)
+    # False: growth draws from the first search's ranking only, never a deeper search
+    search_deeper: bool = True
 
 
 def catalog_hits(views, query: str, k: int) -> list[LightHit]:
@@ -83,7 +86,10 @@ def _retrieve(req: Request, views) -> list:
         return found
     warnings: list[str] = []
     try:
-        if req.mode is RecallMode.BM25 and not req.sync:
+        if req.mode is RecallMode.BM25 and not req.sync and req.recent:
+            # a session start: its journal tier shows the recent events, the ranking is for
+            # remembered items (tantivy alone). A prompt's BM25 ranks the journal too (below):
+            # items alone left a store whose knowledge is in its events with nothing to say
             return lexical_hits(req.mem, req.query, req.k, views)
         req.searched = True  # the full pipeline reinforces what it recalls
         if req.ranking is not None and req.k <= req.ranking[0]:
@@ -136,6 +142,7 @@ def gather(
         c.resident = resident_blocks(resident_items, req.memo, anchors=req.anchors,
                                      threshold=req.mem.settings.guard.entropy_threshold)
     if "topk" in tiers:
+        req.recent = recent
         days = DayCache(req.mem)
         if recent:
             cfg = req.mem.settings.loader
@@ -157,11 +164,16 @@ def gather(
         c.hits = _hit_blocks(req, found, views, days)
         fetch = more_hits
         if fetch is None and hits is None and req.query and req.mode is not RecallMode.NONE:
-            fetch = partial(_retrieve_k, req, views)
+            fetch = partial(_retrieve_k if req.search_deeper else _first_ranking, req, views)
         if fetch is not None and found and req.mem.settings.loader.fill_budget:
             grower = Grower(req, views, days, fetch, found, searched=hits is None)
             return c, resident_items, grower
     return c, resident_items, None
+
+
+def _first_ranking(req: Request, views, k: int) -> list:
+    """Up to k hits of the first search's whole ranking (none when it kept no ranking)."""
+    return req.ranking[1][:k] if req.ranking is not None else []
 
 
 def _retrieve_k(req: Request, views, k: int) -> list:

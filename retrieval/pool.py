@@ -140,20 +140,53 @@ def active() -> IndexPool | None:
     return _active
 
 
+_held = threading.local()  # `one_index`: this thread's open index for one request
+
+
+@contextmanager
+def one_index(mem: Memory) -> Iterator[None]:
+    """Within the block, this thread's `borrow_index(mem)` hands out one index, opened at the
+    first borrow and closed on leaving, instead of opening and closing one per search.
+
+    For a process without a pool (a hook answered in-process, a command) whose one request
+    searches several times: the loader's first search and the deeper ones that fill its
+    budget each opened Chroma, loaded its HNSW graph and scanned the known speakers again
+    (100k events: ~0.8 s a search; the first prompt after boot missed its deadline). With a
+    pool installed (the service), or inside another such block, it changes nothing."""
+    if _active is not None or getattr(_held, "slot", None) is not None:
+        yield
+        return
+    slot: dict = {"mem": mem, "index": None}
+    _held.slot = slot
+    try:
+        yield
+    finally:
+        _held.slot = None
+        if slot["index"] is not None:
+            slot["index"].close()
+
+
 @contextmanager
 def borrow_index(mem: Memory, warn: Callable[[str], None] | None = None) -> Iterator[MemoryIndex]:
-    """The pool's open index for `mem`, or a fresh one closed afterwards."""
+    """The pool's open index for `mem`, the one `one_index` holds for it, or a fresh one
+    closed afterwards."""
     from lorestack.retrieval.index import MemoryIndex
 
     pool = _active
-    if pool is None:
+    slot: dict | None = getattr(_held, "slot", None)
+    if pool is not None:
+        index = pool.get(mem)
+    elif slot is not None and slot["mem"] is mem:
+        if slot["index"] is None:  # its own warn is a fresh index's; each borrow sets one
+            slot["index"] = MemoryIndex(mem)
+        index = slot["index"]
+    else:
         index = MemoryIndex(mem, warn=warn)
         try:
             yield index
         finally:
             index.close()
         return
-    index = pool.get(mem)
     saved = index.warn
     index.warn = warn or saved
     try:

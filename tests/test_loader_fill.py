@@ -172,6 +172,67 @@ def test_growth_within_the_first_search_draws_from_its_ranking_without_searching
     assert asked == [depth]  # from the first search's ranking alone
 
 
+def test_a_context_that_searches_again_opens_its_index_once(mem, monkeypatch):
+    """In a process without the service's pool (a hook answered in-process) every deeper
+    search of one context used to open its own index: Chroma and its HNSW graph loaded again
+    (~0.5 s a search at 100k events) and the known speakers scanned again."""
+    from lorestack.retrieval.index import MemoryIndex
+
+    _short_events(mem, 150)
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    opened, searched = [], []
+    real_init, real_search = MemoryIndex.__init__, MemoryIndex.search
+
+    def counted_init(self, *a, **kw):
+        opened.append(self)
+        real_init(self, *a, **kw)
+
+    def counted_search(self, text, **kw):
+        searched.append(self)
+        return real_search(self, text, **kw)
+
+    monkeypatch.setattr(MemoryIndex, "__init__", counted_init)
+    monkeypatch.setattr(MemoryIndex, "search", counted_search)
+    result = _topk_only(mem, query="queue green", budget=900, k=8, retrieval="default",
+                        record=False)
+    assert len(result.full_ids) > 50  # grew past the first search's ranking
+    assert len(searched) >= 2  # so it searched again
+    assert len(opened) == 1 and set(searched) == set(opened)
+
+
+def test_a_fallback_context_fills_from_its_first_ranking_without_searching_deeper(
+        mem, monkeypatch):
+    """A hook's fallback answer must be ready early: without the service, each hit of a
+    deeper search tends to be in a journal day not parsed yet (100k events: 904 hits drawn
+    over 389 days, 5 s, for 19 shown)."""
+    from lorestack.retrieval.index import MemoryIndex
+
+    _short_events(mem, 150)
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    asked: list[int] = []
+    real = MemoryIndex.search
+
+    def counted(self, text, **kw):
+        asked.append(kw["k"])
+        return real(self, text, **kw)
+
+    monkeypatch.setattr(MemoryIndex, "search", counted)
+    grown = _topk_only(mem, query="queue green", budget=900, k=8, retrieval="bm25",
+                       record=False)
+    assert len(asked) >= 2  # a budget this size searches deeper
+    depth = asked[0]
+    asked.clear()
+    bounded = _topk_only(mem, query="queue green", budget=900, k=8, retrieval="bm25",
+                         record=False, search_deeper=False)
+    assert asked == [depth]
+    assert 8 < len(bounded.full_ids) <= depth  # filled from the first ranking
+    assert bounded.full_ids == grown.full_ids[:len(bounded.full_ids)]
+
+
 def test_a_query_is_embedded_once_per_process(mem):
     from lorestack.retrieval.embedding import get_embedder
 

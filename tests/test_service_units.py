@@ -20,10 +20,10 @@ def test_prompt_answers_with_bm25_when_the_full_pipeline_misses_the_deadline(sto
     released = threading.Event()
     real = hooks.prompt_context
 
-    def slow_hybrid(mem, payload, retrieval):
+    def slow_hybrid(mem, payload, retrieval, **kw):
         if retrieval != "bm25":
             released.wait(120)  # the full pipeline never finishes within the deadline
-        return real(mem, payload, retrieval)
+        return real(mem, payload, retrieval, **kw)
 
     monkeypatch.setattr(hooks, "prompt_context", slow_hybrid)
     payload = {
@@ -50,11 +50,11 @@ def test_in_the_service_the_bm25_answer_is_made_only_for_a_slow_full_pipeline(st
     real = hooks.prompt_context
     asked: list[str] = []
 
-    def counting(mem, payload, retrieval):
+    def counting(mem, payload, retrieval, **kw):
         asked.append(retrieval)
         if retrieval != "bm25" and not released.is_set():
             released.wait(120)
-        return real(mem, payload, retrieval)
+        return real(mem, payload, retrieval, **kw)
 
     monkeypatch.setattr(hooks, "prompt_context", counting)
     payload = json.dumps({"session_id": "svc", "cwd": str(stocked),

@@ -193,8 +193,13 @@ def _preload_vector_store() -> None:
     threading.Thread(target=load, name="lorestack-preload-chromadb", daemon=True).start()
 
 
-def prompt_context(mem, payload: HookPayload, retrieval: str) -> tuple[str | None, list[str]]:
-    """(context, ids shown whole) for the prompt with one retrieval mode; saves nothing."""
+def prompt_context(mem, payload: HookPayload, retrieval: str,
+                   fallback: bool = False) -> tuple[str | None, list[str]]:
+    """(context, ids shown whole) for the prompt with one retrieval mode; saves nothing.
+    `fallback`: the answer kept for a full pipeline that misses the deadline, filled from its
+    first search's ranking only. Growing by deeper searches meets a new journal day at almost
+    every hit, and a process without the service parses each (~8 ms at 100k events): a BM25
+    fallback drew 904 hits over 389 days for 19 shown, 5 s, and was not ready at the deadline."""
     from lorestack.retrieval.loader import assemble_context
 
     if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
@@ -203,7 +208,7 @@ def prompt_context(mem, payload: HookPayload, retrieval: str) -> tuple[str | Non
     result = assemble_context(
         mem, query=payload.prompt, budget=mem.settings.loader.prompt_budget, tiers=("topk",),
         recent=False, exclude_ids=received, retrieval=retrieval, k=mem.settings.hooks.prompt_k,
-        sync=False,
+        sync=False, search_deeper=not fallback,
     )
     _log_degraded(mem, f"prompt ({payload.client})", result)
     return result.text or None, list(result.full_ids)
@@ -380,13 +385,13 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         from lorestack.memory_layers import parse_cache
 
         if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
-            box["fallback"] = prompt_context(mem, payload, "bm25")
+            box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
             return prompt_context(mem, payload, mode)
         # the service (warm index): the BM25 answer is only made when the full pipeline is
         # still busy at half the deadline, instead of before it on every prompt
         def late_fallback() -> None:
             if "full" not in box:
-                box["fallback"] = prompt_context(mem, payload, "bm25")
+                box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
 
         timer = threading.Timer(max(0.0, deadline.remaining() / 2), late_fallback)
         timer.daemon = True
