@@ -19,3 +19,18 @@ def test_import_memory_of_a_binary_file_is_one_line_not_a_bug(repo, tmp_path):
     assert len(lines) == 1, lines
     assert "not UTF-8" in lines[0]
     assert "bug in lorestack" not in lines[0] and "Unicode" not in lines[0]
+
+
+def test_a_read_only_memory_is_not_called_a_bug():
+    """`remember`, `log`, `forget`, `reindex` and `consolidate` on a `.memory` mounted
+    read-only failed on their lock under `.index/` with "… use a writable copy (if you did not
+    name this path, this is a bug in lorestack; please report it)": a read-only file system
+    is never lorestack's fault."""
+    import errno
+
+    from lorestack.cli.main import unexpected_line
+
+    lock = "/srv/p/.memory/.index/locks/items-create.lock"
+    line = unexpected_line(OSError(errno.EROFS, "Read-only file system", lock))
+    assert line.startswith(f"Error: cannot use {lock}: Read-only file system")
+    assert "writable" in line and "bug in lorestack" not in line
