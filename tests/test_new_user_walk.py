@@ -34,3 +34,15 @@ def test_a_read_only_memory_is_not_called_a_bug():
     line = unexpected_line(OSError(errno.EROFS, "Read-only file system", lock))
     assert line.startswith(f"Error: cannot use {lock}: Read-only file system")
     assert "writable" in line and "bug in lorestack" not in line
+
+
+def test_a_jsonl_line_with_empty_text_is_refused_like_an_empty_log(repo, tmp_path):
+    """`lorestack log ""` says "nothing to log", but `import` wrote JSONL lines whose "text"
+    was "" or blank as empty journal entries."""
+    source = tmp_path / "events.jsonl"
+    source.write_text('{"time": "2024-03-02T09:15:00", "text": "Pinned gin at 1.9.1"}\n'
+                      '{"time": "2024-03-02T09:17:00", "text": "   "}\n')
+    result = CliRunner().invoke(cli, ["import", str(source)])
+    assert result.exit_code == 1, result.output
+    assert f"{source}:2:" in result.stderr and "empty" in result.stderr
+    assert not list((repo / ".memory" / "journal").glob("*.md"))  # nothing half-imported
