@@ -46,3 +46,30 @@ def test_a_jsonl_line_with_empty_text_is_refused_like_an_empty_log(repo, tmp_pat
     assert result.exit_code == 1, result.output
     assert f"{source}:2:" in result.stderr and "empty" in result.stderr
     assert not list((repo / ".memory" / "journal").glob("*.md"))  # nothing half-imported
+
+
+def test_import_memory_never_writes_a_second_file_with_an_id_already_here(repo, tmp_path):
+    """An export whose item sits under another file name (renamed by hand in the other clone)
+    was written next to the item with that id: `import-memory` said "wrote 1 file(s)", and
+    from then on `list`, search and every session skipped it as a duplicate id."""
+    import json
+
+    runner = CliRunner()
+    made = json.loads(runner.invoke(cli, ["remember", "The parser is hand-written",
+                                          "--type", "fact", "--json"]).stdout)["item"]
+    mine = repo / ".memory" / "facts"
+    before = sorted(p.name for p in mine.iterdir())
+    export = tmp_path / "other.jsonl"
+    text = f"---\nid: {made['id']}\ntype: fact\ntitle: renamed there\n---\nThe parser is generated\n"
+    export.write_text(json.dumps({"format": "lorestack-export", "version": 1}) + "\n"
+                      + json.dumps({"kind": "item", "path": "facts/renamed.md", "text": text})
+                      + "\n")
+    for flags in ([], ["--replace"]):
+        result = runner.invoke(cli, ["import-memory", str(export), *flags, "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        assert report["written"] == [], report
+        assert len(report["conflicts"]) == 1 and made["id"] in report["conflicts"][0], report
+        assert sorted(p.name for p in mine.iterdir()) == before
+    listed = runner.invoke(cli, ["list"])
+    assert "duplicate id" not in listed.stderr
