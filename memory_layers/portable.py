@@ -171,10 +171,13 @@ def _safe_rel(value: object) -> PurePosixPath:
 
 
 def _record_bytes(record: dict, rel: PurePosixPath) -> bytes:
+    for key in ("text", "base64"):  # `"text": null` would be written as "None"
+        if key in record and not isinstance(record[key], str):
+            raise ValueError(f'"{key}" is {json.dumps(record[key])[:40]}, not a string')
     if "text" in record:
-        data = str(record["text"]).encode("utf-8")
+        data = record["text"].encode("utf-8")
     elif "base64" in record:
-        data = base64.b64decode(str(record["base64"]), validate=True)
+        data = base64.b64decode(record["base64"], validate=True)
     elif isinstance(record.get("item"), dict):
         fields = dict(record["item"])  # a record written by hand: fields only
         body = fields.pop("body", "")

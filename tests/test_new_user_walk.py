@@ -73,3 +73,18 @@ def test_import_memory_never_writes_a_second_file_with_an_id_already_here(repo, 
         assert sorted(p.name for p in mine.iterdir()) == before
     listed = runner.invoke(cli, ["list"])
     assert "duplicate id" not in listed.stderr
+
+
+def test_import_memory_refuses_a_text_that_is_not_a_string(repo, tmp_path):
+    """`"text": null` was written as a file holding "None", and `"text": 5` as "5"."""
+    import json
+
+    export = tmp_path / "hand.jsonl"
+    for value in (None, 5, ["a"]):
+        export.write_text(json.dumps({"format": "lorestack-export", "version": 1}) + "\n"
+                          + json.dumps({"kind": "item", "path": "facts/a.md", "text": value})
+                          + "\n")
+        result = CliRunner().invoke(cli, ["import-memory", str(export)])
+        assert result.exit_code == 1, (value, result.output)
+        assert "line 2" in result.output and "text" in result.output
+        assert not (repo / ".memory" / "facts" / "a.md").exists()
