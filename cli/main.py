@@ -62,6 +62,9 @@ _OS_REFUSALS = {
 # a missing or misnamed path is as often lorestack's own fault (its index, a lock, a temp
 # file, a program it runs) as the user's: those keep the request to report it
 _OWN_PATH_FAULTS = (errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
+# ... but a read-only file system or a full disk is the machine's state wherever it is met,
+# e.g. the lock under `.index/` that every write of a read-only `.memory` takes first
+_NEVER_OURS = (errno.EROFS, errno.ENOSPC, errno.EDQUOT)
 
 
 def unexpected_line(exc: BaseException) -> str:
@@ -75,7 +78,7 @@ def unexpected_line(exc: BaseException) -> str:
         where = f" {exc.filename}" if exc.filename else ""
         line = f"Error: cannot use{where}: {exc.strerror or exc}; {_OS_REFUSALS[exc.errno]}"
         own = not exc.filename or ".index" in str(exc.filename).replace("\\", "/").split("/")
-        if exc.errno in _OWN_PATH_FAULTS or own:
+        if exc.errno in _OWN_PATH_FAULTS or (own and exc.errno not in _NEVER_OURS):
             line += " (if you did not name this path, this is a bug in lorestack; please report it)"
         return line
     return (f"Error: unexpected {type(exc).__name__}: {exc} "

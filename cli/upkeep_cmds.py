@@ -170,7 +170,8 @@ def export(ctx, out, scope):
 def import_memory(ctx, file, scope, replace, dry_run, as_json):
     """Read a `lorestack export` file (or '-' for stdin) back into a memory, file for file.
 
-    Identical files are left alone; differing ones are conflicts unless --replace. An export
+    Identical files are left alone; differing ones are conflicts unless --replace, and so is
+    always an item whose id another file here already holds (renamed in one clone). An export
     with any unreadable line writes nothing. Secrets in items and journal days are redacted
     before writing (and counted), as `import` does. Then the index is brought up to date.
     """

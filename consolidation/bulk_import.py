@@ -309,10 +309,11 @@ def _read_jsonl(path: Path) -> list[ImportEvent]:
             continue
         try:
             data = json.loads(raw)
-            if isinstance(data, dict) and "events" in data and "format" in data:
-                out.extend(ImportEvent.model_validate(e) for e in data["events"])
-            else:
-                out.append(ImportEvent.model_validate(data))
+            bench = isinstance(data, dict) and "events" in data and "format" in data
+            for event in map(ImportEvent.model_validate, data["events"] if bench else [data]):
+                if not event.text.strip():  # as `log ""` says: nothing to log
+                    raise ValueError('"text" is empty: give what happened or holds')
+                out.append(event)
         except ValueError as exc:
             raise ImportError_(f"{path}:{number}: {_why(exc)}") from exc
     return out

@@ -39,6 +39,32 @@ class ImportFormatError(LorestackError):
     pass
 
 
+class _IdsHeld:
+    """Which file holds each item id in this memory (live and archived), read on first use:
+    only an import that adds an item file needs it."""
+
+    def __init__(self, paths: MemoryPaths, scope: str):
+        self.paths, self.scope = paths, scope
+        self._ids: dict[str, Path] | None = None
+
+    def _load(self) -> dict[str, Path]:
+        if self._ids is None:
+            from lorestack.memory_layers.store import MemoryStore
+
+            found = MemoryStore(self.paths, self.scope).load_all(include_archived=True)
+            self._ids = {li.item.id: li.path for li in found.items}
+        return self._ids
+
+    def elsewhere(self, item_id: str, target: Path) -> str | None:
+        path = self._load().get(item_id)
+        if path is None or path == target:
+            return None
+        return path.relative_to(self.paths.root).as_posix()
+
+    def add(self, item_id: str, target: Path) -> None:
+        self._load()[item_id] = target
+
+
 def _kind(rel: PurePosixPath) -> str:
     parts = rel.parts
     if len(parts) == 1 and parts[0] in SPECIAL_FILES:
@@ -145,10 +171,13 @@ def _safe_rel(value: object) -> PurePosixPath:
 
 
 def _record_bytes(record: dict, rel: PurePosixPath) -> bytes:
+    for key in ("text", "base64"):  # `"text": null` would be written as "None"
+        if key in record and not isinstance(record[key], str):
+            raise ValueError(f'"{key}" is {json.dumps(record[key])[:40]}, not a string')
     if "text" in record:
-        data = str(record["text"]).encode("utf-8")
+        data = record["text"].encode("utf-8")
     elif "base64" in record:
-        data = base64.b64decode(str(record["base64"]), validate=True)
+        data = base64.b64decode(record["base64"], validate=True)
     elif isinstance(record.get("item"), dict):
         fields = dict(record["item"])  # a record written by hand: fields only
         body = fields.pop("body", "")
@@ -323,14 +352,14 @@ def import_records(
     from lorestack.memory_layers.sealed_names import seal_path
 
     report = ImportReport(dry_run=dry_run)
-    planned: list[tuple[Path, bytes, bytes, str, Path | None]] = []
+    planned: list[tuple[Path, bytes, bytes, str, Path | None, str | None]] = []
     for record in records:
         where = f"line {record.get('_line', '?')}"
         try:
             rel = _safe_rel(record.get("path"))
             data = _record_bytes(record, rel)
             target = paths.root.joinpath(*rel.parts)
-            exported, named_raw = data, None
+            exported, named_raw, item_id = data, None, None
             if _kind(rel) == "item":
                 item = parse_item(target, data, default_type=_default_type(rel),
                                   default_scope=scope)
@@ -339,6 +368,9 @@ def import_records(
                     named_raw = target if sealed[0] != rel else None
                     rel, data = sealed
                     target = paths.root.joinpath(*rel.parts)
+                    item = parse_item(target, data, default_type=_default_type(rel),
+                                      default_scope=scope)
+                item_id = item.id  # as written (an id holding a key is written sealed)
             else:  # a folder or file named after a key: written under a name without it
                 if _kind(rel) == "journal":
                     parse_journal_text(data.decode("utf-8"), target)
@@ -350,10 +382,11 @@ def import_records(
             shown = redact_all(repr(record.get("path")), entropy_threshold)[0]
             report.problems.append(f"{where} ({shown}): {exc}")
             continue
-        planned.append((target, exported, clean, str(rel), named_raw))
+        planned.append((target, exported, clean, str(rel), named_raw, item_id))
     if report.problems:
         return report  # nothing is written from an export that does not read cleanly
-    for target, data, clean, name, named_raw in planned:
+    held = _IdsHeld(paths, scope)
+    for target, data, clean, name, named_raw, item_id in planned:
         if named_raw is not None and named_raw.exists():
             # the user's own file, named after a key, is here: the item is, and stays theirs
             # (its name, told sealed as `list` shows it); --replace gives it the export's
@@ -374,8 +407,15 @@ def import_records(
             if not replace:
                 report.conflicts.append(name)
                 continue
+        if item_id is not None and (other := held.elsewhere(item_id, target)) is not None:
+            # a second file with an id already here would hide one of them from every read
+            # (a duplicate id); renamed in the other clone, it is the user's to reconcile
+            report.conflicts.append(f"{name} (its id '{item_id}' is already {other})")
+            continue
         if not dry_run:
             write_atomic(target, clean)
+        if item_id is not None:
+            held.add(item_id, target)
         report.written.append(name)
         report.redacted += clean != data
     return report

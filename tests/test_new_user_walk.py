@@ -19,3 +19,72 @@ def test_import_memory_of_a_binary_file_is_one_line_not_a_bug(repo, tmp_path):
     assert len(lines) == 1, lines
     assert "not UTF-8" in lines[0]
     assert "bug in lorestack" not in lines[0] and "Unicode" not in lines[0]
+
+
+def test_a_read_only_memory_is_not_called_a_bug():
+    """`remember`, `log`, `forget`, `reindex` and `consolidate` on a `.memory` mounted
+    read-only failed on their lock under `.index/` with "… use a writable copy (if you did not
+    name this path, this is a bug in lorestack; please report it)": a read-only file system
+    is never lorestack's fault."""
+    import errno
+
+    from lorestack.cli.main import unexpected_line
+
+    lock = "/srv/p/.memory/.index/locks/items-create.lock"
+    line = unexpected_line(OSError(errno.EROFS, "Read-only file system", lock))
+    assert line.startswith(f"Error: cannot use {lock}: Read-only file system")
+    assert "writable" in line and "bug in lorestack" not in line
+
+
+def test_a_jsonl_line_with_empty_text_is_refused_like_an_empty_log(repo, tmp_path):
+    """`lorestack log ""` says "nothing to log", but `import` wrote JSONL lines whose "text"
+    was "" or blank as empty journal entries."""
+    source = tmp_path / "events.jsonl"
+    source.write_text('{"time": "2024-03-02T09:15:00", "text": "Pinned gin at 1.9.1"}\n'
+                      '{"time": "2024-03-02T09:17:00", "text": "   "}\n')
+    result = CliRunner().invoke(cli, ["import", str(source)])
+    assert result.exit_code == 1, result.output
+    assert f"{source}:2:" in result.stderr and "empty" in result.stderr
+    assert not list((repo / ".memory" / "journal").glob("*.md"))  # nothing half-imported
+
+
+def test_import_memory_never_writes_a_second_file_with_an_id_already_here(repo, tmp_path):
+    """An export whose item sits under another file name (renamed by hand in the other clone)
+    was written next to the item with that id: `import-memory` said "wrote 1 file(s)", and
+    from then on `list`, search and every session skipped it as a duplicate id."""
+    import json
+
+    runner = CliRunner()
+    made = json.loads(runner.invoke(cli, ["remember", "The parser is hand-written",
+                                          "--type", "fact", "--json"]).stdout)["item"]
+    mine = repo / ".memory" / "facts"
+    before = sorted(p.name for p in mine.iterdir())
+    export = tmp_path / "other.jsonl"
+    text = f"---\nid: {made['id']}\ntype: fact\ntitle: renamed there\n---\nThe parser is generated\n"
+    export.write_text(json.dumps({"format": "lorestack-export", "version": 1}) + "\n"
+                      + json.dumps({"kind": "item", "path": "facts/renamed.md", "text": text})
+                      + "\n")
+    for flags in ([], ["--replace"]):
+        result = runner.invoke(cli, ["import-memory", str(export), *flags, "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        assert report["written"] == [], report
+        assert len(report["conflicts"]) == 1 and made["id"] in report["conflicts"][0], report
+        assert sorted(p.name for p in mine.iterdir()) == before
+    listed = runner.invoke(cli, ["list"])
+    assert "duplicate id" not in listed.stderr
+
+
+def test_import_memory_refuses_a_text_that_is_not_a_string(repo, tmp_path):
+    """`"text": null` was written as a file holding "None", and `"text": 5` as "5"."""
+    import json
+
+    export = tmp_path / "hand.jsonl"
+    for value in (None, 5, ["a"]):
+        export.write_text(json.dumps({"format": "lorestack-export", "version": 1}) + "\n"
+                          + json.dumps({"kind": "item", "path": "facts/a.md", "text": value})
+                          + "\n")
+        result = CliRunner().invoke(cli, ["import-memory", str(export)])
+        assert result.exit_code == 1, (value, result.output)
+        assert "line 2" in result.output and "text" in result.output
+        assert not (repo / ".memory" / "facts" / "a.md").exists()
