@@ -105,7 +105,7 @@ def test_a_dot_folder_keeps_its_dot():
     diff adding .github/workflows/nightly.yml."""
     d = read_sentence("Nothing new under .github/workflows/")
     assert d.paths == [".github/workflows/**"], d.paths
-    assert d.forbid == ["added:path:.github/workflows/**"]
+    assert d.forbid == ["created:path:.github/workflows/**"]
     assert frozen_folder("nothing new goes into ./tools/legacy.".split()) == "tools/legacy/"
 
 

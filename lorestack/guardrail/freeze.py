@@ -11,6 +11,13 @@ hit), and the folder's own name (its last part, unless a version like `v1` or an
 like `build` or `docs`) is a keyword, so prose that names it ("the compat package", "the Perl report tool") applies too. A clause
 after the freeze that prohibits without naming another folder ("no new endpoints go into
 it", "nothing new is written there") only restates it.
+
+A freeze is on *new files* ("Nothing new under X/", "no new modules", "closed to new
+files", "don't add scripts"): `created:path:FOLDER/**`, which an edit of a file already there
+does not meet; on *new things* that may go into an existing file ("no new endpoints", "not
+accepting new features", "in maintenance"): `added:path:FOLDER/**`, met by any change there;
+or on *changing* ("No changes to third_party/", "gen/ is read-only", "db/v1/ is frozen" with
+no word of adding): `changed:path:FOLDER/**` as well, which prose meets with an edit verb.
 """
 
 from __future__ import annotations
@@ -22,6 +29,14 @@ from lorestack.guardrail.sentence_words import _FILE_EXTENSIONS, _GENERIC_NOUNS,
 _STATES = frozenset(("frozen", "closed", "read-only"))
 _NEGATIONS = frozenset(("no", "nothing", "not", "never", "don't", "dont", "without"))
 _MORE = frozenset(("new", "more", "add", "added", "adding"))
+_CHANGES = frozenset(
+    "change changes changed edit edits edited modify modified modifications touch".split()
+)
+# what a freeze calls new that is a file of its own ("no new modules", "nothing new")
+_FILE_UNITS = frozenset(
+    "file files module modules script scripts package packages folder folders directory "
+    "directories migration migrations fixture fixtures".split()
+)
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*|\d+\.x")
 # folder names that are everyday words in prose ("run the build", "a vendor field", "update
 # the docs"): as a keyword they would flag ordinary work, so the path alone scopes the rule
@@ -65,15 +80,45 @@ def frozen_folder(words: list[str]) -> str:
             return folders[0]
     if {"accepts", "takes", "accepting", "taking"} & said and "no" in said:
         return folders[0]
+    if _no_changes(words):  # "No changes to third_party/ by hand"
+        return folders[0]
     return ""
+
+
+def _no_changes(words: list[str]) -> bool:
+    return any(w == "no" and _CHANGES & set(words[i + 1 : i + 4]) for i, w in enumerate(words))
+
+
+def _new_files(words: list[str]) -> bool:
+    for i, w in enumerate(words):
+        if w in ("nothing", "anything") and words[i + 1 : i + 2] == ["new"]:
+            return True
+        if w in _MORE and _FILE_UNITS & set(words[i + 1 : i + 4]):
+            return True
+    return False
+
+
+def freeze_kind(words: list[str], kind: str = "") -> str:
+    """What a freeze clause forbids: 'created' (new files), 'added' (new things, which may go
+    into a file already there) or 'changed' (any change); `kind`: what the freeze said
+    before, which a clause restating it narrows ("frozen; nothing new goes into it")."""
+    said = set(words)
+    if not kind and ("read-only" in said or _no_changes(words)):
+        return "changed"
+    if _new_files(words):
+        return "created"
+    if kind:
+        return "added" if kind == "changed" and said & _MORE else kind
+    return "changed" if "frozen" in said and not said & _MORE and "maintenance" not in said \
+        else "added"
 
 
 def names_a_folder(words: list[str]) -> bool:
     return any(_folder(w) for w in words)
 
 
-def freeze_terms(folder: str) -> tuple[str, str, list[str]]:
-    """(forbidden term, scope glob, keywords) of a frozen folder."""
+def freeze_terms(folder: str, kind: str = "added") -> tuple[list[str], str, list[str]]:
+    """(forbidden terms, scope glob, keywords) of a frozen folder (`kind`: freeze_kind)."""
     glob = folder + "**"
     last = folder.rstrip("/").rsplit("/", 1)[-1]
     keywords = [] if folder.rstrip("/") in _EVERYDAY else [folder.rstrip("/")]
@@ -83,4 +128,6 @@ def freeze_terms(folder: str) -> tuple[str, str, list[str]]:
             and part not in _EVERYDAY and meaningful(part)
         ):
             keywords.append(part)
-    return f"added:path:{glob}", glob, list(dict.fromkeys(keywords))
+    gate = "created" if kind == "created" else "added"
+    forbid = [f"{gate}:path:{glob}"] + ([f"changed:path:{glob}"] if kind == "changed" else [])
+    return forbid, glob, list(dict.fromkeys(keywords))

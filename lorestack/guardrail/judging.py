@@ -42,7 +42,8 @@ if TYPE_CHECKING:  # pragma: no cover
 def prepare(proposal: Proposal) -> PreparedText:
     """The proposal's text, tokenised once for every criterion."""
     return PreparedText.of(
-        proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool")
+        proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool"),
+        existing=frozenset(proposal.existing),
     )
 
 

@@ -95,6 +95,9 @@ class Proposal(BaseModel):
     tool: str | None = None
     client: str | None = None
     skip_reason: str = ""  # set when there is nothing worth judging (a read-only tool)
+    # touched paths known to exist before the change (an edit, not a new file): a freeze on
+    # adding ("nothing new under X/") is not met there; a path not listed may be new
+    existing: list[str] = Field(default_factory=list)
 
     def is_change(self) -> bool:
         """A diff or a tool's edit: its text is what would be added (not a description)."""
@@ -122,6 +125,7 @@ class Proposal(BaseModel):
             label=label,
             tool=self.tool or other.tool,
             client=self.client or other.client,
+            existing=list(dict.fromkeys(self.existing + other.existing)),
         )
 
 
@@ -170,6 +174,22 @@ def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
         elif not in_header and line.startswith("+"):
             added.append(line[1:])
     return paths, added
+
+
+def created_in_diff(diff: str) -> set[str]:
+    """The paths a `git diff` creates (`new file mode`, or `--- /dev/null`)."""
+    created: set[str] = set()
+    current, from_null = "", False
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            current, from_null = normalise_path(line.rsplit(" b/", 1)[-1]), False
+        elif line.startswith("new file mode") and current:
+            created.add(current)
+        elif line.startswith("--- "):
+            from_null = line[4:].split("\t")[0].strip() == "/dev/null"
+        elif line.startswith("+++ ") and from_null:
+            created.add(normalise_path(line[4:].split("\t")[0].strip().removeprefix("b/")))
+    return created
 
 
 def _git(repo_dir: Path, *args: str) -> str:
@@ -226,7 +246,9 @@ def from_git_diff(
         if name not in paths:
             paths.append(name)
     text = "\n".join(x for x in (message, "\n".join(added)) if x)
-    return Proposal(source="diff", text=text, paths=paths, label=label)
+    created = created_in_diff(diff)
+    existing = [p for p in paths if p not in created]
+    return Proposal(source="diff", text=text, paths=paths, label=label, existing=existing)
 
 
 # ---- client hook payloads ---------------------------------------------------------------
@@ -255,25 +277,39 @@ def _relative(path: str, bases: list[Path]) -> str:
     return normalise_path(path)
 
 
-def _collect(value: Any, texts: list[str], paths: list[str], key: str = "") -> None:
-    """Walk a tool input: path-ish keys become paths, text-ish values become judged text."""
+_EDITS_EXISTING = ("old_string", "old_str", "old_source", "edits")
+
+
+def _collect(
+    value: Any, texts: list[str], paths: list[str], key: str = "", existing: list | None = None
+) -> None:
+    """Walk a tool input: path-ish keys become paths, text-ish values become judged text;
+    `existing` gets the paths an edit replaces text in (they are there already)."""
+    existing = [] if existing is None else existing
     if isinstance(value, dict):
+        edits = any(k in value for k in _EDITS_EXISTING)
         for k, v in value.items():
             if k in ("old_string", "old_str", "old_source"):
                 continue  # text being removed is not proposed
-            _collect(v, texts, paths, k)
+            if edits and k in _PATH_KEYS and isinstance(v, str):
+                existing.append(v)
+            _collect(v, texts, paths, k, existing)
     elif isinstance(value, list):
         if key == "command" and all(isinstance(v, str) for v in value):
-            _collect(" ".join(value), texts, paths, key)  # argv form (Codex exec)
+            _collect(" ".join(value), texts, paths, key, existing)  # argv form (Codex exec)
         else:
             for v in value:
-                _collect(v, texts, paths, key)
+                _collect(v, texts, paths, key, existing)
     elif isinstance(value, str) and value.strip():
         if key in _PATH_KEYS:
             paths.append(value)
         elif "*** Begin Patch" in value:
             patch_paths, added = _parse_apply_patch(value)
             paths.extend(patch_paths)
+            existing.extend(  # `*** Update File:` changes a file that is there
+                ln[len("*** Update File: "):] for ln in value.splitlines()
+                if ln.startswith("*** Update File: ")
+            )
             texts.append("\n".join(added))
         elif key in _TEXT_KEYS or not key or key.endswith(("_string", "content", "text")):
             texts.append(value)
@@ -334,7 +370,8 @@ def from_hook_payload(
         )
     texts: list[str] = []
     raw_paths: list[str] = []
-    _collect(tool_input if tool_input is not None else {}, texts, raw_paths)
+    edited: list[str] = []
+    _collect(tool_input if tool_input is not None else {}, texts, raw_paths, "", edited)
     paths: list[str] = []
     for p in raw_paths:
         rel = _relative(p, bases)
@@ -346,4 +383,18 @@ def from_hook_payload(
             rel = _relative(p, bases)
             if rel not in paths:
                 paths.append(rel)
-    return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label)
+    edited_rel = {_relative(p, bases) for p in edited}
+    existing = [p for p in paths if p in edited_rel or _on_disk(p, bases)]
+    return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
+                    existing=existing)
+
+
+def _on_disk(path: str, bases: list[Path]) -> bool:
+    """A file of the project the tool call would write that is there already (a Write over
+    it edits it); a path outside the project (`#!/bin/sh` in a command) is none."""
+    if path.startswith("/"):
+        return False
+    try:
+        return any((base / path).is_file() for base in bases[:2])
+    except OSError:
+        return False

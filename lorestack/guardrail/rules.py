@@ -295,7 +295,7 @@ def gate_user_terms(spec: CriterionSpec, sentence: str) -> CriterionSpec:
         return spec
     draft = read_sentence(sentence)
     gates = {gate_of(f)[0] for f in draft.forbid} - {""}
-    if gates != {"added"}:
+    if not gates or not gates <= {"added", "created"}:
         return spec
     forbid = [_gated(f, "added") for f in spec.forbid]
     return spec if forbid == spec.forbid else spec.model_copy(update={"forbid": forbid})

@@ -29,7 +29,7 @@ from typing import Literal
 
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
-from lorestack.guardrail.freeze import freeze_terms, frozen_folder, names_a_folder
+from lorestack.guardrail.freeze import freeze_kind, freeze_terms, frozen_folder, names_a_folder
 from lorestack.guardrail.sentence_clauses import clauses, passive_subject
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
     _COPULAS,
@@ -319,6 +319,17 @@ def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> No
         _add(r.draft.keywords, _content(trigger)[0])
 
 
+def _freeze(r: _Reading, words: list[str], place: str, kind: str) -> None:
+    """The terms of a freeze of `place` (freeze.py), in place of any read before."""
+    forbid, glob, keywords = freeze_terms(place, kind)
+    r.draft.forbid = [f for f in r.draft.forbid if not f.endswith(f"path:{glob}")] + forbid
+    _add(r.draft.paths, glob)
+    for k in keywords:
+        _add(r.draft.keywords, k)
+    what = {"created": "new files", "added": "adding", "changed": "changing"}[kind]
+    r.draft.steps.append(f"'{' '.join(words)}': a freeze, {what} under {place} forbidden")
+
+
 @lru_cache(maxsize=512)
 def _read_cached(sentence: str) -> SentenceDraft:
     r = _Reading(SentenceDraft(), sentence=sentence)
@@ -327,18 +338,18 @@ def _read_cached(sentence: str) -> SentenceDraft:
     ruled: list[str] = []  # words of the clauses that carry a rule
     chosen: list[str] = []  # words outside what a prohibition names (concepts.py)
     frozen = ""  # the folder a freeze names (freeze.py): the rule is about that place
+    kind = ""  # what the freeze forbids there (freeze_kind)
     for words, items in clauses(sentence):
         place = "" if frozen else frozen_folder(words)
         if place:
             kinds.add("prohibition")
-            frozen = place
-            forbid, glob, keywords = freeze_terms(place)
-            r.draft.forbid.append(forbid)
-            r.draft.paths.append(glob)
-            r.draft.keywords.extend(keywords)
-            r.draft.steps.append(f"'{' '.join(words)}': a freeze, adding under {place} forbidden")
+            frozen, kind = place, freeze_kind(words)
+            _freeze(r, words, place, kind)
             continue
         if frozen and _find_cue(words)[0] == "prohibition" and not names_a_folder(words):
+            if freeze_kind(words, kind) != kind:  # "… is frozen; nothing new goes into it"
+                kind = freeze_kind(words, kind)
+                _freeze(r, words, frozen, kind)
             continue  # "no new endpoints go into it": the freeze again
         if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
             _add(r.draft.unless, " ".join(words[:-1]))

@@ -10,6 +10,7 @@
 - `added:TERM` counts only where something is added: in a change (a diff, a tool's edit)
   always; in prose when a verb like add / introduce / new / install / use comes shortly
   before it in the same clause. `changed:TERM` likewise with edit / change / patch / modify.
+  `created:path:GLOB` is `added:` for a new file: an edit of a file already there is no hit.
 - `/regex/` is searched case-insensitively; `path:GLOB` looks at the touched paths.
 
 Negation: an occurrence preceded, in the same clause and within four words, by a negation
@@ -54,6 +55,8 @@ GATES: dict[str, frozenset[str]] = {
         "rewrite rewriting touch touching fix fixing alter altering".split()
     ),
 }
+# `created:path:GLOB`: like `added:`, but an edit of a file that is there already adds no file
+GATES["created"] = GATES["added"]
 
 _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
     ("no",),
@@ -119,6 +122,7 @@ class PreparedText:
     stems: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
     change: bool = False
     code: bool = False  # a diff, an edit or a command: a symbol term matches anywhere in it
+    existing: frozenset[str] = frozenset()  # touched paths that are there already (edits)
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
@@ -138,7 +142,10 @@ class PreparedText:
         return sorted(found)
 
     @classmethod
-    def of(cls, text: str, *, change: bool = False, code: bool = False) -> PreparedText:
+    def of(
+        cls, text: str, *, change: bool = False, code: bool = False,
+        existing: frozenset[str] = frozenset(),
+    ) -> PreparedText:
         """Tokens of `text`; `change` marks a diff or a tool's edit (it adds what it holds)."""
         tokens: list[Token] = []
         clause = 0
@@ -159,7 +166,7 @@ class PreparedText:
                 tokens.append(Token(part.lower(), s0, s0 + len(part), clause))
             last_end = m.end()
         made = cls(text, tokens)
-        made.change, made.code = change, code
+        made.change, made.code, made.existing = change, code, existing
         return made
 
     def index_at(self, char_pos: int) -> int:
@@ -326,7 +333,7 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return True
     if hit.start < 0:
         return False
-    if gate == "added" and _WRITTEN_BY_SHELL.search(prepared.text, 0, hit.start):
+    if gate in ("added", "created") and _WRITTEN_BY_SHELL.search(prepared.text, 0, hit.start):
         return True  # `cat > x/y.py`, `tee -a x/y.py`, `touch x/y.py`: the command writes it
     verbs = GATES[gate]
     first = prepared.index_at(hit.start)
@@ -373,7 +380,9 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
     hits = _path_hits(prepared, term, glob, paths) if glob is not None else None
     for hit in hits if hits is not None else iter_term(prepared, head):
         hit.term = term
-        if not hit.negated_by and not _gate_open(prepared, gate, hit):
+        if not hit.negated_by and gate == "created" and hit.quoted in prepared.existing:
+            hit.negated_by = "edits a file that is there already"
+        elif not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
         elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
             hit.negated_by = "names the folder, adds nothing under it"

@@ -67,7 +67,8 @@ def _term(t: str) -> str:
     gate, bare = gate_of(t)
     glob = path_term(bare)
     if glob is not None:
-        return f"{'editing' if gate == 'changed' else 'a change to'} {glob}"
+        what = {"changed": "editing", "created": "a new file under"}.get(gate, "a change to")
+        return f"{what} {glob}"
     if " & " in bare:  # "== & signatures"
         return " with ".join(_term(p) for p in bare.split(" & "))
     if symbol_of(bare):

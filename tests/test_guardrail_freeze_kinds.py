@@ -1,0 +1,114 @@
+"""Issue 22 (eighteenth session): what a confirmed freeze of a folder blocks.
+
+- A freeze on *new files* ("Nothing new under lib/helpers/", "closed; never add a migration
+  file there") is met by a file created there, not by an edit of a file already there (an
+  Edit of existing text, a Write over a file that exists, an apply_patch `*** Update File:`, a
+  git diff that modifies a tracked file); a freeze on new things that may live in an existing
+  file ("no new endpoints") still is; a freeze on *changing* ("No changes to lib/vendored/",
+  "db/schema_v1/ is frozen") is met by both.
+
+Real files, real git, the real MiniLM model; criteria confirmed as a person would."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from lorestack.guardrail.check import check
+from lorestack.guardrail.proposals import from_git_diff
+from lorestack.guardrail.sentences import read_sentence
+from tests import heldout_eval as E
+from tests.conftest import isolated_env
+from tests.guardrail_sentence_cases import _bash, _edit
+from tests.test_guardrail_labelled import make_proposal
+
+CRITERIA = {
+    "helpers": ("Nothing new under lib/helpers/; put the code next to its caller", "block"),
+    "vendored": ("No changes to lib/vendored/ by hand; run the vendoring script", "block"),
+    "schema": ("db/schema_v1/ is frozen", "block"),
+}
+
+
+def _write(path: str, content: str) -> dict:
+    return {"payload": {"tool_name": "Write",
+                        "tool_input": {"file_path": "{repo}/" + path, "content": content}}}
+
+
+def _patch(marker: str, path: str, line: str) -> dict:
+    patch = f"*** Begin Patch\n*** {marker} File: {path}\n+{line}\n*** End Patch"
+    return {"payload": {"tool_name": "apply_patch", "tool_input": {"input": patch}},
+            "client": "codex"}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    base = tmp_path_factory.mktemp("freeze_kinds")
+    with isolated_env(base):
+        mem, ids = E.build(base, CRITERIA, confirmed=True)
+        existing = mem.project.repo_dir / "lib" / "helpers" / "money.py"
+        existing.parent.mkdir(parents=True)
+        existing.write_text("def cents(x):\n    return round(x * 100)\n")
+        yield mem, ids
+
+
+def _answer(store, key, raw):
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    return E.answer(result, ids[key])
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # a freeze on adding: a new file there is blocked ...
+        ("helpers", _write("lib/helpers/dates.py", "def today():\n    return date.today()"), "block"),
+        ("helpers", _patch("Add", "lib/helpers/dates.py", "def today(): ..."), "block"),
+        # ... an edit of a file already there is not
+        ("helpers", _edit("lib/helpers/money.py", "    return round(x * 100, 0)"), "pass"),
+        ("helpers", _write("lib/helpers/money.py", "def cents(x):\n    return int(x * 100)\n"), "pass"),
+        ("helpers", _patch("Update", "lib/helpers/money.py", "    return int(x * 100)"), "pass"),
+        # a freeze on changing: an edit is blocked too
+        ("vendored", _edit("lib/vendored/six.py", "PY3 = True"), "block"),
+        ("vendored", _edit("lib/compat.py", "PY3 = True"), "pass"),
+        ("schema", _edit("db/schema_v1/users.sql", "  email_verified boolean,"), "block"),
+        ("schema", _bash("cat db/schema_v1/orders.sql"), "pass"),
+    ],
+)
+def test_adding_and_changing_under_a_confirmed_freeze(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected
+
+
+def test_a_git_diff_tells_a_new_file_from_an_edited_one(store, tmp_path):
+    mem, ids = store
+    repo = tmp_path / "r"
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "lib" / "helpers").mkdir(parents=True)
+    (repo / "lib" / "helpers" / "money.py").write_text("def cents(x):\n    return x\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    (repo / "lib" / "helpers" / "money.py").write_text("def cents(x):\n    return x * 100\n")
+    edited = from_git_diff(repo)
+    assert edited.existing == ["lib/helpers/money.py"]
+    got = check(mem, edited, retrieval=False, llm=False)
+    assert E.answer(got, ids["helpers"]) == "pass"
+    (repo / "lib" / "helpers" / "dates.py").write_text("def today():\n    return 1\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    added = from_git_diff(repo, staged=True)
+    assert "lib/helpers/dates.py" not in added.existing
+    got = check(mem, added, retrieval=False, llm=False)
+    assert E.answer(got, ids["helpers"]) == "block"
+
+
+def test_how_the_freezes_read():
+    adding = read_sentence(CRITERIA["helpers"][0])  # new files
+    assert adding.forbid == ["created:path:lib/helpers/**"], adding.forbid
+    # new things that may go into a file already there: an edit still adds them
+    assert read_sentence("api/v1/ takes no new endpoints").forbid == ["added:path:api/v1/**"]
+    changing = read_sentence(CRITERIA["vendored"][0])
+    assert "changed:path:lib/vendored/**" in changing.forbid, changing.forbid
+    assert "changed:path:db/schema_v1/**" in read_sentence("db/schema_v1/ is frozen").forbid
+    # "frozen; no new code goes into it" is a freeze on adding
+    assert read_sentence("plugins/ is frozen; no new code goes into it").forbid == [
+        "added:path:plugins/**"]
