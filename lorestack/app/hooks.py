@@ -33,7 +33,9 @@ from lorestack.app.secret_notice import (
 )
 from lorestack.app.sessions import (  # noqa: F401 - callers read them here
     _prune_sessions,
+    claim_end,
     load_session,
+    reset_session,
     save_session,
     update_session,
 )
@@ -138,7 +140,7 @@ def session_start(mem, payload: HookPayload) -> str | None:
     _log_degraded(mem, f"session-start ({payload.client})", result)
     # a new (or compacted, cleared, resumed) context starts from what we just gave it, once
     # it has it (a reply lost to the deadline leaves the session's record as it was)
-    hand_on([partial(save_session, mem, payload.session_id, {"received": result.full_ids})])
+    hand_on([partial(reset_session, mem, payload.session_id, result.full_ids)])
     _prune_sessions(mem)
     return with_notice(result.text or None, session_notice(mem, payload.session_id))
 
@@ -237,11 +239,8 @@ def session_end(mem, payload: HookPayload) -> None:
         return
     if payload.hook_event_name in client_spec(payload.client).per_turn_end_events:
         # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
-        state = load_session(mem, payload.session_id)
-        last = float(state.get("last_end", 0) or 0)
-        if time.time() - last < mem.settings.hooks.session_end_min_interval_s:
+        if not claim_end(mem, payload.session_id, mem.settings.hooks.session_end_min_interval_s):
             return
-        save_session(mem, payload.session_id, {**state, "last_end": time.time()})
     try:
         from lorestack.consolidation.extract import spawn_extraction
 

@@ -74,28 +74,71 @@ def save_session(mem, session_id: str | None, state: dict) -> None:
 
 
 SESSION_LOCK_S = 2.0  # a hook waits this long for a parallel one of its session, no more
+# session locks a wait timed out on in this process, not waited on again until next taken: a
+# holder stuck that long stays stuck, and a hook updates its session several times
+_stuck: set[str] = set()
 
 
-def update_session(mem, session_id: str | None, change: Callable[[dict], dict | None]) -> None:
+def update_session(mem, session_id: str | None, change: Callable[[dict], dict | None]) -> bool:
     """Read, change and write a session's state as one step under its lock: two hooks of one
     session at once (parallel tool calls) each keep their change, and what one has claimed the
-    other sees. Without a lock to take (a read-only store) the change is made unlocked."""
+    other sees. Never raises, never waits long: True when `change` ran (and what it returned
+    was written). When another process holds the lock past SESSION_LOCK_S the change is
+    skipped and False returned (its caller tells a notice later, or repeats some context);
+    after such a timeout this process tries that lock once, without waiting, until it gets it
+    again, so a hook updating its session several times waits at most once. Without a lock
+    to take (a read-only store) the change is made unlocked."""
     if not session_id:
-        return
+        return False
     from contextlib import ExitStack
 
+    from lorestack.core.errors import LorestackError
     from lorestack.memory_layers.fsutil import locked
 
+    name = f"session-{_session_file(mem, session_id).stem}"
     with ExitStack() as stack:
         try:
-            stack.enter_context(locked(mem.primary.locks_dir,
-                                       f"session-{_session_file(mem, session_id).stem}",
-                                       timeout=SESSION_LOCK_S))
+            stack.enter_context(locked(mem.primary.locks_dir, name,
+                                       timeout=0 if name in _stuck else SESSION_LOCK_S))
+        except LorestackError:  # held past the wait: the lock is its holder's
+            if name not in _stuck:
+                from lorestack.core.logs import get_logger
+
+                get_logger("hooks").warning(
+                    f"session {session_id}: its state file is locked by another process; "
+                    "this hook's change to it is skipped")
+            _stuck.add(name)
+            return False
         except OSError:
             pass
+        else:
+            _stuck.discard(name)
         new = change(load_session(mem, session_id))
         if new is not None:
             save_session(mem, session_id, new)
+    return True
+
+
+def reset_session(mem, session_id: str | None, received: list[str]) -> None:
+    """A new context (session start, compaction, resume) starts from what it was just given:
+    the record holds that alone (locked like every other change of it)."""
+    update_session(mem, session_id, lambda _state: {"received": list(received)})
+
+
+def claim_end(mem, session_id: str | None, interval_s: float) -> bool:
+    """Whether this end of a turn may start extraction: none did for the session within
+    `interval_s`. Checked and recorded in one locked step, so two ends at once start one.
+    If the lock cannot be had, it may (extraction folds repeated work for one transcript)."""
+    due: list[bool] = []
+
+    def change(state: dict) -> dict | None:
+        if time.time() - float(state.get("last_end", 0) or 0) < interval_s:
+            return None
+        due.append(True)
+        return {**state, "last_end": time.time()}
+
+    ran = update_session(mem, session_id, change)
+    return bool(due) if ran else True
 
 
 def _prune_sessions(mem) -> None:

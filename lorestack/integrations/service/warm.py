@@ -353,13 +353,9 @@ def queue_session_end(
         return empty
     if payload.hook_event_name in hooks.client_spec(client).per_turn_end_events:
         # e.g. Codex fires Stop after every turn: extract at most every N seconds per session
-        state = hooks.load_session(mem, payload.session_id)
-        if (
-            time.time() - float(state.get("last_end", 0) or 0)
-            < mem.settings.hooks.session_end_min_interval_s
-        ):
+        if not hooks.claim_end(mem, payload.session_id,
+                               mem.settings.hooks.session_end_min_interval_s):
             return empty
-        hooks.save_session(mem, payload.session_id, {**state, "last_end": time.time()})
     job = ExtractionJob(
         key=payload.session_id or payload.transcript_path,
         transcript=payload.transcript_path,
