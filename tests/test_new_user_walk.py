@@ -88,3 +88,25 @@ def test_import_memory_refuses_a_text_that_is_not_a_string(repo, tmp_path):
         assert result.exit_code == 1, (value, result.output)
         assert "line 2" in result.output and "text" in result.output
         assert not (repo / ".memory" / "facts" / "a.md").exists()
+
+
+def test_a_fact_mended_in_place_is_no_longer_called_unreadable(repo):
+    """A fact whose frontmatter a hand edit broke, then mended in an editor that writes in
+    place (nano, VS Code: the folder's mtime does not move), went on being "unreadable memory
+    file skipped" in `context`, every hook and hooks.log, and missing from the catalog, until
+    the periodic full scan (`loader.catalog_rescan_s`, 5 minutes)."""
+    import os
+
+    runner = CliRunner()
+    path = repo / ".memory" / "facts" / "parser.md"
+    good = "---\nid: fact-parser01\ntype: fact\ntitle: The parser is hand-written\n---\nYes.\n"
+    path.write_text(good.replace("type: fact", "type fact: ["))
+    broken = runner.invoke(cli, ["context", "--report"])
+    assert "unreadable memory file skipped" in broken.stderr, broken.output
+    with open(path, "r+") as f:  # in place, as an editor that does not rename writes
+        f.write(good)
+        f.truncate()
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    mended = runner.invoke(cli, ["context", "--report"])
+    assert "unreadable" not in mended.stderr, mended.stderr
+    assert "The parser is hand-written" in mended.stdout
