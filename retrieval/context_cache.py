@@ -363,6 +363,7 @@ class RootCache:
             if item.id in seen_ids:
                 problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path,
                                              self.threshold))
+                broken.append([entry.rel, entry.mtime_ns, entry.size])
                 continue
             seen_ids.add(item.id)
             cached = self._entry(item, path, sha, entry, raw)
