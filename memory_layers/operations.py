@@ -134,7 +134,7 @@ def build_item(text: str, item_type: str, *, title: str | None = None, tags=None
                status: str = "active") -> MemoryItem:
     text = (text or "").strip()
     if not text and not title:
-        raise LorestackError("nothing to remember: give the text (or --title)")
+        raise LorestackError("nothing to remember: give the text (or a title)")
     if item_type == "event":
         raise LorestackError("events go to the journal: use `lorestack log`")
     if title is None:

@@ -150,3 +150,20 @@ def test_an_edit_that_empties_the_file_says_so(repo, tmp_path, monkeypatch):
     assert result.exit_code == 1, result.output
     assert "emptied" in result.output and f"lorestack forget {item['id']}" in result.output
     assert "id changed" not in result.output
+
+
+def test_an_empty_remember_through_mcp_names_no_cli_flag(repo):
+    """The MCP tool answered an empty `remember` with "give the text (or --title)": a
+    command-line flag the model calling the tool cannot pass (its argument is `title`)."""
+    import anyio
+    from mcp import Client
+
+    from lorestack.integrations.mcp_server import build_server
+
+    async def main():
+        async with Client(build_server(str(repo))) as client:
+            result = await client.call_tool("remember", {"text": "  ", "type": "fact"})
+            assert result.is_error and "nothing to remember" in result.content[0].text
+            assert "--" not in result.content[0].text, result.content[0].text
+
+    anyio.run(main)
