@@ -167,3 +167,27 @@ def test_an_empty_remember_through_mcp_names_no_cli_flag(repo):
             assert "--" not in result.content[0].text, result.content[0].text
 
     anyio.run(main)
+
+
+def test_import_reads_a_bom_and_refuses_bytes_that_are_not_utf8(repo, tmp_path):
+    """A JSONL file saved by Notepad (a UTF-8 BOM first) imported nothing: "the sources hold
+    no events" (auto) or "Unexpected UTF-8 BOM" (--format jsonl); a binary file named by
+    mistake was "unexpected UnicodeDecodeError … a bug" with --format jsonl and "line 616: not
+    a JSON line" when the format was guessed."""
+    import json
+
+    line = json.dumps({"time": "2024-03-05T09:15:00", "text": "Pinned gin at 1.9.1"}) + "\n"
+    bom = tmp_path / "notepad.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + line.encode())
+    runner = CliRunner()
+    for fmt in ("auto", "jsonl"):
+        result = runner.invoke(cli, ["import", str(bom), "--format", fmt, "--json"])
+        assert result.exit_code == 0, (fmt, result.output)
+    assert "Pinned gin" in (repo / ".memory" / "journal" / "2024-03-05.md").read_text()
+    blob = tmp_path / "photo.jpg"
+    blob.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\n" + b'{"x": 1}\n' * 3)
+    for fmt in ("auto", "jsonl", "locomo", "claude-code"):
+        result = runner.invoke(cli, ["import", str(blob), "--format", fmt])
+        assert result.exit_code == 1, (fmt, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "not valid UTF-8" in lines[0] and str(blob) in lines[0], lines
