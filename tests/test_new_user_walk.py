@@ -191,3 +191,18 @@ def test_import_reads_a_bom_and_refuses_bytes_that_are_not_utf8(repo, tmp_path):
         assert result.exit_code == 1, (fmt, result.output)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and "not valid UTF-8" in lines[0] and str(blob) in lines[0], lines
+
+
+def test_import_memory_reads_an_export_saved_with_a_bom(repo, tmp_path):
+    """An export opened and saved in Notepad gains a UTF-8 BOM; `import-memory` then said
+    "line 1 is not JSON (Unexpected UTF-8 BOM …)"."""
+    import json
+
+    export = tmp_path / "saved.jsonl"
+    text = "---\nid: fact-bom00001\ntype: fact\ntitle: Saved with a BOM\n---\nStill read.\n"
+    body = (json.dumps({"format": "lorestack-export", "version": 1}) + "\n"
+            + json.dumps({"kind": "item", "path": "facts/bom.md", "text": text}) + "\n")
+    export.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    result = CliRunner().invoke(cli, ["import-memory", str(export)])
+    assert result.exit_code == 0, result.output
+    assert (repo / ".memory" / "facts" / "bom.md").read_text() == text
