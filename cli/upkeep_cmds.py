@@ -151,7 +151,7 @@ def export(ctx, out, scope):
 
 
 @click.command(name="import-memory")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))  # a BOM (Notepad) dropped
 @click.option(
     "--scope",
     type=click.Choice(["project", "global"]),

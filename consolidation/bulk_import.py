@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 from lorestack.core import legacy
 from lorestack.core.clients import transcript_clients
 from lorestack.core.errors import LorestackError
+from lorestack.memory_layers.input_check import read_text_file
 from lorestack.memory_layers.models import ITEM_TYPES, ItemType
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
@@ -274,20 +275,18 @@ def read_source(path: str | Path, fmt: str = "auto") -> list[ImportEvent]:
     fmt = (fmt or "auto").lower()
     if fmt not in FORMATS:
         raise ImportError_(f"unknown format '{fmt}' ({' | '.join(FORMATS)})")
+    text = read_text_file(path)  # a BOM dropped; bytes that are not UTF-8 refused
     if fmt == "auto":
-        fmt = detect_format(path)
+        fmt = detect_format(text)
     if fmt == "jsonl":
-        return _read_jsonl(path)
+        return _read_jsonl(path, text)
     if fmt == "locomo":
-        return _read_locomo(path)
+        return _read_locomo(path, text)
     return _read_transcript(path, "auto" if fmt == "transcript" else fmt)
 
 
-def detect_format(path: Path) -> str:
-    try:
-        head = path.read_text("utf-8", errors="replace")[:200_000]
-    except OSError as exc:
-        raise ImportError_(f"{path}: cannot read ({exc.strerror})") from exc
+def detect_format(text: str) -> str:
+    head = text[:200_000]
     first = next((ln for ln in head.splitlines() if ln.strip()), "")
     try:
         obj = json.loads(first)
@@ -302,9 +301,9 @@ def detect_format(path: Path) -> str:
     return "transcript"
 
 
-def _read_jsonl(path: Path) -> list[ImportEvent]:
+def _read_jsonl(path: Path, text: str) -> list[ImportEvent]:
     out: list[ImportEvent] = []
-    for number, raw in enumerate(path.read_text("utf-8").splitlines(), start=1):
+    for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
@@ -367,9 +366,9 @@ def parse_chat_time(value: str) -> datetime | None:
     return None
 
 
-def _read_locomo(path: Path) -> list[ImportEvent]:
+def _read_locomo(path: Path, text: str) -> list[ImportEvent]:
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(text)
     except ValueError as exc:
         raise ImportError_(f"{path}: not JSON ({_why(exc)})") from exc
     samples = data if isinstance(data, list) else [data]

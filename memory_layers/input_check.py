@@ -64,3 +64,15 @@ def decode_input_bytes(data: bytes, *, where: str = "stdin") -> str:
             f"{exc.start}); nothing was written. Convert it first, e.g. `iconv -t UTF-8`."
         ) from None
     return text
+
+
+def read_text_file(path) -> str:
+    """A file's text read as `decode_input_bytes` reads stdin (strict UTF-8, a BOM dropped, as
+    Notepad writes one): a binary or UTF-16 file is one refusal naming the byte."""
+    from pathlib import Path
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputRejected(f"{path}: cannot read ({exc.strerror})") from None
+    return decode_input_bytes(data, where=str(path))

@@ -134,7 +134,7 @@ def build_item(text: str, item_type: str, *, title: str | None = None, tags=None
                status: str = "active") -> MemoryItem:
     text = (text or "").strip()
     if not text and not title:
-        raise LorestackError("nothing to remember: give the text (or --title)")
+        raise LorestackError("nothing to remember: give the text (or a title)")
     if item_type == "event":
         raise LorestackError("events go to the journal: use `lorestack log`")
     if title is None:
@@ -256,6 +256,9 @@ def check_edited(mem: Memory, before) -> tuple[object, bool]:
     after = store.load_file(path)  # InvalidItem names the line and the problem
     if after.checksum == before.checksum:
         return after, False
+    if after.item.id != before.item.id and not path.read_bytes().strip():
+        raise LorestackError(f"the file was emptied; to remove the item: `lorestack forget "
+                             f"{before.item.id} --reason …` (it moves to archive/)")
     if after.item.id != before.item.id:
         raise LorestackError(f"the id changed from '{before.item.id}' to '{after.item.id}'; ids "
                              "are how other items link to this one, so keep it")

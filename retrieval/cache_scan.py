@@ -72,3 +72,17 @@ def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Sca
     for e in found.entries:
         scan.entries.append(ScanEntry(e.path[cut:].replace(os.sep, "/"), e.mtime_ns, e.size))
     return scan
+
+
+def restated(root, broken: list) -> bool:
+    """Whether a file that failed to parse at the last scan ([rel, mtime_ns, size] each) has
+    changed or gone since: mended in place, it must not stay "unreadable" (and out of the
+    catalog) until the periodic full scan."""
+    for rel, mtime_ns, size in broken:
+        try:
+            st = os.stat(os.path.join(root, rel))
+        except OSError:
+            return True
+        if (st.st_mtime_ns, st.st_size) != (mtime_ns, size):
+            return True
+    return False

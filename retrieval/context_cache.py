@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +28,7 @@ from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by caller
     Scan,
     ScanEntry,
     quick_scan,
+    restated,
     scan_root,
 )
 from lorestack.retrieval.render_context import (
@@ -246,8 +248,6 @@ class RootCache:
     def _fresh(self, rescan_s: float) -> RootView | None:
         """The cached view when the quick scan says nothing changed (and a full scan is
         recent); None otherwise."""
-        import time
-
         key = str(self.resident_file)
         seen = stamp(self.resident_file)
         hit = RESIDENTS.get(key)
@@ -263,6 +263,8 @@ class RootCache:
             return None
         if fast.get("quick") != quick_scan(self.paths).fingerprint:
             return None
+        if restated(self.paths.root, fast.get("broken", ())):
+            return None  # a file that did not parse was edited since (mended, perhaps)
         if made is not None:
             try:  # a stat when the catalog is unchanged: then it is the text the view holds
                 catalog, _paths = read_catalog(self.catalog_file)
@@ -289,12 +291,11 @@ class RootCache:
     def anchored(self, rescan_s: float = 300.0) -> list[dict]:
         """{id, path, anchors} of the active items with anchors: from the small resident file
         alone while nothing changed (the pre-tool hook's look-up never reads the catalog)."""
-        import time
-
         fast = self._read_json(self.resident_file)
         if (fast and "anchored" in fast and fast.get("catalog_fingerprint") == fast.get("fingerprint")
                 and time.time() - float(fast.get("full_scan_at", 0) or 0) < rescan_s
-                and fast.get("quick") == quick_scan(self.paths).fingerprint):
+                and fast.get("quick") == quick_scan(self.paths).fingerprint
+                and not restated(self.paths.root, fast.get("broken", ()))):
             return list(fast["anchored"])
         return self.load(rescan_s).anchored
 
@@ -310,8 +311,6 @@ class RootCache:
                         list(fast.get("anchored", [])), paths, self.threshold)
 
     def _write_fast(self, fast: dict, quick: str) -> None:
-        import time
-
         from lorestack.memory_layers.fsutil import write_atomic
 
         try:
@@ -322,8 +321,6 @@ class RootCache:
             pass
 
     def _refresh(self, scan: Scan, data: dict, quick: str) -> RootView:
-        import time
-
         from lorestack.core.errors import InvalidItem
         from lorestack.memory_layers.fsutil import checksum, write_atomic
         from lorestack.memory_layers.store import MemoryStore
@@ -332,6 +329,7 @@ class RootCache:
         store = MemoryStore(self.paths, self.scope, self.max_file_bytes)
         items: list[CachedItem] = []
         problems: list[str] = list(scan.skipped)
+        broken: list[list] = []  # [rel, mtime_ns, size] of each file that did not parse
         seen_ids: set[str] = set()
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
@@ -357,6 +355,7 @@ class RootCache:
                 loaded = store.parse_loaded(path, raw, note)
             except InvalidItem as exc:
                 problems.append(sealed_line(str(exc), path, self.threshold))
+                broken.append([entry.rel, entry.mtime_ns, entry.size])
                 continue
             except OSError:
                 continue  # vanished between scan and read; the next scan settles it
@@ -364,6 +363,7 @@ class RootCache:
             if item.id in seen_ids:
                 problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path,
                                              self.threshold))
+                broken.append([entry.rel, entry.mtime_ns, entry.size])
                 continue
             seen_ids.add(item.id)
             cached = self._entry(item, path, sha, entry, raw)
@@ -388,7 +388,7 @@ class RootCache:
             write_atomic(self.resident_file, json.dumps(
                 {**head, "fingerprint": scan.fingerprint, "catalog_fingerprint": scan.fingerprint,
                  "quick": quick, "full_scan_at": time.time(),
-                 "problems": problems, "resident": [vars(i) for i in resident],
+                 "problems": problems, "broken": broken, "resident": [vars(i) for i in resident],
                  "anchored": anchored},
                 ensure_ascii=False).encode("utf-8"))
         except OSError:
