@@ -6,6 +6,9 @@
   git diff that modifies a tracked file); a freeze on new things that may live in an existing
   file ("no new endpoints") still is; a freeze on *changing* ("No changes to lib/vendored/",
   "db/schema_v1/ is frozen") is met by both.
+- A shell command adds what it moves or copies *into* the folder (`mv`, `cp`, `git mv`,
+  `rsync`: the last argument) and changes what it moves *out* of it or edits in place
+  (`git mv` from it, `sed -i`).
 
 Real files, real git, the real MiniLM model; criteria confirmed as a person would."""
 
@@ -27,6 +30,8 @@ CRITERIA = {
     "helpers": ("Nothing new under lib/helpers/; put the code next to its caller", "block"),
     "vendored": ("No changes to lib/vendored/ by hand; run the vendoring script", "block"),
     "schema": ("db/schema_v1/ is frozen", "block"),
+    "archive": ("The migrations/archive/ folder is closed; never add a migration file there",
+                "block"),
 }
 
 
@@ -70,9 +75,18 @@ def _answer(store, key, raw):
         ("helpers", _patch("Update", "lib/helpers/money.py", "    return int(x * 100)"), "pass"),
         # a freeze on changing: an edit is blocked too
         ("vendored", _edit("lib/vendored/six.py", "PY3 = True"), "block"),
+        ("vendored", _bash("sed -i 's/PY2/PY3/' lib/vendored/six.py"), "block"),
         ("vendored", _edit("lib/compat.py", "PY3 = True"), "pass"),
         ("schema", _edit("db/schema_v1/users.sql", "  email_verified boolean,"), "block"),
+        ("schema", _bash("git mv db/schema_v1/orders.sql db/schema_v2/orders.sql"), "block"),
         ("schema", _bash("cat db/schema_v1/orders.sql"), "pass"),
+        # moves and copies into a folder closed to new files add; out of it they do not
+        ("archive", _bash("mv 0413_backfill.sql migrations/archive/"), "block"),
+        ("archive", _bash("cp 0413_backfill.sql migrations/archive/0413_backfill.sql"), "block"),
+        ("archive", _bash("rsync -av squashed/ migrations/archive/"), "block"),
+        ("archive", _bash("git mv migrations/archive/0001_init.sql migrations/0001_init.sql"), "pass"),
+        ("archive", _bash("mv migrations/archive/0002_users.sql migrations/"), "pass"),
+        ("archive", _bash("cp migrations/archive/0002_users.sql /tmp/"), "pass"),
     ],
 )
 def test_adding_and_changing_under_a_confirmed_freeze(store, key, raw, expected):
@@ -99,6 +113,28 @@ def test_a_git_diff_tells_a_new_file_from_an_edited_one(store, tmp_path):
     assert "lib/helpers/dates.py" not in added.existing
     got = check(mem, added, retrieval=False, llm=False)
     assert E.answer(got, ids["helpers"]) == "block"
+
+
+def test_what_a_command_does_to_a_path_it_names():
+    from lorestack.guardrail.shell_writes import shell_effect
+
+    def effect(cmd, word):
+        return shell_effect(cmd, cmd.index(word))
+
+    assert effect("mv a.sql migrations/archive/", "migrations/") == "written"
+    assert effect("mv a.sql migrations/archive/", "a.sql") == "changed"
+    assert effect("sudo cp -r out/x.png snap/ok/x.png", "snap/") == "written"
+    assert effect("sudo cp -r out/x.png snap/ok/x.png", "out/") == ""  # a copy's source: read
+    assert effect("git mv old/a.go new/a.go", "old/") == "changed"
+    assert effect("git rm -r scripts/adhoc/2024", "scripts/") == "changed"
+    assert effect("sed -i 's/a/b/' gen/x.ts", "gen/") == "changed"
+    assert effect("sed 's/a/b/' gen/x.ts", "gen/") == ""
+    assert effect("ls snap/ok/ | wc -l", "snap/") == ""
+    assert effect("grep x audit/a.log > /tmp/out.txt", "audit/") == ""
+    assert effect("echo x >> audit/a.log", "audit/") == "written"
+    assert effect("ls x && mv a.sql migrations/", "a.sql") == "changed"
+    # prose: only a redirect counts, never a verb that looks like a command
+    assert shell_effect("Install the hook into hooks/", 21, commands=False) == ""
 
 
 def test_how_the_freezes_read():

@@ -33,13 +33,12 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     paths_in_text,
 )
 from lorestack.guardrail.sentence_words import symbol_of
+from lorestack.guardrail.shell_writes import shell_effect
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
 
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
 PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
 MAX_REPORTED_NEGATIONS = 10
-# a shell redirect or command that writes the path right after it
-_WRITTEN_BY_SHELL = re.compile(r"(?:>>?|\btee(?:\s+-a)?|\btouch)\s*$")
 GATE_WINDOW = 6  # words an add/change verb may come before what it governs
 GATES: dict[str, frozenset[str]] = {
     "added": frozenset(
@@ -333,8 +332,11 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return True
     if hit.start < 0:
         return False
-    if gate in ("added", "created") and _WRITTEN_BY_SHELL.search(prepared.text, 0, hit.start):
-        return True  # `cat > x/y.py`, `tee -a x/y.py`, `touch x/y.py`: the command writes it
+    # `cat > x/y.py`, `touch x/y.py`, `mv a.sql x/`: the command writes it; `git mv x/a b`,
+    # `sed -i … x/a`: it changes it where it is (shell_writes.py)
+    effect = shell_effect(prepared.text, hit.start, commands=prepared.code)
+    if effect:
+        return effect == "written" or gate == effect
     verbs = GATES[gate]
     first = prepared.index_at(hit.start)
     tokens = prepared.tokens
@@ -397,6 +399,8 @@ def _names_folder_only(prepared: PreparedText, glob: str, hit: Hit) -> bool:
     build/") adds nothing under it; only where the folder is the destination ("add a script
     to build/") does the add verb reach inside it."""
     if prepared.change or hit.start < 0 or not glob.endswith("/**"):
+        return False
+    if shell_effect(prepared.text, hit.start, commands=prepared.code):  # `mv a.sql build/`
         return False
     if hit.quoted.rstrip("/") != glob[:-3].rstrip("/"):
         return False
