@@ -74,3 +74,28 @@ def test_bm25_answer_at_the_deadline_holds_journal_events(journal_store, silent_
     context, log = _prompt(journal_store, "which read replica do the reports use?", env)
     assert "answered with BM25 recall" in log, log  # the dense side was not ready: the path here
     assert "ORCHID-7" in context
+
+
+def test_the_bm25_answer_and_the_full_one_share_one_open_index(journal_store, monkeypatch):
+    """In-process, the BM25 answer is made first; the full pipeline searches the index it
+    opened instead of opening (tantivy, catalog) again."""
+    from lorestack.app import hooks
+    from lorestack.retrieval.index import MemoryIndex
+    from tests.conftest import LONG_HOOK_DEADLINES, model_dir
+
+    for var, value in LONG_HOOK_DEADLINES.items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model_dir()))
+    opened: list[MemoryIndex] = []
+    real = MemoryIndex.__init__
+
+    def counted(self, *a, **kw):
+        opened.append(self)
+        real(self, *a, **kw)
+
+    monkeypatch.setattr(MemoryIndex, "__init__", counted)
+    payload = json.dumps({"session_id": "shared", "cwd": str(journal_store),
+                          "prompt": "which read replica do the reports use?"})
+    run = hooks.run_hook("prompt", "claude-code", payload, root=str(journal_store))
+    assert run.ok and "ORCHID-7" in run.output
+    assert len(opened) == 1
