@@ -99,3 +99,40 @@ def test_the_bm25_answer_and_the_full_one_share_one_open_index(journal_store, mo
     run = hooks.run_hook("prompt", "claude-code", payload, root=str(journal_store))
     assert run.ok and "ORCHID-7" in run.output
     assert len(opened) == 1
+
+
+_WATCH_PRELOAD = """
+import json, sys, threading
+from lorestack.app import hooks
+seen = []
+real = hooks.prompt_context
+def watched(mem, payload, retrieval, **kw):
+    busy = any(t.name == "lorestack-preload-chromadb" for t in threading.enumerate())
+    seen.append([retrieval, busy, "chromadb" in sys.modules])
+    return real(mem, payload, retrieval, **kw)
+hooks.prompt_context = watched
+run = hooks.run_hook("prompt", "claude-code", sys.stdin.read(), root=sys.argv[1])
+print(json.dumps({"seen": seen, "ok": run.ok}))
+"""
+
+
+def test_chromadb_is_imported_only_once_the_bm25_answer_is_made(journal_store):
+    """The BM25 answer is what a cold process answers when time runs short; importing chromadb
+    on a side thread at the same time halved its speed on a loaded machine (one interpreter)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import LONG_HOOK_DEADLINES, model_dir
+
+    payload = json.dumps({"session_id": "pre", "cwd": str(journal_store),
+                          "prompt": "which read replica do the reports use?"})
+    env = {**os.environ, **LONG_HOOK_DEADLINES,
+           "LORESTACK_EMBEDDING__MODEL_DIR": str(model_dir())}
+    done = subprocess.run([sys.executable, "-c", _WATCH_PRELOAD, str(journal_store)],
+                          input=payload, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["ok"]
+    assert report["seen"][0] == ["bm25", False, False]  # made alone
+    assert report["seen"][1][0] == "default"
