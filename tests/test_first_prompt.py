@@ -74,3 +74,65 @@ def test_bm25_answer_at_the_deadline_holds_journal_events(journal_store, silent_
     context, log = _prompt(journal_store, "which read replica do the reports use?", env)
     assert "answered with BM25 recall" in log, log  # the dense side was not ready: the path here
     assert "ORCHID-7" in context
+
+
+def test_the_bm25_answer_and_the_full_one_share_one_open_index(journal_store, monkeypatch):
+    """In-process, the BM25 answer is made first; the full pipeline searches the index it
+    opened instead of opening (tantivy, catalog) again."""
+    from lorestack.app import hooks
+    from lorestack.retrieval.index import MemoryIndex
+    from tests.conftest import LONG_HOOK_DEADLINES, model_dir
+
+    for var, value in LONG_HOOK_DEADLINES.items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("LORESTACK_EMBEDDING__MODEL_DIR", str(model_dir()))
+    opened: list[MemoryIndex] = []
+    real = MemoryIndex.__init__
+
+    def counted(self, *a, **kw):
+        opened.append(self)
+        real(self, *a, **kw)
+
+    monkeypatch.setattr(MemoryIndex, "__init__", counted)
+    payload = json.dumps({"session_id": "shared", "cwd": str(journal_store),
+                          "prompt": "which read replica do the reports use?"})
+    run = hooks.run_hook("prompt", "claude-code", payload, root=str(journal_store))
+    assert run.ok and "ORCHID-7" in run.output
+    assert len(opened) == 1
+
+
+_WATCH_PRELOAD = """
+import json, sys, threading
+from lorestack.app import hooks
+seen = []
+real = hooks.prompt_context
+def watched(mem, payload, retrieval, **kw):
+    busy = any(t.name == "lorestack-preload-chromadb" for t in threading.enumerate())
+    seen.append([retrieval, busy, "chromadb" in sys.modules])
+    return real(mem, payload, retrieval, **kw)
+hooks.prompt_context = watched
+run = hooks.run_hook("prompt", "claude-code", sys.stdin.read(), root=sys.argv[1])
+print(json.dumps({"seen": seen, "ok": run.ok}))
+"""
+
+
+def test_chromadb_is_imported_only_once_the_bm25_answer_is_made(journal_store):
+    """The BM25 answer is what a cold process answers when time runs short; importing chromadb
+    on a side thread at the same time halved its speed on a loaded machine (one interpreter)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import LONG_HOOK_DEADLINES, model_dir
+
+    payload = json.dumps({"session_id": "pre", "cwd": str(journal_store),
+                          "prompt": "which read replica do the reports use?"})
+    env = {**os.environ, **LONG_HOOK_DEADLINES,
+           "LORESTACK_EMBEDDING__MODEL_DIR": str(model_dir())}
+    done = subprocess.run([sys.executable, "-c", _WATCH_PRELOAD, str(journal_store)],
+                          input=payload, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["ok"]
+    assert report["seen"][0] == ["bm25", False, False]  # made alone
+    assert report["seen"][1][0] == "default"
