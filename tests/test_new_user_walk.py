@@ -222,3 +222,20 @@ def test_a_config_saved_with_a_bom_is_read_and_set(repo):
     assert done.exit_code == 0, done.output
     assert "budget = 1500" in config.read_text("utf-8-sig")
     assert "1500" in runner.invoke(cli, ["config", "get", "loader.budget"]).output
+
+
+def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
+    """`bench generate -o gen.jsonl` then `import gen.jsonl` said "nothing to import: the
+    sources hold no events": its first line (one project, 376 kB) was cut at 200 kB before
+    the format was guessed, so it was not JSON and the file was read as a transcript."""
+    import json
+
+    events = [{"id": f"ev-long{n:05d}", "time": f"2024-06-{1 + n % 28:02d}T10:00:00",
+               "text": f"Moved service {n} to the new runner; " + "details " * 10}
+              for n in range(3000)]
+    source = tmp_path / "gen.jsonl"
+    source.write_text(json.dumps({"format": "lorestack-bench/1", "events": events}) + "\n")
+    assert source.stat().st_size > 250_000
+    result = CliRunner().invoke(cli, ["import", str(source), "--no-index", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["events"] == 3000
