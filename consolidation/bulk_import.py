@@ -286,8 +286,9 @@ def read_source(path: str | Path, fmt: str = "auto") -> list[ImportEvent]:
 
 
 def detect_format(text: str) -> str:
-    head = text[:200_000]
-    first = next((ln for ln in head.splitlines() if ln.strip()), "")
+    head, body = text[:200_000], text.lstrip()
+    end = body.find("\n")
+    first = body if end < 0 else body[:end]  # whole: a bench line runs to hundreds of kB
     try:
         obj = json.loads(first)
     except ValueError:

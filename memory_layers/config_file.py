@@ -40,7 +40,7 @@ def write_setting(path: Path, dotted: str, raw: str,
     except ValidationError as exc:
         raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
     section, _, key = dotted.partition(".")
-    text = path.read_text("utf-8") if path.exists() else ""
+    text = path.read_text("utf-8-sig") if path.exists() else ""  # a BOM (Notepad) dropped
     try:
         doc = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:

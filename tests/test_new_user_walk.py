@@ -206,3 +206,36 @@ def test_import_memory_reads_an_export_saved_with_a_bom(repo, tmp_path):
     result = CliRunner().invoke(cli, ["import-memory", str(export)])
     assert result.exit_code == 0, result.output
     assert (repo / ".memory" / "facts" / "bom.md").read_text() == text
+
+
+def test_a_config_saved_with_a_bom_is_read_and_set(repo):
+    """`.memory/config.toml` saved by Notepad (a UTF-8 BOM first) stopped every command:
+    "not valid TOML (Invalid statement (at line 1, column 1)); fix or remove the file" — on a
+    first line that looks right. Hooks already read past the BOM; commands did not."""
+    config = repo / ".memory" / "config.toml"
+    config.write_bytes(b"\xef\xbb\xbf[loader]\nbudget = 1500\n")
+    runner = CliRunner()
+    got = runner.invoke(cli, ["config", "get", "loader.budget"])
+    assert got.exit_code == 0 and "1500" in got.output, got.output
+    assert runner.invoke(cli, ["list"]).exit_code == 0
+    done = runner.invoke(cli, ["config", "set", "loader.prompt_budget", "500"])
+    assert done.exit_code == 0, done.output
+    assert "budget = 1500" in config.read_text("utf-8-sig")
+    assert "1500" in runner.invoke(cli, ["config", "get", "loader.budget"]).output
+
+
+def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
+    """`bench generate -o gen.jsonl` then `import gen.jsonl` said "nothing to import: the
+    sources hold no events": its first line (one project, 376 kB) was cut at 200 kB before
+    the format was guessed, so it was not JSON and the file was read as a transcript."""
+    import json
+
+    events = [{"id": f"ev-long{n:05d}", "time": f"2024-06-{1 + n % 28:02d}T10:00:00",
+               "text": f"Moved service {n} to the new runner; " + "details " * 10}
+              for n in range(3000)]
+    source = tmp_path / "gen.jsonl"
+    source.write_text(json.dumps({"format": "lorestack-bench/1", "events": events}) + "\n")
+    assert source.stat().st_size > 250_000
+    result = CliRunner().invoke(cli, ["import", str(source), "--no-index", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["events"] == 3000

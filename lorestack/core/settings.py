@@ -189,7 +189,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not a regular file; remove it or replace it with a TOML file")
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            data = fh.read()
+        # a BOM (Notepad) is invisible on line 1 and not TOML: read past it, as hooks do
+        return tomllib.loads(data.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
     except FileNotFoundError:
         return {}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
