@@ -96,23 +96,24 @@ def update_session(mem, session_id: str | None, change: Callable[[dict], dict | 
     from lorestack.memory_layers.fsutil import locked
 
     name = f"session-{_session_file(mem, session_id).stem}"
+    key = str(mem.primary.locks_dir / name)  # one service serves many stores
     with ExitStack() as stack:
         try:
             stack.enter_context(locked(mem.primary.locks_dir, name,
-                                       timeout=0 if name in _stuck else SESSION_LOCK_S))
+                                       timeout=0 if key in _stuck else SESSION_LOCK_S))
         except LorestackError:  # held past the wait: the lock is its holder's
-            if name not in _stuck:
+            if key not in _stuck:
                 from lorestack.core.logs import get_logger
 
                 get_logger("hooks").warning(
                     f"session {session_id}: its state file is locked by another process; "
                     "this hook's change to it is skipped")
-            _stuck.add(name)
+            _stuck.add(key)
             return False
         except OSError:
             pass
         else:
-            _stuck.discard(name)
+            _stuck.discard(key)
         new = change(load_session(mem, session_id))
         if new is not None:
             save_session(mem, session_id, new)
