@@ -239,3 +239,30 @@ def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
     result = CliRunner().invoke(cli, ["import", str(source), "--no-index", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["events"] == 3000
+
+
+def test_the_viewer_refuses_a_nul_byte_instead_of_saving_an_invisible_item(mem):
+    """A NUL byte pasted into the viewer's edit form was "saved", and the file, now binary,
+    was skipped by every reader: the item vanished from list, search, context and the viewer
+    itself ("no memory item … with id"). `remember` and `edit` refuse the same text."""
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.fsutil import checksum
+    from lorestack.memory_layers.operations import remember
+
+    written = remember(mem, "Ship on Tuesdays", "decision")
+    before = written.path.read_bytes()
+    viewer = create_app(mem, "tok-123", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        client.cookies.set("lorestack_ui_8765", "tok-123")
+        for field, value in (("body", "Ship on\x00 Fridays"), ("title", "Ship\x00 on Fridays")):
+            form = {"_token": "tok-123", "title": "Ship on Fridays", "body": "Ship on Fridays",
+                    "tags": "", "checksum": checksum(before), field: value}
+            answer = client.post(f"/items/{written.item.id}/edit", data=form)
+            assert answer.status_code == 422, (field, answer.status_code)
+            assert "NUL" in answer.text
+            assert written.path.read_bytes() == before
+    finally:
+        viewer.state.close()
