@@ -266,3 +266,21 @@ def test_the_viewer_refuses_a_nul_byte_instead_of_saving_an_invisible_item(mem):
             assert written.path.read_bytes() == before
     finally:
         viewer.state.close()
+
+
+def test_import_refuses_a_nul_byte_before_writing_anything(repo, tmp_path):
+    """A JSONL line `"type": "fact"` whose text held a NUL (`\\u0000`) was written as a fact
+    file every reader then skipped as binary (an invisible item), and an event's NUL made the
+    journal day a binary file to git; `log` and `remember` refuse the same text."""
+    import json
+
+    source = tmp_path / "events.jsonl"
+    source.write_text(
+        json.dumps({"time": "2024-03-09T09:15:00", "text": "Pinned gin at 1.9.1"}) + "\n"
+        + json.dumps({"time": "2024-03-09T09:16:00", "text": "nul \x00 here", "type": "fact"})
+        + "\n")
+    result = CliRunner().invoke(cli, ["import", str(source), "--no-index"])
+    assert result.exit_code == 1, result.output
+    assert "NUL" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    memory = repo / ".memory"
+    assert not list((memory / "journal").glob("*.md")) and not list((memory / "facts").glob("*"))
