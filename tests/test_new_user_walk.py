@@ -284,3 +284,34 @@ def test_import_refuses_a_nul_byte_before_writing_anything(repo, tmp_path):
     assert "NUL" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     memory = repo / ".memory"
     assert not list((memory / "journal").glob("*.md")) and not list((memory / "facts").glob("*"))
+
+
+def test_a_nul_byte_in_a_model_claim_never_makes_an_invisible_item(repo, fake_llm):
+    """A model reply whose claim held a NUL character (`\\u0000` in its JSON) was written as
+    the item's text: the file became binary and every reader skipped the new fact."""
+    import json
+    import re
+    from datetime import timedelta
+
+    from lorestack.consolidation.job import run_consolidation
+    from lorestack.memory_layers.memory import Memory
+    from tests.test_consolidation import BASE, seed
+
+    def responder(request):
+        prompt = request["messages"][-1]["content"]
+        events = re.findall(r"- id=(ev-[\w-]+) ", prompt)
+        if "PostgreSQL" not in prompt.split("Existing items")[0]:
+            return json.dumps({"skip": True, "reason": "nothing durable"})
+        return json.dumps({"skip": False, "cited_events": events, "confidence": 0.9,
+                           "relation": "new", "existing_id": None, "type": "decision",
+                           "claim": "The job queue runs on\x00 PostgreSQL.",
+                           "title": "Job queue\x00 on PostgreSQL"})
+
+    fake_llm(responder=responder)
+    mem = Memory.open(repo, **{"consolidation.pending_review": False})
+    seed(mem)
+    run_consolidation(mem, now=BASE + timedelta(days=6))
+    loaded = mem.load_items()
+    assert not loaded.problems, loaded.problems
+    titles = [li.item.title for li in loaded.items]
+    assert "Job queue on PostgreSQL" in titles, titles
