@@ -315,3 +315,27 @@ def test_a_nul_byte_in_a_model_claim_never_makes_an_invisible_item(repo, fake_ll
     assert not loaded.problems, loaded.problems
     titles = [li.item.title for li in loaded.items]
     assert "Job queue on PostgreSQL" in titles, titles
+
+
+def test_the_viewer_names_its_own_redact_box_not_the_cli_flag(mem):
+    """A secret typed into the viewer's edit form was refused with "… or pass --redact to
+    store it with the secret replaced": a command-line flag; the form has a checkbox."""
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.fsutil import checksum
+    from lorestack.memory_layers.operations import remember
+
+    written = remember(mem, "Ship on Tuesdays", "decision")
+    viewer = create_app(mem, "tok-123", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        client.cookies.set("lorestack_ui_8765", "tok-123")
+        form = {"_token": "tok-123", "title": "Ship on Tuesdays", "tags": "",
+                "body": "deploy token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+                "checksum": checksum(written.path.read_bytes())}
+        answer = client.post(f"/items/{written.item.id}/edit", data=form)
+        assert answer.status_code == 422 and "looks like it contains a secret" in answer.text
+        assert "--redact" not in answer.text and "store secrets redacted" in answer.text
+    finally:
+        viewer.state.close()

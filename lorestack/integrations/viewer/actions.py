@@ -102,7 +102,10 @@ def _edit(request: Request, form: dict[str, list[str]]):
         store.update(LoadedItem(current.item, current.path, expected), new)
     except ConcurrentEdit:
         return _item_again(request, summary, load_current(state, summary), values, conflict=True)
-    except (SecretDetected, InputRejected) as exc:
+    except SecretDetected as exc:  # the form's checkbox, not the CLI's --redact
+        error = f'{exc.refusal()} Remove it, or tick "store secrets redacted" and save again.'
+        return _item_again(request, summary, current, values, error=error, status=422)
+    except InputRejected as exc:
         return _item_again(request, summary, current, values, error=str(exc), status=422)
     state.inventory.refresh(paths=[current.path])
     return redirect(request, f"/items/{item_id}", f"saved {item_id} ({current.path.name})")
