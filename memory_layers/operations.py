@@ -401,7 +401,9 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             continue
         items.append(it)
         paths[it.id] = li.path
-    if include_events and mem.journal and (item_type in (None, "event")) and layer in (None, "L3"):
+    # the journal's events are all active (a forgotten one has left it for archive/events/)
+    if (include_events and mem.journal and item_type in (None, "event") and layer in (None, "L3")
+            and status in (None, "active")):
         journal = mem.journal.read_all()
         loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
         for ev in journal.events:

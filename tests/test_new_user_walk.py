@@ -339,3 +339,20 @@ def test_the_viewer_names_its_own_redact_box_not_the_cli_flag(mem):
         assert "--redact" not in answer.text and "store secrets redacted" in answer.text
     finally:
         viewer.state.close()
+
+
+def test_listing_archived_events_does_not_show_the_live_journal(repo):
+    """`list --type event --status archived` listed every live journal event (as active) and
+    none of those `forget` had archived: the status was not applied to events."""
+    import json
+
+    runner = CliRunner()
+    kept = runner.invoke(cli, ["log", "moved the export to the nightly job", "--json"])
+    gone = runner.invoke(cli, ["log", "typo entry", "--json"])
+    kept_id, gone_id = json.loads(kept.stdout)["id"], json.loads(gone.stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone_id, "--reason", "typo"]).exit_code == 0
+    archived = runner.invoke(cli, ["list", "--type", "event", "--status", "archived", "--json"])
+    assert archived.exit_code == 0, archived.output
+    assert kept_id not in archived.stdout
+    active = runner.invoke(cli, ["list", "--type", "event", "--json"])
+    assert kept_id in active.stdout and gone_id not in active.stdout
