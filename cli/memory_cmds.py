@@ -228,6 +228,9 @@ def show(ctx, item_id, as_json):
         else:
             click.echo(f"{event.id} · {event.kind} · {event.time.isoformat()} ({humanize_age(event.time)})")
             click.echo(event.text)
+            reason = (event.model_extra or {}).get("archived_reason")
+            if reason:  # forgotten: kept in archive/events/, not in the journal
+                click.echo(f"forgotten ({reason}); kept in archive/events/")
         return
     if as_json:
         emit_json({**found.item, "path": found.path})

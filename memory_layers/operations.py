@@ -434,9 +434,10 @@ def show(mem: Memory, item_id: str, *, redact: bool = False):
     try:
         loaded = mem.get(item_id)
     except ItemNotFound:
+        from lorestack.memory_layers.event_archive import find_archived_event as gone
         from lorestack.memory_layers.event_archive import find_event, sealed_event
 
-        found = find_event(mem, item_id)  # by full, sealed or short id
+        found = find_event(mem, item_id) or gone(mem, item_id)  # forgotten: in the archive
         if found is not None:
             return sealed_event(mem, found.event) if redact else found.event
         raise

@@ -356,3 +356,21 @@ def test_listing_archived_events_does_not_show_the_live_journal(repo):
     assert kept_id not in archived.stdout
     active = runner.invoke(cli, ["list", "--type", "event", "--json"])
     assert kept_id in active.stdout and gone_id not in active.stdout
+
+
+def test_a_forgotten_event_can_still_be_shown(repo):
+    """`forget ev-…` says "archived ev-… → archive/events/<day>.md", and then `show ev-…`
+    said "no memory item or event with id …": a forgotten item can be shown, an event could
+    not, although it is kept."""
+    import json
+
+    runner = CliRunner()
+    gone = json.loads(runner.invoke(cli, ["log", "typo entry", "--json"]).stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone, "--reason", "typo"]).exit_code == 0
+    shown = runner.invoke(cli, ["show", gone, "--json"])
+    assert shown.exit_code == 0, shown.output
+    event = json.loads(shown.stdout)
+    assert event["id"] == gone and event["text"] == "typo entry"
+    assert event["archived_reason"] == "typo"
+    text = runner.invoke(cli, ["show", gone])
+    assert "forgotten (typo)" in text.output, text.output
