@@ -175,9 +175,9 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
                 "a criterion must be decidable; missing: " + "; ".join(missing)
                 + " (write the rule as a sentence, or give --forbid / --require terms)"
             )
-        bad = spec.regex_problems()
+        bad = spec.blank_terms() or [f"{p} (Python syntax)" for p in spec.regex_problems()]
         if bad:
-            raise CriterionNotDecidable("; ".join(bad) + " (/regex/ terms use Python syntax)")
+            raise CriterionNotDecidable("; ".join(bad))
         criterion = spec
     item = build_item(text, item_type, title=title, tags=tags, scope=scope,
                       confidence=confidence, importance=importance, source=source,

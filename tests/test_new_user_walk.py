@@ -374,3 +374,27 @@ def test_a_forgotten_event_can_still_be_shown(repo):
     assert event["archived_reason"] == "typo"
     text = runner.invoke(cli, ["show", gone])
     assert "forgotten (typo)" in text.output, text.output
+
+
+def test_an_empty_criterion_term_is_refused_not_stored(repo):
+    """`criteria edit ID --forbid ""` replaced the rule's terms with one empty string: the
+    file said `forbid: ['']`, `check` read it as no terms at all, and the rule the user had
+    typed (forbid cron) was gone without a word; `remember --keyword ""` stored one too."""
+    import json
+
+    runner = CliRunner()
+    made = runner.invoke(cli, ["remember", "No cron jobs for one-off tasks", "--type",
+                               "criterion", "--keyword", "one-off", "--forbid", "cron",
+                               "--verdict", "block", "--json"])
+    item = json.loads(made.stdout)["item"]
+    path = repo / ".memory" / "criteria" / "no-cron-jobs-for-one-off-tasks.md"
+    before = path.read_bytes()
+    for flag in ("--forbid", "--keyword", "--require", "--unless", "--topic"):
+        result = runner.invoke(cli, ["criteria", "edit", item["id"], flag, " "])
+        assert result.exit_code == 1, (flag, result.output)
+        assert "empty" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert path.read_bytes() == before
+    result = runner.invoke(cli, ["remember", "No eval in the parser", "--type", "criterion",
+                                 "--forbid", "eval", "--keyword", ""])
+    assert result.exit_code == 1 and "empty" in result.stderr, result.output
+    assert not (repo / ".memory" / "criteria" / "no-eval-in-the-parser.md").exists()
