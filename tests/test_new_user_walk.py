@@ -398,3 +398,13 @@ def test_an_empty_criterion_term_is_refused_not_stored(repo):
                                  "--forbid", "eval", "--keyword", ""])
     assert result.exit_code == 1 and "empty" in result.stderr, result.output
     assert not (repo / ".memory" / "criteria" / "no-eval-in-the-parser.md").exists()
+
+
+def test_an_empty_about_says_what_is_missing(repo):
+    """`remember … --about ""` answered "Error: : no such file in /…": a message that starts
+    with the empty path it could not find."""
+    result = CliRunner().invoke(cli, ["remember", "The parser is hand-written", "--type",
+                                      "fact", "--about", " "])
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip()
+    assert "empty" in line and not line.startswith("Error: :") and "--about" in line, line
