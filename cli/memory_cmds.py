@@ -41,6 +41,9 @@ def init(ctx, global_: bool, as_json: bool):
         emit_json(result)
         return
     click.echo(f"memory at {result.root}")
+    if result.above is not None:
+        click.echo(f"note: {result.above} is the memory of the folders above; commands run in "
+                   f"{result.root.parent} and below now use this one instead", err=True)
     card = "profile.md" if global_ else "project.md"
     if result.card_written:
         click.echo(f"drafted {card}: review and edit it")

@@ -408,3 +408,21 @@ def test_an_empty_about_says_what_is_missing(repo):
     assert result.exit_code == 1, result.output
     line = result.stderr.strip()
     assert "empty" in line and not line.startswith("Error: :") and "--about" in line, line
+
+
+def test_init_in_a_subfolder_says_it_hides_the_memory_above(repo, monkeypatch):
+    """`lorestack init` run in `src/` of a repository that has `.memory/` at its top made a
+    second, empty memory there without a word: from then on every command and session started
+    under `src/` used it, and the project's memory seemed gone."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["remember", "The parser is hand-written"]).exit_code == 0
+    sub = repo / "src"
+    sub.mkdir()
+    monkeypatch.chdir(sub)
+    result = runner.invoke(cli, ["init"])
+    assert result.exit_code == 0, result.output
+    assert str(repo / ".memory") in result.stderr and "src" in result.stderr, result.stderr
+    again = runner.invoke(cli, ["init"])  # the same note each time: it still hides it
+    assert str(repo / ".memory") in again.stderr
+    top = CliRunner().invoke(cli, ["--root", str(repo), "init"])
+    assert top.stderr.strip() == "", top.stderr
