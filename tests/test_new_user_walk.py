@@ -426,3 +426,13 @@ def test_init_in_a_subfolder_says_it_hides_the_memory_above(repo, monkeypatch):
     assert str(repo / ".memory") in again.stderr
     top = CliRunner().invoke(cli, ["--root", str(repo), "init"])
     assert top.stderr.strip() == "", top.stderr
+
+
+def test_config_set_takes_a_negative_value_as_the_value(repo):
+    """`config set loader.budget -5` said "No such option '-5'" (click read the value as an
+    option); the value is checked like any other and refused naming the setting."""
+    result = CliRunner().invoke(cli, ["config", "set", "loader.budget", "-5"])
+    assert result.exit_code == 1, result.output
+    assert "loader.budget" in result.stderr and "No such option" not in result.stderr
+    assert not (repo / ".memory" / "config.toml").exists() or "-5" not in (
+        repo / ".memory" / "config.toml").read_text()
