@@ -58,7 +58,7 @@ def config_get(ctx, key, as_json):
         click.echo(f"(from {source})", err=True)
 
 
-@config.command("set")
+@config.command("set", context_settings={"ignore_unknown_options": True})  # `-5` is a value
 @click.argument("key")
 @click.argument("value")
 @click.option("--global", "global_", is_flag=True,

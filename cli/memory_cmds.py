@@ -41,6 +41,9 @@ def init(ctx, global_: bool, as_json: bool):
         emit_json(result)
         return
     click.echo(f"memory at {result.root}")
+    if result.above is not None:
+        click.echo(f"note: {result.above} is the memory of the folders above; commands run in "
+                   f"{result.root.parent} and below now use this one instead", err=True)
     card = "profile.md" if global_ else "project.md"
     if result.card_written:
         click.echo(f"drafted {card}: review and edit it")
@@ -228,6 +231,9 @@ def show(ctx, item_id, as_json):
         else:
             click.echo(f"{event.id} · {event.kind} · {event.time.isoformat()} ({humanize_age(event.time)})")
             click.echo(event.text)
+            reason = (event.model_extra or {}).get("archived_reason")
+            if reason:  # forgotten: kept in archive/events/, not in the journal
+                click.echo(f"forgotten ({reason}); kept in archive/events/")
         return
     if as_json:
         emit_json({**found.item, "path": found.path})

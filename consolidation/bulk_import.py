@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 from lorestack.core import legacy
 from lorestack.core.clients import transcript_clients
 from lorestack.core.errors import LorestackError
-from lorestack.memory_layers.input_check import read_text_file
+from lorestack.memory_layers.input_check import check_input_text, read_text_file
 from lorestack.memory_layers.models import ITEM_TYPES, ItemType
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
@@ -45,7 +45,6 @@ JSONL_FIELDS = ('a line holds "time" (ISO 8601) and "text", and may hold "id", "
                 'discussion, rejected, todo, blocker, decision, note), "type" (fact, decision, '
                 'caveat, preference, criterion; default event), "session", "speaker", "tags", '
                 '"title"')
-_ITEM_TYPES = ITEM_TYPES
 _ALIASES = {"time": ("timestamp", "date", "datetime", "created", "created_at", "ts", "when"),
             "text": ("message", "content", "body", "note", "msg", "summary")}
 
@@ -78,9 +77,9 @@ class ImportEvent(BaseModel):
         if not isinstance(data, dict):
             return data
         given = data.get("type")
-        if isinstance(given, str) and given in EVENT_KINDS and given not in _ITEM_TYPES:
+        if isinstance(given, str) and given in EVENT_KINDS and given not in ITEM_TYPES:
             raise ValueError(f'"type": "{given}" is an event kind: write "kind": "{given}" '
-                             f'("type" is one of {", ".join(_ITEM_TYPES)})')
+                             f'("type" is one of {", ".join(ITEM_TYPES)})')
         kind = data.get("kind")
         if kind is not None and kind not in EVENT_KINDS:
             raise ValueError(f'"kind": "{kind}" is not an event kind ({", ".join(EVENT_KINDS)})')
@@ -440,6 +439,8 @@ def import_files(
     events: list[ImportEvent] = []
     for path in paths:
         events.extend(read_source(path, fmt))
+    for e in events:  # as `log` refuses them, before anything is written (NUL: a binary file)
+        check_input_text(e.text, where=f"the text of {e.id or e.time.isoformat()}")
     if not events:
         broken = next(filter(None, (_broken_json_line(Path(p)) for p in paths)), None)
         raise ImportError_(f"nothing to import: {broken}" if broken

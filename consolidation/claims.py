@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lorestack.consolidation.cluster import Cluster
 from lorestack.core.errors import LLMError, LorestackError
@@ -27,6 +27,9 @@ from lorestack.core.errors import LLMError, LorestackError
 ClaimType = Literal["fact", "decision", "caveat", "preference"]
 Relation = Literal["new", "agrees", "conflicts"]
 
+# control characters a model may emit; a NUL written into an item makes its file binary, and
+# every reader then skips it (the claim would be an invisible item)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CAVEAT_CUE = re.compile(r"\b(?:never|don'?t|do not|avoid|must not|careful)\b", re.IGNORECASE)
 _PREFERENCE_CUE = re.compile(r"\b(?:i prefer|i like|i'd rather|i want you to|please always)\b", re.IGNORECASE)
 # journal material only: what is being done, still to do, or in the way never becomes a
@@ -99,6 +102,11 @@ class ClaimReply(BaseModel):
     cited_events: list[str] = Field(default_factory=list)
     relation: Relation = "new"
     existing_id: str | None = None
+
+    @field_validator("claim", "title", "reason")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        return _CONTROL.sub("", value)
 
     @model_validator(mode="after")
     def _complete(self):

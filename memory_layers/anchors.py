@@ -340,6 +340,8 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
 def _said_specs(mem, about: list[str]) -> list[str]:
     """The anchors as the user gave them, after the secret guard: a path or symbol is written
     into the item file like its text, and a redacted path names no code, so it is refused."""
+    if any(not s.strip() for s in about):
+        raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
     return [str(parse(mem.guard(s, redact=False, where="about"))) for s in about]
 
 

@@ -110,6 +110,28 @@ def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
     return None
 
 
+def find_archived_event(mem, event_id: str) -> FoundEvent | None:
+    """A forgotten event, by its full id (or its sealed form), from archive/events/: `forget`
+    names where it went, so `show` must still find it there."""
+    from lorestack.memory_layers.journal import parse_journal_text
+
+    project, wanted = mem.project, event_id.strip()
+    folder = project.archive_dir / ARCHIVE_FOLDER if project is not None else None
+    if folder is None or not folder.is_dir() or "-" not in wanted:
+        return None
+    for path in sorted(folder.glob("*.md"), reverse=True):
+        try:
+            text = path.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        if wanted not in text and not is_sealed(wanted):
+            continue
+        for event in parse_journal_text(text, path).events:
+            if event.id == wanted or (is_sealed(wanted) and seals(event.id, wanted)):
+                return FoundEvent(event, path)
+    return None
+
+
 def archive_event(mem, event_id: str, reason: str) -> Path:
     """Move one event out of the journal into archive/events/<day>.md. Returns the archive."""
     if not reason or not reason.strip():

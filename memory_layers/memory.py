@@ -34,6 +34,7 @@ class InitResult:
     created: list[Path] = field(default_factory=list)
     card_written: bool = False
     card_kept: bool = False
+    above: Path | None = None  # a memory in a parent folder, which this one hides below it
 
 
 class Memory:
@@ -118,7 +119,7 @@ class Memory:
             directory = directory.resolve()
             paths = MemoryPaths(directory if directory.name == ".memory" else directory / ".memory")
         store = MemoryStore(paths, "global" if global_ else "project")
-        result = InitResult(root=paths.root)
+        result = InitResult(root=paths.root, above=None if global_ else _memory_above(paths))
         result.created = store.ensure_layout()
         target = paths.profile if global_ else paths.project_card
         if target.exists():
@@ -216,3 +217,15 @@ class Memory:
 
 
 __all__ = ["Memory", "InitResult"]
+
+
+def _memory_above(paths: MemoryPaths) -> Path | None:
+    """The `.memory` of a parent folder, if any: every command run below this folder will use
+    the new memory instead of it (as git does with a nested repository)."""
+    from lorestack.core.errors import MemoryRootNotFound
+    from lorestack.core.paths import find_project_root
+
+    try:
+        return find_project_root(start=paths.repo_dir.parent, explicit="")
+    except MemoryRootNotFound:
+        return None

@@ -126,6 +126,16 @@ class CriterionSpec(BaseModel):
             missing.append("a condition (condition text, forbid or require terms)")
         return missing
 
+    def blank_terms(self) -> list[str]:
+        """Parts given an empty term (`--forbid ""`): stored, it matched nothing and silently
+        replaced the terms the user had typed."""
+        parts = {"forbid": self.forbid, "require": self.require, "unless": self.unless,
+                 "keyword": self.applies_to.keywords, "topic": self.applies_to.topics,
+                 "applies-path": self.applies_to.paths}
+        return [f"an empty --{name} term: give a word or phrase (--clear-terms drops the "
+                "forbid/require/unless terms)" for name, terms in parts.items()
+                if any(not t.strip() for t in terms)]
+
     def regex_problems(self) -> list[str]:
         """`/regex/` terms that do not compile (each named with the error)."""
         problems = []

@@ -175,9 +175,9 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
                 "a criterion must be decidable; missing: " + "; ".join(missing)
                 + " (write the rule as a sentence, or give --forbid / --require terms)"
             )
-        bad = spec.regex_problems()
+        bad = spec.blank_terms() or [f"{p} (Python syntax)" for p in spec.regex_problems()]
         if bad:
-            raise CriterionNotDecidable("; ".join(bad) + " (/regex/ terms use Python syntax)")
+            raise CriterionNotDecidable("; ".join(bad))
         criterion = spec
     item = build_item(text, item_type, title=title, tags=tags, scope=scope,
                       confidence=confidence, importance=importance, source=source,
@@ -401,7 +401,9 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             continue
         items.append(it)
         paths[it.id] = li.path
-    if include_events and mem.journal and (item_type in (None, "event")) and layer in (None, "L3"):
+    # the journal's events are all active (a forgotten one has left it for archive/events/)
+    if (include_events and mem.journal and item_type in (None, "event") and layer in (None, "L3")
+            and status in (None, "active")):
         journal = mem.journal.read_all()
         loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
         for ev in journal.events:
@@ -432,9 +434,10 @@ def show(mem: Memory, item_id: str, *, redact: bool = False):
     try:
         loaded = mem.get(item_id)
     except ItemNotFound:
+        from lorestack.memory_layers.event_archive import find_archived_event as gone
         from lorestack.memory_layers.event_archive import find_event, sealed_event
 
-        found = find_event(mem, item_id)  # by full, sealed or short id
+        found = find_event(mem, item_id) or gone(mem, item_id)  # forgotten: in the archive
         if found is not None:
             return sealed_event(mem, found.event) if redact else found.event
         raise

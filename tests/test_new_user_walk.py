@@ -239,3 +239,200 @@ def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
     result = CliRunner().invoke(cli, ["import", str(source), "--no-index", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["events"] == 3000
+
+
+def test_the_viewer_refuses_a_nul_byte_instead_of_saving_an_invisible_item(mem):
+    """A NUL byte pasted into the viewer's edit form was "saved", and the file, now binary,
+    was skipped by every reader: the item vanished from list, search, context and the viewer
+    itself ("no memory item … with id"). `remember` and `edit` refuse the same text."""
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.fsutil import checksum
+    from lorestack.memory_layers.operations import remember
+
+    written = remember(mem, "Ship on Tuesdays", "decision")
+    before = written.path.read_bytes()
+    viewer = create_app(mem, "tok-123", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        client.cookies.set("lorestack_ui_8765", "tok-123")
+        for field, value in (("body", "Ship on\x00 Fridays"), ("title", "Ship\x00 on Fridays")):
+            form = {"_token": "tok-123", "title": "Ship on Fridays", "body": "Ship on Fridays",
+                    "tags": "", "checksum": checksum(before), field: value}
+            answer = client.post(f"/items/{written.item.id}/edit", data=form)
+            assert answer.status_code == 422, (field, answer.status_code)
+            assert "NUL" in answer.text
+            assert written.path.read_bytes() == before
+    finally:
+        viewer.state.close()
+
+
+def test_import_refuses_a_nul_byte_before_writing_anything(repo, tmp_path):
+    """A JSONL line `"type": "fact"` whose text held a NUL (`\\u0000`) was written as a fact
+    file every reader then skipped as binary (an invisible item), and an event's NUL made the
+    journal day a binary file to git; `log` and `remember` refuse the same text."""
+    import json
+
+    source = tmp_path / "events.jsonl"
+    source.write_text(
+        json.dumps({"time": "2024-03-09T09:15:00", "text": "Pinned gin at 1.9.1"}) + "\n"
+        + json.dumps({"time": "2024-03-09T09:16:00", "text": "nul \x00 here", "type": "fact"})
+        + "\n")
+    result = CliRunner().invoke(cli, ["import", str(source), "--no-index"])
+    assert result.exit_code == 1, result.output
+    assert "NUL" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    memory = repo / ".memory"
+    assert not list((memory / "journal").glob("*.md")) and not list((memory / "facts").glob("*"))
+
+
+def test_a_nul_byte_in_a_model_claim_never_makes_an_invisible_item(repo, fake_llm):
+    """A model reply whose claim held a NUL character (`\\u0000` in its JSON) was written as
+    the item's text: the file became binary and every reader skipped the new fact."""
+    import json
+    import re
+    from datetime import timedelta
+
+    from lorestack.consolidation.job import run_consolidation
+    from lorestack.memory_layers.memory import Memory
+    from tests.test_consolidation import BASE, seed
+
+    def responder(request):
+        prompt = request["messages"][-1]["content"]
+        events = re.findall(r"- id=(ev-[\w-]+) ", prompt)
+        if "PostgreSQL" not in prompt.split("Existing items")[0]:
+            return json.dumps({"skip": True, "reason": "nothing durable"})
+        return json.dumps({"skip": False, "cited_events": events, "confidence": 0.9,
+                           "relation": "new", "existing_id": None, "type": "decision",
+                           "claim": "The job queue runs on\x00 PostgreSQL.",
+                           "title": "Job queue\x00 on PostgreSQL"})
+
+    fake_llm(responder=responder)
+    mem = Memory.open(repo, **{"consolidation.pending_review": False})
+    seed(mem)
+    run_consolidation(mem, now=BASE + timedelta(days=6))
+    loaded = mem.load_items()
+    assert not loaded.problems, loaded.problems
+    titles = [li.item.title for li in loaded.items]
+    assert "Job queue on PostgreSQL" in titles, titles
+
+
+def test_the_viewer_names_its_own_redact_box_not_the_cli_flag(mem):
+    """A secret typed into the viewer's edit form was refused with "… or pass --redact to
+    store it with the secret replaced": a command-line flag; the form has a checkbox."""
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.fsutil import checksum
+    from lorestack.memory_layers.operations import remember
+
+    written = remember(mem, "Ship on Tuesdays", "decision")
+    viewer = create_app(mem, "tok-123", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765", follow_redirects=False)
+        client.cookies.set("lorestack_ui_8765", "tok-123")
+        form = {"_token": "tok-123", "title": "Ship on Tuesdays", "tags": "",
+                "body": "deploy token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+                "checksum": checksum(written.path.read_bytes())}
+        answer = client.post(f"/items/{written.item.id}/edit", data=form)
+        assert answer.status_code == 422 and "looks like it contains a secret" in answer.text
+        assert "--redact" not in answer.text and "store secrets redacted" in answer.text
+    finally:
+        viewer.state.close()
+
+
+def test_listing_archived_events_does_not_show_the_live_journal(repo):
+    """`list --type event --status archived` listed every live journal event (as active) and
+    none of those `forget` had archived: the status was not applied to events."""
+    import json
+
+    runner = CliRunner()
+    kept = runner.invoke(cli, ["log", "moved the export to the nightly job", "--json"])
+    gone = runner.invoke(cli, ["log", "typo entry", "--json"])
+    kept_id, gone_id = json.loads(kept.stdout)["id"], json.loads(gone.stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone_id, "--reason", "typo"]).exit_code == 0
+    archived = runner.invoke(cli, ["list", "--type", "event", "--status", "archived", "--json"])
+    assert archived.exit_code == 0, archived.output
+    assert kept_id not in archived.stdout
+    active = runner.invoke(cli, ["list", "--type", "event", "--json"])
+    assert kept_id in active.stdout and gone_id not in active.stdout
+
+
+def test_a_forgotten_event_can_still_be_shown(repo):
+    """`forget ev-…` says "archived ev-… → archive/events/<day>.md", and then `show ev-…`
+    said "no memory item or event with id …": a forgotten item can be shown, an event could
+    not, although it is kept."""
+    import json
+
+    runner = CliRunner()
+    gone = json.loads(runner.invoke(cli, ["log", "typo entry", "--json"]).stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone, "--reason", "typo"]).exit_code == 0
+    shown = runner.invoke(cli, ["show", gone, "--json"])
+    assert shown.exit_code == 0, shown.output
+    event = json.loads(shown.stdout)
+    assert event["id"] == gone and event["text"] == "typo entry"
+    assert event["archived_reason"] == "typo"
+    text = runner.invoke(cli, ["show", gone])
+    assert "forgotten (typo)" in text.output, text.output
+
+
+def test_an_empty_criterion_term_is_refused_not_stored(repo):
+    """`criteria edit ID --forbid ""` replaced the rule's terms with one empty string: the
+    file said `forbid: ['']`, `check` read it as no terms at all, and the rule the user had
+    typed (forbid cron) was gone without a word; `remember --keyword ""` stored one too."""
+    import json
+
+    runner = CliRunner()
+    made = runner.invoke(cli, ["remember", "No cron jobs for one-off tasks", "--type",
+                               "criterion", "--keyword", "one-off", "--forbid", "cron",
+                               "--verdict", "block", "--json"])
+    item = json.loads(made.stdout)["item"]
+    path = repo / ".memory" / "criteria" / "no-cron-jobs-for-one-off-tasks.md"
+    before = path.read_bytes()
+    for flag in ("--forbid", "--keyword", "--require", "--unless", "--topic"):
+        result = runner.invoke(cli, ["criteria", "edit", item["id"], flag, " "])
+        assert result.exit_code == 1, (flag, result.output)
+        assert "empty" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert path.read_bytes() == before
+    result = runner.invoke(cli, ["remember", "No eval in the parser", "--type", "criterion",
+                                 "--forbid", "eval", "--keyword", ""])
+    assert result.exit_code == 1 and "empty" in result.stderr, result.output
+    assert not (repo / ".memory" / "criteria" / "no-eval-in-the-parser.md").exists()
+
+
+def test_an_empty_about_says_what_is_missing(repo):
+    """`remember … --about ""` answered "Error: : no such file in /…": a message that starts
+    with the empty path it could not find."""
+    result = CliRunner().invoke(cli, ["remember", "The parser is hand-written", "--type",
+                                      "fact", "--about", " "])
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip()
+    assert "empty" in line and not line.startswith("Error: :") and "--about" in line, line
+
+
+def test_init_in_a_subfolder_says_it_hides_the_memory_above(repo, monkeypatch):
+    """`lorestack init` run in `src/` of a repository that has `.memory/` at its top made a
+    second, empty memory there without a word: from then on every command and session started
+    under `src/` used it, and the project's memory seemed gone."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["remember", "The parser is hand-written"]).exit_code == 0
+    sub = repo / "src"
+    sub.mkdir()
+    monkeypatch.chdir(sub)
+    result = runner.invoke(cli, ["init"])
+    assert result.exit_code == 0, result.output
+    assert str(repo / ".memory") in result.stderr and "src" in result.stderr, result.stderr
+    again = runner.invoke(cli, ["init"])  # the same note each time: it still hides it
+    assert str(repo / ".memory") in again.stderr
+    top = CliRunner().invoke(cli, ["--root", str(repo), "init"])
+    assert top.stderr.strip() == "", top.stderr
+
+
+def test_config_set_takes_a_negative_value_as_the_value(repo):
+    """`config set loader.budget -5` said "No such option '-5'" (click read the value as an
+    option); the value is checked like any other and refused naming the setting."""
+    result = CliRunner().invoke(cli, ["config", "set", "loader.budget", "-5"])
+    assert result.exit_code == 1, result.output
+    assert "loader.budget" in result.stderr and "No such option" not in result.stderr
+    assert not (repo / ".memory" / "config.toml").exists() or "-5" not in (
+        repo / ".memory" / "config.toml").read_text()

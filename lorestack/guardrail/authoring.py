@@ -79,8 +79,8 @@ def edit_criterion(
     missing = spec.missing_parts()
     if missing:
         raise LorestackError(f"criterion {item_id} would not be decidable: missing {missing[0]}")
-    if spec.regex_problems():
-        raise LorestackError("; ".join(spec.regex_problems()))
+    if spec.blank_terms() or spec.regex_problems():
+        raise LorestackError("; ".join(spec.blank_terms() or spec.regex_problems()))
     item = _guard_item(mem, item, None)
     mem.store_for(item.scope).update(loaded, item)
     return EditedCriterion(item, loaded.path, drafted)

@@ -14,9 +14,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from lorestack.core.errors import ConcurrentEdit, LorestackError, SecretDetected
+from lorestack.core.errors import ConcurrentEdit, InputRejected, LorestackError, SecretDetected
 from lorestack.integrations.viewer.app import redirect, render
 from lorestack.integrations.viewer.state import ViewerState
+from lorestack.memory_layers.input_check import check_input_text
 from lorestack.memory_layers.sealed_names import seal, seal_path
 
 SPECIAL_IDS = ("project", "profile")
@@ -86,6 +87,10 @@ def _edit(request: Request, form: dict[str, list[str]]):
     if not title:
         return _item_again(request, summary, current, values, error="the title cannot be empty")
     try:
+        # as `remember` refuses them: a NUL byte would save a file every reader skips as
+        # binary (no size limit here: a long item written by hand stays editable)
+        for text, where in ((title, "the title"), (body, "the text")):
+            check_input_text(text, where=where)
         data = current.item.frontmatter()
         data.update(
             title=state.mem.guard(title, redact=redact, where="title"),
@@ -97,7 +102,10 @@ def _edit(request: Request, form: dict[str, list[str]]):
         store.update(LoadedItem(current.item, current.path, expected), new)
     except ConcurrentEdit:
         return _item_again(request, summary, load_current(state, summary), values, conflict=True)
-    except SecretDetected as exc:
+    except SecretDetected as exc:  # the form's checkbox, not the CLI's --redact
+        error = f'{exc.refusal()} Remove it, or tick "store secrets redacted" and save again.'
+        return _item_again(request, summary, current, values, error=error, status=422)
+    except InputRejected as exc:
         return _item_again(request, summary, current, values, error=str(exc), status=422)
     state.inventory.refresh(paths=[current.path])
     return redirect(request, f"/items/{item_id}", f"saved {item_id} ({current.path.name})")
