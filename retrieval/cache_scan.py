@@ -77,10 +77,13 @@ def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Sca
 def restated(root, broken: list) -> bool:
     """Whether a file that failed to parse at the last scan ([rel, mtime_ns, size] each) has
     changed or gone since: mended in place, it must not stay "unreadable" (and out of the
-    catalog) until the periodic full scan."""
+    catalog) until the periodic full scan. A name holding a key is kept sealed (derived files
+    never hold one) and found again by its seal."""
+    from lorestack.memory_layers.sealed_names import unseal_path
+
     for rel, mtime_ns, size in broken:
         try:
-            st = os.stat(os.path.join(root, rel))
+            st = os.stat(unseal_path(os.path.join(str(root), rel)))
         except OSError:
             return True
         if (st.st_mtime_ns, st.st_size) != (mtime_ns, size):

@@ -329,7 +329,7 @@ class RootCache:
         store = MemoryStore(self.paths, self.scope, self.max_file_bytes)
         items: list[CachedItem] = []
         problems: list[str] = list(scan.skipped)
-        broken: list[list] = []  # [rel, mtime_ns, size] of each file that did not parse
+        broken: list[list] = []  # [rel (sealed), mtime_ns, size] of each file that did not parse
         seen_ids: set[str] = set()
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
@@ -355,7 +355,7 @@ class RootCache:
                 loaded = store.parse_loaded(path, raw, note)
             except InvalidItem as exc:
                 problems.append(sealed_line(str(exc), path, self.threshold))
-                broken.append([entry.rel, entry.mtime_ns, entry.size])
+                broken.append([seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size])
                 continue
             except OSError:
                 continue  # vanished between scan and read; the next scan settles it
@@ -363,7 +363,7 @@ class RootCache:
             if item.id in seen_ids:
                 problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path,
                                              self.threshold))
-                broken.append([entry.rel, entry.mtime_ns, entry.size])
+                broken.append([seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size])
                 continue
             seen_ids.add(item.id)
             cached = self._entry(item, path, sha, entry, raw)

@@ -436,3 +436,28 @@ def test_config_set_takes_a_negative_value_as_the_value(repo):
     assert "loader.budget" in result.stderr and "No such option" not in result.stderr
     assert not (repo / ".memory" / "config.toml").exists() or "-5" not in (
         repo / ".memory" / "config.toml").read_text()
+
+
+def test_a_broken_file_named_after_a_key_is_remembered_sealed_and_found_when_mended(repo):
+    """The cache remembers which files did not parse, so one mended in place is read at once;
+    a file named after a key (typed by hand) must be remembered sealed — no derived file holds
+    a key — and still be found again by its seal when it is mended."""
+    import os
+
+    key = "ghp_" + "q7W2e9R4t6Y1u3I5o8P0a2S4d6F8g1H3j5K7"
+    runner = CliRunner()
+    path = repo / ".memory" / "facts" / f"note-{key}.md"
+    good = "---\nid: fact-lexer01\ntype: fact\ntitle: The lexer is generated\n---\nYes.\n"
+    path.write_text(good.replace("type: fact", "type fact: ["))
+    broken = runner.invoke(cli, ["context", "--report"])
+    assert "unreadable memory file skipped" in broken.stderr, broken.output
+    index = repo / ".memory" / ".index"
+    holding = [str(p) for p in index.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
+    assert holding == []
+    with open(path, "r+") as f:  # mended in place: the folder's mtime does not move
+        f.write(good)
+        f.truncate()
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    mended = runner.invoke(cli, ["context", "--report"])
+    assert "unreadable" not in mended.stderr, mended.stderr
+    assert "The lexer is generated" in mended.stdout
