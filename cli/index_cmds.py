@@ -65,6 +65,8 @@ def search(ctx, query, k, types, layers, mode, statuses, explain, as_json, about
         _print_anchored(found.anchored, about, as_json)
         return
     hits = found.hits
+    for warning in found.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         emit_json(hits)
         return

@@ -108,6 +108,15 @@ def _memo(mem: Memory) -> TokenMemo:
     )
 
 
+def unreadable_files(mem: Memory) -> list[str]:
+    """The memory files the loader's cache could not read (each one line, names sealed), as
+    `context` notes them: `search` reads the index, which a sync kept up to date elsewhere
+    (the service, a hook) without a word about them."""
+    from lorestack.retrieval.loader_blocks import cached_view
+
+    return list(cached_view(mem, _memo(mem))[3])
+
+
 def warm_cache(mem: Memory) -> None:
     """Bring the loader's cache (resident items, catalog) up to date, as a session start would."""
     memo = _memo(mem)

@@ -3,6 +3,8 @@ files handed to the import commands, a read-only memory, blank input, hand edits
 
 from __future__ import annotations
 
+import json
+
 from click.testing import CliRunner
 
 from lorestack.cli.main import cli
@@ -461,3 +463,20 @@ def test_a_broken_file_named_after_a_key_is_remembered_sealed_and_found_when_men
     mended = runner.invoke(cli, ["context", "--report"])
     assert "unreadable" not in mended.stderr, mended.stderr
     assert "The lexer is generated" in mended.stdout
+
+
+def test_search_names_a_memory_file_it_could_not_read(repo):
+    """`context` and `list` say a hand-edited file no longer parses; `search` said nothing once
+    a sync had met it (the service or a hook syncs before the user searches), so the fact
+    was simply missing from the results without a word."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["remember", "--type", "fact", "The lexer is generated"]).exit_code == 0
+    bad = repo / ".memory" / "facts" / "cache.md"
+    bad.write_text("---\nid: fact-cache01\ntype fact: [\n---\nThe cache is in Redis.\n")
+    assert runner.invoke(cli, ["reindex"]).exit_code == 0  # the sync that meets it first
+    for args in (["search", "lexer"], ["search", "lexer", "--json"]):
+        found = runner.invoke(cli, args)
+        assert found.exit_code == 0, found.output
+        assert "unreadable memory file skipped" in found.stderr and "cache.md" in found.stderr
+    plain = runner.invoke(cli, ["search", "lexer", "--json"])
+    assert json.loads(plain.stdout)[0]["title"] == "The lexer is generated"  # stdout stays JSON

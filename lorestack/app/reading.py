@@ -91,6 +91,9 @@ def search(request: SearchRequest, opener: Opener = open_memory) -> SearchRespon
     )
     if anchored is not None:
         hits = [h for h in hits if h.id in anchored][:k]
+    from lorestack.retrieval.loader import unreadable_files
+
+    warnings.extend(f"unreadable memory file skipped: {p}" for p in unreadable_files(mem)[:20])
     return SearchResponse(hits=[named(hit_item(jsonable(h.as_dict()), h.doc.tags), threshold)
                                 for h in hits], warnings=warnings)
 
