@@ -170,6 +170,16 @@ def _safe_rel(value: object) -> PurePosixPath:
     return rel
 
 
+def _room_for(root: Path, target: Path) -> None:
+    """An export names files: a folder here where the record's file goes, or a file where its
+    path needs a folder, is that line's problem (the export is not written), not an OS error."""
+    if target.is_dir():
+        raise ValueError("a folder of that name is here; an export line names a file")
+    for parent in target.relative_to(root).parents:
+        if (root / parent).exists() and not (root / parent).is_dir():
+            raise ValueError(f"{parent.as_posix()} is a file here, and the path needs a folder")
+
+
 def _record_bytes(record: dict, rel: PurePosixPath) -> bytes:
     for key in ("text", "base64"):  # `"text": null` would be written as "None"
         if key in record and not isinstance(record[key], str):
@@ -378,6 +388,7 @@ def import_records(
                     named_raw, rel = target, sealed_path(rel, entropy_threshold)
                     target = paths.root.joinpath(*rel.parts)
             clean = _redacted(data, rel, target, scope, entropy_threshold)
+            _room_for(paths.root, target)
         except (ValueError, InvalidItem, UnicodeDecodeError) as exc:
             shown = redact_all(repr(record.get("path")), entropy_threshold)[0]
             report.problems.append(f"{where} ({shown}): {exc}")

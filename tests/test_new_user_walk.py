@@ -480,3 +480,23 @@ def test_search_names_a_memory_file_it_could_not_read(repo):
         assert "unreadable memory file skipped" in found.stderr and "cache.md" in found.stderr
     plain = runner.invoke(cli, ["search", "lexer", "--json"])
     assert json.loads(plain.stdout)[0]["title"] == "The lexer is generated"  # stdout stays JSON
+
+
+def test_import_memory_names_a_path_that_meets_a_folder_or_a_file_here(repo, tmp_path):
+    """An export line whose path is a folder here (`"facts"`), or runs through a file here
+    (`project.md/x.md`), ended 'cannot use …: Is a directory … this is a bug in lorestack'
+    after the lines before it were checked: now it is that line's problem, nothing written."""
+    head = json.dumps({"format": "lorestack-export", "version": 1}) + "\n"
+    good = json.dumps({"kind": "item", "path": "facts/ok.md",
+                       "text": "---\nid: fact-ok01\ntype: fact\ntitle: OK\n---\nfine\n"}) + "\n"
+    for path, said in (("facts", "a folder of that name is here"),
+                       ("project.md/x.md", "project.md is a file here")):
+        export = tmp_path / "hand.jsonl"
+        export.write_text(head + good + json.dumps(
+            {"kind": "item", "path": path,
+             "text": "---\nid: fact-x0001\ntype: fact\ntitle: X\n---\nY\n"}) + "\n")
+        result = CliRunner().invoke(cli, ["import-memory", str(export)])
+        assert result.exit_code == 1, result.output
+        assert "line 3" in result.output and said in result.output, result.output
+        assert "bug" not in result.output
+        assert not (repo / ".memory" / "facts" / "ok.md").exists()
