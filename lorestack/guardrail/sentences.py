@@ -29,7 +29,13 @@ from typing import Literal
 
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
-from lorestack.guardrail.freeze import freeze_kind, freeze_terms, frozen_folder, names_a_folder
+from lorestack.guardrail.freeze import (
+    freeze_kind,
+    freeze_terms,
+    frozen_folder,
+    names_a_folder,
+    restates,
+)
 from lorestack.guardrail.sentence_clauses import clauses, passive_subject
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
     _COPULAS,
@@ -346,11 +352,12 @@ def _read_cached(sentence: str) -> SentenceDraft:
             frozen, kind = place, freeze_kind(words)
             _freeze(r, words, place, kind)
             continue
-        if frozen and _find_cue(words)[0] == "prohibition" and not names_a_folder(words):
+        if (frozen and _find_cue(words)[0] == "prohibition" and not names_a_folder(words)
+                and restates(words)):  # "no new endpoints go into it": the freeze again
             if freeze_kind(words, kind) != kind:  # "… is frozen; nothing new goes into it"
                 kind = freeze_kind(words, kind)
                 _freeze(r, words, frozen, kind)
-            continue  # "no new endpoints go into it": the freeze again
+            continue
         if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
             _add(r.draft.unless, " ".join(words[:-1]))
             continue
