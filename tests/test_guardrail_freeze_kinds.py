@@ -11,6 +11,8 @@
   (`git mv` from it, `sed -i`).
 - A prohibition that names no folder, after a freeze in the same sentence ("…; never call
   eval() anywhere"), holds everywhere.
+- "Use SCAN instead of the Redis KEYS command" forbids `KEYS` (the word spelled as code), never
+  the recommended SCAN.
 
 Real files, real git, the real MiniLM model; criteria confirmed as a person would."""
 
@@ -37,6 +39,8 @@ CRITERIA = {
     "eval": ("The plugins/ folder is frozen; never call eval() anywhere", "block"),
     "touch_eval": ("Don't touch third_party/; never call eval() anywhere", "block"),
     "print": ("Nothing new under compat/, and no print() calls in library code either", "block"),
+    "keys": ("Use SCAN instead of the Redis KEYS command", "block"),
+    "insert": ("For bulk loads use COPY instead of one INSERT statement per row", "block"),
 }
 
 
@@ -138,6 +142,19 @@ def test_a_rule_after_a_freeze_holds_everywhere(store, key, raw, expected):
     assert _answer(store, key, raw) == expected
 
 
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        ("keys", _diff("app/sessions.py", "for k in redis.keys('session:*'):\n    redis.delete(k)"), "block"),
+        ("keys", _diff("app/sessions.py", "for key in redis.scan_iter('session:*'):\n    redis.delete(key)"), "pass"),
+        ("insert", _diff("etl/load.py", "for row in rows:\n    cur.execute('INSERT INTO events VALUES (%s)', row)"), "block"),
+        ("insert", _diff("etl/load.py", "cur.copy_expert('COPY events FROM STDIN WITH CSV', buf)"), "pass"),
+    ],
+)
+def test_the_code_word_of_what_instead_of_rules_out(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected
+
+
 def test_what_a_command_does_to_a_path_it_names():
     from lorestack.guardrail.shell_writes import shell_effect
 
@@ -177,3 +194,7 @@ def test_how_the_freezes_read():
     # what restates the freeze is no rule of its own
     assert read_sentence("tools/perl/ is frozen. Nothing new is written there").forbid == [
         "created:path:tools/perl/**"]
+    keys = read_sentence(CRITERIA["keys"][0])
+    assert r"/\bkeys\b/" in keys.forbid and "scan" not in keys.forbid, keys.forbid
+    # an upper-case run is one keyword: "FOR UPDATE" forbids no lone 'update'
+    assert "update" not in read_sentence("Prefer SKIP LOCKED over a plain FOR UPDATE").forbid
