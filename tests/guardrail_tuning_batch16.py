@@ -55,6 +55,11 @@ def _add_file(path: str, content: str) -> dict:
 # undecided, 35 pass; other criteria flagged 26). The batch test keeps this first run as the
 # floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 75, "wrong_blocks": 0, "silent_passes": 16, "lookalike_pass": 35}
+# eighteenth session (in-sample: the batch's writer changed the reader after its first run):
+# a freeze on new files is not met by an edit of a file already there, a command moving or
+# copying into a frozen folder adds there, a prohibition after a freeze is a rule of its own,
+# "use X instead of Y" forbids Y's code word: 95 / 5 / 44.
+KEPT = {"exact": 95, "wrong_blocks": 0, "silent_passes": 5, "lookalike_pass": 44}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a freeze on adding: new files are the violation, edits of existing files are not

@@ -43,7 +43,10 @@ def test_the_code_spelling_of_a_forbidden_phrase(store, key, raw, expected):
 
 def test_which_words_are_spelled_as_code():
     assert "findandmodify" in read_sentence(MODIFY).forbid
-    assert code_heads("redis keys command", "never calls the Redis KEYS command") == ["keys"]
+    # upper case alone: the whole word (eighteenth session: `for key in redis.scan_iter(…)`
+    # met 'keys' by its stem)
+    assert code_heads("redis keys command", "never calls the Redis KEYS command") == [
+        r"/\bkeys\b/"]
     # an acronym, a hyphenated adjective, a flag: no code spelling
     assert code_heads("external http", "Never call an external HTTP API") == []
     assert code_heads("hard-coded logger names", "no hard-coded logger names") == []

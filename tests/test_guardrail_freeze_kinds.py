@@ -9,6 +9,10 @@
 - A shell command adds what it moves or copies *into* the folder (`mv`, `cp`, `git mv`,
   `rsync`: the last argument) and changes what it moves *out* of it or edits in place
   (`git mv` from it, `sed -i`).
+- A prohibition that names no folder, after a freeze in the same sentence ("…; never call
+  eval() anywhere"), holds everywhere.
+- "Use SCAN instead of the Redis KEYS command" forbids `KEYS` (the word spelled as code), never
+  the recommended SCAN.
 
 Real files, real git, the real MiniLM model; criteria confirmed as a person would."""
 
@@ -23,7 +27,7 @@ from lorestack.guardrail.proposals import from_git_diff
 from lorestack.guardrail.sentences import read_sentence
 from tests import heldout_eval as E
 from tests.conftest import isolated_env
-from tests.guardrail_sentence_cases import _bash, _edit
+from tests.guardrail_sentence_cases import _bash, _diff, _edit
 from tests.test_guardrail_labelled import make_proposal
 
 CRITERIA = {
@@ -32,6 +36,11 @@ CRITERIA = {
     "schema": ("db/schema_v1/ is frozen", "block"),
     "archive": ("The migrations/archive/ folder is closed; never add a migration file there",
                 "block"),
+    "eval": ("The plugins/ folder is frozen; never call eval() anywhere", "block"),
+    "touch_eval": ("Don't touch third_party/; never call eval() anywhere", "block"),
+    "print": ("Nothing new under compat/, and no print() calls in library code either", "block"),
+    "keys": ("Use SCAN instead of the Redis KEYS command", "block"),
+    "insert": ("For bulk loads use COPY instead of one INSERT statement per row", "block"),
 }
 
 
@@ -115,6 +124,37 @@ def test_a_git_diff_tells_a_new_file_from_an_edited_one(store, tmp_path):
     assert E.answer(got, ids["helpers"]) == "block"
 
 
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # a prohibition naming no folder, after a freeze: everywhere
+        ("eval", _diff("app/config_loader.py", "settings = eval(open(path).read())"), "block"),
+        ("eval", _write("plugins/export.py", "def export(rows):\n    return rows"), "block"),
+        ("eval", _diff("app/config_loader.py", "settings = json.loads(open(path).read())"), "pass"),
+        ("touch_eval", _diff("src/calc.py", "return eval(expr)"), "block"),
+        ("touch_eval", _edit("third_party/chart/chart.js", "this.width = 640;"), "block"),
+        ("print", _diff("lib/acme/io.py", "    print('retrying', attempt)"), "block"),
+        ("print", _write("compat/py39.py", "def removeprefix(s, p):\n    return s"), "block"),
+        ("print", _diff("lib/acme/io.py", "    log.debug('retrying %s', attempt)"), "pass"),
+    ],
+)
+def test_a_rule_after_a_freeze_holds_everywhere(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        ("keys", _diff("app/sessions.py", "for k in redis.keys('session:*'):\n    redis.delete(k)"), "block"),
+        ("keys", _diff("app/sessions.py", "for key in redis.scan_iter('session:*'):\n    redis.delete(key)"), "pass"),
+        ("insert", _diff("etl/load.py", "for row in rows:\n    cur.execute('INSERT INTO events VALUES (%s)', row)"), "block"),
+        ("insert", _diff("etl/load.py", "cur.copy_expert('COPY events FROM STDIN WITH CSV', buf)"), "pass"),
+    ],
+)
+def test_the_code_word_of_what_instead_of_rules_out(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected
+
+
 def test_what_a_command_does_to_a_path_it_names():
     from lorestack.guardrail.shell_writes import shell_effect
 
@@ -148,3 +188,13 @@ def test_how_the_freezes_read():
     # "frozen; no new code goes into it" is a freeze on adding
     assert read_sentence("plugins/ is frozen; no new code goes into it").forbid == [
         "added:path:plugins/**"]
+    mixed = read_sentence(CRITERIA["eval"][0])
+    # the eval rule applies everywhere through its keyword, the freeze under plugins/
+    assert "eval" in mixed.forbid and "eval" in mixed.keywords, mixed
+    # what restates the freeze is no rule of its own
+    assert read_sentence("tools/perl/ is frozen. Nothing new is written there").forbid == [
+        "created:path:tools/perl/**"]
+    keys = read_sentence(CRITERIA["keys"][0])
+    assert r"/\bkeys\b/" in keys.forbid and "scan" not in keys.forbid, keys.forbid
+    # an upper-case run is one keyword: "FOR UPDATE" forbids no lone 'update'
+    assert "update" not in read_sentence("Prefer SKIP LOCKED over a plain FOR UPDATE").forbid

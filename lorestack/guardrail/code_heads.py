@@ -7,8 +7,10 @@ phrases that a violation's code (`redis.keys('session:*')`, `componentWillMount(
 `LIMIT 100 OFFSET %s`) never spells. The word the sentence itself writes as code — camelCase,
 an upper-case keyword that is no common acronym, a dotted or underscored name, `@name`,
 `<tag>` — is what the code shows, so it is a forbidden term of its own (with the phrase's
-gate). A phrase without such a word is left as it is: its head word alone ("logger",
-"promise", "image") names the rule's subject as often as what it forbids.
+gate), unless it is one word of an upper-case run ("FOR UPDATE"). So is Y's of "use X instead
+of Y" and "prefer X over Y" (never X's: SCAN in "Use SCAN instead of the Redis KEYS command" is
+the way, not the fault). A phrase without such a word is left as it is: its head word alone
+("logger", "promise", "image") names the rule's subject as often as what it forbids.
 """
 
 from __future__ import annotations
@@ -37,10 +39,19 @@ def _spelled_as_code(word: str, upper: bool = True) -> bool:
     return len(letters) >= 3 and letters.isupper() and letters.lower() not in _ACRONYMS
 
 
+def _in_caps_run(sentence: str, start: int, end: int) -> bool:
+    """An upper-case word next to another ("FOR UPDATE", "GROUP BY"): one keyword of several
+    words, which its last word alone does not spell."""
+    before = sentence[:start].split()[-1:]
+    after = sentence[end:].split()[:1]
+    return any(len(w) > 1 and w.isupper() and w.isalpha() for w in before + after)
+
+
 def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
-    """The words of a multi-word `term` that `sentence` writes as code. `upper=False`: not
-    by upper case alone (a keyword: "KEYS" forbids `redis.keys(`, but "cart keys" in prose
-    is no sign the rule applies)."""
+    """The words of a multi-word `term` that `sentence` writes as code; one written so only by
+    upper case (KEYS) as a whole-word /regex/, so that `for key in …` is no hit by its stem.
+    `upper=False`: not by upper case alone (a keyword: "KEYS" forbids `redis.keys(`, but
+    "cart keys" in prose is no sign the rule applies)."""
     words = term.split()
     if len(words) < 2:
         return []
@@ -51,6 +62,9 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
         for m in re.finditer(r"[@<]?[\w.]*" + re.escape(w) + r"[\w.()>]*", sentence, re.I):
             token = m.group(0)
             if token.lower().strip("@<>().") == w.strip(".") and _spelled_as_code(token, upper):
-                out.append(w)
+                if _spelled_as_code(token, upper=False):
+                    out.append(w)
+                elif not _in_caps_run(sentence, m.start(), m.end()):  # KEYS: that word only,
+                    out.append(rf"/\b{re.escape(w)}\b/")  # not `key` by its stem
                 break
     return out

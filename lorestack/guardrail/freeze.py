@@ -18,6 +18,9 @@ does not meet; on *new things* that may go into an existing file ("no new endpoi
 accepting new features", "in maintenance"): `added:path:FOLDER/**`, met by any change there;
 or on *changing* ("No changes to third_party/", "gen/ is read-only", "db/v1/ is frozen" with
 no word of adding): `changed:path:FOLDER/**` as well, which prose meets with an edit verb.
+A prohibition after the freeze that neither restates it (new, add, change, "it", "there") nor
+names a folder is a rule of its own ("legacy/ is frozen; never call eval() anywhere"): its
+terms are read as any prohibition's, and its keywords make it apply outside the folder too.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ _MORE = frozenset(("new", "more", "add", "added", "adding"))
 _CHANGES = frozenset(
     "change changes changed edit edits edited modify modified modifications touch".split()
 )
+# words by which a later clause refers to the frozen place, or says the rule is not about it
+_PLACE = frozenset(("it", "there", "here", "them", "its", "folder", "directory"))
+_EVERYWHERE = frozenset(("anywhere", "everywhere", "either", "also"))
 # what a freeze calls new that is a file of its own ("no new modules", "nothing new")
 _FILE_UNITS = frozenset(
     "file files module modules script scripts package packages folder folders directory "
@@ -111,6 +117,14 @@ def freeze_kind(words: list[str], kind: str = "") -> str:
         return "added" if kind == "changed" and said & _MORE else kind
     return "changed" if "frozen" in said and not said & _MORE and "maintenance" not in said \
         else "added"
+
+
+def restates(words: list[str]) -> bool:
+    """Does a prohibition after a freeze, naming no folder, restate it ("no new endpoints go
+    into it", "do not modify the files in it"), or is it a rule of its own ("never call eval()
+    anywhere", "no print() calls in library code either")?"""
+    said = set(words)
+    return not said & _EVERYWHERE and bool(said & (_MORE | _CHANGES | _PLACE))
 
 
 def names_a_folder(words: list[str]) -> bool:

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from lorestack.guardrail import freeze
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
-from lorestack.guardrail.freeze import freeze_kind, freeze_terms, frozen_folder, names_a_folder
 from lorestack.guardrail.sentence_clauses import clauses, passive_subject
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
     _COPULAS,
@@ -210,6 +210,19 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         _add(d.keywords, _content(trigger)[0])
 
 
+def _rule_out(r: _Reading, old: str, said: str) -> None:
+    """Y of "use X instead of Y" / "prefer X over Y": forbidden, with the word of it the
+    sentence spells as code ("the Redis KEYS command": `keys`; code_heads.py)."""
+    if old:
+        r.forbidden.append(old)
+        for form in [old, *code_heads(old, r.sentence)]:
+            _add(r.draft.forbid, form)
+        for form in [old, *code_heads(old, r.sentence, upper=False)]:
+            _add(r.draft.keywords, form)
+        if said:
+            r.draft.steps.append(f"{said} {old}': forbids '{old}'")
+
+
 def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
     d = r.draft
     if "new" in before:  # "every new CLI flag must …": only what is added is bound by it
@@ -234,20 +247,11 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         return
     if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
         cut = after.index("over")
-        old, _, _ = _content(after[cut + 1 :])
-        if old:
-            r.forbidden.append(old)
-            _add(d.forbid, old)
-            _add(d.keywords, old)
-            d.steps.append(f"'{cue} … over {old}': forbids '{old}'")
+        _rule_out(r, _content(after[cut + 1 :])[0], f"'{cue} … over")
         after = after[:cut]
     if "instead" in after and "of" in after:  # "use X instead of Y"
         cut = after.index("instead")
-        old, _, _ = _content(_split_scope(after[cut + 2 :])[0])
-        if old:
-            r.forbidden.append(old)
-            _add(d.forbid, old)
-            _add(d.keywords, old)
+        _rule_out(r, _content(_split_scope(after[cut + 2 :])[0])[0], "")
         after = after[:cut]
     obj, scope, trigger = _split_scope([w for w in after if w != "instead"])
     term, _, paths = _content(obj, alternative=True)
@@ -321,7 +325,7 @@ def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> No
 
 def _freeze(r: _Reading, words: list[str], place: str, kind: str) -> None:
     """The terms of a freeze of `place` (freeze.py), in place of any read before."""
-    forbid, glob, keywords = freeze_terms(place, kind)
+    forbid, glob, keywords = freeze.freeze_terms(place, kind)
     r.draft.forbid = [f for f in r.draft.forbid if not f.endswith(f"path:{glob}")] + forbid
     _add(r.draft.paths, glob)
     for k in keywords:
@@ -340,17 +344,18 @@ def _read_cached(sentence: str) -> SentenceDraft:
     frozen = ""  # the folder a freeze names (freeze.py): the rule is about that place
     kind = ""  # what the freeze forbids there (freeze_kind)
     for words, items in clauses(sentence):
-        place = "" if frozen else frozen_folder(words)
+        place = "" if frozen else freeze.frozen_folder(words)
         if place:
             kinds.add("prohibition")
-            frozen, kind = place, freeze_kind(words)
+            frozen, kind = place, freeze.freeze_kind(words)
             _freeze(r, words, place, kind)
             continue
-        if frozen and _find_cue(words)[0] == "prohibition" and not names_a_folder(words):
-            if freeze_kind(words, kind) != kind:  # "… is frozen; nothing new goes into it"
-                kind = freeze_kind(words, kind)
+        if (frozen and _find_cue(words)[0] == "prohibition" and not freeze.names_a_folder(words)
+                and freeze.restates(words)):  # "no new endpoints go into it": the freeze again
+            if freeze.freeze_kind(words, kind) != kind:  # "frozen; nothing new goes into it"
+                kind = freeze.freeze_kind(words, kind)
                 _freeze(r, words, frozen, kind)
-            continue  # "no new endpoints go into it": the freeze again
+            continue
         if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
             _add(r.draft.unless, " ".join(words[:-1]))
             continue
