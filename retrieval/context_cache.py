@@ -357,10 +357,10 @@ class RootCache:
             except OSError:
                 continue  # vanished between scan and read; the next scan settles it
             stat = [entry.rel, entry.mtime_ns, entry.size]
-            if cached.id in held:
+            if cached.id in held:  # either file may be the one given its own id: both watched
                 problems.append(sealed_line(f"{path}: duplicate id '{cached.id}'", path,
                                              self.threshold))
-                broken.append(stat)
+                broken += [stat, held[cached.id]]
                 continue
             held[cached.id] = stat
             if cached.note:
