@@ -30,6 +30,7 @@ from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by caller
     quick_scan,
     restated,
     scan_root,
+    watched,
 )
 from lorestack.retrieval.render_context import (
     RENDER_VERSION,
@@ -383,7 +384,7 @@ class RootCache:
             write_atomic(self.resident_file, json.dumps(
                 {**head, "fingerprint": scan.fingerprint, "catalog_fingerprint": scan.fingerprint,
                  "quick": quick, "full_scan_at": time.time(),
-                 "problems": problems, "broken": broken, "resident": [vars(i) for i in resident],
+                 "problems": problems, "broken": watched(broken), "resident": [vars(i) for i in resident],
                  "anchored": anchored},
                 ensure_ascii=False).encode("utf-8"))
         except OSError:
