@@ -224,6 +224,21 @@ def test_a_config_saved_with_a_bom_is_read_and_set(repo):
     assert "1500" in runner.invoke(cli, ["config", "get", "loader.budget"]).output
 
 
+
+def test_setting_a_value_in_a_config_that_is_not_utf8_is_one_line_not_a_bug(repo):
+    """A config.toml saved as Latin-1 (a comment "# café"): `config set` said "unexpected
+    UnicodeDecodeError … this is a bug in lorestack; please report it", where reading it
+    says "not valid TOML (…); fix or remove the file"."""
+    config = repo / ".memory" / "config.toml"
+    before = b"# caf\xe9\n[loader]\nbudget = 1500\n"
+    config.write_bytes(before)
+    done = CliRunner().invoke(cli, ["config", "set", "loader.prompt_budget", "500"])
+    assert done.exit_code == 1, done.output
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "bug in lorestack" not in lines[0], lines
+    assert "config.toml" in lines[0] and "UTF-8" in lines[0], lines
+    assert config.read_bytes() == before
+
 def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
     """`bench generate -o gen.jsonl` then `import gen.jsonl` said "nothing to import: the
     sources hold no events": its first line (one project, 376 kB) was cut at 200 kB before
