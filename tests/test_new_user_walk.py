@@ -254,3 +254,25 @@ def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
     result = CliRunner().invoke(cli, ["import", str(source), "--no-index", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["events"] == 3000
+
+
+def test_a_transcript_cut_inside_a_character_is_imported_as_before(repo, tmp_path):
+    """A live session's transcript read while a line is being written can end inside a
+    multi-byte character; the transcript reader skips such a line, but `import` refused the
+    whole file up front as "not UTF-8" (f230c8c), importing nothing from any source."""
+    import json
+
+    lines = [{"type": "user", "sessionId": "s-cut", "uuid": f"u{n}",
+              "timestamp": f"2026-11-0{n + 1}T10:00:00Z",
+              "message": {"role": "user", "content": text}}
+             for n, text in enumerate(["Pin ninja to 1.11 for the depfile bug",
+                                       "The café menu service moves to the new runner"])]
+    body = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
+    cut = json.dumps({**lines[0], "uuid": "u9", "message": {"role": "user",
+                                                            "content": "déjà"}},
+                     ensure_ascii=False).encode()
+    source = tmp_path / "session.jsonl"
+    source.write_bytes(body + cut[:cut.index("é".encode()) + 1])  # ends inside the é
+    result = CliRunner().invoke(cli, ["import", "--no-index", "--json", str(source)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["events"] == 2
