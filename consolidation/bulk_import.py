@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 from lorestack.core import legacy
 from lorestack.core.clients import transcript_clients
 from lorestack.core.errors import LorestackError
-from lorestack.memory_layers.input_check import check_input_text, read_text_file
+from lorestack.memory_layers.input_check import check_input_text
 from lorestack.memory_layers.models import ITEM_TYPES, ItemType
 
 FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
@@ -274,14 +274,14 @@ def read_source(path: str | Path, fmt: str = "auto") -> list[ImportEvent]:
     fmt = (fmt or "auto").lower()
     if fmt not in FORMATS:
         raise ImportError_(f"unknown format '{fmt}' ({' | '.join(FORMATS)})")
-    text = read_text_file(path)  # a BOM dropped; bytes that are not UTF-8 refused
+    from lorestack.consolidation.transcripts import source_text
+
+    text = source_text(path, fmt)  # None: a transcript holding a line that is not UTF-8
     if fmt == "auto":
-        fmt = detect_format(text)
-    if fmt == "jsonl":
-        return _read_jsonl(path, text)
-    if fmt == "locomo":
-        return _read_locomo(path, text)
-    return _read_transcript(path, "auto" if fmt == "transcript" else fmt)
+        fmt = "transcript" if text is None else detect_format(text)
+    if text is None or fmt not in ("jsonl", "locomo"):
+        return _read_transcript(path, "auto" if fmt == "transcript" else fmt)
+    return _read_jsonl(path, text) if fmt == "jsonl" else _read_locomo(path, text)
 
 
 def detect_format(text: str) -> str:

@@ -270,6 +270,21 @@ def detect_format(path: Path) -> str:
     return "generic"
 
 
+def source_text(path: Path, fmt: str) -> str | None:
+    """An import source's text, read as stdin is (strict UTF-8, a BOM dropped); None for a
+    transcript (by its shape) holding bytes that are not UTF-8, which its reader skips with
+    the line (one cut inside a character, as a live session's last line can be while it is
+    written). Any other file that is not UTF-8 (a binary named by mistake) is refused."""
+    from lorestack.memory_layers.input_check import InputRejected, read_text_file
+
+    try:
+        return read_text_file(path)
+    except InputRejected:
+        if fmt in ("jsonl", "locomo") or detect_format(path) == "generic":
+            raise
+        return None
+
+
 # transcript formats; which client writes which is its registry spec's `transcript`
 _FORMATS = {"claude-jsonl": read_claude_code, "codex-rollout": read_codex,
             "gemini-chat": read_gemini, "generic": read_generic}

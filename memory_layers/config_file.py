@@ -40,7 +40,11 @@ def write_setting(path: Path, dotted: str, raw: str,
     except ValidationError as exc:
         raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
     section, _, key = dotted.partition(".")
-    text = path.read_text("utf-8-sig") if path.exists() else ""  # a BOM (Notepad) dropped
+    try:
+        text = path.read_text("utf-8-sig") if path.exists() else ""  # a BOM (Notepad) dropped
+    except UnicodeDecodeError as exc:  # e.g. saved as Latin-1
+        raise ConfigError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                          "save it as UTF-8 or remove the file") from None
     try:
         doc = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:

@@ -30,6 +30,7 @@ from lorestack.retrieval.cache_scan import (  # noqa: F401 - read here by caller
     quick_scan,
     restated,
     scan_root,
+    watched,
 )
 from lorestack.retrieval.render_context import (
     RENDER_VERSION,
@@ -330,45 +331,40 @@ class RootCache:
         items: list[CachedItem] = []
         problems: list[str] = list(scan.skipped)
         broken: list[list] = []  # [rel (sealed), mtime_ns, size] of each file that did not parse
-        seen_ids: set[str] = set()
+        held: dict[str, list] = {}  # id -> [rel (sealed), mtime_ns, size] of the file holding it
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
             prev = old.get(entry.rel)
             if prev is None and old:  # a name holding a key is kept sealed
                 prev = old.get(seal_path(entry.rel, self.threshold))
+            cached = None
             if prev is not None and prev.mtime_ns == entry.mtime_ns and prev.size == entry.size:
-                if prev.note:
-                    problems.append(prev.note)
-                if prev.id not in seen_ids:
-                    seen_ids.add(prev.id)
-                    items.append(prev)
-                continue
+                cached = prev
             try:
-                raw, note = store.read_file(path)
-                sha = checksum(raw)
-                if prev is not None and prev.sha == sha:
-                    prev.mtime_ns, prev.size = entry.mtime_ns, entry.size
-                    if prev.id not in seen_ids:
-                        seen_ids.add(prev.id)
-                        items.append(prev)
-                    continue
-                loaded = store.parse_loaded(path, raw, note)
+                if cached is None:
+                    raw, note = store.read_file(path)
+                    sha = checksum(raw)
+                    if prev is not None and prev.sha == sha:
+                        prev.mtime_ns, prev.size = entry.mtime_ns, entry.size
+                        cached = prev
+                if cached is None:
+                    loaded = store.parse_loaded(path, raw, note)
+                    cached = self._entry(loaded.item, path, sha, entry, raw)
+                    cached.note = note + " (loaded truncated)" if note else cached.note
             except InvalidItem as exc:
                 problems.append(sealed_line(str(exc), path, self.threshold))
                 broken.append([seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size])
                 continue
             except OSError:
                 continue  # vanished between scan and read; the next scan settles it
-            item = loaded.item
-            if item.id in seen_ids:
-                problems.append(sealed_line(f"{path}: duplicate id '{item.id}'", path,
+            stat = [seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size]
+            if cached.id in held:  # either file may be the one given its own id: both watched
+                problems.append(sealed_line(f"{path}: duplicate id '{cached.id}'", path,
                                              self.threshold))
-                broken.append([seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size])
+                broken += [stat, held[cached.id]]
                 continue
-            seen_ids.add(item.id)
-            cached = self._entry(item, path, sha, entry, raw)
-            if note:
-                cached.note = note + " (loaded truncated)"
+            held[cached.id] = stat
+            if cached.note:
                 problems.append(cached.note)
             items.append(cached)
         items.sort(key=CachedItem.priority)
@@ -388,7 +384,7 @@ class RootCache:
             write_atomic(self.resident_file, json.dumps(
                 {**head, "fingerprint": scan.fingerprint, "catalog_fingerprint": scan.fingerprint,
                  "quick": quick, "full_scan_at": time.time(),
-                 "problems": problems, "broken": broken, "resident": [vars(i) for i in resident],
+                 "problems": problems, "broken": watched(broken), "resident": [vars(i) for i in resident],
                  "anchored": anchored},
                 ensure_ascii=False).encode("utf-8"))
         except OSError:

@@ -226,6 +226,21 @@ def test_a_config_saved_with_a_bom_is_read_and_set(repo):
     assert "1500" in runner.invoke(cli, ["config", "get", "loader.budget"]).output
 
 
+
+def test_setting_a_value_in_a_config_that_is_not_utf8_is_one_line_not_a_bug(repo):
+    """A config.toml saved as Latin-1 (a comment "# café"): `config set` said "unexpected
+    UnicodeDecodeError … this is a bug in lorestack; please report it", where reading it
+    says "not valid TOML (…); fix or remove the file"."""
+    config = repo / ".memory" / "config.toml"
+    before = b"# caf\xe9\n[loader]\nbudget = 1500\n"
+    config.write_bytes(before)
+    done = CliRunner().invoke(cli, ["config", "set", "loader.prompt_budget", "500"])
+    assert done.exit_code == 1, done.output
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "bug in lorestack" not in lines[0], lines
+    assert "config.toml" in lines[0] and "UTF-8" in lines[0], lines
+    assert config.read_bytes() == before
+
 def test_a_bench_file_with_a_long_first_line_is_taken_for_jsonl(repo, tmp_path):
     """`bench generate -o gen.jsonl` then `import gen.jsonl` said "nothing to import: the
     sources hold no events": its first line (one project, 376 kB) was cut at 200 kB before
@@ -500,3 +515,25 @@ def test_import_memory_names_a_path_that_meets_a_folder_or_a_file_here(repo, tmp
         assert "line 3" in result.output and said in result.output, result.output
         assert "bug" not in result.output
         assert not (repo / ".memory" / "facts" / "ok.md").exists()
+
+
+def test_a_transcript_cut_inside_a_character_is_imported_as_before(repo, tmp_path):
+    """A live session's transcript read while a line is being written can end inside a
+    multi-byte character; the transcript reader skips such a line, but `import` refused the
+    whole file up front as "not UTF-8" (f230c8c), importing nothing from any source."""
+    import json
+
+    lines = [{"type": "user", "sessionId": "s-cut", "uuid": f"u{n}",
+              "timestamp": f"2026-11-0{n + 1}T10:00:00Z",
+              "message": {"role": "user", "content": text}}
+             for n, text in enumerate(["Pin ninja to 1.11 for the depfile bug",
+                                       "The café menu service moves to the new runner"])]
+    body = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
+    cut = json.dumps({**lines[0], "uuid": "u9", "message": {"role": "user",
+                                                            "content": "déjà"}},
+                     ensure_ascii=False).encode()
+    source = tmp_path / "session.jsonl"
+    source.write_bytes(body + cut[:cut.index("é".encode()) + 1])  # ends inside the é
+    result = CliRunner().invoke(cli, ["import", "--no-index", "--json", str(source)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["events"] == 2
