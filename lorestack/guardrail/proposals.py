@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -378,15 +379,31 @@ def from_hook_payload(
         if rel and rel not in paths:
             paths.append(rel)
     text = "\n".join(texts)
-    for p in paths_in_text(text):  # absolute paths inside a shell command
-        if p.startswith("/"):
-            rel = _relative(p, bases)
-            if rel not in paths:
-                paths.append(rel)
+    if not paths:  # a command: the project's files it names absolutely, as the project names them
+        text = _ABSOLUTE.sub(lambda m: _in_project(m.group(0), bases), text)
     edited_rel = {_relative(p, bases) for p in edited}
     existing = [p for p in paths if p in edited_rel or _on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
                     existing=existing)
+
+
+# an absolute path in a command: `cat /home/me/app/lib/x.py`, `#!/bin/sh`, `> /tmp/out.txt`
+_ABSOLUTE = re.compile(r"(?<![\w@:/.~$-])/(?:[\w.+-]+/)*[\w.+-]*")
+
+
+def _in_project(word: str, bases: list[Path]) -> str:
+    """`word` relative to the project when it lies inside it ('.' for the root itself), else
+    unchanged: a command touches the paths its words govern (a redirect, `mv`'s target), read
+    by shell_writes.py, never one it merely names, and `/bin/sh` is no file of the project's
+    bin/ (it was read as one, and made every command holding it a change of bin/)."""
+    if not bases:
+        return word
+    try:
+        rel = Path(word).resolve().relative_to(bases[0].resolve()).as_posix()
+    except (ValueError, OSError):
+        return word
+    rel = "" if rel == "." else rel
+    return (rel or ".") + ("/" if word.endswith("/") and rel else "")
 
 
 def _on_disk(path: str, bases: list[Path]) -> bool:

@@ -1,0 +1,99 @@
+"""Issue 22 (eighteenth session's review): what a shell command or a file's content names is
+not a change to that path.
+
+An absolute path in a tool call was taken for a path the call touches, and made the whole
+call a change (every gate open, the command's own words no longer read):
+- `/bin/sh` in a shebang, `/usr/bin/env`, `/tmp/out.txt` met "Don't add new scripts to bin/"
+  (a Write of scripts/deploy.sh, a heredoc into tools/), and hid the path the command really
+  writes (`cat > lib/helpers/dates.py <<EOF` with `#!/usr/bin/env python3` passed);
+- the project's own files named absolutely, as agents name them (`cat /repo/lib/vendored/six.py`,
+  `ls /repo/lib/helpers/`, `cd /repo && …`), were changes: a read blocked a confirmed freeze,
+  and `cd /repo && touch lib/helpers/dates.py` passed one.
+Now a command's absolute paths inside the project are read as its relative ones, where the
+command's words say what it does to them; a path outside the project is none of its files.
+
+Real files, real git, the real MiniLM model; criteria confirmed as a person would."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from lorestack.guardrail.check import check
+from tests import heldout_eval as E
+from tests.conftest import isolated_env
+from tests.guardrail_sentence_cases import _bash
+from tests.test_guardrail_labelled import make_proposal
+
+CRITERIA = {
+    "helpers": ("Nothing new under lib/helpers/; put the code next to its caller", "block"),
+    "bin": ("Don't add new scripts to bin/", "block"),
+    "vendored": ("No changes to lib/vendored/ by hand; run the vendoring script", "block"),
+}
+FILES = {
+    "lib/helpers/money.py": "def cents(x):\n    return x\n",
+    "bin/run.sh": "#!/bin/sh\necho run\n",
+    "lib/vendored/six.py": "PY3 = True\n",
+}
+
+
+def _write(path: str, content: str) -> dict:
+    return {"payload": {"tool_name": "Write",
+                        "tool_input": {"file_path": "{repo}/" + path, "content": content}}}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    base = tmp_path_factory.mktemp("command_paths")
+    with isolated_env(base):
+        mem, ids = E.build(base, CRITERIA, confirmed=True)
+        repo = mem.project.repo_dir
+        for name, text in FILES.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (repo / name).write_text(text)
+        git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+        if not (repo / ".git").exists():
+            subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "init"], check=True)
+        yield mem, ids
+
+
+def _answer(store, key, raw):
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    return E.answer(result, ids[key])
+
+
+SCRIPT = "cat > {where} <<'EOF'\n{shebang}\necho deploy\nEOF"
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # a path outside the project is no file of it: /bin/sh is not bin/
+        ("bin", _bash(SCRIPT.format(where="scripts/deploy.sh", shebang="#!/bin/sh")), "pass"),
+        ("bin", _bash(SCRIPT.format(where="tools/x.sh", shebang="#!/usr/bin/env bash")), "pass"),
+        # (a new script elsewhere is near "new scripts" by meaning: undecided, never a block)
+        ("bin", _write("scripts/deploy.sh", "#!/bin/sh\necho deploy\n"), "no block"),
+        ("bin", _write("bin/run.sh", "#!/bin/sh\necho run again\n"), "pass"),  # there already
+        # ... and no longer hides the path the command writes
+        ("bin", _bash(SCRIPT.format(where="bin/x.sh", shebang="#!/bin/sh")), "block"),
+        ("helpers", _bash(SCRIPT.format(where="lib/helpers/dates.py",
+                                        shebang="#!/usr/bin/env python3")), "block"),
+        ("helpers", _bash("python3 tools/gen.py > lib/helpers/dates.py 2>/tmp/gen.log"), "block"),
+        # the project's files named absolutely: what the command does to them decides
+        ("vendored", _bash("cat {repo}/lib/vendored/six.py"), "pass"),
+        ("vendored", _bash("grep -n PY3 {repo}/lib/vendored/six.py"), "pass"),
+        ("vendored", _bash("sed -i 's/True/False/' {repo}/lib/vendored/six.py"), "block"),
+        ("helpers", _bash("ls {repo}/lib/helpers/"), "pass"),
+        ("helpers", _bash("python -m pytest {repo}/lib/helpers/ -q"), "pass"),
+        ("helpers", _bash("cat > {repo}/lib/helpers/dates.py <<'EOF'\ndef f(): ...\nEOF"), "block"),
+        ("helpers", _bash("cp /tmp/dates.py {repo}/lib/helpers/"), "block"),
+        ("helpers", _bash("cd {repo} && touch lib/helpers/dates.py"), "block"),
+    ],
+)
+def test_what_a_command_names_absolutely(store, key, raw, expected):
+    got = _answer(store, key, raw)
+    assert got != "block" if expected == "no block" else got == expected, got
