@@ -97,3 +97,29 @@ SCRIPT = "cat > {where} <<'EOF'\n{shebang}\necho deploy\nEOF"
 def test_what_a_command_names_absolutely(store, key, raw, expected):
     got = _answer(store, key, raw)
     assert got != "block" if expected == "no block" else got == expected, got
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # a freeze on new files: a command writing a file that is there already edits it
+        ("helpers", _bash("echo '    return round(x)' >> lib/helpers/money.py"), "pass"),
+        ("helpers", _bash("cat > lib/helpers/money.py <<'EOF'\ndef cents(x):\n    return 0\nEOF"),
+         "pass"),
+        ("helpers", _bash("touch lib/helpers/money.py"), "pass"),
+        ("helpers", _bash("black lib/helpers/money.py | tee lib/helpers/money.py"), "pass"),
+        # ... a rename inside the folder adds no file to it
+        ("helpers", _bash("git mv lib/helpers/money.py lib/helpers/currency.py"), "pass"),
+        ("helpers", _bash("mv lib/helpers/money.py lib/helpers/currency.py"), "pass"),
+        # ... while a new file, or one moved in from elsewhere, is still new there
+        ("helpers", _bash("touch lib/helpers/dates.py"), "block"),
+        ("helpers", _bash("echo 'X = 1' >> lib/helpers/dates.py"), "block"),
+        ("helpers", _bash("git mv lib/dates.py lib/helpers/dates.py"), "block"),
+        ("helpers", _bash("cp lib/helpers/money.py lib/helpers/money2.py"), "block"),
+        # a freeze on changing: writing a file there is a change all the same
+        ("vendored", _bash("echo 'PY2 = False' >> lib/vendored/six.py"), "block"),
+        ("vendored", _bash("git mv lib/vendored/six.py lib/vendored/six_compat.py"), "block"),
+    ],
+)
+def test_a_command_writing_a_file_already_there(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected

@@ -383,6 +383,8 @@ def from_hook_payload(
         text = _ABSOLUTE.sub(lambda m: _in_project(m.group(0), bases), text)
     edited_rel = {_relative(p, bases) for p in edited}
     existing = [p for p in paths if p in edited_rel or _on_disk(p, bases)]
+    if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
+        existing += [p for p in paths_in_text(text) if _on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
                     existing=existing)
 

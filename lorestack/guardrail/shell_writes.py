@@ -35,15 +35,9 @@ def _command(words: list[str]) -> tuple[str, list[str]]:
     return name, words[i + 1 :]
 
 
-def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
-    """What the command around character `start` does to the word that begins there:
-    'written' (created or written: a redirect, `tee`, `touch`, where a move or copy puts
-    it), 'changed' (moved away, removed, edited in place) or '' (read, or not a command).
-    `commands=False` (prose): only a redirect, `tee` or `touch` right before it counts."""
-    if _REDIRECT.search(text, 0, start):
-        return "written"
-    if not commands:
-        return ""
+def _operands_at(text: str, start: int) -> tuple[str, list[str], list[tuple[int, str]], list[int]]:
+    """(command name, its arguments, its operands as (position, word), the indexes of the
+    operands the word at `start` is in) of the simple command around `start`."""
     begin = max((m.end() for m in _SEGMENT_BREAK.finditer(text, 0, start)), default=0)
     stop = _SEGMENT_BREAK.search(text, start)
     segment = text[begin : stop.start() if stop else len(text)]
@@ -53,10 +47,33 @@ def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
     ]
     name, args = _command([w for _, w in spans])
     if not name:
-        return ""
-    offset = len(spans) - len(args)
-    operands = [(pos, w) for pos, w in spans[offset:] if not w.startswith("-")]
+        return "", [], [], []
+    operands = [(pos, w) for pos, w in spans[len(spans) - len(args):] if not w.startswith("-")]
     mine = [k for k, (pos, word) in enumerate(operands) if pos <= start < pos + max(len(word), 1)]
+    return name, args, operands, mine
+
+
+def moved_from(text: str, start: int) -> list[str]:
+    """The sources of the move (`mv`, `git mv`) whose destination is the word at `start`;
+    [] when it is no move's destination. A file renamed inside a folder is no new file there."""
+    if _REDIRECT.search(text, 0, start):
+        return []
+    name, _, operands, mine = _operands_at(text, start)
+    if name not in _MOVERS or len(operands) < 2 or mine != [len(operands) - 1]:
+        return []
+    return [word for _, word in operands[:-1]]
+
+
+def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
+    """What the command around character `start` does to the word that begins there:
+    'written' (created or written: a redirect, `tee`, `touch`, where a move or copy puts
+    it), 'changed' (moved away, removed, edited in place) or '' (read, or not a command).
+    `commands=False` (prose): only a redirect, `tee` or `touch` right before it counts."""
+    if _REDIRECT.search(text, 0, start):
+        return "written"
+    if not commands:
+        return ""
+    name, args, operands, mine = _operands_at(text, start)
     if not mine:
         return ""
     last = mine[0] == len(operands) - 1

@@ -33,7 +33,7 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     paths_in_text,
 )
 from lorestack.guardrail.sentence_words import symbol_of
-from lorestack.guardrail.shell_writes import shell_effect
+from lorestack.guardrail.shell_writes import moved_from, shell_effect
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
 
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
@@ -384,11 +384,22 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         hit.term = term
         if not hit.negated_by and gate == "created" and hit.quoted in prepared.existing:
             hit.negated_by = "edits a file that is there already"
+        elif not hit.negated_by and gate == "created" and glob and _renamed_inside(prepared, glob, hit):
+            hit.negated_by = "renames a file that is there already"
         elif not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
         elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
             hit.negated_by = "names the folder, adds nothing under it"
         yield hit
+
+
+def _renamed_inside(prepared: PreparedText, glob: str, hit: Hit) -> bool:
+    """`git mv lib/helpers/a.py lib/helpers/b.py`: a move whose every source is under the
+    folder too puts no new file there (a command only; a copy is a new file)."""
+    if not prepared.code or prepared.change or hit.start < 0:
+        return False
+    sources = moved_from(prepared.text, hit.start)
+    return bool(sources) and all(glob_matches(glob, normalise_path(s)) for s in sources)
 
 
 _INTO = frozenset(("to", "into", "in", "under", "inside", "within"))
