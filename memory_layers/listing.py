@@ -49,17 +49,8 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             continue
         items.append(it)
         paths[it.id] = li.path
-    # the journal's events are all active (a forgotten one has left it for archive/events/)
-    if (include_events and mem.journal and item_type in (None, "event") and layer in (None, "L3")
-            and status in (None, "active")):
-        journal = mem.journal.read_all()
-        loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
-        for ev in journal.events:
-            items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
-                                    created=ev.time, updated=ev.time, tags=ev.tags,
-                                    confidence=ev.confidence, source=Source(kind=ev.source)))
-            if ev.id in journal.files:
-                paths[ev.id] = journal.files[ev.id]
+    if include_events and item_type in (None, "event") and layer in (None, "L3"):
+        _add_events(mem, status, items, paths, loaded.problems)
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
     total, start = len(items), offset if offset >= 0 else max(0, len(items) + offset)
     items = items[start:None if limit is None else start + limit]
@@ -75,6 +66,41 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
                 named.add(it.id)
         items = shown
     return Listing(items, paths, loaded.problems, total, named)
+
+
+def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],
+                paths: dict[str, Path], problems: list[InvalidItem]) -> None:
+    """The journal's events (all active) and the forgotten ones `forget` moved to
+    archive/events/ (archived, with the reason), as `status` asks, as list rows."""
+    if mem.journal is None or status not in (None, "active", "archived"):
+        return
+    live: set[str] = set()
+    if status in (None, "active"):
+        journal = mem.journal.read_all()
+        problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
+        for ev in journal.events:
+            items.append(_event_row(ev))
+            live.add(ev.id)
+            if ev.id in journal.files:
+                paths[ev.id] = journal.files[ev.id]
+    if status in (None, "archived"):
+        from lorestack.memory_layers.event_archive import archived_events
+
+        gone = archived_events(mem)
+        problems.extend(InvalidItem(p.path, p.problem) for p in gone.problems)
+        for ev in gone.events:
+            if ev.id in live:  # a forget cut short: still in its day file, listed there once
+                continue
+            extra = ev.model_extra or {}
+            items.append(_event_row(ev, status="archived", **{
+                key: extra[key] for key in ("archived_reason", "archived_at") if key in extra}))
+            paths[ev.id] = gone.files[ev.id]
+
+
+def _event_row(ev, **more) -> MemoryItem:
+    return MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text, created=ev.time,
+                      updated=ev.time, tags=ev.tags, confidence=ev.confidence,
+                      source=Source(kind=ev.source), **more)
 
 
 def show(mem: Memory, item_id: str, *, redact: bool = False):

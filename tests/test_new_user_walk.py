@@ -537,3 +537,27 @@ def test_a_transcript_cut_inside_a_character_is_imported_as_before(repo, tmp_pat
     result = CliRunner().invoke(cli, ["import", "--no-index", "--json", str(source)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["events"] == 2
+
+
+def test_listing_archived_events_shows_the_forgotten_ones(repo):
+    """`forget ev-…` keeps the event in archive/events/ and `show` finds it there, but
+    `list --type event --status archived` listed nothing: a forgotten event could be shown
+    only by someone who still knew its id."""
+    runner = CliRunner()
+    kept = json.loads(runner.invoke(cli, ["log", "moved the export", "--json"]).stdout)["id"]
+    gone = json.loads(runner.invoke(cli, ["log", "typo entry", "--json"]).stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone, "--reason", "typo"]).exit_code == 0
+    for args in (["--type", "event"], ["--layer", "L3"]):
+        listed = runner.invoke(cli, ["list", *args, "--status", "archived", "--json"])
+        assert listed.exit_code == 0, listed.output
+        rows = json.loads(listed.stdout)
+        assert [r["id"] for r in rows] == [gone], rows
+        assert rows[0]["status"] == "archived" and rows[0]["archived_reason"] == "typo"
+        assert rows[0]["text"] == "typo entry" and "/archive/events/" in rows[0]["path"], rows[0]
+    every = json.loads(runner.invoke(cli, ["list", "--type", "event", "--status", "all",
+                                           "--json"]).stdout)
+    assert {r["id"]: r["status"] for r in every} == {kept: "active", gone: "archived"}
+    plain = runner.invoke(cli, ["list", "--type", "event", "--status", "archived"])
+    assert gone in plain.stdout and "archived" in plain.stdout and kept not in plain.stdout
+    assert runner.invoke(cli, ["list", "--type", "event", "--status", "pending",
+                               "--json"]).stdout.strip() == "[]"
