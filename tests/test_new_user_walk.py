@@ -561,3 +561,29 @@ def test_listing_archived_events_shows_the_forgotten_ones(repo):
     assert gone in plain.stdout and "archived" in plain.stdout and kept not in plain.stdout
     assert runner.invoke(cli, ["list", "--type", "event", "--status", "pending",
                                "--json"]).stdout.strip() == "[]"
+
+
+def test_check_file_reads_a_notepad_file_as_the_other_commands_do(repo, tmp_path):
+    """`check --file plan.txt` of a file Notepad saved quoted it with the byte-order mark in
+    front ("U+FEFF Add requests …"), and a binary file holding NUL bytes passed as "none
+    applied"."""
+    runner = CliRunner()
+    made = runner.invoke(cli, ["remember", "No new runtime dependencies without discussing it",
+                               "--type", "criterion", "--keyword", "dependency", "--forbid",
+                               "requests", "--verdict", "block"])
+    assert made.exit_code == 0, made.output
+    plan = tmp_path / "plan.txt"
+    plan.write_bytes("\ufeffAdd requests as a runtime dependency\r\n".encode())
+    result = runner.invoke(cli, ["check", "--file", str(plan), "--json"])
+    assert result.exit_code == 2, result.output
+    quote = json.loads(result.stdout)["violations"][0]["quote"]
+    assert quote.startswith("Add requests"), repr(quote)
+    for name, data in (("blob.bin", b"Add requests\x00\x00\x01\x02"),
+                       ("photo.jpg", b"\xff\xd8\xff\xe0 JFIF requests dependency")):
+        odd = tmp_path / name
+        odd.write_bytes(data)
+        refused = runner.invoke(cli, ["check", "--file", str(odd)])
+        assert refused.exit_code == 3, (name, refused.output)
+        lines = refused.stderr.strip().splitlines()
+        assert len(lines) == 1 and name in lines[0], lines
+        assert "written" not in lines[0] and "bug" not in lines[0], lines
