@@ -308,7 +308,7 @@ def _paint_table_types(rendered: str, items) -> str:
 def describe_item(item, path) -> list[str]:
     """Everything an item holds, for a person: the header, then each field that is set."""
     from lorestack.cli.render import humanize_age, paint_type, paint_verdict
-    from lorestack.memory_layers.operations import display_status
+    from lorestack.memory_layers.listing import display_status
 
     status = display_status(item)
     lines = [f"# {item.title}", "",

@@ -132,6 +132,25 @@ def find_archived_event(mem, event_id: str) -> FoundEvent | None:
     return None
 
 
+def archived_events(mem):
+    """Every forgotten event kept in archive/events/ (a `ParsedJournal`: `files` names each
+    event's archive file), read as the journal is; a file that cannot be read or parsed is one
+    of its `problems`."""
+    from lorestack.memory_layers.journal import ParsedJournal
+
+    out = ParsedJournal()
+    project, journal = mem.project, mem.journal
+    folder = project.archive_dir / ARCHIVE_FOLDER if project is not None else None
+    if folder is None or journal is None or not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.md")):
+        parsed = journal.read_file(path)
+        out.problems.extend(parsed.problems)
+        out.events.extend(parsed.events)
+        out.files.update((event.id, path) for event in parsed.events)
+    return out
+
+
 def archive_event(mem, event_id: str, reason: str) -> Path:
     """Move one event out of the journal into archive/events/<day>.md. Returns the archive."""
     if not reason or not reason.strip():

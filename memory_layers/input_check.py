@@ -54,19 +54,20 @@ def check_input_text(
             )
 
 
-def decode_input_bytes(data: bytes, *, where: str = "stdin") -> str:
+def decode_input_bytes(data: bytes, *, where: str = "stdin",
+                       outcome: str = "nothing was written") -> str:
     """Strict UTF-8 (a leading BOM dropped); anything else is refused with one line."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputRejected(
             f"refused: {where} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
-            f"{exc.start}); nothing was written. Convert it first, e.g. `iconv -t UTF-8`."
+            f"{exc.start}); {outcome}. Convert it first, e.g. `iconv -t UTF-8`."
         ) from None
     return text
 
 
-def read_text_file(path) -> str:
+def read_text_file(path, *, outcome: str = "nothing was written") -> str:
     """A file's text read as `decode_input_bytes` reads stdin (strict UTF-8, a BOM dropped, as
     Notepad writes one): a binary or UTF-16 file is one refusal naming the byte."""
     from pathlib import Path
@@ -75,4 +76,4 @@ def read_text_file(path) -> str:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise InputRejected(f"{path}: cannot read ({exc.strerror})") from None
-    return decode_input_bytes(data, where=str(path))
+    return decode_input_bytes(data, where=str(path), outcome=outcome)

@@ -1,4 +1,5 @@
-"""Write and read operations on memory: remember, log, list, show, forget, supersede.
+"""Write operations on memory: remember, log, forget, supersede, restore, and checking a hand
+edit (reading, `list` and `show`, is in `listing`).
 
 Every write runs the secret guard before anything touches disk.
 """
@@ -7,14 +8,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from lorestack.core.errors import InvalidItem, ItemNotFound, LorestackError
+from lorestack.core.errors import ItemNotFound, LorestackError
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import (
-    TYPE_LAYER,
     CriterionSpec,
     JournalEvent,
     MemoryItem,
@@ -363,88 +363,3 @@ def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: 
     journal.append(event)
     return event
 
-
-@dataclass
-class Listing:
-    items: list[MemoryItem]
-    paths: dict[str, Path]
-    problems: list[InvalidItem]
-    total: int = 0  # how many matched before `offset`/`limit` kept a page of them
-    named: set[str] = field(default_factory=set)  # redacted: ids whose id or file name holds a key
-
-
-def display_status(item: MemoryItem) -> str:
-    """`superseded` for an archived item another one replaced; otherwise its status."""
-    return "superseded" if item.status == "archived" and item.superseded_by else item.status
-
-
-def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None = None,
-               status: str | None = "active", include_events: bool = False,
-               redact: bool = False, offset: int = 0, limit: int | None = None) -> Listing:
-    """Items by type/layer/status; status `superseded` is the archived items something replaced
-    (`archived` lists every archived item, superseded ones included). `offset`/`limit` keep one
-    page (a negative offset counts from the end); only that page is redacted."""
-    loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
-    items, paths = [], {}
-    sums = {id(li.item): f"{li.path}\0{li.checksum}" if li.checksum else None
-            for li in loaded.items}
-    for li in loaded.items:
-        it = li.item
-        if item_type and it.type != item_type:
-            continue
-        if layer and it.layer != layer:
-            continue
-        if status == "superseded":
-            if display_status(it) != "superseded":
-                continue
-        elif status and it.status != status:
-            continue
-        items.append(it)
-        paths[it.id] = li.path
-    # the journal's events are all active (a forgotten one has left it for archive/events/)
-    if (include_events and mem.journal and item_type in (None, "event") and layer in (None, "L3")
-            and status in (None, "active")):
-        journal = mem.journal.read_all()
-        loaded.problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
-        for ev in journal.events:
-            items.append(MemoryItem(id=ev.id, type="event", title=ev.title, body=ev.text,
-                                    created=ev.time, updated=ev.time, tags=ev.tags,
-                                    confidence=ev.confidence, source=Source(kind=ev.source)))
-            if ev.id in journal.files:
-                paths[ev.id] = journal.files[ev.id]
-    items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
-    total, start = len(items), offset if offset >= 0 else max(0, len(items) + offset)
-    items = items[start:None if limit is None else start + limit]
-    named: set[str] = set()
-    if redact:
-        from lorestack.memory_layers.redacted_view import redacted_item
-
-        shown = []
-        for it in items:
-            copy, holds_key = redacted_item(mem, it, sums.get(id(it)), paths.get(it.id))
-            shown.append(copy)
-            if holds_key:
-                named.add(it.id)
-        items = shown
-    return Listing(items, paths, loaded.problems, total, named)
-
-
-def show(mem: Memory, item_id: str, *, redact: bool = False):
-    """An item (with its path) or a journal event; `redact` for output that leaves the process."""
-    try:
-        loaded = mem.get(item_id)
-    except ItemNotFound:
-        from lorestack.memory_layers.event_archive import find_archived_event as gone
-        from lorestack.memory_layers.event_archive import find_event, sealed_event
-
-        found = find_event(mem, item_id) or gone(mem, item_id)  # forgotten: in the archive
-        if found is not None:
-            return sealed_event(mem, found.event) if redact else found.event
-        raise
-    if redact:
-        from dataclasses import replace
-
-        from lorestack.memory_layers.redacted_view import redacted_item
-
-        return replace(loaded, item=redacted_item(mem, loaded.item, path=loaded.path)[0])
-    return loaded

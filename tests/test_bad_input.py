@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from lorestack.cli.main import cli
-from lorestack.memory_layers.operations import list_items, remember
+from lorestack.memory_layers.listing import list_items
+from lorestack.memory_layers.operations import remember
 
 BAD_FILES = {
     "malformed.md": (b"---\ntitle: [unclosed\n---\nbody\n", "malformed frontmatter"),

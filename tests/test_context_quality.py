@@ -140,7 +140,8 @@ def test_hits_wrap_the_indexed_document(mem):
 
 
 def test_short_ids_are_accepted_by_show_and_forget(mem):
-    from lorestack.memory_layers.operations import forget, log_event, remember, show
+    from lorestack.memory_layers.listing import show
+    from lorestack.memory_layers.operations import forget, log_event, remember
     from lorestack.retrieval.render_context import short_id
 
     item = remember(mem, "Staging runs on the small cluster", "fact").item

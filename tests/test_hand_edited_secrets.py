@@ -243,7 +243,7 @@ def test_a_resident_process_scans_an_unchanged_clean_file_once(mem, monkeypatch)
     10k items). A file found clean is skipped while its bytes stay the same; a file holding a
     secret, and a file edited since, are scanned (and redacted) every time."""
     from lorestack.memory_layers import parse_cache, secret_guard
-    from lorestack.memory_layers.operations import list_items
+    from lorestack.memory_layers.listing import list_items
 
     scanned: list[str] = []
     real = secret_guard.redact_tree

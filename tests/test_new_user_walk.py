@@ -537,3 +537,53 @@ def test_a_transcript_cut_inside_a_character_is_imported_as_before(repo, tmp_pat
     result = CliRunner().invoke(cli, ["import", "--no-index", "--json", str(source)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["events"] == 2
+
+
+def test_listing_archived_events_shows_the_forgotten_ones(repo):
+    """`forget ev-…` keeps the event in archive/events/ and `show` finds it there, but
+    `list --type event --status archived` listed nothing: a forgotten event could be shown
+    only by someone who still knew its id."""
+    runner = CliRunner()
+    kept = json.loads(runner.invoke(cli, ["log", "moved the export", "--json"]).stdout)["id"]
+    gone = json.loads(runner.invoke(cli, ["log", "typo entry", "--json"]).stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone, "--reason", "typo"]).exit_code == 0
+    for args in (["--type", "event"], ["--layer", "L3"]):
+        listed = runner.invoke(cli, ["list", *args, "--status", "archived", "--json"])
+        assert listed.exit_code == 0, listed.output
+        rows = json.loads(listed.stdout)
+        assert [r["id"] for r in rows] == [gone], rows
+        assert rows[0]["status"] == "archived" and rows[0]["archived_reason"] == "typo"
+        assert rows[0]["text"] == "typo entry" and "/archive/events/" in rows[0]["path"], rows[0]
+    every = json.loads(runner.invoke(cli, ["list", "--type", "event", "--status", "all",
+                                           "--json"]).stdout)
+    assert {r["id"]: r["status"] for r in every} == {kept: "active", gone: "archived"}
+    plain = runner.invoke(cli, ["list", "--type", "event", "--status", "archived"])
+    assert gone in plain.stdout and "archived" in plain.stdout and kept not in plain.stdout
+    assert runner.invoke(cli, ["list", "--type", "event", "--status", "pending",
+                               "--json"]).stdout.strip() == "[]"
+
+
+def test_check_file_reads_a_notepad_file_as_the_other_commands_do(repo, tmp_path):
+    """`check --file plan.txt` of a file Notepad saved quoted it with the byte-order mark in
+    front ("U+FEFF Add requests …"), and a binary file holding NUL bytes passed as "none
+    applied"."""
+    runner = CliRunner()
+    made = runner.invoke(cli, ["remember", "No new runtime dependencies without discussing it",
+                               "--type", "criterion", "--keyword", "dependency", "--forbid",
+                               "requests", "--verdict", "block"])
+    assert made.exit_code == 0, made.output
+    plan = tmp_path / "plan.txt"
+    plan.write_bytes("\ufeffAdd requests as a runtime dependency\r\n".encode())
+    result = runner.invoke(cli, ["check", "--file", str(plan), "--json"])
+    assert result.exit_code == 2, result.output
+    quote = json.loads(result.stdout)["violations"][0]["quote"]
+    assert quote.startswith("Add requests"), repr(quote)
+    for name, data in (("blob.bin", b"Add requests\x00\x00\x01\x02"),
+                       ("photo.jpg", b"\xff\xd8\xff\xe0 JFIF requests dependency")):
+        odd = tmp_path / name
+        odd.write_bytes(data)
+        refused = runner.invoke(cli, ["check", "--file", str(odd)])
+        assert refused.exit_code == 3, (name, refused.output)
+        lines = refused.stderr.strip().splitlines()
+        assert len(lines) == 1 and name in lines[0], lines
+        assert "written" not in lines[0] and "bug" not in lines[0], lines

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from lorestack.memory_layers.listing import list_items
 from lorestack.memory_layers.memory import Memory
-from lorestack.memory_layers.operations import list_items, remember
+from lorestack.memory_layers.operations import remember
 
 
 def _titles(mem):

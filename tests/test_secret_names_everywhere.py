@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from lorestack.cli.main import cli
 from lorestack.memory_layers import parse_cache
+from lorestack.memory_layers.listing import list_items
 from lorestack.memory_layers.memory import Memory
-from lorestack.memory_layers.operations import list_items
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 KEY = "AKIAIOSFODNN7EXAMPLE"

@@ -24,7 +24,7 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
     """Items by type, layer and status, in layer order, oldest first (each in the one item
     shape, `app/item_json.py`)."""
     from lorestack.app.item_json import listed_item, named
-    from lorestack.memory_layers.operations import display_status, list_items
+    from lorestack.memory_layers.listing import display_status, list_items
 
     mem = opener(request.caller, True)
     include_events = request.type == "event" or request.layer == "L3"
@@ -45,8 +45,8 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
 
 def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
     """One item (with its file) or journal event, by full or short id."""
+    from lorestack.memory_layers.listing import show as do_show
     from lorestack.memory_layers.models import JournalEvent
-    from lorestack.memory_layers.operations import show as do_show
 
     mem = opener(request.caller, True)
     found = do_show(mem, request.id, redact=True)

@@ -135,14 +135,18 @@ def from_text(text: str, label: str = "text") -> Proposal:
 
 
 def from_file(path: str | os.PathLike) -> Proposal:
-    """A plan or design note on disk; judged as prose."""
+    """A plan or design note on disk; judged as prose. Read as every command reads a file
+    (strict UTF-8, the BOM Notepad writes dropped); a binary file is refused in one line."""
+    from lorestack.memory_layers.input_check import InputRejected, check_input_text, read_text_file
+
     file = Path(path)
+    if not file.exists():
+        raise ProposalError(f"{file}: no such file")
     try:
-        text = file.read_text("utf-8")
-    except FileNotFoundError as exc:
-        raise ProposalError(f"{file}: no such file") from exc
-    except UnicodeDecodeError as exc:
-        raise ProposalError(f"{file}: not UTF-8 text; pass a text proposal or a diff") from exc
+        text = read_text_file(file, outcome="nothing was checked")
+        check_input_text(text, where=str(file), outcome="nothing was checked")
+    except InputRejected as exc:
+        raise ProposalError(str(exc)) from None
     return Proposal(source="file", text=text, label=str(file))
 
 
