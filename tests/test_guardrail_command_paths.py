@@ -150,3 +150,24 @@ def test_a_commit_moving_a_file_into_a_folder_closed_to_new_files(store, tmp_pat
     subprocess.run([*git, "commit", "-qm", "rename"], check=True)
     subprocess.run([*git, "mv", "src/app.py", "lib/helpers/app.py"], check=True)
     assert staged() == "block"
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # where a flag names the destination, the files go there
+        ("helpers", _bash("mv -t lib/helpers/ dates.py"), "block"),
+        ("helpers", _bash("cp --target-directory=lib/helpers/ dates.py"), "block"),
+        ("helpers", _bash("tar xzf helpers.tgz -C lib/helpers/"), "block"),
+        ("helpers", _bash("unzip -o helpers.zip -d lib/helpers/"), "block"),
+        ("helpers", _bash("git checkout feature/dates -- lib/helpers/dates.py"), "block"),
+        ("helpers", _bash("git restore --source=feature/dates lib/helpers/dates.py"), "block"),
+        # ... and nothing goes where a flag only reads from
+        ("helpers", _bash("mv -t attic/ lib/helpers/money.py"), "pass"),
+        ("helpers", _bash("tar czf /tmp/helpers.tgz -C lib/helpers/ ."), "pass"),
+        ("helpers", _bash("git checkout -- lib/helpers/money.py"), "pass"),
+        ("vendored", _bash("git restore lib/vendored/six.py"), "pass"),
+    ],
+)
+def test_a_destination_named_by_a_flag(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected
