@@ -123,3 +123,51 @@ def test_what_a_command_names_absolutely(store, key, raw, expected):
 )
 def test_a_command_writing_a_file_already_there(store, key, raw, expected):
     assert _answer(store, key, raw) == expected
+
+
+def test_a_commit_moving_a_file_into_a_folder_closed_to_new_files(store, tmp_path):
+    """`git mv src/app.py lib/helpers/app.py` staged: git shows a rename, no `new file mode`,
+    and the moved file was read as one already there (the pre-commit hook let it pass); a
+    rename inside one folder is still no new file."""
+    from lorestack.guardrail.proposals import from_git_diff
+
+    mem, ids = store
+    repo = tmp_path / "r"
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    for name, text in {**FILES, "src/app.py": "def main():\n    return 0\n"}.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+
+    def staged():
+        got = check(mem, from_git_diff(repo, staged=True), retrieval=False, llm=False)
+        return E.answer(got, ids["helpers"])
+
+    subprocess.run([*git, "mv", "lib/helpers/money.py", "lib/helpers/currency.py"], check=True)
+    assert staged() == "pass"
+    subprocess.run([*git, "commit", "-qm", "rename"], check=True)
+    subprocess.run([*git, "mv", "src/app.py", "lib/helpers/app.py"], check=True)
+    assert staged() == "block"
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # where a flag names the destination, the files go there
+        ("helpers", _bash("mv -t lib/helpers/ dates.py"), "block"),
+        ("helpers", _bash("cp --target-directory=lib/helpers/ dates.py"), "block"),
+        ("helpers", _bash("tar xzf helpers.tgz -C lib/helpers/"), "block"),
+        ("helpers", _bash("unzip -o helpers.zip -d lib/helpers/"), "block"),
+        ("helpers", _bash("git checkout feature/dates -- lib/helpers/dates.py"), "block"),
+        ("helpers", _bash("git restore --source=feature/dates lib/helpers/dates.py"), "block"),
+        # ... and nothing goes where a flag only reads from
+        ("helpers", _bash("mv -t attic/ lib/helpers/money.py"), "pass"),
+        ("helpers", _bash("tar czf /tmp/helpers.tgz -C lib/helpers/ ."), "pass"),
+        ("helpers", _bash("git checkout -- lib/helpers/money.py"), "pass"),
+        ("vendored", _bash("git restore lib/vendored/six.py"), "pass"),
+    ],
+)
+def test_a_destination_named_by_a_flag(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected

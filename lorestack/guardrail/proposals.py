@@ -182,14 +182,22 @@ def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
 
 
 def created_in_diff(diff: str) -> set[str]:
-    """The paths a `git diff` creates (`new file mode`, or `--- /dev/null`)."""
+    """The paths a `git diff` creates (`new file mode`, or `--- /dev/null`), and where it
+    moves or copies a file from another folder (`rename to`: the file is new there; a rename
+    inside one folder is the file that was there)."""
     created: set[str] = set()
-    current, from_null = "", False
+    current, source, from_null = "", "", False
     for line in diff.splitlines():
         if line.startswith("diff --git "):
             current, from_null = normalise_path(line.rsplit(" b/", 1)[-1]), False
         elif line.startswith("new file mode") and current:
             created.add(current)
+        elif line.startswith(("rename from ", "copy from ")):
+            source = normalise_path(line.split(" from ", 1)[1])
+        elif line.startswith(("rename to ", "copy to ")):
+            moved = normalise_path(line.split(" to ", 1)[1])
+            if line.startswith("copy") or moved.rpartition("/")[0] != source.rpartition("/")[0]:
+                created.add(moved)
         elif line.startswith("--- "):
             from_null = line[4:].split("\t")[0].strip() == "/dev/null"
         elif line.startswith("+++ ") and from_null:

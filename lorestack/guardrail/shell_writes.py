@@ -6,7 +6,9 @@ yet the command puts a file there. A redirect (`>`, `>>`), `tee` or `touch` befo
 writes it; the last argument of `mv`, `cp`, `rsync`, `install`, `ln`, `scp` or `git mv` is
 where something goes; the other arguments of a move, and the operands of `rm`, `git rm`,
 `sed -i` or `perl -i`, are changed where they are (moved or removed from there, or edited in
-place). A copy's sources are only read.
+place). A copy's sources are only read. A flag may name the destination instead (`mv -t DIR`,
+`cp --target-directory=DIR`, `tar x… -C DIR`, `unzip -d DIR`), and `git checkout REF -- PATH`
+or `git restore --source=REF PATH` writes PATH from another commit.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ _COPIERS = frozenset(("mv", "cp", "rsync", "install", "ln", "scp", "git mv"))
 _MOVERS = frozenset(("mv", "git mv"))
 _REMOVERS = frozenset(("rm", "git rm", "rmdir", "unlink", "truncate"))
 _IN_PLACE = frozenset(("sed", "perl"))
+_TARGETED = frozenset(("mv", "cp", "ln", "install"))  # `-t DIR`: where the files go
+_TARGET_FLAG = re.compile(r"(?:^|\s)(?:-t|--target-directory)(?:=|\s+)$")
+_EXTRACTORS = frozenset(("tar", "bsdtar", "unzip"))
+_EXTRACT_FLAG = re.compile(r"(?:^|\s)(?:-C|--directory|-d)(?:=|\s+)$")
+_RESTORERS = frozenset(("git checkout", "git restore"))
 _PREFIXES = frozenset(("sudo", "command", "exec", "nohup", "time", "env"))
 
 
@@ -64,6 +71,35 @@ def moved_from(text: str, start: int) -> list[str]:
     return [word for _, word in operands[:-1]]
 
 
+def _flagged(name: str, args: list[str], before: str) -> str | None:
+    """Where a flag names the destination (`mv -t DIR`, `cp --target-directory=DIR`, `tar x…
+    -C DIR`, `unzip -d DIR`): 'written' for it, and for a move so flagged 'changed' for its
+    sources ('' for a copy's); None when no such flag is in play."""
+    if name in _TARGETED and any(a == "-t" or a.startswith("--target-directory") for a in args):
+        return "written" if _TARGET_FLAG.search(before) else ("changed" if name in _MOVERS else "")
+    if name in _EXTRACTORS and _EXTRACT_FLAG.search(before) and (
+        name == "unzip" or "--extract" in args
+        or any(re.fullmatch(r"-?[A-Za-z]*x[A-Za-z]*", a) for a in args[:1])
+        or any(re.fullmatch(r"-[A-Za-z]*x[A-Za-z]*", a) for a in args)
+    ):
+        return "written"
+    return None
+
+
+def _restored_from(name: str, args: list[str]) -> int | None:
+    """`git checkout REF -- PATH…`, `git restore --source=REF PATH…`: how many operands come
+    before the paths it writes from another commit; None when it only puts back what is
+    committed (`git checkout -- PATH`, `git restore PATH`)."""
+    if name == "git checkout" and "--" in args:
+        refs = [a for a in args[: args.index("--")] if not a.startswith("-")]
+        return len(refs) if refs else None
+    if name == "git restore" and any(a.startswith("--source=") for a in args):
+        return 0
+    if name == "git restore" and any(a in ("-s", "--source") for a in args):
+        return 1
+    return None
+
+
 def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
     """What the command around character `start` does to the word that begins there:
     'written' (created or written: a redirect, `tee`, `touch`, where a move or copy puts
@@ -74,8 +110,14 @@ def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
     if not commands:
         return ""
     name, args, operands, mine = _operands_at(text, start)
+    flagged = _flagged(name, args, text[max(0, start - 40) : start])
+    if flagged is not None:
+        return flagged
     if not mine:
         return ""
+    if name in _RESTORERS:
+        skip = _restored_from(name, args)
+        return "written" if skip is not None and mine[0] >= skip else ""
     last = mine[0] == len(operands) - 1
     if name in _COPIERS and len(operands) >= 2:
         if last:
