@@ -587,3 +587,26 @@ def test_check_file_reads_a_notepad_file_as_the_other_commands_do(repo, tmp_path
         lines = refused.stderr.strip().splitlines()
         assert len(lines) == 1 and name in lines[0], lines
         assert "written" not in lines[0] and "bug" not in lines[0], lines
+
+
+def test_restore_brings_a_forgotten_event_back_and_supersede_names_an_event(repo):
+    """`forget ev-…` archives an event and `restore` says it brings back what was forgotten,
+    but `restore ev-…` answered "no memory item or event with id 'ev-…'" (for a live event
+    too), and so did `supersede ev-… TEXT` for an event that is right there in the journal."""
+    runner = CliRunner()
+    gone = json.loads(runner.invoke(cli, ["log", "kept after all", "--json"]).stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone, "--reason", "by mistake"]).exit_code == 0
+    back = runner.invoke(cli, ["restore", gone])
+    assert back.exit_code == 0, back.output
+    assert "journal" in back.stdout, back.stdout
+    live = json.loads(runner.invoke(cli, ["list", "--type", "event", "--json"]).stdout)
+    assert [(r["id"], r["text"]) for r in live] == [(gone, "kept after all")], live
+    assert "archived_reason" not in live[0]
+    archived = runner.invoke(cli, ["list", "--type", "event", "--status", "archived", "--json"])
+    assert json.loads(archived.stdout) == []
+    for args in (["restore", gone], ["supersede", gone, "kept, reworded"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 1, (args, result.output)
+        line = result.stderr.strip()
+        assert "journal event" in line and "no memory item" not in line, (args, line)
+        assert len(line.splitlines()) == 1, line
