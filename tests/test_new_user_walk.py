@@ -610,3 +610,14 @@ def test_restore_brings_a_forgotten_event_back_and_supersede_names_an_event(repo
         line = result.stderr.strip()
         assert "journal event" in line and "no memory item" not in line, (args, line)
         assert len(line.splitlines()) == 1, line
+
+
+def test_uninstall_cron_dry_run_with_nothing_installed_says_so(repo, tmp_path, monkeypatch):
+    """`uninstall cron --dry-run` on a machine where nothing was installed said "would remove
+    (systemd): lorestack-consolidate-….timer", while `uninstall cron` said "nothing to remove"."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    runner = CliRunner()
+    for args in (["--dry-run"], []):
+        result = runner.invoke(cli, ["uninstall", "cron", "--scheduler", "systemd", *args])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.strip() == "nothing to remove (systemd)", (args, result.stdout)
