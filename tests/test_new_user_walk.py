@@ -621,3 +621,28 @@ def test_uninstall_cron_dry_run_with_nothing_installed_says_so(repo, tmp_path, m
         result = runner.invoke(cli, ["uninstall", "cron", "--scheduler", "systemd", *args])
         assert result.exit_code == 0, result.output
         assert result.stdout.strip() == "nothing to remove (systemd)", (args, result.stdout)
+
+
+def test_uninstall_pre_commit_takes_dry_run_like_every_other_uninstall(repo):
+    """`install pre-commit --dry-run` shows what it would write and every other `uninstall`
+    takes --dry-run, but `uninstall pre-commit --dry-run` said "No such option '--dry-run'"."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    runner = CliRunner()
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("#!/bin/sh\necho mine\n")
+    assert runner.invoke(cli, ["install", "pre-commit"]).exit_code == 0
+    before = hook.read_bytes()
+    shown = runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run"])
+    assert shown.exit_code == 0, shown.output
+    assert "would remove" in shown.stdout and "echo mine" in shown.stdout, shown.stdout
+    assert hook.read_bytes() == before
+    as_json = json.loads(runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run",
+                                             "--json"]).stdout)
+    assert as_json["dry_run"] is True and hook.read_bytes() == before
+    assert runner.invoke(cli, ["uninstall", "pre-commit"]).exit_code == 0
+    assert hook.read_text() == "#!/bin/sh\necho mine\n"
+    nothing = runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run"])
+    assert nothing.exit_code == 0 and "would remove" not in nothing.stdout, nothing.output
