@@ -416,7 +416,6 @@ def install_pre_commit(ctx, framework, strict, fail_closed, dry_run, as_json):
         verb = "nothing to change in" if result.action == "unchanged" else "would write"
         click.echo(f"{verb} {result.path} ({result.mode})")
         if result.action != "unchanged":
-            if result.content:
             click.echo(result.content, nl=not result.content.endswith("\n"))
         return
     _precommit_result(result, as_json)
