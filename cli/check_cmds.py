@@ -423,15 +423,23 @@ def install_pre_commit(ctx, framework, strict, fail_closed, dry_run, as_json):
 
 @click.command(name="pre-commit")
 @click.option("--framework", is_flag=True, help="Remove the .pre-commit-config.yaml entry instead.")
+@click.option("--dry-run", is_flag=True, help="Show the file as it would be left; change nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def uninstall_pre_commit(ctx, framework, as_json):
+def uninstall_pre_commit(ctx, framework, dry_run, as_json):
     """Remove the lorestack block from the pre-commit hook (or the framework entry)."""
     from lorestack.guardrail import precommit
 
     mem = open_memory(ctx)
     do = precommit.uninstall_framework if framework else precommit.uninstall_git_hook
-    _precommit_result(do(_repo_dir(mem)), as_json)
+    result = do(_repo_dir(mem), dry_run=dry_run)
+    if result.dry_run and not as_json:
+        gone = "" if result.content else " (nothing else in it: it would be deleted)"
+        click.echo(f"would remove lorestack from {result.path} ({result.mode}){gone}")
+        if result.content:
+            click.echo(result.content, nl=not result.content.endswith("\n"))
+        return
+    _precommit_result(result, as_json)
 
 
 install.add_command(install_pre_commit)

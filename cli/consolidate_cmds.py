@@ -258,7 +258,7 @@ def uninstall_cron(ctx, scheduler, dry_run, as_json):
     if as_json:
         emit_json(result)
         return
-    if result.changed or dry_run:
+    if result.changed:  # with --dry-run: what is there to remove
         click.echo(f"{'would remove' if dry_run else 'removed'} ({result.scheduler}): {result.entry}")
     else:
         click.echo(f"nothing to remove ({result.scheduler})")

@@ -197,6 +197,30 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
     return target
 
 
+def restore_event(mem, event_id: str) -> tuple[JournalEvent, Path] | None:
+    """Bring a forgotten event back from archive/events/ to its day in the journal: written
+    there first, then taken out of the archive (a crash between leaves it in both places,
+    never in neither; `list` shows it once). (the event, its day file); None when no forgotten
+    event has this id."""
+    found = find_archived_event(mem, event_id)
+    if found is None:
+        return None
+    journal = mem.require_project().journal
+    data = {k: v for k, v in found.event.model_dump(by_alias=True).items()
+            if k not in ("archived_reason", "archived_at")}
+    event = JournalEvent.model_validate(data)
+    live = find_event(mem, event.id)  # a restore cut short: it is back already
+    day = live.path if live is not None else journal.append(event)
+    with locked(journal.paths.locks_dir, f"archive-{found.path.name}"):
+        before = found.path.read_bytes()
+        lines = before.decode("utf-8", errors="surrogateescape").split("\n")
+        span = _entry_span(lines, event.id)
+        if span is not None:
+            kept = lines[:span[0]] + lines[span[1]:]
+            write_atomic(found.path, "\n".join(kept).encode("utf-8", errors="surrogateescape"))
+    return event, day
+
+
 def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     """Close a todo or blocker: a `progress` event tagged `closes:<id>` that says what closed."""
     found = find_event(mem, event_id)

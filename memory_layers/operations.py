@@ -239,7 +239,17 @@ def _shown(mem: Memory, name: str, *, path: bool = False) -> str:
 def supersede(mem: Memory, old_id: str, text: str, *, title: str | None = None, tags=None,
               confidence: float = 1.0, redact: bool | None = None) -> Written:
     """New information wins; the old item moves to archive/ with links both ways."""
-    old = mem.get(old_id)
+    try:
+        old = mem.get(old_id)
+    except ItemNotFound:
+        from lorestack.memory_layers.event_archive import find_archived_event, find_event
+
+        if find_event(mem, old_id) or find_archived_event(mem, old_id):
+            raise LorestackError(
+                f"'{_shown(mem, old_id)}' is a journal event, and what happened is not replaced: "
+                f"`lorestack log` the correction (`lorestack forget {_shown(mem, old_id)} "
+                "--reason …` archives this one)") from None
+        raise
     return remember(
         mem, text, old.item.type, title=title, tags=tags if tags is not None else old.item.tags,
         scope=old.item.scope, supersedes=old_id, confidence=confidence,
@@ -298,7 +308,7 @@ def keep_refused_edit(mem: Memory, before, refusal: Exception) -> Path | None:
 
 @dataclass
 class Restored:
-    item: MemoryItem
+    item: MemoryItem | JournalEvent  # an event: a forgotten one, back in its day file
     path: Path
     was_superseded_by: str | None = None
 
@@ -306,8 +316,20 @@ class Restored:
 def restore(mem: Memory, item_id: str) -> Restored:
     """Bring an archived item back to active. Its links stay: `supersedes` as it was, and the
     item that had superseded it keeps its own `supersedes` entry; the archive reason and the
-    replacement are kept under `restored` so the history reads both ways."""
-    loaded = mem.get(item_id)
+    replacement are kept under `restored` so the history reads both ways. A forgotten journal
+    event goes back to its day file."""
+    try:
+        loaded = mem.get(item_id)
+    except ItemNotFound:
+        from lorestack.memory_layers.event_archive import find_event, restore_event
+
+        if find_event(mem, item_id) is not None:
+            raise LorestackError(f"'{_shown(mem, item_id)}' is a journal event in the journal, "
+                                 "not forgotten; nothing to restore") from None
+        back = restore_event(mem, item_id)
+        if back is None:
+            raise
+        return Restored(back[0], back[1])
     if loaded.item.status != "archived":
         raise LorestackError(f"'{_shown(mem, item_id)}' is not archived (status {loaded.item.status}); "
                              "nothing to restore")

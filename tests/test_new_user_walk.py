@@ -587,3 +587,62 @@ def test_check_file_reads_a_notepad_file_as_the_other_commands_do(repo, tmp_path
         lines = refused.stderr.strip().splitlines()
         assert len(lines) == 1 and name in lines[0], lines
         assert "written" not in lines[0] and "bug" not in lines[0], lines
+
+
+def test_restore_brings_a_forgotten_event_back_and_supersede_names_an_event(repo):
+    """`forget ev-…` archives an event and `restore` says it brings back what was forgotten,
+    but `restore ev-…` answered "no memory item or event with id 'ev-…'" (for a live event
+    too), and so did `supersede ev-… TEXT` for an event that is right there in the journal."""
+    runner = CliRunner()
+    gone = json.loads(runner.invoke(cli, ["log", "kept after all", "--json"]).stdout)["id"]
+    assert runner.invoke(cli, ["forget", gone, "--reason", "by mistake"]).exit_code == 0
+    back = runner.invoke(cli, ["restore", gone])
+    assert back.exit_code == 0, back.output
+    assert "journal" in back.stdout, back.stdout
+    live = json.loads(runner.invoke(cli, ["list", "--type", "event", "--json"]).stdout)
+    assert [(r["id"], r["text"]) for r in live] == [(gone, "kept after all")], live
+    assert "archived_reason" not in live[0]
+    archived = runner.invoke(cli, ["list", "--type", "event", "--status", "archived", "--json"])
+    assert json.loads(archived.stdout) == []
+    for args in (["restore", gone], ["supersede", gone, "kept, reworded"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 1, (args, result.output)
+        line = result.stderr.strip()
+        assert "journal event" in line and "no memory item" not in line, (args, line)
+        assert len(line.splitlines()) == 1, line
+
+
+def test_uninstall_cron_dry_run_with_nothing_installed_says_so(repo, tmp_path, monkeypatch):
+    """`uninstall cron --dry-run` on a machine where nothing was installed said "would remove
+    (systemd): lorestack-consolidate-….timer", while `uninstall cron` said "nothing to remove"."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    runner = CliRunner()
+    for args in (["--dry-run"], []):
+        result = runner.invoke(cli, ["uninstall", "cron", "--scheduler", "systemd", *args])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.strip() == "nothing to remove (systemd)", (args, result.stdout)
+
+
+def test_uninstall_pre_commit_takes_dry_run_like_every_other_uninstall(repo):
+    """`install pre-commit --dry-run` shows what it would write and every other `uninstall`
+    takes --dry-run, but `uninstall pre-commit --dry-run` said "No such option '--dry-run'"."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    runner = CliRunner()
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("#!/bin/sh\necho mine\n")
+    assert runner.invoke(cli, ["install", "pre-commit"]).exit_code == 0
+    before = hook.read_bytes()
+    shown = runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run"])
+    assert shown.exit_code == 0, shown.output
+    assert "would remove" in shown.stdout and "echo mine" in shown.stdout, shown.stdout
+    assert hook.read_bytes() == before
+    as_json = json.loads(runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run",
+                                             "--json"]).stdout)
+    assert as_json["dry_run"] is True and hook.read_bytes() == before
+    assert runner.invoke(cli, ["uninstall", "pre-commit"]).exit_code == 0
+    assert hook.read_text() == "#!/bin/sh\necho mine\n"
+    nothing = runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run"])
+    assert nothing.exit_code == 0 and "would remove" not in nothing.stdout, nothing.output

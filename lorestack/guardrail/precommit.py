@@ -166,7 +166,7 @@ def _drop_backup_if_restored(path: Path, remaining: bytes) -> Path | None:
     return backup if backup.exists() else None
 
 
-def uninstall_git_hook(repo_dir: str | os.PathLike) -> PrecommitResult:
+def uninstall_git_hook(repo_dir: str | os.PathLike, *, dry_run: bool = False) -> PrecommitResult:
     path = _hook_path(Path(repo_dir))
     if not path.exists():
         return PrecommitResult(path, "absent", "git-hook")
@@ -174,6 +174,9 @@ def uninstall_git_hook(repo_dir: str | os.PathLike) -> PrecommitResult:
     if BEGIN not in current:
         return PrecommitResult(path, "absent", "git-hook", note="no lorestack block in the hook")
     remaining = _BLOCK_RE.sub("", current)
+    if dry_run:  # the hook as it would be left ("" when it would be deleted)
+        left = "" if remaining.strip() in ("", "#!/bin/sh") else remaining
+        return PrecommitResult(path, "removed", "git-hook", dry_run=True, content=left)
     if remaining.strip() in ("", "#!/bin/sh"):
         path.unlink()
     else:
@@ -293,7 +296,7 @@ def install_framework(
     )
 
 
-def uninstall_framework(repo_dir: str | os.PathLike) -> PrecommitResult:
+def uninstall_framework(repo_dir: str | os.PathLike, *, dry_run: bool = False) -> PrecommitResult:
     top = Path(_git(Path(repo_dir), "rev-parse", "--show-toplevel"))
     path = top / CONFIG_NAME
     if not path.exists():
@@ -312,7 +315,11 @@ def uninstall_framework(repo_dir: str | os.PathLike) -> PrecommitResult:
                 repos.append({**repo, "hooks": hooks})
         data["repos"] = repos
         remaining = yaml.safe_dump(data, sort_keys=False)
-    if yaml.safe_load(remaining) in (None, {"repos": None}, {"repos": []}):
+    empty = yaml.safe_load(remaining) in (None, {"repos": None}, {"repos": []})
+    if dry_run:
+        return PrecommitResult(path, "removed", "framework", dry_run=True,
+                               content="" if empty else remaining)
+    if empty:
         path.unlink()
     else:
         write_atomic(path, remaining.encode("utf-8"))
