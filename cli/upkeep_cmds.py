@@ -140,7 +140,12 @@ def export(ctx, out, scope):
     lines = (json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in exported.records)
     if out:
         count = 0
-        with open(out, "w", encoding="utf-8") as fh:
+        try:
+            fh = open(out, "w", encoding="utf-8")
+        except OSError as exc:  # the path the user named: theirs to fix, not a bug
+            raise click.ClickException(f"--out {out}: cannot write it ({exc.strerror}); check "
+                                       "the path (its folder must exist)") from None
+        with fh:
             for line in lines:
                 fh.write(line)
                 count += 1

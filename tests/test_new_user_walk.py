@@ -646,3 +646,14 @@ def test_uninstall_pre_commit_takes_dry_run_like_every_other_uninstall(repo):
     assert hook.read_text() == "#!/bin/sh\necho mine\n"
     nothing = runner.invoke(cli, ["uninstall", "pre-commit", "--dry-run"])
     assert nothing.exit_code == 0 and "would remove" not in nothing.stdout, nothing.output
+
+
+def test_export_to_a_folder_that_does_not_exist_is_the_users_path(repo, tmp_path):
+    """`export --out missing/dir/x.jsonl` ended "… (if you did not name this path, this is a
+    bug in lorestack; please report it)": the user did name it."""
+    out = tmp_path / "missing" / "x.jsonl"
+    result = CliRunner().invoke(cli, ["export", "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and str(out) in line and "--out" in line, line
+    assert "bug" not in line and "folder" in line, line
