@@ -171,3 +171,16 @@ def test_a_commit_moving_a_file_into_a_folder_closed_to_new_files(store, tmp_pat
 )
 def test_a_destination_named_by_a_flag(store, key, raw, expected):
     assert _answer(store, key, raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "expected"),
+    [
+        # a quoted path with a space is one word of the command
+        ("helpers", _bash('cp dates.py "lib/helpers/my dates.py"'), "block"),
+        ("helpers", _bash("mv 'old notes.txt' 'lib/helpers/old notes.txt'"), "block"),
+        ("helpers", _bash('cp "lib/helpers/money.py" "attic/money copy.py"'), "pass"),
+    ],
+)
+def test_a_quoted_path_with_a_space(store, key, raw, expected):
+    assert _answer(store, key, raw) == expected

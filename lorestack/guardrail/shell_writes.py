@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 
 _REDIRECT = re.compile(r"(?:>>?|\btee(?:\s+-a)?|\btouch)\s*$")
+# one shell word: a quoted part keeps its spaces ("lib/helpers/my dates.py")
+_WORD = re.compile(r"""(?:'[^'\n]*'|"[^"\n]*"|[^\s'"])+""")
 _SEGMENT_BREAK = re.compile(r"&&|\|\||[;|\n()]")
 _COPIERS = frozenset(("mv", "cp", "rsync", "install", "ln", "scp", "git mv"))
 _MOVERS = frozenset(("mv", "git mv"))
@@ -50,7 +52,7 @@ def _operands_at(text: str, start: int) -> tuple[str, list[str], list[tuple[int,
     segment = text[begin : stop.start() if stop else len(text)]
     spans = [
         (m.start() + begin + len(m.group(0)) - len(m.group(0).lstrip("'\"")), m.group(0).strip("'\""))
-        for m in re.finditer(r"\S+", segment)
+        for m in _WORD.finditer(segment)
     ]
     name, args = _command([w for _, w in spans])
     if not name:
