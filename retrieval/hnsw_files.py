@@ -180,3 +180,20 @@ def clear_unused_capacity(chroma_dir: Path) -> list[str]:
     if clean != noted:
         _write_note(chroma_dir, clean)
     return cleared
+
+
+def vector_count(chroma_dir: Path) -> int:
+    """How many vectors the local HNSW segments under `chroma_dir` hold, from their headers
+    (100 bytes each; what a first dense search loads grows with it); 0 when there is none."""
+    total = 0
+    try:
+        segments = [p / "header.bin" for p in chroma_dir.iterdir()]
+    except OSError:
+        return 0
+    for header in segments:
+        try:
+            with header.open("rb") as handle:
+                total += _HEADER.unpack(handle.read(_HEADER.size))[3]
+        except (OSError, struct.error):
+            continue
+    return total

@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from lorestack.retrieval.lexical import Filters
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover  (numpy only with the dense side: a BM25 answer skips it)
+    import numpy as np
+
     from lorestack.retrieval.documents import IndexDoc
 
 COLLECTION = "lorestack"

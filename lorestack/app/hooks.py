@@ -380,6 +380,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         mode = mem.settings.hooks.prompt_retrieval
         if mode not in ("default", "hybrid", "rrf", "vector"):
             return prompt_context(mem, payload, mode)
+        from lorestack.app import cold_recall
         from lorestack.memory_layers import parse_cache
 
         if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
@@ -387,6 +388,9 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
                 box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
+                if late := cold_recall.too_late(mem, deadline.remaining()):  # no use waiting
+                    log_failure(f"prompt ({payload.client}): {late}", mem=mem)
+                    return box["fallback"]
                 # chromadb's import only after it: beside it the two share one interpreter
                 # (100k, load 7.7: BM25 answer 1.50-1.58 s with it, 0.70-1.13 s without)
                 _preload_vector_store()
