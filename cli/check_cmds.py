@@ -62,7 +62,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
 
     parts = []
     if text == "-":
-        text = read_stdin_input()
+        text = read_stdin_input(outcome="nothing was checked")
     if text:
         parts.append(P.from_text(text))
     if file:
@@ -72,7 +72,7 @@ def _proposal(text, file, diff_rev, staged, repo_dir: Path):
     elif diff_rev is not None:
         parts.append(P.from_git_diff(repo_dir, None if diff_rev == WORKTREE else diff_rev))
     if not parts:
-        data = read_stdin_input()
+        data = read_stdin_input(outcome="nothing was checked")
         if data and data.strip():
             return P.from_text(data, label="stdin")
         raise click.UsageError("give the proposal: TEXT, '-' for stdin, --file, --diff or --staged")
