@@ -72,6 +72,7 @@ def config_set(ctx, key, value, global_, as_json):
     file are kept. A value that looks like a secret is refused for the project's file, which
     is committed with .memory/ (use an environment variable or --global).
     """
+    from lorestack.app.setting_checks import check_setting_value
     from lorestack.core.errors import MemoryRootNotFound
     from lorestack.memory_layers.config_file import write_setting
 
@@ -87,7 +88,7 @@ def config_set(ctx, key, value, global_, as_json):
         def screen(raw: str) -> list[str]:
             return sorted({f.kind for f in find_secrets(raw)})
 
-    written = write_setting(path, key, value, screen)
+    written = write_setting(path, key, value, screen, check=check_setting_value)
     if as_json:
         emit_json({"key": key, "value": written, "file": str(path)})
     else:

@@ -157,6 +157,7 @@ def _register() -> None:
         index_cmds,
         install_cmds,
         memory_cmds,
+        precommit_cmds,
         service_cmds,
         ui_cmds,
         upkeep_cmds,
@@ -164,7 +165,7 @@ def _register() -> None:
 
     for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
                    criteria_cmds, consolidate_cmds, config_cmds, upkeep_cmds, ui_cmds,
-                   import_cmds, service_cmds, anchor_cmds):
+                   import_cmds, service_cmds, anchor_cmds, precommit_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -42,11 +42,12 @@ def read_piped_stdin() -> str | None:
         return None
 
 
-def read_stdin_input(where: str = "stdin") -> str:
-    """Piped text for a write or a check: strict UTF-8, refused with one line otherwise."""
+def read_stdin_input(where: str = "stdin", outcome: str = "nothing was written") -> str:
+    """Piped text for a write or a check: strict UTF-8 without NUL bytes, refused with one line
+    otherwise (`outcome` says what did not happen, as a file's refusal does)."""
     import sys
 
-    from lorestack.memory_layers.input_check import decode_input_bytes
+    from lorestack.memory_layers.input_check import check_input_text, decode_input_bytes
 
     stream = sys.stdin
     if stream is None or stream.closed:
@@ -56,10 +57,13 @@ def read_stdin_input(where: str = "stdin") -> str:
             return ""
         buffer = getattr(stream, "buffer", None)
         if buffer is None:
-            return stream.read()
-        return decode_input_bytes(buffer.read(), where=where)
+            text = stream.read()
+        else:
+            text = decode_input_bytes(buffer.read(), where=where, outcome=outcome)
     except (OSError, ValueError):
         return ""
+    check_input_text(text, where=where, outcome=outcome)
+    return text
 
 
 def words_argument(name: str):

@@ -162,6 +162,11 @@ def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
             return raw.decode("utf-8", errors="replace")
         if SITE_COMMAND is not None:  # the error is the CLI's to word: it needs the install
             restart_with_site(_argv, "stdin", time.monotonic(), raw)
+    if not payload:  # the command words its refusal (a check's is not a write's: exit 3)
+        import io
+
+        sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+        os._exit(_full_cli(_argv) or 0)
     from lorestack.core.errors import LorestackError
     from lorestack.memory_layers.input_check import decode_input_bytes
 

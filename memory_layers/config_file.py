@@ -16,12 +16,15 @@ from lorestack.memory_layers.fsutil import write_atomic
 
 
 def write_setting(path: Path, dotted: str, raw: str,
-                  screen: Callable[[str], list[str]] | None = None) -> Any:
+                  screen: Callable[[str], list[str]] | None = None,
+                  check: Callable[[str, Any], None] | None = None) -> Any:
     """Validate `raw` for `section.key` and write it into the TOML file at `path`.
 
     Only that key changes: comments and formatting of the rest of the file stay (tomlkit).
     `screen` names what must not be written (the secret guard's kinds found in the value):
-    a project's config.toml is committed with `.memory/`. Returns the typed value written.
+    a project's config.toml is committed with `.memory/`. `check(dotted, typed value)` raises
+    for a value its type allows but that cannot work (a path naming nothing usable). Returns
+    the typed value written.
     """
     import tomlkit
     from pydantic import TypeAdapter
@@ -39,6 +42,8 @@ def write_setting(path: Path, dotted: str, raw: str,
         value = TypeAdapter(annotation).validate_python(raw, strict=False)
     except ValidationError as exc:
         raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
+    if check is not None:
+        check(dotted, value)
     section, _, key = dotted.partition(".")
     try:
         text = path.read_text("utf-8-sig") if path.exists() else ""  # a BOM (Notepad) dropped

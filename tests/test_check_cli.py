@@ -132,6 +132,24 @@ def test_file_and_stdin_inputs(rules, repo):
     assert invoke("check", "--no-retrieval", "-", input="one-off job via cron").exit_code == 2
 
 
+def test_binary_stdin_is_refused_as_a_binary_file_is(rules, repo):
+    # `check -` (and a bare `check` fed by a pipe) said "pass" for NUL bytes and "nothing was
+    # written" for bytes that are not UTF-8, exit 0 / 1: a script read a refusal as an answer
+    plan = repo / "plan.bin"
+    plan.write_bytes(b"one-off job\x00via cron")
+    by_file = invoke("check", "--no-retrieval", "--file", str(plan))
+    assert by_file.exit_code == 3 and "NUL bytes" in by_file.stderr
+    for args in (["-"], []):
+        for data, problem in ((b"one-off job\x00via cron", "contains NUL bytes"),
+                              (b"one-off job \xff via cron", "is not valid UTF-8")):
+            piped = invoke("check", "--no-retrieval", *args, input=data)
+            assert piped.exit_code == 3, (args, data, piped.output)
+            assert piped.stdout == "" and piped.stderr.count("\n") == 1, piped.stderr
+            assert f"stdin {problem}" in piped.stderr and "nothing was checked" in piped.stderr
+    assert by_file.stderr.split("contains")[1] == invoke(
+        "check", "--no-retrieval", "-", input=b"one-off job\x00via cron").stderr.split("contains")[1]
+
+
 def test_errors_exit_3_with_one_line(rules):
     # 1 is a warn and 2 a block: an error must be neither
     missing = invoke("check", "--file", "nope.md")

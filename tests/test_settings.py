@@ -132,6 +132,32 @@ def test_config_set_refuses_bad_keys_and_values(repo):
     assert not (repo / ".memory" / "config.toml").exists()
 
 
+def test_config_set_checks_path_settings(repo, tmp_path):
+    """A model folder that does not exist, or holds no model, was written silently and every
+    search then lost its vector half; a relative one worked only from the folder it was set in."""
+    import os
+
+    config = repo / ".memory" / "config.toml"
+    empty = tmp_path / "empty model"
+    empty.mkdir()
+    for value, says in ((str(tmp_path / "nonexistent"), "no such folder"),
+                        (str(empty), "holds no model.onnx"),
+                        ("models/onnx", "absolute path")):
+        refused = _cli("config", "set", "embedding.model_dir", value)
+        assert refused.exit_code == 1, (value, refused.output)
+        assert refused.stderr.count("\n") == 1 and says in refused.stderr, refused.stderr
+        assert "embedding.model_dir" in refused.stderr and "nothing was written" in refused.stderr
+        assert not config.exists()
+    # the runtime dir is read from the environment only: in a config file it did nothing
+    ignored = _cli("config", "set", "--global", "service.runtime_dir", str(tmp_path))
+    assert ignored.exit_code == 1 and "LORESTACK_SERVICE__RUNTIME_DIR" in ignored.stderr
+    from tests.conftest import model_dir
+
+    model = str(model_dir())
+    for good in (model, os.path.dirname(model), ""):  # the onnx folder, its parent, unset
+        assert _cli("config", "set", "embedding.model_dir", good).exit_code == 0, good
+
+
 def test_user_config_is_honoured_by_hooks(repo, tmp_path, long_hook_deadlines):
     """The hook path reads the same layers: ~/.lorestack/config.toml shapes what it answers.
     (Long deadlines: with the shipped ones a loaded machine made the first answer empty once.)"""
