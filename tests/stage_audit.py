@@ -1,6 +1,6 @@
 """Leave-one-stage-out audit of the guardrail reader (eighth session, issue 22): switch one
 stage off, run the tuning batches through `check` as `tests.heldout_eval tuning-all` does
-(all sixteen since the eighteenth session; fifteen since the seventeenth, eleven since the
+(all seventeen since the nineteenth session; sixteen since the eighteenth, fifteen since the seventeenth, eleven since the
 twelfth, nine before), and score each batch on its own (exact, wrong blocks, silent passes, look-alikes pass), so that
 what a stage gives on the batch it was written for can be read beside what it gives on the
 others. Never runs the held-out set.
@@ -67,13 +67,13 @@ ABLATIONS = {
     # seventh session, batch 8 (undo.py, measured here on 4a9e3a2, removed in the eighth)
     "margin": _off("lorestack.guardrail.judging", "POSITIVE_MARGIN", 0.0),
     # sixth session, batch 7
-    "faults": _off("lorestack.guardrail.judging", "judge_fault", _none),
-    "left_out": _off("lorestack.guardrail.judging", "judge_left_out", _none),
+    "faults": _off("lorestack.guardrail.guess_checks", "judge_fault", _none),
+    "left_out": _off("lorestack.guardrail.guess_checks", "judge_left_out", _none),
     # fifth session, batch 6
-    "missing": _off("lorestack.guardrail.judging", "judge_missing", _none),
-    "topic": _off("lorestack.guardrail.judging", "judge_topic", _none),
-    "wanted": _off("lorestack.guardrail.judging", "wanted_present", lambda *a: False),
-    "change_kind": _off("lorestack.guardrail.judging", "shows", _none),
+    "missing": _off("lorestack.guardrail.guess_checks", "judge_missing", _none),
+    "topic": _off("lorestack.guardrail.guess_checks", "judge_topic", _none),
+    "wanted": _off("lorestack.guardrail.guess_checks", "wanted_present", lambda *a: False),
+    "change_kind": _off("lorestack.guardrail.guess_checks", "shows", _none),
     # fourth session, batch 5
     "gloss": _off("lorestack.guardrail.meaning", "GLOSS", False),
     # third session, batch 4

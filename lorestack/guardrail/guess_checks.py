@@ -1,0 +1,124 @@
+"""What a guess is held to after its rules have read it: a proposal that only takes away
+what the rule forbids (taken_away.py), one that leaves out or puts off what the rule names
+(left_out.py) or shows a well-known fault (faults.py), a "X needs Y" topic or a property of a
+change the rule is about (missing.py, change_kind.py), and the wanted thing a change adds or
+lacks. Never a block: each answers kept, or "applies, undecided". Moved out of judging.py
+(nineteenth session), unchanged.
+"""
+
+from __future__ import annotations
+
+from lorestack.guardrail.change_kind import shows
+from lorestack.guardrail.faults import judge_fault
+from lorestack.guardrail.left_out import judge_left_out
+from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_present
+from lorestack.guardrail.rules import PreparedText, RuleOutcome
+from lorestack.guardrail.spellings import spells_wanted
+from lorestack.guardrail.taken_away import only_taken_away
+
+
+def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
+    """A guess left open, where the proposal names what the rule forbids only as what it
+    removes, replaces, ports or stops (taken_away.py): it keeps the rule. Never for a diff
+    or an edit (its added lines are what it brings, not a description of what it removes),
+    nor over a category member that applied (members.py judged that already)."""
+    if outcome.status != "undecided" or outcome.missing or prepared.change or outcome.guessed:
+        return outcome
+    word = only_taken_away(sentence, prepared.text)
+    if word is not None:
+        outcome.status, outcome.exempted_by = "satisfied", word
+        outcome.reason = f"it only takes away '{word}', which the rule forbids: kept"
+    return outcome
+
+
+def detail(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
+    """A guess that let the proposal pass, whose prose puts off or goes without a thing the
+    rule names (left_out.py): undecided. A guess naming a well-known fault that is a detail
+    (faults.py): the fault shows -> it applies, undecided; only the code it is a detail of
+    shows -> kept. An exemption the rule names ("except in tests", "outside cli/") stands
+    (ninth session; a recommended way taken does not: it may come with the fault)."""
+    if outcome.status == "satisfied" and outcome.exempted_by.startswith("path:"):
+        return outcome  # a scope the rule leaves out (sentence_words.scope_exemptions)
+    if outcome.status in ("satisfied", "not_applicable"):
+        clause = judge_left_out(sentence, prepared.text)
+        if clause is not None:
+            return RuleOutcome(
+                "undecided",
+                f"applies, undecided: it leaves out or puts off what the rule names "
+                f"('{clause[:60]}'); judge it", [f"leaves out: '{clause[:60]}'"],
+                quote=clause[:120],
+            )
+    found = judge_fault(sentence, prepared.text)
+    if found is None:
+        return outcome
+    if found.shown and outcome.status in ("satisfied", "not_applicable"):
+        trigger = f"shows {found.label}: '{found.line[:60]}'"
+        return RuleOutcome(
+            "undecided", f"applies, undecided: {trigger}; judge whether it breaks the rule",
+            [trigger], quote=found.line[:120],
+        )
+    if not found.shown and outcome.status == "undecided":
+        outcome.status = "satisfied"
+        outcome.reason = (
+            f"'{found.line[:60]}' is what the rule is about and does not show "
+            f"{found.label}: kept"
+        )
+    return outcome
+
+
+def after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
+    """A guess that nothing applied, or that meaning let pass: does the proposal name the
+    topic a "X needs Y" rule is about (missing.judge_topic), or show the property the rule
+    is about (change_kind.py)? One undecided by meaning only: does it have what the rule
+    wants ("… need a design record in docs/adr")? Then it is kept."""
+    passed_by_meaning = (
+        outcome.status == "satisfied" and outcome.by_meaning and not outcome.exempted_by
+    )
+    if outcome.status == "not_applicable" or passed_by_meaning:
+        topic = judge_topic(sentence, prepared.text, paths)
+        if topic is not None:
+            return RuleOutcome(
+                "satisfied" if topic.kept else "undecided", topic.reason,
+                [f"about '{topic.quote}'"], quote=topic.quote,
+            )
+        return shows_property(outcome, sentence, prepared, paths)
+    if outcome.status == "undecided" and outcome.by_meaning and not outcome.forbid_hit:
+        if wanted_present(sentence, prepared.text, paths):
+            outcome.status = "satisfied"
+            outcome.reason = f"close to it by meaning and has what it wants: kept ({outcome.reason[:80]})"
+        elif spells_wanted(sentence, prepared.text, prepared.change):  # spellings.py (sixteenth session)
+            outcome.status = "satisfied"
+            outcome.reason = f"close to it by meaning and spells what it wants: kept ({outcome.reason[:80]})"
+    return outcome
+
+
+def wanted_thing(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
+    """A guess whose sentence wants something of what a change adds ("public classes need
+    a docstring"): the change shows the subject's code form — it applies, kept if the
+    wanted thing is there too, else undecided (missing.py; never a block)."""
+    found = judge_missing(sentence, prepared.text, paths, prepared.change)
+    if found is None:
+        return outcome
+    triggers = outcome.triggers or [found.reason.split(":", 1)[-1].strip()[:80]]
+    if found.kept:
+        return RuleOutcome("satisfied", found.reason, triggers, quote=found.quote[:120])
+    return RuleOutcome("undecided", found.reason, triggers, quote=found.quote[:120],
+                       missing=[found.wanted])
+
+
+def shows_property(outcome: RuleOutcome, sentence: str, prepared: PreparedText, paths) -> RuleOutcome:
+    """A guess about a property of a change ("breaking", "risky", "architectural") that
+    applied by nothing else, where the proposal shows that property (change_kind.py):
+    it applies — kept if the proposal has what the rule wants, else undecided."""
+    text = prepared.text + "\n" + "\n".join(paths)
+    found = shows(sentence, text)
+    if found is None:
+        return outcome
+    kind, line = found
+    trigger = f"shows a {kind} change: '{line[:60]}'"
+    if wanted_present(sentence, prepared.text, paths):
+        return RuleOutcome("satisfied", f"{trigger}, and has what the rule wants: kept", [trigger])
+    return RuleOutcome(
+        "undecided", f"applies, undecided: {trigger}; judge whether it breaks the rule",
+        [trigger], quote=line[:120],
+    )
