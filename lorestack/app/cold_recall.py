@@ -1,34 +1,25 @@
 """Whether a process without the service can still finish the full prompt recall in time.
 
 The first prompt after boot finds no service and is answered in-process: the BM25 answer is
-made first (~0.1-0.6 s), then the full pipeline has to import chromadb, start the ONNX
-session, open Chroma's client, read the HNSW graph, scan the known speakers and parse the
-journal days of its hits. When that cannot end before the deadline, waiting for it only
-delays the same BM25 answer to the deadline (2.5 s whole process, every time, at 100k).
+made first (0.1-0.7 s), then the full pipeline imports chromadb, starts the ONNX session,
+opens Chroma's client, reads the HNSW graph, scans the known speakers and parses the journal
+days of its hits. When that cannot end before the deadline, waiting for it only sends the
+same BM25 answer at the deadline (~2.7 s whole process).
 
-Measured (2026-12-05, 2 cores, load 1.5-2.9, 30 s deadline so the full pipeline always ran
-to its end; docs/benchmarks.md, nineteenth session): after the BM25 answer, the cold full
-pipeline took 1.34-2.37 s at 1k vectors, 1.61-2.51 s at 10k and 1.61-2.43 s at 100k (first
-prompt after a copy 5.5 s); the graph read (167 MB at 100k) and the speakers' scan add
-~0.8 s per 100k vectors when neither is in the page cache. The estimate below is the fastest
-of those, so the BM25 answer is sent at once only where the full one would not have made it.
+Measured (2026-12-05, 2 cores, load 1.5-5.5, the full pipeline let run to its end, 12 cold
+prompts a size; docs/benchmarks.md, nineteenth session): after the BM25 answer it took
+0.9-2.4 s at 1k vectors, 1.2-3.8 s at 10k and 1.3-6.1 s at 100k (6 s with the graph out of
+the page cache). What decided whether it made a 2.5 s deadline was mostly the time left once
+the BM25 answer was made, which is this process's own pace: a slow start and a slow BM25
+answer came with a slow full pipeline. With less left than `needed` below (1.8 s, 1.95 s at
+100k vectors) it missed the deadline in 15 of 17 prompts (the two it made were at 100k); with
+more it made it in 15 of 19. Waiting for it had made it in 17 of 36.
 """
 
 from __future__ import annotations
 
-import os
-
-COLD_FULL_MS = 1300.0  # the fixed part: chromadb import, ONNX session, client, one query
-PER_1K_VECTORS_MS = 8.0  # graph read and speakers' scan, per thousand vectors
-
-
-def _contention() -> float:
-    """How much slower than alone this process runs now: runnable tasks per core, >= 1."""
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average here (Windows)
-        return 1.0
-    return max(1.0, load / (os.cpu_count() or 1))
+COLD_FULL_MS = 1800.0  # time left below which the cold full pipeline mostly missed
+PER_1K_VECTORS_MS = 1.5  # the graph's read and the speakers' scan grow with the store
 
 
 def too_late(mem, remaining_s: float) -> str | None:
@@ -39,11 +30,10 @@ def too_late(mem, remaining_s: float) -> str | None:
     if mem.settings.retrieval.chroma_url:
         return None
     vectors = vector_count(mem.primary.index_dir / "chroma")
-    factor = _contention()
-    needed = (COLD_FULL_MS + PER_1K_VECTORS_MS * vectors / 1000) * factor
+    needed = COLD_FULL_MS + PER_1K_VECTORS_MS * vectors / 1000
     left = remaining_s * 1000
     if needed <= left:
         return None
-    return (f"no service, the full recall cold needs ~{needed:.0f} ms ({vectors:,} vectors, "
-            f"load x{factor:.1f}) and {max(0.0, left):.0f} ms are left; answered with BM25 "
+    return (f"no service, the full recall cold needs ~{needed:.0f} ms ({vectors:,} vectors) "
+            f"and {max(0.0, left):.0f} ms are left; answered with BM25 "
             "recall at once")
