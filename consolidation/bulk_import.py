@@ -68,8 +68,9 @@ def peak_rss_mb() -> float:
 
 
 # ---- writing --------------------------------------------------------------------------------
-def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
-    """Write events (anything with ImportEvent's attributes) to the journal and item files."""
+def write_events(mem, events: list, *, redact: bool = True, progress=None) -> ImportResult:
+    """Write events (anything with ImportEvent's attributes) to the journal and item files.
+    `progress(done, total, "writing")` is told every 100 events (the secret guard's work)."""
     from lorestack.memory_layers.models import EVENT_KINDS, EventKind, JournalEvent
 
     project = mem.require_project()
@@ -83,7 +84,9 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
         else set()
     )
     journal: list[JournalEvent] = []
-    for event in events:
+    for number, event in enumerate(events):
+        if progress is not None and number % 100 == 0:
+            progress(number, len(events), "writing")
         source_id = _event_id(event)
         if mem.guard(source_id, redact=True, where="id") != source_id:
             source_id = stable_item_id("event", source_id)  # an id holding a key: its hash
@@ -129,6 +132,8 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
         out.texts[source_id] = text
         out.stored_ids[stored] = source_id
     out.files = len(journal_.append_many(journal)) if journal else 0
+    if progress is not None:
+        progress(len(events), len(events), "writing")
     out.events = len(journal)
     out.timeline.sort()
     out.write_s = time.perf_counter() - started
@@ -176,17 +181,20 @@ def _write_item(
 
 
 def import_events(
-    mem, events: list, *, index: bool = True, redact: bool = True, memory_index=None
+    mem, events: list, *, index: bool = True, redact: bool = True, memory_index=None,
+    progress=None,
 ) -> ImportResult:
-    """Write the events, then sync the index once (one batched embedding run)."""
-    out = write_events(mem, events, redact=redact)
+    """Write the events, then sync the index once (one batched embedding run). `progress`
+    takes (done, total, phase): writing, then the index's phases as "index <phase>"."""
+    out = write_events(mem, events, redact=redact, progress=progress)
     if index:
         from lorestack.retrieval.index import MemoryIndex
 
         idx = memory_index or MemoryIndex(mem, warn=out.warnings.append)
         started = time.perf_counter()
         try:
-            report = idx.sync()
+            report = idx.sync(None if progress is None else
+                              lambda done, total, phase: progress(done, total, f"index {phase}"))
             out.warnings.extend(report.warnings)
         finally:
             if memory_index is None:
@@ -197,18 +205,30 @@ def import_events(
 
 
 def import_files(
-    mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True, redact: bool = True
+    mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True, redact: bool = True,
+    progress=None,
 ) -> ImportResult:
-    """Read every source, then write and index them in one pass."""
+    """Read every source (each once), then write and index them in one pass. `progress` takes
+    (done, total, phase): "reading" in bytes of the sources, then as `import_events` says."""
     events: list[ImportEvent] = []
-    for path in paths:
+    sizes = [_size(p) for p in paths]
+    for number, path in enumerate(paths):
         events.extend(read_source(path, fmt))
+        if progress is not None:
+            progress(sum(sizes[:number + 1]), sum(sizes), "reading")
     for e in events:  # as `log` refuses them, before anything is written (NUL: a binary file)
         check_input_text(e.text, where=f"the text of {e.id or e.time.isoformat()}")
     if not events:
         broken = next(filter(None, (broken_json_line(Path(p)) for p in paths)), None)
         raise ImportError_(f"nothing to import: {broken}" if broken
                            else "nothing to import: the sources hold no events")
-    result = import_events(mem, events, index=index, redact=redact)
+    result = import_events(mem, events, index=index, redact=redact, progress=progress)
     result.source = ", ".join(str(p) for p in paths)
     return result
+
+
+def _size(path: str | Path) -> int:
+    try:
+        return Path(path).expanduser().stat().st_size
+    except OSError:
+        return 0  # read_source names what is wrong with it

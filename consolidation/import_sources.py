@@ -97,11 +97,11 @@ def read_source(path: str | Path, fmt: str = "auto") -> list[ImportEvent]:
         raise ImportError_(f"unknown format '{fmt}' ({' | '.join(FORMATS)})")
     from lorestack.consolidation.transcripts import source_text
 
-    text = source_text(path, fmt)  # None: a transcript holding a line that is not UTF-8
+    text, utf8 = source_text(path, fmt)  # not utf8: a transcript with a line cut mid-character
     if fmt == "auto":
-        fmt = "transcript" if text is None else detect_format(text)
-    if text is None or fmt not in ("jsonl", "locomo"):
-        return _read_transcript(path, "auto" if fmt == "transcript" else fmt)
+        fmt = detect_format(text) if utf8 else "transcript"
+    if not utf8 or fmt not in ("jsonl", "locomo"):
+        return _read_transcript(path, "auto" if fmt == "transcript" else fmt, text)
     return _read_jsonl(path, text) if fmt == "jsonl" else _read_locomo(path, text)
 
 
@@ -234,12 +234,12 @@ def _locomo_sessions(conv: dict[str, Any], prefix: str) -> list[ImportEvent]:
     return out
 
 
-def _read_transcript(path: Path, client: str) -> list[ImportEvent]:
+def _read_transcript(path: Path, client: str, text: str) -> list[ImportEvent]:
     from lorestack.consolidation.transcripts import read_user_messages
 
     fallback = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
     out = []
-    for m in read_user_messages(path, client):
+    for m in read_user_messages(path, client, text):
         when = m.time or fallback + timedelta(seconds=m.index)
         out.append(
             ImportEvent(
