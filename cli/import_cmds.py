@@ -48,10 +48,12 @@ def import_(ctx, sources, fmt, no_index, as_json):
 
     from lorestack import app
     from lorestack.app.models import ImportRequest
+    from lorestack.cli.render import ProgressCallback
 
     request = ImportRequest(caller=caller_for(ctx), sources=[str(Path(s).resolve()) for s in sources],
                             format=fmt, index=not no_index)
-    result = app.run(request).result
+    with ProgressCallback("importing") as bar:  # a terminal only; silent when piped
+        result = app.run(request, progress=None if as_json else bar).result
     for warning in result.get("warnings", []):
         click.echo(f"warning: {warning}", err=True)
     if as_json:

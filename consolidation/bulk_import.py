@@ -1,9 +1,7 @@
 """`lorestack import`: many events at once, into the journal and the index.
 
-Sources: JSONL events (one `{"time", "text", …}` object per line, or `lorestack-bench/1`
-lines, whose events are taken), chat exports shaped like the public LoCoMo benchmark
-(speakers, `session_N` turn lists with `session_N_date_time`), and Claude Code / Codex /
-Gemini transcripts (the user's messages only, through the same readers `extract` uses).
+Sources (read in import_sources.py): JSONL events, LoCoMo-shaped chat exports and Claude
+Code / Codex / Gemini transcripts (the user's messages only).
 
 The write path is built for volume: the secret guard runs once per text (redacting, with a
 count), events are grouped per journal day and each day file gets one lock, one write and
@@ -15,81 +13,24 @@ without an id get one derived from their time, session and text.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 import resource
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
-
-from lorestack.core import legacy
-from lorestack.core.clients import transcript_clients
+from lorestack.consolidation.import_sources import (  # noqa: F401 - the import API's names
+    FORMATS,
+    ImportError_,
+    ImportEvent,
+    broken_json_line,
+    read_source,
+    stable_item_id,
+)
 from lorestack.core.errors import LorestackError
 from lorestack.memory_layers.input_check import check_input_text
-from lorestack.memory_layers.models import ITEM_TYPES, ItemType
-
-FORMATS = ("auto", "jsonl", "locomo", "transcript", *transcript_clients())
-
-
-class ImportError_(LorestackError):
-    """A source file that cannot be imported (names the file and what is wrong)."""
-
-
-JSONL_FIELDS = ('a line holds "time" (ISO 8601) and "text", and may hold "id", "kind" (progress, '
-                'discussion, rejected, todo, blocker, decision, note), "type" (fact, decision, '
-                'caveat, preference, criterion; default event), "session", "speaker", "tags", '
-                '"title"')
-_ALIASES = {"time": ("timestamp", "date", "datetime", "created", "created_at", "ts", "when"),
-            "text": ("message", "content", "body", "note", "msg", "summary")}
-
-
-class ImportEvent(BaseModel):
-    """One thing to import; `type` other than event makes it an L1/L2 item."""
-
-    model_config = ConfigDict(extra="allow")
-    id: str | None = None
-    time: datetime
-    text: str
-    session: str | None = None
-    speaker: str | None = None
-    type: ItemType = "event"
-    kind: str | None = None
-    tags: list[str] = []
-    title: str | None = None
-
-    @field_validator("time")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _right_fields(cls, data: Any) -> Any:
-        """Name the field that was meant: `"type": "progress"` is a kind, `timestamp` a time."""
-        from lorestack.memory_layers.models import EVENT_KINDS
-
-        if not isinstance(data, dict):
-            return data
-        given = data.get("type")
-        if isinstance(given, str) and given in EVENT_KINDS and given not in ITEM_TYPES:
-            raise ValueError(f'"type": "{given}" is an event kind: write "kind": "{given}" '
-                             f'("type" is one of {", ".join(ITEM_TYPES)})')
-        kind = data.get("kind")
-        if kind is not None and kind not in EVENT_KINDS:
-            raise ValueError(f'"kind": "{kind}" is not an event kind ({", ".join(EVENT_KINDS)})')
-        for wanted, aliases in _ALIASES.items():
-            if wanted not in data:
-                found = next((a for a in aliases if a in data), None)
-                if found:
-                    raise ValueError(f'no "{wanted}" field; found "{found}": name it "{wanted}" '
-                                     f"({JSONL_FIELDS})")
-        return data
 
 
 @dataclass
@@ -114,16 +55,6 @@ class ImportResult:
         return round((self.events + self.items) / spent, 1) if spent else 0.0
 
 
-def stable_item_id(item_type: str, source_id: str) -> str:
-    """An id in the usual `pref-7k2m9q4x` shape derived from the source id (re-imports and
-    repeated bench runs give the same ids, so rendered contexts are identical)."""
-    from lorestack.memory_layers.models import _ALPHABET, new_id
-
-    digest = hashlib.sha256(source_id.encode("utf-8")).digest()
-    tail = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:8])
-    return f"{new_id(item_type).split('-')[0]}-{tail}"
-
-
 def _event_id(event: ImportEvent) -> str:
     if event.id:
         return event.id
@@ -137,8 +68,9 @@ def peak_rss_mb() -> float:
 
 
 # ---- writing --------------------------------------------------------------------------------
-def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
-    """Write events (anything with ImportEvent's attributes) to the journal and item files."""
+def write_events(mem, events: list, *, redact: bool = True, progress=None) -> ImportResult:
+    """Write events (anything with ImportEvent's attributes) to the journal and item files.
+    `progress(done, total, "writing")` is told every 100 events (the secret guard's work)."""
     from lorestack.memory_layers.models import EVENT_KINDS, EventKind, JournalEvent
 
     project = mem.require_project()
@@ -152,7 +84,9 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
         else set()
     )
     journal: list[JournalEvent] = []
-    for event in events:
+    for number, event in enumerate(events):
+        if progress is not None and number % 100 == 0:
+            progress(number, len(events), "writing")
         source_id = _event_id(event)
         if mem.guard(source_id, redact=True, where="id") != source_id:
             source_id = stable_item_id("event", source_id)  # an id holding a key: its hash
@@ -198,6 +132,8 @@ def write_events(mem, events: list, *, redact: bool = True) -> ImportResult:
         out.texts[source_id] = text
         out.stored_ids[stored] = source_id
     out.files = len(journal_.append_many(journal)) if journal else 0
+    if progress is not None:
+        progress(len(events), len(events), "writing")
     out.events = len(journal)
     out.timeline.sort()
     out.write_s = time.perf_counter() - started
@@ -245,17 +181,20 @@ def _write_item(
 
 
 def import_events(
-    mem, events: list, *, index: bool = True, redact: bool = True, memory_index=None
+    mem, events: list, *, index: bool = True, redact: bool = True, memory_index=None,
+    progress=None,
 ) -> ImportResult:
-    """Write the events, then sync the index once (one batched embedding run)."""
-    out = write_events(mem, events, redact=redact)
+    """Write the events, then sync the index once (one batched embedding run). `progress`
+    takes (done, total, phase): writing, then the index's phases as "index <phase>"."""
+    out = write_events(mem, events, redact=redact, progress=progress)
     if index:
         from lorestack.retrieval.index import MemoryIndex
 
         idx = memory_index or MemoryIndex(mem, warn=out.warnings.append)
         started = time.perf_counter()
         try:
-            report = idx.sync()
+            report = idx.sync(None if progress is None else
+                              lambda done, total, phase: progress(done, total, f"index {phase}"))
             out.warnings.extend(report.warnings)
         finally:
             if memory_index is None:
@@ -265,186 +204,31 @@ def import_events(
     return out
 
 
-# ---- reading --------------------------------------------------------------------------------
-def read_source(path: str | Path, fmt: str = "auto") -> list[ImportEvent]:
-    """The events in one source file, oldest first within each session."""
-    path = Path(path).expanduser()
-    if not path.is_file():
-        raise ImportError_(f"{path}: no such file")
-    fmt = (fmt or "auto").lower()
-    if fmt not in FORMATS:
-        raise ImportError_(f"unknown format '{fmt}' ({' | '.join(FORMATS)})")
-    from lorestack.consolidation.transcripts import source_text
-
-    text = source_text(path, fmt)  # None: a transcript holding a line that is not UTF-8
-    if fmt == "auto":
-        fmt = "transcript" if text is None else detect_format(text)
-    if text is None or fmt not in ("jsonl", "locomo"):
-        return _read_transcript(path, "auto" if fmt == "transcript" else fmt)
-    return _read_jsonl(path, text) if fmt == "jsonl" else _read_locomo(path, text)
-
-
-def detect_format(text: str) -> str:
-    head, body = text[:200_000], text.lstrip()
-    end = body.find("\n")
-    first = body if end < 0 else body[:end]  # whole: a bench line runs to hundreds of kB
-    try:
-        obj = json.loads(first)
-    except ValueError:
-        obj = None
-    if isinstance(obj, dict) and (
-        obj.get("format", "").startswith(("lorestack-bench", legacy.legacy_form("lorestack-bench"))) or {"time", "text"} <= set(obj)
-    ):
-        return "jsonl"
-    if head.lstrip()[:1] in "[{" and '"conversation"' in head:
-        return "locomo"
-    return "transcript"
-
-
-def _read_jsonl(path: Path, text: str) -> list[ImportEvent]:
-    out: list[ImportEvent] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-            bench = isinstance(data, dict) and "events" in data and "format" in data
-            for event in map(ImportEvent.model_validate, data["events"] if bench else [data]):
-                if not event.text.strip():  # as `log ""` says: nothing to log
-                    raise ValueError('"text" is empty: give what happened or holds')
-                out.append(event)
-        except ValueError as exc:
-            raise ImportError_(f"{path}:{number}: {_why(exc)}") from exc
-    return out
-
-
-def _broken_json_line(path: Path) -> str | None:
-    """`path:N: why` for the first line that reads as a JSON object but is not one: a file
-    whose only line is broken is taken for a transcript with nothing in it, and would say
-    just "no events" instead of what is wrong."""
-    try:
-        lines = path.read_text("utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    for number, raw in enumerate(lines, start=1):
-        if raw.strip().startswith("{"):
-            try:
-                json.loads(raw)
-            except ValueError as exc:
-                return f"{path}:{number}: not a JSON line ({_why(exc)})"
-    return None
-
-
-def _why(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        if err["type"] == "value_error":  # our own message says which field is meant
-            return str(err["ctx"]["error"]) if "ctx" in err else err["msg"]
-        if err["type"] == "missing":
-            return f'missing "{where}"; {JSONL_FIELDS}'
-        return f"{where}: {err['msg']} ({JSONL_FIELDS})"
-    return str(exc).splitlines()[0]
-
-
-_LOCOMO_TIME = (
-    "%I:%M %p on %d %B, %Y",
-    "%I:%M %p on %d %b, %Y",
-    "%Y-%m-%dT%H:%M:%S",
-    "%Y-%m-%d %H:%M",
-    "%Y-%m-%d",
-)
-
-
-def parse_chat_time(value: str) -> datetime | None:
-    text = " ".join(str(value).split())
-    for pattern in _LOCOMO_TIME:
-        try:
-            return datetime.strptime(text, pattern).replace(tzinfo=timezone.utc)
-        except ValueError:
-            continue
-    return None
-
-
-def _read_locomo(path: Path, text: str) -> list[ImportEvent]:
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ImportError_(f"{path}: not JSON ({_why(exc)})") from exc
-    samples = data if isinstance(data, list) else [data]
-    out: list[ImportEvent] = []
-    for n, sample in enumerate(samples):
-        conv = sample.get("conversation", sample) if isinstance(sample, dict) else None
-        if not isinstance(conv, dict):
-            raise ImportError_(f"{path}: sample {n} has no conversation object")
-        name = str(sample.get("sample_id", f"conv-{n}")) if len(samples) > 1 else ""
-        out.extend(_locomo_sessions(conv, name))
-    return out
-
-
-def _locomo_sessions(conv: dict[str, Any], prefix: str) -> list[ImportEvent]:
-    out: list[ImportEvent] = []
-    sessions = sorted(
-        (k for k in conv if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1])
-    )
-    for key in sessions:
-        start = parse_chat_time(conv.get(f"{key}_date_time", "")) or datetime(
-            2000, 1, 1, tzinfo=timezone.utc
-        )
-        session = f"{prefix}/{key}" if prefix else key
-        for i, turn in enumerate(conv.get(key) or []):
-            text = str(turn.get("text", "")).strip()
-            caption = turn.get("blip_caption")
-            if caption:
-                text = f"{text} [shares a photo: {caption}]".strip()
-            if not text:
-                continue
-            speaker = str(turn.get("speaker", "")).strip() or None
-            tid = turn.get("dia_id")
-            out.append(
-                ImportEvent(
-                    id=f"{prefix}:{tid}" if prefix and tid else tid,
-                    time=start + timedelta(seconds=i),
-                    session=session,
-                    speaker=speaker,
-                    text=f"{speaker}: {text}" if speaker else text,
-                )
-            )
-    return out
-
-
-def _read_transcript(path: Path, client: str) -> list[ImportEvent]:
-    from lorestack.consolidation.transcripts import read_user_messages
-
-    fallback = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
-    out = []
-    for m in read_user_messages(path, client):
-        when = m.time or fallback + timedelta(seconds=m.index)
-        out.append(
-            ImportEvent(
-                id=stable_item_id("event", f"{m.session}\x1f{m.uid}"),
-                time=when,
-                text=m.text,
-                session=m.session,
-                speaker="user",
-            )
-        )
-    return out
-
-
 def import_files(
-    mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True, redact: bool = True
+    mem, paths: list[str | Path], fmt: str = "auto", *, index: bool = True, redact: bool = True,
+    progress=None,
 ) -> ImportResult:
-    """Read every source, then write and index them in one pass."""
+    """Read every source (each once), then write and index them in one pass. `progress` takes
+    (done, total, phase): "reading" in bytes of the sources, then as `import_events` says."""
     events: list[ImportEvent] = []
-    for path in paths:
+    sizes = [_size(p) for p in paths]
+    for number, path in enumerate(paths):
         events.extend(read_source(path, fmt))
+        if progress is not None:
+            progress(sum(sizes[:number + 1]), sum(sizes), "reading")
     for e in events:  # as `log` refuses them, before anything is written (NUL: a binary file)
         check_input_text(e.text, where=f"the text of {e.id or e.time.isoformat()}")
     if not events:
-        broken = next(filter(None, (_broken_json_line(Path(p)) for p in paths)), None)
+        broken = next(filter(None, (broken_json_line(Path(p)) for p in paths)), None)
         raise ImportError_(f"nothing to import: {broken}" if broken
                            else "nothing to import: the sources hold no events")
-    result = import_events(mem, events, index=index, redact=redact)
+    result = import_events(mem, events, index=index, redact=redact, progress=progress)
     result.source = ", ".join(str(p) for p in paths)
     return result
+
+
+def _size(path: str | Path) -> int:
+    try:
+        return Path(path).expanduser().stat().st_size
+    except OSError:
+        return 0  # read_source names what is wrong with it

@@ -92,18 +92,19 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed.astimezone(timezone.utc).replace(microsecond=0)
 
 
-def _jsonl(path: Path) -> Iterable[dict]:
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line being written while we read, or a corrupt one: skip it
-            if isinstance(entry, dict):
-                yield entry
+def _jsonl(text: str) -> Iterable[dict]:
+    # split on \n only: a client writes U+2028 unescaped inside a JSON string, where
+    # str.splitlines would cut the line (a \r before the \n goes with the strip)
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line being written while we read, or a corrupt one: skip it
+        if isinstance(entry, dict):
+            yield entry
 
 
 def _text_blocks(content: Any, accepted: tuple[str, ...]) -> str:
@@ -120,9 +121,9 @@ def _text_blocks(content: Any, accepted: tuple[str, ...]) -> str:
     return ""
 
 
-def read_claude_code(path: Path) -> list[UserMessage]:
+def read_claude_code(path: Path, text: str) -> list[UserMessage]:
     out: list[UserMessage] = []
-    for entry in _jsonl(path):
+    for entry in _jsonl(text):
         if entry.get("type") != "user":
             continue
         if entry.get("isMeta") or entry.get("isSidechain") or entry.get("isCompactSummary"):
@@ -145,11 +146,11 @@ def read_claude_code(path: Path) -> list[UserMessage]:
     return out
 
 
-def read_codex(path: Path) -> list[UserMessage]:
+def read_codex(path: Path, text: str) -> list[UserMessage]:
     events: list[UserMessage] = []
     items: list[UserMessage] = []
     session = None
-    for entry in _jsonl(path):
+    for entry in _jsonl(text):
         kind = entry.get("type")
         raw = entry.get("payload")
         payload: dict = raw if isinstance(raw, dict) else entry
@@ -173,11 +174,11 @@ def read_codex(path: Path) -> list[UserMessage]:
     return chosen
 
 
-def _gemini_jsonl(path: Path) -> tuple[str | None, list[dict]]:
+def _gemini_jsonl(text: str) -> tuple[str | None, list[dict]]:
     """Replay a Gemini CLI JSONL chat: header, `$set`, `$rewindTo` and message lines."""
     session = None
     messages: dict[str, dict] = {}  # by id, in first-seen order; a later line replaces
-    for entry in _jsonl(path):
+    for entry in _jsonl(text):
         if isinstance(entry.get("$rewindTo"), str):
             ids = list(messages)
             cut = ids.index(entry["$rewindTo"]) if entry["$rewindTo"] in ids else 0
@@ -195,21 +196,20 @@ def _gemini_jsonl(path: Path) -> tuple[str | None, list[dict]]:
     return session, list(messages.values())
 
 
-def read_gemini(path: Path) -> list[UserMessage]:
-    text = path.read_text(encoding="utf-8", errors="replace")
+def read_gemini(path: Path, text: str) -> list[UserMessage]:
     session = None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         if not text.lstrip().startswith("{"):
             raise TranscriptError(f"{path}: not a Gemini CLI chat file ({exc.msg})") from exc
-        session, entries = _gemini_jsonl(path)  # 0.61+: one record per line
+        session, entries = _gemini_jsonl(text)  # 0.61+: one record per line
         data = None
     if isinstance(data, dict) and ("messages" in data or "$set" not in data and "id" not in data):
         session = data.get("sessionId")
         entries = data.get("messages") or []
     elif isinstance(data, dict):  # a JSONL chat holding a single line
-        session, entries = _gemini_jsonl(path)
+        session, entries = _gemini_jsonl(text)
     elif data is not None:
         entries = data if isinstance(data, list) else []
     out: list[UserMessage] = []
@@ -228,16 +228,16 @@ def read_gemini(path: Path) -> list[UserMessage]:
     return out
 
 
-def read_generic(path: Path) -> list[UserMessage]:
+def read_generic(path: Path, text: str) -> list[UserMessage]:
     """JSONL (or a JSON list) of `{"role": "user", "content": ...}` messages."""
-    text = path.read_text(encoding="utf-8", errors="replace").strip()
+    text = text.strip()
     if text.startswith("["):
         try:
             entries = [e for e in json.loads(text) if isinstance(e, dict)]
         except json.JSONDecodeError:
             entries = []
     else:
-        entries = list(_jsonl(path))
+        entries = list(_jsonl(text))
     out: list[UserMessage] = []
     for entry in entries:
         raw = entry.get("message")
@@ -251,9 +251,18 @@ def read_generic(path: Path) -> list[UserMessage]:
     return out
 
 
-def detect_format(path: Path) -> str:
-    """Guess the transcript format from the file's shape."""
-    head = path.read_text(encoding="utf-8", errors="replace")[:4000].lstrip()
+def read_transcript_text(path: Path) -> str:
+    """A transcript as its readers take it: a line cut inside a character (a live session's
+    last line while it is written) is kept, replaced, and then skipped as broken JSON."""
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def detect_format(path: Path, text: str | None = None) -> str:
+    """Guess the transcript format from the file's shape (its `text` when read already)."""
+    if text is None:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(4000)
+    head = text[:4000].lstrip()
     first = head.split("\n", 1)[0]
     if head.startswith("{") and '"messages"' in head and "\n{" not in head[:200]:
         return "gemini-chat"
@@ -270,19 +279,25 @@ def detect_format(path: Path) -> str:
     return "generic"
 
 
-def source_text(path: Path, fmt: str) -> str | None:
-    """An import source's text, read as stdin is (strict UTF-8, a BOM dropped); None for a
-    transcript (by its shape) holding bytes that are not UTF-8, which its reader skips with
-    the line (one cut inside a character, as a live session's last line can be while it is
-    written). Any other file that is not UTF-8 (a binary named by mistake) is refused."""
-    from lorestack.memory_layers.input_check import InputRejected, read_text_file
+def source_text(path: Path, fmt: str) -> tuple[str, bool]:
+    """An import source's text, read once, as stdin is (strict UTF-8, a BOM dropped), and
+    True; for a transcript (by its shape) holding bytes that are not UTF-8, the text its
+    reader takes (`read_transcript_text`) and False: the reader skips the line holding them
+    (one cut inside a character, as a live session's last line can be while it is written).
+    Any other file that is not UTF-8 (a binary named by mistake) is refused."""
+    from lorestack.memory_layers.input_check import InputRejected, decode_input_bytes
 
     try:
-        return read_text_file(path)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputRejected(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return decode_input_bytes(data, where=str(path)), True
     except InputRejected:
-        if fmt in ("jsonl", "locomo") or detect_format(path) == "generic":
+        text = data.decode("utf-8", errors="replace")
+        if fmt in ("jsonl", "locomo") or detect_format(path, text) == "generic":
             raise
-        return None
+        return text, False
 
 
 # transcript formats; which client writes which is its registry spec's `transcript`
@@ -294,9 +309,9 @@ for _spec in CLIENT_SPECS.values():
         _WRITER.setdefault(_spec.transcript, _spec.name)
 
 
-def detect_client(path: Path) -> str:
+def detect_client(path: Path, text: str | None = None) -> str:
     """Guess the client from the file's shape (the hook usually says which it is)."""
-    return _WRITER.get(detect_format(path), "generic")
+    return _WRITER.get(detect_format(path, text), "generic")
 
 
 def _reader(name: str):
@@ -309,19 +324,23 @@ def _reader(name: str):
     return _FORMATS.get(spec.transcript) if spec.transcript else None
 
 
-def read_user_messages(path: str | Path, client: str = "auto") -> list[UserMessage]:
-    """The user's messages from a client transcript, oldest first."""
+def read_user_messages(path: str | Path, client: str = "auto",
+                       text: str | None = None) -> list[UserMessage]:
+    """The user's messages from a client transcript, oldest first; `text` is the file's, when
+    the caller has read it already (the file is read once)."""
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise TranscriptError(f"transcript {path} not found; pass the file the client wrote")
+    if text is None:
+        if not path.is_file():
+            raise TranscriptError(f"transcript {path} not found; pass the file the client wrote")
+        text = read_transcript_text(path)
     name = (client or "auto").lower()
     if name == "auto":
-        name = detect_format(path)
+        name = detect_format(path, text)
     reader = _reader(name)
     if reader is None:
         raise TranscriptError(
             f"unknown client '{client}'; known: {', '.join(c for c in CLIENTS)}")
-    messages = reader(path)
+    messages = reader(path, text)
     fallback_session = path.stem
     for message in messages:
         message.session = message.session or fallback_session

@@ -49,12 +49,14 @@ def import_memory(request: ImportMemoryRequest,
                                 redacted=report.redacted, dry_run=report.dry_run)
 
 
-def import_(request: ImportRequest, opener: Opener = open_memory) -> ImportResponse:
+def import_(request: ImportRequest, opener: Opener = open_memory,
+            progress=None) -> ImportResponse:
     """Many events at once into the journal (redacted, deduplicated by id) and the index."""
     from lorestack.consolidation.bulk_import import import_files
 
     mem = opener(request.caller, True)
-    result = import_files(mem, list(request.sources), request.format, index=request.index)
+    result = import_files(mem, list(request.sources), request.format, index=request.index,
+                          progress=progress)
     data = {k: v for k, v in vars(result).items() if k not in ("stored_ids", "texts", "timeline")}
     return ImportResponse(result=jsonable({**data, "events_per_s": result.events_per_s}))
 
