@@ -47,7 +47,7 @@ def _hook_process(repo, deadline_ms: str) -> tuple[str, str]:
 
 
 def test_a_deadline_the_cold_full_recall_cannot_make_is_answered_at_once(journal_store):
-    """A 1 s deadline leaves less than the ~1.8 s the cold full pipeline needed left to make
+    """A 1 s deadline leaves less than the ~1.5 s the cold full pipeline needed left to make
     it: the BM25 answer is sent as soon as it is made, and says so; before, the hook waited
     for the deadline and answered the same from there ("deadline … passed")."""
     context, log = _hook_process(journal_store, "1000")

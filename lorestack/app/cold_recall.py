@@ -11,15 +11,16 @@ prompts a size; docs/benchmarks.md, nineteenth session): after the BM25 answer i
 0.9-2.4 s at 1k vectors, 1.2-3.8 s at 10k and 1.3-6.1 s at 100k (6 s with the graph out of
 the page cache). What decided whether it made a 2.5 s deadline was mostly the time left once
 the BM25 answer was made, which is this process's own pace: a slow start and a slow BM25
-answer came with a slow full pipeline. With less left than `needed` below (1.8 s, 1.95 s at
-100k vectors) it missed the deadline in 15 of 17 prompts (the two it made were at 100k); with
-more it made it in 15 of 19. Waiting for it had made it in 17 of 36.
+answer came with a slow full pipeline. With less left than `needed` below (1.5 s at 1k
+vectors, 1.9 s at 100k) it missed the deadline in 7 of 8 prompts; with more it made it in 16
+of 28 (waiting made it 17 of 36). A bar of 1.8 s cut where waiting would have paid: at
+load 8-9 it sent BM25 at once on 7 of 8 prompts at 1k where waiting got the full answer on 4.
 """
 
 from __future__ import annotations
 
-COLD_FULL_MS = 1800.0  # time left below which the cold full pipeline mostly missed
-PER_1K_VECTORS_MS = 1.5  # the graph's read and the speakers' scan grow with the store
+COLD_FULL_MS = 1500.0  # time left below which the cold full pipeline mostly missed
+PER_1K_VECTORS_MS = 4.0  # the graph's read and the speakers' scan grow with the store
 
 
 def too_late(mem, remaining_s: float) -> str | None:

@@ -380,10 +380,10 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         mode = mem.settings.hooks.prompt_retrieval
         if mode not in ("default", "hybrid", "rrf", "vector"):
             return prompt_context(mem, payload, mode)
-        from lorestack.app import cold_recall
         from lorestack.memory_layers import parse_cache
 
         if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
+            from lorestack.app import cold_recall
             from lorestack.retrieval.pool import one_index
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
