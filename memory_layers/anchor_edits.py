@@ -33,6 +33,7 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     if about is None:  # accepting: a renamed file is pinned under its new name
         commit = str((item.model_extra or {}).get("anchor_commit") or "")
         specs = [_follow_rename(index, spec, commit) for spec in specs]
+        _refuse_gone(index, item.id, specs)
     if about:
         _refuse_missing(index, specs)
     fields = index.pin(specs) if specs else {"anchored": {}}
@@ -54,3 +55,19 @@ def _follow_rename(index: AnchorIndex, spec: str, commit: str) -> str:
         return spec
     moved = index._renamed(anchor.path, commit)
     return str(Anchor(moved, anchor.symbol)) if moved else spec
+
+
+def _refuse_gone(index: AnchorIndex, item_id: str, specs: list[str]) -> None:
+    """Accepting pins an item to code that is there: to a deleted file (not renamed) or a
+    removed symbol it would say "re-anchored" and leave the item "may be stale" for good."""
+    for spec in specs:
+        anchor = parse(spec)
+        found = None if anchor.is_glob else index.fingerprint(anchor)
+        if anchor.is_glob or found:
+            continue
+        what = f"{anchor.path} is gone" if found is None else \
+            f"{anchor.path} defines no {anchor.symbol} any more"
+        raise AnchorError(
+            f"{item_id}: {what}, so there is no code to pin it to; nothing was changed. Say where "
+            f"that code went (`lorestack anchors set {item_id} --about PATH[:SYMBOL]`) or, if "
+            f"the item is no longer about code, `lorestack anchors set {item_id} --clear`")

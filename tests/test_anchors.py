@@ -142,6 +142,32 @@ def test_accepting_a_renamed_anchor_follows_the_rename(code_repo):
     assert "may be stale" not in run("review").stdout
 
 
+def test_accepting_an_anchor_whose_code_is_gone_is_refused(code_repo):
+    """`anchors accept` on an item whose file was deleted (or whose symbol was) said
+    "re-anchored" and exited 0, yet the item stayed "may be stale" for good: there is no code
+    to pin it to. It is refused in one line naming what to do; nothing changes."""
+    gone = _remember("Module 3 retries itself", "--type", "caveat", "--about", "src/mod03.py")
+    symbol = _remember("listUsers reads every row", "--type", "caveat",
+                       "--about", "src/users/repo.ts:listUsers")
+    (code_repo / "src" / "mod03.py").unlink()
+    path = code_repo / "src" / "users" / "repo.ts"
+    path.write_text(path.read_text().replace("export function listUsers() {\n  return "
+                                             "db.users.all();\n}\n", ""))
+    def item_file(item_id):
+        return next(p for p in (code_repo / ".memory").rglob("*.md")
+                    if f"id: {item_id}\n" in p.read_text())
+
+    before = {i: item_file(i).read_bytes() for i in (gone["id"], symbol["id"])}
+    for item, says in ((gone, "src/mod03.py is gone"), (symbol, "defines no listUsers")):
+        for command in (["anchors", "accept"], ["review", "accept"]):
+            refused = run(*command, item["id"], code=1)
+            assert says in refused.stderr and refused.stderr.count("\n") == 1, refused.stderr
+            assert "anchors set" in refused.stderr and "--clear" in refused.stderr
+            assert "re-anchored" not in refused.stdout
+    for item_id, data in before.items():
+        assert item_file(item_id).read_bytes() == data
+
+
 def test_anchors_set_and_accept_print_json(code_repo):
     item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
     moved = json.loads(run("anchors", "set", item["id"], "--about", "src/mod06.py:handler_6",
