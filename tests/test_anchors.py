@@ -249,6 +249,16 @@ def test_install_adds_the_pre_tool_hook_for_file_tools(code_repo):
     assert "hook pre-tool --client claude-code" in groups[0]["hooks"][0]["command"]
 
 
+def test_hook_help_names_every_event():
+    """`lorestack hook --help` said "EVENT is session-start, prompt or session-end": the
+    pre-tool event, which hands over a file's memory, was missing."""
+    from lorestack.core.clients import EVENTS
+
+    text = " ".join(run("hook", "--help").output.split())
+    for event in EVENTS:
+        assert event in text, event
+
+
 def test_symbol_lines_in_python_and_braces():
     py = "x = 1\n\n\ndef f(a):\n    if a:\n        return 1\n    return 2\n\n\ndef g():\n    pass\n"
     assert symbol_lines(py, "f") == ["def f(a):", "    if a:", "        return 1", "    return 2"]
