@@ -27,7 +27,7 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
         raise AnchorError("anchors need a project memory (`lorestack init` in the repository)")
     item = loaded.item.model_copy(deep=True)
     item.body = loaded.item.body
-    specs = list(item.anchors) if about is None else _said_specs(mem, about)
+    specs = list(item.anchors) if about is None else _said_specs(mem, about, index.repo)
     if about is None and not specs:
         raise AnchorError(f"{item.id} has no anchors; give them with --about PATH[:SYMBOL]")
     if about is None:  # accepting: a renamed file is pinned under its new name

@@ -19,6 +19,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -327,7 +328,7 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     index = index_for(mem)
     if index is None:
         return {}
-    specs = _said_specs(mem, about) if about is not None else index.propose(text)
+    specs = _said_specs(mem, about, index.repo) if about is not None else index.propose(text)
     if not specs:
         return {}
     if about is not None:
@@ -337,12 +338,23 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     return fields
 
 
-def _said_specs(mem, about: list[str]) -> list[str]:
+def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
     """The anchors as the user gave them, after the secret guard: a path or symbol is written
-    into the item file like its text, and a redacted path names no code, so it is refused."""
+    into the item file like its text, and a redacted path names no code, so it is refused.
+    Kept as repository paths (`/repo/src/a.py`, `src//a.py` are `src/a.py`): the pre-tool hook
+    looks a file up by that path."""
     if any(not s.strip() for s in about):
         raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
-    return [str(parse(mem.guard(s, redact=False, where="about"))) for s in about]
+    out = []
+    for given in about:
+        anchor = parse(mem.guard(given, redact=False, where="about"))
+        path = posixpath.normpath(anchor.path)
+        if posixpath.isabs(path):  # inside the repository as written (a link is not followed)
+            top = Path(os.path.normpath(repo)).as_posix()
+            if path.startswith(top.rstrip("/") + "/"):
+                path = path[len(top.rstrip("/")) + 1:]
+        out.append(str(Anchor(path, anchor.symbol)))
+    return out
 
 
 def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:

@@ -249,6 +249,21 @@ def test_install_adds_the_pre_tool_hook_for_file_tools(code_repo):
     assert "hook pre-tool --client claude-code" in groups[0]["hooks"][0]["command"]
 
 
+def test_anchors_are_kept_relative_to_the_repository(code_repo, long_hook_deadlines):
+    """`--about /abs/path/in/repo` or `--about src//mod05.py` was kept as given: `anchors` showed
+    it "ok", but the pre-tool hook, which looks up the file's repository path, never handed
+    the item over when the file was read."""
+    absolute = _remember("Module 4 logs every retry", "--type", "fact",
+                         "--about", str(code_repo / "src" / "mod04.py"))
+    assert absolute["anchors"] == ["src/mod04.py"]
+    plain = _remember("Module 6 gives up after a minute", "--type", "fact", "--about", "src/mod06.py")
+    moved = json.loads(run("anchors", "set", plain["id"], "--about", "src//mod05.py:handler_5",
+                           "--json").stdout)
+    assert moved["anchors"] == ["src/mod05.py:handler_5"]
+    assert "Module 4 logs" in _pre_tool(code_repo, "s-abs", "src/mod04.py")
+    assert "Module 6 gives up" in _pre_tool(code_repo, "s-abs", "src/mod05.py")
+
+
 def test_hook_help_names_every_event():
     """`lorestack hook --help` said "EVENT is session-start, prompt or session-end": the
     pre-tool event, which hands over a file's memory, was missing."""
