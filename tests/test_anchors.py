@@ -264,6 +264,21 @@ def test_anchors_are_kept_relative_to_the_repository(code_repo, long_hook_deadli
     assert "Module 6 gives up" in _pre_tool(code_repo, "s-abs", "src/mod05.py")
 
 
+def test_the_pre_tool_hook_reads_a_relative_path_from_the_agents_folder(code_repo,
+                                                                     long_hook_deadlines):
+    """A tool given a relative path names it from the agent's working folder (the payload's
+    cwd), not from the repository's top: from src/users, `../mod07.py` got nothing."""
+    from tests.conftest import run_cli
+
+    _remember("Module 7 retries three times", "--type", "fact", "--about", "src/mod07.py")
+    payload = {"session_id": "s-rel", "cwd": str(code_repo / "src" / "users"),
+               "hook_event_name": "PreToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": "../mod07.py"}}
+    done = run_cli("hook", "pre-tool", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=code_repo)
+    assert done.returncode == 0 and "Module 7 retries" in done.stdout, done.stderr
+
+
 def test_hook_help_names_every_event():
     """`lorestack hook --help` said "EVENT is session-start, prompt or session-end": the
     pre-tool event, which hands over a file's memory, was missing."""
