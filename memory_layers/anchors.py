@@ -371,6 +371,9 @@ def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
         if anchor.is_glob:
             continue
         found = index.fingerprint(anchor)
+        if found is None and os.path.isdir(where) and not anchor.symbol:
+            raise AnchorError(f"{anchor.path} is a folder; an anchor names a file, or a glob "
+                              f"for what the folder holds: '{anchor.path}/**'")
         if found is None:
             raise AnchorError(f"{anchor.path}: no such file in {index.repo}; an anchor names an "
                               "existing file (a glob such as 'src/new/**' may match files to come)")

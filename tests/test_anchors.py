@@ -338,6 +338,9 @@ def test_an_anchor_names_code_that_exists(code_repo):
     assert glob["anchors"] == ["migrations/**/*.sql"]
     assert "may be stale" not in run("context").stdout  # matching nothing yet is not stale
     assert "no journal event" not in run("anchors", "accept", "zzzz9", code=1).output
+    # a folder was "no such file" although it is there: say how to name what is in it
+    folder = run("remember", "x is y", "--about", "src/users", code=1).output
+    assert "is a folder" in folder and "src/users/**" in folder and folder.count("\n") == 1
 
 
 def test_the_viewer_says_may_be_stale(code_repo):
