@@ -32,7 +32,9 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
         raise AnchorError(f"{item.id} has no anchors; give them with --about PATH[:SYMBOL]")
     if about is None:  # accepting: a renamed file is pinned under its new name
         commit = str((item.model_extra or {}).get("anchor_commit") or "")
-        specs = [_follow_rename(index, spec, commit) for spec in specs]
+        pinned = dict((item.model_extra or {}).get("anchored") or {})
+        specs = [_follow_rename(index, spec, commit, str(pinned.get(spec) or ""))
+                 for spec in specs]
         _refuse_gone(index, item.id, specs)
     if about:
         _refuse_missing(index, specs)
@@ -48,12 +50,13 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     return item
 
 
-def _follow_rename(index: AnchorIndex, spec: str, commit: str) -> str:
-    """`spec` with its file's new name when git saw it renamed since `commit`, else as is."""
+def _follow_rename(index: AnchorIndex, spec: str, commit: str, then: str = "") -> str:
+    """`spec` with its file's new name when git saw it renamed since `commit` (or, that commit
+    gone from the history, a tracked file holds the pinned content `then`), else as is."""
     anchor = parse(spec)
     if anchor.is_glob or index.fingerprint(anchor) is not None:
         return spec
-    moved = index._renamed(anchor.path, commit)
+    moved = index._renamed(anchor.path, commit, then)
     return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 

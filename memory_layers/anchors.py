@@ -196,14 +196,22 @@ class AnchorIndex:
         out = git_try(self.repo, "cat-file", "-p", old, timeout=5)
         return out if out else None
 
-    def _renamed(self, path: str, commit: str) -> str | None:
-        if not commit:
-            return None
-        out = git_try(self.repo, "diff", "-M", "--name-status", commit, "--", timeout=10)
-        for line in out.splitlines():
-            parts = line.split("\t")
-            if len(parts) == 3 and parts[0].startswith("R") and parts[1] == path:
-                return parts[2]
+    def _renamed(self, path: str, commit: str, then: str = "") -> str | None:
+        """Where git saw `path` renamed since `commit`; when that commit has left the history
+        (a squash, a rebase), the tracked file holding the pinned content (`then`), if any."""
+        if commit:
+            out = git_try(self.repo, "diff", "-M", "--name-status", commit, "--", timeout=10)
+            for line in out.splitlines():
+                parts = line.split("\t")
+                if len(parts) == 3 and parts[0].startswith("R") and parts[1] == path:
+                    return parts[2]
+            if out or git_try(self.repo, "cat-file", "-t", commit, timeout=5) == "commit":
+                return None
+        if then and not then.startswith(("sym:", "glob:")):  # a whole file's blob id
+            for line in git_try(self.repo, "ls-files", "-s", timeout=10).splitlines():
+                meta, _, name = line.partition("\t")
+                if meta.split()[1:2] == [then] and name != path:
+                    return name
         return None
 
     def check(self, anchors: list[str], anchored: dict, commit: str = "") -> list[AnchorState]:
@@ -217,7 +225,7 @@ class AnchorIndex:
             if then is None:  # never pinned (typed by hand, or a glob that matched nothing)
                 out.append(AnchorState(key, "unpinned" if now or anchor.is_glob else "deleted"))
             elif now is None:
-                moved = None if anchor.is_glob else self._renamed(anchor.path, commit)
+                moved = None if anchor.is_glob else self._renamed(anchor.path, commit, then)
                 if moved:
                     out.append(AnchorState(key, "renamed", f"renamed to {moved}"))
                 else:

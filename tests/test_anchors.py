@@ -168,6 +168,28 @@ def test_accepting_an_anchor_whose_code_is_gone_is_refused(code_repo):
         assert item_file(item_id).read_bytes() == data
 
 
+def test_a_rename_is_followed_after_history_is_rewritten(code_repo):
+    """The commit an item was pinned at can leave the history (a squash, a rebase): git can no
+    longer say the file was renamed, and `anchors` said "the file is gone" of a file that sits
+    under its new name, unchanged; accepting then refused it."""
+    item = _remember("Module 9 retries itself", "--type", "caveat", "--about", "src/mod09.py")
+    git(code_repo, "add", "-A")
+    git(code_repo, "commit", "-qm", "memory")
+    git(code_repo, "mv", "src/mod09.py", "src/retry9.py")
+    git(code_repo, "commit", "-qm", "rename")
+    root = subprocess.run(["git", "-C", str(code_repo), "rev-list", "--max-parents=0", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    git(code_repo, "reset", "-q", "--soft", root)
+    git(code_repo, "commit", "-q", "--amend", "-m", "squashed")
+    git(code_repo, "reflog", "expire", "--expire=now", "--all")
+    git(code_repo, "gc", "-q", "--prune=now")
+    state = json.loads(run("anchors", "--json").stdout)[0]["anchors"][0]
+    assert state == {"anchor": "src/mod09.py", "state": "renamed",
+                     "detail": "renamed to src/retry9.py"}
+    run("anchors", "accept", item["id"])
+    assert json.loads(run("anchors", "--json").stdout)[0]["anchors"][0]["anchor"] == "src/retry9.py"
+
+
 def test_anchors_set_and_accept_print_json(code_repo):
     item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
     moved = json.loads(run("anchors", "set", item["id"], "--about", "src/mod06.py:handler_6",
