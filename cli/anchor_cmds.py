@@ -55,7 +55,7 @@ def anchors(ctx, stale, as_json):
 @click.pass_context
 def accept(ctx, item_ids, as_json):
     """The item still holds after the change: pin it to the code as it is now."""
-    from lorestack.memory_layers.anchors import reanchor
+    from lorestack.memory_layers.anchor_edits import reanchor
 
     mem = open_memory(ctx)
     done = [reanchor(mem, item_id) for item_id in item_ids]
@@ -75,7 +75,7 @@ def accept(ctx, item_ids, as_json):
 @click.pass_context
 def set_(ctx, item_id, about, clear, as_json):
     """Say which code an item is about (replacing its anchors), or --clear them all."""
-    from lorestack.memory_layers.anchors import reanchor
+    from lorestack.memory_layers.anchor_edits import reanchor
 
     # without --about this once removed every anchor: a forgotten option lost them silently
     if not about and not clear:

@@ -103,7 +103,8 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json, about=N
               help=f"Which client calls the hook: {', '.join(CLIENTS)}.")
 @click.pass_context
 def hook(ctx, event: str, client: str):
-    """Run a client hook: EVENT is session-start, prompt or session-end.
+    """Run a client hook: EVENT is session-start, prompt, pre-tool (a file is about to be read
+    or edited: the memory anchored to it) or session-end.
 
     Reads the client's hook payload (JSON) on stdin and answers in the client's own format.
     Exits 0 on any problem a session can meet (no memory, broken store, deadline passed): it

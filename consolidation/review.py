@@ -99,7 +99,7 @@ def accept(mem: Memory, ids: list[str]) -> ReviewResult:
         item_id = current.item.id  # links name the id in the file; what is written, its seal
         if current.item.status == "active" and current.item.anchors:
             # an item marked "may be stale": accepting says it still holds after the change
-            from lorestack.memory_layers.anchors import reanchor
+            from lorestack.memory_layers.anchor_edits import reanchor
 
             reanchor(mem, current.item.id)
             result.accepted.append(current.item.id)

@@ -19,6 +19,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,14 +196,22 @@ class AnchorIndex:
         out = git_try(self.repo, "cat-file", "-p", old, timeout=5)
         return out if out else None
 
-    def _renamed(self, path: str, commit: str) -> str | None:
-        if not commit:
-            return None
-        out = git_try(self.repo, "diff", "-M", "--name-status", commit, "--", timeout=10)
-        for line in out.splitlines():
-            parts = line.split("\t")
-            if len(parts) == 3 and parts[0].startswith("R") and parts[1] == path:
-                return parts[2]
+    def _renamed(self, path: str, commit: str, then: str = "") -> str | None:
+        """Where git saw `path` renamed since `commit`; when that commit has left the history
+        (a squash, a rebase), the tracked file holding the pinned content (`then`), if any."""
+        if commit:
+            out = git_try(self.repo, "diff", "-M", "--name-status", commit, "--", timeout=10)
+            for line in out.splitlines():
+                parts = line.split("\t")
+                if len(parts) == 3 and parts[0].startswith("R") and parts[1] == path:
+                    return parts[2]
+            if out or git_try(self.repo, "cat-file", "-t", commit, timeout=5) == "commit":
+                return None
+        if then and not then.startswith(("sym:", "glob:")):  # a whole file's blob id
+            for line in git_try(self.repo, "ls-files", "-s", timeout=10).splitlines():
+                meta, _, name = line.partition("\t")
+                if meta.split()[1:2] == [then] and name != path:
+                    return name
         return None
 
     def check(self, anchors: list[str], anchored: dict, commit: str = "") -> list[AnchorState]:
@@ -216,7 +225,7 @@ class AnchorIndex:
             if then is None:  # never pinned (typed by hand, or a glob that matched nothing)
                 out.append(AnchorState(key, "unpinned" if now or anchor.is_glob else "deleted"))
             elif now is None:
-                moved = None if anchor.is_glob else self._renamed(anchor.path, commit)
+                moved = None if anchor.is_glob else self._renamed(anchor.path, commit, then)
                 if moved:
                     out.append(AnchorState(key, "renamed", f"renamed to {moved}"))
                 else:
@@ -327,7 +336,7 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     index = index_for(mem)
     if index is None:
         return {}
-    specs = _said_specs(mem, about) if about is not None else index.propose(text)
+    specs = _said_specs(mem, about, index.repo) if about is not None else index.propose(text)
     if not specs:
         return {}
     if about is not None:
@@ -337,12 +346,23 @@ def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
     return fields
 
 
-def _said_specs(mem, about: list[str]) -> list[str]:
+def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
     """The anchors as the user gave them, after the secret guard: a path or symbol is written
-    into the item file like its text, and a redacted path names no code, so it is refused."""
+    into the item file like its text, and a redacted path names no code, so it is refused.
+    Kept as repository paths (`/repo/src/a.py`, `src//a.py` are `src/a.py`): the pre-tool hook
+    looks a file up by that path."""
     if any(not s.strip() for s in about):
         raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
-    return [str(parse(mem.guard(s, redact=False, where="about"))) for s in about]
+    out = []
+    for given in about:
+        anchor = parse(mem.guard(given, redact=False, where="about"))
+        path = posixpath.normpath(anchor.path)
+        if posixpath.isabs(path):  # inside the repository as written (a link is not followed)
+            top = Path(os.path.normpath(repo)).as_posix()
+            if path.startswith(top.rstrip("/") + "/"):
+                path = path[len(top.rstrip("/")) + 1:]
+        out.append(str(Anchor(path, anchor.symbol)))
+    return out
 
 
 def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
@@ -359,6 +379,9 @@ def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
         if anchor.is_glob:
             continue
         found = index.fingerprint(anchor)
+        if found is None and os.path.isdir(where) and not anchor.symbol:
+            raise AnchorError(f"{anchor.path} is a folder; an anchor names a file, or a glob "
+                              f"for what the folder holds: '{anchor.path}/**'")
         if found is None:
             raise AnchorError(f"{anchor.path}: no such file in {index.repo}; an anchor names an "
                               "existing file (a glob such as 'src/new/**' may match files to come)")
@@ -399,48 +422,6 @@ def stale_note(states: list[AnchorState]) -> str:
         return ""
     parts = [f"{s.anchor} {s.detail or s.state}" for s in states]
     return "may be stale: " + "; ".join(parts)
-
-
-def reanchor(mem, item_id: str, about: list[str] | None = None):
-    """Pin an item to the code as it is now (accepting that the change leaves it true), or
-    set what it is about (`about`; an empty list removes its anchors). Returns the item."""
-    from lorestack.memory_layers.models import now_utc
-
-    loaded = mem.get(item_id)
-    if loaded.item.scope != "project":
-        raise AnchorError(f"{loaded.item.id} is global memory: only project items have anchors")
-    index = index_for(mem)
-    if index is None:
-        raise AnchorError("anchors need a project memory (`lorestack init` in the repository)")
-    item = loaded.item.model_copy(deep=True)
-    item.body = loaded.item.body
-    specs = list(item.anchors) if about is None else _said_specs(mem, about)
-    if about is None and not specs:
-        raise AnchorError(f"{item.id} has no anchors; give them with --about PATH[:SYMBOL]")
-    if about is None:  # accepting: a renamed file is pinned under its new name
-        commit = str((item.model_extra or {}).get("anchor_commit") or "")
-        specs = [_follow_rename(index, spec, commit) for spec in specs]
-    if about:
-        _refuse_missing(index, specs)
-    fields = index.pin(specs) if specs else {"anchored": {}}
-    item.anchors = specs
-    for key, value in fields.items():
-        setattr(item, key, value)
-    if not specs and item.model_extra:
-        item.model_extra.pop("anchor_commit", None)
-    item.updated = now_utc()
-    mem.store_for(item.scope).update(loaded, item)
-    index.save()
-    return item
-
-
-def _follow_rename(index: AnchorIndex, spec: str, commit: str) -> str:
-    """`spec` with its file's new name when git saw it renamed since `commit`, else as is."""
-    anchor = parse(spec)
-    if anchor.is_glob or index.fingerprint(anchor) is not None:
-        return spec
-    moved = index._renamed(anchor.path, commit)
-    return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 
 class AnchorError(LorestackError):

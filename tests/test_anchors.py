@@ -142,6 +142,54 @@ def test_accepting_a_renamed_anchor_follows_the_rename(code_repo):
     assert "may be stale" not in run("review").stdout
 
 
+def test_accepting_an_anchor_whose_code_is_gone_is_refused(code_repo):
+    """`anchors accept` on an item whose file was deleted (or whose symbol was) said
+    "re-anchored" and exited 0, yet the item stayed "may be stale" for good: there is no code
+    to pin it to. It is refused in one line naming what to do; nothing changes."""
+    gone = _remember("Module 3 retries itself", "--type", "caveat", "--about", "src/mod03.py")
+    symbol = _remember("listUsers reads every row", "--type", "caveat",
+                       "--about", "src/users/repo.ts:listUsers")
+    (code_repo / "src" / "mod03.py").unlink()
+    path = code_repo / "src" / "users" / "repo.ts"
+    path.write_text(path.read_text().replace("export function listUsers() {\n  return "
+                                             "db.users.all();\n}\n", ""))
+    def item_file(item_id):
+        return next(p for p in (code_repo / ".memory").rglob("*.md")
+                    if f"id: {item_id}\n" in p.read_text())
+
+    before = {i: item_file(i).read_bytes() for i in (gone["id"], symbol["id"])}
+    for item, says in ((gone, "src/mod03.py is gone"), (symbol, "defines no listUsers")):
+        for command in (["anchors", "accept"], ["review", "accept"]):
+            refused = run(*command, item["id"], code=1)
+            assert says in refused.stderr and refused.stderr.count("\n") == 1, refused.stderr
+            assert "anchors set" in refused.stderr and "--clear" in refused.stderr
+            assert "re-anchored" not in refused.stdout
+    for item_id, data in before.items():
+        assert item_file(item_id).read_bytes() == data
+
+
+def test_a_rename_is_followed_after_history_is_rewritten(code_repo):
+    """The commit an item was pinned at can leave the history (a squash, a rebase): git can no
+    longer say the file was renamed, and `anchors` said "the file is gone" of a file that sits
+    under its new name, unchanged; accepting then refused it."""
+    item = _remember("Module 9 retries itself", "--type", "caveat", "--about", "src/mod09.py")
+    git(code_repo, "add", "-A")
+    git(code_repo, "commit", "-qm", "memory")
+    git(code_repo, "mv", "src/mod09.py", "src/retry9.py")
+    git(code_repo, "commit", "-qm", "rename")
+    root = subprocess.run(["git", "-C", str(code_repo), "rev-list", "--max-parents=0", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    git(code_repo, "reset", "-q", "--soft", root)
+    git(code_repo, "commit", "-q", "--amend", "-m", "squashed")
+    git(code_repo, "reflog", "expire", "--expire=now", "--all")
+    git(code_repo, "gc", "-q", "--prune=now")
+    state = json.loads(run("anchors", "--json").stdout)[0]["anchors"][0]
+    assert state == {"anchor": "src/mod09.py", "state": "renamed",
+                     "detail": "renamed to src/retry9.py"}
+    run("anchors", "accept", item["id"])
+    assert json.loads(run("anchors", "--json").stdout)[0]["anchors"][0]["anchor"] == "src/retry9.py"
+
+
 def test_anchors_set_and_accept_print_json(code_repo):
     item = _remember("Module 5 retries itself", "--type", "caveat", "--about", "src/mod05.py")
     moved = json.loads(run("anchors", "set", item["id"], "--about", "src/mod06.py:handler_6",
@@ -223,6 +271,46 @@ def test_install_adds_the_pre_tool_hook_for_file_tools(code_repo):
     assert "hook pre-tool --client claude-code" in groups[0]["hooks"][0]["command"]
 
 
+def test_anchors_are_kept_relative_to_the_repository(code_repo, long_hook_deadlines):
+    """`--about /abs/path/in/repo` or `--about src//mod05.py` was kept as given: `anchors` showed
+    it "ok", but the pre-tool hook, which looks up the file's repository path, never handed
+    the item over when the file was read."""
+    absolute = _remember("Module 4 logs every retry", "--type", "fact",
+                         "--about", str(code_repo / "src" / "mod04.py"))
+    assert absolute["anchors"] == ["src/mod04.py"]
+    plain = _remember("Module 6 gives up after a minute", "--type", "fact", "--about", "src/mod06.py")
+    moved = json.loads(run("anchors", "set", plain["id"], "--about", "src//mod05.py:handler_5",
+                           "--json").stdout)
+    assert moved["anchors"] == ["src/mod05.py:handler_5"]
+    assert "Module 4 logs" in _pre_tool(code_repo, "s-abs", "src/mod04.py")
+    assert "Module 6 gives up" in _pre_tool(code_repo, "s-abs", "src/mod05.py")
+
+
+def test_the_pre_tool_hook_reads_a_relative_path_from_the_agents_folder(code_repo,
+                                                                     long_hook_deadlines):
+    """A tool given a relative path names it from the agent's working folder (the payload's
+    cwd), not from the repository's top: from src/users, `../mod07.py` got nothing."""
+    from tests.conftest import run_cli
+
+    _remember("Module 7 retries three times", "--type", "fact", "--about", "src/mod07.py")
+    payload = {"session_id": "s-rel", "cwd": str(code_repo / "src" / "users"),
+               "hook_event_name": "PreToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": "../mod07.py"}}
+    done = run_cli("hook", "pre-tool", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=code_repo)
+    assert done.returncode == 0 and "Module 7 retries" in done.stdout, done.stderr
+
+
+def test_hook_help_names_every_event():
+    """`lorestack hook --help` said "EVENT is session-start, prompt or session-end": the
+    pre-tool event, which hands over a file's memory, was missing."""
+    from lorestack.core.clients import EVENTS
+
+    text = " ".join(run("hook", "--help").output.split())
+    for event in EVENTS:
+        assert event in text, event
+
+
 def test_symbol_lines_in_python_and_braces():
     py = "x = 1\n\n\ndef f(a):\n    if a:\n        return 1\n    return 2\n\n\ndef g():\n    pass\n"
     assert symbol_lines(py, "f") == ["def f(a):", "    if a:", "        return 1", "    return 2"]
@@ -272,6 +360,9 @@ def test_an_anchor_names_code_that_exists(code_repo):
     assert glob["anchors"] == ["migrations/**/*.sql"]
     assert "may be stale" not in run("context").stdout  # matching nothing yet is not stale
     assert "no journal event" not in run("anchors", "accept", "zzzz9", code=1).output
+    # a folder was "no such file" although it is there: say how to name what is in it
+    folder = run("remember", "x is y", "--about", "src/users", code=1).output
+    assert "is a folder" in folder and "src/users/**" in folder and folder.count("\n") == 1
 
 
 def test_the_viewer_says_may_be_stale(code_repo):

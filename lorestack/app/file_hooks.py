@@ -15,19 +15,19 @@ def pre_tool(mem, payload: HookPayload) -> str | None:
     tool_input = payload.raw.get("tool_input")
     if not isinstance(tool_input, dict) or mem.project is None:
         return None
+    from pathlib import Path
+
     from lorestack.memory_layers.anchors import relative
     from lorestack.retrieval.about import about_context
 
     repo = mem.project.repo_dir
+    cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else repo
     path = next((tool_input[k] for k in FILE_KEYS if isinstance(tool_input.get(k), str)), None)
-    if path:
-        files = [relative(repo, path)]
+    if path:  # a relative path is the agent's, from its working folder
+        files = [relative(repo, str(cwd / path) if path.strip() else path)]
     elif isinstance(tool_input.get("command"), str):  # Codex: reads and edits are shell commands
-        from pathlib import Path
-
         from lorestack.app.shell_paths import files_in_command
 
-        cwd = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else repo
         files = files_in_command(tool_input["command"], cwd, repo)
     else:
         files = []
