@@ -52,3 +52,30 @@ def test_which_words_are_spelled_as_code():
     assert code_heads("hard-coded logger names", "no hard-coded logger names") == []
     assert code_heads("set -x", "never run `set -x` in CI") == []
     assert code_heads("keys", "the Redis KEYS command") == []  # one word: already a term
+
+
+KEYS = "Use SCAN instead of the Redis KEYS command"
+
+
+@pytest.fixture(scope="module")
+def keys_store(tmp_path_factory):
+    base = tmp_path_factory.mktemp("keys")
+    with isolated_env(base):
+        return E.build(base, {"keys": (KEYS, "block")})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # nineteenth session: prose naming the command as the rule writes it applies (a guess:
+        # undecided, never a block); it passed in silence
+        ("Clear the stale sessions with KEYS session:* and a DEL on each key", "undecided"),
+        ("Find the expired carts with KEYS cart:* before the nightly cleanup", "undecided"),
+        # the word in lower case is no sign of the command
+        ("Rotate the API keys of the staging tenants every night", "pass"),
+    ],
+)
+def test_prose_naming_the_command_in_its_case(keys_store, text, expected):
+    mem, ids = keys_store
+    result = check(mem, make_proposal(text, mem.project.repo_dir), retrieval=False, llm=False)
+    assert E.answer(result, ids["keys"]) == expected

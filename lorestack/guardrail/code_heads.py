@@ -51,7 +51,8 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
     """The words of a multi-word `term` that `sentence` writes as code; one written so only by
     upper case (KEYS) as a whole-word /regex/, so that `for key in …` is no hit by its stem.
     `upper=False`: not by upper case alone (a keyword: "KEYS" forbids `redis.keys(`, but
-    "cart keys" in prose is no sign the rule applies)."""
+    "cart keys" in prose is no sign the rule applies), save the word in its own upper case,
+    matched case-sensitively (nineteenth session: "Clear the sessions with KEYS session:*")."""
     words = term.split()
     if len(words) < 2:
         return []
@@ -66,5 +67,11 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
                     out.append(w)
                 elif not _in_caps_run(sentence, m.start(), m.end()):  # KEYS: that word only,
                     out.append(rf"/\b{re.escape(w)}\b/")  # not `key` by its stem
+                break
+            if (not upper and token.isupper() and _spelled_as_code(token)
+                    and not _in_caps_run(sentence, m.start(), m.end())):
+                # a keyword: KEYS written as the sentence writes it ("with KEYS session:*"),
+                # never "cart keys" in prose
+                out.append(rf"/(?-i:\b{re.escape(token)}\b)/")
                 break
     return out

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from lorestack.core.clients import CLIENTS, DEFAULT_CLIENT
 from lorestack.core.errors import LorestackError
 from lorestack.core.git import git_ok
+from lorestack.guardrail.shell_unwrap import unwrap
 from lorestack.guardrail.terms import normalise_path, paths_in_text
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
@@ -393,6 +394,7 @@ def from_hook_payload(
     text = "\n".join(texts)
     if not paths:  # a command: the project's files it names absolutely, as the project names them
         text = _ABSOLUTE.sub(lambda m: _in_project(m.group(0), bases), text)
+        text = unwrap(text)  # `cd lib && touch helpers/x.py`, `sh -c '…'` (shell_unwrap.py)
     edited_rel = {_relative(p, bases) for p in edited}
     existing = [p for p in paths if p in edited_rel or _on_disk(p, bases)]
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it

@@ -30,6 +30,7 @@ from typing import Literal
 from lorestack.guardrail import freeze
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
+from lorestack.guardrail.contrasts import read_contrast, rule_out
 from lorestack.guardrail.sentence_clauses import clauses, passive_subject
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
     _COPULAS,
@@ -210,19 +211,6 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         _add(d.keywords, _content(trigger)[0])
 
 
-def _rule_out(r: _Reading, old: str, said: str) -> None:
-    """Y of "use X instead of Y" / "prefer X over Y": forbidden, with the word of it the
-    sentence spells as code ("the Redis KEYS command": `keys`; code_heads.py)."""
-    if old:
-        r.forbidden.append(old)
-        for form in [old, *code_heads(old, r.sentence)]:
-            _add(r.draft.forbid, form)
-        for form in [old, *code_heads(old, r.sentence, upper=False)]:
-            _add(r.draft.keywords, form)
-        if said:
-            r.draft.steps.append(f"{said} {old}': forbids '{old}'")
-
-
 def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
     d = r.draft
     if "new" in before:  # "every new CLI flag must …": only what is added is bound by it
@@ -247,11 +235,11 @@ def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str])
         return
     if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
         cut = after.index("over")
-        _rule_out(r, _content(after[cut + 1 :])[0], f"'{cue} … over")
+        rule_out(r, _content(after[cut + 1 :])[0], f"'{cue} … over", _add)
         after = after[:cut]
     if "instead" in after and "of" in after:  # "use X instead of Y"
         cut = after.index("instead")
-        _rule_out(r, _content(_split_scope(after[cut + 2 :])[0])[0], "")
+        rule_out(r, _content(_split_scope(after[cut + 2 :])[0])[0], "", _add)
         after = after[:cut]
     obj, scope, trigger = _split_scope([w for w in after if w != "instead"])
     term, _, paths = _content(obj, alternative=True)
@@ -343,6 +331,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
     chosen: list[str] = []  # words outside what a prohibition names (concepts.py)
     frozen = ""  # the folder a freeze names (freeze.py): the rule is about that place
     kind = ""  # what the freeze forbids there (freeze_kind)
+    previous: list[str] | None = None  # the clause before (contrasts.py)
     for words, items in clauses(sentence):
         place = "" if frozen else freeze.frozen_folder(words)
         if place:
@@ -358,6 +347,15 @@ def _read_cached(sentence: str) -> SentenceDraft:
             continue
         if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
             _add(r.draft.unless, " ".join(words[:-1]))
+            continue
+        contrast = read_contrast(words, previous)
+        previous = words
+        if contrast is not None:  # "Call X instead of Y", "replace Y with X" (contrasts.py)
+            kinds.add("prohibition")
+            ruled.extend(words)
+            rule_out(r, _content(_split_scope(contrast.old)[0])[0], f"'{contrast.how}", _add)
+            way = _content(_split_scope(contrast.new)[0], alternative=True)[0]
+            r.alternatives.extend([way] if way else [])
             continue
         subject = passive_subject(words)
         chosen.extend(not_banned(words, subject or passive_act(words)))

@@ -54,6 +54,8 @@ def _operands_at(text: str, start: int) -> tuple[str, list[str], list[tuple[int,
         (m.start() + begin + len(m.group(0)) - len(m.group(0).lstrip("'\"")), m.group(0).strip("'\""))
         for m in _WORD.finditer(segment)
     ]
+    # `< list.txt` feeds the command; it is none of its operands
+    spans = [sp for k, sp in enumerate(spans) if sp[1] != "<" and (k == 0 or spans[k - 1][1] != "<")]
     name, args = _command([w for _, w in spans])
     if not name:
         return "", [], [], []
