@@ -122,9 +122,12 @@ def detect_format(text: str) -> str:
     return "transcript"
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")  # not str.splitlines: JSON lets U+2028, U+0085 stand in a string
+
+
 def _read_jsonl(path: Path, text: str) -> list[ImportEvent]:
     out: list[ImportEvent] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_LINE_END.split(text), start=1):
         if not raw.strip():
             continue
         try:
@@ -144,7 +147,7 @@ def broken_json_line(path: Path) -> str | None:
     whose only line is broken is taken for a transcript with nothing in it, and would say
     just "no events" instead of what is wrong."""
     try:
-        lines = path.read_text("utf-8", errors="replace").splitlines()
+        lines = _LINE_END.split(path.read_text("utf-8", errors="replace"))
     except OSError:
         return None
     for number, raw in enumerate(lines, start=1):

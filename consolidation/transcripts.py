@@ -27,7 +27,7 @@ Which client writes which format is in the client registry (`lorestack.core.clie
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -92,11 +92,26 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed.astimezone(timezone.utc).replace(microsecond=0)
 
 
-def _jsonl(text: str) -> Iterable[dict]:
-    # split on \n only: a client writes U+2028 unescaped inside a JSON string, where
-    # str.splitlines would cut the line (a \r before the \n goes with the strip)
-    for line in text.split("\n"):
-        line = line.strip()
+def _lines(path: Path, text: str | None) -> Iterator[str]:
+    """The transcript's lines one at a time: from `text` when the caller read it already, else
+    from the file (a session's transcript is mostly the assistant's and the tools' output: it
+    is not held whole for the few lines the user typed). Cut on \n only: a client writes
+    U+2028 unescaped inside a JSON string, where str.splitlines would cut the line."""
+    if text is None:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            yield from fh
+        return
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1
+
+
+def _jsonl(path: Path, text: str | None = None) -> Iterable[dict]:
+    for line in _lines(path, text):
+        line = line.strip()  # a \r before the \n goes too
         if not line:
             continue
         try:
@@ -121,9 +136,9 @@ def _text_blocks(content: Any, accepted: tuple[str, ...]) -> str:
     return ""
 
 
-def read_claude_code(path: Path, text: str) -> list[UserMessage]:
+def read_claude_code(path: Path, text: str | None = None) -> list[UserMessage]:
     out: list[UserMessage] = []
-    for entry in _jsonl(text):
+    for entry in _jsonl(path, text):
         if entry.get("type") != "user":
             continue
         if entry.get("isMeta") or entry.get("isSidechain") or entry.get("isCompactSummary"):
@@ -146,11 +161,11 @@ def read_claude_code(path: Path, text: str) -> list[UserMessage]:
     return out
 
 
-def read_codex(path: Path, text: str) -> list[UserMessage]:
+def read_codex(path: Path, text: str | None = None) -> list[UserMessage]:
     events: list[UserMessage] = []
     items: list[UserMessage] = []
     session = None
-    for entry in _jsonl(text):
+    for entry in _jsonl(path, text):
         kind = entry.get("type")
         raw = entry.get("payload")
         payload: dict = raw if isinstance(raw, dict) else entry
@@ -174,11 +189,11 @@ def read_codex(path: Path, text: str) -> list[UserMessage]:
     return chosen
 
 
-def _gemini_jsonl(text: str) -> tuple[str | None, list[dict]]:
+def _gemini_jsonl(path: Path, text: str) -> tuple[str | None, list[dict]]:
     """Replay a Gemini CLI JSONL chat: header, `$set`, `$rewindTo` and message lines."""
     session = None
     messages: dict[str, dict] = {}  # by id, in first-seen order; a later line replaces
-    for entry in _jsonl(text):
+    for entry in _jsonl(path, text):
         if isinstance(entry.get("$rewindTo"), str):
             ids = list(messages)
             cut = ids.index(entry["$rewindTo"]) if entry["$rewindTo"] in ids else 0
@@ -196,20 +211,21 @@ def _gemini_jsonl(text: str) -> tuple[str | None, list[dict]]:
     return session, list(messages.values())
 
 
-def read_gemini(path: Path, text: str) -> list[UserMessage]:
+def read_gemini(path: Path, text: str | None = None) -> list[UserMessage]:
+    text = read_transcript_text(path) if text is None else text  # one JSON document, or lines
     session = None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         if not text.lstrip().startswith("{"):
             raise TranscriptError(f"{path}: not a Gemini CLI chat file ({exc.msg})") from exc
-        session, entries = _gemini_jsonl(text)  # 0.61+: one record per line
+        session, entries = _gemini_jsonl(path, text)  # 0.61+: one record per line
         data = None
     if isinstance(data, dict) and ("messages" in data or "$set" not in data and "id" not in data):
         session = data.get("sessionId")
         entries = data.get("messages") or []
     elif isinstance(data, dict):  # a JSONL chat holding a single line
-        session, entries = _gemini_jsonl(text)
+        session, entries = _gemini_jsonl(path, text)
     elif data is not None:
         entries = data if isinstance(data, list) else []
     out: list[UserMessage] = []
@@ -228,16 +244,16 @@ def read_gemini(path: Path, text: str) -> list[UserMessage]:
     return out
 
 
-def read_generic(path: Path, text: str) -> list[UserMessage]:
+def read_generic(path: Path, text: str | None = None) -> list[UserMessage]:
     """JSONL (or a JSON list) of `{"role": "user", "content": ...}` messages."""
-    text = text.strip()
+    text = (read_transcript_text(path) if text is None else text).strip()
     if text.startswith("["):
         try:
             entries = [e for e in json.loads(text) if isinstance(e, dict)]
         except json.JSONDecodeError:
             entries = []
     else:
-        entries = list(_jsonl(text))
+        entries = list(_jsonl(path, text))
     out: list[UserMessage] = []
     for entry in entries:
         raw = entry.get("message")
@@ -329,10 +345,8 @@ def read_user_messages(path: str | Path, client: str = "auto",
     """The user's messages from a client transcript, oldest first; `text` is the file's, when
     the caller has read it already (the file is read once)."""
     path = Path(path).expanduser()
-    if text is None:
-        if not path.is_file():
-            raise TranscriptError(f"transcript {path} not found; pass the file the client wrote")
-        text = read_transcript_text(path)
+    if text is None and not path.is_file():
+        raise TranscriptError(f"transcript {path} not found; pass the file the client wrote")
     name = (client or "auto").lower()
     if name == "auto":
         name = detect_format(path, text)

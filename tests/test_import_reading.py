@@ -85,3 +85,24 @@ def test_import_reports_progress_by_phase(repo, tmp_path):
         assert mine[-1][0] == mine[-1][1] > 0  # each phase ends complete
         assert [c[0] for c in mine] == sorted(c[0] for c in mine)
     assert [c for c in calls if c[2] == "reading"][-1][1] == first.stat().st_size + second.stat().st_size
+
+
+def test_a_jsonl_line_holding_a_line_separator_is_one_event(repo, tmp_path):
+    """JSON lets U+2028, U+2029 and U+0085 stand unescaped inside a string (json.dumps with
+    ensure_ascii=False, JSON.stringify write them so), and str.splitlines cut the line there:
+    the import was refused ('Unterminated string', line 1) and a later line's number was off."""
+    events = tmp_path / "events.jsonl"
+    lines = [{"time": "2024-03-02T09:15:00", "text": "Pinned gin\u2028to 1.9 in the gateway"},
+             {"time": "2024-03-02T09:16:00", "text": "Moved CI\u0085to the new runners"},
+             {"time": "2024-03-02T09:17:00", "text": "Bumped celery\u2029to 5.3.9"}]
+    events.write_text("".join(json.dumps(e, ensure_ascii=False) + "\r\n" for e in lines),
+                      encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--no-index", "--json", str(events)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["events"] == 3
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps(lines[0], ensure_ascii=False) + "\n{\"time\": oops}\n",
+                      encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--no-index", str(broken)])
+    assert result.exit_code != 0
+    assert f"{broken}:2:" in result.output, result.output

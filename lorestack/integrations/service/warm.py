@@ -83,6 +83,7 @@ class WarmMemories:
         self._prepared: dict[str, dict] = {}  # root -> hit blocks made, seconds (`status`)
         self._closing = threading.Event()
         self._stamps: dict[str, tuple[int | None, ...]] = {}  # key -> its folders' mtimes
+        self._caught_up: set[str] = set()  # projects synced once since the service opened them
         self.watcher = FolderWatcher(self._changed, self._gone, log=log) if watch else None
         pool.on_open = self._watch  # commands open indexes without going through `open`
 
@@ -220,6 +221,24 @@ class WarmMemories:
                 self.watcher.watch(mem.project.root)
             if mem.home.root.is_dir():
                 self.watcher.watch(mem.home.root)
+        if mem.project is not None:
+            self._catch_up_unwatched(str(mem.project.root))
+
+    def _catch_up_unwatched(self, root: str) -> None:
+        """Sync a project's open index once after the service first opens it: what was written
+        while no service watched (`remember` in-process, a pull, a hand edit) is seen by no
+        watcher, and hooks search without syncing, so it stayed out of every prompt's recall
+        until some later change. Behind the request that opened it, as the watcher's sync."""
+        with self._lock:
+            if root in self._caught_up:
+                return
+            self._caught_up.add(root)
+
+        def catch_up() -> None:
+            with self.access(root, "write"):
+                self.pool.sync(root)
+
+        threading.Thread(target=catch_up, daemon=True, name="lorestack-catch-up").start()
 
     def _build_if_cold(self, mem) -> None:
         """A store never indexed: build it in the background, on its own index handles, so
@@ -280,6 +299,7 @@ class WarmMemories:
                         if k[0] == root or str(m.home.root) == root]:
                 self._mems.pop(key, None)
             self._loader_warmed.discard(root)
+            self._caught_up.discard(root)
             self._prepared.pop(root, None)
         self.pool.drop(root)
         # what a warm froze may be garbage now; the next warm freezes what is kept again

@@ -1,0 +1,67 @@
+"""A memory written while no service ran (`lorestack remember` in-process, a `git pull`, a file
+saved by hand) reaches the service's prompt recall. Hooks search without syncing, the watcher
+sees only what changes after the service opened the project, and the folder check before a
+request compares against the previous request: a fact remembered before the service started
+was missing from every prompt answer until some later change woke the watcher (review of the
+nineteenth session: the 1k bench store's fact, remembered right after its import, was in no
+answer for 24 minutes of first prompts and services started by them)."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+from tests import service_helpers
+from tests.service_helpers import poll
+
+run_dir = service_helpers.run_dir  # fixture
+stocked = service_helpers.stocked  # fixture
+
+PROMPT = "which read replica do the reports use?"
+
+
+def _prompt(service, repo, session: str) -> str:
+    """One prompt hook answered by the in-process service, as a client's request is."""
+    from lorestack.integrations.service import protocol
+
+    ours, theirs = socket.socketpair()
+    request = {"version": protocol.VERSION, "op": "hook", "event": "prompt",
+               "client": "claude-code",
+               "stdin": json.dumps({"session_id": session, "cwd": str(repo), "prompt": PROMPT}),
+               "caller": {"cwd": str(repo), "root": None, "env": protocol.caller_env()}}
+    ours.sendall(protocol.encode(request))
+    ours.shutdown(socket.SHUT_WR)
+    service._handle(theirs)
+    reader = protocol.LineReader(ours, protocol.MAX_REPLY)
+    reply = reader.next()
+    while reply.get("ack"):
+        reply = reader.next()
+    ours.close()
+    out = reply["output"]
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+def test_a_fact_remembered_while_no_service_ran_reaches_the_services_prompts(stocked, run_dir):
+    from lorestack.integrations.service import protocol
+    from lorestack.integrations.service.server import Service
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
+    from lorestack.retrieval.pool import install
+
+    # written in-process after the index was built, as `lorestack remember` does with no
+    # service: the file is there, the index does not have it yet
+    remember(Memory.open(stocked), "The reporting read replica is ORCHID-7 on port 6432", "fact")
+    service = Service(protocol.private_dir(create=True), watch=True)
+    install(service.warm.pool)  # as serve_forever does: hooks borrow the pool's indexes
+    try:
+        _prompt(service, stocked, "m1")  # opens the project (its answer may predate the catch-up)
+        answers = [0]
+
+        def caught_up() -> bool:
+            answers[0] += 1
+            return "ORCHID-7" in _prompt(service, stocked, f"m{answers[0] + 1}")
+
+        assert poll(caught_up, bound=60, step=0.5), f"missing after {answers[0]} prompts"
+    finally:
+        install(None)
+        service.close()
