@@ -83,7 +83,7 @@ class WarmMemories:
         self._prepared: dict[str, dict] = {}  # root -> hit blocks made, seconds (`status`)
         self._closing = threading.Event()
         self._stamps: dict[str, tuple[int | None, ...]] = {}  # key -> its folders' mtimes
-        self._caught_up: set[str] = set()  # projects synced once since the service opened them
+        self._caught_up: set[str] = set()  # keys caught up once since their index was opened
         self.watcher = FolderWatcher(self._changed, self._gone, log=log) if watch else None
         pool.on_open = self._watch  # commands open indexes without going through `open`
 
@@ -221,24 +221,6 @@ class WarmMemories:
                 self.watcher.watch(mem.project.root)
             if mem.home.root.is_dir():
                 self.watcher.watch(mem.home.root)
-        if mem.project is not None:
-            self._catch_up_unwatched(str(mem.project.root))
-
-    def _catch_up_unwatched(self, root: str) -> None:
-        """Sync a project's open index once after the service first opens it: what was written
-        while no service watched (`remember` in-process, a pull, a hand edit) is seen by no
-        watcher, and hooks search without syncing, so it stayed out of every prompt's recall
-        until some later change. Behind the request that opened it, as the watcher's sync."""
-        with self._lock:
-            if root in self._caught_up:
-                return
-            self._caught_up.add(root)
-
-        def catch_up() -> None:
-            with self.access(root, "write"):
-                self.pool.sync(root)
-
-        threading.Thread(target=catch_up, daemon=True, name="lorestack-catch-up").start()
 
     def _build_if_cold(self, mem) -> None:
         """A store never indexed: build it in the background, on its own index handles, so
@@ -275,10 +257,14 @@ class WarmMemories:
         folders moved since the last request (a file saved, added or removed by hand), catch its
         open indexes up (bounded: IndexPool.catch_up). The watcher runs 0.1-1 s behind: a
         search right after a save missed it. ~30 stats; an edit in place (same file, same
-        folder mtime) is still the watcher's."""
+        folder mtime) is still the watcher's.
+        Also once before the first request after its index was opened: what was written while
+        no service watched (`remember` in-process, a pull) reached no watcher, and hooks search
+        without syncing, so it stayed out of every prompt's recall until some later change."""
         from lorestack.core.paths import global_home
 
         root = key.removeprefix("global:")
+        opened = root in self.pool.roots()  # the pool's lock, not held inside ours
         try:
             roots = [root] if key.startswith("global:") else [root, str(global_home())]
             stamps = folder_stamps(roots)
@@ -288,7 +274,10 @@ class WarmMemories:
         with self._lock:
             seen = self._stamps.get(key)
             self._stamps[key] = stamps
-        if seen is not None and seen != stamps:
+            unwatched = opened and key not in self._caught_up
+            if unwatched:
+                self._caught_up.add(key)
+        if unwatched or seen is not None and seen != stamps:
             with self.access(key, "write"):
                 self.pool.catch_up(root)  # bounded: a few files now, the rest the watcher's
 
