@@ -100,13 +100,15 @@ def glob_change(repo: Path, pattern: str, old: str, commit: str,
     files it matched there are what the item pinned; else how many it matches now."""
     now = {f: fp for f, fp in now.items() if fp is not None}  # a deleted file git still tracks
     then: dict[str, str | None] = {}
-    if commit:
-        for rec in git_try(repo, "ls-tree", "-r", "-z", commit, timeout=5).split("\0"):
+    if commit:  # only the folder before the first wildcard is listed
+        top = re.split(r"[*?\[]", pattern, maxsplit=1)[0].rpartition("/")[0]
+        for rec in git_try(repo, "ls-tree", "-r", "-z", commit, "--", *([top] if top else []),
+                           timeout=5).split("\0"):
             meta, _, name = rec.partition("\t")
             if name and fnmatch.fnmatchcase(name, pattern) and len(meta.split()) == 3:
                 then[name] = meta.split()[2]
     if not then or glob_print(then) != old:
-        return f"{len(now)} file{'s' if len(now) != 1 else ''} match it now"
+        return f"{len(now)} file{'s match' if len(now) != 1 else ' matches'} it now"
     said = [f"{f} changed" for f in sorted(then.keys() & now.keys()) if then[f] != now[f]]
     said += [f"{f} removed" for f in sorted(then.keys() - now.keys())]
     said += [f"{f} added" for f in sorted(now.keys() - then.keys())]

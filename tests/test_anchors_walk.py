@@ -116,3 +116,10 @@ def test_a_changed_glob_says_which_files_changed(code_repo):
         assert said in state["detail"]
     table = run("anchors").output
     assert "changed  changed" not in table and "changed changed" not in table
+    # pinned on a file no commit holds: git cannot say which changed, the count is said
+    (code_repo / "src" / "new1.py").write_text("a = 1\n")
+    fresh = _remember("New modules are experimental", "--about", "src/new*.py")
+    (code_repo / "src" / "new1.py").write_text("a = 2\n")
+    row = next(r for r in json.loads(run("anchors", "--json").stdout) if r["id"] == fresh["id"])
+    assert row["anchors"][0] == {"anchor": "src/new*.py", "state": "changed",
+                                 "detail": "1 file matches it now"}
