@@ -21,8 +21,8 @@ def repo_path(repo: Path, path: str) -> str:
     """`path` as a repository path: `src//a.py` and `src/x/../a.py` are `src/a.py`, and an
     absolute path inside the repository (as written: a link is not followed) is relative to
     its top. Anchors written before they were kept so are read this way too."""
-    if not path:
-        return path
+    if not path or not (path[0] == "/" or "//" in path or "/." in path or path[0] == "."):
+        return path  # already a repository path (most anchors): the hook reads many
     out = posixpath.normpath(path)
     if posixpath.isabs(out):
         top = Path(os.path.normpath(repo)).as_posix().rstrip("/")

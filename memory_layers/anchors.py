@@ -152,7 +152,8 @@ class AnchorIndex:
         """`spec` read as a repository path (an item written before anchors were kept so may
         say `/repo/src/a.py` or `src//a.py`; its file is left as it is)."""
         anchor = parse(spec)
-        return Anchor(repo_path(self.repo, anchor.path), anchor.symbol)
+        path = repo_path(self.repo, anchor.path)
+        return anchor if path == anchor.path else Anchor(path, anchor.symbol)
 
     def files(self) -> list[str]:
         if self._files is None:
