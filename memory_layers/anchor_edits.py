@@ -33,7 +33,9 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     if about is None:  # accepting: a renamed file is pinned under its new name
         commit = str((item.model_extra or {}).get("anchor_commit") or "")
         pinned = dict((item.model_extra or {}).get("anchored") or {})
-        specs = [_follow_rename(index, spec, commit, str(pinned.get(spec) or ""))
+        # read as repository paths (an item from before they were kept so), written so now
+        specs = [_follow_rename(index, str(index.anchor(spec)), commit,
+                                str(pinned.get(str(index.anchor(spec))) or pinned.get(spec) or ""))
                  for spec in specs]
         _refuse_gone(index, item.id, specs)
     if about:
@@ -56,7 +58,7 @@ def _follow_rename(index: AnchorIndex, spec: str, commit: str, then: str = "") -
     anchor = parse(spec)
     if anchor.is_glob or index.fingerprint(anchor) is not None:
         return spec
-    moved = index._renamed(anchor.path, commit, then)
+    moved = index._renamed(anchor.path, commit, then, anchor.symbol)
     return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 

@@ -19,7 +19,6 @@ import fnmatch
 import hashlib
 import json
 import os
-import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,16 @@ from typing import TYPE_CHECKING
 
 from lorestack.core.errors import LorestackError
 from lorestack.core.git import git_try
+from lorestack.memory_layers.anchor_paths import (
+    about_form_error,
+    defined_in,
+    glob_change,
+    glob_print,
+    moved_symbol,
+    remembered_move,
+    repo_path,
+    symbol_print,
+)
 from lorestack.memory_layers.secret_guard import has_secret
 
 if TYPE_CHECKING:
@@ -139,6 +148,13 @@ class AnchorIndex:
                 pass  # a cache: the next check computes again
             self._dirty = False
 
+    def anchor(self, spec: str) -> Anchor:
+        """`spec` read as a repository path (an item written before anchors were kept so may
+        say `/repo/src/a.py` or `src//a.py`; its file is left as it is)."""
+        anchor = parse(spec)
+        path = repo_path(self.repo, anchor.path)
+        return anchor if path == anchor.path else Anchor(path, anchor.symbol)
+
     def files(self) -> list[str]:
         if self._files is None:
             out = git_try(self.repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
@@ -155,8 +171,7 @@ class AnchorIndex:
         """The anchor's fingerprint now; None for a missing file, "" for a missing symbol."""
         if anchor.is_glob:
             matched = [f for f in self.files() if fnmatch.fnmatchcase(f, anchor.path)]
-            parts = [f"{f}={self.fingerprint(Anchor(f))}" for f in sorted(matched)]
-            return "glob:" + hashlib.sha1("\n".join(parts).encode()).hexdigest() if matched else None
+            return glob_print({f: self.fingerprint(Anchor(f)) for f in matched})
         try:
             st = (self.repo / anchor.path).stat()
         except OSError:
@@ -169,9 +184,7 @@ class AnchorIndex:
         if data is None:
             return None
         if anchor.symbol:
-            lines = symbol_lines(data.decode("utf-8", "replace"), anchor.symbol)
-            value = "" if lines is None else "sym:" + hashlib.sha1(
-                "\n".join(line.rstrip() for line in lines).encode()).hexdigest()
+            value = symbol_print(symbol_lines(data.decode("utf-8", "replace"), anchor.symbol))
         else:
             value = blob_id(data)
         if not has_secret(key):  # a file named after a key: computed each time, never kept
@@ -183,9 +196,9 @@ class AnchorIndex:
         """Frontmatter fields that anchor an item to the code as it is now."""
         anchored = {}
         for spec in specs:
-            fp = self.fingerprint(parse(spec))
+            fp = self.fingerprint(self.anchor(spec))
             if fp:
-                anchored[str(parse(spec))] = fp
+                anchored[str(self.anchor(spec))] = fp
         head = git_try(self.repo, "rev-parse", "HEAD")
         return {"anchored": anchored, **({"anchor_commit": head} if head else {})}
 
@@ -196,9 +209,10 @@ class AnchorIndex:
         out = git_try(self.repo, "cat-file", "-p", old, timeout=5)
         return out if out else None
 
-    def _renamed(self, path: str, commit: str, then: str = "") -> str | None:
+    def _renamed(self, path: str, commit: str, then: str = "", symbol: str = "") -> str | None:
         """Where git saw `path` renamed since `commit`; when that commit has left the history
-        (a squash, a rebase), the tracked file holding the pinned content (`then`), if any."""
+        (a squash, a rebase), the tracked file holding the pinned content (`then`: the file's
+        blob, or the symbol's lines), if any."""
         if commit:
             out = git_try(self.repo, "diff", "-M", "--name-status", commit, "--", timeout=10)
             for line in out.splitlines():
@@ -207,6 +221,10 @@ class AnchorIndex:
                     return parts[2]
             if out or git_try(self.repo, "cat-file", "-t", commit, timeout=5) == "commit":
                 return None
+        if symbol and then.startswith("sym:"):
+            return remembered_move(self, f"{path}:{symbol}", then, lambda: moved_symbol(
+                self.repo, symbol, then, path, symbol_lines, _DEFINES),
+                lambda name: self.fingerprint(Anchor(name, symbol)) == then)
         if then and not then.startswith(("sym:", "glob:")):  # a whole file's blob id
             for line in git_try(self.repo, "ls-files", "-s", timeout=10).splitlines():
                 meta, _, name = line.partition("\t")
@@ -218,14 +236,15 @@ class AnchorIndex:
         """The state of each anchor against what the item recorded."""
         out = []
         for spec in anchors:
-            anchor = parse(spec)
+            anchor = self.anchor(spec)
             key = str(anchor)
-            then = anchored.get(key)
+            then = anchored.get(key, anchored.get(str(parse(spec))))
             now = self.fingerprint(anchor)
             if then is None:  # never pinned (typed by hand, or a glob that matched nothing)
                 out.append(AnchorState(key, "unpinned" if now or anchor.is_glob else "deleted"))
             elif now is None:
-                moved = None if anchor.is_glob else self._renamed(anchor.path, commit, then)
+                moved = None if anchor.is_glob else self._renamed(anchor.path, commit, then,
+                                                                  anchor.symbol)
                 if moved:
                     out.append(AnchorState(key, "renamed", f"renamed to {moved}"))
                 else:
@@ -241,14 +260,17 @@ class AnchorIndex:
         return out
 
     def _change_size(self, anchor: Anchor, old: str, commit: str = "") -> str:
+        if anchor.is_glob:  # which files it matches changed, came or went
+            return glob_change(self.repo, anchor.path, old, commit, {
+                f: self.fingerprint(Anchor(f)) for f in self.files()
+                if fnmatch.fnmatchcase(f, anchor.path)})
         before = self._old_text(anchor, old)
         data = self._read(anchor.path)
         if anchor.symbol and commit and data is not None:
             # the symbol as the anchor's commit had it, when that is what the item pinned
             then = git_try(self.repo, "show", f"{commit}:{anchor.path}", timeout=5)
             lines = symbol_lines(then, anchor.symbol) if then else None
-            if lines is not None and "sym:" + hashlib.sha1("\n".join(
-                    line.rstrip() for line in lines).encode()).hexdigest() == old:
+            if lines is not None and symbol_print(lines) == old:
                 before = "\n".join(lines)
                 data = "\n".join(symbol_lines(data.decode("utf-8", "replace"), anchor.symbol)
                                  or []).encode()
@@ -299,7 +321,7 @@ class AnchorIndex:
         """Whether an item with these anchors is about the file at `path`."""
         rel = path.replace("\\", "/").lstrip("./") if not path.startswith("../") else path
         for spec in anchors:
-            anchor = parse(spec)
+            anchor = self.anchor(spec)
             if anchor.path == rel or (anchor.is_glob and fnmatch.fnmatchcase(rel, anchor.path)):
                 return True
             if anchor.path.endswith("/**") and rel.startswith(anchor.path[:-2]):
@@ -355,14 +377,14 @@ def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
         raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
     out = []
     for given in about:
-        anchor = parse(mem.guard(given, redact=False, where="about"))
-        path = posixpath.normpath(anchor.path)
-        if posixpath.isabs(path):  # inside the repository as written (a link is not followed)
-            top = Path(os.path.normpath(repo)).as_posix()
-            if path.startswith(top.rstrip("/") + "/"):
-                path = path[len(top.rstrip("/")) + 1:]
-        out.append(str(Anchor(path, anchor.symbol)))
+        spec = mem.guard(given, redact=False, where="about").strip()
+        odd = about_form_error(spec, lambda name: defined_in(repo, _GREP_DEFINES, name))
+        if odd:
+            raise AnchorError(odd)
+        anchor = parse(spec)
+        out.append(str(Anchor(repo_path(repo, anchor.path), anchor.symbol)))
     return out
+
 
 
 def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
