@@ -29,6 +29,7 @@ CRITERIA = {
     "sudo": ("Install tools into a virtualenv, not with sudo pip", "block"),
     "force": ("Push with --force-with-lease, never with a plain git push --force", "block"),
     "console": ("Favour the logger over console.log in server code", "block"),
+    "exec": ("Spawn processes with execFile instead of the exec function", "block"),
 }
 
 
@@ -59,6 +60,9 @@ def store(tmp_path_factory):
         ("force", _bash("git push --force-with-lease origin topic"), "pass"),
         ("console", _diff("server/app.ts", "console.log('started', port);"), "block"),
         ("console", _diff("server/app.ts", "logger.info({ port }, 'started');"), "pass"),
+        # the way begins with the forbidden word: execFile is no exec
+        ("exec", _diff("tools/thumbs.js", "exec(`convert ${f} out.png`, done);"), "block"),
+        ("exec", _diff("tools/thumbs.js", "execFile('convert', [f, 'out.png'], done);"), "pass"),
     ],
 )
 def test_a_confirmed_contrast_forbids_what_it_replaces(store, key, raw, expected):

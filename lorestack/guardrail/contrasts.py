@@ -101,7 +101,7 @@ def read_contrast(words: list[str], previous: list[str] | None) -> Contrast | No
     return None
 
 
-def rule_out(r, old: str, said: str, add) -> None:
+def rule_out(r, old: str, said: str, add, way: str = "") -> None:
     """Y of "use X instead of Y" / "prefer X over Y" (or any contrast above): forbidden, with
     the word of it the sentence spells as code ("the Redis KEYS command": `keys`;
     code_heads.py). `r` is sentences.py's reading, `add` its way of adding a term."""
@@ -110,6 +110,9 @@ def rule_out(r, old: str, said: str, add) -> None:
         # "git push --force": a flag is a whole word, never the start of --force-with-lease
         last = old.split()[-1]
         term = rf"/{re.escape(old)}(?![\w-])/" if last.startswith("-") else old
+        # "execFile instead of exec": the way begins with the forbidden word; a whole word
+        if " " not in old and any(w != old and w.startswith(old) for w in re.split(r"[\W_]+", way)):
+            term = rf"/\b{re.escape(old)}\b/"
         # "SELECT *": the whole phrase is the code; its upper-case word alone is not
         heads = [] if any(not w.strip("*-./") for w in old.split()) else code_heads(old, r.sentence)
         for form in [term, *heads]:

@@ -353,8 +353,8 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if contrast is not None:  # "Call X instead of Y", "replace Y with X" (contrasts.py)
             kinds.add("prohibition")
             ruled.extend(words)
-            rule_out(r, _content(_split_scope(contrast.old)[0])[0], f"'{contrast.how}", _add)
             way = _content(_split_scope(contrast.new)[0], alternative=True)[0]
+            rule_out(r, _content(_split_scope(contrast.old)[0])[0], f"'{contrast.how}", _add, way)
             r.alternatives.extend([way] if way else [])
             continue
         subject = passive_subject(words)

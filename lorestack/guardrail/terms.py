@@ -386,11 +386,25 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
             hit.negated_by = "edits a file that is there already"
         elif not hit.negated_by and gate == "created" and glob and _renamed_inside(prepared, glob, hit):
             hit.negated_by = "renames a file that is there already"
+        elif (not hit.negated_by and gate == "added" and glob and prepared.change
+              and hit.quoted in prepared.existing and not _DEFINES.search(prepared.text)):
+            # a freeze on new things (maintenance mode, a feature freeze): an edit of a file
+            # there that defines nothing new is a fix, not a feature (nineteenth session)
+            hit.negated_by = "edits a file there and defines nothing new"
         elif not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
         elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
             hit.negated_by = "names the folder, adds nothing under it"
         yield hit
+
+
+# a line that defines something: a function, class, route, handler, table, exported name
+_DEFINES = re.compile(
+    r"^\s*(?:(?:async\s+)?def|class|func|function|fn|interface|type|enum|struct|module|"
+    r"export|public|@\w+(?:\.\w+)*\(|(?:app|router|bp|api)\.(?:get|post|put|patch|delete|route)\(|"
+    r"create\s+(?:table|view|function|index)|(?:const|let|var)\s+\w+\s*=\s*(?:async\s*)?\()",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _renamed_inside(prepared: PreparedText, glob: str, hit: Hit) -> bool:
