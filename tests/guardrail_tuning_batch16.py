@@ -60,6 +60,9 @@ FIRST_RUN = {"exact": 75, "wrong_blocks": 0, "silent_passes": 16, "lookalike_pas
 # copying into a frozen folder adds there, a prohibition after a freeze is a rule of its own,
 # "use X instead of Y" forbids Y's code word: 95 / 5 / 44.
 KEPT = {"exact": 95, "wrong_blocks": 0, "silent_passes": 5, "lookalike_pass": 44}
+# nineteenth session: "X instead of Y" without use/prefer, KEYS as a case-sensitive keyword,
+# a fix under a freeze on new things: 101 / 4 / 49 (--confirmed 95/0/4/47).
+KEPT = {"exact": 101, "wrong_blocks": 0, "silent_passes": 4, "lookalike_pass": 49}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a freeze on adding: new files are the violation, edits of existing files are not

@@ -19,6 +19,7 @@ from lorestack.guardrail.code_heads import code_heads
 _WAY_PREPS = ("with", "through", "via", "using", "by", "into")
 _FAVOUR = ("favour", "favor", "choose", "pick")
 _SWITCH = ("switch", "move", "migrate", "moving", "switching", "migrating")
+_BANS = frozenset(("no", "never", "not", "don't", "avoid", "nothing"))
 _DEPRECATED = ("deprecated", "discouraged", "obsolete", "banned")
 # "a plain git push --force", "raw ALTER TABLE statements": the qualifier names no code
 _QUALIFIER = ("plain", "bare", "raw", "naive", "direct", "manual", "slow")
@@ -73,8 +74,11 @@ def read_contrast(words: list[str], previous: list[str] | None) -> Contrast | No
     clause names X)."""
     if not words or {"use", "prefer", "uses", "prefers"} & set(words):
         return None  # read by sentences.py
+    # "No fixed waits; wait on an alias instead of a number of milliseconds": the rule is
+    # stated already, the contrast only explains it
+    stated = bool(previous and _BANS & set(previous))
     for cue in (("instead", "of"), ("rather", "than"), ("in", "place", "of")):
-        i = _pair_at(words, *cue)
+        i = _pair_at(words, *cue) if not stated else -1
         old = _thing(words[i + len(cue) :]) if i > 0 else []
         if old:
             return Contrast(old, _way(words[:i]), " ".join(cue))
