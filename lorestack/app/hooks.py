@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -152,29 +151,9 @@ def _log_degraded(mem, where: str, result) -> None:
                             "unreadable memory file")):
             log_failure(f"{where}: {note}", mem=mem)
     if getattr(result, "index_cold", False):
+        from lorestack.app.hook_spawns import spawn_index_sync
+
         spawn_index_sync(mem)
-
-
-def spawn_index_sync(mem) -> None:
-    """Bring the index back in a detached process (a BM25 search syncs it), once at a time."""
-    import sys
-
-    marker = mem.primary.index_dir / "syncing"
-    try:
-        if marker.exists() and time.time() - marker.stat().st_mtime < 300:
-            return
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-        # opened leniently, as the hook was: a broken config.toml must not keep it cold
-        command = [sys.executable, "-m", "lorestack.app.hook_jobs", "warm", str(mem.primary.root)]
-        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
-                        "stderr": subprocess.DEVNULL, "close_fds": True}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True
-        subprocess.Popen(command, **kwargs)
-        log_failure("index is cold: rebuilding it in the background", mem=mem)
-    except Exception as exc:  # noqa: BLE001
-        log_failure(f"background index sync not started: {exc!r}", mem=mem)
 
 
 def _preload_vector_store() -> None:
@@ -256,31 +235,6 @@ def session_end(mem, payload: HookPayload) -> None:
     log_event(mem, f"Session {who} ended ({payload.client}); transcript: {transcript}",
               "note", tags=["session-end", payload.client], source="hook",
               session=payload.session_id, redact=True)
-
-
-def spawn_warmup(mem) -> None:
-    """Build the loader cache in a detached process, so the next session start is fast.
-
-    A first session start on a big store (parsing thousands of files) can outlast the hook's
-    deadline; the hook then answers empty and leaves this to finish in the background.
-    """
-    import sys
-
-    marker = mem.primary.index_dir / "loader" / "warming"
-    try:
-        if marker.exists() and time.time() - marker.stat().st_mtime < 120:
-            return  # one is already running
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-        command = [sys.executable, "-m", "lorestack.cli", "--root", str(mem.primary.root),
-                   "context", "--mode", "none", "--no-recent"]
-        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
-                        "stderr": subprocess.DEVNULL, "close_fds": True}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True
-        subprocess.Popen(command, **kwargs)
-    except Exception as exc:  # noqa: BLE001
-        log_failure(f"cache warm-up not started: {exc!r}", mem=mem)
 
 
 def pre_tool(mem, payload: HookPayload) -> str | None:
@@ -441,6 +395,8 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
     if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":
+            from lorestack.app.hook_spawns import spawn_warmup
+
             spawn_warmup(mem)
         return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=run.elapsed_ms)
     if not run.ok:
