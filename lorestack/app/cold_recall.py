@@ -38,3 +38,27 @@ def too_late(mem, remaining_s: float) -> str | None:
     return (f"no service, the full recall cold needs ~{needed:.0f} ms ({vectors:,} vectors) "
             f"and {max(0.0, left):.0f} ms are left; answered with BM25 "
             "recall at once")
+
+
+def catch_up_text(mem) -> str | None:
+    """Bring the word index up to the store's files before the cold BM25 answer; a line for
+    hooks.log when it was not done, else None.
+
+    What was written while no service ran (`lorestack remember`, `log`, `supersede`, a hand
+    edit, a `git pull`) reached no watcher, and hooks search without syncing: a cold prompt
+    never had it, until some command synced the index. Text only: Chroma is not opened and
+    nothing is embedded (the model is not loaded for it); the next full sync embeds what it
+    left. With nothing changed it is the sync's stat sweep; it never waits for the sync lock
+    (a sync under way is another process's, which covers it). A never-built index is left to
+    the loader (catalog titles, rebuilt behind)."""
+    from lorestack.retrieval.pool import borrow_index
+    from lorestack.retrieval.recall import index_is_warm
+
+    if not index_is_warm(mem):
+        return None
+    try:
+        with borrow_index(mem) as index:
+            index._locked_sync(quick=True, timeout=0, text_only=True)
+    except Exception as exc:  # noqa: BLE001 - the answer is made from the index as it is
+        return f"word index not caught up ({type(exc).__name__}: {exc})"
+    return None

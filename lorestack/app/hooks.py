@@ -341,6 +341,8 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
             from lorestack.retrieval.pool import one_index
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
+                if skipped := cold_recall.catch_up_text(mem):  # written while no service ran
+                    log_failure(f"prompt ({payload.client}): {skipped}", mem=mem)
                 box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
                 if late := cold_recall.too_late(mem, deadline.remaining()):  # no use waiting
                     log_failure(f"prompt ({payload.client}): {late}", mem=mem)
