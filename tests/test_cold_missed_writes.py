@@ -36,19 +36,20 @@ def indexed(repo):
     return repo
 
 
-def _env(deadline_ms: str) -> dict:
+def _env(deadline_ms: str, mode: str = "default") -> dict:
     return {**LONG_HOOK_DEADLINES, "LORESTACK_HOOKS__PROMPT_DEADLINE_MS": deadline_ms,
-            "LORESTACK_EMBEDDING__MODEL_DIR": str(model_dir())}
+            "LORESTACK_EMBEDDING__MODEL_DIR": str(model_dir()),
+            "LORESTACK_HOOKS__PROMPT_RETRIEVAL": mode}
 
 
-def _cold_prompt(repo, deadline_ms: str = "600000") -> tuple[str, str]:
+def _cold_prompt(repo, deadline_ms: str = "600000", mode: str = "default") -> tuple[str, str]:
     """(context, what hooks.log gained) of one whole hook process with no service."""
     log = repo / ".memory" / ".index" / "hooks.log"
     before = log.stat().st_size if log.exists() else 0
     payload = json.dumps({"session_id": "cold", "cwd": str(repo), "hook_event_name":
                           "UserPromptSubmit", "prompt": "which read replica do the reports use?"})
     done = run_cli("hook", "prompt", "--client", "claude-code", input=payload, cwd=repo,
-                   env=_env(deadline_ms))
+                   env=_env(deadline_ms, mode))
     assert done.returncode == 0, done.stderr
     out = done.stdout.strip()
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
@@ -67,12 +68,17 @@ def _state(repo) -> tuple[str | None, int]:
         index.close()
 
 
-@pytest.mark.parametrize("deadline_ms", ["600000", "1000"])  # full recall; BM25 sent at once
-def test_a_fact_remembered_with_no_service_is_in_the_first_cold_prompt(indexed, deadline_ms):
+@pytest.mark.parametrize(("deadline_ms", "mode"), [
+    ("600000", "default"),  # the full recall
+    ("1000", "default"),  # the BM25 answer sent at once
+    ("600000", "bm25"),  # prompts set to BM25 recall
+])
+def test_a_fact_remembered_with_no_service_is_in_the_first_cold_prompt(indexed, deadline_ms,
+                                                                        mode):
     done = run_cli("remember", FACT, "--type", "fact", cwd=indexed, env=_env("600000"))
     assert done.returncode == 0, done.stderr
     _, vectors = _state(indexed)
-    context, log = _cold_prompt(indexed, deadline_ms)
+    context, log = _cold_prompt(indexed, deadline_ms, mode)
     assert "ORCHID-7" in context, log
     # the words only: nothing embedded by the hook, and the next full sync knows it must
     state, after = _state(indexed)

@@ -332,8 +332,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         if event != "prompt":
             return HANDLERS[event](mem, payload)
         mode = mem.settings.hooks.prompt_retrieval
-        if mode not in ("default", "hybrid", "rrf", "vector"):
-            return prompt_context(mem, payload, mode)
+        full = mode in ("default", "hybrid", "rrf", "vector")
         from lorestack.memory_layers import parse_cache
 
         if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
@@ -341,8 +340,11 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
             from lorestack.retrieval.pool import one_index
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
-                if skipped := cold_recall.catch_up_text(mem):  # written while no service ran
+                # what was written while no service ran (`none`: nothing is searched)
+                if mode != "none" and (skipped := cold_recall.catch_up_text(mem)):
                     log_failure(f"prompt ({payload.client}): {skipped}", mem=mem)
+                if not full:
+                    return prompt_context(mem, payload, mode)
                 box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
                 if late := cold_recall.too_late(mem, deadline.remaining()):  # no use waiting
                     log_failure(f"prompt ({payload.client}): {late}", mem=mem)
@@ -351,6 +353,8 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
                 # (100k, load 7.7: BM25 answer 1.50-1.58 s with it, 0.70-1.13 s without)
                 _preload_vector_store()
                 return prompt_context(mem, payload, mode)
+        if not full:
+            return prompt_context(mem, payload, mode)
         # the service (warm index): the BM25 answer is only made when the full pipeline is
         # still busy at half the deadline, instead of before it on every prompt
         def late_fallback() -> None:
