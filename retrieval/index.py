@@ -253,12 +253,12 @@ class MemoryIndex:
             return report
 
     def _locked_sync(self, progress=None, *, quick: bool = False, timeout: float = 60,
-                     max_embed: int | None = None, text_only: bool = False) -> SyncReport:
+                     max_embed: int | None = None) -> SyncReport:
         from lorestack.memory_layers.fsutil import locked
 
         self.ensure_dir()
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
-            report = run_sync(self, progress, quick=quick, max_embed=max_embed, text_only=text_only)
+            report = run_sync(self, progress, quick=quick, max_embed=max_embed)
         if report.changed:
             self._speakers = None
         return report

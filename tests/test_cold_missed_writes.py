@@ -113,3 +113,21 @@ def test_a_sync_under_way_elsewhere_is_not_waited_for(indexed):
     assert "ORCHID-7" not in context
     context, log = _cold_prompt(indexed)  # the lock released: the next one catches up
     assert "ORCHID-7" in context, log
+
+
+def test_a_change_too_costly_for_the_time_left_is_synced_behind(indexed, monkeypatch):
+    """The text-only reconcile reads every doc's state (~2 s at 100k docs): with too little
+    time left beside the BM25 answer it is not done in the prompt; the index is left dirty and
+    a detached sync takes the change in, for the next prompt."""
+    from lorestack.app import cold_recall
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
+
+    mem = Memory.open(indexed, **{"embedding.model_dir": str(model_dir())})
+    remember(mem, FACT, "fact")
+    monkeypatch.setattr(cold_recall, "ALWAYS_DOCS", 0)  # as a 100k store
+    said = cold_recall.catch_up_text(mem, 0.5) or ""
+    assert "synced behind" in said
+    assert _state(indexed)[0] == "dirty"
+    assert (mem.primary.index_dir / "syncing").exists()  # the detached sync was started
+    assert cold_recall.catch_up_text(mem, 0.5) is None  # in the file table: not deferred again

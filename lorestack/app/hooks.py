@@ -341,7 +341,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
                 # what was written while no service ran (`none`: nothing is searched)
-                if mode != "none" and (skipped := cold_recall.catch_up_text(mem)):
+                if mode != "none" and (skipped := cold_recall.catch_up_text(mem, deadline.remaining())):
                     log_failure(f"prompt ({payload.client}): {skipped}", mem=mem)
                 if not full:
                     return prompt_context(mem, payload, mode)
