@@ -54,6 +54,10 @@ class IndexPool:
                 self._folders[key] = _folders(index)
                 if self.on_open is not None:
                     self.on_open(mem)
+                # what was written while no service watched (`remember` in-process, a pull)
+                # reached no watcher: caught up before the request that opens it searches,
+                # while no other request holds this index yet
+                _catch_up_one(index)
             return index
 
     def _rebuilt_elsewhere(self, key: tuple[str, str], index: MemoryIndex) -> bool:
@@ -90,14 +94,7 @@ class IndexPool:
         with self._lock:
             indexes = [index for _key, index in self._matching(root)]
         for index in indexes:
-            try:
-                report = index._locked_sync(quick=True, timeout=CATCH_UP_LOCK_WAIT_S,
-                                            max_embed=CATCH_UP_EMBEDDINGS)
-            except Exception as exc:  # noqa: BLE001 - the watcher still catches it up
-                index._warn(f"catch-up sync skipped ({type(exc).__name__}: {exc})")
-                continue
-            for message in report.warnings:
-                index._warn(message)
+            _catch_up_one(index)
 
     def drop(self, root: str) -> None:
         with self._lock:
@@ -114,6 +111,18 @@ class IndexPool:
             for index in self._open.values():
                 index.close()
             self._open.clear()
+
+
+def _catch_up_one(index: MemoryIndex) -> None:
+    """`IndexPool.catch_up` for one index: bounded lock wait and embeddings."""
+    try:
+        report = index._locked_sync(quick=True, timeout=CATCH_UP_LOCK_WAIT_S,
+                                    max_embed=CATCH_UP_EMBEDDINGS)
+    except Exception as exc:  # noqa: BLE001 - the watcher still catches it up
+        index._warn(f"catch-up sync skipped ({type(exc).__name__}: {exc})")
+        return
+    for message in report.warnings:
+        index._warn(message)
 
 
 def _folders(index: MemoryIndex) -> tuple[int | None, int | None]:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # (done, total, phase): each phase counts its own work, so a bar's rate (and its ETA) is the
 # rate of that work: "reading" files, "writing" the word index, "embedding" (the slow part)
 Progress = Callable[[int, int, str], None]
+TEXT_ONLY = "text"  # catalog state: the word index is up to date, the vectors may not be
 
 
 @dataclass
@@ -55,6 +56,7 @@ class SyncReport:
     skipped: list[str] = field(default_factory=list)  # unsafe entries never read (symlinks out…)
     seconds: float = 0.0
     phase_seconds: dict[str, float] = field(default_factory=dict)  # reading, writing, embedding
+    deferred: bool = False  # a text-only sync found changes too costly to reconcile now
 
     @property
     def changed(self) -> bool:
@@ -263,12 +265,13 @@ def _stored_doc(catalog, key, fresh: dict[str, list[IndexDoc]]) -> IndexDoc:
 
 
 def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | None,
-                  max_embed: int | None = None) -> None:
-    """Bring tantivy and Chroma in line with the docs table."""
+                  max_embed: int | None = None, vectors: bool = True) -> None:
+    """Bring tantivy and Chroma (`vectors`: else left untouched, unopened) in line with the
+    docs table."""
     catalog = index.catalog
     # opening first: a missing or corrupt index resets its marks, so everything is redone
     lexical_ok = index.ensure_lexical(report)
-    vectors_ok = index.ensure_vectors(report)
+    vectors_ok = vectors and index.ensure_vectors(report)
     states = catalog.doc_states()
     removals = [d for d in getattr(index, "pending_removals", []) if d in states]
     index.pending_removals = []
@@ -373,12 +376,30 @@ def _apply_vectors(index, report, states, vec_embed, vec_meta, removals, progres
 
 
 def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: bool = False,
-             max_embed: int | None = None, quick: bool = False) -> SyncReport:
-    """`quick` (the search path) skips the counts and problem list nobody reads there."""
+             max_embed: int | None = None, quick: bool = False,
+             text_only: bool = False, max_docs: int | None = None) -> SyncReport:
+    """`quick` (the search path) skips the counts and problem list nobody reads there.
+    `text_only` (a process without the service, before its BM25 answer): the catalog and the
+    word index only, Chroma not opened and nothing embedded; the state is then TEXT_ONLY, not
+    clean, so the next full sync reconciles again and embeds what this one left. Its
+    reconcile reads every doc's state (~2 s at 100k docs): past `max_docs` docs it is not
+    done (`report.deferred`), the state left dirty for a full sync."""
     report = SyncReport()
     began = time.perf_counter()
     changed = scan_files(index, report, force=force, progress=progress)
     report.phase_seconds["reading"] = round(time.perf_counter() - began, 2)
+    if text_only:
+        if changed and max_docs is not None and index.catalog.count_docs() > max_docs:
+            index.set_clean(False)  # the file table has the change: a full sync reconciles
+            report.deferred = True
+        elif changed:  # else a dirty state is the next full sync's: no reconcile per prompt
+            index.set_clean(False)
+            reconcile_docs(index, report)
+            apply_indexes(index, report, progress, vectors=False)
+            if not report.warnings:
+                index.catalog.set_meta("state", TEXT_ONLY)
+        report.seconds = time.perf_counter() - began
+        return report
     if changed or force or not index.is_clean():
         index.set_clean(False)
         reconcile_docs(index, report)

@@ -43,6 +43,7 @@ def _prompt(service, repo, session: str) -> str:
 def test_a_fact_remembered_while_no_service_ran_reaches_the_services_prompts(stocked, run_dir):
     from lorestack.integrations.service import protocol
     from lorestack.integrations.service.server import Service
+    from lorestack.memory_layers import parse_cache
     from lorestack.memory_layers.memory import Memory
     from lorestack.memory_layers.operations import remember
     from lorestack.retrieval.pool import install
@@ -52,10 +53,13 @@ def test_a_fact_remembered_while_no_service_ran_reaches_the_services_prompts(sto
     remember(Memory.open(stocked), "The reporting read replica is ORCHID-7 on port 6432", "fact")
     service = Service(protocol.private_dir(create=True), watch=False)  # none saw it anyway
     install(service.warm.pool)  # as serve_forever does: hooks borrow the pool's indexes
+    parse_cache.enable(True)  # and a warm process's prompt path (else the cold one is taken)
     try:
-        _prompt(service, stocked, "m1")  # opens the project's index
+        # the request that opens the project's index already has it, not only the next one
+        assert "ORCHID-7" in _prompt(service, stocked, "m1")
         assert "ORCHID-7" in _prompt(service, stocked, "m2")
         assert "ORCHID-7" in _prompt(service, stocked, "m3")
     finally:
+        parse_cache.enable(False)
         install(None)
         service.close()

@@ -38,3 +38,48 @@ def too_late(mem, remaining_s: float) -> str | None:
     return (f"no service, the full recall cold needs ~{needed:.0f} ms ({vectors:,} vectors) "
             f"and {max(0.0, left):.0f} ms are left; answered with BM25 "
             "recall at once")
+
+
+RECONCILE_MS_PER_1K_DOCS = 25.0  # the text-only sync's reconcile: 2.2 s at 100k docs, load 5
+BM25_RESERVE_MS = 1000.0  # kept for the BM25 answer after it (0.1-1.5 s whole at 1k-100k)
+ALWAYS_DOCS = 2000  # up to here the reconcile is ~50 ms: always done
+
+
+def catch_up_text(mem, remaining_s: float) -> str | None:
+    """Bring the word index up to the store's files before the cold BM25 answer; a line for
+    hooks.log when it was not done, else None.
+
+    What was written while no service ran (`lorestack remember`, `log`, `supersede`, a hand
+    edit, a `git pull`) reached no watcher, and hooks search without syncing: a cold prompt
+    never had it, until some command synced the index. Text only: Chroma is not opened and
+    nothing is embedded (the model is not loaded for it); the next full sync embeds what it
+    left. With nothing changed it is the sync's stat sweep (40-150 ms at 100k docs); it never
+    waits for the sync lock (a sync under way is another process's, which covers it). A
+    change is taken in when its reconcile (every doc's state read) fits in `remaining_s`
+    beside the BM25 answer; else it is left to a detached sync, for the next prompt. A
+    never-built index is left to the loader (catalog titles, rebuilt behind)."""
+    from lorestack.memory_layers.fsutil import locked
+    from lorestack.retrieval.pool import borrow_index
+    from lorestack.retrieval.recall import index_is_warm
+    from lorestack.retrieval.sync import run_sync
+
+    if not index_is_warm(mem):
+        return None
+    affordable = (remaining_s * 1000 - BM25_RESERVE_MS) / RECONCILE_MS_PER_1K_DOCS * 1000
+    try:
+        with borrow_index(mem) as index:
+            index.ensure_dir()
+            with locked(mem.primary.locks_dir, "index-sync", timeout=0):
+                report = run_sync(index, quick=True, text_only=True,
+                                  max_docs=max(ALWAYS_DOCS, int(affordable)))
+            if report.changed:
+                index._speakers = None
+    except Exception as exc:  # noqa: BLE001 - the answer is made from the index as it is
+        return f"word index not caught up ({type(exc).__name__}: {exc})"
+    if report.deferred:
+        from lorestack.app.hook_spawns import spawn_index_sync
+
+        spawn_index_sync(mem)
+        return (f"files changed since the index's last sync; taking them in would not leave "
+                f"the BM25 answer time in the {remaining_s * 1000:.0f} ms left: synced behind")
+    return None

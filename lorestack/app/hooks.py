@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -152,29 +151,9 @@ def _log_degraded(mem, where: str, result) -> None:
                             "unreadable memory file")):
             log_failure(f"{where}: {note}", mem=mem)
     if getattr(result, "index_cold", False):
+        from lorestack.app.hook_spawns import spawn_index_sync
+
         spawn_index_sync(mem)
-
-
-def spawn_index_sync(mem) -> None:
-    """Bring the index back in a detached process (a BM25 search syncs it), once at a time."""
-    import sys
-
-    marker = mem.primary.index_dir / "syncing"
-    try:
-        if marker.exists() and time.time() - marker.stat().st_mtime < 300:
-            return
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-        # opened leniently, as the hook was: a broken config.toml must not keep it cold
-        command = [sys.executable, "-m", "lorestack.app.hook_jobs", "warm", str(mem.primary.root)]
-        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
-                        "stderr": subprocess.DEVNULL, "close_fds": True}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True
-        subprocess.Popen(command, **kwargs)
-        log_failure("index is cold: rebuilding it in the background", mem=mem)
-    except Exception as exc:  # noqa: BLE001
-        log_failure(f"background index sync not started: {exc!r}", mem=mem)
 
 
 def _preload_vector_store() -> None:
@@ -256,31 +235,6 @@ def session_end(mem, payload: HookPayload) -> None:
     log_event(mem, f"Session {who} ended ({payload.client}); transcript: {transcript}",
               "note", tags=["session-end", payload.client], source="hook",
               session=payload.session_id, redact=True)
-
-
-def spawn_warmup(mem) -> None:
-    """Build the loader cache in a detached process, so the next session start is fast.
-
-    A first session start on a big store (parsing thousands of files) can outlast the hook's
-    deadline; the hook then answers empty and leaves this to finish in the background.
-    """
-    import sys
-
-    marker = mem.primary.index_dir / "loader" / "warming"
-    try:
-        if marker.exists() and time.time() - marker.stat().st_mtime < 120:
-            return  # one is already running
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-        command = [sys.executable, "-m", "lorestack.cli", "--root", str(mem.primary.root),
-                   "context", "--mode", "none", "--no-recent"]
-        kwargs: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
-                        "stderr": subprocess.DEVNULL, "close_fds": True}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True
-        subprocess.Popen(command, **kwargs)
-    except Exception as exc:  # noqa: BLE001
-        log_failure(f"cache warm-up not started: {exc!r}", mem=mem)
 
 
 def pre_tool(mem, payload: HookPayload) -> str | None:
@@ -378,8 +332,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         if event != "prompt":
             return HANDLERS[event](mem, payload)
         mode = mem.settings.hooks.prompt_retrieval
-        if mode not in ("default", "hybrid", "rrf", "vector"):
-            return prompt_context(mem, payload, mode)
+        full = mode in ("default", "hybrid", "rrf", "vector")
         from lorestack.memory_layers import parse_cache
 
         if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
@@ -387,6 +340,11 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
             from lorestack.retrieval.pool import one_index
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
+                # what was written while no service ran (`none`: nothing is searched)
+                if mode != "none" and (skipped := cold_recall.catch_up_text(mem, deadline.remaining())):
+                    log_failure(f"prompt ({payload.client}): {skipped}", mem=mem)
+                if not full:
+                    return prompt_context(mem, payload, mode)
                 box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
                 if late := cold_recall.too_late(mem, deadline.remaining()):  # no use waiting
                     log_failure(f"prompt ({payload.client}): {late}", mem=mem)
@@ -395,6 +353,8 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
                 # (100k, load 7.7: BM25 answer 1.50-1.58 s with it, 0.70-1.13 s without)
                 _preload_vector_store()
                 return prompt_context(mem, payload, mode)
+        if not full:
+            return prompt_context(mem, payload, mode)
         # the service (warm index): the BM25 answer is only made when the full pipeline is
         # still busy at half the deadline, instead of before it on every prompt
         def late_fallback() -> None:
@@ -441,6 +401,8 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
     if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":
+            from lorestack.app.hook_spawns import spawn_warmup
+
             spawn_warmup(mem)
         return HookRun(empty, ok=False, timed_out=True, error="deadline", elapsed_ms=run.elapsed_ms)
     if not run.ok:
