@@ -58,6 +58,15 @@ def store(tmp_path_factory):
         ("helpers", "find lib/helpers -name '*.py' -exec wc -l {} \\;", "pass"),
         ("vendored", "ls lib/vendored/*.py | xargs md5sum", "pass"),
         ("helpers", "xargs -I{} cp {} lib/build/ < files.txt", "pass"),
+        # review (nineteenth session): a `cd` in a subshell ends with it; `cd -` goes back;
+        # a wrapper or a `cd` inside quoted text or a heredoc's body runs nothing
+        ("helpers", "(cd lib && make) && touch helpers/dates.py", "pass"),
+        ("helpers", "cd lib && make; cd - && touch helpers/dates.py", "pass"),
+        ("helpers", "cd lib/helpers && cd .. && touch helpers/dates.py", "block"),
+        ("helpers", "echo \"cd lib && touch helpers/dates.py\" >> NOTES.md", "pass"),
+        ("vendored", "git commit -m 'sh -c \"rm lib/vendored/six.py\"' -q", "pass"),
+        ("helpers", "cat > NOTES.md <<'EOF'\ncd lib && touch helpers/dates.py\nEOF", "pass"),
+        ("vendored", "find lib/vendored -name '*.py' -print", "pass"),
     ],
 )
 def test_a_command_in_a_subfolder_or_wrapped(store, key, command, expected):

@@ -23,6 +23,8 @@ _BANS = frozenset(("no", "never", "not", "don't", "avoid", "nothing"))
 _DEPRECATED = ("deprecated", "discouraged", "obsolete", "banned")
 # "a plain git push --force", "raw ALTER TABLE statements": the qualifier names no code
 _QUALIFIER = ("plain", "bare", "raw", "naive", "direct", "manual", "slow")
+# "the old API", "the legacy client": with the generic noun gone, the age names nothing
+_AGE = frozenset(("old", "older", "legacy", "previous", "former", "current", "existing", "outdated"))
 # "rather than wrapping it in mark_safe()": the act of Y, then where it is
 _PARTICLES = ("it", "them", "in", "into", "with", "through", "on", "to", "from", "via")
 
@@ -51,6 +53,8 @@ def _thing(words: list[str]) -> list[str]:
         if len(words) < 3 or words[1] not in _PARTICLES + ("a", "an", "the"):
             return []
         words = words[1:]
+        if words[0] in ("it", "them") and len(words) > 2 and words[2] in ("a", "an", "the"):
+            return []  # "rather than raising them in the parser": a place, not a thing
         while len(words) > 1 and words[0] in _PARTICLES:
             words = words[1:]
     words = [w for w in words if w not in ("a", "an", "the", "directly")]
@@ -109,7 +113,7 @@ def rule_out(r, old: str, said: str, add, way: str = "") -> None:
     """Y of "use X instead of Y" / "prefer X over Y" (or any contrast above): forbidden, with
     the word of it the sentence spells as code ("the Redis KEYS command": `keys`;
     code_heads.py). `r` is sentences.py's reading, `add` its way of adding a term."""
-    if old:
+    if old and not set(old.split()) <= _AGE:  # "The old API is deprecated": names no thing
         r.forbidden.append(old)
         # "git push --force": a flag is a whole word, never the start of --force-with-lease
         last = old.split()[-1]

@@ -22,6 +22,15 @@ _VERB_CUES = {"use", "prefer", "go through", "stick to", "stick with", "requires
 # "X needs / gets / requires Y": Y is what X must come with, X is where the rule applies
 _NEED_CUES = {"needs", "need", "gets", "get", "requires", "require"}
 _NO_VERB_CUES = {"no", "not", "nothing"}  # "No mocks …", "not print()", "Nothing under …"
+# "not only with print", "not just in setup.cfg", "whether or not it comes": no ban
+_NOT_ADVERBS = frozenset("only just merely simply necessarily".split())
+
+
+def not_a_ban(words: list[str], i: int) -> bool:
+    """True for a bare "not" at `i` that bans nothing ("not only", "whether or not")."""
+    return (i + 1 < len(words) and words[i + 1] in _NOT_ADVERBS) or (i > 0 and words[i - 1] == "or")
+
+
 _INTRODUCE = frozenset(
     "introduce add create adopt install bring spin set stand deploy provision".split()
 )

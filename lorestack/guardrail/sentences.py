@@ -58,6 +58,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     _split_scope,
     implied,
     meaningful,
+    not_a_ban,
     not_banned,
     passive_act,
     spell_and_scope,
@@ -101,6 +102,8 @@ def _find_cue(words: list[str]) -> tuple[str, int, int]:
         for kind, cues in (("prohibition", _PROHIBIT), ("obligation", _OBLIGE)):
             for cue in cues:
                 if tuple(words[i : i + len(cue)]) == cue:
+                    if cue == ("not",) and not_a_ban(words, i):
+                        continue  # "not only", "whether or not"
                     end = i + len(cue)
                     if kind == "obligation" and end < len(words) and words[end] in (
                         "never", "not", "no"

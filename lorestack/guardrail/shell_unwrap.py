@@ -22,6 +22,7 @@ _XARGS = re.compile(
     r"(\b(?:ls|find|echo|printf)\s+[^|\n;&]*\|\s*)?\bxargs\s+((?:-\S+\s+(?:\{\}\s+)?)*)([^|\n;&<]*)"
 )
 _CD = re.compile(r"(?:^|(?<=[;&|(\n]))\s*cd\s+([^\s;&|]+)\s*(?:&&|;)")
+_SUBSHELL = re.compile(r"\(([^()]*)\)")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 # a relative path a command may name: a folder path, or a file with an extension
 _PATHISH = re.compile(r"(?<![\w./~$@:={}-])(?:[A-Za-z_][\w.+-]*/[\w.+*/-]*|[A-Za-z_][\w+-]*\.[A-Za-z]\w*)")
@@ -61,16 +62,30 @@ def _from_cd(text: str) -> str:
         head, doc, tail = line.partition("<<")
         pieces = []
         pos = 0
-        for m in _CD.finditer(head):
-            pieces.append(_under(head[pos : m.start()], where))
-            pieces.append(head[m.start() : m.end()])
-            where = _join(where, m.group(1))
-            pos = m.end()
-        pieces.append(_under(head[pos:], where))
-        out.append("".join(pieces) + doc + tail)
+        for g in _SUBSHELL.finditer(head):  # `(cd lib && make)`: the cd ends with the group
+            text, where = _cds(head[pos : g.start()], where)
+            pieces.append(text + "(" + _cds(g.group(1), where)[0] + ")")
+            pos = g.end()
+        text, where = _cds(head[pos:], where)
+        out.append("".join(pieces) + text + doc + tail)
         found = _HEREDOC.search(doc + tail)
         ending = found.group(1) if found else ""
     return "\n".join(out)
+
+
+def _cds(segment: str, where: str) -> tuple[str, str]:
+    """`segment` with its paths read under the folder each `cd` in it leaves, and the folder
+    after it (`cd -` goes back to the one before)."""
+    pieces = []
+    pos = 0
+    before = where
+    for m in _CD.finditer(segment):
+        pieces.append(_under(segment[pos : m.start()], where))
+        pieces.append(segment[m.start() : m.end()])
+        before, where = where, before if m.group(1) == "-" else _join(where, m.group(1))
+        pos = m.end()
+    pieces.append(_under(segment[pos:], where))
+    return "".join(pieces), where
 
 
 def _join(where: str, target: str) -> str:
