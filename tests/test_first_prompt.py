@@ -136,3 +136,32 @@ def test_chromadb_is_imported_only_once_the_bm25_answer_is_made(journal_store):
     assert report["ok"]
     assert report["seen"][0] == ["bm25", False, False]  # made alone
     assert report["seen"][1][0] == "default"
+
+
+_WATCH_THREAD_START = """
+import json, sys, threading
+from lorestack.app import hooks
+seen = []
+real = threading.Thread.start
+def start(self):
+    seen.append([self.name, "numpy" in sys.modules])
+    return real(self)
+threading.Thread.start = start
+hooks._preload_vector_store()
+print(json.dumps(seen))
+"""
+
+
+def test_numpy_is_loaded_before_chromadb_starts_importing_beside_the_search():
+    """A cold prompt imports chromadb on a side thread while its own thread imports the
+    embedding; both import numpy, and two threads importing it at once made one fail ('cannot
+    import name NDArray from partially initialized module numpy._typing'), so the answer lost
+    its vector half (seen in CI under load: the caveat the full answer holds was missing)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _WATCH_THREAD_START], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen == [["lorestack-preload-chromadb", True]]

@@ -164,6 +164,10 @@ def _preload_vector_store() -> None:
     """
     if "chromadb" in sys.modules:  # imported already (the service): no thread per prompt
         return
+    # numpy first, on this thread: chromadb (side thread) and the embedding (this one) both
+    # import it, and two threads importing it at once made the loser's `from numpy._typing
+    # import NDArray` fail as a circular import, so a cold prompt lost its vector half
+    import numpy  # noqa: F401
 
     def load() -> None:
         try:
