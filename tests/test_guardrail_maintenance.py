@@ -73,6 +73,13 @@ def _diff_of(path: str, hunk: str) -> Proposal:
          "block"),
         ("mobile", _edit("mobile/cart.ts", "  private applyCoupon(code) {\n    return 1;\n  }"),
          "block"),
+        # a registration is a feature; a fix of one that is there, or of a signature, is not
+        ("reports", _edit("reports/monthly.py", 'parser.add_argument("--csv", action="store_true")'),
+         "block"),
+        ("reports", _fix("reports/monthly.py", 'parser.add_argument("--csv", help="CVS")',
+                         'parser.add_argument("--csv", help="write CSV")'), "pass"),
+        ("reports", _fix("reports/monthly.py", "def monthly(rows, month):",
+                         "def monthly(rows, month=None):"), "pass"),
     ],
 )
 def test_a_fix_is_no_new_feature(store, key, raw, expected):

@@ -24,17 +24,29 @@ _DEFINES = re.compile(
     r"(?:public|private|protected|internal|static)\s+[\w<>\[\], ]+\s+\w+\s*\()",
     re.IGNORECASE | re.MULTILINE,
 )
+# a registration: a CLI flag or command, a route or URL rule, a router's entry
+_REGISTERS = re.compile(
+    r"\.(?:add_argument|add_parser|add_command|add_typer|add_url_rule|add_api_route|include_router)\(|"
+    r"^\s*(?:re_)?path\(\s*[\"']|^\s*\{\s*path:\s*[\"']",
+    re.MULTILINE,
+)
 _DIFF = re.compile(r"^(?:\+\+\+ |@@ )", re.MULTILINE)
 
 
 def defines_new(text: str, replaced: str = "") -> bool:
     """True when `text` (a diff, an edit's new text, a file's content) adds a definition that
-    is not among the lines it replaces."""
+    names nothing the lines it replaces named."""
     if _DIFF.search(text):
         lines = [ln[1:] for ln in text.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
         old = {ln[1:].strip() for ln in text.splitlines() if ln.startswith("-") and not ln.startswith("---")}
     else:
         lines = text.splitlines()
         old = set()
-    old |= {ln.strip() for ln in replaced.splitlines()}
-    return any(_DEFINES.match(ln) and ln.strip() not in old for ln in lines)
+    old = {_key(ln) for ln in old | set(replaced.splitlines())}
+    return any((_DEFINES.match(ln) or _REGISTERS.search(ln)) and _key(ln) not in old for ln in lines)
+
+
+def _key(line: str) -> str:
+    """What a definition names, up to its first comma or bracket close: `def f(rows, m=None):`
+    is `def f(rows` as `def f(rows, m):` was (a fix of its signature), `add_argument("--csv"`."""
+    return " ".join(re.split(r"[,)]", line.strip(), maxsplit=1)[0].split())
