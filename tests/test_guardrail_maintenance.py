@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from lorestack.guardrail.check import check
+from lorestack.guardrail.proposals import Proposal
 from tests import heldout_eval as E
 from tests.conftest import isolated_env
 from tests.guardrail_sentence_cases import _edit
@@ -35,6 +36,17 @@ def store(tmp_path_factory):
         yield mem, ids
 
 
+def _fix(path: str, old: str, new: str) -> dict:
+    edit = {"file_path": "{repo}/" + path, "old_string": old, "new_string": new}
+    return {"payload": {"tool_name": "Edit", "tool_input": edit}}
+
+
+def _diff_of(path: str, hunk: str) -> Proposal:
+    # as from_git_diff makes it: a path the diff does not create is there already
+    text = f"--- a/{path}\n+++ b/{path}\n@@ -1,3 +1,3 @@\n{hunk}\n"
+    return Proposal(source="diff", text=text, paths=[path], label="diff", existing=[path])
+
+
 @pytest.mark.parametrize(
     ("key", "raw", "expected"),
     [
@@ -47,9 +59,31 @@ def store(tmp_path_factory):
         ("mobile", _edit("mobile/cart.ts", "export function applyCoupon(cart, code) {\n  return cart;\n}"),
          "block"),
         ("reports", _write("reports/cohorts.py", "x = cohorts()\n"), "block"),
+        # review (nineteenth session): a fix whose edit repeats the function it is in
+        ("reports", _fix("reports/monthly.py", "def monthly(rows, month):\n    rows = rows",
+                         "def monthly(rows, month):\n    rows = [r for r in rows if r.month == month]"),
+         "pass"),
+        ("reports", _diff_of("reports/monthly.py", " def monthly(rows, month):\n-    rows = rows\n"
+                             "+    rows = [r for r in rows if r.month == month]\n     return rows"),
+         "pass"),
+        # a feature in a language whose definitions start otherwise
+        ("mobile", _edit("mobile/cart.ts", "  applyCoupon(code: string): Cart {\n    return this;\n  }"),
+         "block"),
+        ("mobile", _edit("mobile/cart.ts", "pub fn apply_coupon(cart: &Cart) -> Cart {\n    cart.clone()\n}"),
+         "block"),
+        ("mobile", _edit("mobile/cart.ts", "  private applyCoupon(code) {\n    return 1;\n  }"),
+         "block"),
+        # a registration is a feature; a fix of one that is there, or of a signature, is not
+        ("reports", _edit("reports/monthly.py", 'parser.add_argument("--csv", action="store_true")'),
+         "block"),
+        ("reports", _fix("reports/monthly.py", 'parser.add_argument("--csv", help="CVS")',
+                         'parser.add_argument("--csv", help="write CSV")'), "pass"),
+        ("reports", _fix("reports/monthly.py", "def monthly(rows, month):",
+                         "def monthly(rows, month=None):"), "pass"),
     ],
 )
 def test_a_fix_is_no_new_feature(store, key, raw, expected):
     mem, ids = store
-    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    proposal = raw if isinstance(raw, Proposal) else make_proposal(raw, mem.project.repo_dir)
+    result = check(mem, proposal, retrieval=False, llm=False)
     assert E.answer(result, ids[key]) == expected

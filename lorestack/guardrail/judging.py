@@ -38,7 +38,7 @@ def prepare(proposal: Proposal) -> PreparedText:
     """The proposal's text, tokenised once for every criterion."""
     return PreparedText.of(
         proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool"),
-        existing=frozenset(proposal.existing),
+        existing=frozenset(proposal.existing), replaced=proposal.replaced,
     )
 
 

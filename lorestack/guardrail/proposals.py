@@ -100,6 +100,7 @@ class Proposal(BaseModel):
     # touched paths known to exist before the change (an edit, not a new file): a freeze on
     # adding ("nothing new under X/") is not met there; a path not listed may be new
     existing: list[str] = Field(default_factory=list)
+    replaced: str = ""  # the text an edit replaces (old_string): not proposed, not new
 
     def is_change(self) -> bool:
         """A diff or a tool's edit: its text is what would be added (not a description)."""
@@ -128,6 +129,7 @@ class Proposal(BaseModel):
             tool=self.tool or other.tool,
             client=self.client or other.client,
             existing=list(dict.fromkeys(self.existing + other.existing)),
+            replaced="\n".join(t for t in (self.replaced, other.replaced) if t),
         )
 
 
@@ -400,7 +402,15 @@ def from_hook_payload(
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
         existing += [p for p in paths_in_text(text) if _on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
-                    existing=existing)
+                    existing=existing, replaced=_replaced(tool_input))
+
+
+def _replaced(value: Any) -> str:
+    """The old_string(s) of an edit (MultiEdit's `edits` too)."""
+    if isinstance(value, dict):
+        own = [v for k, v in value.items() if k in _EDITS_EXISTING[:3] and isinstance(v, str)]
+        return "\n".join(own + [_replaced(v) for v in value.values() if isinstance(v, (dict, list))])
+    return "\n".join(_replaced(v) for v in value) if isinstance(value, list) else ""
 
 
 # an absolute path in a command: `cat /home/me/app/lib/x.py`, `#!/bin/sh`, `> /tmp/out.txt`

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from lorestack.guardrail.definitions import defines_new
 from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     glob_matches,
     normalise_path,
@@ -122,6 +123,7 @@ class PreparedText:
     change: bool = False
     code: bool = False  # a diff, an edit or a command: a symbol term matches anywhere in it
     existing: frozenset[str] = frozenset()  # touched paths that are there already (edits)
+    replaced: str = ""  # the text an edit replaces (definitions.py)
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
@@ -143,7 +145,7 @@ class PreparedText:
     @classmethod
     def of(
         cls, text: str, *, change: bool = False, code: bool = False,
-        existing: frozenset[str] = frozenset(),
+        existing: frozenset[str] = frozenset(), replaced: str = "",
     ) -> PreparedText:
         """Tokens of `text`; `change` marks a diff or a tool's edit (it adds what it holds)."""
         tokens: list[Token] = []
@@ -165,7 +167,7 @@ class PreparedText:
                 tokens.append(Token(part.lower(), s0, s0 + len(part), clause))
             last_end = m.end()
         made = cls(text, tokens)
-        made.change, made.code, made.existing = change, code, existing
+        made.change, made.code, made.existing, made.replaced = change, code, existing, replaced
         return made
 
     def index_at(self, char_pos: int) -> int:
@@ -387,7 +389,7 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         elif not hit.negated_by and gate == "created" and glob and _renamed_inside(prepared, glob, hit):
             hit.negated_by = "renames a file that is there already"
         elif (not hit.negated_by and gate == "added" and glob and prepared.change
-              and hit.quoted in prepared.existing and not _DEFINES.search(prepared.text)):
+              and hit.quoted in prepared.existing and not defines_new(prepared.text, prepared.replaced)):
             # a freeze on new things (maintenance mode, a feature freeze): an edit of a file
             # there that defines nothing new is a fix, not a feature (nineteenth session)
             hit.negated_by = "edits a file there and defines nothing new"
@@ -396,15 +398,6 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
             hit.negated_by = "names the folder, adds nothing under it"
         yield hit
-
-
-# a line that defines something: a function, class, route, handler, table, exported name
-_DEFINES = re.compile(
-    r"^\s*(?:(?:async\s+)?def|class|func|function|fn|interface|type|enum|struct|module|"
-    r"export|public|@\w+(?:\.\w+)*\(|(?:app|router|bp|api)\.(?:get|post|put|patch|delete|route)\(|"
-    r"create\s+(?:table|view|function|index)|(?:const|let|var)\s+\w+\s*=\s*(?:async\s*)?\()",
-    re.IGNORECASE | re.MULTILINE,
-)
 
 
 def _renamed_inside(prepared: PreparedText, glob: str, hit: Hit) -> bool:
