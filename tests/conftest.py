@@ -112,6 +112,23 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=N
     )
 
 
+# A whole `lorestack` process in which the cold full prompt recall never fits the time left, so a
+# test of the BM25-at-once path does not depend on how fast a loaded machine makes the BM25 answer
+# (a 1 s deadline did: under four busy loops the hook had not made it when the deadline passed).
+_COLD_ALWAYS_LATE = ("import runpy, sys; from lorestack.app import cold_recall; "
+                     "cold_recall.COLD_FULL_MS = 1e12; sys.argv[0] = 'lorestack'; "
+                     "runpy.run_module('lorestack.cli', run_name='__main__')")
+
+
+def run_cli_cold_always_late(*args: str, input: str | None = None, cwd: Path | None = None,
+                             env=None) -> subprocess.CompletedProcess:
+    """`run_cli`, with the cold full recall's estimate beyond any deadline."""
+    return subprocess.run(
+        [sys.executable, "-c", _COLD_ALWAYS_LATE, *args], input=input, capture_output=True,
+        text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=600,
+    )
+
+
 @pytest.fixture
 def fake_llm(monkeypatch):
     """Start a scripted OpenAI-compatible server and configure lorestack to use it.

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from tests.conftest import LONG_HOOK_DEADLINES, model_dir, run_cli
+from tests.conftest import LONG_HOOK_DEADLINES, model_dir, run_cli, run_cli_cold_always_late
 
 FACT = "The reporting read replica is ORCHID-7 on port 6432"
 
@@ -48,8 +48,10 @@ def _cold_prompt(repo, deadline_ms: str = "600000", mode: str = "default") -> tu
     before = log.stat().st_size if log.exists() else 0
     payload = json.dumps({"session_id": "cold", "cwd": str(repo), "hook_event_name":
                           "UserPromptSubmit", "prompt": "which read replica do the reports use?"})
-    done = run_cli("hook", "prompt", "--client", "claude-code", input=payload, cwd=repo,
-                   env=_env(deadline_ms, mode))
+    late = deadline_ms == "late"  # the cold full recall estimated not to fit a long deadline
+    run = run_cli_cold_always_late if late else run_cli
+    done = run("hook", "prompt", "--client", "claude-code", input=payload, cwd=repo,
+               env=_env("600000" if late else deadline_ms, mode))
     assert done.returncode == 0, done.stderr
     out = done.stdout.strip()
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
@@ -70,7 +72,7 @@ def _state(repo) -> tuple[str | None, int]:
 
 @pytest.mark.parametrize(("deadline_ms", "mode"), [
     ("600000", "default"),  # the full recall
-    ("1000", "default"),  # the BM25 answer sent at once
+    ("late", "default"),  # the BM25 answer sent at once
     ("600000", "bm25"),  # prompts set to BM25 recall
 ])
 def test_a_fact_remembered_with_no_service_is_in_the_first_cold_prompt(indexed, deadline_ms,

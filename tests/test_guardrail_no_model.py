@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import run_cli
+from tests.conftest import LONG_HOOK_DEADLINES, run_cli
 
 VAT = "Prices shown to consumers always include VAT"
 NET_PRICE = "Show the net price on the product page and add the tax only at the last checkout step"
@@ -61,7 +61,9 @@ def _pre_tool(session: str, command: str) -> str:
         "cwd": str(Path.cwd()), "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "tool_use_id": f"toolu_{session}",
     })
-    done = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", input=payload)
+    # not a test of the hook's deadline: under CI load the shipped 5 s was passed (model load)
+    done = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", input=payload,
+                   env=LONG_HOOK_DEADLINES)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     return done.stdout
 
