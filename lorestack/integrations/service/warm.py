@@ -83,7 +83,6 @@ class WarmMemories:
         self._prepared: dict[str, dict] = {}  # root -> hit blocks made, seconds (`status`)
         self._closing = threading.Event()
         self._stamps: dict[str, tuple[int | None, ...]] = {}  # key -> its folders' mtimes
-        self._caught_up: set[str] = set()  # keys caught up once since their index was opened
         self.watcher = FolderWatcher(self._changed, self._gone, log=log) if watch else None
         pool.on_open = self._watch  # commands open indexes without going through `open`
 
@@ -257,14 +256,11 @@ class WarmMemories:
         folders moved since the last request (a file saved, added or removed by hand), catch its
         open indexes up (bounded: IndexPool.catch_up). The watcher runs 0.1-1 s behind: a
         search right after a save missed it. ~30 stats; an edit in place (same file, same
-        folder mtime) is still the watcher's.
-        Also once before the first request after its index was opened: what was written while
-        no service watched (`remember` in-process, a pull) reached no watcher, and hooks search
-        without syncing, so it stayed out of every prompt's recall until some later change."""
+        folder mtime) is still the watcher's. What was written while no service watched is
+        caught up where an index is opened (IndexPool.get), not here."""
         from lorestack.core.paths import global_home
 
         root = key.removeprefix("global:")
-        opened = root in self.pool.roots()  # the pool's lock, not held inside ours
         try:
             roots = [root] if key.startswith("global:") else [root, str(global_home())]
             stamps = folder_stamps(roots)
@@ -274,10 +270,7 @@ class WarmMemories:
         with self._lock:
             seen = self._stamps.get(key)
             self._stamps[key] = stamps
-            unwatched = opened and key not in self._caught_up
-            if unwatched:
-                self._caught_up.add(key)
-        if unwatched or seen is not None and seen != stamps:
+        if seen is not None and seen != stamps:
             with self.access(key, "write"):
                 self.pool.catch_up(root)  # bounded: a few files now, the rest the watcher's
 
@@ -288,7 +281,6 @@ class WarmMemories:
                         if k[0] == root or str(m.home.root) == root]:
                 self._mems.pop(key, None)
             self._loader_warmed.discard(root)
-            self._caught_up.discard(root)
             self._prepared.pop(root, None)
         self.pool.drop(root)
         # what a warm froze may be garbage now; the next warm freezes what is kept again
