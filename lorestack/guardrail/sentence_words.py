@@ -410,3 +410,10 @@ def not_banned(words: list[str], banned: list[str] | None) -> list[str]:
         if (w, words[i + 1]) in (("instead", "of"), ("rather", "than")):
             return words[:i]
     return [w for w in words if w not in (banned or ())]
+
+
+def add_term(target: list[str], value: str) -> None:
+    """`value` as a term (a symbol kept as code) added to `target` once, if it means something."""
+    value = symbol_term(value)
+    if value and value not in target and meaningful(value):
+        target.append(value)

@@ -32,25 +32,21 @@ from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
 from lorestack.guardrail.sentence_clauses import clauses, passive_subject
+from lorestack.guardrail.sentence_obligations import read_obligation
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
-    _COPULAS,
     _DETERMINERS,
     _EDIT,
     _GENERIC_NOUNS,
-    _GENERIC_VERBS,
     _IMPLIED,
     _IMPLIED_ACTS,
     _IMPLIED_WANTS,
     _INTRODUCE,
-    _NEED_CUES,
     _NO_VERB_CUES,
     _OBLIGE,
     _PROHIBIT,
     _QUALIFIERS,
-    _SCOPE_PREPS,
     _STOP,
     _TRIGGER_PREPS,
-    _VERB_CUES,
     _content,
     _glob,
     _is_path,
@@ -62,10 +58,12 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
     not_banned,
     passive_act,
     spell_and_scope,
-    split_at_or,
     symbol_term,
     verb_gate,
     without_particle,
+)
+from lorestack.guardrail.sentence_words import (
+    add_term as _add,
 )
 
 Kind = Literal["prohibition", "obligation", ""]
@@ -87,12 +85,6 @@ class SentenceDraft:
     @property
     def decidable(self) -> bool:
         return bool(self.forbid or self.require)
-
-
-def _add(target: list[str], value: str) -> None:
-    value = symbol_term(value)
-    if value and value not in target and meaningful(value):
-        target.append(value)
 
 
 def _find_cue(words: list[str]) -> tuple[str, int, int]:
@@ -214,106 +206,6 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         _add(d.keywords, _content(trigger)[0])
 
 
-def _read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
-    d = r.draft
-    if "new" in before:  # "every new CLI flag must …": only what is added is bound by it
-        subject, _, _ = _content(before)
-        for word in subject.split():
-            _add(d.keywords, f"added:{word}")
-        d.steps.append(f"'new {subject}': applies when {subject} is added")
-    if cue in _NEED_CUES and before:
-        _read_need(r, cue, before, after)
-        return
-    if cue in _VERB_CUES:
-        verb = cue
-    elif after:
-        verb, after = after[0], after[1:]
-    else:
-        return
-    if verb in _COPULAS and after and after[0].endswith("ed") and len(after[0]) > 4:
-        verb, after = after[0], after[1:]  # "must be documented": the act is required
-    elif verb in _COPULAS:
-        r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
-        _subject_applies(r, before)
-        return
-    if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
-        cut = after.index("over")
-        rule_out(r, _content(after[cut + 1 :])[0], f"'{cue} … over", _add)
-        after = after[:cut]
-    if "instead" in after and "of" in after:  # "use X instead of Y"
-        cut = after.index("instead")
-        rule_out(r, _content(_split_scope(after[cut + 2 :])[0])[0], "", _add)
-        after = after[:cut]
-    obj, scope, trigger = _split_scope([w for w in after if w != "instead"])
-    term, _, paths = _content(obj, alternative=True)
-    via = [w for w in scope if w not in _SCOPE_PREPS]
-    if scope and scope[0] in ("through", "via", "with"):
-        extra, _, _ = _content(via, alternative=True)
-        if extra:
-            r.alternatives.append(extra)
-    if cue == "only" and trigger and verb not in _GENERIC_VERBS and _only_after(r, verb, term,
-                                                                                before, trigger):
-        return
-    word = term if (verb in _GENERIC_VERBS or cue in _VERB_CUES) else verb
-    ways = [_content(g, alternative=True)[0] for g in split_at_or(obj)]
-    if cue in _VERB_CUES and len(ways) > 1:  # "use the X fixture or mock the Y": two ways
-        r.alternatives.extend(w for w in ways if w)
-        d.steps.append(f"'{cue}': wants '{' | '.join(w for w in ways if w)}'")
-    elif word:
-        (r.alternatives if cue in _VERB_CUES else r.required).append(word)
-        d.steps.append(f"'{cue}{'' if cue in _VERB_CUES else ' ' + verb}': wants '{word}'")
-    for p in paths:
-        _add(d.paths, p)
-    if trigger:
-        _add(d.keywords, _content(trigger)[0])
-
-
-def _only_after(r: _Reading, verb: str, term: str, before: list[str], trigger: list[str]
-                ) -> bool:
-    """"A release is only cut after HISTORY.md has an entry": the file named after is wanted
-    where the act occurs; the act is no requirement (every proposal doing it kept it). A
-    state ("after the rc has been out for a week") is no word a proposal shows: as before
-    (on the tuning sets it turned two passing look-alikes undecided for two violations)."""
-    files = [w.strip(".,") for w in trigger if _is_path(w) and "." in w.rsplit("/", 1)[-1]]
-    want = files[0] if files else ""
-    if not want:
-        return False
-    r.required.append(want)
-    _subject_applies(r, before)
-    _add(r.draft.keywords, term or verb)
-    r.draft.steps.append(f"'only {verb} … {trigger[0]}': wants '{want}' where it occurs")
-    return True
-
-
-def _subject_applies(r: _Reading, before: list[str]) -> None:
-    """"Database migrations must be …": the rule applies where its subject occurs."""
-    subject, says_new, _ = _content(before)
-    if subject and "new" not in before and len(subject.split()) <= 3:
-        _add(r.draft.keywords, subject)
-        r.subjects.extend(subject.split())
-        r.draft.steps.append(f"applies where '{subject}' occurs")
-
-
-def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> None:
-    """"Every outgoing HTTP call needs an explicit timeout": where the subject occurs,
-    the object must be there (by its whole name or its head word); "gets an entry in
-    CHANGELOG.md": the file named is what it must come with."""
-    _subject_applies(r, before)
-    obj, scope, trigger = _split_scope(after)
-    term, _, paths = _content(obj, alternative=True)
-    files = [w.strip(".,") for w in scope if _is_path(w) and "." in w.rsplit("/", 1)[-1]]
-    wanted = files or [t for t in (term, term.split()[-1] if term else "") if t]
-    for w in wanted:
-        if meaningful(w) and w.split()[-1] not in _GENERIC_NOUNS:
-            r.required.append(w)
-    for p in paths:
-        _add(r.draft.paths, p)
-    if wanted:
-        r.draft.steps.append(f"'{cue}': wants '{' | '.join(dict.fromkeys(wanted))}'")
-    if trigger:
-        _add(r.draft.keywords, _content(trigger)[0])
-
-
 def _freeze(r: _Reading, words: list[str], place: str, kind: str) -> None:
     """The terms of a freeze of `place` (freeze.py), in place of any read before."""
     forbid, glob, keywords = freeze.freeze_terms(place, kind)
@@ -385,7 +277,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if kind == "prohibition":
             _read_prohibition(r, cue, words[end:], items)
         else:
-            _read_obligation(r, cue, words[:start], words[end:])
+            read_obligation(r, cue, words[:start], words[end:])
     draft = _settle(r, kinds)
     if draft.kind and not frozen:
         # the concept a rule names (not the way it recommends: "update the dependency

@@ -35,69 +35,18 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
 )
 from lorestack.guardrail.sentence_words import symbol_of
 from lorestack.guardrail.shell_writes import moved_from, shell_effect
+from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
+    _BARRIER_WORDS,
+    _CUE_WORDS,
+    _NEGATION_CUES,
+    GATES,
+)
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
 
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
 PHRASE_GAP = 2  # filler words allowed between the words of a multi-word term
 MAX_REPORTED_NEGATIONS = 10
 GATE_WINDOW = 6  # words an add/change verb may come before what it governs
-GATES: dict[str, frozenset[str]] = {
-    "added": frozenset(
-        "add added adding adds introduce introduced introducing introduces new create "
-        "creating creates install installing installs adopt adopting use using uses "
-        "make making spin set stand deploy deploying provision provisioning import "
-        "importing bring switch switching migrate migrating enable enabling write "
-        "writing require requiring depend depending".split()
-    ),
-    "changed": frozenset(
-        "edit edited editing edits change changed changing changes modify modified "
-        "modifying patch patched patching tweak tweaking update updating updated "
-        "rewrite rewriting touch touching fix fixing alter altering".split()
-    ),
-}
-# `created:path:GLOB`: like `added:`, but an edit of a file that is there already adds no file
-GATES["created"] = GATES["added"]
-
-_NEGATION_CUES: tuple[tuple[str, ...], ...] = (
-    ("no",),
-    ("not",),
-    ("never",),
-    ("without",),
-    ("avoid",),
-    ("avoiding",),
-    ("avoids",),
-    ("instead", "of"),
-    ("rather", "than"),
-    ("don't",),
-    ("dont",),
-    ("doesn't",),
-    ("won't",),
-    ("wont",),
-    ("shouldn't",),
-    ("mustn't",),
-    ("cannot",),
-    ("can't",),
-    ("nor",),
-    ("none",),
-    ("nobody",),
-    ("remove",),
-    ("removes",),
-    ("removing",),
-    ("drop",),
-    ("drops",),
-    ("dropping",),
-    ("delete",),
-    ("deleting",),
-    ("get", "rid", "of"),
-    ("against",),
-    ("isn't",),
-    ("aren't",),
-    ("neither",),
-    ("skip",),
-    ("skipping",),
-)
-_CUE_WORDS = frozenset(w for cue in _NEGATION_CUES for w in cue)
-_BARRIER_WORDS = frozenset({"and", "but", "then", "however", "so", "while", "although"})
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
 _HARD_BREAK = re.compile(r"[;:!?,\n]|\.(?=\s)")  # "Context.invoke" stays one clause
 
