@@ -210,9 +210,14 @@ def _human(result, strict: bool) -> None:
 
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> int:
+    from lorestack.core.errors import InputRejected
     from lorestack.guardrail.proposals import from_hook_payload
 
-    payload = read_piped_stdin() or ""
+    try:
+        payload = read_piped_stdin(refuse_undecodable="nothing was checked") or ""
+    except InputRejected as exc:  # as the thin client refuses it: one line, exit 1 (not 2)
+        click.echo(f"Error: {exc}", err=True)
+        return 1
     # the check thread redirects sys.stdout to stderr while it runs (_quiet_stdout); if it
     # is still running at the deadline, the reply must still reach the real stdout
     out = sys.stdout

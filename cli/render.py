@@ -19,10 +19,13 @@ def to_jsonable(value: Any) -> Any:
     return jsonable(value)
 
 
-def read_piped_stdin() -> str | None:
+def read_piped_stdin(refuse_undecodable: str = "") -> str | None:
     """A hook's piped payload, or None for a terminal or no stdin at all (closed under CI or
-    cron)."""
+    cron). Bytes that are not UTF-8 read as None too, unless `refuse_undecodable` says what
+    did not happen: then they are refused with the one line `check -` gives (InputRejected)."""
     import sys
+
+    from lorestack.memory_layers.input_check import decode_input_bytes
 
     stream = sys.stdin
     if stream is None or stream.closed:
@@ -30,14 +33,21 @@ def read_piped_stdin() -> str | None:
     try:
         if stream.isatty():
             return None
+        buffer = getattr(stream, "buffer", None)
         try:
-            fd = stream.buffer.fileno()
+            fd = buffer.fileno()  # type: ignore[union-attr]
         except (AttributeError, OSError, ValueError):  # a stream in memory (tests, the service)
-            return stream.read()
-        from lorestack.core.hook_stdin import read_payload
+            if buffer is None or not refuse_undecodable:
+                return stream.read()
+            raw = buffer.read()
+        else:
+            from lorestack.core.hook_stdin import read_payload
 
-        # a client that keeps stdin open after its payload must not hold the hook
-        return read_payload(fd).decode("utf-8-sig")
+            # a client that keeps stdin open after its payload must not hold the hook
+            raw = read_payload(fd)
+        if refuse_undecodable:
+            return decode_input_bytes(raw, where="stdin", outcome=refuse_undecodable)
+        return raw.decode("utf-8-sig")
     except (OSError, ValueError, UnicodeDecodeError):
         return None
 

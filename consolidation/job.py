@@ -233,7 +233,7 @@ class Runner:
         return plan
 
     def _anchors(self, text: str, cluster) -> dict:
-        from lorestack.memory_layers.anchors import anchor_fields
+        from lorestack.memory_layers.anchor_edits import anchor_fields
 
         named = "\n".join([text, *(e.text for e in cluster.events)])
         try:

@@ -137,8 +137,8 @@ def _terminal() -> dict:
 
 
 def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
-    """Piped stdin as text. A command refuses bytes that are not UTF-8 here, with the same one
-    line as in-process (never a lossy decode handed on); a hook (`strict=False`) fails open.
+    """Piped stdin as text. Bytes that are not UTF-8 are handed to the full CLI, which refuses
+    them with its one line (never a lossy decode handed on); a hook (`strict=False`) fails open.
     A hook's payload (`payload`) is read so that a client keeping stdin open cannot hold it
     (core/hook_stdin.py); anything else is read to EOF."""
     if not _stdin_is_piped():
@@ -162,20 +162,11 @@ def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
             return raw.decode("utf-8", errors="replace")
         if SITE_COMMAND is not None:  # the error is the CLI's to word: it needs the install
             restart_with_site(_argv, "stdin", time.monotonic(), raw)
-    if not payload:  # the command words its refusal (a check's is not a write's: exit 3)
-        import io
+    # the command words its refusal (a check's is not a write's: exit 3; a check hook's exit 1)
+    import io
 
-        sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
-        os._exit(_full_cli(_argv) or 0)
-    from lorestack.core.errors import LorestackError
-    from lorestack.memory_layers.input_check import decode_input_bytes
-
-    try:
-        return decode_input_bytes(raw, where="stdin")
-    except LorestackError as exc:
-        sys.stderr.write(f"Error: {exc}\n")
-        sys.stderr.flush()
-        os._exit(1)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+    os._exit(_full_cli(_argv) or 0)
 
 
 def _leave(stdout: str, stderr: str = "", code: int = 0, after=None, sent=None,

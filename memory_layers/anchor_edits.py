@@ -1,17 +1,81 @@
-"""Changing an item's anchors: accept that changed code leaves it true (pin it to the code as
-it is now, following a rename), or say which code it is about."""
+"""Setting an item's anchors: for a new item (what `--about` names, or the paths and symbols
+its text names), and later (accept that changed code leaves it true, pinning it to the code as
+it is now and following a rename, or say which code it is about)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+from lorestack.memory_layers.anchor_paths import about_form_error, defined_in, repo_path
 from lorestack.memory_layers.anchors import (
+    GREP_DEFINES,
     Anchor,
     AnchorError,
     AnchorIndex,
-    _refuse_missing,
-    _said_specs,
     index_for,
     parse,
 )
+
+
+def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
+    """`anchors`, `anchored` and `anchor_commit` for a new item: what `about` names, or what
+    the text names that exists in the repository (proposed, and shown by the caller)."""
+    index = index_for(mem)
+    if index is None:
+        return {}
+    specs = _said_specs(mem, about, index.repo) if about is not None else index.propose(text)
+    if not specs:
+        return {}
+    if about is not None:
+        _refuse_missing(index, specs)
+    fields = {"anchors": specs, **index.pin(specs)}
+    index.save()
+    return fields
+
+
+def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
+    """The anchors as the user gave them, after the secret guard: a path or symbol is written
+    into the item file like its text, and a redacted path names no code, so it is refused.
+    Kept as repository paths (`/repo/src/a.py`, `src//a.py` are `src/a.py`): the pre-tool hook
+    looks a file up by that path."""
+    if any(not s.strip() for s in about):
+        raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
+    out = []
+    for given in about:
+        spec = mem.guard(given, redact=False, where="about").strip()
+        odd = about_form_error(spec, lambda name: defined_in(repo, GREP_DEFINES, name))
+        if odd:
+            raise AnchorError(odd)
+        anchor = parse(spec)
+        out.append(str(Anchor(repo_path(repo, anchor.path), anchor.symbol)))
+    return out
+
+
+
+def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
+    """An anchor names code that exists in the repository (a glob may match nothing yet)."""
+    repo = os.path.normpath(index.repo)
+    for spec in specs:
+        anchor = parse(spec)
+        # an anchor names the repository's own code, never a file outside it (`../`, `/etc/…`);
+        # read as written, so a link inside the repository stays the repository's
+        where = os.path.normpath(os.path.join(repo, anchor.path))
+        if os.path.commonpath([repo, where]) != repo:
+            raise AnchorError(f"{anchor.path} is outside the repository {index.repo}; an anchor "
+                              "names a file in it (a path relative to its top)") from None
+        if anchor.is_glob:
+            continue
+        found = index.fingerprint(anchor)
+        if found is None and os.path.isdir(where) and not anchor.symbol:
+            raise AnchorError(f"{anchor.path} is a folder; an anchor names a file, or a glob "
+                              f"for what the folder holds: '{anchor.path}/**'")
+        if found is None:
+            raise AnchorError(f"{anchor.path}: no such file in {index.repo}; an anchor names an "
+                              "existing file (a glob such as 'src/new/**' may match files to come)")
+        if found == "":
+            raise AnchorError(f"{anchor.path} defines no {anchor.symbol}; name the function, class "
+                              "or constant as the file spells it")
 
 
 def reanchor(mem, item_id: str, about: list[str] | None = None):

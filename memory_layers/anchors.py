@@ -27,8 +27,6 @@ from typing import TYPE_CHECKING
 from lorestack.core.errors import LorestackError
 from lorestack.core.git import git_try
 from lorestack.memory_layers.anchor_paths import (
-    about_form_error,
-    defined_in,
     glob_change,
     glob_print,
     moved_symbol,
@@ -54,7 +52,7 @@ _DEFINES = (r"(?:^|\s)(?:async\s+)?(?:def|class|function\*?|func|fn|const|let|va
             r"protected\s+|static\s+|async\s+)*{name}\s*[(=:]")
 
 # the same definitions for `git grep -E` (POSIX classes, no look-arounds)
-_GREP_DEFINES = (r"(def|class|function|func|fn|const|let|var|interface|type|struct|enum|trait)"
+GREP_DEFINES = (r"(def|class|function|func|fn|const|let|var|interface|type|struct|enum|trait)"
                  r"[[:space:]]+{name}([^A-Za-z0-9_]|$)")
 
 
@@ -306,7 +304,7 @@ class AnchorIndex:
         for name in names[:MAX_SYMBOL_LOOKUPS] if files else []:
             if any(name in s for s in found):
                 continue
-            out = git_try(self.repo, "grep", "-l", "-E", "-e", _GREP_DEFINES.format(name=name),
+            out = git_try(self.repo, "grep", "-l", "-E", "-e", GREP_DEFINES.format(name=name),
                           "--", timeout=5)
             hits = [h for h in out.splitlines() if h]
             if len(hits) != 1 or f"{hits[0]}:{name}" in found:
@@ -350,66 +348,6 @@ def index_for(mem) -> AnchorIndex | None:
     if project is None:
         return None
     return AnchorIndex(project.repo_dir, project.index_dir)
-
-
-def anchor_fields(mem, text: str, about: list[str] | None) -> dict:
-    """`anchors`, `anchored` and `anchor_commit` for a new item: what `about` names, or what
-    the text names that exists in the repository (proposed, and shown by the caller)."""
-    index = index_for(mem)
-    if index is None:
-        return {}
-    specs = _said_specs(mem, about, index.repo) if about is not None else index.propose(text)
-    if not specs:
-        return {}
-    if about is not None:
-        _refuse_missing(index, specs)
-    fields = {"anchors": specs, **index.pin(specs)}
-    index.save()
-    return fields
-
-
-def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
-    """The anchors as the user gave them, after the secret guard: a path or symbol is written
-    into the item file like its text, and a redacted path names no code, so it is refused.
-    Kept as repository paths (`/repo/src/a.py`, `src//a.py` are `src/a.py`): the pre-tool hook
-    looks a file up by that path."""
-    if any(not s.strip() for s in about):
-        raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
-    out = []
-    for given in about:
-        spec = mem.guard(given, redact=False, where="about").strip()
-        odd = about_form_error(spec, lambda name: defined_in(repo, _GREP_DEFINES, name))
-        if odd:
-            raise AnchorError(odd)
-        anchor = parse(spec)
-        out.append(str(Anchor(repo_path(repo, anchor.path), anchor.symbol)))
-    return out
-
-
-
-def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
-    """An anchor names code that exists in the repository (a glob may match nothing yet)."""
-    repo = os.path.normpath(index.repo)
-    for spec in specs:
-        anchor = parse(spec)
-        # an anchor names the repository's own code, never a file outside it (`../`, `/etc/…`);
-        # read as written, so a link inside the repository stays the repository's
-        where = os.path.normpath(os.path.join(repo, anchor.path))
-        if os.path.commonpath([repo, where]) != repo:
-            raise AnchorError(f"{anchor.path} is outside the repository {index.repo}; an anchor "
-                              "names a file in it (a path relative to its top)") from None
-        if anchor.is_glob:
-            continue
-        found = index.fingerprint(anchor)
-        if found is None and os.path.isdir(where) and not anchor.symbol:
-            raise AnchorError(f"{anchor.path} is a folder; an anchor names a file, or a glob "
-                              f"for what the folder holds: '{anchor.path}/**'")
-        if found is None:
-            raise AnchorError(f"{anchor.path}: no such file in {index.repo}; an anchor names an "
-                              "existing file (a glob such as 'src/new/**' may match files to come)")
-        if found == "":
-            raise AnchorError(f"{anchor.path} defines no {anchor.symbol}; name the function, class "
-                              "or constant as the file spells it")
 
 
 def item_states(index: AnchorIndex, item) -> list[AnchorState]:

@@ -185,7 +185,7 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
     item = _guard_item(mem, item, redact)
     if item.scope == "project" and (about is None or about):
         # the code the item is about: what --about names, else the paths and symbols it names
-        from lorestack.memory_layers.anchors import anchor_fields
+        from lorestack.memory_layers.anchor_edits import anchor_fields
 
         for key, value in anchor_fields(mem, text, about).items():
             setattr(item, key, value)

@@ -69,8 +69,7 @@ class MemoryIndex:
         self._file_stats: dict[str, tuple[int, int, str, int]] | None = None
         self.fresh_docs: dict[str, list] = {}  # docs a sync's scan parsed, for its reconcile
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
-        # known speakers, and the catalog's data_version they were read at: dropped when a
-        # sync here changes docs, or another process's sync commits to the catalog
+        # speakers and the catalog's data_version at reading (another process's sync moves it)
         self._speakers: tuple[int, set[str]] | None = None
         self.query_cache_size = 64
         self.pending_removals: list[str] = []
@@ -260,8 +259,12 @@ class MemoryIndex:
         with locked(self.mem.primary.locks_dir, "index-sync", timeout=timeout):
             report = run_sync(self, progress, quick=quick, max_embed=max_embed)
         if report.changed:
-            self._speakers = None
+            self.docs_changed()
         return report
+
+    def docs_changed(self) -> None:
+        """A sync changed the docs (one outside `sync()` too): the speakers are read again."""
+        self._speakers = None
 
     def speakers(self) -> set[str]:
         """The speakers of the indexed events (cached until a sync changes the docs)."""

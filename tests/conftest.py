@@ -101,6 +101,25 @@ def mem(repo):
     return Memory.open(repo)
 
 
+@pytest.fixture
+def journal_store(repo):
+    """A project whose answer is a journal event (ORCHID-7), with one unrelated remembered
+    fact and another event, indexed with the test model: what a first prompt recalls from."""
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import log_event, remember
+    from lorestack.retrieval.index import MemoryIndex
+
+    mem = Memory.open(repo, **{"embedding.model_dir": str(model_dir())})
+    remember(mem, "Release notes are written in the changelog by whoever merges", "fact")
+    log_event(mem, "Moved the nightly reports to the read replica ORCHID-7 on port 6432",
+              "progress")
+    log_event(mem, "Flaky login test quarantined until the auth rewrite lands", "note")
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    return repo
+
+
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env=None,
             timeout: float = 600) -> subprocess.CompletedProcess:
     """Run `lorestack` as a whole process, as a user or a client hook would.

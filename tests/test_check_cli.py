@@ -336,6 +336,18 @@ def test_hook_fails_open_unless_fail_closed(rules, repo):
     assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+def test_a_hook_payload_that_is_not_utf8_is_refused_as_check_dash_refuses_it(rules, repo):
+    """In-process it said 'the hook payload on stdin is empty' and exited 0; the thin client
+    refused it (exit 1) saying 'nothing was written'. Now both: the one line `check -` gives."""
+    payload = claude_payload(repo, "Bash", {"command": "ls NAME"}).encode()
+    payload = payload.replace(b"NAME", b"caf\xe9")  # Latin-1, as an old shell may send
+    done = invoke("check", "--hook", "pre-tool", "--client", "claude-code", input=payload)
+    assert done.exit_code == 1 and done.stdout == "", done.output
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "refused: stdin is not valid UTF-8" in done.stderr
+    assert "nothing was checked" in done.stderr and "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("payload", [
     {"tool_name": 5, "tool_input": {"command": "ls"}},
     {"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": 7},

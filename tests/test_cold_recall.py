@@ -8,27 +8,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from tests.conftest import LONG_HOOK_DEADLINES, model_dir, run_cli, run_cli_cold_always_late
-
-
-@pytest.fixture
-def journal_store(repo):
-    """The answer is a journal event; one unrelated remembered fact; indexed."""
-    from lorestack.memory_layers.memory import Memory
-    from lorestack.memory_layers.operations import log_event, remember
-    from lorestack.retrieval.index import MemoryIndex
-
-    mem = Memory.open(repo, **{"embedding.model_dir": str(model_dir())})
-    remember(mem, "Release notes are written in the changelog by whoever merges", "fact")
-    log_event(mem, "Moved the nightly reports to the read replica ORCHID-7 on port 6432",
-              "progress")
-    log_event(mem, "Flaky login test quarantined until the auth rewrite lands", "note")
-    index = MemoryIndex(mem)
-    index.sync()
-    index.close()
-    return repo
 
 
 def _hook_process(repo, deadline_ms: str) -> tuple[str, str]:

@@ -29,25 +29,6 @@ def silent_chroma():
         listener.close()
 
 
-@pytest.fixture
-def journal_store(repo):
-    """A project whose answer is a journal event; one unrelated remembered fact; indexed."""
-    from lorestack.memory_layers.memory import Memory
-    from lorestack.memory_layers.operations import log_event, remember
-    from lorestack.retrieval.index import MemoryIndex
-    from tests.conftest import model_dir
-
-    mem = Memory.open(repo, **{"embedding.model_dir": str(model_dir())})
-    remember(mem, "Release notes are written in the changelog by whoever merges", "fact")
-    log_event(mem, "Moved the nightly reports to the read replica ORCHID-7 on port 6432",
-              "progress")
-    log_event(mem, "Flaky login test quarantined until the auth rewrite lands", "note")
-    index = MemoryIndex(mem)
-    index.sync()
-    index.close()
-    return repo
-
-
 def _prompt(repo, text: str, env: dict) -> tuple[str, str]:
     payload = json.dumps({"session_id": "first", "cwd": str(repo),
                           "hook_event_name": "UserPromptSubmit", "prompt": text})

@@ -270,6 +270,21 @@ def test_known_speakers_follow_an_import_by_another_process(chat, repo):
     assert index.speakers() == {"Gus", "Sami", "Ivo"}
 
 
+def test_a_sync_run_outside_the_index_says_so_and_the_speakers_are_read_again(chat, repo):
+    """The cold path runs `run_sync` itself (text only, bounded) and then set the index's
+    private `_speakers`; `docs_changed()` is the public way to say the docs changed."""
+    from lorestack.retrieval.sync import run_sync
+
+    _mem, index = chat
+    assert index.speakers() == {"Gus", "Sami"}
+    ivo = ImportEvent(id="D9:1", time=_at(30, 9), session="session_9", speaker="Ivo", text="Hi!")
+    import_events(Memory.open(repo), [ivo], index=False)
+    report = run_sync(index, quick=True, text_only=True)
+    assert report.changed and index.speakers() == {"Gus", "Sami"}  # same connection: cached
+    index.docs_changed()
+    assert index.speakers() == {"Gus", "Sami", "Ivo"}
+
+
 def test_a_lexical_index_of_the_previous_schema_is_rebuilt_with_the_fields(chat):
     _mem, index = chat
     index.close()

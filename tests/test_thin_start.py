@@ -109,6 +109,7 @@ def test_a_guardrail_command_with_bytes_that_are_not_utf8_gets_the_cli_error(sto
                            capture_output=True, cwd=stocked, env=os.environ, timeout=600)
     assert proc.returncode == local.returncode == 1
     assert proc.stderr.strip() == local.stderr.decode().strip()
+    assert "nothing was checked" in proc.stderr  # said 'nothing was written' of a check
     assert not (run_dir / "service.sock").exists()  # refused before anything else
 
 

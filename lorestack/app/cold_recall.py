@@ -73,7 +73,7 @@ def catch_up_text(mem, remaining_s: float) -> str | None:
                 report = run_sync(index, quick=True, text_only=True,
                                   max_docs=max(ALWAYS_DOCS, int(affordable)))
             if report.changed:
-                index._speakers = None
+                index.docs_changed()
     except Exception as exc:  # noqa: BLE001 - the answer is made from the index as it is
         return f"word index not caught up ({type(exc).__name__}: {exc})"
     if report.deferred:
