@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,6 +20,13 @@ from lorestack.core.errors import LorestackError
 from lorestack.core.git import git_ok
 from lorestack.guardrail.shell_unwrap import unwrap
 from lorestack.guardrail.terms import normalise_path, paths_in_text
+from lorestack.guardrail.tool_paths import (
+    ABSOLUTE,
+    cwd_below_root,
+    in_project,
+    on_disk,
+    relative_path,
+)
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
@@ -282,17 +288,6 @@ def _parse_apply_patch(patch: str) -> tuple[list[str], list[str]]:
     return paths, added
 
 
-def _relative(path: str, bases: list[Path]) -> str:
-    p = Path(path)
-    if p.is_absolute():
-        for base in bases:
-            try:
-                return normalise_path(p.resolve().relative_to(base.resolve()).as_posix())
-            except (ValueError, OSError):
-                continue
-    return normalise_path(path)
-
-
 _EDITS_EXISTING = ("old_string", "old_str", "old_source", "edits")
 
 
@@ -388,19 +383,22 @@ def from_hook_payload(
     raw_paths: list[str] = []
     edited: list[str] = []
     _collect(tool_input if tool_input is not None else {}, texts, raw_paths, "", edited)
+    here = cwd_below_root(payload.get("cwd"), bases)
     paths: list[str] = []
     for p in raw_paths:
-        rel = _relative(p, bases)
+        rel = relative_path(p, bases, here)
         if rel and rel not in paths:
             paths.append(rel)
     text = "\n".join(texts)
-    if not paths:  # a command: the project's files it names absolutely, as the project names them
-        text = _ABSOLUTE.sub(lambda m: _in_project(m.group(0), bases), text)
-        text = unwrap(text)  # `cd lib && touch helpers/x.py`, `sh -c '…'` (shell_unwrap.py)
-    edited_rel = {_relative(p, bases) for p in edited}
-    existing = [p for p in paths if p in edited_rel or _on_disk(p, bases)]
+    if not paths:  # a command, read from where it runs: the hook's cwd, then its `cd`s
+        # (`cd lib && touch helpers/x.py`, `sh -c '…'`: shell_unwrap.py), then the project's
+        # files it names absolutely, as the project names them
+        text = unwrap(text, here, bases[0] if bases else None)
+        text = ABSOLUTE.sub(lambda m: in_project(m.group(0), bases), text)
+    edited_rel = {relative_path(p, bases, here) for p in edited}
+    existing = [p for p in paths if p in edited_rel or on_disk(p, bases)]
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
-        existing += [p for p in paths_in_text(text) if _on_disk(p, bases)]
+        existing += [p for p in paths_in_text(text) if on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
                     existing=existing, replaced=_replaced(tool_input))
 
@@ -411,33 +409,3 @@ def _replaced(value: Any) -> str:
         own = [v for k, v in value.items() if k in _EDITS_EXISTING[:3] and isinstance(v, str)]
         return "\n".join(own + [_replaced(v) for v in value.values() if isinstance(v, (dict, list))])
     return "\n".join(_replaced(v) for v in value) if isinstance(value, list) else ""
-
-
-# an absolute path in a command: `cat /home/me/app/lib/x.py`, `#!/bin/sh`, `> /tmp/out.txt`
-_ABSOLUTE = re.compile(r"(?<![\w@:/.~$-])/(?:[\w.+-]+/)*[\w.+-]*")
-
-
-def _in_project(word: str, bases: list[Path]) -> str:
-    """`word` relative to the project when it lies inside it ('.' for the root itself), else
-    unchanged: a command touches the paths its words govern (a redirect, `mv`'s target), read
-    by shell_writes.py, never one it merely names, and `/bin/sh` is no file of the project's
-    bin/ (it was read as one, and made every command holding it a change of bin/)."""
-    if not bases:
-        return word
-    try:
-        rel = Path(word).resolve().relative_to(bases[0].resolve()).as_posix()
-    except (ValueError, OSError):
-        return word
-    rel = "" if rel == "." else rel
-    return (rel or ".") + ("/" if word.endswith("/") and rel else "")
-
-
-def _on_disk(path: str, bases: list[Path]) -> bool:
-    """A file of the project the tool call would write that is there already (a Write over
-    it edits it); a path outside the project (`#!/bin/sh` in a command) is none."""
-    if path.startswith("/"):
-        return False
-    try:
-        return any((base / path).is_file() for base in bases[:2])
-    except OSError:
-        return False

@@ -297,8 +297,15 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
     for k in range(max(0, first - GATE_WINDOW), first + 1):
         tok = tokens[k]
         if tok.clause == clause and (tok.word in verbs or stem(tok.word) in verbs):
+            if prepared.code and _in_path(prepared.text, tok.start, tok.end):
+                continue  # `cp deploy/base/a.yaml …`: the folder 'deploy' is no verb
             return not _negation_before(prepared, k)
     return False
+
+
+def _in_path(text: str, start: int, end: int) -> bool:
+    """Is the word at text[start:end] a part of a path (a `/` touching it)?"""
+    return text[end : end + 1] == "/" or (start > 0 and text[start - 1] == "/")
 
 
 def _path_hits(prepared: PreparedText, term: str, glob: str, paths: Sequence[str]) -> list[Hit]:
