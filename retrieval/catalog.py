@@ -142,25 +142,49 @@ class Catalog:
         keys: dict[str, list[DocKey]] = {}
         problems: list[str] = []
         kept: dict[str, tuple[bytes, list[DocKey], list[str]]] = {}
-        absolute = self.roots.absolute
         for path, keys_text, problems_text in self.db.execute(
                 "SELECT path, keys, problems FROM files"):
             digest = hashlib.blake2b(f"{keys_text}\0{problems_text}".encode(),
                                      digest_size=16).digest()
             entry = self._keys.get(path)
             if entry is None or entry[0] != digest:
-                where = absolute(path)
-                entry = (digest, [DocKey(i, sys.intern(t), title, rank,
-                                         absolute(at) if at else where,
-                                         sys.intern(status), doc_hash, path, n)
-                                  for n, (i, t, title, rank, status, doc_hash, at)
-                                  in enumerate(json.loads(keys_text))],
+                entry = (digest, self._doc_keys(path, json.loads(keys_text)),
                          [self.roots.text_absolute(p) for p in json.loads(problems_text)])
             kept[path] = entry
             keys[path] = entry[1]
             problems.extend(entry[2])
         self._keys = kept
         return keys, problems
+
+    def _doc_keys(self, path: str, rows: list) -> list[DocKey]:
+        absolute = self.roots.absolute
+        where = absolute(path)
+        return [DocKey(i, sys.intern(t), title, rank, absolute(at) if at else where,
+                       sys.intern(status), doc_hash, path, n)
+                for n, (i, t, title, rank, status, doc_hash, at) in enumerate(rows)]
+
+    def key_rows(self, key: str) -> list[list] | None:
+        """One file's stored doc keys as written (id, type, title, rank, status, doc_hash,
+        path), or None when the catalog has no such file."""
+        row = self.db.execute("SELECT keys FROM files WHERE path=?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def doc_keys_of(self, ids: list[str], kind: str | None = None) -> dict[str, list[DocKey]]:
+        """Per file key, the keys of its docs whose id is in `ids` (the files are found by
+        the ids' text in their stored keys: one pass over the table, nothing decoded but the
+        files that hold one); with `kind`, every doc of the files of that kind instead."""
+        if kind is not None:
+            rows = self.db.execute("SELECT path, keys FROM files WHERE kind=?", (kind,))
+        else:
+            needles = [json.dumps(i) for i in ids]
+            where = " OR ".join("instr(keys, ?) > 0" for _ in needles)
+            rows = self.db.execute(f"SELECT path, keys FROM files WHERE {where}", needles)
+        wanted = set(ids)
+        out = {}
+        for path, keys_text in rows:
+            keys = self._doc_keys(path, json.loads(keys_text))
+            out[path] = keys if kind is not None else [k for k in keys if k.id in wanted]
+        return out
 
     def stored_docs(self, key: str) -> list[IndexDoc]:
         """One file's docs as stored (paths as keys), by the file's key."""
@@ -197,9 +221,28 @@ class Catalog:
         return out
 
     # ---- docs -----------------------------------------------------------------------
-    def doc_states(self) -> dict[str, DocState]:
+    def doc_states(self, ids: list[str] | None = None) -> dict[str, DocState]:
+        """What the indexes hold, per doc (of `ids` only, when given)."""
+        sql = "SELECT id, doc_hash, content_hash, lex_hash, vec_hash, vec_meta, chunks FROM docs"
+        if ids is None:
+            return {row[0]: DocState(*row[1:]) for row in self.db.execute(sql)}
+        out: dict[str, DocState] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            out.update((row[0], DocState(*row[1:])) for row in self.db.execute(
+                f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        return out
+
+    def doc_states_to_apply(self, vectors: bool) -> dict[str, DocState]:
+        """The docs an index does not hold as the docs table has them (the word index only,
+        without `vectors`), and those left to remove: one pass in sqlite, not every state
+        built here (100k docs)."""
+        cond = "lex_hash IS NOT doc_hash OR doc_hash = 'removed'"
+        if vectors:
+            cond += " OR vec_hash IS NOT content_hash OR vec_meta IS NOT doc_hash"
         return {row[0]: DocState(*row[1:]) for row in self.db.execute(
-            "SELECT id, doc_hash, content_hash, lex_hash, vec_hash, vec_meta, chunks FROM docs")}
+            "SELECT id, doc_hash, content_hash, lex_hash, vec_hash, vec_meta, chunks FROM docs "
+            f"WHERE {cond}")}
 
     def put_doc(self, doc: IndexDoc) -> None:
         """Record the desired doc; index columns are kept until the indexes confirm."""

@@ -66,13 +66,14 @@ class MemoryIndex:
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None
-        self._file_stats: dict[str, tuple[int, int, str, int]] | None = None
+        self._file_stats: tuple[int, dict[str, tuple[int, int, str, int]]] | None = None
         self.fresh_docs: dict[str, list] = {}  # docs a sync's scan parsed, for its reconcile
         self._query_vectors: OrderedDict[str, object] = OrderedDict()
         # speakers and the catalog's data_version at reading (another process's sync moves it)
         self._speakers: tuple[int, set[str]] | None = None
         self.query_cache_size = 64
         self.pending_removals: list[str] = []
+        self.changed_files: dict[str, list | None] | None = None  # a sync's, before its change
         self.last_warnings: list[str] = []
 
     def _collection_name(self) -> str:
@@ -157,9 +158,11 @@ class MemoryIndex:
         return self._embedder
 
     def file_stats(self, refresh: bool = False) -> dict[str, tuple[int, int, str, int]]:
-        if self._file_stats is None or refresh:
-            self._file_stats = self.catalog.file_stats()
-        return self._file_stats
+        """The catalog's file table, kept; `refresh`: read again if another process has
+        committed to it since (a read: 16 ms at 100k docs)."""
+        if self._file_stats is None or refresh and self.catalog.data_version() != self._file_stats[0]:
+            self._file_stats = (self.catalog.data_version(), self.catalog.file_stats())
+        return self._file_stats[1]
 
     def close(self) -> None:
         for part in (self._catalog, self._usage):

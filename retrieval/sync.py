@@ -29,6 +29,7 @@ from lorestack.retrieval.documents import (
     parse_source,
     read_source,
 )
+from lorestack.retrieval.sync_partial import partial_plan, reconcile_changed
 from lorestack.retrieval.vectors import chunk_id, doc_metadata
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -117,6 +118,14 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
                 "json_extract(payload, '$.before') <> ''")
     checked_ns = time.time_ns()  # before the stats: a later edit is after it
     index.fresh_docs = {}
+    # per file whose docs may differ now, its doc keys before (None: a new file), for
+    # `reconcile_changed`; None when every file is read again anyway
+    changed: dict[str, list | None] | None = None if force else {}
+    index.changed_files = changed
+
+    def changing(key: str) -> None:
+        if changed is not None and key not in changed:
+            changed[key] = catalog.key_rows(key)
     sources = list_sources(mem)
     report.skipped = list(sources.skipped)
     key_of = catalog.roots.key
@@ -144,6 +153,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
     edits: list[tuple[str, datetime]] = []  # items edited by hand since the last sync
     with catalog.transaction():
         for path in gone:
+            changing(path)
             catalog.drop_file(path)
         for n, (key, src) in enumerate(stale):
             if progress:
@@ -151,12 +161,14 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
             try:
                 raw = read_source(mem, src, report.warnings)
             except FileNotFoundError:
+                changing(key)
                 catalog.drop_file(key)
                 content_changed = True
                 seen.discard(key)
                 continue
             except (InvalidItem, OSError) as exc:  # swapped for a link/FIFO since the scan
                 report.skipped.append(str(exc))
+                changing(key)
                 catalog.drop_file(key)
                 content_changed = True
                 seen.discard(key)
@@ -175,6 +187,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
             docs, problems = parse_source(mem, src, raw, report.warnings, secrets[key])
             if old is not None and old[2] != sha and src.kind != "journal":
                 edits.extend(hand_edits(catalog.stored_docs(key), docs, src.mtime_ns))
+            changing(key)
             index.fresh_docs[key] = catalog.put_file(
                 key, src.kind, src.mtime_ns, src.size, sha, docs, problems, checked_ns)
             content_changed = True
@@ -185,7 +198,7 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
     if content_changed:
         # whichever process synced (the service too): the hooks and doctor tell the user
         secret_spots.save(index.dir, secrets, seen)
-        index.file_stats(refresh=True)
+        index._file_stats = None  # read again when next wanted
     if guard_changed:
         catalog.set_meta("guard", str(DETECTOR_VERSION))
     if docs_changed:
@@ -265,16 +278,24 @@ def _stored_doc(catalog, key, fresh: dict[str, list[IndexDoc]]) -> IndexDoc:
 
 
 def apply_indexes(index: MemoryIndex, report: SyncReport, progress: Progress | None,
-                  max_embed: int | None = None, vectors: bool = True) -> None:
+                  max_embed: int | None = None, vectors: bool = True,
+                  only: set[str] | None = None) -> None:
     """Bring tantivy and Chroma (`vectors`: else left untouched, unopened) in line with the
-    docs table."""
+    docs table (its docs of `only`, when the others are known to be in line)."""
     catalog = index.catalog
     # opening first: a missing or corrupt index resets its marks, so everything is redone
+    warned = len(report.warnings)
     lexical_ok = index.ensure_lexical(report)
     vectors_ok = vectors and index.ensure_vectors(report)
-    states = catalog.doc_states()
-    removals = [d for d in getattr(index, "pending_removals", []) if d in states]
+    pending = getattr(index, "pending_removals", [])
     index.pending_removals = []
+    if only is None or len(report.warnings) > warned:  # (an index was recreated: all its docs)
+        states = catalog.doc_states_to_apply(vectors_ok)
+        states.update(catalog.doc_states([d for d in pending if d not in states]))
+    else:
+        states = catalog.doc_states(sorted(only | set(pending)))
+    removals = [d for d in pending if d in states]
+    removals += [d for d, s in states.items() if s.doc_hash == "removed" and d not in pending]
     lex_todo = [i for i, s in states.items() if s.lex_hash != s.doc_hash and i not in removals]
     vec_embed = [i for i, s in states.items() if s.vec_hash != s.content_hash and i not in removals]
     vec_meta = [i for i, s in states.items()
@@ -381,29 +402,38 @@ def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: boo
     """`quick` (the search path) skips the counts and problem list nobody reads there.
     `text_only` (a process without the service, before its BM25 answer): the catalog and the
     word index only, Chroma not opened and nothing embedded; the state is then TEXT_ONLY, not
-    clean, so the next full sync reconciles again and embeds what this one left. Its
-    reconcile reads every doc's state (~2 s at 100k docs): past `max_docs` docs it is not
+    clean, so the next full sync embeds what this one left. A few changed files are merged
+    alone (`sync_partial`); a whole reconcile (~2 s at 100k docs) past `max_docs` docs is not
     done (`report.deferred`), the state left dirty for a full sync."""
     report = SyncReport()
     began = time.perf_counter()
     changed = scan_files(index, report, force=force, progress=progress)
     report.phase_seconds["reading"] = round(time.perf_counter() - began, 2)
-    if text_only:
-        if changed and max_docs is not None and index.catalog.count_docs() > max_docs:
+    state = index.catalog.get_meta("state")
+    # the docs table was in line with the file table before this sync's changes (clean: both
+    # indexes too; text: the word index): only the changed files' docs are merged again
+    plan = partial_plan(index) if changed and state in ("clean", TEXT_ONLY) else None
+    if text_only:  # nothing changed and a dirty state: the next full sync's, not a prompt's
+        if not changed:
+            pass
+        elif plan is None and max_docs is not None and index.catalog.count_docs() > max_docs:
             index.set_clean(False)  # the file table has the change: a full sync reconciles
             report.deferred = True
-        elif changed:  # else a dirty state is the next full sync's: no reconcile per prompt
+        else:
             index.set_clean(False)
-            reconcile_docs(index, report)
-            apply_indexes(index, report, progress, vectors=False)
+            reconcile_changed(index, report, plan)
+            apply_indexes(index, report, progress, vectors=False,
+                          only=None if plan is None else plan[0])
             if not report.warnings:
                 index.catalog.set_meta("state", TEXT_ONLY)
         report.seconds = time.perf_counter() - began
         return report
     if changed or force or not index.is_clean():
         index.set_clean(False)
-        reconcile_docs(index, report)
-        apply_indexes(index, report, progress, max_embed=max_embed)
+        if changed or force or state != TEXT_ONLY:  # (text: only vectors lag)
+            reconcile_changed(index, report, plan)
+        apply_indexes(index, report, progress, max_embed=max_embed,
+                      only=None if plan is None or state != "clean" else plan[0])
         index.set_clean(not report.warnings)
     elif not quick:
         report.problems = index.catalog.problems()

@@ -11,6 +11,9 @@ ONNX model); asserted on what is answered and on the index's state, never on tim
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -117,17 +120,47 @@ def test_a_sync_under_way_elsewhere_is_not_waited_for(indexed):
     assert "ORCHID-7" in context, log
 
 
+# a whole hook process as at a store of 100k docs: neither the cold full recall nor the
+# whole reconcile of the word index ever fits the time left
+_AS_100K = ("import runpy, sys; from lorestack.app import cold_recall; "
+            "cold_recall.COLD_FULL_MS = cold_recall.BM25_RESERVE_MS = 1e12; "
+            "cold_recall.ALWAYS_DOCS = 0; sys.argv[0] = 'lorestack'; "
+            "runpy.run_module('lorestack.cli', run_name='__main__')")
+
+
+def test_one_changed_file_reaches_the_first_prompt_at_a_store_too_large_to_reconcile(indexed):
+    """One remembered fact is merged alone (its file's docs, not the store's): no longer left
+    to a detached sync for the next prompt where the whole reconcile would not fit."""
+    done = run_cli("remember", FACT, "--type", "fact", cwd=indexed, env=_env("600000"))
+    assert done.returncode == 0, done.stderr
+    log = indexed / ".memory" / ".index" / "hooks.log"
+    before = log.stat().st_size if log.exists() else 0
+    payload = json.dumps({"session_id": "cold", "cwd": str(indexed), "hook_event_name":
+                          "UserPromptSubmit", "prompt": "which read replica do the reports use?"})
+    done = subprocess.run([sys.executable, "-c", _AS_100K, "hook", "prompt", "--client",
+                           "claude-code"], input=payload, capture_output=True, text=True,
+                          cwd=indexed, env={**os.environ, **_env("600000")}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    said = log.read_bytes()[before:].decode() if log.exists() else ""
+    assert "ORCHID-7" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"], said
+    assert "answered with BM25 recall at once" in said and "synced behind" not in said
+    assert _state(indexed)[0] == "text"
+
+
 def test_a_change_too_costly_for_the_time_left_is_synced_behind(indexed, monkeypatch):
-    """The text-only reconcile reads every doc's state (~2 s at 100k docs): with too little
-    time left beside the BM25 answer it is not done in the prompt; the index is left dirty and
-    a detached sync takes the change in, for the next prompt."""
+    """The whole text-only reconcile reads every doc's state (~1 s at 100k docs): when the
+    changed files are too many to merge alone and too little time is left beside the BM25
+    answer, it is not done in the prompt; the index is left dirty and a detached sync takes
+    the change in, for the next prompt."""
     from lorestack.app import cold_recall
     from lorestack.memory_layers.memory import Memory
     from lorestack.memory_layers.operations import remember
+    from lorestack.retrieval import sync_partial
 
     mem = Memory.open(indexed, **{"embedding.model_dir": str(model_dir())})
     remember(mem, FACT, "fact")
     monkeypatch.setattr(cold_recall, "ALWAYS_DOCS", 0)  # as a 100k store
+    monkeypatch.setattr(sync_partial, "MAX_FILES", 0)  # as a `git pull` of many files
     said = cold_recall.catch_up_text(mem, 0.5) or ""
     assert "synced behind" in said
     assert _state(indexed)[0] == "dirty"

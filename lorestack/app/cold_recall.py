@@ -40,7 +40,7 @@ def too_late(mem, remaining_s: float) -> str | None:
             "recall at once")
 
 
-RECONCILE_MS_PER_1K_DOCS = 25.0  # the text-only sync's reconcile: 2.2 s at 100k docs, load 5
+RECONCILE_MS_PER_1K_DOCS = 25.0  # the whole text-only reconcile: 2.2 s at 100k docs, load 5
 BM25_RESERVE_MS = 1000.0  # kept for the BM25 answer after it (0.1-1.5 s whole at 1k-100k)
 ALWAYS_DOCS = 2000  # up to here the reconcile is ~50 ms: always done
 
@@ -53,11 +53,13 @@ def catch_up_text(mem, remaining_s: float) -> str | None:
     edit, a `git pull`) reached no watcher, and hooks search without syncing: a cold prompt
     never had it, until some command synced the index. Text only: Chroma is not opened and
     nothing is embedded (the model is not loaded for it); the next full sync embeds what it
-    left. With nothing changed it is the sync's stat sweep (40-150 ms at 100k docs); it never
-    waits for the sync lock (a sync under way is another process's, which covers it). A
-    change is taken in when its reconcile (every doc's state read) fits in `remaining_s`
-    beside the BM25 answer; else it is left to a detached sync, for the next prompt. A
-    never-built index is left to the loader (catalog titles, rebuilt behind)."""
+    left. With nothing changed it is the sync's stat sweep (20-40 ms at 100k docs); it never
+    waits for the sync lock (a sync under way is another process's, which covers it). A few
+    changed files are merged alone (`retrieval/sync_partial`: 75-100 ms at 100k docs); a
+    change that needs the whole reconcile (every doc's state read: ~1 s at 100k) is taken in
+    when that fits in `remaining_s` beside the BM25 answer, else left to a detached sync, for
+    the next prompt. A never-built index is left to the loader (catalog titles, rebuilt
+    behind)."""
     from lorestack.memory_layers.fsutil import locked
     from lorestack.retrieval.pool import borrow_index
     from lorestack.retrieval.recall import index_is_warm
