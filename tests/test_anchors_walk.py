@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
 from tests import test_anchors
 from tests.test_anchors import _pre_tool, _remember, git, run
 
@@ -52,6 +55,35 @@ def test_anchors_written_before_they_were_kept_relative_are_read_as_repository_p
     # accepting writes it as it reads
     run("anchors", "accept", old_abs["id"])
     assert "- src/mod04.py\n" in _item_file(code_repo, old_abs["id"]).read_text()
+
+
+def test_doctor_names_anchors_kept_in_the_old_form_and_repair_rewrites_them(code_repo):
+    """Old absolute anchors were read right but never rewritten: `doctor` names them, and
+    `doctor --repair` writes them as repository paths, saying what it rewrote. The pinned
+    fingerprints are kept under the new names (nothing is accepted: a change stays stale)."""
+    item = _remember("Module 4 logs every retry", "--type", "fact", "--about", "src/mod04.py",
+                     "--about", "src/mod05.py:handler_5")
+    path = _item_file(code_repo, item["id"])
+    absolute = str(code_repo / "src" / "mod04.py")
+    path.write_text(path.read_text().replace("src/mod04.py", absolute)
+                    .replace("src/mod05.py", "src//mod05.py"))
+    before = path.read_bytes()
+    told = CliRunner().invoke(cli, ["doctor"]).output
+    line = next(x for x in told.splitlines() if item["id"] in x and "anchor" in x)
+    assert "doctor --repair" in line and absolute in line, told
+    assert path.read_bytes() == before  # only named
+    (code_repo / "src" / "mod05.py").write_text("def handler_5(event):\n    return -5\n")
+    repaired = CliRunner().invoke(cli, ["doctor", "--repair"]).output
+    line = next(x for x in repaired.splitlines() if item["id"] in x and "anchor" in x)
+    assert f"{absolute} -> src/mod04.py" in line and "src//mod05.py:handler_5 -> src/mod05.py:handler_5" in line
+    text = path.read_text()
+    assert absolute not in text and "src//" not in text
+    assert "- src/mod04.py\n" in text and "- src/mod05.py:handler_5\n" in text
+    states = {a["anchor"]: a["state"] for a in next(
+        r for r in json.loads(run("anchors", "--json").stdout) if r["id"] == item["id"])["anchors"]}
+    assert states == {"src/mod04.py": "ok", "src/mod05.py:handler_5": "changed"}
+    again = CliRunner().invoke(cli, ["doctor", "--repair"]).output
+    assert not [x for x in again.splitlines() if item["id"] in x and "anchor" in x], again
 
 
 def test_a_symbol_is_followed_to_its_new_file_after_history_is_rewritten(code_repo):
