@@ -119,11 +119,16 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
 
 def _follow_rename(index: AnchorIndex, spec: str, commit: str, then: str = "") -> str:
     """`spec` with its file's new name when git saw it renamed since `commit` (or, that commit
-    gone from the history, a tracked file holds the pinned content `then`), else as is."""
+    gone from the history, a tracked file holds the pinned content `then`), or with the file
+    its symbol moved to, else as is."""
     anchor = parse(spec)
-    if anchor.is_glob or index.fingerprint(anchor) is not None:
+    now = None if anchor.is_glob else index.fingerprint(anchor)
+    if anchor.is_glob or now:
         return spec
-    moved = index._renamed(anchor.path, commit, then, anchor.symbol)
+    if now == "":  # the file is there, the symbol is not: it may have moved to another file
+        moved = index.symbol_moved(anchor, then)
+    else:
+        moved = index._renamed(anchor.path, commit, then, anchor.symbol)
     return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 

@@ -119,6 +119,29 @@ def test_a_symbol_is_followed_to_its_new_file_after_history_is_rewritten(code_re
     assert rows[item["id"]] == {"anchor": "lib/retry9.py:handler_9", "state": "ok", "detail": ""}
 
 
+def test_a_symbol_moved_out_of_a_file_that_stays_is_followed(code_repo, long_hook_deadlines):
+    """`src/mod07.py:handler_7` whose function was cut into a new file (not yet added to git)
+    while src/mod07.py stays read "symbol gone"; it says where the code went, and `anchors
+    accept` pins the item there."""
+    item = _remember("handler 7 retries itself", "--type", "caveat",
+                     "--about", "src/mod07.py:handler_7")
+    (code_repo / "src" / "mod07.py").write_text("def other_7(event):\n    return 0\n")
+    (code_repo / "src" / "retry.py").write_text("import os\n\n\ndef handler_7(event):\n"
+                                                 "    return 7\n")
+
+    def state():
+        rows = json.loads(run("anchors", "--json").stdout)
+        return next(r for r in rows if r["id"] == item["id"])["anchors"][0]
+
+    moved = {"anchor": "src/mod07.py:handler_7", "state": "moved",
+             "detail": "handler_7 moved to src/retry.py"}
+    assert state() == moved
+    assert state() == moved  # the second look is answered from anchors.json
+    assert "handler_7 moved to src/retry.py" in _pre_tool(code_repo, "s-moved", "src/mod07.py")
+    assert f"{item['id']} to src/retry.py:handler_7" in run("anchors", "accept", item["id"]).stdout
+    assert state() == {"anchor": "src/retry.py:handler_7", "state": "ok", "detail": ""}
+
+
 def test_about_with_an_empty_file_or_symbol_says_what_is_missing(code_repo):
     """`--about :handler_3` and `--about src/mod03.py:` said "…: no such file"."""
     nofile = run("remember", "x is y", "--about", ":handler_3", code=1)
