@@ -32,3 +32,25 @@ def test_superseding_an_item_already_superseded_names_the_one_that_holds_now(rep
     assert forgot.exit_code == 1 and f"{c} holds now" in forgot.stderr, forgot.output
     listed = json.loads(_run("list", "--json").stdout)
     assert [i["id"] for i in listed if i["title"].startswith("Staging")] == [c]
+
+
+def test_a_hand_edit_that_breaks_the_frontmatter_is_named_by_line_and_by_id(repo):
+    """An unclosed `[` typed into an item's frontmatter: every command said "malformed
+    frontmatter: while parsing a flow sequence" (no line, not what is wrong), and `show ID`
+    said there is no such id, though the file holding it is right there."""
+    item = _id(_run("remember", "Staging runs on port 9000", "--type", "fact", "--json"))
+    path = next((repo / ".memory").rglob("staging-runs-on-port-9000.md"))
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if line.startswith("importance:"))
+    lines[at] = "importance: [0.5\n"
+    path.write_text("".join(lines))
+    listed = _run("list")
+    assert f"line {at + 2}: " in listed.stderr, listed.stderr
+    assert "expected ',' or ']'" in listed.stderr  # LibYAML adds "did not find"
+    assert f"flow sequence on line {at + 1}" in listed.stderr
+    shown = _run("show", item)
+    assert shown.exit_code == 1 and shown.stderr.count("\n") == 1, shown.output
+    assert str(path) in shown.stderr and "cannot be read" in shown.stderr
+    assert f"line {at + 2}" in shown.stderr
+    forgot = _run("forget", item, "--reason", "x")
+    assert forgot.exit_code == 1 and str(path) in forgot.stderr, forgot.output
