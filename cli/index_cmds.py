@@ -135,7 +135,8 @@ def reindex(ctx, as_json):
 def doctor(ctx, repair, as_json):
     """Check the index against the files (drift, missing or corrupt indexes, bad files, a
     secret typed into a memory file: its file and line) and the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
-    hooks a client will not run, e.g. untrusted Codex hooks or a command that moved).
+    hooks a client will not run, e.g. untrusted Codex hooks or a command that moved). Items
+    whose anchors are kept in an old form (an absolute path) are named; --repair rewrites them.
 
     Exits 1 when something is wrong (and was not repaired).
     """
@@ -150,10 +151,13 @@ def doctor(ctx, repair, as_json):
         index.close()
     hooks = check_hooks(mem.primary.index_dir / "hooks.log",
                         mem.project.repo_dir if mem.project else None)
+    from lorestack.memory_layers.anchor_edits import old_form_anchors
     from lorestack.memory_layers.anchors import stale_items, stale_note
     from lorestack.memory_layers.sealed_names import seal, seal_path
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
+    # anchors stored before they were kept as repository paths: named, rewritten by --repair
+    old_form = old_form_anchors(mem, rewrite=repair) if mem.project else []
     stale = stale_items(mem) if mem.project else []
     threshold = mem.settings.guard.entropy_threshold  # names sealed as `list` seals them
     from lorestack.core.config_keys import unknown_keys
@@ -167,7 +171,11 @@ def doctor(ctx, repair, as_json):
                    "stale": [{"id": seal(item.id, threshold), "anchors": [
                        {**dataclasses.asdict(s), "anchor": seal_path(s.anchor, threshold)}
                        for s in states]}
-                             for item, states in stale], "config": config})
+                             for item, states in stale], "config": config,
+                   "old_form_anchors": [{"id": seal(one.item_id, threshold), "rewritten":
+                                         one.rewritten, "renames": [
+                       {"from": seal_path(a, threshold), "to": seal_path(b, threshold)}
+                       for a, b in one.renames]} for one in old_form]})
     else:
         rows = [[h.name, h.status, str(h.docs), str(len(h.missing)), str(len(h.extra))]
                 for h in (report.lexical, report.vector)]
@@ -189,6 +197,14 @@ def doctor(ctx, repair, as_json):
             click.echo(f"note: hooks: {note}")
         for line in config:
             click.echo(f"config: {line}")
+        for one in old_form:
+            said = ", ".join(f"{seal_path(a, threshold)} -> {seal_path(b, threshold)}"
+                             for a, b in one.renames)
+            click.echo(f"action: rewrote the anchors of {seal(one.item_id, threshold)} as "
+                       f"repository paths: {said}" if one.rewritten else
+                       f"note: {seal(one.item_id, threshold)} keeps anchors in the old form, "
+                       f"read as repository paths ({said}); `lorestack doctor --repair` "
+                       "rewrites them")
         for item, states in stale:  # memory to look at, not a fault of the index
             # an id or anchor typed around a key: sealed, as `list` and `anchors` show them
             line = f"{item.title[:60]} — {stale_note(states)}"

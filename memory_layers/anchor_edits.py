@@ -5,6 +5,7 @@ it is now and following a rename, or say which code it is about)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from lorestack.memory_layers.anchor_paths import about_form_error, defined_in, repo_path
@@ -118,11 +119,16 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
 
 def _follow_rename(index: AnchorIndex, spec: str, commit: str, then: str = "") -> str:
     """`spec` with its file's new name when git saw it renamed since `commit` (or, that commit
-    gone from the history, a tracked file holds the pinned content `then`), else as is."""
+    gone from the history, a tracked file holds the pinned content `then`), or with the file
+    its symbol moved to, else as is."""
     anchor = parse(spec)
-    if anchor.is_glob or index.fingerprint(anchor) is not None:
+    now = None if anchor.is_glob else index.fingerprint(anchor)
+    if anchor.is_glob or now:
         return spec
-    moved = index._renamed(anchor.path, commit, then, anchor.symbol)
+    if now == "":  # the file is there, the symbol is not: it may have moved to another file
+        moved = index.symbol_moved(anchor, then)
+    else:
+        moved = index._renamed(anchor.path, commit, then, anchor.symbol)
     return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 
@@ -140,3 +146,41 @@ def _refuse_gone(index: AnchorIndex, item_id: str, specs: list[str]) -> None:
             f"{item_id}: {what}, so there is no code to pin it to; nothing was changed. Say where "
             f"that code went (`lorestack anchors set {item_id} --about PATH[:SYMBOL]`) or, if "
             f"the item is no longer about code, `lorestack anchors set {item_id} --clear`")
+
+
+@dataclass
+class OldFormAnchors:
+    """An item whose file keeps anchors as written before they were stored as repository
+    paths (`/repo/src/a.py`, `src//a.py`): read right everywhere, but not what the file says."""
+
+    item_id: str
+    renames: list[tuple[str, str]]  # (as the file has it, as a repository path)
+    rewritten: bool = False
+
+
+def old_form_anchors(mem, rewrite: bool = False) -> list[OldFormAnchors]:
+    """The project items with anchors in the old form; with `rewrite`, each is written with
+    repository paths (its anchors and the names its fingerprints are pinned under). The
+    fingerprints and commit are kept, so nothing is accepted: changed code stays stale."""
+    index = index_for(mem)
+    if index is None:
+        return []
+    store = mem.require_project().store
+    found = []
+    for loaded in store.load_all().items:
+        item = loaded.item
+        renames = [(spec, str(index.anchor(spec))) for spec in item.anchors]
+        renames = [(old, new) for old, new in renames if old != new]
+        if not renames:
+            continue
+        one = OldFormAnchors(item.id, renames)
+        found.append(one)
+        if rewrite:
+            new = item.model_copy(deep=True)
+            new.body = item.body
+            new.anchors = list(dict.fromkeys(str(index.anchor(s)) for s in item.anchors))
+            pinned = dict((item.model_extra or {}).get("anchored") or {})
+            new.anchored = {str(index.anchor(k)): v for k, v in pinned.items()}
+            store.replace(loaded.path, new, loaded.checksum)  # a form, not a change: same date
+            one.rewritten = True
+    return found

@@ -46,10 +46,11 @@ def glob_print(pairs: dict[str, str | None]) -> str | None:
 
 def moved_symbol(repo: Path, symbol: str, then: str, path: str, lines_of,
                  defines: str) -> str | None:
-    """The tracked file (not `path`) defining `symbol` with the pinned content `then`. One
+    """The file (not `path`, not ignored) defining `symbol` with the pinned content `then`. One
     `git grep` for the word; only files where a line holding it defines it (`defines`, a
     pattern with `{name}`) are read, those with `path`'s name first."""
-    out = git_try(repo, "grep", "-z", "-w", "-F", "-e", symbol, "--", timeout=5)
+    # untracked files too: code cut into a new file is often not added yet
+    out = git_try(repo, "grep", "--untracked", "-z", "-w", "-F", "-e", symbol, "--", timeout=5)
     define = re.compile(defines.format(name=re.escape(symbol)))
     files: dict[str, None] = {}
     for line in out.split("\n"):

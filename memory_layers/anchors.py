@@ -72,8 +72,9 @@ class Anchor:
 @dataclass
 class AnchorState:
     anchor: str
-    state: str  # "ok" | "changed" | "deleted" | "symbol gone" | "renamed" | "unpinned"
-    detail: str = ""  # "+3 -1 lines", "renamed to src/x.ts"
+    # "ok" | "changed" | "deleted" | "symbol gone" | "renamed" | "moved" (a symbol) | "unpinned"
+    state: str
+    detail: str = ""  # "+3 -1 lines", "renamed to src/x.ts", "getUser moved to src/x.ts"
 
 
 def parse(spec: str) -> Anchor:
@@ -219,16 +220,23 @@ class AnchorIndex:
                     return parts[2]
             if out or git_try(self.repo, "cat-file", "-t", commit, timeout=5) == "commit":
                 return None
-        if symbol and then.startswith("sym:"):
-            return remembered_move(self, f"{path}:{symbol}", then, lambda: moved_symbol(
-                self.repo, symbol, then, path, symbol_lines, _DEFINES),
-                lambda name: self.fingerprint(Anchor(name, symbol)) == then)
+        if symbol:
+            return self.symbol_moved(Anchor(path, symbol), then)
         if then and not then.startswith(("sym:", "glob:")):  # a whole file's blob id
             for line in git_try(self.repo, "ls-files", "-s", timeout=10).splitlines():
                 meta, _, name = line.partition("\t")
                 if meta.split()[1:2] == [then] and name != path:
                     return name
         return None
+
+    def symbol_moved(self, anchor: Anchor, then: str) -> str | None:
+        """The file (not the anchor's own) now defining the symbol with its pinned lines
+        (`then`); one `git grep`, its answer kept in anchors.json (remembered_move)."""
+        if not then.startswith("sym:"):
+            return None
+        return remembered_move(self, str(anchor), then, lambda: moved_symbol(
+            self.repo, anchor.symbol, then, anchor.path, symbol_lines, _DEFINES),
+            lambda name: self.fingerprint(Anchor(name, anchor.symbol)) == then)
 
     def check(self, anchors: list[str], anchored: dict, commit: str = "") -> list[AnchorState]:
         """The state of each anchor against what the item recorded."""
@@ -248,6 +256,8 @@ class AnchorIndex:
                 else:
                     out.append(AnchorState(key, "deleted", "no file matches" if anchor.is_glob
                                            else "the file is gone"))
+            elif now == "" and (moved := self.symbol_moved(anchor, then)):
+                out.append(AnchorState(key, "moved", f"{anchor.symbol} moved to {moved}"))
             elif now == "":
                 out.append(AnchorState(key, "symbol gone", f"{anchor.symbol} is no longer "
                                        f"defined in {anchor.path}"))

@@ -34,6 +34,17 @@ def split_frontmatter(text: str) -> tuple[dict | None, str]:
     raise ValueError("frontmatter has no closing '---' line")
 
 
+def _yaml_problem(exc: Exception) -> str:
+    """`, line 5: expected ',' or ']', but got ':' (while parsing a flow sequence on line 4)`:
+    what is wrong and where, in the file's line numbers (the frontmatter starts on line 2)."""
+    problem, mark = getattr(exc, "problem", None), getattr(exc, "problem_mark", None)
+    if not problem or mark is None:
+        return ": " + str(exc).splitlines()[0]
+    context, opened = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    after = f" ({context} on line {opened.line + 2})" if context and opened is not None else ""
+    return f", line {mark.line + 2}: {problem}{after}"
+
+
 def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
                default_scope: str = "project") -> MemoryItem:
     """Parse one item file. Raises InvalidItem naming the file and the problem."""
@@ -46,8 +57,7 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     try:
         data, body = split_frontmatter(text)
     except (ValueError, yaml.YAMLError) as exc:
-        msg = str(exc).splitlines()[0]
-        raise InvalidItem(path, f"malformed frontmatter: {msg}") from exc
+        raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc)}") from exc
     if data is None:
         data = {}
     schema = data.get("schema", SCHEMA_VERSION)

@@ -169,7 +169,8 @@ class Memory:
                 continue
         from lorestack.memory_layers.sealed_names import is_sealed, seal, seals
 
-        ids = [li.item.id for li in self.load_items(include_archived=True).items]
+        loaded = self.load_items(include_archived=True)
+        ids = [li.item.id for li in loaded.items]
         threshold = self.settings.guard.entropy_threshold
         if is_sealed(item_id):  # an id holding a key, as every command and derived file shows it
             # by its hash: a seal printed under another guard.entropy_threshold still resolves
@@ -179,6 +180,13 @@ class Memory:
                 item_id, ids, threshold)
         if full is not None and full != item_id:
             return self.get(full)
+        broken = _unreadable_holding(loaded.problems, item_id)
+        if broken is not None:  # a hand edit broke the file: say so, not "no such id"
+            from lorestack.memory_layers.sealed_names import seal_path
+
+            raise ItemNotFound(f"'{seal(item_id, threshold)}' is in "
+                               f"{seal_path(str(broken.path), threshold)}, which cannot be read "
+                               f"({broken.problem}); mend the file and try again")
         # the id as typed may be a raw key (an id named after one): told sealed, as `list` shows it
         raise ItemNotFound(f"no memory item or event with id '{seal(item_id, threshold)}'; "
                            "`lorestack list` shows ids")
@@ -229,3 +237,19 @@ def _memory_above(paths: MemoryPaths) -> Path | None:
         return find_project_root(start=paths.repo_dir.parent, explicit="")
     except MemoryRootNotFound:
         return None
+
+
+def _unreadable_holding(problems: list, item_id: str):
+    """The unreadable item file (InvalidItem) whose `id:` line names `item_id`, if any."""
+    import re
+
+    line = re.compile(rf"^id:\s*['\"]?{re.escape(item_id)}['\"]?\s*$", re.M)
+    for problem in problems:
+        try:
+            with open(problem.path, "rb") as fh:  # the frontmatter is at the top
+                text = fh.read(65536).decode("utf-8", errors="replace")
+        except (OSError, TypeError, AttributeError):
+            continue
+        if line.search(text.split("\n---", 1)[0]):
+            return problem
+    return None

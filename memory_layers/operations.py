@@ -197,7 +197,7 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
             return _reinforce(mem, duplicate, item)
     old = mem.get(supersedes) if supersedes else None
     if old is not None:  # refused before the new item is written, never half done
-        _archivable(mem, old)
+        _archivable(mem, old, "supersede")
     if old is not None:  # an id holding a key (typed by hand) is linked sealed: Memory.get finds it
         from lorestack.memory_layers.sealed_names import seal
 
@@ -215,13 +215,34 @@ def _archive(mem: Memory, loaded, *, reason: str, superseded_by: str | None = No
                                                     superseded_by=superseded_by)
 
 
-def _archivable(mem: Memory, loaded) -> None:
+def _holds_now(mem: Memory, item) -> str | None:
+    """The active item at the end of `item`'s superseded-by chain, if there is one."""
+    seen = {item.id}
+    while item.superseded_by and item.superseded_by not in seen and len(seen) < 50:
+        seen.add(item.superseded_by)
+        try:
+            item = mem.get(item.superseded_by).item
+        except LorestackError:
+            return None
+        if item.status == "active":
+            return item.id
+    return None
+
+
+def _archivable(mem: Memory, loaded, doing: str = "forget") -> None:
     """Refuse what forget or supersede must not move: an archived item, the identity card or
     profile (archived, it would leave the session without one and restore to facts/)."""
     if loaded.item.status == "archived":
-        raise LorestackError(f"'{_shown(mem, loaded.item.id)}' is already archived "
+        shown = _shown(mem, loaded.item.id)
+        now = _holds_now(mem, loaded.item)
+        if now is not None:  # superseded: the user means the item that replaced it
+            raise LorestackError(
+                f"'{shown}' was superseded by {_shown(mem, str(loaded.item.superseded_by))}"
+                f"{'' if now == loaded.item.superseded_by else ' (itself superseded since)'}; "
+                f"{_shown(mem, now)} holds now (`lorestack {doing} {_shown(mem, now)} …`)")
+        raise LorestackError(f"'{shown}' is already archived "
                              f"({_shown(mem, str(loaded.path), path=True)}); `lorestack restore "
-                             f"{_shown(mem, loaded.item.id)}` brings it back")
+                             f"{shown}` brings it back")
     if loaded.path.name in ("project.md", "profile.md") and loaded.path.parent == mem.store_for(
             loaded.item.scope).paths.root:
         raise LorestackError(f"{loaded.path.name} is the identity card/profile; edit it instead "

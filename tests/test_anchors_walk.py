@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
 from tests import test_anchors
 from tests.test_anchors import _pre_tool, _remember, git, run
 
@@ -54,6 +57,35 @@ def test_anchors_written_before_they_were_kept_relative_are_read_as_repository_p
     assert "- src/mod04.py\n" in _item_file(code_repo, old_abs["id"]).read_text()
 
 
+def test_doctor_names_anchors_kept_in_the_old_form_and_repair_rewrites_them(code_repo):
+    """Old absolute anchors were read right but never rewritten: `doctor` names them, and
+    `doctor --repair` writes them as repository paths, saying what it rewrote. The pinned
+    fingerprints are kept under the new names (nothing is accepted: a change stays stale)."""
+    item = _remember("Module 4 logs every retry", "--type", "fact", "--about", "src/mod04.py",
+                     "--about", "src/mod05.py:handler_5")
+    path = _item_file(code_repo, item["id"])
+    absolute = str(code_repo / "src" / "mod04.py")
+    path.write_text(path.read_text().replace("src/mod04.py", absolute)
+                    .replace("src/mod05.py", "src//mod05.py"))
+    before = path.read_bytes()
+    told = CliRunner().invoke(cli, ["doctor"]).output
+    line = next(x for x in told.splitlines() if item["id"] in x and "anchor" in x)
+    assert "doctor --repair" in line and absolute in line, told
+    assert path.read_bytes() == before  # only named
+    (code_repo / "src" / "mod05.py").write_text("def handler_5(event):\n    return -5\n")
+    repaired = CliRunner().invoke(cli, ["doctor", "--repair"]).output
+    line = next(x for x in repaired.splitlines() if item["id"] in x and "anchor" in x)
+    assert f"{absolute} -> src/mod04.py" in line and "src//mod05.py:handler_5 -> src/mod05.py:handler_5" in line
+    text = path.read_text()
+    assert absolute not in text and "src//" not in text
+    assert "- src/mod04.py\n" in text and "- src/mod05.py:handler_5\n" in text
+    states = {a["anchor"]: a["state"] for a in next(
+        r for r in json.loads(run("anchors", "--json").stdout) if r["id"] == item["id"])["anchors"]}
+    assert states == {"src/mod04.py": "ok", "src/mod05.py:handler_5": "changed"}
+    again = CliRunner().invoke(cli, ["doctor", "--repair"]).output
+    assert not [x for x in again.splitlines() if item["id"] in x and "anchor" in x], again
+
+
 def test_a_symbol_is_followed_to_its_new_file_after_history_is_rewritten(code_repo):
     """Once the pinned commit left the history, a symbol anchor whose file moved read "gone"
     (the whole-file case was found by its blob id); the file holding the symbol as pinned is
@@ -85,6 +117,29 @@ def test_a_symbol_is_followed_to_its_new_file_after_history_is_rewritten(code_re
     run("anchors", "accept", item["id"])
     rows = {row["id"]: row["anchors"][0] for row in json.loads(run("anchors", "--json").stdout)}
     assert rows[item["id"]] == {"anchor": "lib/retry9.py:handler_9", "state": "ok", "detail": ""}
+
+
+def test_a_symbol_moved_out_of_a_file_that_stays_is_followed(code_repo, long_hook_deadlines):
+    """`src/mod07.py:handler_7` whose function was cut into a new file (not yet added to git)
+    while src/mod07.py stays read "symbol gone"; it says where the code went, and `anchors
+    accept` pins the item there."""
+    item = _remember("handler 7 retries itself", "--type", "caveat",
+                     "--about", "src/mod07.py:handler_7")
+    (code_repo / "src" / "mod07.py").write_text("def other_7(event):\n    return 0\n")
+    (code_repo / "src" / "retry.py").write_text("import os\n\n\ndef handler_7(event):\n"
+                                                 "    return 7\n")
+
+    def state():
+        rows = json.loads(run("anchors", "--json").stdout)
+        return next(r for r in rows if r["id"] == item["id"])["anchors"][0]
+
+    moved = {"anchor": "src/mod07.py:handler_7", "state": "moved",
+             "detail": "handler_7 moved to src/retry.py"}
+    assert state() == moved
+    assert state() == moved  # the second look is answered from anchors.json
+    assert "handler_7 moved to src/retry.py" in _pre_tool(code_repo, "s-moved", "src/mod07.py")
+    assert f"{item['id']} to src/retry.py:handler_7" in run("anchors", "accept", item["id"]).stdout
+    assert state() == {"anchor": "src/retry.py:handler_7", "state": "ok", "detail": ""}
 
 
 def test_about_with_an_empty_file_or_symbol_says_what_is_missing(code_repo):

@@ -1,0 +1,56 @@
+"""What the walk of session 20 found on a fresh project (everyday use, bad inputs)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
+
+
+def _run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def _id(result) -> str:
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["item"]["id"]
+
+
+def test_superseding_an_item_already_superseded_names_the_one_that_holds_now(repo):
+    """`supersede A …` after A was superseded by B, and B by C, said only "A is already
+    archived; `lorestack restore A` brings it back": the user wanted C, not A back."""
+    a = _id(_run("remember", "Staging runs on port 8080", "--type", "fact", "--json"))
+    b = _id(_run("supersede", a, "Staging runs on port 8081", "--json"))
+    c = _id(_run("supersede", b, "Staging runs on port 9000", "--json"))
+    again = _run("supersede", a, "Staging runs on port 9001")
+    assert again.exit_code == 1 and again.stderr.count("\n") == 1, again.output
+    assert f"superseded by {b}" in again.stderr and f"{c} holds now" in again.stderr
+    assert f"lorestack supersede {c}" in again.stderr
+    forgot = _run("forget", b, "--reason", "gone")
+    assert forgot.exit_code == 1 and f"{c} holds now" in forgot.stderr, forgot.output
+    listed = json.loads(_run("list", "--json").stdout)
+    assert [i["id"] for i in listed if i["title"].startswith("Staging")] == [c]
+
+
+def test_a_hand_edit_that_breaks_the_frontmatter_is_named_by_line_and_by_id(repo):
+    """An unclosed `[` typed into an item's frontmatter: every command said "malformed
+    frontmatter: while parsing a flow sequence" (no line, not what is wrong), and `show ID`
+    said there is no such id, though the file holding it is right there."""
+    item = _id(_run("remember", "Staging runs on port 9000", "--type", "fact", "--json"))
+    path = next((repo / ".memory").rglob("staging-runs-on-port-9000.md"))
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if line.startswith("importance:"))
+    lines[at] = "importance: [0.5\n"
+    path.write_text("".join(lines))
+    listed = _run("list")
+    assert f"line {at + 2}: " in listed.stderr, listed.stderr
+    assert "expected ',' or ']'" in listed.stderr  # LibYAML adds "did not find"
+    assert f"flow sequence on line {at + 1}" in listed.stderr
+    shown = _run("show", item)
+    assert shown.exit_code == 1 and shown.stderr.count("\n") == 1, shown.output
+    assert str(path) in shown.stderr and "cannot be read" in shown.stderr
+    assert f"line {at + 2}" in shown.stderr
+    forgot = _run("forget", item, "--reason", "x")
+    assert forgot.exit_code == 1 and str(path) in forgot.stderr, forgot.output
