@@ -58,6 +58,8 @@ def _thing(words: list[str]) -> list[str]:
         while len(words) > 1 and words[0] in _PARTICLES:
             words = words[1:]
     words = [w for w in words if w not in ("a", "an", "the", "directly")]
+    if len(words) > 1 and words[0] in _WAY_PREPS:  # "rather than with requests directly"
+        words = words[1:]
     if len(words) > 1 and words[0].endswith("ing"):  # "the shell-spawning exec": a quality
         words = words[1:]
     if len(words) > 2 and words[0] in _QUALIFIER:
@@ -113,6 +115,9 @@ def rule_out(r, old: str, said: str, add, way: str = "") -> None:
     """Y of "use X instead of Y" / "prefer X over Y" (or any contrast above): forbidden, with
     the word of it the sentence spells as code ("the Redis KEYS command": `keys`;
     code_heads.py). `r` is sentences.py's reading, `add` its way of adding a term."""
+    if _qualities(old, way):  # "Choose clarity over cleverness": no word a change shows
+        r.draft.steps.append(f"{said} {old}': a quality, not a term")
+        return
     if old and not set(old.split()) <= _AGE:  # "The old API is deprecated": names no thing
         r.forbidden.append(old)
         # "git push --force": a flag is a whole word, never the start of --force-with-lease
@@ -129,3 +134,14 @@ def rule_out(r, old: str, said: str, add, way: str = "") -> None:
             add(r.draft.keywords, form)
         if said:
             r.draft.steps.append(f"{said} {old}': forbids '{old}'")
+
+
+_QUALITY = re.compile(r"[a-z-]+(?:ness|ity|ities|ism|isms|ance|ence|ations?)")
+
+
+def _qualities(old: str, way: str) -> bool:
+    """Two abstract nouns ("clarity over cleverness", "readability over micro-optimisations"):
+    a preference between qualities, which only a reader can judge."""
+    return bool(old and way) and all(
+        len(t.split()) == 1 and _QUALITY.fullmatch(t) for t in (old, way)
+    )

@@ -50,3 +50,33 @@ def passive_subject(words: list[str]) -> list[str] | None:
             subject = [x for x in words[: i - (1 if negated_allowed else 0)] if x not in _BE]
             return subject or None
     return None
+
+
+# "by hand", "manually": how a thing is done, never a thing a rule forbids (twentieth session:
+# "Update poetry.lock with poetry lock, not by hand" forbade the word 'hand')
+_MANNER = (("by", "hand"), ("manually",))
+
+
+def without_manner(words: list[str]) -> tuple[list[str], bool]:
+    """(the clause's words without "by hand" / "manually", whether it said so)."""
+    out: list[str] = []
+    said = False
+    i = 0
+    while i < len(words):
+        for m in _MANNER:
+            if tuple(words[i : i + len(m)]) == m:
+                said, i = True, i + len(m)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out, said
+
+
+def pronoun_to_place(words: list[str], place: str) -> list[str]:
+    """"src/generated/ is generated; never hand-edit it": 'it' / 'them' of a later clause is
+    the folder or file an earlier clause named (`place`, as written); else the words as
+    they are."""
+    if not place or not {"it", "them"} & set(words):
+        return words
+    return [place if w in ("it", "them") else w for w in words]

@@ -18,6 +18,7 @@ from lorestack.guardrail.sentence_words import (
     _VERB_CUES,
     _content,
     _is_path,
+    _split_list,
     _split_scope,
     meaningful,
     split_at_or,
@@ -52,11 +53,15 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
         return
     if "over" in after and cue in _VERB_CUES:  # "prefer X over Y": Y is what it rules out
         cut = after.index("over")
-        rule_out(r, _content(after[cut + 1 :])[0], f"'{cue} … over", _add)
+        way = _content(after[:cut], alternative=True)[0]
+        for group in _split_list(after[cut + 1 :]):  # "over flake8 or pylint": each
+            rule_out(r, _content(group)[0], f"'{cue} … over", _add, way)
         after = after[:cut]
     if "instead" in after and "of" in after:  # "use X instead of Y"
         cut = after.index("instead")
-        rule_out(r, _content(_split_scope(after[cut + 2 :])[0])[0], "", _add)
+        way = _content(after[:cut], alternative=True)[0]
+        for group in _split_list(_split_scope(after[cut + 2 :])[0]):
+            rule_out(r, _content(group)[0], "", _add, way)
         after = after[:cut]
     obj, scope, trigger = _split_scope([w for w in after if w != "instead"])
     term, _, paths = _content(obj, alternative=True)

@@ -31,7 +31,12 @@ from lorestack.guardrail import freeze
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
-from lorestack.guardrail.sentence_clauses import clauses, passive_subject
+from lorestack.guardrail.sentence_clauses import (
+    clauses,
+    passive_subject,
+    pronoun_to_place,
+    without_manner,
+)
 from lorestack.guardrail.sentence_obligations import read_obligation
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
     _DETERMINERS,
@@ -227,6 +232,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
     frozen = ""  # the folder a freeze names (freeze.py): the rule is about that place
     kind = ""  # what the freeze forbids there (freeze_kind)
     previous: list[str] | None = None  # the clause before (contrasts.py)
+    places: list[str] = []  # the paths named so far, as written ("never hand-edit it")
     for words, items in clauses(sentence):
         place = "" if frozen else freeze.frozen_folder(words)
         if place:
@@ -243,13 +249,28 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
             _add(r.draft.unless, " ".join(words[:-1]))
             continue
+        words, by_hand = without_manner(words)
+        if by_hand and len(words) <= 1:  # "…, not by hand": no thing; editing what it names
+            kinds.add("prohibition")
+            for p in places[-1:]:
+                _add(r.draft.forbid, f"changed:path:{_glob(p)}")
+                r.draft.steps.append(f"'not by hand': editing {p} is forbidden")
+            continue
+        words = pronoun_to_place(words, places[-1] if places and _find_cue(words)[0] else "")
+        places.extend(w.rstrip(".,") for w in words if _is_path(w))
         contrast = read_contrast(words, previous)
         previous = words
         if contrast is not None:  # "Call X instead of Y", "replace Y with X" (contrasts.py)
             kinds.add("prohibition")
             ruled.extend(words)
             way = _content(_split_scope(contrast.new)[0], alternative=True)[0]
-            rule_out(r, _content(_split_scope(contrast.old)[0])[0], f"'{contrast.how}", _add, way)
+            for group in _split_list(_split_scope(contrast.old)[0]):  # "autopep8 or yapf"
+                old, _, paths = _content(group)
+                rule_out(r, old, f"'{contrast.how}", _add, way)
+                for p in paths:  # "Move from setup.py to pyproject.toml": adding there
+                    _add(r.draft.forbid, f"added:path:{p}")
+                    _add(r.draft.keywords, p.removesuffix("/**"))
+                    r.draft.steps.append(f"'{contrast.how}': adding to {p} is forbidden")
             r.alternatives.extend([way] if way else [])
             continue
         subject = passive_subject(words)
