@@ -33,32 +33,60 @@ class IndexPool:
         self._open: dict[tuple[str, str], MemoryIndex] = {}
         self._folders: dict[tuple[str, str], tuple[int | None, int | None]] = {}
         self._lock = threading.RLock()
+        self._opening: dict[tuple[str, str], threading.Event] = {}  # being opened, by key
+        self._stale_opening: set[str] = set()  # roots changed while one of theirs opened
 
     @staticmethod
     def _key(mem: Memory) -> tuple[str, str]:
         return str(mem.primary.root), mem.settings.model_dump_json()
 
     def get(self, mem: Memory) -> MemoryIndex:
+        """The open index of `mem`, opened (and caught up) on its first request. The opening
+        runs outside the pool's lock: a 100k store's catch-up (a sync, the model loaded to
+        embed what changed) held every other project's requests behind it. A second request
+        for the same index waits for that opening instead of opening its own."""
         from lorestack.retrieval.index import MemoryIndex
 
         key = self._key(mem)
-        with self._lock:
-            index = self._open.get(key)
-            if index is not None and self._rebuilt_elsewhere(key, index):
-                self._open.pop(key, None)
-                index.close()
-                index = None
-            if index is None:
-                index = MemoryIndex(mem, sync_interval=self.sync_interval, warn=lambda _m: None)
+        while True:
+            with self._lock:
+                index = self._open.get(key)
+                if index is not None and self._rebuilt_elsewhere(key, index):
+                    self._open.pop(key, None)
+                    index.close()
+                    index = None
+                if index is not None:
+                    return index
+                opening = self._opening.get(key)
+                if opening is None:
+                    opening = self._opening[key] = threading.Event()
+                    break
+            opening.wait()  # another request opens it: take what it opened (or open it anew)
+        index = None
+        try:
+            index = MemoryIndex(mem, sync_interval=self.sync_interval, warn=lambda _m: None)
+            folders = _folders(index)
+            if self.on_open is not None:
+                self.on_open(mem)
+            # what was written while no service watched (`remember` in-process, a pull)
+            # reached no watcher: caught up before the request that opens it searches,
+            # while no other request holds this index yet
+            _catch_up_one(index)
+            with self._lock:
                 self._open[key] = index
-                self._folders[key] = _folders(index)
-                if self.on_open is not None:
-                    self.on_open(mem)
-                # what was written while no service watched (`remember` in-process, a pull)
-                # reached no watcher: caught up before the request that opens it searches,
-                # while no other request holds this index yet
-                _catch_up_one(index)
+                self._folders[key] = folders
+                if key[0] in self._stale_opening:  # the watcher saw a change meanwhile
+                    index._last_sweep = 0.0
             return index
+        except BaseException:
+            if index is not None:
+                index.close()
+            raise
+        finally:
+            with self._lock:
+                self._opening.pop(key, None)
+                self._stale_opening.discard(key[0])
+            opening.set()
 
     def _rebuilt_elsewhere(self, key: tuple[str, str], index: MemoryIndex) -> bool:
         """Whether another process (`lorestack reindex`) removed and made again the folders
@@ -76,6 +104,11 @@ class IndexPool:
         with self._lock:
             for _key, index in self._matching(root):
                 index._last_sweep = 0.0
+            self._mark_opening(root)
+
+    def _mark_opening(self, root: str) -> None:
+        if any(key[0] == root for key in self._opening):
+            self._stale_opening.add(root)
 
     def sync(self, root: str) -> None:
         """Bring `root`'s open indexes up to date now (the watcher calls this off the hot path)."""
@@ -83,6 +116,7 @@ class IndexPool:
             for _key, index in self._matching(root):
                 index._last_sweep = 0.0
                 index._search_sync()
+            self._mark_opening(root)
 
     def catch_up(self, root: str) -> None:
         """A request's own catch-up with files saved by hand a moment ago (hooks search without
@@ -93,11 +127,13 @@ class IndexPool:
         and every request queued behind it, for 29.5 s (review of the fourteenth session)."""
         with self._lock:
             indexes = [index for _key, index in self._matching(root)]
+            self._mark_opening(root)
         for index in indexes:
             _catch_up_one(index)
 
     def drop(self, root: str) -> None:
         with self._lock:
+            self._mark_opening(root)
             for key, index in self._matching(root):
                 self._open.pop(key, None)
                 index.close()
