@@ -54,3 +54,12 @@ def test_a_hand_edit_that_breaks_the_frontmatter_is_named_by_line_and_by_id(repo
     assert f"line {at + 2}" in shown.stderr
     forgot = _run("forget", item, "--reason", "x")
     assert forgot.exit_code == 1 and str(path) in forgot.stderr, forgot.output
+
+
+def test_an_empty_id_is_called_empty(repo):
+    """`show ""` (an unset shell variable) said "no memory item or event with id ''"."""
+    for args in (["show", ""], ["forget", " ", "--reason", "x"], ["supersede", "", "new text"],
+                 ["edit", ""], ["restore", ""]):
+        done = _run(*args)
+        assert done.exit_code == 1 and done.stderr.count("\n") == 1, (args, done.output)
+        assert "an empty id" in done.stderr and "with id ''" not in done.stderr, done.stderr
