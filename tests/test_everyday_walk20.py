@@ -63,3 +63,19 @@ def test_an_empty_id_is_called_empty(repo):
         done = _run(*args)
         assert done.exit_code == 1 and done.stderr.count("\n") == 1, (args, done.output)
         assert "an empty id" in done.stderr and "with id ''" not in done.stderr, done.stderr
+
+
+def test_a_secret_refused_where_no_redact_applies_offers_none(repo):
+    """A key in `--about` or in `forget --reason` was refused with "… or pass --redact to store
+    it with the secret replaced": `--about … --redact` is refused the same (a redacted path
+    names no code) and `forget` has no --redact."""
+    key = "AKIA" + "IOSFODNN7EXAMPLE"
+    (repo / "src").mkdir()
+    about = _run("remember", "the loader retries", "--type", "fact", "--redact",
+                 "--about", f"src/{key}.py")
+    item = _id(_run("remember", "the loader retries", "--type", "fact", "--json"))
+    reason = _run("forget", item, "--reason", f"rotated {key}")
+    for done in (about, reason):
+        assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+        assert "looks like it contains a secret" in done.stderr and key not in done.stderr
+        assert "--redact" not in done.stderr, done.stderr
