@@ -297,8 +297,8 @@ def check_edited(mem: Memory, before) -> tuple[object, bool]:
         problems = after.item.criterion.missing_parts() + after.item.criterion.regex_problems()
         if problems:
             raise CriterionNotDecidable("the criterion is not decidable: " + "; ".join(problems))
-    mem.guard(after.item.title, where="title", redact=False)
-    mem.guard(after.item.body, where="text", redact=False)
+    mem.guard(after.item.title, where="edited title", redact=False)
+    mem.guard(after.item.body, where="edited text", redact=False)
     return after, True
 
 

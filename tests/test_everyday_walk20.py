@@ -79,3 +79,19 @@ def test_a_secret_refused_where_no_redact_applies_offers_none(repo):
         assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
         assert "looks like it contains a secret" in done.stderr and key not in done.stderr
         assert "--redact" not in done.stderr, done.stderr
+
+
+def test_a_secret_typed_in_lorestack_edit_names_no_redact_flag(repo, tmp_path, monkeypatch):
+    """`edit` refused a key typed into the file with "… or pass --redact": edit takes none."""
+    import stat
+
+    item = _id(_run("remember", "Deploys happen on Tuesdays", "--type", "fact", "--json"))
+    editor = tmp_path / "add-key.sh"
+    editor.write_text('#!/bin/sh\necho "deploy token ghp_' + "abcdefghijklmnopqrstuvwxyz0123456789"
+                      + '" >> "$1"\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    done = _run("edit", item)
+    assert done.exit_code == 1 and "looks like it contains a secret" in done.output, done.output
+    assert "--redact" not in done.output and "back as it was" in done.output
