@@ -95,3 +95,20 @@ def test_a_secret_typed_in_lorestack_edit_names_no_redact_flag(repo, tmp_path, m
     done = _run("edit", item)
     assert done.exit_code == 1 and "looks like it contains a secret" in done.output, done.output
     assert "--redact" not in done.output and "back as it was" in done.output
+
+
+def test_an_event_forgotten_already_is_said_so_and_done_with_no_id_is_an_empty_id(repo):
+    """`forget EV` a second time said "no memory item or event with id EV", though `show EV`
+    finds it in archive/events/ (an item says "already archived"); `done ""` said "no journal
+    event with id ''"."""
+    logged = _run("log", "todo: rotate the staging certs", "--kind", "todo", "--json")
+    assert logged.exit_code == 0, logged.output
+    event = json.loads(logged.stdout)["id"]
+    assert _run("forget", event, "--reason", "dup").exit_code == 0
+    again = _run("forget", event, "--reason", "dup")
+    assert again.exit_code == 1 and again.stderr.count("\n") == 1, again.output
+    assert f"'{event}' is already archived" in again.stderr and "archive" in again.stderr
+    closed = _run("done", event)
+    assert closed.exit_code == 1 and "already archived" in closed.stderr, closed.output
+    empty = _run("done", "")
+    assert empty.exit_code == 1 and "an empty id" in empty.stderr, empty.output
