@@ -221,10 +221,25 @@ def restore_event(mem, event_id: str) -> tuple[JournalEvent, Path] | None:
     return event, day
 
 
+def refuse_archived_event(mem, event_id: str) -> None:
+    """An event forgotten already is said so (where it went), not "no such id"."""
+    gone = find_archived_event(mem, event_id)
+    if gone is not None:
+        from lorestack.memory_layers.sealed_names import seal_path
+
+        where = seal_path(str(gone.path), mem.settings.guard.entropy_threshold)
+        raise LorestackError(f"'{_shown(mem, event_id)}' is already archived ({where}): it was "
+                             "forgotten")
+
+
 def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     """Close a todo or blocker: a `progress` event tagged `closes:<id>` that says what closed."""
+    if not event_id.strip():  # an unset shell variable, most often
+        raise ItemNotFound("an empty id: give a todo's or blocker's id (`lorestack list --type "
+                           "event` shows them)")
     found = find_event(mem, event_id)
     if found is None:
+        refuse_archived_event(mem, event_id)
         raise ItemNotFound(f"no journal event with id '{_shown(mem, event_id)}'; "
                            "`lorestack list --type event` shows ids")
     todo = found.event

@@ -160,6 +160,9 @@ class Memory:
 
     def get(self, item_id: str):
         """An item by id, or by the short id a session sees (`7k2m9` for `dec-7k2m9q4x`)."""
+        if not item_id.strip():  # an unset shell variable, most often
+            raise ItemNotFound("an empty id: give an item's or event's id (`lorestack list` "
+                               "shows them)")
         for store in filter(None, (self.project_store, self.global_store)):
             if not store.exists():
                 continue

@@ -297,8 +297,8 @@ def check_edited(mem: Memory, before) -> tuple[object, bool]:
         problems = after.item.criterion.missing_parts() + after.item.criterion.regex_problems()
         if problems:
             raise CriterionNotDecidable("the criterion is not decidable: " + "; ".join(problems))
-    mem.guard(after.item.title, where="title", redact=False)
-    mem.guard(after.item.body, where="text", redact=False)
+    mem.guard(after.item.title, where="edited title", redact=False)
+    mem.guard(after.item.body, where="edited text", redact=False)
     return after, True
 
 
@@ -380,9 +380,14 @@ def forget(mem: Memory, item_id: str, reason: str) -> Path:
     try:
         loaded = mem.get(item_id)
     except ItemNotFound:
-        from lorestack.memory_layers.event_archive import archive_event, find_event
+        from lorestack.memory_layers.event_archive import (
+            archive_event,
+            find_event,
+            refuse_archived_event,
+        )
 
         if find_event(mem, item_id) is None:
+            refuse_archived_event(mem, item_id)
             raise
         return archive_event(mem, item_id, reason)
     return _archive(mem, loaded, reason=mem.guard(reason, where="reason"))

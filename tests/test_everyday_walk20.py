@@ -54,3 +54,61 @@ def test_a_hand_edit_that_breaks_the_frontmatter_is_named_by_line_and_by_id(repo
     assert f"line {at + 2}" in shown.stderr
     forgot = _run("forget", item, "--reason", "x")
     assert forgot.exit_code == 1 and str(path) in forgot.stderr, forgot.output
+
+
+def test_an_empty_id_is_called_empty(repo):
+    """`show ""` (an unset shell variable) said "no memory item or event with id ''"."""
+    for args in (["show", ""], ["forget", " ", "--reason", "x"], ["supersede", "", "new text"],
+                 ["edit", ""], ["restore", ""]):
+        done = _run(*args)
+        assert done.exit_code == 1 and done.stderr.count("\n") == 1, (args, done.output)
+        assert "an empty id" in done.stderr and "with id ''" not in done.stderr, done.stderr
+
+
+def test_a_secret_refused_where_no_redact_applies_offers_none(repo):
+    """A key in `--about` or in `forget --reason` was refused with "… or pass --redact to store
+    it with the secret replaced": `--about … --redact` is refused the same (a redacted path
+    names no code) and `forget` has no --redact."""
+    key = "AKIA" + "IOSFODNN7EXAMPLE"
+    (repo / "src").mkdir()
+    about = _run("remember", "the loader retries", "--type", "fact", "--redact",
+                 "--about", f"src/{key}.py")
+    item = _id(_run("remember", "the loader retries", "--type", "fact", "--json"))
+    reason = _run("forget", item, "--reason", f"rotated {key}")
+    for done in (about, reason):
+        assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+        assert "looks like it contains a secret" in done.stderr and key not in done.stderr
+        assert "--redact" not in done.stderr, done.stderr
+
+
+def test_a_secret_typed_in_lorestack_edit_names_no_redact_flag(repo, tmp_path, monkeypatch):
+    """`edit` refused a key typed into the file with "… or pass --redact": edit takes none."""
+    import stat
+
+    item = _id(_run("remember", "Deploys happen on Tuesdays", "--type", "fact", "--json"))
+    editor = tmp_path / "add-key.sh"
+    editor.write_text('#!/bin/sh\necho "deploy token ghp_' + "abcdefghijklmnopqrstuvwxyz0123456789"
+                      + '" >> "$1"\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    done = _run("edit", item)
+    assert done.exit_code == 1 and "looks like it contains a secret" in done.output, done.output
+    assert "--redact" not in done.output and "back as it was" in done.output
+
+
+def test_an_event_forgotten_already_is_said_so_and_done_with_no_id_is_an_empty_id(repo):
+    """`forget EV` a second time said "no memory item or event with id EV", though `show EV`
+    finds it in archive/events/ (an item says "already archived"); `done ""` said "no journal
+    event with id ''"."""
+    logged = _run("log", "todo: rotate the staging certs", "--kind", "todo", "--json")
+    assert logged.exit_code == 0, logged.output
+    event = json.loads(logged.stdout)["id"]
+    assert _run("forget", event, "--reason", "dup").exit_code == 0
+    again = _run("forget", event, "--reason", "dup")
+    assert again.exit_code == 1 and again.stderr.count("\n") == 1, again.output
+    assert f"'{event}' is already archived" in again.stderr and "archive" in again.stderr
+    closed = _run("done", event)
+    assert closed.exit_code == 1 and "already archived" in closed.stderr, closed.output
+    empty = _run("done", "")
+    assert empty.exit_code == 1 and "an empty id" in empty.stderr, empty.output

@@ -26,14 +26,24 @@ class InvalidItem(LorestackError):
         super().__init__(f"{path}: {problem}")
 
 
+_REDACT = "Remove it, or pass --redact to store it with the secret replaced."
+# where redacting is no way out: a redacted path names no code; `forget`, `edit` take no --redact
+_NO_REDACT = {
+    "about": "Remove it: an anchor names a file or symbol as the repository spells it, so it "
+             "is never stored redacted.",
+    "reason": "Say why without it.",
+    "edited title": "Remove it from the file (the edit is never stored redacted).",
+    "edited text": "Remove it from the file (the edit is never stored redacted).",
+}
+
+
 class SecretDetected(LorestackError):
     """Refused a write because it contains a credential."""
 
     def __init__(self, findings: list[str], where: str = "input"):
         self.findings = findings
         self.where = where
-        super().__init__(f"{self.refusal()} Remove it, or pass --redact to store it with the "
-                         "secret replaced.")
+        super().__init__(f"{self.refusal()} {_NO_REDACT.get(where, _REDACT)}")
 
     def refusal(self) -> str:
         kinds = ", ".join(sorted(set(self.findings)))
