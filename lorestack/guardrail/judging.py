@@ -39,6 +39,7 @@ def prepare(proposal: Proposal) -> PreparedText:
     return PreparedText.of(
         proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool"),
         existing=frozenset(proposal.existing), replaced=proposal.replaced,
+        deleted=frozenset(proposal.deleted),
     )
 
 
