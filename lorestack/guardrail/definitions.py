@@ -50,3 +50,47 @@ def _key(line: str) -> str:
     """What a definition names, up to its first comma or bracket close: `def f(rows, m=None):`
     is `def f(rows` as `def f(rows, m):` was (a fix of its signature), `add_argument("--csv"`."""
     return " ".join(re.split(r"[,)]", line.strip(), maxsplit=1)[0].split())
+
+
+# a case a change may add without defining anything (twentieth session): a branch on a value
+# (`elif method == 'klarna':`, `if name.endswith('.toml'):`, `case "x":`), an entry of a
+# registry (`"parquet": ParquetExporter,`, `"plugins.azure_sync",`, `[*BASE, PruneCommand]`)
+_BRANCH = re.compile(r"^\s*(?:elif|else\s+if|if|case|when)\b")
+_LITERAL = re.compile(r"""(["'])([^"'\n]{1,60})\1""")
+_ENTRY = re.compile(r"""^\s*(["'])[^"'\n]+\1\s*(?::|,\s*$)""")
+_REGISTRY = re.compile(r"^\s*[A-Za-z_]\w*\s*=\s*[\[{(]")
+_CLASS_NAME = re.compile(r"\b[A-Z][a-z0-9]+[A-Z]\w*")
+
+
+def new_case(text: str, replaced: str = "") -> str:
+    """The first line an edit adds that handles a new case (a branch on a value, an entry of a
+    dict or list, a name added to a registry) that the replaced lines did not handle; '' when
+    none (a fix of an existing branch or entry: its values are the ones it replaced, or one
+    near them, a typo fixed)."""
+    if _DIFF.search(text):
+        added = [ln[1:] for ln in text.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+        replaced = "\n".join(
+            [replaced] + [ln[1:] for ln in text.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+        )
+    else:
+        added = text.splitlines()
+    old_lines = {ln.strip() for ln in replaced.splitlines()}
+    old_values = {m.group(2) for m in _LITERAL.finditer(replaced)}
+    old_names = set(_CLASS_NAME.findall(replaced))
+    for line in added:
+        if line.strip() in old_lines:
+            continue
+        values = [m.group(2) for m in _LITERAL.finditer(line)]
+        if _BRANCH.match(line) or _ENTRY.match(line) or (_REGISTRY.match(line) and ":" in line):
+            if any(v not in old_values and not _near(v, old_values) for v in values):
+                return line.strip()
+        if _REGISTRY.match(line) and set(_CLASS_NAME.findall(line)) - old_names:
+            return line.strip()
+    return ""
+
+
+def _near(value: str, olds: set[str]) -> bool:
+    """A value one or two letters from an old one (`gcs_sync` for `gsc_sync`): a fix."""
+    from difflib import SequenceMatcher
+
+    return any(SequenceMatcher(None, value, o).ratio() >= 0.8 for o in olds)

@@ -43,6 +43,8 @@ _FILE_UNITS = frozenset(
     "file files module modules script scripts package packages folder folders directory "
     "directories migration migrations fixture fixtures".split()
 )
+_KINDS_OF = frozenset(("format", "formats", "type", "types", "kind", "kinds", "extension",
+                      "extensions"))
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*|\d+\.x")
 # folder names that are everyday words in prose ("run the build", "a vendor field", "update
 # the docs"): as a keyword they would flag ordinary work, so the path alone scopes the rule
@@ -81,6 +83,12 @@ def frozen_folder(words: list[str]) -> str:
     said = set(words)
     if said & _STATES or "maintenance" in said:
         return folders[0]
+    # "Feature freeze on payments/", "Code freeze for the cli/ package", "plugins/ only takes
+    # bug fixes now" (twentieth session)
+    if "freeze" in said and said & {"feature", "code"} or "feature-frozen" in said:
+        return folders[0]
+    if "only" in said and said & {"fixes", "bugfixes", "fix"}:
+        return folders[0]
     for i, w in enumerate(words):
         if w in _NEGATIONS and said & _MORE & set(words[i + 1 : i + 5]):
             return folders[0]
@@ -99,7 +107,8 @@ def _new_files(words: list[str]) -> bool:
     for i, w in enumerate(words):
         if w in ("nothing", "anything") and words[i + 1 : i + 2] == ["new"]:
             return True
-        if w in _MORE and _FILE_UNITS & set(words[i + 1 : i + 4]):
+        if w in _MORE and _FILE_UNITS & set(words[i + 1 : i + 4]) and not _KINDS_OF & set(
+                words[i + 1 : i + 5]):  # "no new file formats": a kind of thing, not files
             return True
     return False
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.concepts import category_members
+from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.guess_checks import after_meaning, detail, takes_away, wanted_thing
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
@@ -23,7 +24,9 @@ from lorestack.guardrail.rules import (
     evaluate_sentence,
     gate_of,
     gate_user_terms,
+    glob_matches,
     near_forbidden,
+    path_term,
     sentence_spec,
     stem,
 )
@@ -39,6 +42,7 @@ def prepare(proposal: Proposal) -> PreparedText:
     return PreparedText.of(
         proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool"),
         existing=frozenset(proposal.existing), replaced=proposal.replaced,
+        deleted=frozenset(proposal.deleted),
     )
 
 
@@ -97,6 +101,14 @@ def judge_criterion(
                 f"applies, undecided: '{word}' begins with the forbidden '{near.term}' but is "
                 f"another word: judge whether it is what the rule forbids (to let it decide: "
                 f"`lorestack criteria edit {loaded.item.id} --forbid '{near.term}*'`)"
+            )
+    if outcome.status in ("satisfied", "not_applicable") and not outcome.exempted_by:
+        case = _new_case_under_freeze(gated, prepared, paths)
+        if case:  # a feature that defines nothing: the reader cannot tell it from a fix
+            outcome.status, outcome.quote = "undecided", case
+            outcome.reason = (
+                f"applies, undecided: under a freeze on new things, the edit adds a new case "
+                f"('{case}') and defines nothing: judge whether it is a new feature or a fix"
             )
     outcome = member_only(outcome, spec, sentence, prepared)
     if outcome.status == "possibly_relevant" and outcome.by_meaning:
@@ -336,3 +348,15 @@ class MeaningTest:
             "LORESTACK_EMBEDDING__MODEL_DIR (or [embedding] model_dir) to an all-MiniLM-L6-v2 "
             "onnx folder, or run `lorestack reindex` once on a networked machine"
         )
+
+
+def _new_case_under_freeze(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> str:
+    """The line an edit of a file under a freeze on new things (`added:path:X/**`) adds to
+    handle a new case without a definition (a new `elif`, a registry entry), else ''
+    (twentieth session: such a feature passed a confirmed freeze as a fix would)."""
+    if not prepared.change:
+        return ""
+    globs = [path_term(t) for g, t in (gate_of(f) for f in spec.forbid) if g == "added"]
+    inside = [p for p in paths if p in prepared.existing and any(
+        g is not None and glob_matches(g, p) for g in globs)]
+    return new_case(prepared.text, prepared.replaced) if inside else ""

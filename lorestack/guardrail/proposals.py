@@ -107,6 +107,9 @@ class Proposal(BaseModel):
     # adding ("nothing new under X/") is not met there; a path not listed may be new
     existing: list[str] = Field(default_factory=list)
     replaced: str = ""  # the text an edit replaces (old_string): not proposed, not new
+    # touched paths the change deletes (a diff's `deleted file mode`, apply_patch's `*** Delete
+    # File:`): "never delete files under X/" is met there, and they add nothing there
+    deleted: list[str] = Field(default_factory=list)
 
     def is_change(self) -> bool:
         """A diff or a tool's edit: its text is what would be added (not a description)."""
@@ -135,6 +138,7 @@ class Proposal(BaseModel):
             tool=self.tool or other.tool,
             client=self.client or other.client,
             existing=list(dict.fromkeys(self.existing + other.existing)),
+            deleted=list(dict.fromkeys(self.deleted + other.deleted)),
             replaced="\n".join(t for t in (self.replaced, other.replaced) if t),
         )
 
@@ -270,7 +274,20 @@ def from_git_diff(
     text = "\n".join(x for x in (message, "\n".join(added)) if x)
     created = created_in_diff(diff)
     existing = [p for p in paths if p not in created]
-    return Proposal(source="diff", text=text, paths=paths, label=label, existing=existing)
+    return Proposal(source="diff", text=text, paths=paths, label=label, existing=existing,
+                    deleted=deleted_in_diff(diff))
+
+
+def deleted_in_diff(diff: str) -> list[str]:
+    """The paths a `git diff` deletes (`deleted file mode`)."""
+    deleted: list[str] = []
+    current = ""
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            current = normalise_path(line.split(" a/", 1)[-1].rsplit(" b/", 1)[0])
+        elif line.startswith("deleted file mode") and current and current not in deleted:
+            deleted.append(current)
+    return deleted
 
 
 # ---- client hook payloads ---------------------------------------------------------------
@@ -395,12 +412,26 @@ def from_hook_payload(
         # files it names absolutely, as the project names them
         text = unwrap(text, here, bases[0] if bases else None)
         text = ABSOLUTE.sub(lambda m: in_project(m.group(0), bases), text)
+    deleted = [relative_path(p, bases, here) for p in _patch_deletions(tool_input)]
+    edited += [p for p in deleted if p not in edited]  # a file deleted was there
     edited_rel = {relative_path(p, bases, here) for p in edited}
     existing = [p for p in paths if p in edited_rel or on_disk(p, bases)]
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
         existing += [p for p in paths_in_text(text) if on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
-                    existing=existing, replaced=_replaced(tool_input))
+                    existing=existing, replaced=_replaced(tool_input), deleted=deleted)
+
+
+def _patch_deletions(value: Any) -> list[str]:
+    """The files an apply_patch envelope deletes (`*** Delete File: p`)."""
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _patch_deletions(v)]
+    if isinstance(value, list):
+        return [p for v in value for p in _patch_deletions(v)]
+    if isinstance(value, str) and "*** Delete File: " in value:
+        return [ln[len("*** Delete File: "):].strip() for ln in value.splitlines()
+                if ln.startswith("*** Delete File: ")]
+    return []
 
 
 def _replaced(value: Any) -> str:

@@ -92,6 +92,14 @@ class SentenceDraft:
         return bool(self.forbid or self.require)
 
 
+# deleting: "never delete / remove files under X/" forbids deleting there (twentieth session)
+_REMOVE = frozenset(("delete", "remove", "rm", "erase", "wipe", "purge", "prune", "deleted",
+                     "removed", "erased", "wiped", "purged", "pruned"))
+# what "files" of a folder are called: the folder's files, not a thing named by these words
+_FILE_WORDS = frozenset(("file", "files", "translation", "snapshot", "snapshots", "image", "images", "fixture",
+                         "fixtures", "golden", "asset", "assets", "test", "tests", "data"))
+
+
 def _find_cue(words: list[str]) -> tuple[str, int, int]:
     """(kind, start, end) of the first prohibition or obligation cue in a clause; "must
     never" / "should not ever" is a prohibition, not an obligation to do 'never'."""
@@ -169,6 +177,13 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             _add(d.forbid, f"changed:path:{p}")
             _add(d.paths, p)
         d.steps.append(f"'{cue} {verb}': editing {', '.join(scope_paths + paths)} is forbidden")
+        return
+    if (base in _REMOVE or verb in _REMOVE) and scope_paths + paths and (not term or term in _FILE_WORDS):
+        for p in scope_paths + paths:  # "never delete files under tests/golden/"
+            _add(d.forbid, f"removed:path:{p}")
+            _add(d.paths, p)
+        d.steps.append(f"'{cue} {verb}': deleting under {', '.join(scope_paths + paths)} is "
+                       "forbidden")
         return
     for p in paths:
         _add(d.forbid, f"path:{p}")

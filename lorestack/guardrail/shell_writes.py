@@ -131,3 +131,12 @@ def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
                                                         for a in args)):
         return "changed"
     return ""
+
+
+def removes(text: str, start: int) -> bool:
+    """Does the command around `start` delete the word there (`rm`, `git rm`, `unlink`, or
+    `find DIR … -delete`)?"""
+    name, args, _, mine = _operands_at(text, start)
+    if name == "find" and "-delete" in args:
+        return bool(mine) and mine[0] == 0
+    return bool(mine) and name in _REMOVERS and name != "truncate"

@@ -20,6 +20,14 @@ GATES: dict[str, frozenset[str]] = {
 }
 # `created:path:GLOB`: like `added:`, but an edit of a file that is there already adds no file
 GATES["created"] = GATES["added"]
+# `removed:path:GLOB` (twentieth session: "Never delete files under X/"): a file deleted there
+GATES["removed"] = frozenset(
+    "delete deleted deleting deletes remove removed removing removes rm erase erasing wipe "
+    "wiping purge purging prune pruning drop dropping".split()
+)
+# the negation cues that are the act a `removed:` gate looks for, not a negation of it
+REMOVAL_CUES = frozenset(("remove", "removes", "removing", "delete", "deleting", "drop",
+                          "drops", "dropping"))
 
 _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
     ("no",),

@@ -34,12 +34,13 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     paths_in_text,
 )
 from lorestack.guardrail.sentence_words import symbol_of
-from lorestack.guardrail.shell_writes import moved_from, shell_effect
+from lorestack.guardrail.shell_writes import moved_from, removes, shell_effect
 from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
     _BARRIER_WORDS,
     _CUE_WORDS,
     _NEGATION_CUES,
     GATES,
+    REMOVAL_CUES,
 )
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
 
@@ -73,6 +74,7 @@ class PreparedText:
     code: bool = False  # a diff, an edit or a command: a symbol term matches anywhere in it
     existing: frozenset[str] = frozenset()  # touched paths that are there already (edits)
     replaced: str = ""  # the text an edit replaces (definitions.py)
+    deleted: frozenset[str] = frozenset()  # touched paths the change deletes
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
@@ -95,6 +97,7 @@ class PreparedText:
     def of(
         cls, text: str, *, change: bool = False, code: bool = False,
         existing: frozenset[str] = frozenset(), replaced: str = "",
+        deleted: frozenset[str] = frozenset(),
     ) -> PreparedText:
         """Tokens of `text`; `change` marks a diff or a tool's edit (it adds what it holds)."""
         tokens: list[Token] = []
@@ -117,6 +120,7 @@ class PreparedText:
             last_end = m.end()
         made = cls(text, tokens)
         made.change, made.code, made.existing, made.replaced = change, code, existing, replaced
+        made.deleted = deleted
         return made
 
     def index_at(self, char_pos: int) -> int:
@@ -279,10 +283,14 @@ def find_term(prepared: PreparedText, term: str) -> list[Hit]:
 
 def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
     """Does an add/change verb govern this occurrence (always so in a diff or an edit)?"""
+    if gate == "removed" and (prepared.change or hit.start < 0):
+        return hit.quoted in prepared.deleted  # a diff or a patch deleting that file
     if not gate or prepared.change:
         return True
     if hit.start < 0:
         return False
+    if gate == "removed" and prepared.code:  # `rm`, `git rm`, `find … -delete`
+        return removes(prepared.text, hit.start)
     # `cat > x/y.py`, `touch x/y.py`, `mv a.sql x/`: the command writes it; `git mv x/a b`,
     # `sed -i … x/a`: it changes it where it is (shell_writes.py)
     effect = shell_effect(prepared.text, hit.start, commands=prepared.code)
@@ -340,6 +348,8 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
     hits = _path_hits(prepared, term, glob, paths) if glob is not None else None
     for hit in hits if hits is not None else iter_term(prepared, head):
         hit.term = term
+        if gate == "removed" and hit.negated_by in REMOVAL_CUES:  # "delete x/a.png": the act
+            hit.negated_by = ""
         if not hit.negated_by and gate == "created" and hit.quoted in prepared.existing:
             hit.negated_by = "edits a file that is there already"
         elif not hit.negated_by and gate == "created" and glob and _renamed_inside(prepared, glob, hit):
@@ -351,7 +361,8 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
             hit.negated_by = "edits a file there and defines nothing new"
         elif not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
-        elif not hit.negated_by and gate and glob and _names_folder_only(prepared, glob, hit):
+        elif (not hit.negated_by and gate and gate != "removed" and glob
+              and _names_folder_only(prepared, glob, hit)):  # `rm -r x/` deletes under it
             hit.negated_by = "names the folder, adds nothing under it"
         yield hit
 
