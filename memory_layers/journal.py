@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -85,6 +86,13 @@ class ParsedJournal:
 
 def parse_journal_text(text: str, path: Path) -> ParsedJournal:
     out = ParsedJournal()
+    out.events.extend(iter_journal_text(text, path, out.problems))
+    return out
+
+
+def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> Iterator[JournalEvent]:
+    """A day file's entries in order, each parsed when it is reached (`problems` grows as they
+    are found): a reader that wants one entry stops there."""
     # a day file saved with CRLF endings (git's autocrlf, a Windows editor) reads the same:
     # its markers would otherwise never match and every entry would vanish without a word
     lines = text.replace("\r\n", "\n").split("\n")
@@ -98,7 +106,7 @@ def parse_journal_text(text: str, path: Path) -> ParsedJournal:
         try:
             meta = json.loads(match.group(2))
         except json.JSONDecodeError:
-            out.problems.append(JournalProblem(path, i + 1, "entry header is not valid JSON"))
+            problems.append(JournalProblem(path, i + 1, "entry header is not valid JSON"))
             i += 1
             continue
         event_id = str(meta.get("id", ""))
@@ -109,26 +117,27 @@ def parse_journal_text(text: str, path: Path) -> ParsedJournal:
                 break
             j += 1
         if j >= len(lines) or lines[j] != end_marker:
-            out.problems.append(
+            problems.append(
                 JournalProblem(path, start + 1, f"entry {event_id or '?'} has no closing marker; skipped")
             )
             i = j
             continue
         schema = meta.get("schema", SCHEMA_VERSION)
         if schema != SCHEMA_VERSION:
-            out.problems.append(JournalProblem(
+            problems.append(JournalProblem(
                 path, start + 1, f"entry {event_id}: unknown schema version {schema!r}"))
             i = j + 1
             continue
         meta["text"] = _unescape("\n".join(lines[start + 1:j]))
         try:
-            out.events.append(JournalEvent.model_validate(meta))
+            event = JournalEvent.model_validate(meta)
         except ValidationError as exc:
             err = exc.errors()[0]
             loc = ".".join(str(p) for p in err["loc"])
-            out.problems.append(JournalProblem(path, start + 1, f"entry {event_id}: {loc}: {err['msg']}"))
+            problems.append(JournalProblem(path, start + 1, f"entry {event_id}: {loc}: {err['msg']}"))
+        else:
+            yield event
         i = j + 1
-    return out
 
 
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
@@ -218,6 +227,24 @@ class Journal:
             except FileNotFoundError:
                 return ParsedJournal()
         return self._read_file(path)
+
+    def iter_file(self, path: Path) -> Iterator[JournalEvent]:
+        """`read_file(path).events`, parsed only as far as they are taken (a process without
+        the parse cache: a hit's day holds ~180 events at 100k, its event is one of them)."""
+        from lorestack.memory_layers import parse_cache
+
+        if parse_cache.enabled():
+            yield from self.read_file(path).events
+            return
+        try:
+            data = read_memory_file(path, self.paths.root, self.read_limit).data
+        except (FileNotFoundError, UnsafeEntry, OSError):
+            return
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("utf-8", errors="replace")
+        yield from iter_journal_text(text, path, [])
 
     def _read_file(self, path: Path) -> ParsedJournal:
         try:
