@@ -112,3 +112,15 @@ def test_an_event_forgotten_already_is_said_so_and_done_with_no_id_is_an_empty_i
     assert closed.exit_code == 1 and "already archived" in closed.stderr, closed.output
     empty = _run("done", "")
     assert empty.exit_code == 1 and "an empty id" in empty.stderr, empty.output
+
+
+def test_about_on_global_memory_is_refused_not_dropped(repo):
+    """`remember … --scope global --about src/users.py` stored the item and dropped --about
+    without a word (global items have no anchors: `anchors set` refuses them)."""
+    (repo / "src").mkdir()
+    (repo / "src" / "users.py").write_text("def get_user(uid):\n    return uid\n")
+    done = _run("remember", "users module caches nothing", "--type", "fact", "--scope", "global",
+                "--about", "src/users.py")
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert "global" in done.stderr and "--scope project" in done.stderr
+    assert "users module" not in _run("list").stdout  # nothing was written
