@@ -124,3 +124,21 @@ def test_about_on_global_memory_is_refused_not_dropped(repo):
     assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
     assert "global" in done.stderr and "--scope project" in done.stderr
     assert "users module" not in _run("list").stdout  # nothing was written
+
+
+def test_anchors_of_an_archived_item_are_not_changed(repo):
+    """`anchors set`/`accept` on a superseded item said "is about src/users.py" and rewrote
+    the archived file, whose anchors nothing reads (only active items are checked)."""
+    (repo / "src").mkdir()
+    (repo / "src" / "users.py").write_text("def get_user(uid):\n    return uid\n")
+    old = _id(_run("remember", "users are cached", "--type", "fact", "--about", "src/users.py",
+                   "--json"))
+    new = _id(_run("supersede", old, "users are never cached", "--json"))
+    path = next((repo / ".memory" / "archive").rglob("users-are-cached.md"))
+    before = path.read_bytes()
+    for args in (["anchors", "set", old, "--about", "src/users.py:get_user"],
+                 ["anchors", "accept", old]):
+        done = _run(*args)
+        assert done.exit_code == 1 and done.stderr.count("\n") == 1, (args, done.output)
+        assert "archived" in done.stderr and new in done.stderr, done.stderr
+    assert path.read_bytes() == before
