@@ -142,3 +142,15 @@ def test_anchors_of_an_archived_item_are_not_changed(repo):
         assert done.exit_code == 1 and done.stderr.count("\n") == 1, (args, done.output)
         assert "archived" in done.stderr and new in done.stderr, done.stderr
     assert path.read_bytes() == before
+
+
+def test_importing_a_memory_file_says_what_it_is(repo, tmp_path):
+    """`lorestack import fact.md` (an item file, e.g. from another project) said "nothing to
+    import: the sources hold no events"."""
+    _id(_run("remember", "Staging runs on port 9000", "--type", "fact", "--json"))
+    item = next((repo / ".memory" / "facts").glob("staging-*.md"))
+    copy = tmp_path / item.name
+    copy.write_bytes(item.read_bytes())
+    done = _run("import", str(copy))
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert f"{copy} is a lorestack memory file" in done.stderr
