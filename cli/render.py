@@ -25,8 +25,6 @@ def read_piped_stdin(refuse_undecodable: str = "") -> str | None:
     did not happen: then they are refused with the one line `check -` gives (InputRejected)."""
     import sys
 
-    from lorestack.memory_layers.input_check import decode_input_bytes
-
     stream = sys.stdin
     if stream is None or stream.closed:
         return None
@@ -46,6 +44,8 @@ def read_piped_stdin(refuse_undecodable: str = "") -> str | None:
             # a client that keeps stdin open after its payload must not hold the hook
             raw = read_payload(fd)
         if refuse_undecodable:
+            from lorestack.memory_layers.input_check import decode_input_bytes
+
             return decode_input_bytes(raw, where="stdin", outcome=refuse_undecodable)
         return raw.decode("utf-8-sig")
     except (OSError, ValueError, UnicodeDecodeError):

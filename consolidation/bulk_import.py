@@ -220,6 +220,11 @@ def import_files(
         check_input_text(e.text, where=f"the text of {e.id or e.time.isoformat()}")
     if not events:
         broken = next(filter(None, (broken_json_line(Path(p)) for p in paths)), None)
+        item = next((p for p in paths if _is_item_file(Path(p))), None)
+        if item is not None and not broken:
+            raise ImportError_(f"nothing to import: {item} is a lorestack memory file, not "
+                               "events: copy it into .memory/ (its type's folder), or "
+                               "`lorestack import-memory` an export")
         raise ImportError_(f"nothing to import: {broken}" if broken
                            else "nothing to import: the sources hold no events")
     result = import_events(mem, events, index=index, redact=redact, progress=progress)
@@ -232,3 +237,14 @@ def _size(path: str | Path) -> int:
         return Path(path).expanduser().stat().st_size
     except OSError:
         return 0  # read_source names what is wrong with it
+
+
+def _is_item_file(path: Path) -> bool:
+    """A memory item file (frontmatter with `schema:` and `id:`), as `remember` writes one."""
+    try:
+        with open(path.expanduser(), "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    front = head.split("\n---", 1)[0] if head.startswith("---") else ""
+    return "\nschema:" in front and "\nid:" in front

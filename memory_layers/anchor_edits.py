@@ -87,6 +87,12 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
     loaded = mem.get(item_id)
     if loaded.item.scope != "project":
         raise AnchorError(f"{loaded.item.id} is global memory: only project items have anchors")
+    if loaded.item.status == "archived":  # nothing checks an archived item against the code
+        by = loaded.item.superseded_by
+        raise AnchorError(f"{loaded.item.id} is archived{f' (superseded by {by})' if by else ''}"
+                          f", and only active items are checked against the code; anchor "
+                          f"{by or 'an active item'}, or `lorestack restore {loaded.item.id}` "
+                          "first")
     index = index_for(mem)
     if index is None:
         raise AnchorError("anchors need a project memory (`lorestack init` in the repository)")

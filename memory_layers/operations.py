@@ -183,6 +183,11 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
                       confidence=confidence, importance=importance, source=source,
                       criterion=criterion, status=status)
     item = _guard_item(mem, item, redact)
+    if about and item.scope != "project":  # it was dropped without a word
+        from lorestack.memory_layers.anchors import AnchorError
+
+        raise AnchorError("--about anchors project memory to this repository's code; a global "
+                          "item has no anchors: give --scope project, or leave --about out")
     if item.scope == "project" and (about is None or about):
         # the code the item is about: what --about names, else the paths and symbols it names
         from lorestack.memory_layers.anchor_edits import anchor_fields

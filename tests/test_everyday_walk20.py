@@ -112,3 +112,45 @@ def test_an_event_forgotten_already_is_said_so_and_done_with_no_id_is_an_empty_i
     assert closed.exit_code == 1 and "already archived" in closed.stderr, closed.output
     empty = _run("done", "")
     assert empty.exit_code == 1 and "an empty id" in empty.stderr, empty.output
+
+
+def test_about_on_global_memory_is_refused_not_dropped(repo):
+    """`remember … --scope global --about src/users.py` stored the item and dropped --about
+    without a word (global items have no anchors: `anchors set` refuses them)."""
+    (repo / "src").mkdir()
+    (repo / "src" / "users.py").write_text("def get_user(uid):\n    return uid\n")
+    done = _run("remember", "users module caches nothing", "--type", "fact", "--scope", "global",
+                "--about", "src/users.py")
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert "global" in done.stderr and "--scope project" in done.stderr
+    assert "users module" not in _run("list").stdout  # nothing was written
+
+
+def test_anchors_of_an_archived_item_are_not_changed(repo):
+    """`anchors set`/`accept` on a superseded item said "is about src/users.py" and rewrote
+    the archived file, whose anchors nothing reads (only active items are checked)."""
+    (repo / "src").mkdir()
+    (repo / "src" / "users.py").write_text("def get_user(uid):\n    return uid\n")
+    old = _id(_run("remember", "users are cached", "--type", "fact", "--about", "src/users.py",
+                   "--json"))
+    new = _id(_run("supersede", old, "users are never cached", "--json"))
+    path = next((repo / ".memory" / "archive").rglob("users-are-cached.md"))
+    before = path.read_bytes()
+    for args in (["anchors", "set", old, "--about", "src/users.py:get_user"],
+                 ["anchors", "accept", old]):
+        done = _run(*args)
+        assert done.exit_code == 1 and done.stderr.count("\n") == 1, (args, done.output)
+        assert "archived" in done.stderr and new in done.stderr, done.stderr
+    assert path.read_bytes() == before
+
+
+def test_importing_a_memory_file_says_what_it_is(repo, tmp_path):
+    """`lorestack import fact.md` (an item file, e.g. from another project) said "nothing to
+    import: the sources hold no events"."""
+    _id(_run("remember", "Staging runs on port 9000", "--type", "fact", "--json"))
+    item = next((repo / ".memory" / "facts").glob("staging-*.md"))
+    copy = tmp_path / item.name
+    copy.write_bytes(item.read_bytes())
+    done = _run("import", str(copy))
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert f"{copy} is a lorestack memory file" in done.stderr
