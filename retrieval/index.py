@@ -26,7 +26,7 @@ from lorestack.retrieval.lexical import Filters, LexicalIndex
 from lorestack.retrieval.modes import SEARCH_MODES, RecallMode, parse_mode
 from lorestack.retrieval.name_seals import seal_after_rebuild
 from lorestack.retrieval.readonly import refuse_if_read_only
-from lorestack.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker
+from lorestack.retrieval.rerank import Candidate, NoReranker, annotate, get_reranker, scored_hit
 from lorestack.retrieval.sync import Progress, SyncReport, run_sync
 from lorestack.retrieval.usage import UsageStore
 from lorestack.retrieval.vectors import VectorStore
@@ -379,7 +379,7 @@ class MemoryIndex:
         candidates = []
         for f in fused.hits:
             doc = docs.get(f.id)
-            if doc is None or not _passes(doc, filters):
+            if doc is None or not filters.admits(doc):
                 continue  # stale index entry: the catalog (from the files) has the last word
             count, last = usage.get(f.id, (0, None))
             score = f.score
@@ -397,7 +397,7 @@ class MemoryIndex:
         if record_access and top:
             self.usage.record([c.doc.id for c in top], now)
         ran_plain = any(part.name == "vector-plain" for part, _w in parts)
-        return [_hit(c, explain, ran_plain, abstained) for c in top]
+        return [scored_hit(c, explain, ran_plain, abstained) for c in top]
 
     def _search_sync(self) -> None:
         if self.sync_interval and time.monotonic() - self._last_sweep < self.sync_interval:
@@ -420,29 +420,6 @@ class MemoryIndex:
     def _warn(self, message: str) -> None:
         self.last_warnings.append(message)
         self.warn(message)
-
-
-def _passes(doc, filters: Filters) -> bool:
-    for field_name, values in filters.as_pairs():
-        if getattr(doc, field_name) not in values:
-            return False
-    return True
-
-
-def _hit(c: Candidate, explain: bool, plain: bool = False, abstained: bool = False) -> ScoredDoc:
-    d = c.doc
-    info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
-            "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
-    if "date" in c.ranks:
-        info["date_rank"] = c.ranks["date"]
-    if plain:  # the dense ranking of the query without the speakers' names ran
-        info["vector_plain_rank"] = c.ranks.get("vector-plain")
-    if abstained:  # BM25 sat out on this query (--explain only)
-        info["bm25_abstained"] = True
-    if explain:
-        info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
-                     "confidence": d.confidence})
-    return ScoredDoc(d, score=round(c.final, 6), explain=info)
 
 
 def search(mem: Memory, query: str, **kw) -> list[ScoredDoc]:

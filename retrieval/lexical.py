@@ -132,6 +132,10 @@ class Filters:
                  ("status", self.statuses)]
         return [(k, list(v)) for k, v in pairs if v is not None]
 
+    def admits(self, doc) -> bool:
+        """Whether `doc` passes every filter set."""
+        return all(getattr(doc, name) in values for name, values in self.as_pairs())
+
 
 def query_dates(query: str, now: datetime) -> list[str]:
     """The `dates` terms of the days and months a query names, read relative to `now`."""

@@ -16,6 +16,7 @@ from lorestack.core.errors import LorestackError, MissingExtra
 from lorestack.core.settings import Settings
 from lorestack.retrieval.decay import freshness, retention
 from lorestack.retrieval.documents import IndexDoc
+from lorestack.retrieval.hits import ScoredDoc
 
 PRIOR_WEIGHTS = {"decay": 0.5, "confidence": 0.25, "freshness": 0.25}
 
@@ -145,3 +146,20 @@ def get_reranker(settings: Settings, name: str | None = None) -> Reranker:
 
         return LLMReranker(settings)
     raise LorestackError(f"unknown reranker '{name}' (decay | llm | cross-encoder | none)")
+
+
+def scored_hit(c: Candidate, explain: bool, plain: bool = False, abstained: bool = False) -> ScoredDoc:
+    """The hit a search returns for a ranked candidate, with its ranks for --explain."""
+    d = c.doc
+    info = {"bm25_rank": c.ranks.get("bm25"), "vector_rank": c.ranks.get("vector"),
+            "fused": round(c.fused, 6), "decay": round(c.decay, 4), "final": round(c.final, 6)}
+    if "date" in c.ranks:
+        info["date_rank"] = c.ranks["date"]
+    if plain:  # the dense ranking of the query without the speakers' names ran
+        info["vector_plain_rank"] = c.ranks.get("vector-plain")
+    if abstained:  # BM25 sat out on this query (--explain only)
+        info["bm25_abstained"] = True
+    if explain:
+        info.update({"relevance": round(c.relevance, 4), "access_count": c.access_count,
+                     "confidence": d.confidence})
+    return ScoredDoc(d, score=round(c.final, 6), explain=info)
