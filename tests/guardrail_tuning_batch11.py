@@ -40,8 +40,12 @@ FIRST_RUN = {"exact": 90, "wrong_blocks": 0, "silent_passes": 56, "lookalike_pas
 # The review of the lists (same session) took everyday words out of them (varnish, moment,
 # sphinx, …): the Varnish violation passes in silence again and the "leftover moment import"
 # look-alike passes again: exact 103, silent passes 42, look-alikes 54.
-KEPT = {"exact": 103, "wrong_blocks": 0, "silent_passes": 42, "lookalike_pass": 54}
-KEPT_LOOKALIKE_COST = 1
+# Twentieth session: "… formatted with Intl and the user's locale, never by hand" forbade the
+# word 'hand' (a manner, not a thing); it now drafts nothing, so intl_format's prose
+# violation is undecided by meaning (no longer silent) and its two look-alikes too (never a
+# block): exact 103, silent passes 41, look-alikes 53.
+KEPT = {"exact": 103, "wrong_blocks": 0, "silent_passes": 41, "lookalike_pass": 53}
+KEPT_LOOKALIKE_COST = 2
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # infrastructure components: a category in the rule, a product in the proposal

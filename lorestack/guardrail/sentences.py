@@ -95,6 +95,8 @@ class SentenceDraft:
 # deleting: "never delete / remove files under X/" forbids deleting there (twentieth session)
 _REMOVE = frozenset(("delete", "remove", "rm", "erase", "wipe", "purge", "prune", "deleted",
                      "removed", "erased", "wiped", "purged", "pruned"))
+# "never rename or move files in X/": the files there change where they are
+_MOVE = frozenset(("rename", "move", "relocate"))
 # what "files" of a folder are called: the folder's files, not a thing named by these words
 _FILE_WORDS = frozenset(("file", "files", "translation", "snapshot", "snapshots", "image", "images", "fixture",
                          "fixtures", "golden", "asset", "assets", "test", "tests", "data"))
@@ -172,11 +174,12 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     base = verb.removesuffix("ing")
     gate = "added" if says_new else "" if mixed else verb_gate(verb)
     scope_paths = [_glob(w) for w in scope if _is_path(w)]
-    if (base in _EDIT or verb in _EDIT) and scope_paths + paths:
+    if (base in _EDIT or verb in _EDIT or base in _MOVE) and scope_paths + paths:
         for p in scope_paths + paths:
             _add(d.forbid, f"changed:path:{p}")
             _add(d.paths, p)
-        d.steps.append(f"'{cue} {verb}': editing {', '.join(scope_paths + paths)} is forbidden")
+        act = "moving" if base in _MOVE else "editing"
+        d.steps.append(f"'{cue} {verb}': {act} {', '.join(scope_paths + paths)} is forbidden")
         return
     if (base in _REMOVE or verb in _REMOVE) and scope_paths + paths and (not term or term in _FILE_WORDS):
         for p in scope_paths + paths:  # "never delete files under tests/golden/"
