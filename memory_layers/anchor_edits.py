@@ -93,7 +93,7 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
                           f", and only active items are checked against the code; anchor "
                           f"{by or 'an active item'}, or `lorestack restore {loaded.item.id}` "
                           "first")
-    index = index_for(mem)
+    index = index_for(mem, look_again=True)
     if index is None:
         raise AnchorError("anchors need a project memory (`lorestack init` in the repository)")
     item = loaded.item.model_copy(deep=True)

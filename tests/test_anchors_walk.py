@@ -142,6 +142,32 @@ def test_a_symbol_moved_out_of_a_file_that_stays_is_followed(code_repo, long_hoo
     assert state() == {"anchor": "src/retry.py:handler_7", "state": "ok", "detail": ""}
 
 
+def test_a_symbol_cut_before_it_is_pasted_elsewhere_is_followed(code_repo, long_hook_deadlines):
+    """The cut is seen first (a hook's look between the two edits keeps "not found" until
+    git's index changes), then the code is pasted into a new file and into a tracked one,
+    neither added: `anchors` said "symbol gone" and `anchors accept` refused ("defines no
+    handler_7 any more") until a `git add`. The user's own look searches again; the hooks
+    read what it found."""
+    item = _remember("handler 7 retries itself", "--type", "caveat",
+                     "--about", "src/mod07.py:handler_7")
+    code = (code_repo / "src" / "mod07.py").read_text()
+    (code_repo / "src" / "mod07.py").write_text("def other_7(event):\n    return 0\n")
+    assert "handler_7 is no longer defined" in _pre_tool(code_repo, "s-cut", "src/mod07.py")
+
+    def state():
+        rows = json.loads(run("anchors", "--json").stdout)
+        return next(r for r in rows if r["id"] == item["id"])["anchors"][0]
+
+    (code_repo / "src" / "retry.py").write_text("import os\n\n\n" + code)
+    assert state()["detail"] == "handler_7 moved to src/retry.py"
+    assert "handler_7 moved to src/retry.py" in _pre_tool(code_repo, "s-paste", "src/mod07.py")
+    (code_repo / "src" / "retry.py").unlink()
+    assert state()["state"] == "symbol gone"
+    (code_repo / "src" / "mod08.py").write_text(
+        (code_repo / "src" / "mod08.py").read_text() + "\n\n" + code)
+    assert f"{item['id']} to src/mod08.py:handler_7" in run("anchors", "accept", item["id"]).stdout
+
+
 def test_about_with_an_empty_file_or_symbol_says_what_is_missing(code_repo):
     """`--about :handler_3` and `--about src/mod03.py:` said "…: no such file"."""
     nofile = run("remember", "x is y", "--about", ":handler_3", code=1)
