@@ -86,6 +86,22 @@ def test_doctor_names_anchors_kept_in_the_old_form_and_repair_rewrites_them(code
     assert not [x for x in again.splitlines() if item["id"] in x and "anchor" in x], again
 
 
+def test_doctor_leaves_the_anchors_of_archived_items_as_they_are(code_repo):
+    """An archived item's anchors are not checked against the code (`anchors set` refuses
+    it): `doctor` named its old-form anchors and `--repair` rewrote the archived file."""
+    item = _remember("Module 6 logs every retry", "--type", "fact", "--about", "src/mod06.py")
+    path = _item_file(code_repo, item["id"])
+    path.write_text(path.read_text().replace("src/mod06.py", str(code_repo / "src" / "mod06.py")))
+    run("forget", item["id"], "--reason", "module 6 was removed")
+    archived = _item_file(code_repo, item["id"])
+    before = archived.read_bytes()
+    for args in (["doctor"], ["doctor", "--repair"]):
+        told = CliRunner().invoke(cli, args).output
+        assert not [x for x in told.splitlines() if item["id"] in x and "anchor" in x], told
+    assert archived.read_bytes() == before
+    assert json.loads(CliRunner().invoke(cli, ["doctor", "--json"]).output)["old_form_anchors"] == []
+
+
 def test_a_symbol_is_followed_to_its_new_file_after_history_is_rewritten(code_repo):
     """Once the pinned commit left the history, a symbol anchor whose file moved read "gone"
     (the whole-file case was found by its blob id); the file holding the symbol as pinned is
