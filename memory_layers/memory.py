@@ -183,7 +183,8 @@ class Memory:
                 item_id, ids, threshold)
         if full is not None and full != item_id:
             return self.get(full)
-        broken = _unreadable_holding(loaded.problems, item_id)
+        broken = _unreadable_holding(loaded.problems, item_id,
+                                     [m.root for m in (self.project, self.home) if m])
         if broken is not None:  # a hand edit broke the file: say so, not "no such id"
             from lorestack.memory_layers.sealed_names import seal_path
 
@@ -242,17 +243,24 @@ def _memory_above(paths: MemoryPaths) -> Path | None:
         return None
 
 
-def _unreadable_holding(problems: list, item_id: str):
-    """The unreadable item file (InvalidItem) whose `id:` line names `item_id`, if any."""
+def _unreadable_holding(problems: list, item_id: str, roots: list):
+    """The unreadable item file (InvalidItem) whose `id:` line names `item_id`, if any. Read
+    through safefiles like every other reader: a planted link out or a FIFO is never opened."""
     import re
+
+    from lorestack.memory_layers.safefiles import UnsafeEntry, read_memory_file
 
     line = re.compile(rf"^id:\s*['\"]?{re.escape(item_id)}['\"]?\s*$", re.M)
     for problem in problems:
-        try:
-            with open(problem.path, "rb") as fh:  # the frontmatter is at the top
-                text = fh.read(65536).decode("utf-8", errors="replace")
-        except (OSError, TypeError, AttributeError):
+        if isinstance(problem, UnsafeEntry):
             continue
-        if line.search(text.split("\n---", 1)[0]):
+        data = None
+        for root in roots:  # the memory folder holding it (project or global)
+            try:  # the frontmatter is at the top
+                data = read_memory_file(problem.path, root, max_bytes=65536).data
+                break
+            except (OSError, TypeError, AttributeError, UnsafeEntry):
+                continue
+        if data is not None and line.search(data.decode("utf-8", errors="replace").split("\n---", 1)[0]):
             return problem
     return None

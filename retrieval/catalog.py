@@ -170,15 +170,20 @@ class Catalog:
         return None if row is None else json.loads(row[0])
 
     def doc_keys_of(self, ids: list[str], kind: str | None = None) -> dict[str, list[DocKey]]:
-        """Per file key, the keys of its docs whose id is in `ids` (the files are found by
-        the ids' text in their stored keys: one pass over the table, nothing decoded but the
-        files that hold one); with `kind`, every doc of the files of that kind instead."""
+        """Per file key, the keys of its docs whose id is in `ids` (the files are found in
+        sqlite, in one pass over the table; nothing decoded here but the files that hold one);
+        with `kind`, every doc of the files of that kind instead."""
         if kind is not None:
             rows = self.db.execute("SELECT path, keys FROM files WHERE kind=?", (kind,))
-        else:
+        elif len(ids) <= 2:  # a text search per id: ~40 ms each at 100k docs, idle
             needles = [json.dumps(i) for i in ids]
             where = " OR ".join("instr(keys, ?) > 0" for _ in needles)
             rows = self.db.execute(f"SELECT path, keys FROM files WHERE {where}", needles)
+        else:  # every stored key's id read once (~0.2 s at 100k docs, whatever their number)
+            marks = ",".join("?" * len(ids))
+            rows = self.db.execute(
+                "SELECT path, keys FROM files WHERE path IN (SELECT f.path FROM files f, "
+                f"json_each(f.keys) j WHERE json_extract(j.value, '$[0]') IN ({marks}))", ids)
         wanted = set(ids)
         out = {}
         for path, keys_text in rows:

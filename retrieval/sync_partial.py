@@ -5,8 +5,9 @@ at 100k docs that is 1.7 s in a process that has read nothing yet (the cold prom
 service opening an index), whatever changed. When the docs table was up to date before this
 sync (state clean, or text for a text-only sync), only the ids whose keys came, went or
 changed in the changed files can merge differently, so only they are merged again: from
-every file that holds such an id (found by its text in the stored keys, one pass over the
-files table in sqlite) and compared with their own states. The merge's rules are
+every file that holds such an id (found in sqlite: by its text in the stored keys for one or
+two ids, else by reading each stored key's id once; 0.07-0.2 s at 100k docs) and compared with
+their own states. The merge's rules are
 `documents.merge_docs`' own; where a global item's visibility could turn on the change (a
 global file changed, a global doc among the candidates, or a project item's id or title
 that some global item shares came or went), the whole reconcile is done instead.
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.retrieval.sync import SyncReport
 
 MAX_FILES = 64   # a `git pull` of many files: the whole reconcile reads them in one pass
-MAX_IDS = 256    # ids merged again (one `instr` term each in the files query)
+MAX_IDS = 256    # ids merged again (bound parameters of the files query)
 GLOBAL_KIND = "item-global"
 
 

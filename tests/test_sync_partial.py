@@ -76,6 +76,17 @@ def test_a_few_changed_files_are_merged_alone(mem, index, whole_reads, text_only
     copy.unlink()
     assert sync().removed == 1
     assert all(h.id != one for h in index.search("cache TTL seconds", k=3, mode="bm25", sync=False))
+
+    # a day file of many events gone: every one of its ids merged again (found in one pass)
+    day = max(mem.journal.paths.journal_dir.glob("*.md"), key=lambda p: p.read_text().count("<!-- /"))
+    events = day.read_text().count("<!-- /")
+    assert events >= 3
+    day.unlink()
+    report = run_sync(index, quick=True, text_only=text_only)
+    assert report.removed == events and not report.warnings
+    if text_only:  # their vectors stay (rows marked removed) until a full sync deletes them
+        index.sync()
+    _as_full(index)
     assert whole_reads[0] == 0
 
 
