@@ -25,7 +25,7 @@ def anchors(ctx, stale, as_json):
     from lorestack.memory_layers.anchors import index_for, item_states
 
     mem = open_memory(ctx)
-    index = index_for(mem)
+    index = index_for(mem, look_again=True)
     rows, out = [], []
     for loaded in mem.require_project().store.load_all(include_archived=False).items:
         item = loaded.item

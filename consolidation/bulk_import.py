@@ -246,5 +246,6 @@ def _is_item_file(path: Path) -> bool:
             head = fh.read(4096).decode("utf-8", "replace")
     except OSError:
         return False
+    head = head.removeprefix("\ufeff")  # a BOM, as an editor may save it (the item reads so)
     front = head.split("\n---", 1)[0] if head.startswith("---") else ""
     return "\nschema:" in front and "\nid:" in front

@@ -93,7 +93,7 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
                           f", and only active items are checked against the code; anchor "
                           f"{by or 'an active item'}, or `lorestack restore {loaded.item.id}` "
                           "first")
-    index = index_for(mem)
+    index = index_for(mem, look_again=True)
     if index is None:
         raise AnchorError("anchors need a project memory (`lorestack init` in the repository)")
     item = loaded.item.model_copy(deep=True)
@@ -173,7 +173,9 @@ def old_form_anchors(mem, rewrite: bool = False) -> list[OldFormAnchors]:
         return []
     store = mem.require_project().store
     found = []
-    for loaded in store.load_all().items:
+    # active items only: an archived one's anchors are never checked (`anchors set` refuses
+    # it), and its file is the record of what was forgotten or superseded
+    for loaded in store.load_all(include_archived=False).items:
         item = loaded.item
         renames = [(spec, str(index.anchor(spec))) for spec in item.anchors]
         renames = [(old, new) for old, new in renames if old != new]

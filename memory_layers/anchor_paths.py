@@ -72,13 +72,15 @@ def moved_symbol(repo: Path, symbol: str, then: str, path: str, lines_of,
 def remembered_move(index, key: str, then: str, find, holds) -> str | None:
     """`find()` (where the code pinned as `then` went), kept in the index's cache: a file found
     is trusted while it `holds` that code; "not found" while git's index file is unchanged (a
-    checkout, a commit or an add rewrites it). So a hook does not search on every look."""
+    checkout, a commit or an add rewrites it). So a hook does not search on every look. Code
+    pasted into a file after that "not found" rewrites no git index: the user's own look
+    (`index.look_again`) searches again, and its answer is kept for the hooks."""
     stamp = _git_index_stamp(index.repo)
     hit = index._cache.get("moved:" + key)
     if hit and hit[0] == then:
         if hit[1] and holds(hit[1]):
             return hit[1]
-        if not hit[1] and stamp and hit[2] == stamp:
+        if not hit[1] and stamp and hit[2] == stamp and not index.look_again:
             return None
     found = find()
     if not has_secret(key):  # a path named after a key is never kept

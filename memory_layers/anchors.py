@@ -124,8 +124,11 @@ def symbol_lines(text: str, symbol: str) -> list[str] | None:
 class AnchorIndex:
     """Fingerprints of the anchored code in one repository, cached by (size, mtime)."""
 
-    def __init__(self, repo: Path, cache_dir: Path | None = None):
+    def __init__(self, repo: Path, cache_dir: Path | None = None, look_again: bool = False):
         self.repo = repo
+        # a user's own look (`anchors`, `anchors accept`) searches again where the hooks keep
+        # "not found" (remembered_move): code pasted elsewhere changes no git index
+        self.look_again = look_again
         self.cache_path = cache_dir / CACHE_NAME if cache_dir else None
         self._cache: dict[str, list] = {}
         self._dirty = False
@@ -352,12 +355,13 @@ def stale_states(states: list[AnchorState]) -> list[AnchorState]:
     return [s for s in states if s.state not in ("ok", "unpinned")]
 
 
-def index_for(mem) -> AnchorIndex | None:
-    """The anchor index of the memory's repository (None without a project memory)."""
+def index_for(mem, look_again: bool = False) -> AnchorIndex | None:
+    """The anchor index of the memory's repository (None without a project memory);
+    `look_again`: a moved symbol is searched for again, not read as kept "not found"."""
     project = getattr(mem, "project", None)
     if project is None:
         return None
-    return AnchorIndex(project.repo_dir, project.index_dir)
+    return AnchorIndex(project.repo_dir, project.index_dir, look_again)
 
 
 def item_states(index: AnchorIndex, item) -> list[AnchorState]:

@@ -193,6 +193,8 @@ def scan_files(index: MemoryIndex, report: SyncReport, force: bool = False,
             content_changed = True
         if progress and stale:
             progress(len(stale), len(stale), "reading")
+        if content_changed:  # in the files' own commit: a process ended before it merged
+            catalog.set_meta("state", "dirty")  # them leaves a state the next sync redoes
     if edits:
         index.usage.mark_edited(edits)
     if content_changed:
@@ -407,9 +409,9 @@ def run_sync(index: MemoryIndex, progress: Progress | None = None, *, force: boo
     done (`report.deferred`), the state left dirty for a full sync."""
     report = SyncReport()
     began = time.perf_counter()
+    state = index.catalog.get_meta("state")  # before the scan, which marks a change dirty
     changed = scan_files(index, report, force=force, progress=progress)
     report.phase_seconds["reading"] = round(time.perf_counter() - began, 2)
-    state = index.catalog.get_meta("state")
     # the docs table was in line with the file table before this sync's changes (clean: both
     # indexes too; text: the word index): only the changed files' docs are merged again
     plan = partial_plan(index) if changed and state in ("clean", TEXT_ONLY) else None

@@ -86,6 +86,22 @@ def test_doctor_names_anchors_kept_in_the_old_form_and_repair_rewrites_them(code
     assert not [x for x in again.splitlines() if item["id"] in x and "anchor" in x], again
 
 
+def test_doctor_leaves_the_anchors_of_archived_items_as_they_are(code_repo):
+    """An archived item's anchors are not checked against the code (`anchors set` refuses
+    it): `doctor` named its old-form anchors and `--repair` rewrote the archived file."""
+    item = _remember("Module 6 logs every retry", "--type", "fact", "--about", "src/mod06.py")
+    path = _item_file(code_repo, item["id"])
+    path.write_text(path.read_text().replace("src/mod06.py", str(code_repo / "src" / "mod06.py")))
+    run("forget", item["id"], "--reason", "module 6 was removed")
+    archived = _item_file(code_repo, item["id"])
+    before = archived.read_bytes()
+    for args in (["doctor"], ["doctor", "--repair"]):
+        told = CliRunner().invoke(cli, args).output
+        assert not [x for x in told.splitlines() if item["id"] in x and "anchor" in x], told
+    assert archived.read_bytes() == before
+    assert json.loads(CliRunner().invoke(cli, ["doctor", "--json"]).output)["old_form_anchors"] == []
+
+
 def test_a_symbol_is_followed_to_its_new_file_after_history_is_rewritten(code_repo):
     """Once the pinned commit left the history, a symbol anchor whose file moved read "gone"
     (the whole-file case was found by its blob id); the file holding the symbol as pinned is
@@ -140,6 +156,32 @@ def test_a_symbol_moved_out_of_a_file_that_stays_is_followed(code_repo, long_hoo
     assert "handler_7 moved to src/retry.py" in _pre_tool(code_repo, "s-moved", "src/mod07.py")
     assert f"{item['id']} to src/retry.py:handler_7" in run("anchors", "accept", item["id"]).stdout
     assert state() == {"anchor": "src/retry.py:handler_7", "state": "ok", "detail": ""}
+
+
+def test_a_symbol_cut_before_it_is_pasted_elsewhere_is_followed(code_repo, long_hook_deadlines):
+    """The cut is seen first (a hook's look between the two edits keeps "not found" until
+    git's index changes), then the code is pasted into a new file and into a tracked one,
+    neither added: `anchors` said "symbol gone" and `anchors accept` refused ("defines no
+    handler_7 any more") until a `git add`. The user's own look searches again; the hooks
+    read what it found."""
+    item = _remember("handler 7 retries itself", "--type", "caveat",
+                     "--about", "src/mod07.py:handler_7")
+    code = (code_repo / "src" / "mod07.py").read_text()
+    (code_repo / "src" / "mod07.py").write_text("def other_7(event):\n    return 0\n")
+    assert "handler_7 is no longer defined" in _pre_tool(code_repo, "s-cut", "src/mod07.py")
+
+    def state():
+        rows = json.loads(run("anchors", "--json").stdout)
+        return next(r for r in rows if r["id"] == item["id"])["anchors"][0]
+
+    (code_repo / "src" / "retry.py").write_text("import os\n\n\n" + code)
+    assert state()["detail"] == "handler_7 moved to src/retry.py"
+    assert "handler_7 moved to src/retry.py" in _pre_tool(code_repo, "s-paste", "src/mod07.py")
+    (code_repo / "src" / "retry.py").unlink()
+    assert state()["state"] == "symbol gone"
+    (code_repo / "src" / "mod08.py").write_text(
+        (code_repo / "src" / "mod08.py").read_text() + "\n\n" + code)
+    assert f"{item['id']} to src/mod08.py:handler_7" in run("anchors", "accept", item["id"]).stdout
 
 
 def test_about_with_an_empty_file_or_symbol_says_what_is_missing(code_repo):

@@ -154,3 +154,15 @@ def test_importing_a_memory_file_says_what_it_is(repo, tmp_path):
     done = _run("import", str(copy))
     assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
     assert f"{copy} is a lorestack memory file" in done.stderr
+
+
+def test_importing_a_memory_file_saved_with_a_bom_and_crlf_says_what_it_is(repo, tmp_path):
+    """An item file a Windows editor saved (a BOM, CRLF line ends) reads as the item it is,
+    yet `import` of it still said "the sources hold no events"."""
+    _id(_run("remember", "Staging runs on port 9000", "--type", "fact", "--json"))
+    item = next((repo / ".memory" / "facts").glob("staging-*.md"))
+    copy = tmp_path / item.name
+    copy.write_bytes(b"\xef\xbb\xbf" + item.read_bytes().replace(b"\n", b"\r\n"))
+    done = _run("import", str(copy))
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert f"{copy} is a lorestack memory file" in done.stderr, done.stderr

@@ -10,15 +10,16 @@ where a global item's visibility could turn, the whole reconcile runs."""
 from __future__ import annotations
 
 import shutil
+from datetime import timedelta
 
 import pytest
 
-from lorestack.memory_layers.operations import log_event, remember
+from lorestack.memory_layers.operations import forget, log_event, remember, restore, supersede
 from lorestack.retrieval.catalog import Catalog
 from lorestack.retrieval.index import MemoryIndex
 from lorestack.retrieval.sync import run_sync
 
-from .retrieval_helpers import build_corpus
+from .retrieval_helpers import NOW, build_corpus
 from .test_sync_reconcile import _as_full, _item_path
 
 
@@ -115,3 +116,87 @@ def test_the_service_after_a_text_only_sync_embeds_what_it_left(mem, index, whol
     assert index.vectors.collection().count() == before + 1
     assert whole_reads[0] == 0
     _as_full(index)
+
+
+def _in_line(index, clean):
+    """`_as_full`, and the word index (and, `clean`, the vectors) hold every doc as it is."""
+    _as_full(index)
+    states = index.catalog.doc_states()
+    assert all(s.lex_hash == s.doc_hash for s in states.values())
+    if clean:
+        assert all(s.vec_hash == s.content_hash and s.vec_meta == s.doc_hash
+                   for s in states.values())
+        assert index.vectors.collection().count() == sum(s.chunks for s in states.values())
+
+
+@pytest.mark.parametrize("text_only", [False, True])
+def test_renames_archives_pulls_and_hand_edits_leave_the_docs_of_a_full_reindex(mem, index, text_only):
+    def sync():
+        r = run_sync(index, quick=True, text_only=text_only)
+        assert not r.warnings and not r.deferred
+        _in_line(index, not text_only)
+        return r
+
+    a = remember(mem, "the cache TTL is 300 seconds", "fact").item.id
+    b = remember(mem, "the queue is rabbitmq", "fact").item.id
+    sync()
+    # rename
+    p = _item_path(mem, a)
+    p.rename(p.with_name("renamed-" + p.name))
+    sync()
+    # forget -> archive
+    forget(mem, b, "wrong")
+    sync()
+    restore(mem, b)
+    sync()
+    supersede(mem, a, "the cache TTL is 600 seconds")
+    sync()
+    # day file: an event inserted before others, and appended
+    log_event(mem, "older event about zebra", "note", time=NOW - timedelta(days=3, hours=5))
+    log_event(mem, "oldest event about yak", "note", time=NOW - timedelta(days=3, hours=9))
+    sync()
+    ev = log_event(mem, "an event to forget about walrus", "note")
+    sync()
+    forget(mem, ev.id, "noise")
+    sync()
+    # many files at once (a pull)
+    ids = [remember(mem, f"bulk fact {n} about module_{n}", "fact").item.id for n in range(70)]
+    sync()
+    for i in ids[:40]:
+        q = _item_path(mem, i)
+        q.write_text(q.read_text().replace("bulk fact", "BULK fact"))
+    for i in ids[40:]:
+        _item_path(mem, i).unlink()
+    sync()
+    # change of type via hand edit, id kept
+    q = _item_path(mem, ids[0])
+    q.write_text(q.read_text().replace("type: fact", "type: decision"))
+    sync()
+    # unreadable (broken frontmatter) file then mended
+    txt = q.read_text()
+    q.write_text(txt.replace("---\n", "---\ntitle: [oops\n", 1))
+    sync()
+    q.write_text(txt)
+    sync()
+    # full check against a reindex
+    before = {i: s.doc_hash for i, s in index.catalog.doc_states().items()}
+    run_sync(index, force=True)
+    _in_line(index, True)
+    assert {i: s.doc_hash for i, s in index.catalog.doc_states().items()} == before
+
+
+@pytest.mark.parametrize("text_only", [False, True])
+def test_a_sync_ended_between_reading_and_merging_is_redone(mem, index, monkeypatch, text_only):
+    import lorestack.retrieval.sync as sync_mod
+
+    def killed(_index):  # the hook's process ended (its client's timeout) after the file
+        raise KeyboardInterrupt  # table's commit, before the docs were merged
+
+    monkeypatch.setattr(sync_mod, "partial_plan", killed)
+    a = remember(mem, "the reporting replica is ORCHID-7", "fact").item.id
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(index, quick=True, text_only=text_only)
+    monkeypatch.undo()
+    run_sync(index, quick=True)  # found nothing changed on disk: the state says what lags
+    assert a in index.catalog.doc_states()
+    _in_line(index, True)
