@@ -133,6 +133,16 @@ def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
     return ""
 
 
+def moves_away(text: str, start: int) -> bool:
+    """Is the word at `start` a source of a move (`mv`, `git mv`): renamed or moved from there?"""
+    name, args, operands, mine = _operands_at(text, start)
+    if name not in _MOVERS or not mine:
+        return False
+    if any(a == "-t" or a.startswith("--target-directory") for a in args):
+        return _flagged(name, args, text[max(0, start - 40) : start]) == "changed"
+    return len(operands) >= 2 and mine[0] < len(operands) - 1
+
+
 def removes(text: str, start: int) -> bool:
     """Does the command around `start` delete the word there (`rm`, `git rm`, `unlink`, or
     `find DIR … -delete`)?"""
