@@ -20,6 +20,7 @@ x.txt at the root); a path climbing out of the project is left as written.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ _XARGS = re.compile(
 )
 # `cd DIR`, `pushd DIR`, `popd`, ended by `&&`, `;`, `||` or the end of the line
 _CD = re.compile(
-    r"(?:^|(?<=[;&|(\n]))\s*(?:(?:cd|pushd)\s+([^\s;&|]+)|(popd))\s*(?=&&|;|\|\||$)"
+    r"(?:^|(?<=[;&|(\n]))\s*(?:(?:cd|pushd)(?:\s+([^\s;&|)]+))?|(popd))\s*(?=&&|;|\|\||\)|$)"
 )
 _MOVES = re.compile(r"\b(?:cd|pushd|popd)\b")
 _SUBSHELL = re.compile(r"\(([^()]*)\)")
@@ -115,6 +116,7 @@ def _from_cd(text: str, place: _Place) -> str:
     """Relative paths read under the folder each `cd` / `pushd` / `popd` leaves, line by
     line; a heredoc's body and quoted words stay as written."""
     out: list[str] = []
+    groups: list[_Place] = []  # where each `(` group opened on an earlier line began
     ending = ""
     for line in text.split("\n"):
         if ending:
@@ -128,7 +130,12 @@ def _from_cd(text: str, place: _Place) -> str:
             pieces.append(_cds(head[pos : g.start()], place))
             pieces.append("(" + _cds(g.group(1), place.copy()) + ")")
             pos = g.end()
+        rest = _SUBSHELL.sub("", head[pos:])
+        if rest.count("(") > rest.count(")"):  # a group opened on this line and closed below
+            groups.append(place.copy())
         pieces.append(_cds(head[pos:], place))
+        if rest.count(")") > rest.count("(") and groups:  # its `cd`s end with it
+            place = groups.pop()
         out.append("".join(pieces) + doc + tail)
         found = _HEREDOC.search(doc + tail)
         ending = found.group(1) if found else ""
@@ -148,6 +155,9 @@ def _cds(segment: str, place: _Place) -> str:
             new = place.stack.pop() if place.stack else place.where
         elif target == "-":
             new = place.before
+        elif target is None and segment[m.start() : m.end()].lstrip().startswith("pushd"):
+            new = place.stack.pop() if place.stack else place.where  # swaps the top two
+            place.stack.append(place.where)
         else:
             new = _join(place.where, target, place.root)
             if segment[m.start() : m.end()].lstrip().startswith("pushd"):
@@ -158,16 +168,31 @@ def _cds(segment: str, place: _Place) -> str:
     return "".join(pieces)
 
 
-def _join(where: str, target: str, root: Path | None = None) -> str:
-    target = target.strip("'\"")
-    if target.startswith("/") and root is not None:  # `cd /home/me/app/lib`: lib
+def _join(where: str, target: str | None, root: Path | None = None) -> str:
+    """The folder `cd TARGET` leaves from `where`: relative to the project root, or an
+    absolute path when it is outside the project (`cd /tmp`, `cd ~`, `cd` alone: what is
+    read there is no file of the project's); the root when it cannot be known (`cd "$DIR"`)."""
+    target = "~" if target is None else target.strip("'\"")
+    if target.startswith(("$", "`")) or (target.startswith("~") and target != "~"
+                                         and not target.startswith("~/")):
+        return ""  # unknown: read from the root, as a command without a `cd` is
+    if target == "~" or target.startswith("~/"):
+        target = str(Path(target).expanduser())
+    if where.startswith("/") and not target.startswith("/"):
+        target = f"{where}/{target}"
+    if target.startswith("/"):
+        if root is None:
+            return ""
+        target = os.path.normpath(target)
         try:
             rel = Path(target).resolve().relative_to(root.resolve()).as_posix()
         except (ValueError, OSError):
-            return ""
+            return target  # outside the project
         return "" if rel == "." else rel
-    if target in (".", "") or target.startswith(("/", "~", "$", "-")):
-        return "" if target in (".", "") or target.startswith(("/", "~")) else where
+    if target in (".", ""):
+        return ""
+    if target.startswith("-"):
+        return where
     joined = _up(where, target.rstrip("/"))
     return where if joined is None else joined
 
@@ -189,6 +214,8 @@ def _up(where: str, path: str) -> str | None:
 
 
 def _rebased(m: re.Match, where: str) -> str:
+    if where.startswith("/"):  # outside the project: an absolute path no rule of it governs
+        return os.path.normpath(f"{where}/{m.group(0)}") + ("/" if m.group(0).endswith("/") else "")
     if m.group(1) is None:
         return f"{where}/{m.group(0)}" if where else m.group(0)
     joined = _up(where, m.group(0))
