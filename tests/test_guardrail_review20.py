@@ -9,7 +9,6 @@ fixtures/golden/` blocked "Never delete files under fixtures/golden/"."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from lorestack.guardrail.shell_unwrap import unwrap
