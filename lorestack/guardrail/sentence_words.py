@@ -347,7 +347,12 @@ def verb_gate(verb: str) -> str:
     base = verb.removesuffix("ing")
     if base in _INTRODUCE or base + "e" in _INTRODUCE:
         return "added"
+    if base in _DELETE or verb in _DELETE:  # "never delete X": deleting X is the act
+        return "removed"
     return "changed" if base in _EDIT or verb in _EDIT else ""
+
+
+_DELETE = frozenset(("delete", "deleted", "erase", "wipe", "purge"))
 
 
 def split_at_or(words: list[str]) -> list[list[str]]:

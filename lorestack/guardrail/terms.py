@@ -283,7 +283,7 @@ def find_term(prepared: PreparedText, term: str) -> list[Hit]:
 
 def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
     """Does an add/change verb govern this occurrence (always so in a diff or an edit)?"""
-    if gate == "removed" and (prepared.change or hit.start < 0):
+    if gate == "removed" and hit.quoted and (prepared.change or hit.start < 0):
         return hit.quoted in prepared.deleted  # a diff or a patch deleting that file
     if gate == "moved" and (prepared.change or hit.start < 0):
         return False  # an edit, a write or a patch leaves a file where it is
@@ -293,7 +293,7 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return True
     if hit.start < 0:
         return False
-    if gate == "removed" and prepared.code:  # `rm`, `git rm`, `find … -delete`
+    if gate == "removed" and hit.quoted and prepared.code:  # `rm`, `git rm`, `find -delete`
         return removes(prepared.text, hit.start)
     # `cat > x/y.py`, `touch x/y.py`, `mv a.sql x/`: the command writes it; `git mv x/a b`,
     # `sed -i … x/a`: it changes it where it is (shell_writes.py)
