@@ -59,8 +59,9 @@ def test_a_cd_inside_the_project_is_still_followed(tmp_path, monkeypatch, comman
 CRITERIA = {
     "moves": ("Never rename or move files in migrations/", "block"),
     "golden": ("Never delete files under fixtures/golden/", "block"),
+    "accounts": ("Never delete user accounts; deactivate them instead", "block"),
 }
-FILES = {"migrations/0001_init.sql": "create table t (id int);\n", "fixtures/golden/a.png": "png",
+FILES = {"app/users.py": "def users():\n    pass\n", "migrations/0001_init.sql": "create table t (id int);\n", "fixtures/golden/a.png": "png",
          "tmp/0002_add.sql": "alter table t add x int;\n"}
 
 
@@ -116,4 +117,22 @@ def _edit(path: str, old: str, new: str) -> dict:
 )
 def test_a_rename_rule_is_met_by_a_move_out_of_place_only(store, raw, expected):
     got = _answer(store, "moves", raw)
+    assert got == expected if expected == "block" else got != "block", got
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        # "never delete X": an edit deleting X (09a1b16 drafted removed:user accounts, and a
+        # change's every mention of it opened the gate: any code using accounts blocked)
+        (_edit("app/users.py", "    pass", "    UserAccount.objects.filter(id=uid).delete()"), "block"),
+        (_edit("app/users.py", "    pass", "    user_accounts = load_user_accounts()"), "pass"),
+        ({"text": "+def list_user_accounts():\n+    return UserAccount.objects.all()",
+          "paths": ["app/users.py"]}, "pass"),
+        (_edit("app/users.py", "    pass", "    user_account.soft_delete()"), "pass"),
+        ("Delete inactive user accounts every night", "block"),
+    ],
+)
+def test_a_deletion_rule_on_a_thing_is_met_by_deleting_it_only(store, raw, expected):
+    got = _answer(store, "accounts", raw)
     assert got == expected if expected == "block" else got != "block", got

@@ -289,6 +289,8 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return False  # an edit, a write or a patch leaves a file where it is
     if gate == "moved" and prepared.code:  # `mv X/a …`, `git mv X/a X/b`: no copy, no move in
         return moves_away(prepared.text, hit.start)
+    if gate == "removed" and prepared.change and hit.start >= 0:  # "never delete user accounts"
+        return _removes_on_line(prepared.text, hit.start)  # `account.delete()`, not any use
     if not gate or prepared.change:
         return True
     if hit.start < 0:
@@ -313,6 +315,22 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
                 continue  # `cp deploy/base/a.yaml …`: the folder 'deploy' is no verb
             return not _negation_before(prepared, k)
     return False
+
+
+# a deletion in code (`.delete()`, `DELETE FROM`, `drop_table`, `os.remove`); `soft_delete`
+# is the way such a rule offers, no deletion
+_REMOVAL_IN_CODE = re.compile(
+    r"(?i)(?<![a-z])(?<!soft_)(?<!soft)(?:delete|remove|destroy|drop|purge|erase|wipe|unlink"
+    r"|truncate|rmtree)(?![a-z])"
+)
+
+
+def _removes_on_line(text: str, start: int) -> bool:
+    """Does the line of a change holding the word at `start` delete something? (An edit
+    adding `user_accounts = load()` deletes no account; review of the twentieth session.)"""
+    begin = text.rfind("\n", 0, start) + 1
+    end = text.find("\n", start)
+    return bool(_REMOVAL_IN_CODE.search(text[begin : end if end >= 0 else len(text)]))
 
 
 def _in_path(text: str, start: int, end: int) -> bool:
