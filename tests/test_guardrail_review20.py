@@ -136,3 +136,24 @@ def test_a_rename_rule_is_met_by_a_move_out_of_place_only(store, raw, expected):
 def test_a_deletion_rule_on_a_thing_is_met_by_deleting_it_only(store, raw, expected):
     got = _answer(store, "accounts", raw)
     assert got == expected if expected == "block" else got != "block", got
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # deletions the removed: gate read as no deletion (3ce08ab): silent passes
+        ("git clean -fdx fixtures/golden/", "block"),
+        ("python -c 'import os; os.remove(\"fixtures/golden/a.png\")'", "block"),
+        ("python3 -c \"import shutil; shutil.rmtree('fixtures/golden')\"", "block"),
+        ("python3 -c \"from pathlib import Path; Path('fixtures/golden/a.png').unlink()\"", "block"),
+        ("node -e \"require('fs').rmSync('fixtures/golden/a.png')\"", "block"),
+        # a dry run, a read, a deletion elsewhere
+        ("git clean -n fixtures/golden/", "pass"),
+        ("python3 -c \"from pathlib import Path; print(Path('fixtures/golden/a.png').read_bytes())\"",
+         "pass"),
+        ("python -c 'import os; os.remove(\"build/a.png\")'", "pass"),
+    ],
+)
+def test_a_deletion_by_git_clean_or_a_script_is_read(store, command, expected):
+    got = _answer(store, "golden", _bash(command))
+    assert got == expected if expected == "block" else got != "block", got
