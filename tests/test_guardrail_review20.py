@@ -60,8 +60,9 @@ CRITERIA = {
     "moves": ("Never rename or move files in migrations/", "block"),
     "golden": ("Never delete files under fixtures/golden/", "block"),
     "accounts": ("Never delete user accounts; deactivate them instead", "block"),
+    "changelog": ("Update CHANGELOG.md with towncrier, not by hand", "block"),
 }
-FILES = {"app/users.py": "def users():\n    pass\n", "migrations/0001_init.sql": "create table t (id int);\n", "fixtures/golden/a.png": "png",
+FILES = {"CHANGELOG.md": "# Changes\n", "app/users.py": "def users():\n    pass\n", "migrations/0001_init.sql": "create table t (id int);\n", "fixtures/golden/a.png": "png",
          "tmp/0002_add.sql": "alter table t add x int;\n"}
 
 
@@ -157,3 +158,15 @@ def test_a_deletion_rule_on_a_thing_is_met_by_deleting_it_only(store, raw, expec
 def test_a_deletion_by_git_clean_or_a_script_is_read(store, command, expected):
     got = _answer(store, "golden", _bash(command))
     assert got == expected if expected == "block" else got != "block", got
+
+
+def test_not_by_hand_keeps_the_path_as_written(store):
+    """'changelog.md' (the clause's lowercased word) never met CHANGELOG.md: every edit of it
+    passed a confirmed rule in silence."""
+    from lorestack.guardrail.sentences import read_sentence
+
+    assert read_sentence("Update CHANGELOG.md with towncrier, not by hand").forbid == [
+        "changed:path:CHANGELOG.md"]
+    assert _answer(store, "changelog", _edit("CHANGELOG.md", "# Changes", "# Changes\n- fix")) == "block"
+    assert _answer(store, "changelog", _bash("towncrier build --yes")) == "pass"
+    assert _answer(store, "changelog", _bash("cat CHANGELOG.md")) == "pass"

@@ -80,3 +80,13 @@ def pronoun_to_place(words: list[str], place: str) -> list[str]:
     if not place or not {"it", "them"} & set(words):
         return words
     return [place if w in ("it", "them") else w for w in words]
+
+
+def as_written(sentence: str, word: str) -> str:
+    """`word` (a path the clauses read lowercased) spelled as the sentence spells it: a rule
+    on `changelog.md` never meets CHANGELOG.md (review of the twentieth session: "Update
+    CHANGELOG.md with towncrier, not by hand" let every edit of it pass)."""
+    for w in re.findall(r"[^\s,;:()]+", sentence):
+        if w.rstrip(".").lower() == word.lower():
+            return w.rstrip(".")
+    return word

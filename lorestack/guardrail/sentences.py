@@ -32,6 +32,7 @@ from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
 from lorestack.guardrail.sentence_clauses import (
+    as_written,
     clauses,
     passive_subject,
     pronoun_to_place,
@@ -276,7 +277,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
                 r.draft.steps.append(f"'not by hand': editing {p} is forbidden")
             continue
         words = pronoun_to_place(words, places[-1] if places and _find_cue(words)[0] else "")
-        places.extend(w.rstrip(".,") for w in words if _is_path(w))
+        places.extend(as_written(sentence, w.rstrip(".,")) for w in words if _is_path(w))
         contrast = read_contrast(words, previous)
         previous = words
         if contrast is not None:  # "Call X instead of Y", "replace Y with X" (contrasts.py)
@@ -286,8 +287,8 @@ def _read_cached(sentence: str) -> SentenceDraft:
             for group in _split_list(_split_scope(contrast.old)[0]):  # "autopep8 or yapf"
                 old, _, paths = _content(group)
                 rule_out(r, old, f"'{contrast.how}", _add, way)
-                for p in paths:  # "Move from setup.py to pyproject.toml": adding there
-                    _add(r.draft.forbid, f"added:path:{p}")
+                for p in (as_written(sentence, p) for p in paths):  # "Move from setup.py to
+                    _add(r.draft.forbid, f"added:path:{p}")  # pyproject.toml": adding there
                     _add(r.draft.keywords, p.removesuffix("/**"))
                     r.draft.steps.append(f"'{contrast.how}': adding to {p} is forbidden")
             r.alternatives.extend([way] if way else [])
