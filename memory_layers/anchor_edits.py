@@ -8,7 +8,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from lorestack.memory_layers.anchor_paths import about_form_error, defined_in, repo_path
+from lorestack.memory_layers.anchor_paths import (
+    about_form_error,
+    defined_in,
+    repo_path,
+    without_call_parens,
+)
 from lorestack.memory_layers.anchors import (
     GREP_DEFINES,
     Anchor,
@@ -44,7 +49,7 @@ def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
         raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
     out = []
     for given in about:
-        spec = mem.guard(given, redact=False, where="about").strip()
+        spec = without_call_parens(mem.guard(given, redact=False, where="about").strip())
         odd = about_form_error(spec, lambda name: defined_in(repo, GREP_DEFINES, name))
         if odd:
             raise AnchorError(odd)

@@ -220,3 +220,19 @@ def test_a_changed_glob_says_which_files_changed(code_repo):
     row = next(r for r in json.loads(run("anchors", "--json").stdout) if r["id"] == fresh["id"])
     assert row["anchors"][0] == {"anchor": "src/new*.py", "state": "changed",
                                  "detail": "1 file matches it now"}
+
+
+def test_about_a_symbol_copied_with_its_call_parens_or_written_as_a_pattern(code_repo):
+    """`--about src/mod03.py:handler_3(` was refused "no such file" although the file exists,
+    and `src/mod03.py:handler_*` was kept as a file glob that can never match."""
+    for typed in ("src/mod03.py:handler_3(", "src/mod03.py:handler_3()",
+                  "src/mod03.py:handler_3(event)"):
+        item = _remember("Module 3 answers three", "--about", typed)
+        assert item["anchors"] == ["src/mod03.py:handler_3"], typed
+    for typed in ("src/mod03.py:handler_*", "src/mod03.py:handler.*", "src/mod0*.py:handler_?"):
+        refused = run("remember", "x is y", "--about", typed, code=1)
+        assert refused.output.count("\n") == 1 and "no such file" not in refused.output, typed
+        assert "one name, not a pattern" in refused.output, typed
+    dotted = run("remember", "x is y", "--about", "src/mod03.py:Handler.run", code=1)
+    assert dotted.output.count("\n") == 1 and "no such file" not in dotted.output
+    assert "'src/mod03.py:run'" in dotted.output
