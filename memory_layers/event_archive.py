@@ -19,7 +19,7 @@ from lorestack.core import legacy
 from lorestack.core.errors import ConcurrentEdit, ItemNotFound, LorestackError
 from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.journal import render_event
-from lorestack.memory_layers.models import JournalEvent, now_utc
+from lorestack.memory_layers.models import JournalEvent, now_utc, without_tilde
 from lorestack.memory_layers.sealed_names import is_sealed, names, seal, seals
 
 ARCHIVE_FOLDER = "events"
@@ -40,7 +40,7 @@ def find_event(mem, event_id: str) -> FoundEvent | None:
     journal = mem.journal
     if journal is None:
         return None
-    wanted = event_id.strip()
+    wanted = without_tilde(event_id).strip()
     sealed = is_sealed(wanted)
     matches: dict[str, FoundEvent] = {}
     for day in journal.days():
