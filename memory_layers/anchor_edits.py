@@ -87,9 +87,11 @@ def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
 def reanchor(mem, item_id: str, about: list[str] | None = None):
     """Pin an item to the code as it is now (accepting that the change leaves it true), or
     set what it is about (`about`; an empty list removes its anchors). Returns the item."""
+    from lorestack.memory_layers.event_archive import item_not_event
     from lorestack.memory_layers.models import now_utc
 
-    loaded = mem.get(item_id)
+    loaded = item_not_event(mem, item_id, "only memory items have anchors (`lorestack "
+                            "remember … --about PATH` writes one)")
     if loaded.item.scope != "project":
         raise AnchorError(f"{loaded.item.id} is global memory: only project items have anchors")
     if loaded.item.status == "archived":  # nothing checks an archived item against the code

@@ -42,3 +42,21 @@ def test_a_short_id_with_the_mark_a_session_sees_finds_items_and_events(repo):
                            "--json").stdout)["id"]
     closed = _run("done", "~" + short_id(todo))
     assert closed.exit_code == 0, closed.output
+
+
+def test_an_id_of_the_wrong_kind_is_named_by_its_kind(repo):
+    """`done dec-…` said "no journal event with id 'dec-…'", and `edit ev-…` or `anchors set
+    ev-…` said "no memory item or event with id 'ev-…'", though both ids exist."""
+    decision = _id(_run("remember", "We ship on Tuesdays", "--type", "decision", "--json"))
+    done = _run("done", decision)
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert f"'{decision}' is a decision" in done.stderr and "no journal event" not in done.stderr
+    assert "`done` closes todos and blockers" in done.stderr
+    event = json.loads(_run("log", "Tried the blue build", "--kind", "progress",
+                            "--json").stdout)["id"]
+    for args in (["edit", event], ["anchors", "set", event, "--about", "README.md"],
+                 ["anchors", "accept", "~" + short_id(event)]):
+        said = _run(*args)
+        assert said.exit_code == 1 and said.stderr.count("\n") == 1, (args, said.output)
+        assert f"'{event}' is a journal event (progress)" in said.stderr, said.stderr
+        assert "no memory item or event" not in said.stderr
