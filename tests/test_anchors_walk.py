@@ -236,3 +236,29 @@ def test_about_a_symbol_copied_with_its_call_parens_or_written_as_a_pattern(code
     dotted = run("remember", "x is y", "--about", "src/mod03.py:Handler.run", code=1)
     assert dotted.output.count("\n") == 1 and "no such file" not in dotted.output
     assert "'src/mod03.py:run'" in dotted.output
+
+
+def test_the_viewers_item_page_looks_for_a_moved_symbol_again(code_repo, long_hook_deadlines):
+    """After a hook's look kept "not found" for a cut symbol, the code pasted into a new file
+    showed "symbol gone" on the viewer's item page while `lorestack anchors` said where it
+    went: the page is the user's own look, as the command is."""
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+
+    item = _remember("handler 7 retries itself", "--type", "caveat",
+                     "--about", "src/mod07.py:handler_7")
+    code = (code_repo / "src" / "mod07.py").read_text()
+    (code_repo / "src" / "mod07.py").write_text("def other_7(event):\n    return 0\n")
+    assert "handler_7 is no longer defined" in _pre_tool(code_repo, "s-cut", "src/mod07.py")
+    (code_repo / "src" / "retry.py").write_text("import os\n\n\n" + code)
+    viewer = create_app(Memory.open(code_repo), "tok-21", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765")
+        client.cookies.set("lorestack_ui_8765", "tok-21")
+        page = client.get(f"/items/{item['id']}")
+    finally:
+        viewer.state.close()
+    assert page.status_code == 200
+    assert "handler_7 moved to src/retry.py" in page.text, page.text[-3000:]
