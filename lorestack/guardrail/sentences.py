@@ -175,10 +175,11 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     gate = "added" if says_new else "" if mixed else verb_gate(verb)
     scope_paths = [_glob(w) for w in scope if _is_path(w)]
     if (base in _EDIT or verb in _EDIT or base in _MOVE) and scope_paths + paths:
+        moving = base in _MOVE  # "never rename or move files in X/": moving them out of place
         for p in scope_paths + paths:
-            _add(d.forbid, f"changed:path:{p}")
+            _add(d.forbid, f"{'moved' if moving else 'changed'}:path:{p}")
             _add(d.paths, p)
-        act = "moving" if base in _MOVE else "editing"
+        act = "moving" if moving else "editing"
         d.steps.append(f"'{cue} {verb}': {act} {', '.join(scope_paths + paths)} is forbidden")
         return
     if (base in _REMOVE or verb in _REMOVE) and scope_paths + paths and (not term or term in _FILE_WORDS):

@@ -133,10 +133,35 @@ def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
     return ""
 
 
+def moves_away(text: str, start: int) -> bool:
+    """Is the word at `start` a source of a move (`mv`, `git mv`): renamed or moved from there?"""
+    name, args, operands, mine = _operands_at(text, start)
+    if name not in _MOVERS or not mine:
+        return False
+    if any(a == "-t" or a.startswith("--target-directory") for a in args):
+        return _flagged(name, args, text[max(0, start - 40) : start]) == "changed"
+    return len(operands) >= 2 and mine[0] < len(operands) - 1
+
+
+# a path a script deletes: `python -c 'os.remove("x/a")'`, `shutil.rmtree('x')`, `fs.rmSync(…)`
+_CODE_REMOVAL_BEFORE = re.compile(
+    r"(?:\bos\.(?:remove|unlink|rmdir|removedirs)|\bshutil\.rmtree|\bfs\.(?:rm|unlink)"
+    r"|\.(?:rmSync|unlinkSync|rmdirSync))\(\s*[rbf]?['\"]?$"
+)
+_CODE_REMOVAL_AFTER = re.compile(r"""^[^\s'")]*['"]?\s*\)\s*\.(?:unlink|rmdir)\(""")  # Path("x").unlink()
+
+
 def removes(text: str, start: int) -> bool:
-    """Does the command around `start` delete the word there (`rm`, `git rm`, `unlink`, or
-    `find DIR … -delete`)?"""
+    """Does the command around `start` delete the word there (`rm`, `git rm`, `unlink`,
+    `find DIR … -delete`, `git clean -f`, or a script's `os.remove`, `shutil.rmtree`,
+    `Path(…).unlink()`)?"""
+    if _CODE_REMOVAL_BEFORE.search(text, max(0, start - 40), start) or _CODE_REMOVAL_AFTER.match(
+            text[start : start + 200]):
+        return True
     name, args, _, mine = _operands_at(text, start)
     if name == "find" and "-delete" in args:
         return bool(mine) and mine[0] == 0
+    if name == "git clean":  # untracked files there deleted (`-n`: only listed)
+        return bool(mine) and not any(a in ("-n", "--dry-run") or (
+            not a.startswith("--") and a.startswith("-") and "n" in a) for a in args)
     return bool(mine) and name in _REMOVERS and name != "truncate"

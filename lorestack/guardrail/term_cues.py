@@ -25,6 +25,12 @@ GATES["removed"] = frozenset(
     "delete deleted deleting deletes remove removed removing removes rm erase erasing wipe "
     "wiping purge purging prune pruning drop dropping".split()
 )
+# `moved:path:GLOB` ("Never rename or move files in X/"): a file there renamed or moved away;
+# an edit in place, a copy or a move into X/ is none (review of the twentieth session)
+GATES["moved"] = frozenset(
+    "rename renamed renaming renames move moved moving moves relocate relocated relocating "
+    "relocates mv".split()
+)
 # the negation cues that are the act a `removed:` gate looks for, not a negation of it
 REMOVAL_CUES = frozenset(("remove", "removes", "removing", "delete", "deleting", "drop",
                           "drops", "dropping"))

@@ -34,7 +34,7 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     paths_in_text,
 )
 from lorestack.guardrail.sentence_words import symbol_of
-from lorestack.guardrail.shell_writes import moved_from, removes, shell_effect
+from lorestack.guardrail.shell_writes import moved_from, moves_away, removes, shell_effect
 from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
     _BARRIER_WORDS,
     _CUE_WORDS,
@@ -285,6 +285,12 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
     """Does an add/change verb govern this occurrence (always so in a diff or an edit)?"""
     if gate == "removed" and hit.quoted and (prepared.change or hit.start < 0):
         return hit.quoted in prepared.deleted  # a diff or a patch deleting that file
+    if gate == "moved" and (prepared.change or hit.start < 0):
+        return False  # an edit, a write or a patch leaves a file where it is
+    if gate == "moved" and prepared.code:  # `mv X/a …`, `git mv X/a X/b`: no copy, no move in
+        return moves_away(prepared.text, hit.start)
+    if gate == "removed" and prepared.change and hit.start >= 0:  # "never delete user accounts"
+        return _removes_on_line(prepared.text, hit.start)  # `account.delete()`, not any use
     if not gate or prepared.change:
         return True
     if hit.start < 0:
@@ -309,6 +315,22 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
                 continue  # `cp deploy/base/a.yaml …`: the folder 'deploy' is no verb
             return not _negation_before(prepared, k)
     return False
+
+
+# a deletion in code (`.delete()`, `DELETE FROM`, `drop_table`, `os.remove`); `soft_delete`
+# is the way such a rule offers, no deletion
+_REMOVAL_IN_CODE = re.compile(
+    r"(?i)(?<![a-z])(?<!soft_)(?<!soft)(?:delete|remove|destroy|drop|purge|erase|wipe|unlink"
+    r"|truncate|rmtree)(?![a-z])"
+)
+
+
+def _removes_on_line(text: str, start: int) -> bool:
+    """Does the line of a change holding the word at `start` delete something? (An edit
+    adding `user_accounts = load()` deletes no account; review of the twentieth session.)"""
+    begin = text.rfind("\n", 0, start) + 1
+    end = text.find("\n", start)
+    return bool(_REMOVAL_IN_CODE.search(text[begin : end if end >= 0 else len(text)]))
 
 
 def _in_path(text: str, start: int, end: int) -> bool:
@@ -362,6 +384,7 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         elif not hit.negated_by and not _gate_open(prepared, gate, hit):
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
         elif (not hit.negated_by and gate and gate != "removed" and glob
+              and not (gate == "moved" and prepared.code)  # `git mv x/ y/` moves what is in it
               and _names_folder_only(prepared, glob, hit)):  # `rm -r x/` deletes under it
             hit.negated_by = "names the folder, adds nothing under it"
         yield hit

@@ -67,7 +67,8 @@ def _term(t: str) -> str:
     gate, bare = gate_of(t)
     glob = path_term(bare)
     if glob is not None:
-        what = {"changed": "editing", "created": "a new file under", "removed": "deleting"}.get(
+        what = {"changed": "editing", "created": "a new file under", "removed": "deleting",
+                "moved": "moving or renaming files in"}.get(
             gate, "a change to")
         return f"{what} {glob}"
     if " & " in bare:  # "== & signatures"
