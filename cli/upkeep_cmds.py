@@ -44,11 +44,13 @@ def edit(ctx, item_id, as_json):
     and the command exits 1.
     """
     from lorestack.core.errors import InvalidItem, LorestackError
+    from lorestack.memory_layers.event_archive import item_not_event
     from lorestack.memory_layers.fsutil import write_atomic
     from lorestack.memory_layers.operations import check_edited, keep_refused_edit
 
     mem = open_memory(ctx)
-    before = mem.get(item_id)
+    before = item_not_event(mem, item_id, "what happened is not rewritten: `lorestack log` the "
+                            "correction (`lorestack forget {id} --reason …` archives this one)")
     original = before.path.read_bytes()
     while True:
         click.edit(filename=str(before.path))

@@ -8,7 +8,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from lorestack.memory_layers.anchor_paths import about_form_error, defined_in, repo_path
+from lorestack.memory_layers.anchor_paths import (
+    about_form_error,
+    defined_in,
+    repo_path,
+    without_call_parens,
+)
 from lorestack.memory_layers.anchors import (
     GREP_DEFINES,
     Anchor,
@@ -44,7 +49,7 @@ def _said_specs(mem, about: list[str], repo: Path) -> list[str]:
         raise AnchorError("an empty --about: give a file, a glob or file:symbol in the repository")
     out = []
     for given in about:
-        spec = mem.guard(given, redact=False, where="about").strip()
+        spec = without_call_parens(mem.guard(given, redact=False, where="about").strip())
         odd = about_form_error(spec, lambda name: defined_in(repo, GREP_DEFINES, name))
         if odd:
             raise AnchorError(odd)
@@ -82,9 +87,11 @@ def _refuse_missing(index: AnchorIndex, specs: list[str]) -> None:
 def reanchor(mem, item_id: str, about: list[str] | None = None):
     """Pin an item to the code as it is now (accepting that the change leaves it true), or
     set what it is about (`about`; an empty list removes its anchors). Returns the item."""
+    from lorestack.memory_layers.event_archive import item_not_event
     from lorestack.memory_layers.models import now_utc
 
-    loaded = mem.get(item_id)
+    loaded = item_not_event(mem, item_id, "only memory items have anchors (`lorestack "
+                            "remember … --about PATH` writes one)")
     if loaded.item.scope != "project":
         raise AnchorError(f"{loaded.item.id} is global memory: only project items have anchors")
     if loaded.item.status == "archived":  # nothing checks an archived item against the code

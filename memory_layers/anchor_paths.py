@@ -15,6 +15,7 @@ from lorestack.memory_layers.secret_guard import has_secret
 
 MAX_SYMBOL_CANDIDATES = 40  # files read to find a moved symbol (those naming it, same name first)
 SHOWN_NAMES = 3  # files a changed glob names before "and N more"
+_FILE_END = re.compile(r"\.[A-Za-z0-9]{1,8}$")
 
 
 def repo_path(repo: Path, path: str) -> str:
@@ -128,8 +129,8 @@ def defined_in(repo: Path, grep_defines: str, name: str) -> str | None:
 
 
 def about_form_error(spec: str, defined_in) -> str | None:
-    """What is missing from `--about :NAME` or `--about FILE:` (None for any other form);
-    `defined_in(name)` is the one tracked file defining a name, or None."""
+    """What is missing from `--about :NAME` or `--about FILE:`, or wrong with the symbol in
+    `FILE:get_*` or `FILE:Class.method` (None for any other form); `defined_in(name)` is the one tracked file defining a name, or None."""
     if spec.startswith(":") and len(spec) > 1:
         name = spec[1:]
         where = defined_in(name) if name.isidentifier() else None
@@ -142,4 +143,22 @@ def about_form_error(spec: str, defined_in) -> str | None:
                 f"'{path}:NAME' for one function, class or constant in it")
     if spec.strip() == ":":
         return "':' names no file and no symbol: give a file, a glob or FILE:SYMBOL"
-    return None
+    path, _, name = spec.rpartition(":")
+    # only after a file's name (`a.py:x`, `src/*.py:x`): `docs/a:b.md` or `C:/x` is a path
+    if not path or "/" in name or re.fullmatch(r"[A-Za-z_]\w*", name) or not (
+            _FILE_END.search(path) or set("*?[") & set(path)):
+        return None
+    whole = f"or '{path}' for the whole file"
+    if set("*?[") & set(name) or name.endswith(".*"):
+        return (f"'{spec}': a symbol is one name, not a pattern; give '{path}:NAME' for one "
+                f"function, class or constant, {whole} (a glob names files, not symbols)")
+    last = re.findall(r"[A-Za-z_]\w*", name)
+    plain = f"'{path}:{last[-1]}'" if last else f"'{path}:NAME'"
+    return (f"'{name}' after the ':' is not a name as the code spells it; give {plain} (a "
+            f"method by its own name), {whole}")
+
+
+def without_call_parens(spec: str) -> str:
+    """`a.py:handler(` or `a.py:handler(event)` as people copy a call: `a.py:handler`."""
+    found = re.fullmatch(r"(.+:[A-Za-z_]\w*)\s*\([^/:]*\)?\s*", spec)
+    return found.group(1) if found else spec

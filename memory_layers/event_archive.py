@@ -19,7 +19,7 @@ from lorestack.core import legacy
 from lorestack.core.errors import ConcurrentEdit, ItemNotFound, LorestackError
 from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.journal import render_event
-from lorestack.memory_layers.models import JournalEvent, now_utc
+from lorestack.memory_layers.models import JournalEvent, now_utc, without_tilde
 from lorestack.memory_layers.sealed_names import is_sealed, names, seal, seals
 
 ARCHIVE_FOLDER = "events"
@@ -40,7 +40,7 @@ def find_event(mem, event_id: str) -> FoundEvent | None:
     journal = mem.journal
     if journal is None:
         return None
-    wanted = event_id.strip()
+    wanted = without_tilde(event_id).strip()
     sealed = is_sealed(wanted)
     matches: dict[str, FoundEvent] = {}
     for day in journal.days():
@@ -232,6 +232,32 @@ def refuse_archived_event(mem, event_id: str) -> None:
                              "forgotten")
 
 
+def _refuse_item_as_event(mem, given: str) -> None:
+    """`done` given the id of a memory item (a decision, a fact…): say what it is."""
+    try:
+        item = mem.get(given).item
+    except ItemNotFound:
+        return
+    shown = _shown(mem, item.id)
+    raise LorestackError(f"'{shown}' is a {item.type}, not a journal event; `done` closes todos "
+                         "and blockers (`lorestack list --type event` shows them), and "
+                         f"`lorestack forget {shown} --reason …` archives a {item.type}")
+
+
+def item_not_event(mem, item_id: str, why: str):
+    """The memory item ITEM_ID names, for a command that works on items; an event's id is
+    told as one (`why`: what to do instead, `{id}` for its id), not as an id that names nothing."""
+    try:
+        return mem.get(item_id)
+    except ItemNotFound:
+        found = find_event(mem, item_id) or find_archived_event(mem, item_id)
+        if found is None:
+            raise
+        shown = _shown(mem, found.event.id)
+        raise LorestackError(f"'{shown}' is a journal event ({found.event.kind}), not a memory "
+                             f"item; {why.format(id=shown)}") from None
+
+
 def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     """Close a todo or blocker: a `progress` event tagged `closes:<id>` that says what closed."""
     if not event_id.strip():  # an unset shell variable, most often
@@ -240,6 +266,7 @@ def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     found = find_event(mem, event_id)
     if found is None:
         refuse_archived_event(mem, event_id)
+        _refuse_item_as_event(mem, event_id)
         raise ItemNotFound(f"no journal event with id '{_shown(mem, event_id)}'; "
                            "`lorestack list --type event` shows ids")
     todo = found.event

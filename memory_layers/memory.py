@@ -163,6 +163,9 @@ class Memory:
         if not item_id.strip():  # an unset shell variable, most often
             raise ItemNotFound("an empty id: give an item's or event's id (`lorestack list` "
                                "shows them)")
+        from lorestack.memory_layers.models import without_tilde
+
+        item_id = without_tilde(item_id)
         for store in filter(None, (self.project_store, self.global_store)):
             if not store.exists():
                 continue
@@ -244,13 +247,17 @@ def _memory_above(paths: MemoryPaths) -> Path | None:
 
 
 def _unreadable_holding(problems: list, item_id: str, roots: list):
-    """The unreadable item file (InvalidItem) whose `id:` line names `item_id`, if any. Read
+    """The unreadable item file (InvalidItem) whose `id:` line names `item_id` (or, a short
+    id, an id whose tail starts with it), if any. Read
     through safefiles like every other reader: a planted link out or a FIFO is never opened."""
     import re
 
     from lorestack.memory_layers.safefiles import UnsafeEntry, read_memory_file
 
-    line = re.compile(rf"^id:\s*['\"]?{re.escape(item_id)}['\"]?\s*$", re.M)
+    named = re.escape(item_id)
+    if re.fullmatch(r"[a-z0-9]{4,8}", item_id.strip()):  # a short id: the start of the tail
+        named = rf"[a-z]{{2,8}}-{re.escape(item_id.strip())}[a-z0-9]*"
+    line = re.compile(rf"^id:\s*['\"]?{named}['\"]?\s*$", re.M)
     for problem in problems:
         if isinstance(problem, UnsafeEntry):
             continue

@@ -57,6 +57,12 @@ def new_id(item_type: str) -> str:
     return f"{_ID_PREFIX.get(item_type, 'mem')}-{tail}"
 
 
+def without_tilde(given: str) -> str:
+    """A short id as a session sees it (`~7k2m9`) without its mark: `7k2m9`."""
+    typed = given.strip()
+    return typed[1:] if re.fullmatch(r"~[0-9a-z]{4,8}", typed) else given
+
+
 # an id lorestack made (`new_id`, or a special file's fixed id): it holds no secret
 GENERATED_ID = re.compile(r"(?:fact|dec|cav|pref|crit|ev|mem)-[0-9a-z]{8}|project|profile")
 

@@ -220,3 +220,45 @@ def test_a_changed_glob_says_which_files_changed(code_repo):
     row = next(r for r in json.loads(run("anchors", "--json").stdout) if r["id"] == fresh["id"])
     assert row["anchors"][0] == {"anchor": "src/new*.py", "state": "changed",
                                  "detail": "1 file matches it now"}
+
+
+def test_about_a_symbol_copied_with_its_call_parens_or_written_as_a_pattern(code_repo):
+    """`--about src/mod03.py:handler_3(` was refused "no such file" although the file exists,
+    and `src/mod03.py:handler_*` was kept as a file glob that can never match."""
+    for typed in ("src/mod03.py:handler_3(", "src/mod03.py:handler_3()",
+                  "src/mod03.py:handler_3(event)"):
+        item = _remember("Module 3 answers three", "--about", typed)
+        assert item["anchors"] == ["src/mod03.py:handler_3"], typed
+    for typed in ("src/mod03.py:handler_*", "src/mod03.py:handler.*", "src/mod0*.py:handler_?"):
+        refused = run("remember", "x is y", "--about", typed, code=1)
+        assert refused.output.count("\n") == 1 and "no such file" not in refused.output, typed
+        assert "one name, not a pattern" in refused.output, typed
+    dotted = run("remember", "x is y", "--about", "src/mod03.py:Handler.run", code=1)
+    assert dotted.output.count("\n") == 1 and "no such file" not in dotted.output
+    assert "'src/mod03.py:run'" in dotted.output
+
+
+def test_the_viewers_item_page_looks_for_a_moved_symbol_again(code_repo, long_hook_deadlines):
+    """After a hook's look kept "not found" for a cut symbol, the code pasted into a new file
+    showed "symbol gone" on the viewer's item page while `lorestack anchors` said where it
+    went: the page is the user's own look, as the command is."""
+    from starlette.testclient import TestClient
+
+    from lorestack.integrations.viewer import create_app
+    from lorestack.memory_layers.memory import Memory
+
+    item = _remember("handler 7 retries itself", "--type", "caveat",
+                     "--about", "src/mod07.py:handler_7")
+    code = (code_repo / "src" / "mod07.py").read_text()
+    (code_repo / "src" / "mod07.py").write_text("def other_7(event):\n    return 0\n")
+    assert "handler_7 is no longer defined" in _pre_tool(code_repo, "s-cut", "src/mod07.py")
+    (code_repo / "src" / "retry.py").write_text("import os\n\n\n" + code)
+    viewer = create_app(Memory.open(code_repo), "tok-21", run_doctor=False)
+    try:
+        client = TestClient(viewer, base_url="http://127.0.0.1:8765")
+        client.cookies.set("lorestack_ui_8765", "tok-21")
+        page = client.get(f"/items/{item['id']}")
+    finally:
+        viewer.state.close()
+    assert page.status_code == 200
+    assert "handler_7 moved to src/retry.py" in page.text, page.text[-3000:]

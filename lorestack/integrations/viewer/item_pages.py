@@ -182,7 +182,9 @@ def _anchor_states(state: ViewerState, item) -> list:
         return []
     from lorestack.memory_layers.anchors import index_for, item_states
 
-    index = index_for(state.mem)
+    # a page opened by the user is their own look, as `lorestack anchors` is: a moved symbol is
+    # searched again (bounded as there), not read as the "not found" a hook kept
+    index = index_for(state.mem, look_again=True)
     if index is None:
         return []
     states = item_states(index, item)
