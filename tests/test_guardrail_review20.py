@@ -170,3 +170,24 @@ def test_not_by_hand_keeps_the_path_as_written(store):
     assert _answer(store, "changelog", _edit("CHANGELOG.md", "# Changes", "# Changes\n- fix")) == "block"
     assert _answer(store, "changelog", _bash("towncrier build --yes")) == "pass"
     assert _answer(store, "changelog", _bash("cat CHANGELOG.md")) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "frozen"),
+    [
+        # "only" and "fix" anywhere in a clause naming a folder froze it (ac9ce64)
+        ("Run only the tests in tests/unit/ when you fix a bug", None),
+        ("Put fixes for the parser in parser/ only", None),
+        ("Only maintainers merge fixes to release/", None),
+        ("Only fix typos in docs/ without an issue", None),
+        # a folder that takes fixes only is frozen
+        ("The plugins/ package only takes bug fixes now", "added:path:plugins/**"),
+        ("billing/ gets bug fixes only", "added:path:billing/**"),
+        ("The cli/ package accepts only bug fixes", "added:path:cli/**"),
+    ],
+)
+def test_only_fixes_freezes_the_folder_that_takes_them(sentence, frozen):
+    from lorestack.guardrail.sentences import read_sentence
+
+    forbid = read_sentence(sentence).forbid
+    assert (frozen in forbid) if frozen else not any(f.startswith("added:path:") for f in forbid), forbid

@@ -87,7 +87,7 @@ def frozen_folder(words: list[str]) -> str:
     # bug fixes now" (twentieth session)
     if "freeze" in said and said & {"feature", "code"} or "feature-frozen" in said:
         return folders[0]
-    if "only" in said and said & {"fixes", "bugfixes", "fix"}:
+    if "only" in said and said & _FIXES and _only_fixes(words):
         return folders[0]
     for i, w in enumerate(words):
         if w in _NEGATIONS and said & _MORE & set(words[i + 1 : i + 5]):
@@ -101,6 +101,30 @@ def frozen_folder(words: list[str]) -> str:
 
 def _no_changes(words: list[str]) -> bool:
     return any(w == "no" and _CHANGES & set(words[i + 1 : i + 4]) for i, w in enumerate(words))
+
+
+_FIXES = frozenset(("fixes", "bugfixes", "fix", "hotfixes"))
+# the words between a folder's "only" and its fixes: "plugins/ only takes bug fixes"
+_ONLY_TAKES = frozenset("take takes accept accepts get gets receive receives allow allows bug "
+                        "security critical and small".split())
+
+
+def _only_fixes(words: list[str]) -> bool:
+    """Does the clause say a folder it names takes fixes only ("plugins/ only takes bug
+    fixes", "billing/ gets bug fixes only")? Not "Put fixes for the parser in parser/ only",
+    "Run only the tests in tests/unit/ when you fix a bug", "Only maintainers merge fixes to
+    release/" (review of the twentieth session: each froze the folder it names)."""
+    for i, w in enumerate(words):
+        if w != "only" or not any(_folder(x) for x in words[:i]):
+            continue
+        if words[i - 1 : i] and words[i - 1] in _FIXES:  # "bug fixes only"
+            return True
+        for x in words[i + 1 : i + 5]:
+            if x in _FIXES:
+                return True
+            if x not in _ONLY_TAKES:
+                break
+    return False
 
 
 def _new_files(words: list[str]) -> bool:
