@@ -191,3 +191,19 @@ def test_only_fixes_freezes_the_folder_that_takes_them(sentence, frozen):
 
     forbid = read_sentence(sentence).forbid
     assert (frozen in forbid) if frozen else not any(f.startswith("added:path:") for f in forbid), forbid
+
+
+@pytest.mark.parametrize(
+    ("sentence", "frozen"),
+    [
+        ("The feature freeze on payments/ was lifted last week", None),
+        ("Announce a feature freeze for api/ in the changelog", None),
+        ("Feature freeze on payments/ until the end of the quarter", "added:path:payments/**"),
+        ("Feature freeze on payments/ until the audit ends", "added:path:payments/**"),
+    ],
+)
+def test_a_feature_freeze_lifted_or_announced_is_none(sentence, frozen):
+    from lorestack.guardrail.sentences import read_sentence
+
+    forbid = read_sentence(sentence).forbid
+    assert (frozen in forbid) if frozen else not any(f.startswith("added:path:") for f in forbid), forbid

@@ -85,7 +85,8 @@ def frozen_folder(words: list[str]) -> str:
         return folders[0]
     # "Feature freeze on payments/", "Code freeze for the cli/ package", "plugins/ only takes
     # bug fixes now" (twentieth session)
-    if "freeze" in said and said & {"feature", "code"} or "feature-frozen" in said:
+    if ("freeze" in said and said & {"feature", "code"} or "feature-frozen" in said) and not (
+            said & _FREEZE_OVER):  # "The feature freeze on payments/ was lifted": none now
         return folders[0]
     if "only" in said and said & _FIXES and _only_fixes(words):
         return folders[0]
@@ -103,6 +104,7 @@ def _no_changes(words: list[str]) -> bool:
     return any(w == "no" and _CHANGES & set(words[i + 1 : i + 4]) for i, w in enumerate(words))
 
 
+_FREEZE_OVER = frozenset("lifted lift lifts ended unfrozen announce announced".split())
 _FIXES = frozenset(("fixes", "bugfixes", "fix", "hotfixes"))
 # the words between a folder's "only" and its fixes: "plugins/ only takes bug fixes"
 _ONLY_TAKES = frozenset("take takes accept accepts get gets receive receives allow allows bug "
