@@ -43,6 +43,11 @@ def test_a_cd_out_of_the_project_or_to_an_unknown_place(tmp_path, monkeypatch, c
         ("cd /tmp\ncd HOME/repo/lib && touch helpers/x.py", "", "touch lib/helpers/x.py"),
         ("(\ncd lib\ntouch helpers/x.py\n)", "", "touch lib/helpers/x.py"),
         ("pushd lib && touch helpers/x.py && popd && touch y.txt", "", "touch lib/helpers/x.py && popd && touch y.txt"),
+        # a cd whose output is sent away (silent passes: the cd was not read)
+        ("pushd lib >/dev/null && touch helpers/x.py", "", "touch lib/helpers/x.py"),
+        ("cd lib 2>/dev/null && touch helpers/x.py", "", "touch lib/helpers/x.py"),
+        ("pushd lib > /dev/null; touch helpers/x.py; popd >/dev/null; touch y.txt", "",
+         "touch lib/helpers/x.py; popd >/dev/null; touch y.txt"),
     ],
 )
 def test_a_cd_inside_the_project_is_still_followed(tmp_path, monkeypatch, command, where, read):

@@ -32,7 +32,9 @@ _XARGS = re.compile(
 )
 # `cd DIR`, `pushd DIR`, `popd`, ended by `&&`, `;`, `||` or the end of the line
 _CD = re.compile(
-    r"(?:^|(?<=[;&|(\n]))\s*(?:(?:cd|pushd)(?:\s+([^\s;&|)]+))?|(popd))\s*(?=&&|;|\|\||\)|$)"
+    r"(?:^|(?<=[;&|(\n]))\s*(?:(?:cd|pushd)(?:\s+([^\s;&|)<>]+))?|(popd))"
+    r"(?:\s+(?:\d|&)?>>?&?\s*[^\s;&|)]+)*"  # `pushd lib >/dev/null`, `cd x 2>&1`
+    r"\s*(?=&&|;|\|\||\)|$)"
 )
 _MOVES = re.compile(r"\b(?:cd|pushd|popd)\b")
 _SUBSHELL = re.compile(r"\(([^()]*)\)")
