@@ -46,6 +46,8 @@ def test_a_cd_out_of_the_project_or_to_an_unknown_place(tmp_path, monkeypatch, c
         # a cd whose output is sent away (silent passes: the cd was not read)
         ("pushd lib >/dev/null && touch helpers/x.py", "", "touch lib/helpers/x.py"),
         ("cd lib 2>/dev/null && touch helpers/x.py", "", "touch lib/helpers/x.py"),
+        ('cd "$(git rev-parse --show-toplevel)"/lib && touch helpers/x.py', "fixtures",
+         "touch lib/helpers/x.py"),
         ("pushd lib > /dev/null; touch helpers/x.py; popd >/dev/null; touch y.txt", "",
          "touch lib/helpers/x.py; popd >/dev/null; touch y.txt"),
     ],

@@ -36,6 +36,8 @@ _CD = re.compile(
     r"(?:\s+(?:\d|&)?>>?&?\s*[^\s;&|)]+)*"  # `pushd lib >/dev/null`, `cd x 2>&1`
     r"\s*(?=&&|;|\|\||\)|$)"
 )
+# the project root as a command asks git for it
+_TOPLEVEL = re.compile(r"""(["']?)\$\(git rev-parse --show-toplevel\)\1""")
 _MOVES = re.compile(r"\b(?:cd|pushd|popd)\b")
 _SUBSHELL = re.compile(r"\(([^()]*)\)")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
@@ -68,6 +70,8 @@ def unwrap(text: str, where: str = "", root: Path | None = None) -> str:
     text = _FIND_EXEC.sub(lambda m: m.group(2).replace("{}", m.group(1).rstrip("/") + "/"), text)
     if "xargs" in text:
         text = _XARGS.sub(_xargs, text)
+    if root is not None and "--show-toplevel" in text:  # `cd "$(git rev-parse …)"/lib`
+        text = _TOPLEVEL.sub(lambda m: str(root), text)
     if where or _MOVES.search(text):
         return _from_cd(text, _Place(where, where, root=root))
     return text
