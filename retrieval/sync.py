@@ -252,22 +252,26 @@ def reconcile_docs(index: MemoryIndex, report: SyncReport) -> None:
         report.problems.extend(problems)
         desired, merge_problems = merge_docs(per_file)
         report.problems.extend(merge_problems)
-        states = catalog.doc_states()
-        fresh, index.fresh_docs = index.fresh_docs, {}
-        for doc_id, key in desired.items():
-            state = states.get(doc_id)
-            if state is not None and state.doc_hash == key.doc_hash:
-                continue
-            catalog.put_doc(_stored_doc(catalog, key, fresh))
-            if state is None:
-                report.added += 1
-            else:
-                report.updated += 1
-        for doc_id in states:
-            if doc_id not in desired:
-                report.removed += 1
+        removals = apply_desired(index, report, desired, catalog.doc_states())
         # removed docs stay in the table (with their index marks) until the indexes drop them
-    index.pending_removals = [d for d in states if d not in desired]
+    index.pending_removals = removals
+
+
+def apply_desired(index: MemoryIndex, report: SyncReport, desired: dict, states: dict) -> list[str]:
+    """Write the desired docs whose hash changed; return (and count) the ids no longer desired."""
+    catalog, (fresh, index.fresh_docs) = index.catalog, (index.fresh_docs, {})
+    for doc_id, key in desired.items():
+        state = states.get(doc_id)
+        if state is not None and state.doc_hash == key.doc_hash:
+            continue
+        catalog.put_doc(_stored_doc(catalog, key, fresh))
+        if state is None:
+            report.added += 1
+        else:
+            report.updated += 1
+    removals = [d for d in states if d not in desired]
+    report.removed += len(removals)
+    return removals
 
 
 def _stored_doc(catalog, key, fresh: dict[str, list[IndexDoc]]) -> IndexDoc:

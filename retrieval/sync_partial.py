@@ -64,7 +64,7 @@ def reconcile_changed(index: MemoryIndex, report: SyncReport,
                       plan: tuple[set[str], dict] | None) -> None:
     """`sync.reconcile_docs` for the docs of the plan's ids only (`partial_plan`); without
     a plan, `reconcile_docs` itself."""
-    from lorestack.retrieval.sync import _stored_doc, reconcile_docs
+    from lorestack.retrieval.sync import apply_desired, reconcile_docs
 
     if plan is None:
         reconcile_docs(index, report)
@@ -74,17 +74,5 @@ def reconcile_changed(index: MemoryIndex, report: SyncReport,
     with catalog.transaction():
         desired, problems = merge_docs(per_file)
         report.problems.extend(problems)
-        states = catalog.doc_states(sorted(ids))
-        fresh, index.fresh_docs = index.fresh_docs, {}
-        for doc_id, key in desired.items():
-            state = states.get(doc_id)
-            if state is not None and state.doc_hash == key.doc_hash:
-                continue
-            catalog.put_doc(_stored_doc(catalog, key, fresh))
-            if state is None:
-                report.added += 1
-            else:
-                report.updated += 1
-        removals = [d for d in states if d not in desired]
-        report.removed += len(removals)
+        removals = apply_desired(index, report, desired, catalog.doc_states(sorted(ids)))
     index.pending_removals = removals
