@@ -72,7 +72,24 @@ def make_proposal(raw, repo_dir):
         payload = json.loads(json.dumps(raw["payload"]).replace("{repo}", str(repo_dir)))
         payload.setdefault("cwd", str(repo_dir))
         return from_hook_payload(payload, raw.get("client", "claude-code"), repo_dir=repo_dir)
+    if "diff" in raw:  # a `git diff` with its headers, read as `check --diff` reads one
+        return _from_git_diff_text(raw["diff"])
     return Proposal(source="diff", text=raw["text"], paths=raw["paths"], label="case diff")
+
+
+def _from_git_diff_text(diff: str):
+    """The proposal proposals.from_git_diff makes of `diff` (without running git)."""
+    from lorestack.guardrail.proposals import (
+        Proposal,
+        created_in_diff,
+        deleted_in_diff,
+        parse_unified_diff,
+    )
+
+    paths, added = parse_unified_diff(diff)
+    created = created_in_diff(diff)
+    return Proposal(source="diff", text="\n".join(added), paths=paths, label="case git diff",
+                    existing=[p for p in paths if p not in created], deleted=deleted_in_diff(diff))
 
 
 def run_case(mem, raw):
