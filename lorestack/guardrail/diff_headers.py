@@ -1,0 +1,73 @@
+"""What a `git diff` says beyond its added lines: the paths it touches (`---`/`+++` and
+`rename from`/`rename to` headers), the files it creates and the files it deletes. Split out
+of proposals.py (twenty-first session), unchanged."""
+
+from __future__ import annotations
+
+from lorestack.guardrail.terms import normalise_path
+
+
+def parse_unified_diff(diff: str) -> tuple[list[str], list[str]]:
+    """(touched paths, added lines) from `git diff` output."""
+    paths: list[str] = []
+    added: list[str] = []
+
+    def add_path(raw: str) -> None:
+        raw = raw.strip()
+        if raw == "/dev/null":
+            return
+        if raw.startswith(("a/", "b/")):
+            raw = raw[2:]
+        p = normalise_path(raw)
+        if p and p not in paths:
+            paths.append(p)
+
+    in_header = True  # between `diff --git` and the first `@@`: ---/+++ are file names
+    for line in diff.splitlines():
+        if line.startswith("diff "):
+            in_header = True
+        elif line.startswith("@@"):
+            in_header = False
+        elif in_header and line.startswith(("+++ ", "--- ")):
+            add_path(line[4:].split("\t")[0])
+        elif in_header and line.startswith(("rename from ", "rename to ")):
+            add_path(line.split(" ", 2)[2])
+        elif not in_header and line.startswith("+"):
+            added.append(line[1:])
+    return paths, added
+
+
+def created_in_diff(diff: str) -> set[str]:
+    """The paths a `git diff` creates (`new file mode`, or `--- /dev/null`), and where it
+    moves or copies a file from another folder (`rename to`: the file is new there; a rename
+    inside one folder is the file that was there)."""
+    created: set[str] = set()
+    current, source, from_null = "", "", False
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            current, from_null = normalise_path(line.rsplit(" b/", 1)[-1]), False
+        elif line.startswith("new file mode") and current:
+            created.add(current)
+        elif line.startswith(("rename from ", "copy from ")):
+            source = normalise_path(line.split(" from ", 1)[1])
+        elif line.startswith(("rename to ", "copy to ")):
+            moved = normalise_path(line.split(" to ", 1)[1])
+            if line.startswith("copy") or moved.rpartition("/")[0] != source.rpartition("/")[0]:
+                created.add(moved)
+        elif line.startswith("--- "):
+            from_null = line[4:].split("\t")[0].strip() == "/dev/null"
+        elif line.startswith("+++ ") and from_null:
+            created.add(normalise_path(line[4:].split("\t")[0].strip().removeprefix("b/")))
+    return created
+
+
+def deleted_in_diff(diff: str) -> list[str]:
+    """The paths a `git diff` deletes (`deleted file mode`)."""
+    deleted: list[str] = []
+    current = ""
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            current = normalise_path(line.split(" a/", 1)[-1].rsplit(" b/", 1)[0])
+        elif line.startswith("deleted file mode") and current and current not in deleted:
+            deleted.append(current)
+    return deleted
