@@ -25,8 +25,42 @@ def quiet_closed_pipe() -> None:
     sys.exit(141)
 
 
+# which module defines each command (the first) and which add subcommands to it (the rest):
+# a command's module is imported when the command is run or listed, so a hook imports the
+# hook's module only, not every command's (the eager registration was ~0.13 s of a cold hook)
+_COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("init", "remember", "log", "list", "show", "forget", "done", "supersede"),
+                    ("memory_cmds",)),
+    **dict.fromkeys(("install", "uninstall"),
+                    ("install_cmds", "consolidate_cmds", "precommit_cmds")),
+    "bench": ("bench_cmds",),
+    **dict.fromkeys(("search", "reindex", "doctor"), ("index_cmds",)),
+    **dict.fromkeys(("context", "hook", "mcp"), ("context_cmds",)),
+    "check": ("check_cmds",),
+    "criteria": ("criteria_cmds",),
+    **dict.fromkeys(("extract", "consolidate", "review"), ("consolidate_cmds",)),
+    "config": ("config_cmds",),
+    **dict.fromkeys(("edit", "restore", "export", "import-memory"), ("upkeep_cmds",)),
+    "ui": ("ui_cmds",),
+    "import": ("import_cmds",),
+    "serve": ("service_cmds",),
+    "anchors": ("anchor_cmds",),
+}
+
+
 class LorestackGroup(click.Group):
-    """Turns domain errors into one clear line on stderr; a traceback would be a bug."""
+    """Turns domain errors into one clear line on stderr; a traceback would be a bug.
+    Commands are registered lazily (`_COMMAND_MODULES`)."""
+
+    def list_commands(self, ctx):
+        return sorted({*self.commands, *_COMMAND_MODULES})
+
+    def get_command(self, ctx, cmd_name):
+        command = self.commands.get(cmd_name)
+        if command is None and cmd_name in _COMMAND_MODULES:
+            command = _load_command(cmd_name)
+            self.add_command(command)
+        return command
 
     def invoke(self, ctx):
         try:
@@ -143,31 +177,11 @@ def settings_for(ctx: click.Context, **overrides):
     return resolve_settings(None, root, **overrides)
 
 
-def _register() -> None:
-    """Each module lists its commands; heavy libraries load only inside the commands."""
-    from lorestack.cli import (
-        anchor_cmds,
-        bench_cmds,
-        check_cmds,
-        config_cmds,
-        consolidate_cmds,
-        context_cmds,
-        criteria_cmds,
-        import_cmds,
-        index_cmds,
-        install_cmds,
-        memory_cmds,
-        precommit_cmds,
-        service_cmds,
-        ui_cmds,
-        upkeep_cmds,
-    )
+def _load_command(name: str) -> click.Command:
+    import importlib
 
-    for module in (memory_cmds, install_cmds, bench_cmds, index_cmds, context_cmds, check_cmds,
-                   criteria_cmds, consolidate_cmds, config_cmds, upkeep_cmds, ui_cmds,
-                   import_cmds, service_cmds, anchor_cmds, precommit_cmds):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()
+    first, *others = _COMMAND_MODULES[name]
+    module = importlib.import_module(f"lorestack.cli.{first}")
+    for other in others:  # they attach subcommands to the group when imported
+        importlib.import_module(f"lorestack.cli.{other}")
+    return next(c for c in module.COMMANDS if c.name == name)

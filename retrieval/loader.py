@@ -85,6 +85,9 @@ class ContextResult:
     cache_warm: bool = True  # False when the tokenizer had to be loaded (new or changed text)
     index_cold: bool = False  # recall came from catalog titles: the index was cold or broken
     full_ids: list[str] = field(default_factory=list)  # shown whole (not just a catalog line)
+    # the retrieved items shown: what a recall reinforces (`recall.record_shown`); recorded
+    # here unless `record=False`, when the caller records them once its reply is out
+    reinforce: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -313,9 +316,10 @@ def _plan_and_render(
                 f"catalog: {skipped} lines left out for budget (lowest priority first)"
             )
     _finish(result, bud, fence_open, fence_close, budget, avail, preface)
-    if req.searched and req.record:
-        shown = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
-        record_shown(req.mem, shown, req.now)
+    if req.searched:
+        result.reinforce = [b.id for b in bud.chosen["topk"] if b.source == "retrieved" and b.id]
+        if req.record:
+            record_shown(req.mem, result.reinforce, req.now)
 
 
 def _finish(

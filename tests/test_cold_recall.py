@@ -68,7 +68,7 @@ from lorestack.retrieval.pool import one_index
 mem = Memory.open(sys.argv[1])
 payload = hooks.parse_payload(sys.stdin.read(), "claude-code", "prompt")
 with one_index(mem):
-    text, _ids = hooks.prompt_context(mem, payload, "bm25", fallback=True)
+    text, *_ = hooks.prompt_context(mem, payload, "bm25", fallback=True)
 heavy = [name for name in ("numpy", "chromadb", "onnxruntime") if name in sys.modules]
 print(json.dumps({"text": text, "heavy": heavy}))
 """

@@ -19,7 +19,8 @@ def _setup_blocks() -> list[str]:
 
 
 def test_every_command_is_documented():
-    for name, command in cli.commands.items():
+    for name in cli.list_commands(None):
+        command = cli.get_command(None, name)
         assert f"lorestack {name}" in README, f"`lorestack {name}` is missing from README.md"
         for sub in getattr(command, "commands", {}):
             assert re.search(rf"lorestack {name}[^\n]*\b{re.escape(sub)}\b", README), \

@@ -135,11 +135,12 @@ def session_start(mem, payload: HookPayload) -> str | None:
     cwd = Path(payload.cwd) if payload.cwd else Path.cwd()
     query = session_query(mem, cwd)
     result = assemble_context(mem, query=query or None, retrieval=hooks.session_retrieval,
-                              k=mem.settings.retrieval.k, sync=False)
+                              k=mem.settings.retrieval.k, sync=False, record=False)
     _log_degraded(mem, f"session-start ({payload.client})", result)
     # a new (or compacted, cleared, resumed) context starts from what we just gave it, once
     # it has it (a reply lost to the deadline leaves the session's record as it was)
-    hand_on([partial(reset_session, mem, payload.session_id, result.full_ids)])
+    hand_on([partial(reset_session, mem, payload.session_id, result.full_ids),
+             partial(record_usage, mem, result.reinforce)])
     _prune_sessions(mem)
     return with_notice(result.text or None, session_notice(mem, payload.session_id))
 
@@ -179,8 +180,9 @@ def _preload_vector_store() -> None:
 
 
 def prompt_context(mem, payload: HookPayload, retrieval: str,
-                   fallback: bool = False) -> tuple[str | None, list[str]]:
-    """(context, ids shown whole) for the prompt with one retrieval mode; saves nothing.
+                   fallback: bool = False) -> tuple[str | None, list[str], list[str]]:
+    """(context, ids shown whole, ids to reinforce) for the prompt with one retrieval mode;
+    saves nothing (the caller records once its answer is the one sent: `record_usage`).
     `fallback`: the answer kept for a full pipeline that misses the deadline, filled from its
     first search's ranking only. Growing by deeper searches meets a new journal day at almost
     every hit, and a process without the service parses each (~8 ms at 100k events): a BM25
@@ -188,15 +190,26 @@ def prompt_context(mem, payload: HookPayload, retrieval: str,
     from lorestack.retrieval.loader import assemble_context
 
     if not client_spec(payload.client).prompt_context or not payload.prompt.strip():
-        return None, []  # e.g. Cursor's beforeSubmitPrompt cannot carry context
+        return None, [], []  # e.g. Cursor's beforeSubmitPrompt cannot carry context
     received = list(load_session(mem, payload.session_id).get("received", []))
     result = assemble_context(
         mem, query=payload.prompt, budget=mem.settings.loader.prompt_budget, tiers=("topk",),
         recent=False, exclude_ids=received, retrieval=retrieval, k=mem.settings.hooks.prompt_k,
-        sync=False, search_deeper=not fallback,
+        sync=False, search_deeper=not fallback, record=False,
     )
     _log_degraded(mem, f"prompt ({payload.client})", result)
-    return result.text or None, list(result.full_ids)
+    return result.text or None, list(result.full_ids), list(result.reinforce)
+
+
+def record_usage(mem, ids: list[str]) -> None:
+    """Reinforce (decay) what a reply showed; run once the reply is out (`hand_on`), so its
+    ~30 ms (opening usage.sqlite, one write) come after the answer, not before it. A process
+    killed in that window loses one access count: it only tunes decay, and writing it before
+    the reply (durably) would cost the answer the same time again."""
+    from lorestack.memory_layers.models import now_utc
+    from lorestack.retrieval.recall import record_shown
+
+    record_shown(mem, ids, now_utc())
 
 
 def remember_shown(mem, payload: HookPayload, ids: list[str]) -> None:
@@ -210,8 +223,9 @@ def prompt(mem, payload: HookPayload) -> str | None:
     hooks = mem.settings.hooks
     if hooks.prompt_retrieval in ("default", "hybrid", "rrf", "vector"):
         _preload_vector_store()
-    text, ids = prompt_context(mem, payload, hooks.prompt_retrieval)
+    text, ids, reinforce = prompt_context(mem, payload, hooks.prompt_retrieval)
     remember_shown(mem, payload, ids)
+    hand_on([partial(record_usage, mem, reinforce)])
     return text
 
 
@@ -394,8 +408,10 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
             if not run.ok:
                 log_failure(f"prompt ({client}): deadline of {limit} ms passed during full "
                             "recall; answered with BM25 recall", mem=mem)
-            text, shown = chosen
-            hand_on([partial(remember_shown, mem, payload, shown)])  # recorded once it is out
+            text, shown, reinforce = chosen
+            # recorded once it is out: what the session received, and its usage
+            hand_on([partial(remember_shown, mem, payload, shown),
+                     partial(record_usage, mem, reinforce)])
             if client_spec(client).prompt_context:  # else its answer cannot carry text
                 text = with_notice(text, session_notice(mem, payload.session_id))
             return HookRun(format_output(client, event, text), ok=run.ok,
