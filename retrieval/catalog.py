@@ -18,6 +18,9 @@ from pathlib import Path
 from lorestack.retrieval.catalog_paths import StoreRoots, former_roots
 from lorestack.retrieval.documents import IndexDoc
 
+# the doc_hash of a row whose doc is gone from the files, kept until the indexes drop it
+REMOVED = "removed"
+
 # 3: files keyed relative to their store (`catalog_paths`), doc paths stored the same way,
 #    each file's doc keys stored (`keys`) and when its stat was last checked (`checked_ns`)
 CATALOG_VERSION = 3
@@ -277,12 +280,15 @@ class Catalog:
             self.db.execute("UPDATE docs SET vec_hash=NULL, vec_meta=NULL, chunks=0")
 
     def get_docs(self, ids: list[str]) -> dict[str, IndexDoc]:
+        """The live docs of `ids`. A row marked removed (its file went; kept until a full sync
+        deletes its vectors) is not one: the dense ranking still finds its vectors."""
         out: dict[str, IndexDoc] = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             marks = ",".join("?" * len(chunk))
             for doc_id, payload in self.db.execute(
-                    f"SELECT id, payload FROM docs WHERE id IN ({marks})", chunk):
+                    f"SELECT id, payload FROM docs WHERE id IN ({marks}) "
+                    f"AND doc_hash != '{REMOVED}'", chunk):
                 doc = IndexDoc.from_json(json.loads(payload))
                 doc.path = self.roots.absolute(doc.path)
                 out[doc_id] = doc
@@ -295,14 +301,16 @@ class Catalog:
         params_tail = [v for _, vals in pairs for v in vals]
         for start in range(0, len(ids), 400):
             chunk = ids[start:start + 400]
-            sql = f"SELECT id FROM docs WHERE id IN ({','.join('?' * len(chunk))}){where}"
+            sql = (f"SELECT id FROM docs WHERE id IN ({','.join('?' * len(chunk))}) "
+                   f"AND doc_hash != '{REMOVED}'{where}")
             out.update(r[0] for r in self.db.execute(sql, [*chunk, *params_tail]))
         return out
 
     def speakers(self) -> set[str]:
         """Every speaker named by an indexed event (one indexed scan of the docs table)."""
         rows = self.db.execute(
-            "SELECT DISTINCT json_extract(payload, '$.speaker') FROM docs WHERE type='event'")
+            "SELECT DISTINCT json_extract(payload, '$.speaker') FROM docs WHERE type='event' "
+            f"AND doc_hash != '{REMOVED}'")
         return {r[0] for r in rows if r[0]}
 
     def data_version(self) -> int:
@@ -310,7 +318,9 @@ class Catalog:
         return self.db.execute("PRAGMA data_version").fetchone()[0]
 
     def count_docs(self) -> int:
-        return self.db.execute("SELECT count(*) FROM docs").fetchone()[0]
+        """The live docs (not the rows kept, marked removed, for a full sync to delete)."""
+        return self.db.execute(
+            f"SELECT count(*) FROM docs WHERE doc_hash != '{REMOVED}'").fetchone()[0]
 
     def sealed_files(self) -> set[str]:
         """The files (absolute) whose name or an id in them is kept sealed (holds a key)."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
+from lorestack.core.errors import IndexOpening
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.sealed_names import unseal_path
 from lorestack.retrieval.hits import Hit, LightHit
@@ -101,7 +102,8 @@ def _retrieve(req: Request, views) -> list:
         found = catalog_hits(views, req.query, req.k)
         req.notes.append(f"retrieval degraded: {type(exc).__name__}: {exc}; answered from "
                          f"catalog titles ({len(found)} match(es)) and the journal")
-        req.index_cold = not req.sync
+        # an index another request is opening (the service) needs no rebuild behind
+        req.index_cold = not req.sync and not isinstance(exc, IndexOpening)
         return found
     finally:
         req.notes.extend(f"retrieval: {w}" for w in warnings)

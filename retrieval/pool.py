@@ -20,6 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from lorestack.retrieval.index import MemoryIndex
 
 
+# of a hook's deadline, kept for its answer when another request is opening the index it
+# needs (catalog titles and the journal: ~0.1-0.5 s in the service); at least a second
+OPENING_RESERVE = 0.4
+OPENING_RESERVE_MIN_S = 1.0
 CATCH_UP_EMBEDDINGS = 8  # a few files saved by hand: ~10-30 ms each to embed
 CATCH_UP_LOCK_WAIT_S = 0.2
 
@@ -44,7 +48,8 @@ class IndexPool:
         """The open index of `mem`, opened (and caught up) on its first request. The opening
         runs outside the pool's lock: a 100k store's catch-up (a sync, the model loaded to
         embed what changed) held every other project's requests behind it. A second request
-        for the same index waits for that opening instead of opening its own."""
+        for the same index waits for that opening instead of opening its own, within the
+        deadline of the hook it serves (`opening_wait`): past that it raises IndexOpening."""
         from lorestack.retrieval.index import MemoryIndex
 
         key = self._key(mem)
@@ -61,7 +66,11 @@ class IndexPool:
                 if opening is None:
                     opening = self._opening[key] = threading.Event()
                     break
-            opening.wait()  # another request opens it: take what it opened (or open it anew)
+            # another request opens it: take what it opened (or open it anew)
+            if not opening.wait(opening_wait()):
+                from lorestack.core.errors import IndexOpening
+
+                raise IndexOpening(f"the index of {key[0]} is being opened by another request")
         index = None
         try:
             index = MemoryIndex(mem, sync_interval=self.sync_interval, warn=lambda _m: None)
@@ -147,6 +156,18 @@ class IndexPool:
             for index in self._open.values():
                 index.close()
             self._open.clear()
+
+
+def opening_wait() -> float | None:
+    """How long this request may wait for another's opening of an index: what its hook's
+    deadline leaves beyond the reserve for its answer; None (no bound) outside a hook."""
+    from lorestack.core.guarded import current_deadline
+
+    deadline = current_deadline()
+    if deadline is None:
+        return None
+    reserve = max(OPENING_RESERVE_MIN_S, OPENING_RESERVE * deadline.seconds)
+    return max(0.0, deadline.remaining() - reserve)
 
 
 def _catch_up_one(index: MemoryIndex) -> None:

@@ -81,5 +81,9 @@ class IndexUnavailable(LorestackError):
     pass
 
 
+class IndexOpening(IndexUnavailable):
+    """Another request is opening this index and waiting for it would pass the deadline."""
+
+
 class IndexReadOnly(IndexUnavailable):
     """The index folder cannot be written (read-only mount or permissions): not corruption."""

@@ -37,6 +37,17 @@ class Deadline:
         return (self._clock() - self.start) * 1000
 
 
+# the deadline of the guarded work this context runs (set in its worker): what a wait deep
+# inside it (another request opening the same index) may take without costing the answer
+_CURRENT: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
+    "lorestack_deadline", default=None)
+
+
+def current_deadline() -> Deadline | None:
+    """The deadline of the guarded work running in this context, or None (no deadline)."""
+    return _CURRENT.get()
+
+
 @dataclass
 class GuardedRun(Generic[T]):
     value: T | None = None
@@ -67,8 +78,9 @@ def run_guarded(work: Callable[[Deadline], T], deadline: Deadline, *, name: str 
             done.set()
 
     # the caller's context (a service request's environment and folder) goes with the work
-    worker = threading.Thread(target=contextvars.copy_context().run, args=(target,), name=name,
-                              daemon=True)
+    context = contextvars.copy_context()
+    context.run(_CURRENT.set, deadline)
+    worker = threading.Thread(target=context.run, args=(target,), name=name, daemon=True)
     worker.start()
     while not done.is_set():
         left = deadline.remaining()

@@ -71,3 +71,18 @@ def deleted_in_diff(diff: str) -> list[str]:
         elif line.startswith("deleted file mode") and current and current not in deleted:
             deleted.append(current)
     return deleted
+
+
+def moved_in_diff(diff: str) -> dict[str, str]:
+    """Where a `git diff -M` moves each file it renames (`rename from` -> `rename to`): the
+    file is gone from its old path ("never delete files under X/", "never rename files in
+    X/" are met there; twenty-first session: a rename was judged by meaning only)."""
+    moved: dict[str, str] = {}
+    source = ""
+    for line in diff.splitlines():
+        if line.startswith("rename from "):
+            source = normalise_path(line[len("rename from "):])
+        elif line.startswith("rename to ") and source:
+            moved[source] = normalise_path(line[len("rename to "):])
+            source = ""
+    return moved

@@ -13,6 +13,7 @@ from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.guess_checks import after_meaning, detail, takes_away, wanted_thing
+from lorestack.guardrail.kept_folders import all_outside, removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
 from lorestack.guardrail.proposals import Proposal
@@ -42,7 +43,7 @@ def prepare(proposal: Proposal) -> PreparedText:
     return PreparedText.of(
         proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool"),
         existing=frozenset(proposal.existing), replaced=proposal.replaced,
-        deleted=frozenset(proposal.deleted),
+        deleted=frozenset(proposal.deleted), moved=tuple(proposal.moved.items()),
     )
 
 
@@ -73,7 +74,8 @@ def judge_criterion(
     # print()" gained loguru, pino, … and stopped applying to a debug print)
     guessed = category_members(sentence)
     chosen = spec.applies_to.paths or [k for k in spec.applies_to.keywords if k not in guessed]
-    if meaning is not None and (spec.drafted or not chosen) and not everywhere:
+    if meaning is not None and (spec.drafted or not chosen) and not everywhere and not (
+            prepared.code and all_outside(paths, _kept_globs(spec), prepared.text)):
         ask = meaning
 
         def by_meaning() -> str | None:
@@ -110,6 +112,11 @@ def judge_criterion(
                 f"applies, undecided: under a freeze on new things, the edit adds a new case "
                 f"('{case}') and defines nothing: judge whether it is a new feature or a fix"
             )
+    above = removal_above(prepared.text, _kept_globs(gated)) if prepared.code else ""
+    if above and outcome.status in ("satisfied", "not_applicable", "possibly_relevant"):
+        outcome.status, outcome.quote = "undecided", above  # `grep -rl x . | xargs rm`
+        outcome.reason = (f"applies, undecided: '{above}' deletes above the folder the rule "
+                          "keeps and may reach it: judge whether it deletes a file there")
     outcome = member_only(outcome, spec, sentence, prepared)
     if outcome.status == "possibly_relevant" and outcome.by_meaning:
         outcome.status = "undecided"
@@ -360,3 +367,11 @@ def _new_case_under_freeze(spec: CriterionSpec, prepared: PreparedText, paths: l
     inside = [p for p in paths if p in prepared.existing and any(
         g is not None and glob_matches(g, p) for g in globs)]
     return new_case(prepared.text, prepared.replaced) if inside else ""
+
+
+def _kept_globs(spec: CriterionSpec) -> list[str]:
+    """The folders of a rule that forbids only deleting or moving files there (kept_folders.py)."""
+    gated = [gate_of(f) for f in spec.forbid]
+    if not gated or any(g not in ("removed", "moved") for g, _ in gated):
+        return []
+    return [g for g in (path_term(t) for _, t in gated) if g]

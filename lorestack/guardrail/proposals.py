@@ -21,6 +21,7 @@ from lorestack.core.git import git_ok
 from lorestack.guardrail.diff_headers import (  # noqa: F401  (parse_unified_diff: re-exported)
     created_in_diff,
     deleted_in_diff,
+    moved_in_diff,
     parse_unified_diff,
 )
 from lorestack.guardrail.shell_unwrap import unwrap
@@ -115,6 +116,8 @@ class Proposal(BaseModel):
     # touched paths the change deletes (a diff's `deleted file mode`, apply_patch's `*** Delete
     # File:`): "never delete files under X/" is met there, and they add nothing there
     deleted: list[str] = Field(default_factory=list)
+    # touched paths the change renames away, with where they go (a diff's `rename from/to`)
+    moved: dict[str, str] = Field(default_factory=dict)
 
     def is_change(self) -> bool:
         """A diff or a tool's edit: its text is what would be added (not a description)."""
@@ -144,6 +147,7 @@ class Proposal(BaseModel):
             client=self.client or other.client,
             existing=list(dict.fromkeys(self.existing + other.existing)),
             deleted=list(dict.fromkeys(self.deleted + other.deleted)),
+            moved={**self.moved, **other.moved},
             replaced="\n".join(t for t in (self.replaced, other.replaced) if t),
         )
 
@@ -226,7 +230,7 @@ def from_git_diff(
     created = created_in_diff(diff)
     existing = [p for p in paths if p not in created]
     return Proposal(source="diff", text=text, paths=paths, label=label, existing=existing,
-                    deleted=deleted_in_diff(diff))
+                    deleted=deleted_in_diff(diff), moved=moved_in_diff(diff))
 
 
 # ---- client hook payloads ---------------------------------------------------------------

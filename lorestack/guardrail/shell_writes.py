@@ -143,6 +143,20 @@ def moves_away(text: str, start: int) -> bool:
     return len(operands) >= 2 and mine[0] < len(operands) - 1
 
 
+def move_destination(text: str, start: int) -> str | None:
+    """Where the move (`mv`, `git mv`) whose source is the word at `start` puts it (its last
+    operand, or its `-t DIR`); None when the word is no move's source."""
+    if not moves_away(text, start):
+        return None
+    name, args, operands, _ = _operands_at(text, start)
+    for k, a in enumerate(args):
+        if a.startswith("--target-directory="):
+            return a.split("=", 1)[1]
+        if a in ("-t", "--target-directory") and k + 1 < len(args):
+            return args[k + 1]
+    return operands[-1][1]
+
+
 # a path a script deletes: `python -c 'os.remove("x/a")'`, `shutil.rmtree('x')`, `fs.rmSync(…)`
 _CODE_REMOVAL_BEFORE = re.compile(
     r"(?:\bos\.(?:remove|unlink|rmdir|removedirs)|\bshutil\.rmtree|\bfs\.(?:rm|unlink)"

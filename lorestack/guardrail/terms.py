@@ -33,6 +33,7 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     normalise_path,
     paths_in_text,
 )
+from lorestack.guardrail.kept_folders import moved_out
 from lorestack.guardrail.sentence_words import symbol_of
 from lorestack.guardrail.shell_writes import moved_from, moves_away, removes, shell_effect
 from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
@@ -75,6 +76,7 @@ class PreparedText:
     existing: frozenset[str] = frozenset()  # touched paths that are there already (edits)
     replaced: str = ""  # the text an edit replaces (definitions.py)
     deleted: frozenset[str] = frozenset()  # touched paths the change deletes
+    moved: tuple[tuple[str, str], ...] = ()  # (path, where it goes) a diff renames away
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
@@ -97,7 +99,7 @@ class PreparedText:
     def of(
         cls, text: str, *, change: bool = False, code: bool = False,
         existing: frozenset[str] = frozenset(), replaced: str = "",
-        deleted: frozenset[str] = frozenset(),
+        deleted: frozenset[str] = frozenset(), moved: tuple[tuple[str, str], ...] = (),
     ) -> PreparedText:
         """Tokens of `text`; `change` marks a diff or a tool's edit (it adds what it holds)."""
         tokens: list[Token] = []
@@ -120,7 +122,7 @@ class PreparedText:
             last_end = m.end()
         made = cls(text, tokens)
         made.change, made.code, made.existing, made.replaced = change, code, existing, replaced
-        made.deleted = deleted
+        made.deleted, made.moved = deleted, moved
         return made
 
     def index_at(self, char_pos: int) -> int:
@@ -381,7 +383,8 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
             # a freeze on new things (maintenance mode, a feature freeze): an edit of a file
             # there that defines nothing new is a fix, not a feature (nineteenth session)
             hit.negated_by = "edits a file there and defines nothing new"
-        elif not hit.negated_by and not _gate_open(prepared, gate, hit):
+        elif (not hit.negated_by and not _gate_open(prepared, gate, hit)
+              and not moved_out(prepared, gate, glob, hit)):  # `mv X/a /tmp/`, a rename
             hit.negated_by = f"no {gate.removesuffix('ed')} verb"
         elif (not hit.negated_by and gate and gate != "removed" and glob
               and not (gate == "moved" and prepared.code)  # `git mv x/ y/` moves what is in it

@@ -1,0 +1,79 @@
+"""Rules on the files of a folder ("Never delete files under fixtures/golden/", "Never rename
+or move files in sdk/"): what a change does to them that no verb of the rule names.
+
+- A file moved out of the folder is gone from there: `mv X/a /tmp/`, `git mv X/a archive/`,
+  a diff's `rename from X/a` / `rename to archive/a` meet a rule on deleting there (a rename
+  inside the folder keeps the file there), and any rename meets a rule on moving.
+- A deletion whose operand is the folder's parent or the project root (`grep -rl x . |
+  xargs rm`, `find . -name '*.tmp' -delete`) may reach the folder: the rule applies,
+  undecided.
+- A command whose every path lies outside the folder (`rm -rf build/`) cannot touch it: it is
+  not asked about by meaning.
+
+Twenty-first session (issue 22): the first two passed in silence, the third was "applies,
+undecided" by meaning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lorestack.guardrail.globs import glob_matches, normalise_path
+from lorestack.guardrail.shell_writes import move_destination, removes
+
+
+def moved_out(prepared, gate: str, glob: str | None, hit) -> bool:
+    """Is the file of this path hit moved or renamed away from where the rule keeps it?
+    `removed`: moved out of the folder; `moved`: renamed or moved anywhere."""
+    if gate not in ("removed", "moved") or not glob or not hit.quoted:
+        return False
+    if prepared.change or hit.start < 0:
+        target = dict(prepared.moved).get(hit.quoted)
+    elif prepared.code:
+        target = move_destination(prepared.text, hit.start)
+    else:
+        return False
+    if target is None:
+        return False
+    return gate == "moved" or not glob_matches(glob, normalise_path(target).rstrip("/") + "/x")
+
+
+def _folder(glob: str) -> str | None:
+    """The folder of a `X/**` glob, else None."""
+    return glob[:-3].rstrip("/") if glob.endswith("/**") and "*" not in glob[:-3] else None
+
+
+def _above(word: str, folders: Sequence[str]) -> bool:
+    """Is `word` the project root or a folder holding one of `folders`?"""
+    base = normalise_path(word.strip("'\"")).rstrip("/")
+    if base in ("", "."):
+        return word.strip("'\"") in (".", "./")
+    return any(f.startswith(base + "/") for f in folders)
+
+
+def removal_above(text: str, globs: Sequence[str]) -> str:
+    """The command line deleting at the root or a parent of a kept folder (`rm .` that
+    `grep -rl x . | xargs rm` unwraps to, `find . … -delete`), else ''."""
+    folders = [f for f in (_folder(g) for g in globs) if f]
+    if not folders:
+        return ""
+    for m in re.finditer(r"\S+", text):
+        if _above(m.group(0), folders) and removes(text, m.start()):
+            begin = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.start())
+            return text[begin : end if end >= 0 else len(text)].strip()
+    return ""
+
+
+def all_outside(paths: Sequence[str], globs: Sequence[str], text: str) -> bool:
+    """Does a command name paths, every one outside each kept folder and above none of them
+    (`rm -rf build/` under a rule on fixtures/golden/)? A variable or a wildcard may be
+    anywhere: then no."""
+    folders = [_folder(g) for g in globs]
+    if not paths or not folders or None in folders or re.search(r"[$*?`]", text):
+        return False
+    return not any(
+        glob_matches(g, p) or glob_matches(g, p.rstrip("/") + "/x") or _above(p, folders)  # type: ignore[arg-type]
+        for g in globs for p in paths
+    )
