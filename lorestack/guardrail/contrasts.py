@@ -44,12 +44,22 @@ def _way(words: list[str]) -> list[str]:
     return words[1:]
 
 
-def _thing(words: list[str]) -> list[str]:
+def _code_like(word: str, sentence: str) -> bool:
+    """Is `word` spelled as code in the sentence (`basicConfig`, `os.environ`, `import *`)?"""
+    if re.search(r"[._()]", word.strip(".")):
+        return True
+    m = re.search(rf"(?i)(?<![\w.]){re.escape(word)}(?![\w])", sentence)
+    return bool(m and re.search(r"[a-z][A-Z]", m.group(0)))
+
+
+def _thing(words: list[str], sentence: str = "") -> list[str]:
     """Y's words: a leading act with what it acts through ("wrapping it in", "reaching into",
     "selecting with"), an article, a qualifier and "directly" go; what is left is the thing.
     An act on its own ("instead of panicking", "instead of queueing traffic") names no thing:
     nothing (the clause is read as before)."""
     if words and words[0].endswith("ing") and len(words[0]) > 5:
+        if len(words) > 1 and _code_like(words[1], sentence):  # "calling basicConfig directly"
+            return _thing(words[1:])
         if len(words) < 3 or words[1] not in _PARTICLES + ("a", "an", "the"):
             return []
         words = words[1:]
@@ -74,7 +84,9 @@ def _pair_at(words: list[str], *cue: str) -> int:
     return -1
 
 
-def read_contrast(words: list[str], previous: list[str] | None) -> Contrast | None:
+def read_contrast(
+    words: list[str], previous: list[str] | None, sentence: str = ""
+) -> Contrast | None:
     """The contrast one clause states, or None. `previous` is the clause before it (for "Y is
     deprecated; use X" the next clause names X itself; for "…, not with Y" the previous
     clause names X)."""
@@ -85,13 +97,20 @@ def read_contrast(words: list[str], previous: list[str] | None) -> Contrast | No
     stated = bool(previous and _BANS & set(previous))
     for cue in (("instead", "of"), ("rather", "than"), ("in", "place", "of")):
         i = _pair_at(words, *cue) if not stated else -1
-        old = _thing(words[i + len(cue) :]) if i > 0 else []
+        old = _thing(words[i + len(cue) :], sentence) if i > 0 else []
+        if old[-2:] == ["import", "*"]:  # "rather than with from module import *"
+            old = ["import", "*"]
         if old:
             return Contrast(old, _way(words[:i]), " ".join(cue))
     if words[0] in _FAVOUR and "over" in words[2:]:
         i = words.index("over", 2)
         old = _thing(words[i + 1 :])
         return Contrast(old, words[1:i], f"{words[0]} … over") if old else None
+    if (words[0] in ("move", "moving") and "from" in words[2:-2]
+            and "to" in words[words.index("from", 2) + 2 :]):  # "Move secrets from .env to …"
+        i = words.index("from", 2)
+        j = words.index("to", i + 2)
+        return Contrast(words[i + 1 : j], words[j + 1 :], "move … from … to")
     if words[0] in _SWITCH and len(words) > 3 and words[1] in ("from", "off", "away"):
         rest = words[2:] if words[1] != "away" else words[3:]
         if "to" in rest[1:]:
@@ -117,6 +136,11 @@ def rule_out(r, old: str, said: str, add, way: str = "") -> None:
     code_heads.py). `r` is sentences.py's reading, `add` its way of adding a term."""
     if _qualities(old, way):  # "Choose clarity over cleverness": no word a change shows
         r.draft.steps.append(f"{said} {old}': a quality, not a term")
+        return
+    if old.split()[-2:] == ["import", "*"]:  # a star import: the code, not the word 'import'
+        add(r.draft.forbid, r"/\bimport\s+\*/")
+        add(r.draft.keywords, "import *")
+        r.draft.steps.append(f"{said} {old}': forbids a star import")
         return
     if old and not set(old.split()) <= _AGE:  # "The old API is deprecated": names no thing
         r.forbidden.append(old)

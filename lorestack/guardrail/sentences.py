@@ -278,7 +278,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             continue
         words = pronoun_to_place(words, places[-1] if places and _find_cue(words)[0] else "")
         places.extend(as_written(sentence, w.rstrip(".,")) for w in words if _is_path(w))
-        contrast = read_contrast(words, previous)
+        contrast = read_contrast(words, previous, sentence)
         previous = words
         if contrast is not None:  # "Call X instead of Y", "replace Y with X" (contrasts.py)
             kinds.add("prohibition")
