@@ -87,7 +87,9 @@ def context(ctx, query, budget, tiers, mode, no_recent, report, as_json, about=N
         click.echo(result.text, nl=False)
     else:  # say why nothing came out rather than exit 0 in silence
         why = next((n for n in result.notes if n.startswith("budget ")), None)
+        nowhere = next((n for n in result.notes if n.startswith("no project memory")), None)
         click.echo(f"note: no context: {why}; give a larger --budget" if why
+                   else f"note: no context: {nowhere}" if nowhere
                    else "note: no context: nothing to show with these options", err=True)
     if not report:  # files that were skipped (unsafe, unreadable, cut) are always named
         for note in result.notes:

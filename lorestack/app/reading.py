@@ -115,6 +115,10 @@ def context(request: ContextRequest, opener: Opener = open_memory) -> ContextRes
     result = assemble_context(mem, query=request.query, budget=request.budget,
                               tiers=tuple(request.tiers), recent=request.recent,
                               retrieval=request.mode)
+    if mem.project is None:  # e.g. run outside the project, or before `lorestack init`
+        where = request.caller.root or request.caller.cwd or "this folder"
+        result.notes.insert(0, f"no project memory: no .memory/ in {where} or above (only the "
+                               "global memory was read); run `lorestack init` in your project")
     return ContextResponse(
         text=result.text, tokens=result.tokens, budget=result.budget, encoding=result.encoding,
         ids=list(result.ids), full_ids=list(result.full_ids), tiers=jsonable(result.tiers),
