@@ -180,3 +180,27 @@ def freeze_terms(folder: str, kind: str = "added") -> tuple[list[str], str, list
     gate = "created" if kind == "created" else "added"
     forbid = [f"{gate}:path:{glob}"] + ([f"changed:path:{glob}"] if kind == "changed" else [])
     return forbid, glob, list(dict.fromkeys(keywords))
+
+
+# prose adding a feature to a frozen place, and words that say it fixes (twenty-first session)
+_FEATURE_ACTS = frozenset(
+    "add adds adding introduce introducing support supporting teach implement implementing "
+    "new accept accepting allow enable build".split()
+)
+_FIX_WORDS = frozenset(
+    "fix fixes fixing fixed bug bugs crash crashes error errors typo typos regression broken "
+    "repair test tests".split()
+)
+
+
+def feature_named(text: str, names: list[str]) -> str:
+    """Prose naming a folder frozen to new things by its name only and adding to it ("Add
+    Adyen as a new payment provider for billing", "Teach the payments module to accept
+    Klarna"): the sentence, else ''. Prose that says it fixes, or names no such folder, is
+    ''. The reader cannot tell a feature from a fix by these words: the rule asks."""
+    words = set(re.findall(r"[a-z0-9]+", text.lower()))
+    forms = {n for n in names} | {n[:-1] for n in names if n.endswith("s")} | {
+        n + "s" for n in names}
+    if not forms & words or _FIX_WORDS & words or not _FEATURE_ACTS & words:
+        return ""
+    return text.strip().splitlines()[0][:200]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
+from lorestack.guardrail.freeze import feature_named
 from lorestack.guardrail.guess_checks import after_meaning, detail, takes_away, wanted_thing
 from lorestack.guardrail.kept_folders import all_outside, removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
@@ -112,6 +113,12 @@ def judge_criterion(
                 f"applies, undecided: under a freeze on new things, the edit adds a new case "
                 f"('{case}') and defines nothing: judge whether it is a new feature or a fix"
             )
+    said = "" if prepared.code else feature_named(prepared.text, _frozen_names(gated))
+    if said and outcome.status in ("satisfied", "not_applicable") and not outcome.exempted_by:
+        outcome.status, outcome.quote = "undecided", said  # "Add Adyen … for billing"
+        outcome.reason = ("applies, undecided: under a freeze on new things, the proposal "
+                          "names the frozen folder and adds to it: judge whether it is a new "
+                          "feature or a fix")
     above = removal_above(prepared.text, _kept_globs(gated)) if prepared.code else ""
     if above and outcome.status in ("satisfied", "not_applicable", "possibly_relevant"):
         outcome.status, outcome.quote = "undecided", above  # `grep -rl x . | xargs rm`
@@ -375,3 +382,12 @@ def _kept_globs(spec: CriterionSpec) -> list[str]:
     if not gated or any(g not in ("removed", "moved") for g, _ in gated):
         return []
     return [g for g in (path_term(t) for _, t in gated) if g]
+
+
+def _frozen_names(spec: CriterionSpec) -> list[str]:
+    """The names of the folders a freeze on new things covers (`added:path:X/**`) that are
+    also its keywords (freeze.py keeps everyday names like build or docs out of them)."""
+    globs = [path_term(t) or "" for g, t in (gate_of(f) for f in spec.forbid) if g == "added"]
+    names = [g.removesuffix("/**").rstrip("/").rsplit("/", 1)[-1].lower() for g in globs if g]
+    keywords = {k.lower() for k in spec.applies_to.keywords}
+    return [n for n in names if n in keywords]
