@@ -1,0 +1,31 @@
+"""What the twenty-first session's new-user walk found (fresh home and project, README's
+commands, every reading command's --json, bad inputs)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_forgotten_event_is_found_by_the_short_id_it_was_forgotten_by(repo):
+    """`forget 7k2m9 …` archived the event; then `show 7k2m9`, `done 7k2m9` and `forget 7k2m9`
+    said "no memory item or event with id '7k2m9'" (the archive was searched by full id only),
+    while an archived item's short id is found and the full id said "already archived"."""
+    logged = _run("log", "todo: rotate the staging certs", "--kind", "todo", "--json")
+    assert logged.exit_code == 0, logged.output
+    event = json.loads(logged.stdout)["id"]
+    short = event.partition("-")[2][:5]
+    assert _run("forget", short, "--reason", "dup").exit_code == 0
+    shown = _run("show", short)
+    assert shown.exit_code == 0 and "rotate the staging certs" in shown.stdout, shown.output
+    assert "forgotten" in shown.stdout
+    for again in (_run("forget", short, "--reason", "dup"), _run("done", short)):
+        assert again.exit_code == 1 and again.stderr.count("\n") == 1, again.output
+        assert f"'{event}' is already archived" in again.stderr, again.output
