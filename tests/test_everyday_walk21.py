@@ -29,3 +29,22 @@ def test_a_forgotten_event_is_found_by_the_short_id_it_was_forgotten_by(repo):
     for again in (_run("forget", short, "--reason", "dup"), _run("done", short)):
         assert again.exit_code == 1 and again.stderr.count("\n") == 1, again.output
         assert f"'{event}' is already archived" in again.stderr, again.output
+
+
+def test_edit_with_no_editor_named_and_no_terminal_says_so(repo, monkeypatch):
+    """With neither $VISUAL nor $EDITOR and no terminal (a script, an agent's shell), `edit`
+    started the system's console editor: vim wrote its screen codes to stdout and the command
+    ended with "sensible-editor: Editing failed"."""
+    from tests.conftest import run_cli
+
+    for var in ("VISUAL", "EDITOR"):
+        monkeypatch.delenv(var, raising=False)
+    made = _run("remember", "Refunds go through the ledger service", "--type", "decision",
+                "--json")
+    item = json.loads(made.stdout)["item"]["id"]
+    path = next((repo / ".memory" / "decisions").glob("*.md"))
+    before = path.read_bytes()
+    done = run_cli("edit", item, input="", cwd=repo, timeout=120)
+    assert done.returncode == 1 and done.stdout == "", done.stdout[:200]
+    assert done.stderr.count("\n") == 1 and "$VISUAL" in done.stderr, done.stderr
+    assert path.read_bytes() == before
