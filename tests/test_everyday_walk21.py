@@ -48,3 +48,15 @@ def test_edit_with_no_editor_named_and_no_terminal_says_so(repo, monkeypatch):
     assert done.returncode == 1 and done.stdout == "", done.stdout[:200]
     assert done.stderr.count("\n") == 1 and "$VISUAL" in done.stderr, done.stderr
     assert path.read_bytes() == before
+
+
+def test_import_of_an_export_file_names_import_memory(repo, tmp_path):
+    """`lorestack import` of what `lorestack export` wrote said "the sources hold no events"."""
+    assert _run("remember", "Refunds go through the ledger service").exit_code == 0
+    exported = _run("export")
+    assert exported.exit_code == 0, exported.output
+    dump = tmp_path / "memory.jsonl"
+    dump.write_text(exported.stdout, "utf-8")
+    done = _run("import", str(dump))
+    assert done.exit_code == 1 and done.stderr.count("\n") == 1, done.output
+    assert f"lorestack import-memory {dump}" in done.stderr, done.stderr
