@@ -6,6 +6,7 @@ import is a different command (`lorestack import`).
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -31,6 +32,13 @@ def _sync_index(mem) -> str | None:
     return None
 
 
+def _on_terminal() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 @click.command()
 @click.argument("item_id")
 @click.option("--json", "as_json", is_flag=True, help="Print the saved item as JSON.")
@@ -51,6 +59,11 @@ def edit(ctx, item_id, as_json):
     mem = open_memory(ctx)
     before = item_not_event(mem, item_id, "what happened is not rewritten: `lorestack log` the "
                             "correction (`lorestack forget {id} --reason …` archives this one)")
+    if not (os.environ.get("VISUAL") or os.environ.get("EDITOR")) and not _on_terminal():
+        # the fallback (sensible-editor, vi) needs a terminal: it hung, or wrote its screen
+        # codes to stdout and failed
+        raise LorestackError(f"no editor: set $VISUAL or $EDITOR, or run `lorestack edit` in a "
+                             f"terminal (the file is {before.path})")
     original = before.path.read_bytes()
     while True:
         click.edit(filename=str(before.path))

@@ -221,6 +221,11 @@ def import_files(
     if not events:
         broken = next(filter(None, (broken_json_line(Path(p)) for p in paths)), None)
         item = next((p for p in paths if _is_item_file(Path(p))), None)
+        export = next((p for p in paths if _is_export_file(Path(p))), None)
+        if export is not None:
+            raise ImportError_(f"nothing to import: {export} is a `lorestack export` file (a "
+                               "whole memory, not events): read it back with "
+                               f"`lorestack import-memory {export}`")
         if item is not None and not broken:
             raise ImportError_(f"nothing to import: {item} is a lorestack memory file, not "
                                "events: copy it into .memory/ (its type's folder), or "
@@ -237,6 +242,22 @@ def _size(path: str | Path) -> int:
         return Path(path).expanduser().stat().st_size
     except OSError:
         return 0  # read_source names what is wrong with it
+
+
+def _is_export_file(path: Path) -> bool:
+    """What `lorestack export` writes: a first line naming its format."""
+    import json
+
+    from lorestack.core import legacy
+    from lorestack.memory_layers.portable import EXPORT_FORMAT
+
+    try:
+        with open(path.expanduser(), "rb") as fh:
+            first = json.loads(fh.readline(65536).decode("utf-8-sig"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and first.get("format") in (
+        EXPORT_FORMAT, legacy.legacy_form(EXPORT_FORMAT))
 
 
 def _is_item_file(path: Path) -> bool:

@@ -111,14 +111,17 @@ def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
 
 
 def find_archived_event(mem, event_id: str) -> FoundEvent | None:
-    """A forgotten event, by its full id (or its sealed form), from archive/events/: `forget`
-    names where it went, so `show` must still find it there."""
+    """A forgotten event, by its full id (or its sealed form) or the short id a session sees
+    (as `find_event` takes it), from archive/events/: `forget` names where it went, so `show`
+    must still find it there."""
     from lorestack.memory_layers.journal import parse_journal_text
 
-    project, wanted = mem.project, event_id.strip()
+    project, wanted = mem.project, without_tilde(event_id).strip()
     folder = project.archive_dir / ARCHIVE_FOLDER if project is not None else None
-    if folder is None or not folder.is_dir() or "-" not in wanted:
+    short = "-" not in wanted and len(wanted) >= 4
+    if folder is None or not folder.is_dir() or not ("-" in wanted or short):
         return None
+    matches: dict[str, FoundEvent] = {}
     for path in sorted(folder.glob("*.md"), reverse=True):
         try:
             text = path.read_text("utf-8", errors="replace")
@@ -129,7 +132,13 @@ def find_archived_event(mem, event_id: str) -> FoundEvent | None:
         for event in parse_journal_text(text, path).events:
             if event.id == wanted or (is_sealed(wanted) and seals(event.id, wanted)):
                 return FoundEvent(event, path)
-    return None
+            if short and event.id.partition("-")[2].startswith(wanted):
+                matches.setdefault(event.id, FoundEvent(event, path))
+    if len(matches) > 1:
+        named = ", ".join(_shown(mem, i) for i in sorted(matches)[:5])
+        raise ItemNotFound(f"short id '{_shown(mem, wanted)}' matches {len(matches)} forgotten "
+                           f"events ({named}); give more of the id")
+    return next(iter(matches.values()), None)
 
 
 def archived_events(mem):
@@ -228,8 +237,8 @@ def refuse_archived_event(mem, event_id: str) -> None:
         from lorestack.memory_layers.sealed_names import seal_path
 
         where = seal_path(str(gone.path), mem.settings.guard.entropy_threshold)
-        raise LorestackError(f"'{_shown(mem, event_id)}' is already archived ({where}): it was "
-                             "forgotten")
+        raise LorestackError(f"'{_shown(mem, gone.event.id)}' is already archived ({where}): "
+                             "it was forgotten")
 
 
 def _refuse_item_as_event(mem, given: str) -> None:

@@ -109,3 +109,35 @@ def test_commands_imports_and_file_kinds_are_said_in_words():
     assert path_gloss("legacy/billing/invoice.py") is None
     units = proposal_units(Proposal(text="<project/>", paths=["services/ledger/pom.xml"]))
     assert "Maven build file: services ledger pom xml" in units
+
+
+def test_more_code_forms_are_said_in_words():
+    """Twenty-first session: code forms behind silent passes of batches 1-18 (a lint rule off
+    on a line, a 777 chmod, a stack trace, a naive clock, an index key, a blank identifier,
+    commented-out code, …) said as what each form does; prose naming the form is no code."""
+    assert gloss("def load(path):  # noqa: C901").startswith("switch a lint rule off inline")
+    assert gloss("// eslint-disable-next-line no-console").startswith("switch a lint rule off inline")
+    assert gloss("Remove the eslint-disable comments from api.ts") is None
+    assert gloss("chmod -R 777 /srv/app/uploads") == "make files world-writable for everyone (777)"
+    assert gloss("    os.chmod(upload_dir, 0o777)") == "make files world-writable for everyone (777)"
+    assert gloss("chmod 755 bin/run") == "change file permissions 755 bin/run"
+    assert gloss("return jsonify(error=traceback.format_exc()), 500") == "the exception's stack trace"
+    assert gloss("created = datetime.now()") == "naive local time from the server clock"
+    assert gloss("created = datetime.now(timezone.utc)") is None  # an aware clock
+    assert gloss("<Row key={i} row={row} />") == "array index as the React list key"
+    assert gloss("body, _ := io.ReadAll(resp.Body)").startswith("discard a result or error")
+    assert gloss("    # for item in cart.items:") == "commented-out code"
+    assert gloss("# the totals are rounded once, at the end") is None
+    assert gloss("#main-header {") == "CSS ID selector"
+    assert gloss("git filter-repo --path config/stripe.env --invert-paths") == "rewrite the git history"
+    assert gloss("aws iam deactivate-mfa-device --user-name ops") == "turn off multi-factor authentication"
+
+
+def test_a_statement_ending_in_a_semicolon_keeps_its_gloss():
+    """`debugger;` in a diff: the proposal's lines are split at `;` (shell steps), which left
+    "debugger" alone and the form (`^debugger;`) unmatched: a silent pass of "Never leave a
+    debugger breakpoint in committed code" (batch 13's no_breakpoints-v2)."""
+    units = proposal_units(
+        Proposal(source="diff", text="  debugger;\n  updateTotals(cart);", paths=["web/src/cart.js"])
+    )
+    assert "debugger breakpoint left in the code" in units

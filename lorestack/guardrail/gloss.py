@@ -14,6 +14,9 @@ import re
 _NAME = r"[\w.\-/:@]+"
 # (pattern, gloss template): the template's {0}, {1} … are the pattern's groups
 _FORMS: list[tuple[re.Pattern[str], str]] = [
+    # first: a lint rule switched off on a line says more than the line's own form
+    (re.compile(r"(?:#|//|/\*)\s*(?:noqa|eslint-disable|pylint:\s*disable|rubocop:disable|nolint)\S*\s*(.*)|@SuppressWarnings\S*\s*(.*)"),
+     "switch a lint rule off inline for this line {0}{1}"),
     (re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*(?:export\s+)?(?:async\s+)?function\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*class\s+(\w+)"), "new class {0}"),
@@ -51,11 +54,32 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(?:twine\s+upload|npm\s+publish|poetry\s+publish|gem\s+push)\b(.*)"),
      "publish the package to a package registry {0}"),
     (re.compile(r"\bmvn\s+(.*)"), "Maven build {0}"),
+    # twenty-first session: code forms behind the silent passes of batches 1-18, said as
+    # what each form does (general knowledge of the form, never of a case)
+    (re.compile(r"\bchmod\b.*?(?:\b0?o?777\b|\b[ao]\+w)"), "make files world-writable for everyone (777)"),
+    (re.compile(r"\btraceback\.(?:format_exc|print_exc)\(|\.printStackTrace\(|\b(?:err|error|e)\.stack\b"),
+     "the exception's stack trace"),
+    (re.compile(r"\.(?:query|objects)\.all\(\)|\.fetchall\(\)"), "load every row of the table at once"),
+    (re.compile(r"\b(?:random\.(?:random|randint|choice|shuffle|uniform)|Math\.random)\("), "random numbers from an unseeded generator"),
+    (re.compile(r"\|\s*safe\b|\bmark_safe\(|autoescape\s+off|dangerouslySetInnerHTML|\.innerHTML\s*="),
+     "insert content as raw HTML without escaping"),
+    (re.compile(r"^\s*#[\w-]+\s*[{,]"), "CSS ID selector"),
+    (re.compile(r"\bdatetime\.(?:now\(\)|utcnow\(\)|today\(\))"), "naive local time from the server clock"),
+    (re.compile(r"^\s*@Autowired\b"), "field injection with @Autowired"),
+    (re.compile(r"\bkey=\{(?:i|idx|index)\}"), "array index as the React list key"),
+    (re.compile(r"\.timestamp\(\)|\btime\.time\(\)|\bDate\.now\(\)"), "Unix epoch timestamp number"),
+    (re.compile(r"^\s*(?:_\s*=|\w+\s*,\s*_\s*:?=)"), "discard a result or error with the blank identifier _"),
+    (re.compile(r"^\s*(?:#|//)\s*(?:for|if|while|return|def|else|elif|try)\b.*[:;{(]"), "commented-out code"),
+    (re.compile(r"\bgit\s+filter-(?:repo|branch)\b|\bbfg\b"), "rewrite the git history"),
+    (re.compile(r"\bdocker\s+push\s+(\S+)"), "push container image {0} to a registry"),
+    (re.compile(r"\bgo\s+get\s+(\S+)"), "add Go dependency {0}"),
+    (re.compile(r"\bcreate-access-key\b"), "create a long-lived access key"),
+    (re.compile(r"\b(?:deactivate|delete)-(?:virtual-)?mfa-device\b"), "turn off multi-factor authentication"),
     (re.compile(r"\bchmod\s+(.*)"), "change file permissions {0}"),
     (re.compile(r"\brm\s+-\w*r\w*\s+(.*)"), "delete files and folders recursively {0}"),
     (re.compile(r"\bslack\s+\w+\s+send\b.*?--channel\s+(\S+)(.*)"), "send a chat message to {0}: {1}"),
     (re.compile(r"\b(?:printenv|set\s+-x)\b"), "print the environment variables and commands to the log"),
-    (re.compile(r"\b(?:pdb\.set_trace|breakpoint)\(\)|^\s*debugger;"), "debugger breakpoint left in the code"),
+    (re.compile(r"\b(?:pdb\.set_trace|breakpoint)\(\)|^\s*debugger\b\s*;?\s*$"), "debugger breakpoint left in the code"),
     (re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))"), "import Python library {0}{1}"),
     (re.compile(r"\bopen\((.*?),\s*['\"][wa]b?['\"]"), "write a file to the local disk {0}"),
     (re.compile(r"^\s*CREATE\s+TABLE\s+(\w+)", re.I), "new database table {0}"),

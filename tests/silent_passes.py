@@ -1,0 +1,115 @@
+"""Why violations pass in silence (issue 22, twenty-first session): each case of a tuning set
+judged against its own criterion only (no other criterion, no retrieval, no LLM; ~1 min for
+all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violation that
+passes put in one bucket by what let it through:
+
+    python -m tests.silent_passes [tuning-all|batch12|...] [-v] [--jsonl FILE]
+
+1a nothing applied; the best meaning similarity is just under the threshold (0.30 to it)
+1b nothing applied, far by meaning, and the draft has no term
+1c nothing applied, far by meaning, though the draft has terms (said otherwise)
+2  applied by meaning, then passed by the forbidden-act gate (judging._unlike_forbidden)
+3  applied by its words, and the rules found nothing forbidden
+4  read as taking the recommended way (an alternative, by word or by meaning)
+5  any other step that made it a pass
+
+Each bucket is split into code (a diff or a tool call) and prose. The answer for its own
+criterion is the one `check` gives (tests.heldout_eval's figures match), so `-v` rows are the
+silent passes of that run with the drafted rule and the best (clause, unit) pair.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+NEAR = 0.30
+
+
+def bucket(row: dict, threshold: float) -> str:
+    kind = "code" if row["source"] in ("diff", "tool") else "prose"
+    reason = row["reason"]
+    if row["status"] == "not_applicable":
+        if (row["similarity"] or 0.0) >= NEAR:
+            name = f"1a nothing applied, meaning {NEAR:.2f}-{threshold:.2f}"
+        elif not (row["forbid"] or row["require"]):
+            name = "1b nothing applied, far by meaning, no term drafted"
+        else:
+            name = "1c nothing applied, far by meaning, terms drafted"
+    elif "far from what it forbids" in reason:
+        name = "2 applied by meaning, passed by the forbidden-act gate"
+    elif "recommended" in reason:
+        name = "4 read as taking the recommended way"
+    elif reason.startswith("no forbidden term"):
+        name = "3 applied by its words, nothing forbidden found"
+    else:
+        name = "5 other"
+    return f"{name} [{kind}]"
+
+
+def rows(which: str) -> list[dict]:
+    from lorestack.guardrail.check import _load_judged
+    from lorestack.guardrail.judging import judge_criterion, meaning_for, prepare
+    from tests.heldout_eval import build, scratch_home, tuning_set
+    from tests.test_guardrail_labelled import make_proposal
+
+    criteria, cases = tuning_set(which)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch_home(Path(tmp))
+        mem, ids = build(Path(tmp), criteria)
+        loaded, _ = _load_judged(mem, criteria_only=True)
+        by_id = {li.item.id: li for li in loaded}
+        for case_id, key, raw, expected in cases:
+            li = by_id.get(ids[key]) if ids[key] else None
+            proposal = make_proposal(raw, mem.project.repo_dir)
+            row = {"case": case_id, "key": key, "expected": expected, "got": "pass",
+                   "source": proposal.source, "proposal": proposal.text[:300]}
+            out.append(row)
+            if li is None or proposal.skip_reason:
+                row.update(status="not_applicable", reason="refused or skipped", forbid=[],
+                           require=[], similarity=None)
+                continue
+            meaning = meaning_for(mem.settings, proposal)
+            outcome, _ = judge_criterion(li, prepare(proposal), proposal.judged_paths(), meaning)
+            meaning(li.item.text)  # loads the model for the similarity below
+            hit = meaning.judge.best(li.item.text) if meaning.judge else None
+            spec = li.item.criterion
+            row.update(
+                got={"violated": "block", "undecided": "undecided"}.get(outcome.status, "pass"),
+                status=outcome.status, reason=outcome.reason, text=li.item.text,
+                forbid=spec.forbid, require=spec.require, alternatives=spec.alternatives,
+                keywords=spec.applies_to.keywords,
+                similarity=round(hit.similarity, 3) if hit else None,
+                part=hit.part if hit else "", unit=hit.unit[:160] if hit else "",
+                threshold=mem.settings.guardrail.meaning_threshold,
+            )
+    return out
+
+
+def main(argv: list[str]) -> None:
+    which = next((a for a in argv if not a.startswith("-") and "/" not in a), "tuning-all")
+    found = rows(which)
+    if "--jsonl" in argv:
+        Path(argv[argv.index("--jsonl") + 1]).write_text("".join(json.dumps(r) + "\n" for r in found))
+    violations = [r for r in found if r["expected"] == "violation"]
+    lookalikes = [r for r in found if r["expected"] == "pass"]
+    silent = [r for r in violations if r["got"] == "pass"]
+    print(f"{which}: silent passes {len(silent)}/{len(violations)}, look-alikes pass "
+          f"{sum(r['got'] == 'pass' for r in lookalikes)}/{len(lookalikes)}, wrong blocks "
+          f"{sum(r['got'] == 'block' for r in lookalikes)}")
+    threshold = next((r["threshold"] for r in found if "threshold" in r), 0.35)
+    counts = Counter(bucket(r, threshold) for r in silent)
+    for name in sorted(counts):
+        print(f"{counts[name]:5d}  {name}")
+    if "-v" in argv:
+        for r in silent:
+            print(f"  {r['case']}: {bucket(r, threshold)} | forbid {r['forbid'][:3]} | "
+                  f"{r['similarity']} '{r.get('unit', '')[:60]}' | {r['reason'][:100]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
