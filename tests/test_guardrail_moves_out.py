@@ -15,6 +15,7 @@ import pytest
 
 from lorestack.guardrail.check import check
 from lorestack.guardrail.proposals import from_git_diff
+from lorestack.guardrail.sentences import read_sentence
 from tests import heldout_eval as E
 from tests.conftest import isolated_env
 from tests.guardrail_sentence_cases import _bash
@@ -106,3 +107,18 @@ def test_a_case_diff_with_rename_headers_reads_as_check_diff_does():
     proposal = make_proposal(raw, None)
     assert proposal.moved == {"sdk/client.py": "sdk/api.py"}
     assert proposal.paths == ["sdk/client.py", "sdk/api.py"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "forbid"),
+    [
+        # "Keep every file in X/" drafted the word 'deleted' (from "not deleted") or nothing
+        ("Keep every file in docs/adr/; superseded decisions are marked, not deleted",
+         ["removed:path:docs/adr/**", "moved:path:docs/adr/**"]),
+        ("Keep all files under fixtures/golden/",
+         ["removed:path:fixtures/golden/**", "moved:path:fixtures/golden/**"]),
+        ("Keep the files in sync", []),
+    ],
+)
+def test_keeping_every_file_in_a_folder_forbids_deleting_and_moving_there(sentence, forbid):
+    assert read_sentence(sentence).forbid == forbid
