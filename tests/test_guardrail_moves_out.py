@@ -15,6 +15,7 @@ import pytest
 
 from lorestack.guardrail.check import check
 from lorestack.guardrail.proposals import from_git_diff
+from lorestack.guardrail.sentences import read_sentence
 from tests import heldout_eval as E
 from tests.conftest import isolated_env
 from tests.guardrail_sentence_cases import _bash
@@ -26,6 +27,7 @@ CRITERIA = {
 }
 FILES = {"fixtures/golden/a.png": "png", "fixtures/golden/b.json": "{}\n",
          "sdk/client.py": "X = 1\n", "docs/client.md": "# Client\n",
+         "tests/sdk/test_client.py": "Y = 2\n",
          "build/out.o": "o"}
 
 
@@ -86,6 +88,8 @@ def _undo(repo):
         ("fixtures/golden/a.png", "fixtures/golden/a_dark.png", "golden", "pass"),
         ("sdk/client.py", "sdk/api_client.py", "sdk", "block"),
         ("docs/client.md", "docs/api_client.md", "sdk", "pass"),
+        # the rule names sdk/ at the root: a rename in tests/sdk/ never blocks it
+        ("tests/sdk/test_client.py", "tests/sdk/test_api_client.py", "sdk", "no block"),
     ],
 )
 def test_a_staged_rename_is_read_from_its_headers(store, src, dst, key, expected):
@@ -95,7 +99,8 @@ def test_a_staged_rename_is_read_from_its_headers(store, src, dst, key, expected
     try:
         proposal = from_git_diff(repo, staged=True)
         assert proposal.moved == {src: dst}
-        assert _answer(store, key, proposal) == expected
+        got = _answer(store, key, proposal)
+        assert got != "block" if expected == "no block" else got == expected
     finally:
         _undo(repo)
 
@@ -106,3 +111,18 @@ def test_a_case_diff_with_rename_headers_reads_as_check_diff_does():
     proposal = make_proposal(raw, None)
     assert proposal.moved == {"sdk/client.py": "sdk/api.py"}
     assert proposal.paths == ["sdk/client.py", "sdk/api.py"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "forbid"),
+    [
+        # "Keep every file in X/" drafted the word 'deleted' (from "not deleted") or nothing
+        ("Keep every file in docs/adr/; superseded decisions are marked, not deleted",
+         ["removed:path:docs/adr/**", "moved:path:docs/adr/**"]),
+        ("Keep all files under fixtures/golden/",
+         ["removed:path:fixtures/golden/**", "moved:path:fixtures/golden/**"]),
+        ("Keep the files in sync", []),
+    ],
+)
+def test_keeping_every_file_in_a_folder_forbids_deleting_and_moving_there(sentence, forbid):
+    assert read_sentence(sentence).forbid == forbid

@@ -28,6 +28,9 @@ def moved_out(prepared, gate: str, glob: str | None, hit) -> bool:
     `removed`: moved out of the folder; `moved`: renamed or moved anywhere."""
     if gate not in ("removed", "moved") or not glob or not hit.quoted:
         return False
+    folder = _folder(glob)  # a one-folder glob matches at any depth (globs.py); a move is
+    if folder and not hit.quoted.startswith(folder + "/"):  # read where the rule names it
+        return False  # (a rename in tests/sdk/ is none under a rule on sdk/: no guess blocks)
     if prepared.change or hit.start < 0:
         target = dict(prepared.moved).get(hit.quoted)
     elif prepared.code:

@@ -98,6 +98,16 @@ _REMOVE = frozenset(("delete", "remove", "rm", "erase", "wipe", "purge", "prune"
                      "removed", "erased", "wiped", "purged", "pruned"))
 # "never rename or move files in X/": the files there change where they are
 _MOVE = frozenset(("rename", "move", "relocate"))
+_EVERY = frozenset(("every", "all", "each", "the"))
+
+
+def _kept_folder(words: list[str]) -> str:
+    """The folder of "Keep every file in X/" ("keep all files under X/"), else ''."""
+    if (len(words) == 5 and words[0] == "keep" and words[1] in _EVERY
+            and words[2] in _FILE_WORDS and words[3] in ("in", "under") and _is_path(words[4])
+            and words[4].endswith("/")):
+        return _glob(words[4])
+    return ""
 # what "files" of a folder are called: the folder's files, not a thing named by these words
 _FILE_WORDS = frozenset(("file", "files", "translation", "snapshot", "snapshots", "image", "images", "fixture",
                          "fixtures", "golden", "asset", "assets", "test", "tests", "data"))
@@ -253,6 +263,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
     kind = ""  # what the freeze forbids there (freeze_kind)
     previous: list[str] | None = None  # the clause before (contrasts.py)
     places: list[str] = []  # the paths named so far, as written ("never hand-edit it")
+    kept_place = ""  # "Keep every file in X/" (twenty-first session)
     for words, items in clauses(sentence):
         place = "" if frozen else freeze.frozen_folder(words)
         if place:
@@ -268,6 +279,17 @@ def _read_cached(sentence: str) -> SentenceDraft:
             continue
         if frozen and words[-1] == "only" and 1 < len(words) <= 4:  # "security fixes only"
             _add(r.draft.unless, " ".join(words[:-1]))
+            continue
+        if kept_place and len(words) <= 3 and words[0] in ("not", "never"):
+            continue  # "…; superseded ones are marked, not deleted": the keeping again
+        kept = _kept_folder(words)
+        kept_place = kept or kept_place
+        if kept:  # "Keep every file in docs/adr/": deleting or moving a file there is forbidden
+            kinds.add("prohibition")
+            for gate in ("removed", "moved"):
+                _add(r.draft.forbid, f"{gate}:path:{kept}")
+            _add(r.draft.paths, kept)
+            r.draft.steps.append(f"'keep … files in': deleting or moving {kept} is forbidden")
             continue
         words, by_hand = without_manner(words)
         if by_hand and len(words) <= 1:  # "…, not by hand": no thing; editing what it names
