@@ -29,8 +29,10 @@ def moved_out(prepared, gate: str, glob: str | None, hit) -> bool:
     if gate not in ("removed", "moved") or not glob or not hit.quoted:
         return False
     folder = _folder(glob)  # a one-folder glob matches at any depth (globs.py); a move is
-    if folder and not hit.quoted.startswith(folder + "/"):  # read where the rule names it
-        return False  # (a rename in tests/sdk/ is none under a rule on sdk/: no guess blocks)
+    # read where the rule names it (a rename in tests/sdk/ is none under a rule on sdk/: no
+    # guess blocks); the folder itself moved (`mv fixtures/golden /tmp/`) takes its files
+    if folder and not (hit.quoted.rstrip("/") + "/").startswith(folder + "/"):
+        return False
     if prepared.change or hit.start < 0:
         target = dict(prepared.moved).get(hit.quoted)
     elif prepared.code:
@@ -40,6 +42,23 @@ def moved_out(prepared, gate: str, glob: str | None, hit) -> bool:
     if target is None:
         return False
     return gate == "moved" or not glob_matches(glob, normalise_path(target).rstrip("/") + "/x")
+
+
+# what names paths only when it runs: a variable, a wildcard, a list read from a file
+_UNNAMED = re.compile(r"[$*?`]|--files-from|(?<![<\d])<(?![<(])")
+# commands whose output lists files inside the paths they are given (`grep -rl x docs/ |
+# xargs rm` deletes in docs/ only); any other command's output is a list from elsewhere
+_LISTERS = frozenset(("find", "grep", "rg", "ls", "fd", "git"))
+
+
+def _names_at_run_time(text: str) -> bool:
+    """Does the command take the paths it acts on from what it reads at run time (`xargs rm <
+    /tmp/stale.txt`, `cat stale.txt | xargs rm`)? rguard21: both were judged by their one
+    path, /tmp/stale.txt, and passed in silence where they had been asked by meaning."""
+    if _UNNAMED.search(text):
+        return True
+    stages = [s.split() for line in text.splitlines() for s in re.split(r"(?<!\|)\|(?!\|)", line)[:-1]]
+    return any(not words or words[0] not in _LISTERS for words in stages)
 
 
 def _folder(glob: str) -> str | None:
@@ -71,10 +90,11 @@ def removal_above(text: str, globs: Sequence[str]) -> str:
 
 def all_outside(paths: Sequence[str], globs: Sequence[str], text: str) -> bool:
     """Does a command name paths, every one outside each kept folder and above none of them
-    (`rm -rf build/` under a rule on fixtures/golden/)? A variable or a wildcard may be
-    anywhere: then no."""
+    (`rm -rf build/` under a rule on fixtures/golden/)? A variable, a wildcard or a list of
+    paths read at run time (`xargs rm < stale.txt`, `tar --files-from`) may be anywhere:
+    then no."""
     folders = [_folder(g) for g in globs]
-    if not paths or not folders or None in folders or re.search(r"[$*?`]", text):
+    if not paths or not folders or None in folders or _names_at_run_time(text):
         return False
     return not any(
         glob_matches(g, p) or glob_matches(g, p.rstrip("/") + "/x") or _above(p, folders)  # type: ignore[arg-type]
