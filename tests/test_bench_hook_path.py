@@ -29,7 +29,7 @@ def test_the_bench_default_context_is_the_prompt_hooks_context():
                 ours = hook_context(mem, question, budget, None).text
                 payload = HookPayload(client="claude-code", event="prompt",
                                       session_id=f"bench-{n}", prompt=question)
-                theirs, shown = prompt_context(mem, payload, mem.settings.hooks.prompt_retrieval)
+                theirs, shown, _ = prompt_context(mem, payload, mem.settings.hooks.prompt_retrieval)
                 assert ours and shown
                 assert ours == theirs, question
         finally:
