@@ -9,6 +9,7 @@ under `.memory/` changes, so the next search syncs exactly when something did.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -53,6 +54,15 @@ class IndexPool:
         from lorestack.retrieval.index import MemoryIndex
 
         key = self._key(mem)
+        if _unwarmed.get():  # set by a warm-up this request could not wait for (`not_warmed`)
+            from lorestack.core.errors import IndexOpening
+
+            with self._lock:
+                index = self._open.get(key)
+            if index is None:
+                raise IndexOpening(f"the index of {key[0]} is being opened behind another "
+                                   "request's warm-up")
+            return index
         while True:
             with self._lock:
                 index = self._open.get(key)
@@ -156,6 +166,18 @@ class IndexPool:
             for index in self._open.values():
                 index.close()
             self._open.clear()
+
+
+# this request's context: its memory's warm-up was skipped (another held the warm-up lock past
+# what its deadline allowed), so it opens no pooled index itself: its lazy set-up must not race
+_unwarmed: contextvars.ContextVar[bool] = contextvars.ContextVar("lorestack_unwarmed",
+                                                                 default=False)
+
+
+def not_warmed() -> None:
+    """The request running in this context skipped its memory's warm-up: from here on it uses
+    only an index the pool has open already (else IndexOpening: it answers without it)."""
+    _unwarmed.set(True)
 
 
 def opening_wait() -> float | None:

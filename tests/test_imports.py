@@ -90,3 +90,14 @@ def test_the_lazy_command_map_names_every_command_of_every_module():
     assert listed == sorted(defined)
     install = cli.get_command(None, "install")
     assert {"cron", "pre-commit", "claude-code"} <= set(install.list_commands(None))
+
+
+def test_the_application_layer_imports_an_operation_when_it_runs():
+    # a hook runs one operation: importing `lorestack.app` must not import every other's module
+    code = (
+        "import sys, lorestack.app\n"
+        "print(sorted(m for m in ('lorestack.app.reading', 'lorestack.app.writing', "
+        "'lorestack.app.upkeep', 'lorestack.app.events') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -6,7 +6,9 @@ bound (and the warm-up before it, one memory at a time, waited the same way): at
 store the first request's catch-up takes seconds, and the prompt behind it reached its
 deadline and answered empty. Now it waits only while the answer still fits in what is left
 (`pool.OPENING_RESERVE_S`), then answers without the index (catalog titles and the journal)
-and hooks.log says in one line that the index was being opened.
+and hooks.log says in one line that the index was being opened. The warm-up before it (one
+memory at a time) is bounded the same way; a request that could not wait for it opens no
+pooled index itself (its lazy set-up must not race another's) and answers the same way.
 
 A real service (in-process `Service`, its pool installed as `serve` does) and a real store;
 the first request's opening is held by the pool's own `on_open` call, so the slow open does
@@ -83,7 +85,7 @@ def test_a_prompt_behind_another_requests_opening_answers_before_its_deadline(
         context = json.loads(answer["output"])["hookSpecificOutput"]["additionalContext"]
         assert "refund" in context.lower()  # from the catalog titles
         log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
-        assert "being opened by another request" in log
+        assert "is being opened" in log
     finally:
         release.set()
         first.join(120)
@@ -91,3 +93,42 @@ def test_a_prompt_behind_another_requests_opening_answers_before_its_deadline(
         install(None)
         service.close()
     assert replies["first"]["output"]  # the request that opened it answered as before
+
+
+def test_the_pools_wait_for_an_opening_is_bounded_by_the_hooks_deadline(tmp_path):
+    """`IndexPool.get` itself, for a request under a deadline (`core.guarded`): another
+    request's opening held, it raises IndexOpening with time left for the answer; outside a
+    deadline (a command) it waits for the opening as before."""
+    from lorestack.core.guarded import Deadline, run_guarded
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
+    from lorestack.retrieval.index import MemoryIndex
+    from lorestack.retrieval.pool import IndexPool
+
+    root = tmp_path / "big"
+    root.mkdir()
+    Memory.init(root)
+    remember(Memory.open(root), "The reporting read replica is ORCHID-7", "fact")
+    index = MemoryIndex(Memory.open(root))
+    index.sync()
+    index.close()
+    held, release = threading.Event(), threading.Event()
+
+    def slow_open(_mem) -> None:
+        held.set()
+        release.wait(300)
+
+    pool = IndexPool(on_open=slow_open)
+    got: dict = {}
+    first = threading.Thread(target=lambda: got.update(first=pool.get(Memory.open(root))))
+    first.start()
+    try:
+        assert held.wait(120)
+        run = run_guarded(lambda _d: pool.get(Memory.open(root)), Deadline(6.0))
+        assert not run.ok and not run.timed_out, run  # raised before the deadline
+        assert "IndexOpening" in (run.error or "") and "being opened" in (run.error or "")
+    finally:
+        release.set()
+        first.join(120)
+    assert pool.get(Memory.open(root)) is got["first"]  # no deadline: the open index
+    pool.close_all()

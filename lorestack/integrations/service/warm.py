@@ -196,15 +196,16 @@ class WarmMemories:
     def _warm_up(self, mem) -> None:
         """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
         one memory at a time: their lazy set-up is not safe to race from several readers."""
-        from lorestack.retrieval.pool import opening_wait
+        from lorestack.retrieval.pool import not_warmed, opening_wait
         from lorestack.retrieval.recall import index_is_warm, search_hits
 
         if mem.project is None or not index_is_warm(mem):
             return
-        # a hook waits for another memory's warm-up only while its answer still fits in its
-        # deadline; past that it goes on (its search meets the opening: `IndexPool.get`)
+        # a hook waits for another warm-up only while its answer still fits in its deadline;
+        # past that it answers without opening this memory's index (`IndexPool.get`)
         wait = opening_wait()
         if not self._warming.acquire(timeout=-1 if wait is None else wait):
+            not_warmed()
             return
         try:
             search_hits(mem, "warm up", k=1, mode="default", sync=False, record_access=False)
