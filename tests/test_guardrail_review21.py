@@ -131,6 +131,7 @@ NOT_SILENT = [
     ("adr", _rename("docs/adr/0001-record.md", "docs/old/0001-record.md")),
     ("star", _diff("app/views.py", "from app.helpers import *")),
     ("basic", _diff("app/main.py", "logging.basicConfig(level=logging.INFO)")),
+    ("env", _diff(".env", "STRIPE_SECRET=sk_live_1")),
     ("golden", _bash("xargs rm < /tmp/stale.txt")),
     ("golden", _bash("cat /tmp/stale.txt | xargs rm -f")),
     ("golden", _bash("mv fixtures archive")),
@@ -142,6 +143,10 @@ NOT_SILENT = [
     ("golden", _bash("git rm -r --cached fixtures/golden")),
     ("golden", _rename("fixtures/golden/a.png", "golden/a.png")),
     ("sdk", _bash("mv sdk/ lib/sdk/")),
+    ("env", _edit(".env", "STRIPE_SECRET=sk_live_1")),
+    ("env", {"diff": "diff --git a/.env b/.env\n--- a/.env\n+++ b/.env\n@@ -1 +1,2 @@\n"
+                     " DEBUG=1\n+STRIPE_SECRET=sk_live_1\n"}),
+    ("env", _bash("echo STRIPE_SECRET=sk_live_1 >> .env")),
 ]
 
 

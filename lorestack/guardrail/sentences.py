@@ -312,6 +312,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
                 for p in (as_written(sentence, p) for p in paths):  # "Move from setup.py to
                     _add(r.draft.forbid, f"added:path:{p}")  # pyproject.toml": adding there
                     _add(r.draft.keywords, p.removesuffix("/**"))
+                    _add(r.draft.paths, p)  # a keyword is met in words only, never by a path
                     r.draft.steps.append(f"'{contrast.how}': adding to {p} is forbidden")
             r.alternatives.extend([way] if way else [])
             continue

@@ -379,9 +379,13 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         elif not hit.negated_by and gate == "created" and glob and _renamed_inside(prepared, glob, hit):
             hit.negated_by = "renames a file that is there already"
         elif (not hit.negated_by and gate == "added" and glob and prepared.change
-              and hit.quoted in prepared.existing and not defines_new(prepared.text, prepared.replaced)):
+              and hit.quoted in prepared.existing and not (
+                  defines_new(prepared.text, prepared.replaced) if glob.endswith("**")
+                  else prepared.text.strip())):
             # a freeze on new things (maintenance mode, a feature freeze): an edit of a file
-            # there that defines nothing new is a fix, not a feature (nineteenth session)
+            # there that defines nothing new is a fix, not a feature (nineteenth session); a
+            # freeze is on a folder: any line added to one named file ("Move secrets from
+            # .env …") is what is forbidden there (rguard21: a secret added to .env passed)
             hit.negated_by = "edits a file there and defines nothing new"
         elif (not hit.negated_by and not _gate_open(prepared, gate, hit)
               and not moved_out(prepared, gate, glob, hit)):  # `mv X/a /tmp/`, a rename
