@@ -5,7 +5,7 @@ same project's index.
 bound (and the warm-up before it, one memory at a time, waited the same way): at a 100k
 store the first request's catch-up takes seconds, and the prompt behind it reached its
 deadline and answered empty. Now it waits only while the answer still fits in what is left
-(`pool.OPENING_RESERVE_S`), then answers without the index (catalog titles and the journal)
+(`pool.OPENING_RESERVE`, at least `OPENING_RESERVE_MIN_S`), then answers without the index (catalog titles and the journal)
 and hooks.log says in one line that the index was being opened. The warm-up before it (one
 memory at a time) is bounded the same way; a request that could not wait for it opens no
 pooled index itself (its lazy set-up must not race another's) and answers the same way.
