@@ -135,9 +135,13 @@ def hook(ctx, event: str, client: str):
             if run.output:
                 sys.stdout.write(run.output + "\n")
             sys.stdout.flush()
-        except OSError:
+        except OSError as exc:  # the client closed its end: it gave up on this hook
             give_back(held)  # the reply did not get out: the next hook tells its notices
-            raise
+            from lorestack.integrations.hooks import log_failure
+
+            log_failure(f"{event} ({client}): reply not written ({type(exc).__name__}: {exc}); "
+                        "nothing recorded for it")
+            os._exit(0)
         hand_on(held)
         if run.timed_out:
             os._exit(0)  # the worker is still busy; do not wait for it

@@ -5,7 +5,7 @@ same project's index.
 bound (and the warm-up before it, one memory at a time, waited the same way): at a 100k
 store the first request's catch-up takes seconds, and the prompt behind it reached its
 deadline and answered empty. Now it waits only while the answer still fits in what is left
-(`pool.OPENING_RESERVE_S`), then answers without the index (catalog titles and the journal)
+(`pool.OPENING_RESERVE`, at least `OPENING_RESERVE_MIN_S`), then answers without the index (catalog titles and the journal)
 and hooks.log says in one line that the index was being opened. The warm-up before it (one
 memory at a time) is bounded the same way; a request that could not wait for it opens no
 pooled index itself (its lazy set-up must not race another's) and answers the same way.
@@ -132,3 +132,62 @@ def test_the_pools_wait_for_an_opening_is_bounded_by_the_hooks_deadline(tmp_path
         first.join(120)
     assert pool.get(Memory.open(root)) is got["first"]  # no deadline: the open index
     pool.close_all()
+
+
+def test_a_memory_whose_warm_up_was_skipped_is_not_opened_by_its_next_request(
+        stocked, tmp_path, run_dir, monkeypatch):
+    """A prompt that could not wait for the warm-up lock (another memory's warm-up held it)
+    answers without its index; the next prompt for the same memory, while that other warm-up
+    still runs, must not open the index outside the lock either. The skipped memory was
+    cached as if warmed, so the next request took it from the cache, skipped the warm-up and
+    opened the pooled index (embedder, Chroma client) beside the other memory's warm-up."""
+    from lorestack.integrations.service import protocol
+    from lorestack.integrations.service.server import Service
+    from lorestack.memory_layers import parse_cache
+    from lorestack.memory_layers.memory import Memory
+    from lorestack.memory_layers.operations import remember
+    from lorestack.retrieval.index import MemoryIndex
+    from lorestack.retrieval.pool import install
+
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    remember(Memory.open(other), "Refunds above 500 EUR need a second approver", "decision")
+    index = MemoryIndex(Memory.open(other), warn=lambda _m: None)
+    index.sync()
+    index.close()
+    monkeypatch.setenv("LORESTACK_HOOKS__PROMPT_DEADLINE_MS", "5000")
+    monkeypatch.setenv("LORESTACK_HOOKS__DEADLINE_MS", "5000")
+    service = Service(protocol.private_dir(create=True), watch=False)
+    held, release = threading.Event(), threading.Event()
+    opened: list[str] = []
+    watch = service.pool.on_open
+
+    def slow_open(mem) -> None:
+        if watch is not None:
+            watch(mem)
+        opened.append(str(mem.primary.root.resolve()))
+        if not held.is_set():  # the first memory's warm-up (only a bound on a hang)
+            held.set()
+            release.wait(300)
+
+    service.pool.on_open = slow_open
+    install(service.warm.pool)
+    parse_cache.enable(True)
+    replies: dict = {}
+    first = threading.Thread(target=_prompt, args=(service, stocked, "first", replies))
+    try:
+        first.start()
+        assert held.wait(120)
+        for session in ("skipped", "next"):
+            _prompt(service, other, session, replies)
+            assert not replies[session].get("timed_out"), replies[session]
+        opened_meanwhile = list(opened)
+    finally:
+        release.set()
+        first.join(120)
+        parse_cache.enable(False)
+        install(None)
+        service.close()
+    ours = str((other / ".memory").resolve())
+    assert not [root for root in opened_meanwhile if root.startswith(ours)], opened_meanwhile

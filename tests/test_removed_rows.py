@@ -39,3 +39,26 @@ def test_a_removed_row_reaches_no_search_and_no_count(repo):
         assert "removed" not in {s.doc_hash for s in index.catalog.doc_states().values()}
     finally:
         index.close()
+
+
+def test_the_viewer_counts_the_live_docs_as_the_index_does(repo):
+    """The viewer's L4 count (`ViewerState.index_docs`, read-only on catalog.sqlite) counted
+    the row kept marked removed: one more document than `count_docs`, doctor and search."""
+    from lorestack.integrations.viewer.state import ViewerState
+
+    mem = Memory.open(repo)
+    remember(mem, "The ZEBRAFISH pipeline listens on port 7781", "fact")
+    remember(mem, "Refunds go through the ledger service", "fact")
+    index = MemoryIndex(mem)
+    index.sync()
+    index.close()
+    gone = next(p for p in (repo / ".memory" / "facts").glob("*.md") if "ZEBRAFISH" in p.read_text())
+    gone.unlink()
+    assert catch_up_text(Memory.open(repo), 60.0) is None  # leaves the row marked removed
+    index = MemoryIndex(Memory.open(repo))
+    try:
+        live = index.catalog.count_docs()
+    finally:
+        index.close()
+    state = ViewerState(Memory.open(repo), "token", run_doctor=False)
+    assert state.index_docs() == live

@@ -11,6 +11,7 @@ Each client's payload fields, event names and reply format live in the client re
 
 from __future__ import annotations
 
+import contextvars
 import os
 import subprocess
 import sys
@@ -379,7 +380,11 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
             if "full" not in box:
                 box["fallback"] = prompt_context(mem, payload, "bm25", fallback=True)
 
-        timer = threading.Timer(max(0.0, deadline.remaining() / 2), late_fallback)
+        # in this hook's context, as the full recall: its deadline bounds a wait for another
+        # request's opening of the index, a skipped warm-up's mark keeps it from opening one
+        # (a timer's thread starts with an empty context)
+        timer = threading.Timer(max(0.0, deadline.remaining() / 2),
+                                contextvars.copy_context().run, args=(late_fallback,))
         timer.daemon = True
         timer.start()
         try:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from lorestack.guardrail.term_trim import trim_words
+
 _PROHIBIT = (
     ("do", "not"), ("don't",), ("dont",), ("never",), ("must", "not"), ("mustn't",),
     ("should", "not"), ("shouldn't",), ("cannot",), ("can't",), ("may", "not"),
@@ -378,7 +380,7 @@ def _content(words: list[str], *, alternative: bool = False) -> tuple[str, bool,
         specific.pop()
     if paths and not specific:  # ".env files": the path says it all
         return "", says_new, paths
-    return " ".join(specific or kept), says_new, paths
+    return " ".join(trim_words(specific or kept)), says_new, paths  # not "the full one"
 
 
 def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:

@@ -134,7 +134,11 @@ class WarmMemories:
         mem = open_memory(caller, require_project)
         self._build_if_cold(mem)
         self._warm_loader(mem)
-        self._warm_up(mem)
+        if not self._warm_up(mem):
+            # not kept: taken from the cache, the next request would skip the warm-up and
+            # open this index beside the other memory's warm-up; it tries the warm-up again
+            self._watch(mem)
+            return mem
         with self._lock:
             self._mems[cache_key] = mem
             while len(self._mems) > MAX_OVERLAYS:
@@ -193,26 +197,28 @@ class WarmMemories:
         with self._lock:
             return sorted(self._loader_warmed - set(self._prepared))
 
-    def _warm_up(self, mem) -> None:
+    def _warm_up(self, mem) -> bool:
         """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
-        one memory at a time: their lazy set-up is not safe to race from several readers."""
+        one memory at a time: their lazy set-up is not safe to race from several readers.
+        False when this request could not wait for another's warm-up (`not_warmed`)."""
         from lorestack.retrieval.pool import not_warmed, opening_wait
         from lorestack.retrieval.recall import index_is_warm, search_hits
 
         if mem.project is None or not index_is_warm(mem):
-            return
+            return True
         # a hook waits for another warm-up only while its answer still fits in its deadline;
         # past that it answers without opening this memory's index (`IndexPool.get`)
         wait = opening_wait()
         if not self._warming.acquire(timeout=-1 if wait is None else wait):
             not_warmed()
-            return
+            return False
         try:
             search_hits(mem, "warm up", k=1, mode="default", sync=False, record_access=False)
         except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
             self.log(f"warm-up of {mem.primary.root}: {type(exc).__name__}: {exc}")
         finally:
             self._warming.release()
+        return True
 
     def open(self, payload: hooks.HookPayload, root: str | None):
         """A warm memory for a hook payload (session ends queue their job with it)."""

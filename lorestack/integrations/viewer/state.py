@@ -81,14 +81,18 @@ class ViewerState:
         return self._index
 
     def index_docs(self) -> int | None:
-        """Documents the index catalog holds (read-only; None when there is no index yet)."""
+        """Documents the index catalog holds (read-only; None when there is no index yet):
+        the live ones, as `Catalog.count_docs` (a row marked removed waits for a full sync)."""
+        from lorestack.retrieval.catalog import REMOVED
+
         path = self.mem.primary.index_dir / "catalog.sqlite"
         if not path.is_file():
             return None
         try:
             db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
             try:
-                return db.execute("SELECT count(*) FROM docs").fetchone()[0]
+                return db.execute("SELECT count(*) FROM docs WHERE doc_hash != ?",
+                                  (REMOVED,)).fetchone()[0]
             finally:
                 db.close()
         except sqlite3.Error:
