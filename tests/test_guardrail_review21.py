@@ -114,6 +114,7 @@ def test_a_confirmed_rule_does_not_block_what_complies(store, key, raw):
 
 
 NOT_SILENT = [
+    ("golden", _bash("rsync -a --remove-source-files fixtures/golden/ /tmp/golden/")),
     ("golden", _bash("git mv -k fixtures/golden/a.png archive/a.png")),
     ("golden", _bash("git mv -f fixtures/golden/a.png archive/a.png")),
     pytest.param("golden", _bash("python -c \"import shutil; shutil.move('fixtures/golden/a.png', '/tmp/')\""),
@@ -138,6 +139,7 @@ NOT_SILENT = [
     ("golden", _bash("mv fixtures/golden /tmp/")),  # the folder itself
     ("golden", _bash("git mv fixtures/golden archive/golden")),  # the folder itself
     ("golden", _bash("rm -r fixtures")),
+    ("golden", _bash("tar --remove-files -cf /tmp/g.tar fixtures/golden")),
     ("golden", _bash("find fixtures/golden -name '*.png' -exec rm {} +")),
     ("golden", _bash("cd fixtures/golden && rm a.png")),
     ("golden", _bash("git rm -r --cached fixtures/golden")),

@@ -167,12 +167,16 @@ _CODE_REMOVAL_AFTER = re.compile(r"""^[^\s'")]*['"]?\s*\)\s*\.(?:unlink|rmdir)\(
 
 def removes(text: str, start: int) -> bool:
     """Does the command around `start` delete the word there (`rm`, `git rm`, `unlink`,
-    `find DIR … -delete`, `git clean -f`, or a script's `os.remove`, `shutil.rmtree`,
+    `find DIR … -delete`, `git clean -f`, `rsync --remove-source-files`, `tar --remove-files`, or a script's `os.remove`, `shutil.rmtree`,
     `Path(…).unlink()`)?"""
     if _CODE_REMOVAL_BEFORE.search(text, max(0, start - 40), start) or _CODE_REMOVAL_AFTER.match(
             text[start : start + 200]):
         return True
-    name, args, _, mine = _operands_at(text, start)
+    name, args, operands, mine = _operands_at(text, start)
+    if name == "rsync" and any(a in ("--remove-source-files", "--remove-sent-files") for a in args):
+        return bool(mine) and mine[0] < len(operands) - 1  # its sources, once copied
+    if name == "tar" and "--remove-files" in args:  # what it archives, not the archive
+        return bool(mine) and not re.search(r"(?:^|\s)(?:-\w*f|--file)[\s=]+['\"]?$", text[:start])
     if name == "find" and "-delete" in args:
         return bool(mine) and mine[0] == 0
     if name == "git clean":  # untracked files there deleted (`-n`: only listed)
