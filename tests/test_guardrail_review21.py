@@ -97,6 +97,9 @@ NOT_BLOCKED = [
     ("basic", _diff("tests/test_logging.py", "assert not called(logging.basicConfig)")),
     ("basic", _removed_line("app/main.py", "logging.basicConfig(level=logging.INFO)")),
     ("adr", _bash("git mv docs/client.md docs/adr/0002-client.md")),
+    # "…; superseded decisions are marked": a rename inside the folder keeps the file there
+    ("adr", _bash("git mv docs/adr/0001-record.md docs/adr/0001-record-superseded.md")),
+    ("adr", _rename("docs/adr/0001-record.md", "docs/adr/0001-superseded.md", 90)),
     ("adr", _bash("cp docs/adr/0001-record.md /tmp/")),
     ("star", _diff("docs/style.md", "Never write `from module import *`.")),
     ("basic", _diff("docs/logging.md", "Do not call `logging.basicConfig()`.")),
@@ -129,6 +132,7 @@ NOT_SILENT = [
     ("sdk", _rename("sdk/client.py", "sdk/api.py", 90)),
     ("adr", _bash("git rm docs/adr/0001-record.md")),
     ("adr", _bash("mv docs/adr/0001-record.md /tmp/")),
+    ("adr", _bash("git mv docs/adr docs/decisions")),
     ("adr", _rename("docs/adr/0001-record.md", "docs/old/0001-record.md")),
     ("star", _diff("app/views.py", "from app.helpers import *")),
     ("basic", _diff("app/main.py", "logging.basicConfig(level=logging.INFO)")),

@@ -284,12 +284,11 @@ def _read_cached(sentence: str) -> SentenceDraft:
             continue  # "…; superseded ones are marked, not deleted": the keeping again
         kept = _kept_folder(words)
         kept_place = kept or kept_place
-        if kept:  # "Keep every file in docs/adr/": deleting or moving a file there is forbidden
-            kinds.add("prohibition")
-            for gate in ("removed", "moved"):
-                _add(r.draft.forbid, f"{gate}:path:{kept}")
+        if kept:  # "Keep every file in docs/adr/": deleting a file there (or moving it out,
+            kinds.add("prohibition")  # kept_folders.py) is forbidden; a rename inside keeps it
+            _add(r.draft.forbid, f"removed:path:{kept}")
             _add(r.draft.paths, kept)
-            r.draft.steps.append(f"'keep … files in': deleting or moving {kept} is forbidden")
+            r.draft.steps.append(f"'keep … files in': deleting or moving out of {kept} is forbidden")
             continue
         words, by_hand = without_manner(words)
         if by_hand and len(words) <= 1:  # "…, not by hand": no thing; editing what it names
