@@ -64,10 +64,6 @@ def _removed_line(path: str, line: str) -> dict:
                     f"@@ -1,2 +1,1 @@\n-{line}\n x = 1\n"}
 
 
-def OPEN(reason: str):  # noqa: N802 - a defect found by the review, not fixed yet
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
 NOT_BLOCKED = [
     ("golden", _bash("mv fixtures/golden/a.png fixtures/golden/a_dark.png")),
     ("golden", _bash("cp fixtures/golden/a.png /tmp/")),
@@ -81,6 +77,8 @@ NOT_BLOCKED = [
     ("golden", _bash("mv /tmp/a.png /tmp/b.png fixtures/golden/")),
     ("golden", _bash("mv old_fixtures/golden/c.json archive/")),
     ("golden", _bash("cat fixtures/golden/b.json")),
+    ("golden", _bash("python -c \"import os; os.rename('fixtures/golden/a.png', 'fixtures/golden/c.png')\"")),
+    ("golden", _bash("python -c \"import shutil; shutil.copy('fixtures/golden/a.png', '/tmp/')\"")),
     ("sdk", _bash("cp sdk/client.py /tmp/client.py")),
     ("sdk", _bash("mv docs/client.md docs/api_client.md")),
     ("sdk", _rename("docs/client.md", "sdk/client.md")),
@@ -120,8 +118,8 @@ NOT_SILENT = [
     ("golden", _bash("rsync -a --remove-source-files fixtures/golden/ /tmp/golden/")),
     ("golden", _bash("git mv -k fixtures/golden/a.png archive/a.png")),
     ("golden", _bash("git mv -f fixtures/golden/a.png archive/a.png")),
-    pytest.param("golden", _bash("python -c \"import shutil; shutil.move('fixtures/golden/a.png', '/tmp/')\""),
-                 marks=OPEN("shutil.move in a script is read as no move")),
+    ("golden", _bash("python -c \"import shutil; shutil.move('fixtures/golden/a.png', '/tmp/')\"")),
+    ("golden", _bash("python3 -c \"import os; os.rename('fixtures/golden/a.png', '/tmp/a.png')\"")),
     ("golden", _rename("fixtures/golden/a.png", "archive/a.png", 100)),
     ("golden", _bash("mv fixtures/golden/a.png fixtures/golden/b.json /tmp/")),
     ("golden", _bash("mv -t /tmp/ fixtures/golden/a.png")),

@@ -36,7 +36,7 @@ def moved_out(prepared, gate: str, glob: str | None, hit) -> bool:
     if prepared.change or hit.start < 0:
         target = dict(prepared.moved).get(hit.quoted)
     elif prepared.code:
-        target = move_destination(prepared.text, hit.start)
+        target = move_destination(prepared.text, hit.start) or _moved_by_code(prepared.text, hit.start)
     else:
         return False
     if target is None:
@@ -59,6 +59,20 @@ def _names_at_run_time(text: str) -> bool:
         return True
     stages = [s.split() for line in text.splitlines() for s in re.split(r"(?<!\|)\|(?!\|)", line)[:-1]]
     return any(not words or words[0] not in _LISTERS for words in stages)
+
+
+# a script's move: `shutil.move('X/a', '/tmp/')`, `os.rename("X/a", "b")`, `os.replace(…)`
+_CODE_MOVE = re.compile(r"""\b(?:shutil\.move|os\.rename|os\.replace)\(\s*[rbf]?(['"])([^'"]+)\1\s*,"""
+                        r"""\s*[rbf]?(['"])([^'"]+)\3""")
+
+
+def _moved_by_code(text: str, start: int) -> str | None:
+    """Where a script's move whose source begins at `start` puts it, else None (rguard21:
+    `python -c "import shutil; shutil.move('fixtures/golden/a.png', '/tmp/')"` passed)."""
+    for m in _CODE_MOVE.finditer(text):
+        if m.start(2) <= start < m.end(2):
+            return m.group(4)
+    return None
 
 
 def _folder(glob: str) -> str | None:
