@@ -171,3 +171,23 @@ def fake_llm(monkeypatch):
     yield start
     for server in started:
         server.__exit__(None, None, None)
+
+
+@contextmanager
+def confirmed_git_store(base: Path, criteria: dict, files: dict[str, str]):
+    """A memory holding `criteria` as typed and confirmed (tests.heldout_eval.build) in a git
+    repository holding `files`, committed: the store the guardrail's command tests check."""
+    from tests import heldout_eval
+
+    with isolated_env(base):
+        mem, ids = heldout_eval.build(base, criteria, confirmed=True)
+        repo = mem.project.repo_dir
+        for name, text in files.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (repo / name).write_text(text)
+        git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+        if not (repo / ".git").exists():
+            subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "init"], check=True)
+        yield mem, ids

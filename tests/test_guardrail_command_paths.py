@@ -22,7 +22,7 @@ import pytest
 
 from lorestack.guardrail.check import check
 from tests import heldout_eval as E
-from tests.conftest import isolated_env
+from tests.conftest import confirmed_git_store
 from tests.guardrail_sentence_cases import _bash
 from tests.test_guardrail_labelled import make_proposal
 
@@ -45,19 +45,8 @@ def _write(path: str, content: str) -> dict:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    base = tmp_path_factory.mktemp("command_paths")
-    with isolated_env(base):
-        mem, ids = E.build(base, CRITERIA, confirmed=True)
-        repo = mem.project.repo_dir
-        for name, text in FILES.items():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            (repo / name).write_text(text)
-        git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
-        if not (repo / ".git").exists():
-            subprocess.run(["git", "init", "-q", str(repo)], check=True)
-        subprocess.run([*git, "add", "-A"], check=True)
-        subprocess.run([*git, "commit", "-qm", "init"], check=True)
-        yield mem, ids
+    with confirmed_git_store(tmp_path_factory.mktemp("command_paths"), CRITERIA, FILES) as made:
+        yield made
 
 
 def _answer(store, key, raw):

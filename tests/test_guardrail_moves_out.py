@@ -17,7 +17,7 @@ from lorestack.guardrail.check import check
 from lorestack.guardrail.proposals import from_git_diff
 from lorestack.guardrail.sentences import read_sentence
 from tests import heldout_eval as E
-from tests.conftest import isolated_env
+from tests.conftest import confirmed_git_store
 from tests.guardrail_sentence_cases import _bash
 from tests.test_guardrail_labelled import make_proposal
 
@@ -33,19 +33,8 @@ FILES = {"fixtures/golden/a.png": "png", "fixtures/golden/b.json": "{}\n",
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    base = tmp_path_factory.mktemp("moves_out")
-    with isolated_env(base):
-        mem, ids = E.build(base, CRITERIA, confirmed=True)
-        repo = mem.project.repo_dir
-        for name, text in FILES.items():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            (repo / name).write_text(text)
-        git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
-        if not (repo / ".git").exists():
-            subprocess.run(["git", "init", "-q", str(repo)], check=True)
-        subprocess.run([*git, "add", "-A"], check=True)
-        subprocess.run([*git, "commit", "-qm", "init"], check=True)
-        yield mem, ids
+    with confirmed_git_store(tmp_path_factory.mktemp("moves_out"), CRITERIA, FILES) as made:
+        yield made
 
 
 def _answer(store, key, proposal):
