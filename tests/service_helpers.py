@@ -120,3 +120,26 @@ def stocked(repo):
     index.sync()
     index.close()
     return repo
+
+
+def served_prompt(service, repo: Path, session: str, prompt: str) -> dict:
+    """The reply of an in-process service (`service._handle`) to one prompt hook sent as a
+    client sends it, past its acks."""
+    import socket
+
+    from lorestack.integrations.service import protocol
+
+    ours, theirs = socket.socketpair()
+    request = {"version": protocol.VERSION, "op": "hook", "event": "prompt",
+               "client": "claude-code",
+               "stdin": json.dumps({"session_id": session, "cwd": str(repo), "prompt": prompt}),
+               "caller": {"cwd": str(repo), "root": None, "env": protocol.caller_env()}}
+    ours.sendall(protocol.encode(request))
+    ours.shutdown(socket.SHUT_WR)
+    service._handle(theirs)
+    reader = protocol.LineReader(ours, protocol.MAX_REPLY)
+    reply = reader.next()
+    while reply.get("ack"):
+        reply = reader.next()
+    ours.close()
+    return reply

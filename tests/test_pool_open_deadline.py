@@ -17,7 +17,6 @@ not depend on the machine's speed."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 
 from tests import service_helpers
@@ -29,22 +28,7 @@ PROMPT = "how should a refund be written to the database?"
 
 
 def _prompt(service, repo, session: str, out: dict) -> None:
-    from lorestack.integrations.service import protocol
-
-    ours, theirs = socket.socketpair()
-    request = {"version": protocol.VERSION, "op": "hook", "event": "prompt",
-               "client": "claude-code",
-               "stdin": json.dumps({"session_id": session, "cwd": str(repo), "prompt": PROMPT}),
-               "caller": {"cwd": str(repo), "root": None, "env": protocol.caller_env()}}
-    ours.sendall(protocol.encode(request))
-    ours.shutdown(socket.SHUT_WR)
-    service._handle(theirs)
-    reader = protocol.LineReader(ours, protocol.MAX_REPLY)
-    reply = reader.next()
-    while reply.get("ack"):
-        reply = reader.next()
-    ours.close()
-    out[session] = reply
+    out[session] = service_helpers.served_prompt(service, repo, session, PROMPT)
 
 
 def test_a_prompt_behind_another_requests_opening_answers_before_its_deadline(

@@ -9,7 +9,6 @@ answer for 24 minutes of first prompts and services started by them)."""
 from __future__ import annotations
 
 import json
-import socket
 
 from tests import service_helpers
 
@@ -21,22 +20,7 @@ PROMPT = "which read replica do the reports use?"
 
 def _prompt(service, repo, session: str) -> str:
     """One prompt hook answered by the in-process service, as a client's request is."""
-    from lorestack.integrations.service import protocol
-
-    ours, theirs = socket.socketpair()
-    request = {"version": protocol.VERSION, "op": "hook", "event": "prompt",
-               "client": "claude-code",
-               "stdin": json.dumps({"session_id": session, "cwd": str(repo), "prompt": PROMPT}),
-               "caller": {"cwd": str(repo), "root": None, "env": protocol.caller_env()}}
-    ours.sendall(protocol.encode(request))
-    ours.shutdown(socket.SHUT_WR)
-    service._handle(theirs)
-    reader = protocol.LineReader(ours, protocol.MAX_REPLY)
-    reply = reader.next()
-    while reply.get("ack"):
-        reply = reader.next()
-    ours.close()
-    out = reply["output"]
+    out = service_helpers.served_prompt(service, repo, session, PROMPT)["output"]
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
 
