@@ -11,6 +11,7 @@ Nothing here imports chromadb, so consolidation can reuse the embedder without i
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -206,6 +207,9 @@ def resolve_model_dir(settings: EmbeddingSettings) -> Path:
 
 
 _CACHE: dict[tuple, Embedder] = {}
+# Building a model takes ~0.3 s and ~90 MB; two threads of the service asking at once (a hook
+# and the warm-up, or two first prompts) must not each build one.
+_BUILD_LOCK = threading.Lock()
 # onnxruntime's intra-op threads for the local model (None: its default, one per core). The
 # service asks for one (`use_threads`): it embeds one short query per prompt, where a second
 # thread costs more than it gives (single query on 2 busy cores: p50 7.7 ms with one thread,
@@ -226,13 +230,19 @@ def get_embedder(settings: Settings | EmbeddingSettings) -> Embedder:
     emb: EmbeddingSettings = settings.embedding if isinstance(settings, Settings) else settings
     if emb.provider == "litellm":
         api_base = getattr(emb, "api_base", "") or ""
-        key = ("litellm", emb.model, api_base)
+        key: tuple = ("litellm", emb.model, api_base)
+    else:
+        folder = resolve_model_dir(emb)
+        key = ("onnx", str(folder), emb.batch_size, emb.max_tokens, _THREADS)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    with _BUILD_LOCK:
         if key not in _CACHE:
-            _CACHE[key] = LiteLLMEmbedder(emb.model, batch_size=emb.batch_size, api_base=api_base)
+            if emb.provider == "litellm":
+                _CACHE[key] = LiteLLMEmbedder(emb.model, batch_size=emb.batch_size,
+                                              api_base=key[2])
+            else:
+                _CACHE[key] = OnnxMiniLMEmbedder(folder, batch_size=emb.batch_size,
+                                                 max_tokens=emb.max_tokens, threads=_THREADS)
         return _CACHE[key]
-    folder = resolve_model_dir(emb)
-    onnx_key = ("onnx", str(folder), emb.batch_size, emb.max_tokens, _THREADS)
-    if onnx_key not in _CACHE:
-        _CACHE[onnx_key] = OnnxMiniLMEmbedder(folder, batch_size=emb.batch_size,
-                                              max_tokens=emb.max_tokens, threads=_THREADS)
-    return _CACHE[onnx_key]

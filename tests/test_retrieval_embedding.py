@@ -74,3 +74,29 @@ def test_embedding_module_does_not_import_chromadb():
             "'litellm', 'llama_index')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_threads_asking_at_once_share_one_model(monkeypatch):
+    """The service's warm-up and a first prompt (or two first prompts) ask for the model at
+    the same moment: one copy is built, not one per thread."""
+    import threading
+
+    from lorestack.retrieval import embedding
+
+    monkeypatch.setattr(embedding, "_CACHE", {})
+    settings = load_settings()
+    start = threading.Barrier(4)
+    got: list = []
+
+    def ask():
+        start.wait()
+        got.append(get_embedder(settings))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 4
+    assert len({id(e) for e in got}) == 1
+    assert len(embedding._CACHE) == 1
