@@ -55,3 +55,24 @@ def test_other_values_are_scored_as_the_reader_with_them(pairs, tmp_path):
     real = _reader(tmp_path, POSITIVE_MARGIN=0.0)
     assert simulated != P.figures(P.answers(pairs["rows"], P.current))  # it moves a case
     _same(simulated, real)
+
+
+def test_vectors_survive_a_cache_cleared_by_another_thread(monkeypatch):
+    """The service checks from several threads; one may clear the vector cache (it is full)
+    while another is between its lookup and its stacking. Here the embedder itself clears it,
+    as that other thread would, mid-call."""
+    import numpy as np
+
+    from lorestack.guardrail import meaning
+
+    monkeypatch.setattr(meaning, "_CACHE", {"kept": np.ones(3, dtype=np.float32)})
+    monkeypatch.setattr(meaning, "_STACKS", {})
+
+    class ClearsOnEmbed:
+        def embed(self, texts):
+            meaning._CACHE.clear()
+            return np.zeros((len(texts), 3), dtype=np.float32)
+
+    stacked = meaning._vectors(ClearsOnEmbed(), ["kept", "new"])
+    assert stacked.shape == (2, 3)
+    assert stacked[0].tolist() == [1.0, 1.0, 1.0] and stacked[1].tolist() == [0.0, 0.0, 0.0]

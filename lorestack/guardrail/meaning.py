@@ -167,14 +167,17 @@ def _vectors(embedder, texts: list[str] | tuple[str, ...]) -> np.ndarray:
     stacked = _STACKS.get(key)
     if stacked is not None:
         return stacked
-    missing = [t for t in dict.fromkeys(texts) if t not in _CACHE]
+    # Read into a local map first: another thread of the service may clear the cache between
+    # this lookup and the stacking below.
+    found = {t: _CACHE.get(t) for t in dict.fromkeys(texts)}
+    missing = [t for t, v in found.items() if v is None]
     if missing:
         if len(_CACHE) + len(missing) > _CACHE_LIMIT:
             _CACHE.clear()
             _STACKS.clear()
         for t, v in zip(missing, embedder.embed(missing)):
-            _CACHE[t] = v
-    stacked = np.stack([_CACHE[t] for t in texts])
+            _CACHE[t] = found[t] = v
+    stacked = np.stack([found[t] for t in texts])
     if len(_STACKS) >= _CACHE_LIMIT:
         _STACKS.clear()
     _STACKS[key] = stacked
