@@ -88,7 +88,9 @@ _FAULTS: tuple[tuple[str, str, str, str], ...] = (
      r"<(?:div|span|li|td)\b[^>]*\bonClick=|(?i:\bonClick\b[^.;]*\b(?:div|span)\b)",
      r"\bonClick="),
     ("a force push", r"(?i)\bforce[- ]push\w*|\brewrite\s+history",
-     r"\bpush\b(?=[^\n]*\s(?:-f\b|--force))[^\n]*\s(?:main|master|develop|release\S*)\s*$"
+     r"\bpush\b(?=[^\n]*\s(?:-[a-zA-Z]*f\b|--force))[^\n]*(?:\s|:|refs/heads/)(?:main|master|develop|release\S*)(?=\s*(?:$|[;&|)]))"
+     # a `+` refspec forces that one ref (`git push origin +main`, `+HEAD:refs/heads/main`)
+     r"|\bpush\b[^\n]*\s\+(?:\S*:)?(?:refs/heads/)?(?:main|master|develop|release\S*)(?=\s*(?:$|[;&|)]))"
      r"|(?i:\boverwrite\s+the\s+remote\b|\brewrite\s+(?:the\s+)?history\b)",
      r"\bgit\s+push\b"),
     ("a merge commit", r"(?i)\bmerge\s+commits?\b|\bsquash[- ]merg",

@@ -17,6 +17,37 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     # first: a lint rule switched off on a line says more than the line's own form
     (re.compile(r"(?:#|//|/\*)\s*(?:noqa|eslint-disable|pylint:\s*disable|rubocop:disable|nolint)\S*\s*(.*)|@SuppressWarnings\S*\s*(.*)"),
      "switch a lint rule off inline for this line {0}{1}"),
+    # twenty-second session: forms whose meaning is in a flag or a value (`-f`, `+main`,
+    # `--no-verify`, `-k`, `runAsUser: 0`, `>=0.27`, a licence id), read as what each does;
+    # before the command's own form, which says less
+    (re.compile(r"\bgit\s+push\b(?=[^\n]*\s(?:-[a-zA-Z]*f\b|--force))(.*)|\bgit\s+push\b([^\n]*\s\+\S+.*)"),
+     "force push that overwrites the remote branch history {0}{1}"),
+    (re.compile(r"\bgit\s+(?:commit|push|merge|am)\b[^\n]*?\s--no-verify\b(.*)"
+                r"|\bgit\s+commit\b[^\n]*?\s-[a-zA-Z]*n[a-zA-Z]*\b(.*)"
+                r"|\b(?:SKIP=\S+|HUSKY=0)\s+git\s+\w+(.*)"),
+     "bypass the git hooks: skip the pre-commit and commit-msg hooks {0}{1}{2}"),
+    (re.compile(r"\bcurl\b[^\n]*\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b|--no-check-certificate\b"
+                r"|\bverify\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b|\bInsecureSkipVerify\s*:\s*true\b"
+                r"|NODE_TLS_REJECT_UNAUTHORIZED\W+0\b|\bssl_?verify\W+false\b|_create_unverified_context\b"
+                r"|\bCERT_NONE\b|\bcheck_hostname\s*=\s*False\b|--insecure-skip-tls-verify\b|\bstrict-ssl\W+false\b", re.I),
+     "turn off TLS certificate verification: an insecure connection that trusts any certificate"),
+    (re.compile(r"\brunAsUser\s*:\s*0\b|^\s*USER\s+(?:0|root)\b|^\s*user\s*:\s*['\"]?(?:0|root)\b"
+                r"|\bdocker\s+run\b[^\n]*\s(?:--user[= ]|-u\s+)(?:0|root)\b"),
+     "the container runs as the root user, superuser root (uid 0)"),
+    (re.compile(r"\bprivileged\s*:\s*true\b|--privileged\b"),
+     "privileged container, root access to the host"),
+    # a copyleft licence named in a line (an SPDX id, a comment beside a dependency)
+    (re.compile(r"(?<![\w-])((?:A|L)?GPL(?:-?v?[23](?:\.[01])?)?(?:-only|-or-later|\+)?|GNU\s+(?:Affero|Lesser)?\s*General\s+Public\s+Licen[cs]e)(?![\w-])"),
+     "copyleft licence {0} (GNU General Public License)"),
+    # a requirement that allows a range of versions (`httpx>=0.27`, `"lodash": "^4.17"`,
+    # `httpx = "*"`) or none at all written into a requirements file
+    (re.compile(r"^\s*['\"]?([A-Za-z][\w.\-]*(?:\[[\w,.\-]+\])?)\s*((?:>=|~=|>|\^|~|<=|<)\s*v?\d[\w.*]*(?:\s*,\s*[<>!=]=?\s*[\d.*]+)*)['\"]?,?\s*(?:#.*)?$"
+                r"|^\s*['\"]?([@\w][\w.\-/@]*)['\"]?\s*[:=]\s*['\"]((?:\^|~|>=|>)\s*v?\d[\w.]*)['\"],?\s*$"),
+     "dependency {0}{2} with a version range {1}{3}, not pinned"),
+    (re.compile(r"^\s*['\"]?([@\w][\w.\-/@]*)['\"]?\s*[:=]\s*['\"](?:\*|latest)['\"],?\s*$"),
+     "dependency {0} with any version at all, always the latest, not pinned"),
+    (re.compile(r"\becho\s+['\"]?([A-Za-z][\w.\-]*(?:\[[\w,]+\])?)['\"]?\s*>>?\s*\S*requirements[\w.\-]*\.(?:txt|in)\b"),
+     "dependency {0} added to the requirements with no version"),
     (re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*(?:export\s+)?(?:async\s+)?function\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*class\s+(\w+)"), "new class {0}"),
@@ -119,6 +150,10 @@ _FILE_KINDS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\.ini$"), "INI configuration file"), (re.compile(r"\.sql$"), "SQL file"),
     (re.compile(r"(^|/)migrations?/"), "database migration"),
     (re.compile(r"(^|/)Dockerfile"), "Dockerfile for a container image"),
+    # twenty-second session: a package manager's own files, by name
+    (re.compile(r"(^|/)Pipfile(\.lock)?$"), "Pipenv Pipfile"), (re.compile(r"(^|/)poetry\.lock$"), "Poetry lock file"),
+    (re.compile(r"(^|/)yarn\.lock$"), "Yarn lock file"), (re.compile(r"(^|/)pnpm-lock\.yaml$"), "pnpm lock file"),
+    (re.compile(r"(^|/)package-lock\.json$"), "npm lock file"), (re.compile(r"(^|/)Gemfile(\.lock)?$"), "Ruby Bundler Gemfile"),
 ]
 
 

@@ -43,6 +43,7 @@ from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
     GATES,
     REMOVAL_CUES,
 )
+from lorestack.guardrail.tool_runs import runs_tool
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
 
 NEGATION_WINDOW = 4  # words between the end of a cue and the matched term
@@ -297,6 +298,8 @@ def _gate_open(prepared: PreparedText, gate: str, hit: Hit) -> bool:
         return True
     if hit.start < 0:
         return False
+    if gate == "added" and prepared.code and runs_tool(prepared.text, hit.start, hit.end):
+        return True  # `poetry add httpx`, `npx serverless deploy` (tool_runs.py)
     if gate == "removed" and hit.quoted and prepared.code:  # `rm`, `git rm`, `find -delete`
         return removes(prepared.text, hit.start)
     # `cat > x/y.py`, `touch x/y.py`, `mv a.sql x/`: the command writes it; `git mv x/a b`,
