@@ -1,6 +1,6 @@
 """Leave-one-stage-out audit of the guardrail reader (eighth session, issue 22): switch one
 stage off, run the tuning batches through `check` as `tests.heldout_eval tuning-all` does
-(all eighteen since the twentieth session; seventeen since the nineteenth, sixteen since the eighteenth, fifteen since the seventeenth, eleven since the
+(all twenty since the twenty-second session, nineteen since the twenty-first, eighteen since the twentieth; seventeen since the nineteenth, sixteen since the eighteenth, fifteen since the seventeenth, eleven since the
 twelfth, nine before), and score each batch on its own (exact, wrong blocks, silent passes, look-alikes pass), so that
 what a stage gives on the batch it was written for can be read beside what it gives on the
 others. Never runs the held-out set.
@@ -25,7 +25,7 @@ from pathlib import Path
 BATCHES = (
     "tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11",
     "batch12", "batch13", "batch14", "batch15", "batch16",
-    "batch17", "batch18", "batch19",
+    "batch17", "batch18", "batch19", "batch20",
 )
 
 
