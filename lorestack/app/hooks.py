@@ -373,6 +373,7 @@ def _session_start_work(mem, payload: HookPayload, box: dict[str, Any],
     box["fallback"] = session_context(mem, payload, "none")
     box["ready"].set()
     if deadline.remaining() <= 0:  # it is the answer: a search now would only slow its writing
+        box["late"] = True  # said here too: the deadline may pass between two polls of the wait
         return None
     return session_start(mem, payload)
 
@@ -417,7 +418,7 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
                            timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
         if run.ok:  # no memory here
             return HookRun(format_output(client, event, None), elapsed_ms=run.elapsed_ms)
-    if event == "session-start" and run.timed_out and box.get("fallback") is not None:
+    if event == "session-start" and (run.timed_out or box.get("late")) and box.get("fallback") is not None:
         from lorestack.app.session_start import answered
 
         log_failure(f"session-start ({client}): deadline of {limit} ms passed; answered with "
