@@ -3,7 +3,11 @@ judged against its own criterion only (no other criterion, no retrieval, no LLM;
 all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violation that
 passes put in one bucket by what let it through:
 
-    python -m tests.silent_passes [tuning-all|batch12|...] [-v] [--jsonl FILE]
+    python -m tests.silent_passes [tuning-all|batch12|...] [-v] [--jsonl FILE] [--confirmed]
+
+`--confirmed` (twenty-second session): every draft accepted as shown (`criteria confirm`), as
+`tests.heldout_eval --confirmed` runs it; a violated rule then answers its criterion's verdict,
+and "wrong blocks" counts look-alikes that block.
 
 1a nothing applied; the best meaning similarity is just under the threshold (0.30 to it)
 1b nothing applied, far by meaning, and the draft has no term
@@ -50,7 +54,7 @@ def bucket(row: dict, threshold: float) -> str:
     return f"{name} [{kind}]"
 
 
-def rows(which: str) -> list[dict]:
+def rows(which: str, *, confirmed: bool = False) -> list[dict]:
     from lorestack.guardrail.check import _load_judged
     from lorestack.guardrail.judging import judge_criterion, meaning_for, prepare
     from tests.heldout_eval import build, scratch_home, tuning_set
@@ -60,7 +64,7 @@ def rows(which: str) -> list[dict]:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch_home(Path(tmp))
-        mem, ids = build(Path(tmp), criteria)
+        mem, ids = build(Path(tmp), criteria, confirmed=confirmed)
         loaded, _ = _load_judged(mem, criteria_only=True)
         by_id = {li.item.id: li for li in loaded}
         for case_id, key, raw, expected in cases:
@@ -79,7 +83,9 @@ def rows(which: str) -> list[dict]:
             hit = meaning.judge.best(li.item.text) if meaning.judge else None
             spec = li.item.criterion
             row.update(
-                got={"violated": "block", "undecided": "undecided"}.get(outcome.status, "pass"),
+                # an accepted rule answers with its criterion's verdict (block or warn)
+                got={"violated": criteria[key][1] if confirmed else "block",
+                     "undecided": "undecided"}.get(outcome.status, "pass"),
                 status=outcome.status, reason=outcome.reason, text=li.item.text,
                 forbid=spec.forbid, require=spec.require, alternatives=spec.alternatives,
                 keywords=spec.applies_to.keywords,
@@ -92,7 +98,7 @@ def rows(which: str) -> list[dict]:
 
 def main(argv: list[str]) -> None:
     which = next((a for a in argv if not a.startswith("-") and "/" not in a), "tuning-all")
-    found = rows(which)
+    found = rows(which, confirmed="--confirmed" in argv)
     if "--jsonl" in argv:
         Path(argv[argv.index("--jsonl") + 1]).write_text("".join(json.dumps(r) + "\n" for r in found))
     violations = [r for r in found if r["expected"] == "violation"]
@@ -100,7 +106,13 @@ def main(argv: list[str]) -> None:
     silent = [r for r in violations if r["got"] == "pass"]
     print(f"{which}: silent passes {len(silent)}/{len(violations)}, look-alikes pass "
           f"{sum(r['got'] == 'pass' for r in lookalikes)}/{len(lookalikes)}, wrong blocks "
-          f"{sum(r['got'] == 'block' for r in lookalikes)}")
+          f"{sum(r['got'] == 'block' for r in lookalikes)}, violations blocked "
+          f"{sum(r['got'] == 'block' for r in violations)}")
+    if "--confirmed" in argv and "-v" in argv:
+        for r in lookalikes:
+            if r["got"] == "block":
+                print(f"  wrong block {r['case']}: forbid {r['forbid'][:3]} require "
+                      f"{r['require'][:3]} | {r['reason'][:100]}")
     threshold = next((r["threshold"] for r in found if "threshold" in r), 0.35)
     counts = Counter(bucket(r, threshold) for r in silent)
     for name in sorted(counts):

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -224,15 +228,69 @@ def test_corrupt_index_still_gives_resident_context(stocked):
     assert "migrations on Friday" in json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
-def test_expired_deadline_answers_empty_and_logs(stocked):
-    payload = {"session_id": "d", "cwd": str(stocked), "hook_event_name": "SessionStart"}
-    shutil.rmtree(stocked / ".memory" / ".index", ignore_errors=True)  # cold: real work to do
-    proc = run_cli("hook", "session-start", "--client", "gemini", input=json.dumps(payload),
-                   cwd=stocked, env={"LORESTACK_HOOKS__DEADLINE_MS": "1"})
-    assert proc.returncode == 0
-    assert json.loads(proc.stdout) == {}
+def _hook_as_installed(*args: str, input: str, cwd, env: dict) -> subprocess.CompletedProcess:
+    """A whole hook process in the form `lorestack install` writes: `PYTHON -S …/thin.py`."""
+    import lorestack
+
+    thin = Path(lorestack.__file__).parent / "thin.py"
+    return subprocess.run([sys.executable, "-S", str(thin), *args], input=input,
+                          capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, **env}, timeout=600)
+
+
+def test_a_session_start_past_its_deadline_still_gets_the_resident_tier(isolated):
+    """A store made as a user makes it (`init`, `remember`), no service, the session-start hook
+    run as installed with a deadline that passes before any work is done (1 ms; at load ~12 the
+    shipped 1.5 s passed the same way, spent on the start-up alone): the session still receives
+    what needs no index or model — criteria, caveats, the catalog of facts and decisions, today's
+    journal — and the log says the deadline passed. Before, it answered empty. The client's own
+    limit, which bounds the wait for that answer, is set far off: a loaded machine is slow."""
+    repo = isolated
+    for args in (("init",),
+                 ("remember", "The reporting read replica is ORCHID-7 on port 6432"),
+                 ("remember", "--type", "decision", "Billing data is exported as Parquet"),
+                 ("remember", "--type", "caveat", "The payment sandbox rejects amounts above 10000 EUR"),
+                 ("remember", "--type", "criterion", "--forbid", "float",
+                  "Money amounts must never be represented as floats"),
+                 ("log", "Export job failed on staging")):
+        done = run_cli(*args, cwd=repo)
+        assert done.returncode == 0, done.stderr
+    payload = {"session_id": "late", "cwd": str(repo), "hook_event_name": "SessionStart",
+               "source": "startup"}
+    proc = _hook_as_installed("hook", "session-start", "--client", "claude-code",
+                              input=json.dumps(payload), cwd=repo,
+                              env={"LORESTACK_HOOKS__DEADLINE_MS": "1",
+                                   "LORESTACK_HOOKS__CLIENT_TIMEOUT_S": "600"})
+    _assert_harmless(proc)
+    assert proc.stdout.strip(), "answered empty"
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    for said in ("Money amounts must never be represented as floats",
+                 "The payment sandbox rejects amounts above 10000 EUR",
+                 "The reporting read replica is ORCHID-7 on port 6432",
+                 "Billing data is exported as Parquet", "Export job failed on staging"):
+        assert said in context, context
+    log = (repo / ".memory" / ".index" / "hooks.log").read_text()
+    assert "deadline of 1 ms passed" in log and "answered empty" not in log, log
+
+
+def test_a_kept_answer_finished_after_the_deadline_is_still_the_answer(stocked, monkeypatch):
+    """The deadline passes while the kept answer is made, and the work ends before the wait
+    looks again (it polls every 20 ms): the run is `ok`, its value empty. Seen once in 16 runs at
+    load 12 (an empty answer, no line in hooks.log); the wait is made to look only once the work
+    ended, so the case comes every time."""
+    from lorestack.core import guarded
+    from lorestack.integrations import hooks
+
+    def wait_for_the_end(work, deadline, **_kw):
+        return guarded.GuardedRun(value=work(deadline))
+
+    monkeypatch.setattr(guarded, "run_guarded", wait_for_the_end)
+    payload = {"session_id": "race", "cwd": str(stocked), "hook_event_name": "SessionStart"}
+    run = hooks.run_hook("session-start", "claude-code", json.dumps(payload), deadline_ms=0)
+    context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
+    assert "migrations on Friday" in context
     log = (stocked / ".memory" / ".index" / "hooks.log").read_text()
-    assert "deadline of 1 ms passed" in log
+    assert "answered with what needs no search" in log, log
 
 
 def test_configured_deadline_covers_opening_the_store(stocked, monkeypatch):

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import contextvars
 import os
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,11 @@ from lorestack.app.secret_notice import (
     session_notice,
     told_after_reply,
     with_notice,
+)
+from lorestack.app.session_start import (  # noqa: F401 - callers read them here
+    session_context,
+    session_query,
+    session_start,
 )
 from lorestack.app.sessions import (  # noqa: F401 - callers read them here
     _prune_sessions,
@@ -105,47 +108,6 @@ def capture_native_stderr() -> None:
 
 
 # ---- the three events -------------------------------------------------------------------------
-def _git(args: list[str], cwd: Path) -> str:
-    try:
-        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                             timeout=0.5, stdin=subprocess.DEVNULL, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return out.stdout.strip() if out.returncode == 0 else ""
-
-
-def session_query(mem, cwd: Path, now: datetime | None = None) -> str:
-    """What the session is probably about: branch name, recent commit subjects, open todos."""
-    from lorestack.retrieval.loader import open_todos
-
-    parts = []
-    branch = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
-    if branch and branch not in ("HEAD", "main", "master", "trunk"):
-        parts.append(branch.replace("/", " ").replace("-", " ").replace("_", " "))
-    subjects = _git(["log", "-5", "--format=%s"], cwd)
-    if subjects:
-        parts.extend(subjects.splitlines())
-    parts.extend(e.text.splitlines()[0] for e in open_todos(mem, now)[:5] if e.text.strip())
-    return "\n".join(p for p in parts if p.strip())
-
-
-def session_start(mem, payload: HookPayload) -> str | None:
-    from lorestack.retrieval.loader import assemble_context
-
-    hooks = mem.settings.hooks
-    cwd = Path(payload.cwd) if payload.cwd else Path.cwd()
-    query = session_query(mem, cwd)
-    result = assemble_context(mem, query=query or None, retrieval=hooks.session_retrieval,
-                              k=mem.settings.retrieval.k, sync=False, record=False)
-    _log_degraded(mem, f"session-start ({payload.client})", result)
-    # a new (or compacted, cleared, resumed) context starts from what we just gave it, once
-    # it has it (a reply lost to the deadline leaves the session's record as it was)
-    hand_on([partial(reset_session, mem, payload.session_id, result.full_ids),
-             partial(record_usage, mem, result.reinforce)])
-    _prune_sessions(mem)
-    return with_notice(result.text or None, session_notice(mem, payload.session_id))
-
-
 def _log_degraded(mem, where: str, result) -> None:
     """Say in hooks.log when recall came from less than the full index; rebuild BM25 behind."""
     for note in result.notes:
@@ -328,7 +290,7 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         return max(ms - spent, min(ms, 100.0)) / 1000  # a late caller still gets 100 ms
 
     deadline = Deadline(left(deadline_ms if deadline_ms is not None else pick(HookSettings())))
-    box: dict[str, Any] = {}
+    box: dict[str, Any] = {"ready": threading.Event()}  # ready: a session start's kept answer
 
     if deadline_ms is None:
         # the configured deadline, not the shipped one, must cover opening the store (the slow
@@ -339,7 +301,10 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         # this thread's notices are marked told only if its answer is the one sent (`_answer`)
         with told_after_reply() as held:
             box["held"] = held
-            return do_work(deadline)
+            try:
+                return do_work(deadline)
+            finally:  # no memory here, or it failed: nothing more is coming to wait for
+                box["ready"].set()
 
     def do_work(deadline: Deadline):
         mem = box["mem"] = (open_memory or _open_memory)(payload, root)
@@ -348,6 +313,8 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         _log_to(mem)
         configured = pick(mem.settings.hooks)
         deadline.set(left(configured if deadline_ms is None else min(deadline_ms, configured)))
+        if event == "session-start":
+            return _session_start_work(mem, payload, box, deadline)
         if event != "prompt":
             return HANDLERS[event](mem, payload)
         mode = mem.settings.hooks.prompt_retrieval
@@ -394,7 +361,42 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         return box["full"]
 
     run = run_guarded(work, deadline, name=f"lorestack-hook-{event}")
+    if event == "session-start" and run.timed_out:
+        _wait_for_kept(box, deadline, spent, payload, root)
     return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)
+
+
+def _session_start_work(mem, payload: HookPayload, box: dict[str, Any],
+                        deadline) -> str | None:
+    """The context that needs no index or model first, kept in `box` for a deadline that
+    passes, then the whole session start (lorestack/app/session_start.py). Not in the service:
+    warm, its whole session start takes ~9 ms of CPU at 10k events and an index another request
+    is opening is answered from what needs no search already; the kept context cost it ~3 ms
+    a session start for nothing."""
+    from lorestack.memory_layers import parse_cache
+
+    if parse_cache.enabled():
+        return session_start(mem, payload)
+    box["fallback"] = session_context(mem, payload, "none")
+    box["ready"].set()
+    if deadline.remaining() <= 0:  # it is the answer: a search now would only slow its writing
+        box["late"] = True  # said here too: the deadline may pass between two polls of the wait
+        return None
+    return session_start(mem, payload)
+
+
+def _wait_for_kept(box: dict[str, Any], deadline, spent_ms: float, payload: HookPayload,
+                   root: str | None) -> None:
+    """A session start whose deadline passed before its kept answer was made waits for that
+    answer, up to its share of the client's own limit counted from the hook's start: the resident
+    tier costs a few ms of CPU, but a cold process on a loaded machine spent the whole deadline
+    starting up (load ~12: 1.5 s), and an empty answer leaves the session without its criteria."""
+    from lorestack.app.session_start import CLIENT_SHARE
+
+    mem = box.get("mem")
+    hooks = mem.settings.hooks if mem is not None else _configured_hooks(payload, root)
+    used_s = (spent_ms + deadline.elapsed_ms()) / 1000
+    box["ready"].wait(max(0.0, hooks.client_timeout_s * CLIENT_SHARE - used_s))
 
 
 def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],
@@ -423,6 +425,14 @@ def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, A
                            timed_out=run.timed_out, elapsed_ms=run.elapsed_ms)
         if run.ok:  # no memory here
             return HookRun(format_output(client, event, None), elapsed_ms=run.elapsed_ms)
+    if event == "session-start" and (run.timed_out or box.get("late")) and box.get("fallback") is not None:
+        from lorestack.app.session_start import answered
+
+        log_failure(f"session-start ({client}): deadline of {limit} ms passed; answered with "
+                    "what needs no search (resident tier, catalog, journal)", mem=mem)
+        text = answered(mem, payload, box["fallback"])
+        return HookRun(format_output(client, event, text), ok=False, timed_out=True,
+                       elapsed_ms=run.elapsed_ms)
     if run.timed_out:
         log_failure(f"{event} ({client}): deadline of {limit} ms passed; answered empty", mem=mem)
         if mem is not None and event == "session-start":

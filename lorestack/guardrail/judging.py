@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
+from lorestack.guardrail.command_words import only_reads, spelled_flags
 from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
@@ -41,9 +42,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def prepare(proposal: Proposal) -> PreparedText:
-    """The proposal's text, tokenised once for every criterion."""
+    """The proposal's text, tokenised once for every criterion; a command's flags that say a
+    thing in a letter are spelled out after it (`git tag -s`: "signed tag", command_words.py)."""
+    spelled = spelled_flags(proposal.text)
     return PreparedText.of(
-        proposal.text, change=proposal.is_change(), code=proposal.source in ("diff", "tool"),
+        proposal.text + ("\n" + spelled if spelled else ""), change=proposal.is_change(),
+        code=proposal.source in ("diff", "tool"),
         existing=frozenset(proposal.existing), replaced=proposal.replaced,
         deleted=frozenset(proposal.deleted), moved=tuple(proposal.moved.items()),
     )
@@ -106,6 +110,16 @@ def judge_criterion(
                 f"another word: judge whether it is what the rule forbids (to let it decide: "
                 f"`lorestack criteria edit {loaded.item.id} --forbid '{near.term}*'`)"
             )
+    if (outcome.status == "violated" and outcome.missing and not outcome.forbid_hit
+            and prepared.code and not prepared.change and only_reads(prepared.text)):
+        outcome.status = "satisfied"  # `git tag -l` makes no tag that could be unsigned
+        outcome.reason = "the command only reads: it makes nothing the rule could require"
+    if accepted and outcome.status == "violated" and outcome.inside_name:
+        outcome.status = "undecided"  # `ast.literal_eval` under a rule forbidding 'eval'
+        outcome.reason = (
+            f"applies, undecided: the forbidden '{outcome.forbid_hit}' occurs only inside the "
+            f"longer name '{outcome.inside_name}': judge whether it is what the rule forbids"
+        )
     if outcome.status in ("satisfied", "not_applicable") and not outcome.exempted_by:
         case = _new_case_under_freeze(gated, prepared, paths)
         if case:  # a feature that defines nothing: the reader cannot tell it from a fix

@@ -69,6 +69,9 @@ class RuleOutcome:
     by_meaning: bool = False  # it applied by meaning only (none of its words occur)
     # it applied only through a member of a category the rule names (concepts.py): a guess
     guessed: bool = False
+    # the forbidden word occurs only as a part of this longer name (`literal_eval` for
+    # 'eval', `runAsNonRoot` for 'root'): not the word itself, so it cannot block
+    inside_name: str = ""
 
     @property
     def decided(self) -> bool:
@@ -186,6 +189,7 @@ def _evaluate_terms(
     if forbidden is not None:
         out.status, out.reason = "violated", f"forbidden '{shown(forbidden.term)}' is present"
         out.quote, out.forbid_hit = forbidden.quote(text), forbidden.term
+        out.inside_name = longer_name(text, forbidden)
         return out
     out.missing = [entry for entry in spec.require if affirmed([entry]) is None]
     if out.missing and _only_negated_mentions(spec, prepared, paths):
@@ -203,8 +207,10 @@ def _alternative_hits(spec: CriterionSpec, prepared: PreparedText, paths: list[s
 
 def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcome):
     """The first affirmed forbidden occurrence that is not part of a recommended
-    alternative's words."""
+    alternative's words; one that is the word itself before one met only inside a longer
+    name (`eval(` before `ast.literal_eval(`)."""
     text = prepared.text
+    part = None
     for term in (a for e in spec.forbid for a in _alternatives(e)):
         for hit in term_hits(prepared, term, paths):
             if hit.negated_by:
@@ -213,9 +219,29 @@ def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcom
                         f"'{hit.term}' negated by '{hit.negated_by}': {hit.quote(text, 30)}"
                     )
                 continue
-            if not _inside(hit, alternative):
+            if _inside(hit, alternative):
+                continue
+            if not longer_name(text, hit):
                 return hit
-    return None
+            part = part or hit
+    return part
+
+
+_NAME_CHAR = re.compile(r"[A-Za-z0-9_]")
+
+
+def longer_name(text: str, hit: Hit) -> str:
+    """The longer name a word term's occurrence is only a part of, or '': identifiers are
+    split so that `user` finds `getUserById`, but `ast.literal_eval` is not `eval`, nor
+    `runAsNonRoot` 'root' (twenty-second session: such parts blocked confirmed rules)."""
+    if hit.start < 0 or hit.quoted or is_regex(gate_of(hit.term)[1]):
+        return ""
+    lo, hi = hit.start, hit.end
+    while lo > 0 and _NAME_CHAR.match(text[lo - 1]):
+        lo -= 1
+    while hi < len(text) and _NAME_CHAR.match(text[hi]):
+        hi += 1
+    return text[lo:hi] if (lo, hi) != (hit.start, hit.end) else ""
 
 
 def _inside(hit: Hit, alternative: list) -> bool:

@@ -133,6 +133,20 @@ def shell_effect(text: str, start: int, *, commands: bool = True) -> str:
     return ""
 
 
+# a committed template a set-up step copies: `.env.example`, `config.sample.yml`, `app.env.dist`
+_TEMPLATE = re.compile(r"(?i)[._-](?:example|sample|template|tmpl|dist|defaults?)(?:\.\w+)?$")
+
+
+def copies_template(text: str, start: int) -> bool:
+    """Is the word at `start` where a copy (`cp`, `install`) puts committed templates only
+    (`cp .env.example .env`)? The copy holds what the project already has: nothing new
+    (twenty-second session: it blocked "Move secrets from .env files to the vault")."""
+    name, _, operands, mine = _operands_at(text, start)
+    if name not in ("cp", "install") or len(operands) < 2 or mine != [len(operands) - 1]:
+        return False
+    return all(_TEMPLATE.search(word.rstrip("/").rsplit("/", 1)[-1]) for _, word in operands[:-1])
+
+
 def moves_away(text: str, start: int) -> bool:
     """Is the word at `start` a source of a move (`mv`, `git mv`): renamed or moved from there?"""
     name, args, operands, mine = _operands_at(text, start)

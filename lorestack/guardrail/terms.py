@@ -35,6 +35,7 @@ from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
 )
 from lorestack.guardrail.kept_folders import moved_out
 from lorestack.guardrail.sentence_words import symbol_of
+from lorestack.guardrail.shell_writes import copies_template as _template_copy
 from lorestack.guardrail.shell_writes import moved_from, moves_away, removes, shell_effect
 from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
     _BARRIER_WORDS,
@@ -377,7 +378,10 @@ def term_hits(prepared: PreparedText, term: str, paths: Sequence[str] = ()) -> I
         hit.term = term
         if gate == "removed" and hit.negated_by in REMOVAL_CUES:  # "delete x/a.png": the act
             hit.negated_by = ""
-        if not hit.negated_by and gate == "created" and hit.quoted in prepared.existing:
+        if (not hit.negated_by and gate in ("added", "created") and glob and prepared.code
+                and not prepared.change and _template_copy(prepared.text, hit.start)):
+            hit.negated_by = "copies a committed template"  # `cp .env.example .env`
+        elif not hit.negated_by and gate == "created" and hit.quoted in prepared.existing:
             hit.negated_by = "edits a file that is there already"
         elif not hit.negated_by and gate == "created" and glob and _renamed_inside(prepared, glob, hit):
             hit.negated_by = "renames a file that is there already"
