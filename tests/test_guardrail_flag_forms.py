@@ -43,6 +43,11 @@ def test_flags_and_values_are_said_as_what_they_do():
     assert gloss("echo rich >> requirements-dev.txt") == "dependency rich added to the requirements with no version"
     assert gloss("// SPDX-License-Identifier: GPL-2.0-or-later").startswith("copyleft licence GPL-2.0-or-later")
     assert gloss("// SPDX-License-Identifier: MIT") is None
+    assert gloss("docker push acme/web:2.0") == "push container image acme/web:2.0 on Docker Hub, the public registry"
+    assert gloss("docker push 1234.dkr.ecr.eu-west-1.amazonaws.com/web:2.0").endswith("to a registry")
+    assert gloss("srv = socketserver.TCPServer(('', 8000), Handler)") == "listen on the fixed hard-coded port 8000"
+    assert gloss("app.listen(3000)") == "listen on the fixed hard-coded port 3000"
+    assert gloss("srv = socketserver.TCPServer(('', 0), Handler)") is None  # port 0: the OS picks one
     assert path_gloss("services/api/Pipfile.lock") == "Pipenv Pipfile: services api Pipfile lock"
 
 
@@ -77,6 +82,7 @@ CRITERIA = {
     "pins": ("Every package in requirements.txt is pinned to one exact version", "warn"),
     "gpl": ("Never add code under a GPL licence to this repository", "block"),
     "pipenv": ("Dependencies live in pyproject.toml; don't add Pipenv files", "warn"),
+    "ports": ("Integration tests never listen on a fixed port; bind to port 0", "warn"),
 }
 CASES = [
     ("force-v", "force", _bash("git push --force-with-lease upstream HEAD:master"), "violation"),
@@ -93,6 +99,8 @@ CASES = [
     ("gpl-v", "gpl", _diff("vendor/lzo/lzo.c", "// SPDX-License-Identifier: GPL-2.0-or-later"), "violation"),
     ("pipenv-v", "pipenv", _bash("cd api && pipenv install requests"), "violation"),
     ("pipenv-p", "pipenv", _bash("uv add requests"), "pass"),
+    ("ports-v", "ports", _diff("tests/integration/test_sync.py", "    srv = socketserver.TCPServer(('', 8000), Handler)"), "violation"),
+    ("ports-p", "ports", _diff("tests/integration/test_sync.py", "    srv = socketserver.TCPServer(('', 0), Handler)"), "pass"),
 ]
 
 
@@ -120,4 +128,4 @@ def test_each_form_surfaces_and_its_look_alike_is_unmoved(tmp_path, monkeypatch)
         else:
             assert got[case_id] == unglossed[case_id] != "block", case_id
     assert [c for c, _, _, label in CASES if label == "pass" and got[c] == "pass"] == [
-        "force-p", "tls-p", "pipenv-p"]
+        "force-p", "tls-p", "pipenv-p", "ports-p"]

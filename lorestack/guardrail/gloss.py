@@ -36,6 +36,10 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
      "the container runs as the root user, superuser root (uid 0)"),
     (re.compile(r"\bprivileged\s*:\s*true\b|--privileged\b"),
      "privileged container, root access to the host"),
+    # a literal port a server binds (`('127.0.0.1', 8081)`, `.listen(3000)`, `localhost:9000`)
+    (re.compile(r"\(\s*['\"](?:[\d.]+|localhost|0\.0\.0\.0)?['\"]\s*,\s*([1-9]\d{1,4})\s*\)|\.listen\(\s*([1-9]\d{1,4})\b"
+                r"|\blocalhost:([1-9]\d{1,4})\b"),
+     "listen on the fixed hard-coded port {0}{1}{2}"),
     # a copyleft licence named in a line (an SPDX id, a comment beside a dependency)
     (re.compile(r"(?<![\w-])((?:A|L)?GPL(?:-?v?[23](?:\.[01])?)?(?:-only|-or-later|\+)?|GNU\s+(?:Affero|Lesser)?\s*General\s+Public\s+Licen[cs]e)(?![\w-])"),
      "copyleft licence {0} (GNU General Public License)"),
@@ -102,6 +106,9 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^\s*(?:_\s*=|\w+\s*,\s*_\s*:?=)"), "discard a result or error with the blank identifier _"),
     (re.compile(r"^\s*(?:#|//)\s*(?:for|if|while|return|def|else|elif|try)\b.*[:;{(]"), "commented-out code"),
     (re.compile(r"\bgit\s+filter-(?:repo|branch)\b|\bbfg\b"), "rewrite the git history"),
+    # twenty-second session: an image named without a registry host is Docker Hub's
+    (re.compile(r"\bdocker\s+push\s+(?:--?\S+\s+)*((?!localhost\b)[\w-]+(?:/[\w.-]+)?(?::[\w.-]+)?)(?=\s|$|;|&)"),
+     "push container image {0} on Docker Hub, the public registry"),
     (re.compile(r"\bdocker\s+push\s+(\S+)"), "push container image {0} to a registry"),
     (re.compile(r"\bgo\s+get\s+(\S+)"), "add Go dependency {0}"),
     (re.compile(r"\bcreate-access-key\b"), "create a long-lived access key"),
