@@ -33,6 +33,7 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
+from lorestack.guardrail.shortcut import shortcut
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -163,6 +164,7 @@ def judge_criterion(
         and not outcome.forbid_hit
     ):
         outcome = _unlike_forbidden(outcome, spec, sentence, meaning)
+        outcome = _shortcut_open(outcome, prepared, sentence, meaning)
     if not accepted:
         outcome = after_meaning(outcome, sentence, prepared, paths)
         # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
@@ -267,6 +269,24 @@ def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
         f"close to the criterion by meaning, but far from what it forbids ('{bad.part}', "
         f"similarity {bad.similarity:.2f} < {FORBIDDEN_SIMILARITY:.2f}): kept"
     )
+    return outcome
+
+
+def _shortcut_open(outcome: RuleOutcome, prepared: PreparedText, sentence: str, meaning):
+    """Prose the gate let pass that argues for a shortcut ("…, that is good enough", "…
+    until the bot account is set up": shortcut.py) and reads as near the whole criterion as
+    the gate's own bar (FORBIDDEN_SIMILARITY; nearer ones flag fewer unrelated criteria):
+    it stays "applies, undecided" (twenty-second session)."""
+    if outcome.status != "satisfied" or prepared.code or prepared.change:
+        return outcome
+    said = shortcut(prepared.text)
+    near = meaning(sentence) if said else None
+    if near is None or near.similarity < FORBIDDEN_SIMILARITY:
+        return outcome
+    outcome.status, outcome.quote = "undecided", said
+    outcome.reason = (f"applies, undecided: close to the criterion by meaning (similarity "
+                      f"{near.similarity:.2f}), and it argues for a shortcut ('{said}'): judge "
+                      "whether it breaks the rule")
     return outcome
 
 
