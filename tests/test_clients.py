@@ -316,6 +316,29 @@ def test_doctor_reports_recent_deadline_misses_and_errors(tmp_path):
     assert check(tmp_path / "absent.log", None, now=now).deadline_misses == 0
 
 
+def test_doctor_tells_a_late_answer_from_an_empty_one(tmp_path):
+    """A hook past its deadline that still answered (a session start with what needs no search,
+    a prompt with its BM25 recall) was reported as "passed their deadline and answered empty"."""
+    from lorestack.integrations.hook_health import check
+
+    log = tmp_path / "hooks.log"
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+    stamp = (now - timedelta(hours=1)).isoformat(timespec="seconds")
+    log.write_text(
+        f"{stamp} session-start (claude-code): deadline of 100 ms passed; answered with what "
+        "needs no search (resident tier, catalog, journal)\n"
+        f"{stamp} prompt (claude-code): deadline of 2500 ms passed during full recall; "
+        "answered with BM25 recall\n"
+    )
+    health = check(log, None, now=now)
+    assert health.deadline_misses == 0 and health.ok, health.problems
+    assert health.late_answers == 2 and "BM25 recall" in health.last_late
+    assert any("answered with less" in note for note in health.notes), health.notes
+    log.write_text(f"{stamp} session-start (codex): deadline of 1500 ms passed; answered empty\n")
+    empty = check(log, None, now=now)
+    assert (empty.deadline_misses, empty.late_answers) == (1, 0) and not empty.ok
+
+
 def test_doctor_command_is_not_ok_with_misses_logged(tmp_path):
     repo = tmp_path / "repo"  # the isolated fixture made it, and HOME
     env: dict = {}

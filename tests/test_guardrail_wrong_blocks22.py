@@ -24,6 +24,7 @@ CRITERIA = {
     "golden": ("Keep every file in fixtures/golden/", "block"),
     "dco": ("Every commit needs a Signed-off-by line (DCO)", "block"),
     "debuggable": ("Release builds must never be debuggable", "block"),
+    "permissions": ("No new Android permissions without a privacy review", "block"),
 }
 FILES = {".env.example": "STRIPE_SECRET=\n", "fixtures/golden/a.png": "png",
          "fixtures/golden/b.json": "{}\n", "config/app.env.sample": "A=\n"}
@@ -60,6 +61,9 @@ NOT_BLOCKED = [
     # copying a committed template puts no secret in .env
     ("env", _bash("cp .env.example .env")),
     ("env", _bash("cp -n config/app.env.sample config/app.env")),
+    # "No X without Y" is about X: a proposal saying it needs no X misses no Y
+    ("permissions", "Let users pick a receipt photo with the system photo picker, which needs "
+                    "no permission"),
 ]
 
 STILL_BLOCKED = [
@@ -74,6 +78,9 @@ STILL_BLOCKED = [
     ("env", _bash("echo 'STRIPE_SECRET=sk_live_123' >> .env")),
     ("env", _bash("cp ~/Downloads/prod.env .env")),
     ("debuggable", _diff("android/app/build.gradle", "            debuggable true")),
+    ("permissions", _diff("android/app/src/main/AndroidManifest.xml", '<uses-permission '
+                          'android:name="android.permission.ACCESS_FINE_LOCATION" />')),
+    ("permissions", "Ask for the camera permission in the Android app so users can scan receipts"),
     # untracking the kept files deletes them from the repository (the commit removes them for
     # every clone and CI) though they stay on this disk: the rule keeps them in the project
     ("golden", _bash("git rm -r --cached fixtures/golden")),
@@ -89,6 +96,14 @@ def test_a_block_the_user_did_not_earn_is_gone(store, key, raw):
 @pytest.mark.parametrize(("key", "raw"), STILL_BLOCKED)
 def test_the_violation_beside_it_still_blocks(store, key, raw):
     assert _answer(store, key, raw) == "block"
+
+
+def test_no_x_without_y_applies_where_x_is_named():
+    from lorestack.guardrail.sentences import read_sentence
+
+    draft = read_sentence("No new Android permissions without a privacy review")
+    assert draft.require == ["privacy review"]
+    assert {"android permissions", "permissions"} <= set(draft.keywords)
 
 
 def test_a_name_holding_the_forbidden_word_is_asked_about_not_passed(store):

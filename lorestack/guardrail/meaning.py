@@ -169,8 +169,14 @@ def _vectors(embedder, texts: list[str] | tuple[str, ...]) -> np.ndarray:
         return stacked
     # Read into a local map first: another thread of the service may clear the cache between
     # this lookup and the stacking below.
-    found = {t: _CACHE.get(t) for t in dict.fromkeys(texts)}
-    missing = [t for t, v in found.items() if v is None]
+    found: dict[str, np.ndarray] = {}
+    missing = []
+    for t in dict.fromkeys(texts):
+        v = _CACHE.get(t)
+        if v is None:
+            missing.append(t)
+        else:
+            found[t] = v
     if missing:
         if len(_CACHE) + len(missing) > _CACHE_LIMIT:
             _CACHE.clear()

@@ -167,6 +167,11 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         if term:
             (r.required if after[cut] == "without" else r.exemptions).append(term)
             d.steps.append(f"'{cue} … {after[cut]} {term}': requires or exempts '{term}'")
+        subject = _content(after[:cut])[0] if cue in _NO_VERB_CUES and term else ""
+        if subject and after[cut] == "without":  # "No new Android permissions without a
+            for k in dict.fromkeys((subject, subject.split()[-1])):  # privacy review": where
+                if k not in _GENERIC_NOUNS:  # permissions are named ("no permission": kept)
+                    _add(d.keywords, k)
         after = after[:cut]
         if r.required:
             return

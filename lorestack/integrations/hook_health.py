@@ -38,6 +38,8 @@ class HookHealth:
     errors: int = 0
     last_miss: str | None = None
     last_error: str | None = None
+    late_answers: int = 0  # past the deadline, answered with less (BM25, no search): not empty
+    last_late: str | None = None
     fallbacks: int = 0  # expected, self-healing: a cold index answered from the catalog
     last_fallback: str | None = None
     installed: list[InstalledHooks] = field(default_factory=list)
@@ -168,7 +170,10 @@ def check(
     now = now or datetime.now(timezone.utc)
     health = HookHealth(str(log_path), window_hours)
     for _when, message in read_log(log_path, now - timedelta(hours=window_hours)):
-        if "deadline of" in message and "passed" in message:
+        if "deadline of" in message and "passed" in message and "answered with" in message:
+            health.late_answers += 1
+            health.last_late = message
+        elif "deadline of" in message and "passed" in message:
             health.deadline_misses += 1
             health.last_miss = message
         elif not is_fault(message):
@@ -186,6 +191,12 @@ def check(
         health.problems.append(
             f"{health.errors} hook error(s) in the last {window_hours} h "
             f"(last: {health.last_error}); see {log_path}"
+        )
+    if health.late_answers:
+        health.notes.append(
+            f"{health.late_answers} hook(s) in the last {window_hours} h passed their deadline "
+            "and answered with less (BM25 recall, or what needs no search) rather than empty "
+            f"(last: {health.last_late})"
         )
     if health.fallbacks:
         health.notes.append(
