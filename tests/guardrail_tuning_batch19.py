@@ -65,7 +65,10 @@ FIRST_RUN_CONFIRMED = {"exact": 43, "wrong_blocks": 4, "silent_passes": 31, "loo
 # files moved out of a kept folder, Y beside X in three more forms, a feature named by its
 # folder under a freeze, "Keep every file in X/", a move read where the rule names the
 # folder: 88 / 11 / 35 (--confirmed 67/4/17/40; its 4 wrong blocks are the first run's).
-KEPT = {"exact": 88, "wrong_blocks": 0, "silent_passes": 11, "lookalike_pass": 35}
+# twenty-second session (silent22): flags and values said in words (force pushes, --no-verify,
+# curl -k, runAsUser: 0, version ranges, licence ids), a command running the tool opens an
+# added: gate; with main's work of the session merged (19b4c45): 98 / 1 / 35.
+KEPT = {"exact": 98, "wrong_blocks": 0, "silent_passes": 1, "lookalike_pass": 35}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # files kept in a folder: a move away, a rename header, an xargs rm over the tree
