@@ -34,6 +34,7 @@ from lorestack.guardrail.rules import (
     stem,
 )
 from lorestack.guardrail.shortcut import shortcut
+from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -114,6 +115,11 @@ def judge_criterion(
             and prepared.code and not prepared.change and only_reads(prepared.text)):
         outcome.status = "satisfied"  # `git tag -l` makes no tag that could be unsigned
         outcome.reason = "the command only reads: it makes nothing the rule could require"
+    if (accepted and outcome.status == "violated" and outcome.forbid_hit and not prepared.code
+            and only_taken_away(sentence, prepared.text)):  # "Replace the last strcpy …"
+        outcome.status = "undecided"
+        outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as what "
+                          "it takes away: judge whether it breaks the rule")
     if accepted and outcome.status == "violated" and outcome.inside_name:
         outcome.status = "undecided"  # `ast.literal_eval` under a rule forbidding 'eval'
         outcome.reason = (
