@@ -116,7 +116,7 @@ def judge_criterion(
         outcome.status = "satisfied"  # `git tag -l` makes no tag that could be unsigned
         outcome.reason = "the command only reads: it makes nothing the rule could require"
     if (accepted and outcome.status == "violated" and outcome.forbid_hit and not prepared.code
-            and only_taken_away(sentence, prepared.text)):  # "Replace the last strcpy …"
+            and only_taken_away(sentence, prepared.text, judge_added=False)):  # "Replace the last strcpy …"
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as what "
                           "it takes away: judge whether it breaks the rule")

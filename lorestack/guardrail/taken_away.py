@@ -108,9 +108,12 @@ def _split(text: str) -> tuple[set[str], set[str], list[set[str]]]:
     return taken, other, added
 
 
-def only_taken_away(sentence: str, text: str) -> str | None:
+def only_taken_away(sentence: str, text: str, *, judge_added: bool = True) -> str | None:
     """The forbidden word a proposal takes away, when it names the rule's forbidden words
-    only as what it removes, replaces, ports or stops; else None."""
+    only as what it removes, replaces, ports or stops; else None. `judge_added=False` (a
+    confirmed rule's block turned into a question, never a pass): what a replacement brings
+    need not be the rule's own way ("Replace eval(x) with ast.literal_eval(x)" under "Do not
+    use eval": the forbidden word only goes away; review of the twenty-second session)."""
     if not ENABLED:
         return None
     forbidden = forbidden_stems(sentence)
@@ -122,7 +125,7 @@ def only_taken_away(sentence: str, text: str) -> str | None:
     # what a replacement brings is judged too: kept only where the rule names it as its way
     _, recommended = split_acts(sentence)
     way = {stem(w) for c in stated_clauses(sentence) + recommended for w in _words(c)}
-    if any(not (a & way) for a in added if a):
+    if judge_added and any(not (a & way) for a in added if a):
         return None
     hit = sorted(forbidden & taken)
     return hit[0] if hit else None
