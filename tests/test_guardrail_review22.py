@@ -9,11 +9,13 @@ import pytest
 from lorestack.guardrail.check import check
 from tests import heldout_eval as E
 from tests.conftest import confirmed_git_store
+from tests.guardrail_sentence_cases import _bash
 from tests.test_guardrail_labelled import make_proposal
 
 CRITERIA = {
     "eval": ("Do not use eval.", "block"),
     "strcpy": ("C code must not call strcpy.", "block"),
+    "signed": ("Release tags must be signed.", "block"),
 }
 
 
@@ -47,3 +49,21 @@ def test_replacing_the_forbidden_thing_is_not_blocked(store, key, raw):
 def test_bringing_the_forbidden_thing_in_still_blocks(store, key, raw):
     assert _answer(store, key, raw) == "block"
 
+
+# `git tag` that lists (with a count of annotation lines, or filtered by a commit) or deletes
+# makes no tag a rule on what a release tag needs could miss
+@pytest.mark.parametrize("raw", [
+    "git tag -n5", "git tag -n", "git tag --contains 3f2a9c1", "git tag --points-at HEAD",
+    "git tag --merged main --sort=-creatordate", "git tag -d v1.2.0-rc1",
+    "git tag --delete v1.2.0-rc1", "git branch -n3 --contains 3f2a9c1",
+])
+def test_a_tag_command_that_makes_no_tag_is_not_blocked(store, raw):
+    assert _answer(store, "signed", _bash(raw)) != "block"
+
+
+@pytest.mark.parametrize("raw", [
+    "git tag v1.2.0", "git tag -a v1.2.0 -m 'v1.2.0'", "git tag -d v1.2.0 && git tag v1.2.0",
+    "git tag -f v1.2.0",
+])
+def test_a_tag_command_that_makes_an_unsigned_tag_still_blocks(store, raw):
+    assert _answer(store, "signed", _bash(raw)) == "block"

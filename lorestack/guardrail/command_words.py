@@ -36,7 +36,11 @@ _READERS = frozenset("ls cat head tail less more grep rg wc stat file du df pwd 
                      "md5sum sha256sum jq diff".split())
 _GIT_READS = frozenset("log show status diff blame ls-files rev-parse describe shortlog "
                        "reflog".split())
-_LISTING = frozenset(("-l", "--list", "-v", "--verify", "-n"))
+# (a listing's filters and format, and a deletion, make no tag or branch either: review of
+# the twenty-second session, `git tag -n5` and `git tag -d v1-rc1` blocked "tags must be signed")
+_LISTING = frozenset(("-l", "--list", "-v", "--verify", "-n", "--contains", "--no-contains",
+                      "--points-at", "--merged", "--no-merged", "--sort", "--format", "--column",
+                      "--no-column", "-i", "--ignore-case", "-d", "--delete"))
 _GH_READS = frozenset(("view", "list", "checks", "diff", "status"))
 _KUBECTL_READS = frozenset(("get", "describe", "logs", "top", "explain"))
 _WRITES = re.compile(r"(?<![0-9&])>|\btee\b")
@@ -89,7 +93,7 @@ def _reads(words: list[str]) -> bool:
     if name in _READERS:
         return True
     if name == "git":
-        flags = set(_flags(rest[1:]))
+        flags = set(_flags([re.sub(r"^-n\d+$", "-n", w) for w in rest[1:]]))  # `-n5`
         return sub in _GIT_READS or (sub in ("tag", "branch") and (
             len(rest) == 1 or bool(flags & _LISTING) and not flags - _LISTING))
     if name == "gh":
