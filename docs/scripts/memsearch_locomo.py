@@ -1,4 +1,4 @@
-"""memsearch on a memstrata-bench/1 file (locomo-dev), paired with lorestack's per-question results.
+"""memsearch on a bench-format file (locomo-dev, lines of the former format name), paired with lorestack's per-question results.
 
 memsearch is never a dependency of lorestack: `run` goes in a throwaway venv outside the tree
 (`python -m venv /tmp/ms && /tmp/ms/bin/pip install memsearch==0.4.23 onnxruntime tokenizers`):
