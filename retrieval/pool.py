@@ -180,6 +180,26 @@ def not_warmed() -> None:
     _unwarmed.set(True)
 
 
+def skipped_warm_up() -> bool:
+    """This request's memory is still warming up (`not_warmed`): a prompt answers from BM25 on
+    an index of its own (`own_index`) instead of waiting for the pooled one."""
+    return _unwarmed.get()
+
+
+# this request's searches open an index of their own, not the pool's (a BM25 answer while
+# the pooled one is warming up: its lazy set-up must not race, and waiting on it is the delay)
+_own: contextvars.ContextVar[bool] = contextvars.ContextVar("lorestack_own_index", default=False)
+
+
+@contextmanager
+def own_index() -> Iterator[None]:
+    token = _own.set(True)
+    try:
+        yield
+    finally:
+        _own.reset(token)
+
+
 def opening_wait() -> float | None:
     """How long this request may wait for another's opening of an index: what its hook's
     deadline leaves beyond the reserve for its answer; None (no bound) outside a hook."""
@@ -262,7 +282,7 @@ def borrow_index(mem: Memory, warn: Callable[[str], None] | None = None) -> Iter
 
     pool = _active
     slot: dict | None = getattr(_held, "slot", None)
-    if pool is not None:
+    if pool is not None and not _own.get():
         index = pool.get(mem)
     elif slot is not None and slot["mem"] is mem:
         if slot["index"] is None:  # its own warn is a fresh index's; each borrow sets one

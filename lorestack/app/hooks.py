@@ -341,6 +341,11 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
                 return prompt_context(mem, payload, mode)
         if not full:
             return prompt_context(mem, payload, mode)
+        from lorestack.retrieval.pool import own_index, skipped_warm_up
+
+        if skipped_warm_up():  # the service is opening this index: BM25 now, on one of its own
+            with own_index():
+                return prompt_context(mem, payload, "bm25", fallback=True)
         # the service (warm index): the BM25 answer is only made when the full pipeline is
         # still busy at half the deadline, instead of before it on every prompt
         def late_fallback() -> None:

@@ -12,6 +12,7 @@ time.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import gc
 import os
@@ -200,25 +201,45 @@ class WarmMemories:
     def _warm_up(self, mem) -> bool:
         """Open the pooled index (tantivy reader, Chroma client, embedder) with one search,
         one memory at a time: their lazy set-up is not safe to race from several readers.
-        False when this request could not wait for another's warm-up (`not_warmed`)."""
+        False when this request could not wait for the warm-up (`not_warmed`): a hook waits
+        for it (its own or another's) at most half of what its deadline leaves for an opening,
+        then answers from BM25 on an index of its own while the warm-up goes on behind it
+        (100k events: the warm-up took the whole 2.5 s deadline and the prompt answered empty)."""
         from lorestack.retrieval.pool import not_warmed, opening_wait
-        from lorestack.retrieval.recall import index_is_warm, search_hits
+        from lorestack.retrieval.recall import index_is_warm
 
         if mem.project is None or not index_is_warm(mem):
             return True
-        # a hook waits for another warm-up only while its answer still fits in its deadline;
-        # past that it answers without opening this memory's index (`IndexPool.get`)
         wait = opening_wait()
-        if not self._warming.acquire(timeout=-1 if wait is None else wait):
+        share = None if wait is None else wait / 2
+        started = time.monotonic()
+        if not self._warming.acquire(timeout=-1 if share is None else share):
             not_warmed()
             return False
-        try:
-            search_hits(mem, "warm up", k=1, mode="default", sync=False, record_access=False)
-        except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
-            self.log(f"warm-up of {mem.primary.root}: {type(exc).__name__}: {exc}")
-        finally:
-            self._warming.release()
-        return True
+        done = threading.Event()
+
+        def search() -> None:
+            from lorestack.retrieval import recall
+
+            try:
+                recall.search_hits(mem, "warm up", k=1, mode="default", sync=False,
+                                   record_access=False)
+            except Exception as exc:  # noqa: BLE001 - the request itself reports what fails
+                self.log(f"warm-up of {mem.primary.root}: {type(exc).__name__}: {exc}")
+            finally:
+                self._warming.release()
+                done.set()
+
+        if share is None:  # a command: no deadline, it waits
+            search()
+            return True
+        # in this request's overlay; with its deadline only the first opening is bounded
+        threading.Thread(target=contextvars.copy_context().run, args=(search,), daemon=True,
+                         name="lorestack-index-warm").start()
+        if done.wait(max(0.0, share - (time.monotonic() - started))):
+            return True
+        not_warmed()
+        return False
 
     def open(self, payload: hooks.HookPayload, root: str | None):
         """A warm memory for a hook payload (session ends queue their job with it)."""
