@@ -89,8 +89,12 @@ def test_a_such_as_list_names_its_items():
 
 
 def test_a_phrasal_verb_keeps_its_particle():
-    """Ninth session: "switch off X" forbids X, never the particle "off"."""
-    assert read_sentence("Never switch off CSRF protection on a form").forbid[0] == "csrf protection"
+    """Ninth session: "switch off X" forbids X, never the particle "off"; twenty-second: it
+    forbids switching X off (X set to false, `--no-X`, prose turning it off), not X itself."""
+    forbid = read_sentence("Never switch off CSRF protection on a form").forbid
+    assert "off" not in forbid and "csrf protection" not in forbid
+    assert "csrf protection & switch off" in forbid
+    assert any(f.startswith("/") and "csrf[\\s_-]?protection" in f for f in forbid)
     assert "out" not in read_sentence("Never roll out to all hosts at once").forbid
     assert read_sentence("Do not write over existing files").forbid != ["existing"]  # not a particle
 

@@ -71,6 +71,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
 from lorestack.guardrail.sentence_words import (
     add_term as _add,
 )
+from lorestack.guardrail.switch_off import off_forms, switches_off
 
 Kind = Literal["prohibition", "obligation", ""]
 
@@ -177,8 +178,10 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             return
     verb = ""
     mixed = False  # two acts whose gates differ ("add or change"): no gate
+    off = ""  # "don't turn off X": X is the good thing, switching it off the act
     if cue not in _NO_VERB_CUES and after:
         if cue != "avoid" or after[0].endswith("ing"):
+            off = switches_off(after[0], after[1:])
             verb, after = after[0], without_particle(after[1:])
         if verb and len(after) > 2 and after[0] in ("or", "and") and after[1] not in (
                 _DETERMINERS | _STOP) and not _is_path(after[1]):
@@ -233,7 +236,9 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     for t in filter(None, terms):
         if t in r.calls:  # "eval()": that function, not `literal_eval` nor `model.eval`
             t = rf"/(?<![\w.]){re.escape(t)}\b/"
-        for form in _forms(t, gate) + _forms_of(code_heads(t, r.sentence), gate):
+        forms = [f for h in dict.fromkeys([t, *code_heads(t, r.sentence)]) for f in off_forms(h, off)] \
+            if off and not mixed else _forms(t, gate) + _forms_of(code_heads(t, r.sentence), gate)
+        for form in forms:
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         _add(d.keywords, t)
         for form in implied(t) + code_heads(t, r.sentence, upper=False):  # code shows it applies

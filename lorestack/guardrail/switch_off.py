@@ -1,0 +1,39 @@
+"""A ban on switching a good thing off ("don't turn off strict", "Never disable CSRF
+protection"): the object names what must stay on, so the draft forbids the act — the thing
+set to false / off / 0, a `--no-` flag, prose that turns or switches it off or disables it —
+not the name (twenty-second session, drop22: 'strict' alone blocked `"strict": true` and
+"keep strict on"). The name set to false stays a violation: "X false" is not read as "not X"
+here, where X is the good thing."""
+
+from __future__ import annotations
+
+import re
+
+_DISABLE = frozenset(("disable", "disabling", "deactivate", "deactivating"))
+_OFF_VERBS = frozenset(("turn", "turning", "switch", "switching", "shut", "shutting"))
+SWITCH_OFF = True
+
+
+def switches_off(verb: str, rest: list[str]) -> str:
+    """The act ("disable", "turn off") when `verb` (followed by `rest`, its particle not yet
+    taken off) switches something off, else ''."""
+    if not SWITCH_OFF:
+        return ""
+    if verb in _DISABLE:
+        return verb
+    return f"{verb} off" if verb in _OFF_VERBS and rest and rest[0] == "off" else ""
+
+
+def off_forms(term: str, act: str = "") -> list[str]:
+    """The forbidden terms of switching `term` off: regexes, and `term & act` as written —
+    which also keeps the name as what the forbidden-act gate compares (judging.py skips
+    regexes; without it "Never disable pinch-zoom" let "locking the viewport's scale" pass)."""
+    words = [re.escape(w) for w in term.split()]
+    if not words:
+        return []
+    name = r"[\s_-]?".join(words)
+    value = r"""["']?\s*[:=]\s*["']?(?:false|off|0|no|disabled?|none)\b"""
+    prose = (rf"\b(?:(?:turn|switch|shut)\w*\s+off|disabl\w*|deactivat\w*)\s+(?:the\s+)?"
+             rf"(?:\w+\s+)?{name}\b|\b(?:turn|switch|shut)\w*\s+(?:the\s+)?{name}\s+off\b")
+    both = [f"{term} & {act}"] if act else []
+    return [f"/(?<![\\w-]){name}{value}/", f"/--no-{name}\\b/", f"/{prose}/", *both]

@@ -1,0 +1,64 @@
+"""Issue 22 (twenty-second session, drop22): a criterion that forbids switching a good thing
+off ("don't turn off strict", "Never disable CSRF protection") was drafted as forbidding the
+good thing itself ('strict'), so the confirmed rule blocked a proposal that keeps it on. The
+draft now forbids the act: the thing set to false / off / 0, a `--no-` flag, or prose that
+turns it off. `"strict": false` must still block — the trap of reading "X false" as "not X"
+where the term names the good thing. Real files, real git, the real MiniLM model; criteria
+confirmed as a person would (`criteria confirm`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail.check import check
+from tests import heldout_eval as E
+from tests.conftest import confirmed_git_store
+from tests.guardrail_sentence_cases import _bash, _diff, _edit
+from tests.test_guardrail_labelled import make_proposal
+
+# our own wording, not the tuning batches' ("strict stays on …" is batch 10's ts_strict)
+CRITERIA = {
+    "strict": ("Don't turn off strict in tsconfig.json to get a release out", "block"),
+    "csrf": ("Never disable CSRF protection on the admin forms", "block"),
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    with confirmed_git_store(tmp_path_factory.mktemp("off22"), CRITERIA, {}) as made:
+        yield made
+
+
+def _answer(store, key, raw):
+    mem, ids = store
+    proposal = make_proposal(raw, mem.project.repo_dir)
+    return E.answer(check(mem, proposal, retrieval=False, llm=False), ids[key])
+
+
+NOT_BLOCKED = [
+    ("strict", _diff("tsconfig.json", '  "compilerOptions": {\n    "strict": true,\n'
+                                      '    "target": "ES2022",')),
+    ("strict", "Leave strict on in tsconfig.json and fix the new type errors in the billing pages"),
+    ("csrf", _diff("admin/settings.py", "CSRF_PROTECTION = True\nCSRF_COOKIE_SECURE = True")),
+    ("csrf", "Add CSRF protection to the admin invite form, which was missing the token"),
+]
+
+STILL_BLOCKED = [
+    ("strict", _diff("tsconfig.json", '  "compilerOptions": {\n    "strict": false,\n'
+                                      '    "target": "ES2022",')),
+    ("strict", _edit("web/tsconfig.json", '    "strict": false,')),
+    ("strict", "Turn off strict in tsconfig.json so the release build goes through"),
+    ("strict", _bash("npx tsc --no-strict -p web")),
+    ("csrf", _diff("admin/settings.py", "CSRF_PROTECTION = False")),
+    ("csrf", "Disable CSRF protection on the admin login form, it breaks the SSO redirect"),
+]
+
+
+@pytest.mark.parametrize(("key", "raw"), NOT_BLOCKED)
+def test_keeping_the_good_thing_on_is_not_blocked(store, key, raw):
+    assert _answer(store, key, raw) != "block"
+
+
+@pytest.mark.parametrize(("key", "raw"), STILL_BLOCKED)
+def test_switching_it_off_still_blocks(store, key, raw):
+    assert _answer(store, key, raw) == "block"
