@@ -62,3 +62,24 @@ def test_keeping_the_good_thing_on_is_not_blocked(store, key, raw):
 @pytest.mark.parametrize(("key", "raw"), STILL_BLOCKED)
 def test_switching_it_off_still_blocks(store, key, raw):
     assert _answer(store, key, raw) == "block"
+
+
+def test_remember_shows_a_drafted_regex_whole():
+    """`remember` shows what it understood: a drafted regex holding `|` is one term, not cut at
+    each `|` into pieces that each say 'present' (`/…(?:false present; off present; …/`), and
+    the switched-off forms are said in words."""
+    from lorestack.guardrail.rules import sentence_spec
+    from lorestack.guardrail.understood import understand
+    from lorestack.memory_layers.models import CriterionSpec
+
+    sentence = CRITERIA["strict"][0]
+    typed = CriterionSpec(condition=sentence, verdict="block")
+    regexes = [e for e in sentence_spec(typed, sentence)[0].forbid if e.startswith("/")]
+    assert regexes and any("|" in e for e in regexes)
+    flags = understand(typed, sentence).flags_when
+    assert len([f for f in flags if "strict" in f]) == len(sentence_spec(typed, sentence)[0].forbid)
+    assert not any(f.startswith(("off present", "0 present")) or " present;" in f for f in flags)
+    # and in words, not as the regexes themselves
+    assert "strict set to false, off, 0 or none present" in flags
+    assert "a --no-strict flag present" in flags
+    assert not any("(?:" in f for f in flags)

@@ -110,7 +110,8 @@ def applies(
     return triggers
 
 
-def _alternatives(entry: str) -> list[str]:
+def entry_alternatives(entry: str) -> list[str]:
+    """The alternatives of one forbid/require entry (`a | b`); a regex is one, whole."""
     if is_regex(entry):
         return [entry]
     return [alt.strip() for alt in entry.split("|") if alt.strip()]
@@ -169,7 +170,7 @@ def _evaluate_terms(
 
     def affirmed(entries: list[str]) -> Hit | None:
         hit, negated = first_affirmed(
-            prepared, [a for e in entries for a in _alternatives(e)], paths
+            prepared, [a for e in entries for a in entry_alternatives(e)], paths
         )
         for h in negated:
             out.ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
@@ -201,7 +202,7 @@ def _evaluate_terms(
 
 
 def _alternative_hits(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> list:
-    alts = [a for e in spec.alternatives for a in _alternatives(e)]
+    alts = [a for e in spec.alternatives for a in entry_alternatives(e)]
     return [h for t in alts for h in term_hits(prepared, t, paths) if not h.negated_by]
 
 
@@ -211,7 +212,7 @@ def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcom
     name (`eval(` before `ast.literal_eval(`)."""
     text = prepared.text
     part = None
-    for term in (a for e in spec.forbid for a in _alternatives(e)):
+    for term in (a for e in spec.forbid for a in entry_alternatives(e)):
         for hit in term_hits(prepared, term, paths):
             if hit.negated_by:
                 if len(out.ignored) < 10:
@@ -255,7 +256,7 @@ def near_forbidden(spec: CriterionSpec, prepared: PreparedText, paths: list[str]
     cron` and "a crontab entry"): not the word itself, so it decides nothing, but not a
     pass either: the check answers "applies, undecided" and quotes it."""
     alternative = _alternative_hits(spec, prepared, paths)
-    for term in (a for e in spec.forbid for a in _alternatives(e)):
+    for term in (a for e in spec.forbid for a in entry_alternatives(e)):
         gate, bare = gate_of(term)
         if not re.fullmatch(r"[a-z0-9]{3,}", bare.lower()):
             continue

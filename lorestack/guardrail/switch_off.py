@@ -12,6 +12,10 @@ import re
 _DISABLE = frozenset(("disable", "disabling", "deactivate", "deactivating"))
 _OFF_VERBS = frozenset(("turn", "turning", "switch", "switching", "shut", "shutting"))
 SWITCH_OFF = True
+_JOIN = r"[\s_-]?"
+_NAMED = r"(?<![\w-])"
+_VALUE = r"""["']?\s*[:=]\s*["']?(?:false|off|0|no|disabled?|none)\b"""
+_PROSE = r"\b(?:(?:turn|switch|shut)\w*\s+off|disabl\w*|deactivat\w*)\s+(?:the\s+)?(?:\w+\s+)?"
 
 
 def switches_off(verb: str, rest: list[str]) -> str:
@@ -31,9 +35,25 @@ def off_forms(term: str, act: str = "") -> list[str]:
     words = [re.escape(w) for w in term.split()]
     if not words:
         return []
-    name = r"[\s_-]?".join(words)
-    value = r"""["']?\s*[:=]\s*["']?(?:false|off|0|no|disabled?|none)\b"""
-    prose = (rf"\b(?:(?:turn|switch|shut)\w*\s+off|disabl\w*|deactivat\w*)\s+(?:the\s+)?"
-             rf"(?:\w+\s+)?{name}\b|\b(?:turn|switch|shut)\w*\s+(?:the\s+)?{name}\s+off\b")
+    name = _JOIN.join(words)
     both = [f"{term} & {act}"] if act else []
-    return [f"/(?<![\\w-]){name}{value}/", f"/--no-{name}\\b/", f"/{prose}/", *both]
+    return [f"/{_NAMED}{name}{_VALUE}/", f"/--no-{name}\\b/", f"/{_PROSE}{name}\\b|"
+            f"\\b(?:turn|switch|shut)\\w*\\s+(?:the\\s+)?{name}\\s+off\\b/", *both]
+
+
+def shown_off(entry: str) -> str | None:
+    """How `remember` says one of `off_forms`' regexes in words; None for any other regex."""
+    for head, tail, say in (
+        (f"/{_NAMED}", f"{_VALUE}/", "{} set to false, off, 0 or none"),
+        ("/--no-", "\\b/", "a --no-{} flag"),
+        (f"/{_PROSE}", None, "turning {} off or disabling it, in words"),
+    ):
+        if not entry.startswith(head):
+            continue
+        rest = entry[len(head):]
+        name = rest[: -len(tail)] if tail and rest.endswith(tail) else rest.split("\\b|", 1)[0]
+        if tail is None and "\\b|" not in rest or tail and not rest.endswith(tail):
+            continue
+        plain = re.sub(r"\\(.)", r"\1", name.replace(_JOIN, " "))
+        return say.format(plain.replace(" ", "-") if head == "/--no-" else plain)
+    return None

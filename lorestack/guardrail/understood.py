@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from lorestack.guardrail.sentence_words import shown as shown_term
 from lorestack.guardrail.sentence_words import symbol_of
+from lorestack.guardrail.switch_off import shown_off
 from lorestack.guardrail.terms import gate_of, is_regex, path_term
 
 
@@ -76,13 +77,13 @@ def _term(t: str) -> str:
     if symbol_of(bare):
         return f"'{symbol_of(bare)}' in code"
     if is_regex(bare):
-        return f"text matching {bare}"
+        return shown_off(bare) or f"text matching {bare}"
     return f"{bare} (added)" if gate == "added" else bare
 
 
 def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     """Describe `spec` (a stored CriterionSpec) the way `check` will use it."""
-    from lorestack.guardrail.rules import sentence_spec
+    from lorestack.guardrail.rules import entry_alternatives, sentence_spec
 
     terms = bool(spec.forbid or spec.require)
     accepted = not spec.is_guess()
@@ -96,8 +97,8 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     applies += [f"one of {shown_words} occurs"] if words else []
     if a.is_empty() and accepted and not spec.drafted and not spec.require:
         applies = ["every proposal (no scope given)"]
-    flags = [f"{_term(t)} present" for e in shown.forbid for t in e.split("|") if t.strip()]
-    flags += [f"none of {' / '.join(_term(t.strip()) for t in e.split('|'))} present"
+    flags = [f"{_term(t)} present" for e in shown.forbid for t in entry_alternatives(e)]
+    flags += [f"none of {' / '.join(_term(t) for t in entry_alternatives(e))} present"
               for e in shown.require]
     quoted = f"lorestack criteria test {item_id} \"…\"" if item_id else ""
     return Understanding(
