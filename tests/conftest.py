@@ -191,3 +191,15 @@ def confirmed_git_store(base: Path, criteria: dict, files: dict[str, str]):
         subprocess.run([*git, "add", "-A"], check=True)
         subprocess.run([*git, "commit", "-qm", "init"], check=True)
         yield mem, ids
+
+
+def confirmed_answer(store, key: str, raw) -> str:
+    """The answer (block / warn / undecided / pass) `check` gives for criterion `key` of a
+    `confirmed_git_store` to the proposal `raw` (tests.guardrail_sentence_cases' forms)."""
+    from lorestack.guardrail.check import check
+    from tests import heldout_eval
+    from tests.test_guardrail_labelled import make_proposal
+
+    mem, ids = store
+    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+    return heldout_eval.answer(result, ids[key])

@@ -22,9 +22,8 @@ import pytest
 
 from lorestack.guardrail.check import check
 from tests import heldout_eval as E
-from tests.conftest import confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store
 from tests.guardrail_sentence_cases import _bash
-from tests.test_guardrail_labelled import make_proposal
 
 CRITERIA = {
     "helpers": ("Nothing new under lib/helpers/; put the code next to its caller", "block"),
@@ -49,10 +48,7 @@ def store(tmp_path_factory):
         yield made
 
 
-def _answer(store, key, raw):
-    mem, ids = store
-    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
-    return E.answer(result, ids[key])
+_answer = confirmed_answer
 
 
 SCRIPT = "cat > {where} <<'EOF'\n{shebang}\necho deploy\nEOF"

@@ -26,9 +26,8 @@ from lorestack.guardrail.check import check
 from lorestack.guardrail.proposals import from_git_diff
 from lorestack.guardrail.sentences import read_sentence
 from tests import heldout_eval as E
-from tests.conftest import isolated_env
+from tests.conftest import confirmed_answer, isolated_env
 from tests.guardrail_sentence_cases import _bash, _diff, _edit
-from tests.test_guardrail_labelled import make_proposal
 
 CRITERIA = {
     "helpers": ("Nothing new under lib/helpers/; put the code next to its caller", "block"),
@@ -66,10 +65,7 @@ def store(tmp_path_factory):
         yield mem, ids
 
 
-def _answer(store, key, raw):
-    mem, ids = store
-    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
-    return E.answer(result, ids[key])
+_answer = confirmed_answer
 
 
 @pytest.mark.parametrize(

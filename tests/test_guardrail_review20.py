@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from lorestack.guardrail.shell_unwrap import unwrap
+from tests.conftest import confirmed_answer
 
 
 @pytest.mark.parametrize(
@@ -87,14 +88,7 @@ def store(tmp_path_factory):
         yield mem, ids
 
 
-def _answer(store, key, raw):
-    from lorestack.guardrail.check import check
-    from tests import heldout_eval as E
-    from tests.test_guardrail_labelled import make_proposal
-
-    mem, ids = store
-    proposal = make_proposal(raw, mem.project.repo_dir)
-    return E.answer(check(mem, proposal, retrieval=False, llm=False), ids[key])
+_answer = confirmed_answer
 
 
 def _bash(command: str) -> dict:

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from lorestack.guardrail.check import check
-from tests import heldout_eval as E
-from tests.conftest import confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store
 from tests.guardrail_sentence_cases import _bash, _diff, _edit
-from tests.test_guardrail_labelled import make_proposal
 
 CRITERIA = {
     "golden": ("Never delete files under fixtures/golden/", "block"),
@@ -35,10 +32,7 @@ def store(tmp_path_factory):
         yield made
 
 
-def _answer(store, key, raw):
-    mem, ids = store
-    proposal = make_proposal(raw, mem.project.repo_dir)
-    return E.answer(check(mem, proposal, retrieval=False, llm=False), ids[key])
+_answer = confirmed_answer
 
 
 def _rename(old: str, new: str, similarity: int = 100) -> dict:

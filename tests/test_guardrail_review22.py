@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from lorestack.guardrail.check import check
-from tests import heldout_eval as E
-from tests.conftest import confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store
 from tests.guardrail_sentence_cases import _bash
-from tests.test_guardrail_labelled import make_proposal
 
 CRITERIA = {
     "eval": ("Do not use eval.", "block"),
@@ -25,10 +22,7 @@ def store(tmp_path_factory):
         yield made
 
 
-def _answer(store, key, raw):
-    mem, ids = store
-    proposal = make_proposal(raw, mem.project.repo_dir)
-    return E.answer(check(mem, proposal, retrieval=False, llm=False), ids[key])
+_answer = confirmed_answer
 
 
 # prose that names the forbidden thing only as what it replaces, with a thing the rule does not

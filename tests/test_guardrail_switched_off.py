@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from lorestack.guardrail.check import check
-from tests import heldout_eval as E
-from tests.conftest import confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store
 from tests.guardrail_sentence_cases import _bash, _diff, _edit
-from tests.test_guardrail_labelled import make_proposal
 
 # our own wording, not the tuning batches' ("strict stays on …" is batch 10's ts_strict)
 CRITERIA = {
@@ -29,10 +26,7 @@ def store(tmp_path_factory):
         yield made
 
 
-def _answer(store, key, raw):
-    mem, ids = store
-    proposal = make_proposal(raw, mem.project.repo_dir)
-    return E.answer(check(mem, proposal, retrieval=False, llm=False), ids[key])
+_answer = confirmed_answer
 
 
 NOT_BLOCKED = [

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from lorestack.guardrail.check import check
 from lorestack.guardrail.proposals import from_hook_payload
 from tests import heldout_eval as E
-from tests.conftest import isolated_env
-from tests.test_guardrail_labelled import make_proposal
+from tests.conftest import confirmed_answer, isolated_env
 
 CRITERIA = {
     "vendor": ("Do not modify anything in lib/vendor/", "block"),
@@ -38,10 +36,7 @@ def store(tmp_path_factory):
         yield E.build(base, CRITERIA, confirmed=True)
 
 
-def _answer(store, key, raw):
-    mem, ids = store
-    result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
-    return E.answer(result, ids[key])
+_answer = confirmed_answer
 
 
 @pytest.mark.parametrize(
