@@ -320,10 +320,10 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         mode = mem.settings.hooks.prompt_retrieval
         full = mode in ("default", "hybrid", "rrf", "vector")
         from lorestack.memory_layers import parse_cache
+        from lorestack.retrieval.pool import one_index, own_index, skipped_warm_up
 
         if not parse_cache.enabled():  # a cold process: the full pipeline may take seconds
             from lorestack.app import cold_recall
-            from lorestack.retrieval.pool import one_index
 
             with one_index(mem):  # the BM25 answer's open index serves the full one too
                 # what was written while no service ran (`none`: nothing is searched)
@@ -341,8 +341,6 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
                 return prompt_context(mem, payload, mode)
         if not full:
             return prompt_context(mem, payload, mode)
-        from lorestack.retrieval.pool import own_index, skipped_warm_up
-
         if skipped_warm_up():  # the service is opening this index: BM25 now, on one of its own
             with own_index():
                 return prompt_context(mem, payload, "bm25", fallback=True)
