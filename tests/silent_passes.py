@@ -4,6 +4,7 @@ all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violatio
 passes put in one bucket by what let it through:
 
     python -m tests.silent_passes [tuning-all|batch12|...] [-v] [--jsonl FILE] [--confirmed]
+    python -m tests.silent_passes tuning-all --lookalikes [-v]   (tests/lookalike_buckets.py)
 
 `--confirmed` (twenty-second session): every draft accepted as shown (`criteria confirm`), as
 `tests.heldout_eval --confirmed` runs it; a violated rule then answers its criterion's verdict,
@@ -56,7 +57,13 @@ def bucket(row: dict, threshold: float) -> str:
 
 def rows(which: str, *, confirmed: bool = False) -> list[dict]:
     from lorestack.guardrail.check import _load_judged
-    from lorestack.guardrail.judging import judge_criterion, meaning_for, prepare
+    from lorestack.guardrail.judging import (
+        forbidden_hit,
+        judge_criterion,
+        meaning_for,
+        prepare,
+        stated_hit,
+    )
     from tests.heldout_eval import build, scratch_home, tuning_set
     from tests.test_guardrail_labelled import make_proposal
 
@@ -82,6 +89,11 @@ def rows(which: str, *, confirmed: bool = False) -> list[dict]:
             meaning(li.item.text)  # loads the model for the similarity below
             hit = meaning.judge.best(li.item.text) if meaning.judge else None
             spec = li.item.criterion
+            if outcome.by_meaning:  # what the forbidden-act gate compared (lookalike_buckets)
+                bad = forbidden_hit(spec, li.item.text, meaning)
+                good = stated_hit(li.item.text, meaning)
+                row.update(gate_bad=round(bad.similarity, 3) if bad else None,
+                           gate_good=round(good.similarity, 3) if good else None)
             row.update(
                 # an accepted rule answers with its criterion's verdict (block or warn)
                 got={"violated": criteria[key][1] if confirmed else "block",
@@ -92,6 +104,8 @@ def rows(which: str, *, confirmed: bool = False) -> list[dict]:
                 similarity=round(hit.similarity, 3) if hit else None,
                 part=hit.part if hit else "", unit=hit.unit[:160] if hit else "",
                 threshold=mem.settings.guardrail.meaning_threshold,
+                by_meaning=outcome.by_meaning, forbid_hit=outcome.forbid_hit,
+                missing=outcome.missing,
             )
     return out
 
@@ -101,6 +115,11 @@ def main(argv: list[str]) -> None:
     found = rows(which, confirmed="--confirmed" in argv)
     if "--jsonl" in argv:
         Path(argv[argv.index("--jsonl") + 1]).write_text("".join(json.dumps(r) + "\n" for r in found))
+    if "--lookalikes" in argv:  # the other direction: look-alikes that do not pass
+        from tests.lookalike_buckets import report
+
+        report(which, found, verbose="-v" in argv)
+        return
     violations = [r for r in found if r["expected"] == "violation"]
     lookalikes = [r for r in found if r["expected"] == "pass"]
     silent = [r for r in violations if r["got"] == "pass"]

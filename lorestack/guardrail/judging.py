@@ -247,13 +247,18 @@ def _forbidden_terms(spec: CriterionSpec, sentence: str) -> tuple[list[str], lis
     return [f for f in dict.fromkeys(forbidden) if f and f not in phrases], alternatives
 
 
-def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
-    """It applied by meaning only (none of its words occur): a proposal that reads far
-    from what the rule forbids is about the same subject but keeps the rule — a pass
-    (what a rule requires, or a rule naming nothing the model can compare, stays open)."""
+def stated_hit(sentence: str, meaning):
+    """The nearest clause that states the rule positively (the gate's margin), or None."""
+    stated = stated_clauses(sentence)
+    return meaning(sentence, stated) if stated else None
+
+
+def forbidden_hit(spec: CriterionSpec, sentence: str, meaning):
+    """The nearest forbidden term or act the forbidden-act gate compares, None where the rule
+    names none (tests.lookalike_buckets reports it)."""
     forbidden, _ = _forbidden_terms(spec, sentence)
-    if not forbidden or outcome.missing:
-        return outcome
+    if not forbidden:
+        return None
     # the clauses that say what is forbidden, as well as its terms ("log tokens, …" and
     # "tokens"; "deploy images tagged latest to production" and "images tagged latest")
     words = {w for f in forbidden for w in re.findall(r"[a-z0-9]+", f.lower())}
@@ -261,15 +266,22 @@ def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
         p for p in criterion_parts(sentence)[1:]
         if words & set(re.findall(r"[a-z0-9]+", p.lower()))
     ]
-    forbidden = forbidden + acts
-    bad = meaning(sentence, forbidden)
+    return meaning(sentence, forbidden + acts)
+
+
+def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):
+    """It applied by meaning only (none of its words occur): a proposal that reads far
+    from what the rule forbids is about the same subject but keeps the rule — a pass
+    (what a rule requires, or a rule naming nothing the model can compare, stays open)."""
+    if outcome.missing:
+        return outcome
+    bad = forbidden_hit(spec, sentence, meaning)
     if bad is None or bad.similarity >= FORBIDDEN_SIMILARITY:
         return outcome
-    if POSITIVE_MARGIN:  # far from both, but clearly nearer the forbidden act: stays open
-        stated = stated_clauses(sentence)
-        good = meaning(sentence, stated) if stated else None
-        if good is not None and bad.similarity - good.similarity >= POSITIVE_MARGIN:
-            return outcome
+    # far from both, but clearly nearer the forbidden act: stays open
+    good = stated_hit(sentence, meaning) if POSITIVE_MARGIN else None
+    if good is not None and bad.similarity - good.similarity >= POSITIVE_MARGIN:
+        return outcome
     outcome.status = "satisfied"
     outcome.reason = (
         f"close to the criterion by meaning, but far from what it forbids ('{bad.part}', "
