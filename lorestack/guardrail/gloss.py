@@ -52,6 +52,28 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
      "dependency {0} with any version at all, always the latest, not pinned"),
     (re.compile(r"\becho\s+['\"]?([A-Za-z][\w.\-]*(?:\[[\w,]+\])?)['\"]?\s*>>?\s*\S*requirements[\w.\-]*\.(?:txt|in)\b"),
      "dependency {0} added to the requirements with no version"),
+    # twenty-third session: forms behind silent passes the sentence model cannot read (a date
+    # formatted by hand, UI text, an API route, a tab order, an intranet host, cleartext
+    # HTTP), said as what each does
+    (re.compile(r"(?:\.month|getMonth\(\)[^/]{0,6})\}?\s*/\s*\$?\{?[\w.]*(?:\.day|getDate\(\))"
+                r"|%[mdY]/%[mdY]/%[mdYy]"),
+     "a date formatted by hand as month/day/year"),
+    (re.compile(r"\b(?:t|_|gettext|i18n\.t|\$t)\(\s*['\"][^'\"]*['\"]\s*\)\s*\+|\+\s*(?:t|_|gettext|i18n\.t|\$t)\(\s*['\"]"),
+     "a sentence built by concatenating translated fragments with +"),
+    (re.compile(r"<(\w+)[^<>]*>\s*([A-Z][a-z']*(?:\s+[\w',.!?]+)+)\s*</\1>"
+                r"|\b(?:toast|alert|flash|notify|snackbar|messages)(?:\.\w+)?\(\s*(?:request\s*,\s*)?"
+                r"['\"`]([A-Z][^'\"`{}]*\s[^'\"`{}]*)['\"`]"),
+     "hard-coded user-facing text shown in the UI, untranslated: {1}{2}"),
+    (re.compile(r"(?:@\w+\.(?:get|post|put|patch|delete|route)|\b(?:app|router)\.(?:get|post|put|patch|delete|route))"
+                r"\(\s*['\"]/?api/(?!v\d)([^'\"]*)"),
+     "HTTP endpoint {0} without a version prefix such as /v1/, an unversioned API route"),
+    (re.compile(r"\btab[iI]ndex\s*=\s*\{?\s*['\"]?([1-9]\d*)"), "positive tabindex {0}, a custom keyboard tab order"),
+    (re.compile(r"https?://([\w-]+(?:\.[\w-]+)*\.(?:internal|corp|intranet|lan)(?:\.[\w-]+)*)\b"),
+     "link to the internal hostname {0} on the private network"),
+    (re.compile(r"usesCleartextTraffic\W+true|cleartextTrafficPermitted\W+true|NSAllowsArbitraryLoads|NSExceptionAllowsInsecureHTTPLoads"),
+     "allow cleartext HTTP traffic: unencrypted plain http connections"),
+    (re.compile(r"['\"]http://(?!localhost|127\.|0\.0\.0\.0|\[::1\]|schemas\.|www\.w3\.org)([\w-]+(?:\.[\w-]+)+)"),
+     "plain http:// address {0}: unencrypted cleartext HTTP"),
     (re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*(?:export\s+)?(?:async\s+)?function\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*class\s+(\w+)"), "new class {0}"),

@@ -1,0 +1,84 @@
+"""Issue 22, twenty-third session: code forms the sentence model cannot read, said in words
+(lorestack/guardrail/gloss.py): a date formatted by hand, text written straight into the UI, a
+sentence glued from translated fragments, an API route with no version, a positive tabindex, an
+intranet host name, and cleartext HTTP allowed. Our own criteria and proposals; real files and
+the real MiniLM model."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorestack.guardrail import meaning
+from lorestack.guardrail.gloss import gloss
+from tests import heldout_eval as E
+from tests.guardrail_sentence_cases import _diff
+
+UI = "hard-coded user-facing text shown in the UI, untranslated: "
+
+
+def test_dates_formatted_by_hand():
+    assert gloss('    label = f"{when.month}/{when.day}/{when.year}"') == "a date formatted by hand as month/day/year"
+    assert gloss("const s = `${when.getMonth() + 1}/${when.getDate()}`;") == "a date formatted by hand as month/day/year"
+    assert gloss("    return when.strftime('%d/%m/%Y')") == "a date formatted by hand as month/day/year"
+    assert gloss('    key = f"reports/{d:%Y}/{d:%m}.csv"') is None  # a path, shown to nobody
+
+
+def test_text_written_straight_into_the_ui():
+    assert gloss("  <h2>Delivery address</h2>") == UI + "Delivery address"
+    assert gloss('    snackbar.show("Settings saved for everyone")') == UI + "Settings saved for everyone"
+    assert gloss("  <h2>{t('address.title')}</h2>") is None
+    assert gloss('  console.log("mounted address form")') is None
+    assert gloss("label = t('greeting.hello') + name + t('greeting.end')") == (
+        "a sentence built by concatenating translated fragments with +")
+
+
+def test_routes_tabindex_hosts_and_cleartext():
+    assert gloss('@app.get("/api/invoices/{invoice_id}")') == (
+        "HTTP endpoint invoices/{invoice id} without a version prefix such as /v1/, an unversioned API route")
+    assert gloss('@app.get("/api/v2/invoices/{invoice_id}")').startswith("HTTP endpoint get")
+    assert gloss("router.post('/api/payouts', createPayout);").startswith("HTTP endpoint payouts without")
+    assert gloss('<a href="#main" tabindex="3">Skip</a>') == "positive tabindex 3, a custom keyboard tab order"
+    assert gloss('<div tabIndex={0} onKeyDown={open}>') is None
+    assert gloss("Details: https://build-07.corp.example.com/job/12") == (
+        "link to the internal hostname build-07.corp.example.com on the private network")
+    assert gloss('<application android:usesCleartextTraffic="true">') == (
+        "allow cleartext HTTP traffic: unencrypted plain http connections")
+    assert gloss("BASE_URL = 'http://payments.example.net/api'") == (
+        "plain http:// address payments.example.net: unencrypted cleartext HTTP")
+    assert not gloss("BASE_URL = 'http://localhost:8000'").startswith("plain http")
+    assert gloss("BASE_URL = 'https://payments.example.net/api'") is None
+
+
+CRITERIA = {
+    "catalogue_copy": ("UI strings must be localised", "warn"),
+    "encrypted_transport": ("Our mobile apps never permit unencrypted connections", "warn"),
+    "versioned_endpoints": ("Public endpoints carry a version segment such as /v2/", "warn"),
+}
+CASES = [
+    ("copy-v", "catalogue_copy", _diff("web/src/Address.tsx", "      <h2>Delivery address</h2>"), "undecided"),
+    ("copy-p", "catalogue_copy", _diff("web/src/Address.tsx", "      <h2>{t('address.title')}</h2>"), "pass"),
+    ("transport-v", "encrypted_transport", _diff("android/app/src/main/AndroidManifest.xml", '    <application android:usesCleartextTraffic="true">'), "undecided"),
+    ("transport-p", "encrypted_transport", _diff("android/app/src/main/AndroidManifest.xml", '    <application android:allowBackup="false">'), "pass"),
+    ("endpoints-v", "versioned_endpoints", _diff("api/payouts.py", '@router.post("/api/payouts")\ndef create_payout(body: PayoutIn):'), "undecided"),
+    ("endpoints-p", "versioned_endpoints", _diff("api/payouts.py", '@router.post("/api/v2/payouts")\ndef create_payout(body: PayoutIn):'), "pass"),
+]
+
+
+@pytest.fixture
+def store(tmp_path):
+    return E.build(tmp_path / "gloss23", CRITERIA)
+
+
+@pytest.mark.parametrize("gloss_on", [True, False])
+def test_the_new_forms_make_code_apply_by_meaning(store, monkeypatch, gloss_on):
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    mem, ids = store
+    monkeypatch.setattr(meaning, "GLOSS", gloss_on)
+    for case, key, raw, expected in CASES:
+        result = check(mem, make_proposal(raw, mem.project.repo_dir), retrieval=False, llm=False)
+        # with the gloss a violation applies (a guess: undecided) and its look-alike passes;
+        # without it the violation passes in silence
+        got = E.answer(result, ids[key])
+        assert got == (expected if gloss_on else "pass"), (case, got)
