@@ -15,10 +15,11 @@ from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.freeze import feature_named
 from lorestack.guardrail.guess_checks import after_meaning, detail, takes_away, wanted_thing
-from lorestack.guardrail.kept_folders import all_outside, removal_above
+from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
 from lorestack.guardrail.proposals import Proposal
+from lorestack.guardrail.rule_paths import frozen_names, kept_globs, outside
 from lorestack.guardrail.rules import (
     PreparedText,
     RuleOutcome,
@@ -81,8 +82,9 @@ def judge_criterion(
     # print()" gained loguru, pino, … and stopped applying to a debug print)
     guessed = category_members(sentence)
     chosen = spec.applies_to.paths or [k for k in spec.applies_to.keywords if k not in guessed]
-    if meaning is not None and (spec.drafted or not chosen) and not everywhere and not (
-            prepared.code and all_outside(paths, _kept_globs(spec), prepared.text)):
+    # a change that names only paths outside every file and folder the rule guards
+    away = prepared.code and outside(spec, paths, prepared.text)
+    if meaning is not None and (spec.drafted or not chosen) and not everywhere and not away:
         ask = meaning
 
         def by_meaning() -> str | None:
@@ -134,13 +136,13 @@ def judge_criterion(
                 f"applies, undecided: under a freeze on new things, the edit adds a new case "
                 f"('{case}') and defines nothing: judge whether it is a new feature or a fix"
             )
-    said = "" if prepared.code else feature_named(prepared.text, _frozen_names(gated))
+    said = "" if prepared.code else feature_named(prepared.text, frozen_names(gated))
     if said and outcome.status in ("satisfied", "not_applicable") and not outcome.exempted_by:
         outcome.status, outcome.quote = "undecided", said  # "Add Adyen … for billing"
         outcome.reason = ("applies, undecided: under a freeze on new things, the proposal "
                           "names the frozen folder and adds to it: judge whether it is a new "
                           "feature or a fix")
-    above = removal_above(prepared.text, _kept_globs(gated)) if prepared.code else ""
+    above = removal_above(prepared.text, kept_globs(gated)) if prepared.code else ""
     if above and outcome.status in ("satisfied", "not_applicable", "possibly_relevant"):
         outcome.status, outcome.quote = "undecided", above  # `grep -rl x . | xargs rm`
         outcome.reason = (f"applies, undecided: '{above}' deletes above the folder the rule "
@@ -157,7 +159,7 @@ def judge_criterion(
             f"drafted by {spec.drafted or 'rules'}, not confirmed"
         )
         outcome = _guess(
-            outcome, loaded.item.id, how_read, spec if how == "rules" else None,
+            outcome, loaded.item.id, how_read, spec if how == "rules" and not away else None,
             prepared.stems,
         )
         if meaning is not None and outcome.status == "undecided":
@@ -426,20 +428,3 @@ def _new_case_under_freeze(spec: CriterionSpec, prepared: PreparedText, paths: l
     inside = [p for p in paths if p in prepared.existing and any(
         g is not None and glob_matches(g, p) for g in globs)]
     return new_case(prepared.text, prepared.replaced) if inside else ""
-
-
-def _kept_globs(spec: CriterionSpec) -> list[str]:
-    """The folders of a rule that forbids only deleting or moving files there (kept_folders.py)."""
-    gated = [gate_of(f) for f in spec.forbid]
-    if not gated or any(g not in ("removed", "moved") for g, _ in gated):
-        return []
-    return [g for g in (path_term(t) for _, t in gated) if g]
-
-
-def _frozen_names(spec: CriterionSpec) -> list[str]:
-    """The names of the folders a freeze on new things covers (`added:path:X/**`) that are
-    also its keywords (freeze.py keeps everyday names like build or docs out of them)."""
-    globs = [path_term(t) or "" for g, t in (gate_of(f) for f in spec.forbid) if g == "added"]
-    names = [g.removesuffix("/**").rstrip("/").rsplit("/", 1)[-1].lower() for g in globs if g]
-    keywords = {k.lower() for k in spec.applies_to.keywords}
-    return [n for n in names if n in keywords]

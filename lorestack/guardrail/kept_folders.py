@@ -9,6 +9,9 @@ or move files in sdk/"): what a change does to them that no verb of the rule nam
   undecided.
 - A command whose every path lies outside the folder (`rm -rf build/`) cannot touch it: it is
   not asked about by meaning.
+- Likewise a change under any rule whose every forbidden thing is a folder or a file (a
+  freeze, "gen/ is read-only", "Move from setup.py to pyproject.toml"): a diff or a command
+  whose every path is named and lies outside them (`outside_files`, twenty-third session).
 
 Twenty-first session (issue 22): the first two passed in silence, the third was "applies,
 undecided" by meaning.
@@ -114,3 +117,27 @@ def all_outside(paths: Sequence[str], globs: Sequence[str], text: str) -> bool:
         glob_matches(g, p) or glob_matches(g, p.rstrip("/") + "/x") or _above(p, folders)  # type: ignore[arg-type]
         for g in globs for p in paths
     )
+
+
+_FILE = re.compile(r"[^*?\[\]/][^*?\[\]]*\.[A-Za-z0-9]+")  # setup.py, config/settings.py, .env
+
+
+def outside_files(paths: Sequence[str], globs: Sequence[str], text: str) -> bool:
+    """`all_outside` for folders (`X/**`) and single files (`setup.py`, `config/settings.py`)
+    alike: every path named, none matching, inside or above one of them. Any other glob (a
+    wildcard, a path drafted from a URL such as `/v1`) may be anywhere: then no."""
+    if not globs or not all(_folder(g) or _FILE.fullmatch(g) for g in globs):
+        return False
+    if not paths or _names_at_run_time(text):
+        return False
+    folders = [_folder(g) or g.rpartition("/")[0] for g in globs]
+    return not any(
+        glob_matches(g, p) or glob_matches(g, p.rstrip("/") + "/x")
+        or _above(p, [f for f in folders if f]) or (not all(folders) and _root(p))
+        for g in globs for p in paths
+    )
+
+
+def _root(word: str) -> bool:
+    """The project root itself (a file at the root is below it)."""
+    return word.strip("'\"") in (".", "./")

@@ -1,0 +1,48 @@
+"""The files and folders a rule guards, read from its forbidden terms (`added:path:X/**`,
+`removed:path:X/**`, `changed:path:setup.py`): where a change cannot reach them, and the names
+of the folders a freeze covers. Split out of judging.py (twenty-third session)."""
+
+from __future__ import annotations
+
+from lorestack.guardrail.kept_folders import all_outside, outside_files
+from lorestack.guardrail.rules import gate_of, path_term
+from lorestack.memory_layers.models import CriterionSpec
+
+# twenty-third session: a change outside every file and folder a rule forbids changing is
+# not asked by meaning (not only outside a kept folder); False: kept folders only
+PATHS_OUTSIDE = True
+_FILE_GATES = ("removed", "moved", "added", "changed", "created")
+
+
+def file_globs(spec: CriterionSpec) -> list[str]:
+    """The files and folders of a rule whose every forbidden term is an act on one of them
+    (`added:path:X/**`, `changed:path:setup.py`), else [] (kept_folders.outside_files)."""
+    gated = [gate_of(f) for f in spec.forbid]
+    if not gated or any(g not in _FILE_GATES for g, _ in gated):
+        return []
+    globs = [path_term(t) for _, t in gated]
+    return [g for g in globs if g] if all(globs) else []
+
+
+def outside(spec: CriterionSpec, paths: list[str], text: str) -> bool:
+    """Does a change name only paths outside every file and folder the rule guards?"""
+    if PATHS_OUTSIDE:
+        return outside_files(paths, file_globs(spec), text)
+    return all_outside(paths, kept_globs(spec), text)
+
+
+def kept_globs(spec: CriterionSpec) -> list[str]:
+    """The folders of a rule that forbids only deleting or moving files there (kept_folders.py)."""
+    gated = [gate_of(f) for f in spec.forbid]
+    if not gated or any(g not in ("removed", "moved") for g, _ in gated):
+        return []
+    return [g for g in (path_term(t) for _, t in gated) if g]
+
+
+def frozen_names(spec: CriterionSpec) -> list[str]:
+    """The names of the folders a freeze on new things covers (`added:path:X/**`) that are
+    also its keywords (freeze.py keeps everyday names like build or docs out of them)."""
+    globs = [path_term(t) or "" for g, t in (gate_of(f) for f in spec.forbid) if g == "added"]
+    names = [g.removesuffix("/**").rstrip("/").rsplit("/", 1)[-1].lower() for g in globs if g]
+    keywords = {k.lower() for k in spec.applies_to.keywords}
+    return [n for n in names if n in keywords]
