@@ -49,6 +49,18 @@ def test_routes_tabindex_hosts_and_cleartext():
     assert gloss("BASE_URL = 'https://payments.example.net/api'") is None
 
 
+def test_cloud_changes_by_hand():
+    """Second change: a cloud CLI call that changes something (describe/get/list do not)."""
+    assert gloss("aws elbv2 modify-listener --listener-arn arn:x --port 8443") == (
+        "change cloud resources by hand from the aws command line: elbv2 modify-listener --listener-arn arn:x --port 8443")
+    assert gloss("gcloud sql instances patch orders-db --tier db-custom-4-16384") == (
+        "change cloud resources by hand from the gcloud command line: sql instances patch orders-db --tier db-custom-4-16384")
+    assert gloss("gcloud compute firewall-rules delete allow-ssh").startswith(
+        "change cloud resources by hand from the gcloud command line")
+    assert gloss("aws ec2 describe-instances --filters Name=tag:env,Values=prod") is None
+    assert gloss("aws iam create-access-key --user-name ci") == "create a long-lived access key"
+
+
 CRITERIA = {
     "catalogue_copy": ("UI strings must be localised", "warn"),
     "encrypted_transport": ("Our mobile apps never permit unencrypted connections", "warn"),

@@ -149,6 +149,12 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\$\(['\"]([^'\"]+)['\"]\)"), "jQuery selector {0}"),
     (re.compile(r"^\s*kind:\s*(\w+)"), "Kubernetes {0} manifest"),
     (re.compile(r"@\w+\.(get|post|put|patch|delete)\(\s*['\"]([^'\"]+)"), "HTTP endpoint {0} {1}"),
+    # twenty-third session, last (the specific cloud commands above say more): a cloud CLI
+    # call that changes something
+    (re.compile(r"\b(aws|gcloud|az)\s+((?:[\w-]+\s+){1,3}?)((?:create|delete|modify|put|update|authorize|revoke|"
+                r"request|attach|detach|set|run|terminate|stop|start|disable|enable|add|remove|change|"
+                r"patch|register|deregister|reboot|restore|associate|disassociate)[\w-]*)(.*)"),
+     "change cloud resources by hand from the {0} command line: {1} {2} {3}"),
 ]
 _IDENT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_+")
 
