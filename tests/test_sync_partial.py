@@ -77,6 +77,13 @@ def test_a_few_changed_files_are_merged_alone(mem, index, whole_reads, text_only
     assert sync().removed == 1
     assert all(h.id != one for h in index.search("cache TTL seconds", k=3, mode="bm25", sync=False))
 
+    # a day of many events, on one date whatever the hour the test runs (the corpus's events,
+    # one to three hours back, fall on two day files between 00:00 and 03:00)
+    busy = (NOW - timedelta(days=3)).replace(hour=12, minute=0, second=0)
+    for n in range(3):
+        log_event(mem, f"deployed build {n} to staging", "progress", time=busy + timedelta(minutes=n))
+    assert sync().added == 3
+
     # a day file of many events gone: every one of its ids merged again (found in one pass)
     day = max(mem.journal.paths.journal_dir.glob("*.md"), key=lambda p: p.read_text().count("<!-- /"))
     events = day.read_text().count("<!-- /")
