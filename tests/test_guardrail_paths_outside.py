@@ -62,6 +62,8 @@ CASES = [  # (id, key, proposal, answer now, answer without the reading)
      "undecided"),
     ("generated-dotdot", "generated", _bash("touch ../repo/clients/gen/orders_extra.py"),
      "undecided", "undecided"),
+    ("helpers-pushd", "helpers", _bash("pushd app && popd; touch tools/helpers/dates.py"),
+     "pass", "undecided"),  # the folder `pushd` goes to is read: no path of app/helpers/
     ("scripts-parent", "no_new_scripts", _bash("unzip -o /tmp/scripts.zip -d ops"), "undecided",
      "undecided"),
 ]

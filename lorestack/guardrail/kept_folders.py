@@ -144,10 +144,11 @@ def _unsure_words(text: str, folders: Sequence[str]) -> bool:
     """Does the command name a guarded folder's parent in a word the path reader may not
     have taken for a path (`tar xzf gen.tgz -C clients`, `cd clients && touch gen/x.py`),
     or a path through '..' (`touch ../repo/clients/gen/x.py`)? Then not every path is known
-    (review of the twenty-third session)."""
-    for m in re.finditer(r"\S+", text):
-        for word in m.group(0).strip("'\"();&|<>").split("="):
-            if ".." in word.split("/") or (folders and _above(word, folders)
+    (review of the twenty-third session). The folder a `cd` or `pushd` goes to is read
+    (shell_unwrap.py): `pushd lib && popd` names no path of lib/vendor/."""
+    for m in re.finditer(r"(\b(?:cd|pushd)\s+)?(\S+)", text):
+        for word in m.group(2).strip("'\"();&|<>").split("="):
+            if ".." in word.split("/") or (folders and not m.group(1) and _above(word, folders)
                                           and word.strip("'\"") not in (".", "./")):
                 return True
     return False
