@@ -54,6 +54,9 @@ def _keep(outcome, *args, **kwargs):
 ABLATIONS = {
     # twenty-third session: a change outside every file and folder a rule guards is not asked
     "paths_outside": _off("lorestack.guardrail.rule_paths", "PATHS_OUTSIDE", False),
+    # twenty-third session: prose writing a rule down; a fix under a freeze on new things
+    "written_down": _off("lorestack.guardrail.written_down", "ENABLED", False),
+    "fix_under_freeze": _off("lorestack.guardrail.rule_paths", "FIXES_UNDER_FREEZE", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from lorestack.guardrail import meaning
-from lorestack.guardrail.gloss import gloss
+from lorestack.guardrail.gloss import gloss, path_gloss
 from tests import heldout_eval as E
 from tests.guardrail_sentence_cases import _diff
 
@@ -59,6 +59,19 @@ def test_cloud_changes_by_hand():
         "change cloud resources by hand from the gcloud command line")
     assert gloss("aws ec2 describe-instances --filters Name=tag:env,Values=prod") is None
     assert gloss("aws iam create-access-key --user-name ci") == "create a long-lived access key"
+
+
+def test_ci_configuration_and_vendored_code_by_their_paths():
+    """Third change: the kind of a changed file, where the lines say nothing (`python:` in
+    .travis.yml, `- run: make` in .circleci/config.yml, C code under vendor/)."""
+    assert path_gloss(".travis.yml") == "YAML configuration file, Travis CI pipeline configuration: travis yml"
+    assert "CircleCI pipeline configuration" in path_gloss(".circleci/config.yml")
+    assert path_gloss("ci/Jenkinsfile") == "Jenkins pipeline: ci Jenkinsfile"
+    assert "GitHub Actions CI workflow" in path_gloss(".github/workflows/test.yml")
+    assert path_gloss("vendor/zlib/inflate.c") == "vendored third-party library code: vendor zlib inflate c"
+    assert path_gloss("third_party/six/six.py").startswith("vendored third-party library code")
+    assert path_gloss("src/vendors/list.py") is None  # a folder named for the business's vendors
+    assert path_gloss("docs/ci.md") is None
 
 
 CRITERIA = {

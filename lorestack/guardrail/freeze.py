@@ -204,3 +204,19 @@ def feature_named(text: str, names: list[str]) -> str:
     if not forms & words or _FIX_WORDS & words or not _FEATURE_ACTS & words:
         return ""
     return text.strip().splitlines()[0][:200]
+
+
+_FIX_VERBS = frozenset(("fix", "repair"))
+_LEAD = frozenset(("please", "just", "first", "now", "also"))
+
+
+def fix_only(text: str) -> str:
+    """Prose whose act is a fix and that adds nothing ("Fix the crash in search when the query
+    is empty"): the sentence, else ''. A freeze on new things keeps it (twenty-third session:
+    three look-alikes of batches 17 and 19 asked as if they might be features)."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    while words and words[0] in _LEAD:
+        words.pop(0)
+    if not words or words[0] not in _FIX_VERBS or _FEATURE_ACTS & set(words):
+        return ""
+    return text.strip().splitlines()[0][:200]

@@ -189,6 +189,12 @@ _FILE_KINDS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(^|/)Pipfile(\.lock)?$"), "Pipenv Pipfile"), (re.compile(r"(^|/)poetry\.lock$"), "Poetry lock file"),
     (re.compile(r"(^|/)yarn\.lock$"), "Yarn lock file"), (re.compile(r"(^|/)pnpm-lock\.yaml$"), "pnpm lock file"),
     (re.compile(r"(^|/)package-lock\.json$"), "npm lock file"), (re.compile(r"(^|/)Gemfile(\.lock)?$"), "Ruby Bundler Gemfile"),
+    # twenty-third session: a CI service's own configuration, vendored code
+    (re.compile(r"(^|/)\.travis\.ya?ml$"), "Travis CI pipeline configuration"),
+    (re.compile(r"(^|/)\.circleci/"), "CircleCI pipeline configuration"),
+    (re.compile(r"(^|/)Jenkinsfile$"), "Jenkins pipeline"), (re.compile(r"(^|/)\.gitlab-ci\.ya?ml$"), "GitLab CI pipeline"),
+    (re.compile(r"(^|/)\.github/workflows/"), "GitHub Actions CI workflow"),
+    (re.compile(r"(^|/)(?:vendor|third_party|third-party)/"), "vendored third-party library code"),
 ]
 
 

@@ -15,6 +15,7 @@ from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_prese
 from lorestack.guardrail.rules import PreparedText, RuleOutcome
 from lorestack.guardrail.spellings import spells_wanted
 from lorestack.guardrail.taken_away import only_taken_away
+from lorestack.guardrail.written_down import written_down
 
 
 def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
@@ -28,6 +29,19 @@ def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> R
     if word is not None:
         outcome.status, outcome.exempted_by = "satisfied", word
         outcome.reason = f"it only takes away '{word}', which the rule forbids: kept"
+    return outcome
+
+
+def writes_down(outcome: RuleOutcome, prepared: PreparedText) -> RuleOutcome:
+    """A guess left open by prose that only writes the rule down or adds a check enforcing
+    it ("Explain in the deploy guide why production never runs the latest tag",
+    written_down.py): it keeps the rule (twenty-third session)."""
+    if outcome.status != "undecided" or prepared.code or prepared.change:
+        return outcome
+    act = written_down(prepared.text)
+    if act:
+        outcome.status, outcome.exempted_by = "satisfied", act
+        outcome.reason = f"it only writes the rule down or enforces it ('{act}'): kept"
     return outcome
 
 

@@ -14,12 +14,18 @@ from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.freeze import feature_named
-from lorestack.guardrail.guess_checks import after_meaning, detail, takes_away, wanted_thing
+from lorestack.guardrail.guess_checks import (
+    after_meaning,
+    detail,
+    takes_away,
+    wanted_thing,
+    writes_down,
+)
 from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
 from lorestack.guardrail.proposals import Proposal
-from lorestack.guardrail.rule_paths import frozen_names, kept_globs, outside
+from lorestack.guardrail.rule_paths import fix_under_freeze, frozen_names, kept_globs, outside
 from lorestack.guardrail.rules import (
     PreparedText,
     RuleOutcome,
@@ -37,6 +43,7 @@ from lorestack.guardrail.rules import (
 from lorestack.guardrail.shortcut import shortcut
 from lorestack.guardrail.state_off import state_set_off
 from lorestack.guardrail.taken_away import only_taken_away
+from lorestack.guardrail.written_down import written_down
 from lorestack.memory_layers.models import CriterionSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -119,10 +126,12 @@ def judge_criterion(
         outcome.status = "satisfied"  # `git tag -l` makes no tag that could be unsigned
         outcome.reason = "the command only reads: it makes nothing the rule could require"
     if (accepted and outcome.status == "violated" and outcome.forbid_hit and not prepared.code
-            and only_taken_away(sentence, prepared.text, judge_added=False)):  # "Replace the last strcpy …"
+            and (only_taken_away(sentence, prepared.text, judge_added=False)  # "Replace the last strcpy …"
+                 or written_down(prepared.text))):  # "Document in SECURITY.md that … never …"
+        how_named = "a rule it writes down" if written_down(prepared.text) else "what it takes away"
         outcome.status = "undecided"
-        outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as what "
-                          "it takes away: judge whether it breaks the rule")
+        outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as "
+                          f"{how_named}: judge whether it breaks the rule")
     if (accepted and outcome.status == "violated" and outcome.forbid_hit and prepared.code
             and state_set_off(sentence, outcome.forbid_hit, prepared.text)):  # `debuggable false`
         outcome.status = "satisfied"
@@ -185,6 +194,8 @@ def judge_criterion(
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
             outcome = detail(outcome, sentence, prepared)
         outcome = takes_away(outcome, sentence, prepared)
+        outcome = writes_down(outcome, prepared)
+        outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
     return outcome, how
 
 

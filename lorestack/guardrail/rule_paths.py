@@ -4,8 +4,9 @@ of the folders a freeze covers. Split out of judging.py (twenty-third session)."
 
 from __future__ import annotations
 
+from lorestack.guardrail.freeze import fix_only
 from lorestack.guardrail.kept_folders import all_outside, outside_files
-from lorestack.guardrail.rules import gate_of, path_term
+from lorestack.guardrail.rules import RuleOutcome, gate_of, path_term
 from lorestack.memory_layers.models import CriterionSpec
 
 # twenty-third session: a change outside every file and folder a rule forbids changing is
@@ -46,3 +47,21 @@ def frozen_names(spec: CriterionSpec) -> list[str]:
     names = [g.removesuffix("/**").rstrip("/").rsplit("/", 1)[-1].lower() for g in globs if g]
     keywords = {k.lower() for k in spec.applies_to.keywords}
     return [n for n in names if n in keywords]
+
+
+FIXES_UNDER_FREEZE = True
+
+
+def fix_under_freeze(outcome: RuleOutcome, spec: CriterionSpec, code: bool, text: str) -> RuleOutcome:
+    """A guess left open under a freeze on new things (every forbidden term `added:` or
+    `created:` a folder) by prose that only fixes (freeze.fix_only): kept."""
+    gates = [gate_of(f) for f in spec.forbid]
+    if (not FIXES_UNDER_FREEZE or outcome.status != "undecided" or code or not gates
+            or any(g not in ("added", "created") for g, _ in gates)
+            or not all((path_term(t) or "").endswith("/**") for _, t in gates)):
+        return outcome
+    said = fix_only(text)
+    if said:
+        outcome.status, outcome.exempted_by = "satisfied", "a fix"
+        outcome.reason = f"under a freeze on new things, it only fixes ('{said[:60]}'): kept"
+    return outcome
