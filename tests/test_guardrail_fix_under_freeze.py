@@ -19,6 +19,13 @@ def test_a_fix_that_adds_nothing():
     assert not freeze.fix_only("Fix the reports by adding a new caching layer")
     assert not freeze.fix_only("Add a PDF export to the reports")
     assert not freeze.fix_only("Explain the fix for the reports crash")
+    # review of the twenty-third session: a feature worded as a fix names what it adds
+    assert not freeze.fix_only("Fix the missing CSV export in reports")
+    assert not freeze.fix_only("Fix the reports so they also include a per-region breakdown")
+    assert not freeze.fix_only("Fix the reports so they also produce a PDF download")
+    assert not freeze.fix_only("Fix the reports: support for Excel files")
+    assert not freeze.fix_only("Fix the reports page so it shows totals per region")
+    assert freeze.fix_only("Fix the reports so they no longer crash on an empty range")
 
 
 CRITERIA = {"reports": ("No new features in the reports/ package until the rewrite ships", "block")}
@@ -26,6 +33,9 @@ CASES = [  # (id, proposal, answer now, answer without the reading)
     ("fix", "Fix the crash in the reports when the date range is empty", "pass", "undecided"),
     ("fix-that-adds", "Fix the reports by adding a new caching layer", "undecided", "undecided"),
     ("feature", "Add a PDF export to the reports", "undecided", "undecided"),
+    ("missing", "Fix the missing CSV export in reports", "undecided", "undecided"),
+    ("also", "Fix the reports so they also include a per-region breakdown", "undecided",
+     "undecided"),
 ]
 
 

@@ -56,6 +56,14 @@ CASES = [  # (id, key, proposal, answer now, answer without the reading)
      "undecided"),
     ("scripts-run-time", "no_new_scripts", _bash("xargs -I{} cp {} scripts/ < new_scripts.txt"),
      "undecided", "undecided"),
+    # review of the twenty-third session: the folder named by its parent (an option's
+    # argument the path reader does not take for a path) or through '..': as before
+    ("generated-parent", "generated", _bash("tar xzf /tmp/gen.tgz -C clients"), "undecided",
+     "undecided"),
+    ("generated-dotdot", "generated", _bash("touch ../repo/clients/gen/orders_extra.py"),
+     "undecided", "undecided"),
+    ("scripts-parent", "no_new_scripts", _bash("unzip -o /tmp/scripts.zip -d ops"), "undecided",
+     "undecided"),
 ]
 
 

@@ -55,3 +55,51 @@ def test_prose_that_writes_the_rule_down_keeps_it(tmp_path, monkeypatch):
     assert answers() == {case_id: now for case_id, _, _, now, _ in CASES}
     monkeypatch.setattr(W, "ENABLED", False)
     assert answers() == {case_id: before for case_id, _, _, _, before in CASES}
+
+
+def test_writing_down_the_opposite_of_a_rule_is_not_keeping_it():
+    # review of the twenty-third session: the clause states the forbidden act, or says it is
+    # allowed; a rule word in a clause hung on it ("when nobody else…", "since … not valid")
+    # does not make it a rule
+    assert W.written_down("Document in CONTRIBUTING.md that force-pushing to main is fine "
+                          "when nobody else is working on it") == ""
+    assert W.written_down("Note in the runbook that we disable TLS certificate verification "
+                          "for the staging proxy since its cert is not valid") == ""
+    assert W.written_down("Document how to disable TLS certificate verification when the "
+                          "corporate proxy is not trusted") == ""
+    assert W.written_down("Document in CONTRIBUTING.md that small pull requests no longer "
+                          "need an approving review") == ""
+    assert W.written_down("Note in CONTRIBUTING.md that force-pushing to main is ok") == ""
+    # a rule stays a rule, also when it says what is not allowed
+    assert W.written_down("Document in CONTRIBUTING.md that force-pushing to main is not "
+                          "allowed") == "Document in CONTRIBUTING.md that"
+    assert W.written_down("Explain in the deploy guide why production never runs the latest "
+                          "tag, even when the release is urgent") == "Explain in the deploy guide why"
+
+
+OPPOSITE = {
+    "force": ("Never force-push to main", "block"),
+    "tls": ("Never disable TLS certificate verification", "block"),
+}
+OPPOSITE_CASES = [  # (id, key, proposal, guessed answer, confirmed answer)
+    ("force-fine", "force", "Document in CONTRIBUTING.md that force-pushing to main is fine "
+     "when nobody else is working on it", "undecided", "block"),
+    ("tls-note", "tls", "Note in the runbook that we disable TLS certificate verification for "
+     "the staging proxy since its cert is not valid", "undecided", "block"),
+    ("tls-how", "tls", "Document how to disable TLS certificate verification when the "
+     "corporate proxy is not trusted", "undecided", "block"),
+]
+
+
+def test_the_opposite_written_down_is_asked_or_blocked(tmp_path):
+    from lorestack.guardrail.check import check
+    from tests.test_guardrail_labelled import make_proposal
+
+    for confirmed in (False, True):
+        mem, ids = E.build(tmp_path / f"opposite{int(confirmed)}", OPPOSITE, confirmed=confirmed)
+        got = {case_id: E.answer(check(mem, make_proposal(text, mem.project.repo_dir),
+                                       retrieval=False, llm=False), ids[key])
+               for case_id, key, text, _, _ in OPPOSITE_CASES}
+        want = {case_id: (sure if confirmed else guess)
+                for case_id, _, _, guess, sure in OPPOSITE_CASES}
+        assert got == want, confirmed

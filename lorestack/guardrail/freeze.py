@@ -210,6 +210,16 @@ _FIX_VERBS = frozenset(("fix", "repair"))
 _LEAD = frozenset(("please", "just", "first", "now", "also"))
 
 
+# a fix that names a capability to add ("Fix the missing CSV export", "… so they also include a
+# per-region breakdown", "… support for Excel"): a feature worded as a fix (review of the
+# twenty-third session); "so it no longer crashes", "so they work again" still only fix
+_ADDS = re.compile(
+    r"(?i)\b(?:missing|lacks?|lacking|also|include|includes|including|support\s+for)\b|"
+    r"\bso\s+(?:that\s+)?(?:it|they|we|users?|one)\s+(?!(?:no\b|not\b|never\b|no\s+longer\b|"
+    r"(?:do|does|can|will|wo)n't\b|stops?\b|works?\b|again\b))"
+)
+
+
 def fix_only(text: str) -> str:
     """Prose whose act is a fix and that adds nothing ("Fix the crash in search when the query
     is empty"): the sentence, else ''. A freeze on new things keeps it (twenty-third session:
@@ -217,6 +227,6 @@ def fix_only(text: str) -> str:
     words = re.findall(r"[a-z0-9]+", text.lower())
     while words and words[0] in _LEAD:
         words.pop(0)
-    if not words or words[0] not in _FIX_VERBS or _FEATURE_ACTS & set(words):
+    if not words or words[0] not in _FIX_VERBS or _FEATURE_ACTS & set(words) or _ADDS.search(text):
         return ""
     return text.strip().splitlines()[0][:200]

@@ -126,9 +126,9 @@ def judge_criterion(
         outcome.status = "satisfied"  # `git tag -l` makes no tag that could be unsigned
         outcome.reason = "the command only reads: it makes nothing the rule could require"
     if (accepted and outcome.status == "violated" and outcome.forbid_hit and not prepared.code
-            and (only_taken_away(sentence, prepared.text, judge_added=False)  # "Replace the last strcpy …"
-                 or written_down(prepared.text))):  # "Document in SECURITY.md that … never …"
-        how_named = "a rule it writes down" if written_down(prepared.text) else "what it takes away"
+            and ((writes := written_down(prepared.text))  # "Document in SECURITY.md that … never …"
+                 or only_taken_away(sentence, prepared.text, judge_added=False))):  # "Replace the last strcpy …"
+        how_named = "a rule it writes down" if writes else "what it takes away"
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as "
                           f"{how_named}: judge whether it breaks the rule")

@@ -29,6 +29,16 @@ _ENFORCES = re.compile(
     r"test|hook|ci\s+step|step)\s+that\s+(?:fails|rejects|flags|catches|blocks|forbids|"
     r"errors|warns)\b"
 )
+# the clause hung on the statement ("… when nobody else is working on it", "… since its cert is
+# not valid"): its rule words do not make the statement a rule
+_HUNG = re.compile(r"(?i)(?:,\s*|\s)(?:when|whenever|since|because|as\s+long\s+as|if|unless|"
+                   r"while|until|except|even\s+when|even\s+if)\b.*$")
+# the statement says the act is allowed ("is fine", "no longer need"): the opposite of a rule
+_ALLOWED = re.compile(
+    r"(?i)\b(?:is|are|'s|'re|be|seems?)\s+(?:fine|ok|okay|allowed|acceptable|permitted|safe|"
+    r"harmless)\b|\bno\s+longer\s+(?:needs?|required|necessary|have\s+to|has\s+to|must)\b|"
+    r"\b(?:do|does)(?:n't|\s+not)\s+(?:need|have)\s+to\b|\bneed\s+not\b|\bnot\s+needed\b"
+)
 # a second act after the first: the proposal does more than write the rule down
 _MORE = re.compile(r"(?i);|&&|\bthen\b|\.\s+\S|\band\s+(?:then\s+)?(?:turn|set|switch|disable|"
                    r"add|remove|run|push|commit|deploy|merge|use|call|drop|skip)\b")
@@ -41,7 +51,17 @@ def written_down(text: str) -> str:
     if not ENABLED or not said or "\n" in text.strip() or _MORE.search(said):
         return ""
     m = _WRITES.match(said)
-    if m and _RULE_WORDS.search(m.group("rule")):
+    if m and _states_rule(m.group("rule")):
         return said[: m.start("rule")].strip()
     m = _ENFORCES.match(said)
     return m.group(0) if m else ""
+
+
+def _states_rule(clause: str) -> bool:
+    """Does the written clause state a rule, not the act it forbids? Its own words, before any
+    clause hung on it, carry a rule word, and it does not say the act is allowed: "how to
+    disable TLS certificate verification when the proxy is not trusted", "force-pushing to
+    main is fine when nobody else is working on it" and "small pull requests no longer need a
+    review" write down the opposite of a rule (review of the twenty-third session)."""
+    own = _HUNG.sub("", clause)
+    return bool(_RULE_WORDS.search(own)) and not _ALLOWED.search(clause)
