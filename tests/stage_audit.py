@@ -57,6 +57,8 @@ ABLATIONS = {
     # twenty-third session: prose writing a rule down; a fix under a freeze on new things
     "written_down": _off("lorestack.guardrail.written_down", "ENABLED", False),
     "fix_under_freeze": _off("lorestack.guardrail.rule_paths", "FIXES_UNDER_FREEZE", False),
+    # twenty-third session (conf23): a copula's forbidden state set false in code
+    "state_off": _off("lorestack.guardrail.state_off", "STATE_OFF", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),

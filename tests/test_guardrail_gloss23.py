@@ -61,6 +61,23 @@ def test_cloud_changes_by_hand():
     assert gloss("aws iam create-access-key --user-name ci") == "create a long-lived access key"
 
 
+def test_ordinary_code_is_not_given_these_meanings():
+    """A review of the forms above (the session's end): lines where each meaning is wrong."""
+    assert gloss('    key = now.strftime("backups/%Y/%m/%d/dump.sql")') is None  # a storage path
+    assert gloss('    <string name="delivery_title">Delivery address</string>') is None  # strings.xml
+    assert gloss("    <value>Delivery address</value>") is None  # a .resx file
+    assert gloss("<summary>Show the full log</summary>") is None  # a Markdown fold
+    assert gloss("<key>NSAllowsArbitraryLoads</key><false/>") is None  # switched off
+    assert gloss("<key>NSAllowsArbitraryLoads</key><true/>") == (
+        "allow cleartext HTTP traffic: unencrypted plain http connections")
+    assert gloss('  "$schema": "http://json-schema.org/draft-07/schema#",') is None
+    assert gloss('<project xmlns="http://maven.apache.org/POM/4.0.0">') is None
+    for command in ("gcloud config set project orders-prod", "az account set --subscription ops",
+                    "aws configure set region eu-west-1", "aws logs start-query --log-group-name api",
+                    "aws athena start-query-execution --query-string 'select 1'"):
+        assert not (gloss(command) or "").startswith("change cloud resources"), command
+
+
 def test_ci_configuration_and_vendored_code_by_their_paths():
     """Third change: the kind of a changed file, where the lines say nothing (`python:` in
     .travis.yml, `- run: make` in .circleci/config.yml, C code under vendor/)."""

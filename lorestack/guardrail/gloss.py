@@ -56,11 +56,12 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     # formatted by hand, UI text, an API route, a tab order, an intranet host, cleartext
     # HTTP), said as what each does
     (re.compile(r"(?:\.month|getMonth\(\)[^/]{0,6})\}?\s*/\s*\$?\{?[\w.]*(?:\.day|getDate\(\))"
-                r"|%[mdY]/%[mdY]/%[mdYy]"),
+                r"|%[md]/%[md]/%[Yy]"),  # year last: `%Y/%m/%d` is a storage path
      "a date formatted by hand as month/day/year"),
     (re.compile(r"\b(?:t|_|gettext|i18n\.t|\$t)\(\s*['\"][^'\"]*['\"]\s*\)\s*\+|\+\s*(?:t|_|gettext|i18n\.t|\$t)\(\s*['\"]"),
      "a sentence built by concatenating translated fragments with +"),
-    (re.compile(r"<(\w+)[^<>]*>\s*([A-Z][a-z']*(?:\s+[\w',.!?]+)+)\s*</\1>"
+    # (the tags of translation files and a Markdown fold hold text where it belongs)
+    (re.compile(r"<(?!(?:string|value|item|source|target|summary)\b)(\w+)[^<>]*>\s*([A-Z][a-z']*(?:\s+[\w',.!?]+)+)\s*</\1>"
                 r"|\b(?:toast|alert|flash|notify|snackbar|messages)(?:\.\w+)?\(\s*(?:request\s*,\s*)?"
                 r"['\"`]([A-Z][^'\"`{}]*\s[^'\"`{}]*)['\"`]"),
      "hard-coded user-facing text shown in the UI, untranslated: {1}{2}"),
@@ -70,9 +71,9 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\btab[iI]ndex\s*=\s*\{?\s*['\"]?([1-9]\d*)"), "positive tabindex {0}, a custom keyboard tab order"),
     (re.compile(r"https?://([\w-]+(?:\.[\w-]+)*\.(?:internal|corp|intranet|lan)(?:\.[\w-]+)*)\b"),
      "link to the internal hostname {0} on the private network"),
-    (re.compile(r"usesCleartextTraffic\W+true|cleartextTrafficPermitted\W+true|NSAllowsArbitraryLoads|NSExceptionAllowsInsecureHTTPLoads"),
+    (re.compile(r"usesCleartextTraffic\W+true|cleartextTrafficPermitted\W+true|(?:NSAllowsArbitraryLoads|NSExceptionAllowsInsecureHTTPLoads)(?!\W*(?:</key>\s*)?<false)"),
      "allow cleartext HTTP traffic: unencrypted plain http connections"),
-    (re.compile(r"['\"]http://(?!localhost|127\.|0\.0\.0\.0|\[::1\]|schemas\.|www\.w3\.org)([\w-]+(?:\.[\w-]+)+)"),
+    (re.compile(r"^(?!.*(?:xmlns|\$schema|schemaLocation)).*?['\"]http://(?!localhost|127\.|0\.0\.0\.0|\[::1\]|schemas\.|www\.w3\.org)([\w-]+(?:\.[\w-]+)+)"),
      "plain http:// address {0}: unencrypted cleartext HTTP"),
     (re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
     (re.compile(r"^\s*(?:export\s+)?(?:async\s+)?function\s+(\w+)\s*\((.*)"), "new function {0} ({1}"),
@@ -151,7 +152,9 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"@\w+\.(get|post|put|patch|delete)\(\s*['\"]([^'\"]+)"), "HTTP endpoint {0} {1}"),
     # twenty-third session, last (the specific cloud commands above say more): a cloud CLI
     # call that changes something
-    (re.compile(r"\b(aws|gcloud|az)\s+((?:[\w-]+\s+){1,3}?)((?:create|delete|modify|put|update|authorize|revoke|"
+    # (not the CLI's own settings, a login, or a query: `gcloud config set`, `aws logs start-query`)
+    (re.compile(r"\b(aws|gcloud|az)\s+(?!(?:config|configure|account|auth|login|logout|init|logs|athena|sts)\b)"
+                r"((?:[\w-]+\s+){1,3}?)((?:create|delete|modify|put|update|authorize|revoke|"
                 r"request|attach|detach|set|run|terminate|stop|start|disable|enable|add|remove|change|"
                 r"patch|register|deregister|reboot|restore|associate|disassociate)[\w-]*)(.*)"),
      "change cloud resources by hand from the {0} command line: {1} {2} {3}"),

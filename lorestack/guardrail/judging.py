@@ -41,6 +41,7 @@ from lorestack.guardrail.rules import (
     stem,
 )
 from lorestack.guardrail.shortcut import shortcut
+from lorestack.guardrail.state_off import state_set_off
 from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.guardrail.written_down import written_down
 from lorestack.memory_layers.models import CriterionSpec
@@ -131,6 +132,11 @@ def judge_criterion(
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as "
                           f"{how_named}: judge whether it breaks the rule")
+    if (accepted and outcome.status == "violated" and outcome.forbid_hit and prepared.code
+            and state_set_off(sentence, outcome.forbid_hit, prepared.text)):  # `debuggable false`
+        outcome.status = "satisfied"
+        outcome.reason = (f"the rule forbids the state '{outcome.forbid_hit}'; the change sets "
+                          "it to false")
     if accepted and outcome.status == "violated" and outcome.inside_name:
         outcome.status = "undecided"  # `ast.literal_eval` under a rule forbidding 'eval'
         outcome.reason = (
