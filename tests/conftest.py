@@ -193,6 +193,13 @@ def confirmed_git_store(base: Path, criteria: dict, files: dict[str, str]):
         yield mem, ids
 
 
+def answers_of(store, cases, key: str | None = None) -> dict[str, str]:
+    """{case id: answer} for rows (case id, criterion key, proposal, ...) of one store, or rows
+    (case id, proposal, ...) all under criterion `key`."""
+    return {row[0]: confirmed_answer(store, key, row[1]) if key else confirmed_answer(store, row[1], row[2])
+            for row in cases}
+
+
 def confirmed_answer(store, key: str, raw) -> str:
     """The answer (block / warn / undecided / pass) `check` gives for criterion `key` of a
     `confirmed_git_store` to the proposal `raw` (tests.guardrail_sentence_cases' forms)."""

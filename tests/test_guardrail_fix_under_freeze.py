@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from lorestack.guardrail import freeze, rule_paths
 from tests import heldout_eval as E
+from tests.conftest import answers_of
 
 
 def test_a_fix_that_adds_nothing():
@@ -40,15 +41,11 @@ CASES = [  # (id, proposal, answer now, answer without the reading)
 
 
 def test_a_fix_keeps_a_freeze_on_new_things(tmp_path, monkeypatch):
-    from lorestack.guardrail.check import check
-    from tests.test_guardrail_labelled import make_proposal
 
     mem, ids = E.build(tmp_path / "freeze_fix", CRITERIA)
 
     def answers() -> dict[str, str]:
-        return {case_id: E.answer(check(mem, make_proposal(text, mem.project.repo_dir),
-                                        retrieval=False, llm=False), ids["reports"])
-                for case_id, text, _, _ in CASES}
+        return answers_of((mem, ids), CASES, "reports")
 
     assert answers() == {case_id: now for case_id, _, now, _ in CASES}
     monkeypatch.setattr(rule_paths, "FIXES_UNDER_FREEZE", False)

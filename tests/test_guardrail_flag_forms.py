@@ -16,6 +16,7 @@ from lorestack.guardrail.faults import judge_fault
 from lorestack.guardrail.gloss import gloss, path_gloss
 from lorestack.guardrail.tool_runs import runs_tool
 from tests import heldout_eval as E
+from tests.conftest import answers_of
 from tests.guardrail_sentence_cases import _bash, _diff
 
 
@@ -109,15 +110,11 @@ def test_each_form_surfaces_and_its_look_alike_is_unmoved(tmp_path, monkeypatch)
     answers what it answers with no code said in words (some are undecided by the closeness
     of their own line, `requests==2.32.3` under a rule on requirements.txt), never a block."""
     from lorestack.guardrail import meaning
-    from lorestack.guardrail.check import check
-    from tests.test_guardrail_labelled import make_proposal
 
     mem, ids = E.build(tmp_path / "flags", CRITERIA)  # per test: the settings name the test model
 
     def answers() -> dict[str, str]:
-        return {case_id: E.answer(check(mem, make_proposal(raw, mem.project.repo_dir),
-                                        retrieval=False, llm=False), ids[key])
-                for case_id, key, raw, _ in CASES}
+        return answers_of((mem, ids), CASES)
 
     got = answers()
     monkeypatch.setattr(meaning, "GLOSS", False)

@@ -14,6 +14,7 @@ above the folder or a path the rule names stays open. The cases are our own. Rea
 from __future__ import annotations
 
 from tests import heldout_eval as E
+from tests.conftest import answers_of
 
 CRITERIA = {
     "generated": ("clients/gen/ is read-only: it is generated from the protobuf files", "block"),
@@ -71,15 +72,11 @@ CASES = [  # (id, key, proposal, answer now, answer without the reading)
 
 def test_a_change_outside_every_path_the_rule_forbids_is_not_asked(tmp_path, monkeypatch):
     from lorestack.guardrail import rule_paths
-    from lorestack.guardrail.check import check
-    from tests.test_guardrail_labelled import make_proposal
 
     mem, ids = E.build(tmp_path / "outside", CRITERIA)
 
     def answers() -> dict[str, str]:
-        return {case_id: E.answer(check(mem, make_proposal(raw, mem.project.repo_dir),
-                                        retrieval=False, llm=False), ids[key])
-                for case_id, key, raw, _, _ in CASES}
+        return answers_of((mem, ids), CASES)
 
     got = answers()
     assert got == {case_id: now for case_id, _, _, now, _ in CASES}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from lorestack.guardrail import shortcut as S
 from tests import heldout_eval as E
+from tests.conftest import answers_of
 
 
 def test_the_phrases_that_argue_for_a_shortcut():
@@ -38,15 +39,11 @@ CASES = [  # (id, key, proposal, answer with the shortcut reading, answer withou
 
 
 def test_a_shortcut_keeps_the_rule_open_where_the_gate_let_it_pass(tmp_path, monkeypatch):
-    from lorestack.guardrail.check import check
-    from tests.test_guardrail_labelled import make_proposal
 
     mem, ids = E.build(tmp_path / "shortcut", CRITERIA)
 
     def answers() -> dict[str, str]:
-        return {case_id: E.answer(check(mem, make_proposal(text, mem.project.repo_dir),
-                                        retrieval=False, llm=False), ids[key])
-                for case_id, key, text, _, _ in CASES}
+        return answers_of((mem, ids), CASES)
 
     assert answers() == {case_id: on for case_id, _, _, on, _ in CASES}
     monkeypatch.setattr(S, "ENABLED", False)

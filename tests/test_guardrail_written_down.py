@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from lorestack.guardrail import written_down as W
 from tests import heldout_eval as E
+from tests.conftest import answers_of
 
 
 def test_what_writes_a_rule_down():
@@ -42,15 +43,11 @@ CASES = [  # (id, key, proposal, answer now, answer without the reading)
 
 
 def test_prose_that_writes_the_rule_down_keeps_it(tmp_path, monkeypatch):
-    from lorestack.guardrail.check import check
-    from tests.test_guardrail_labelled import make_proposal
 
     mem, ids = E.build(tmp_path / "written", CRITERIA)
 
     def answers() -> dict[str, str]:
-        return {case_id: E.answer(check(mem, make_proposal(text, mem.project.repo_dir),
-                                        retrieval=False, llm=False), ids[key])
-                for case_id, key, text, _, _ in CASES}
+        return answers_of((mem, ids), CASES)
 
     assert answers() == {case_id: now for case_id, _, _, now, _ in CASES}
     monkeypatch.setattr(W, "ENABLED", False)
