@@ -67,6 +67,13 @@ def test_writing_down_the_opposite_of_a_rule_is_not_keeping_it():
     assert W.written_down("Document in CONTRIBUTING.md that small pull requests no longer "
                           "need an approving review") == ""
     assert W.written_down("Note in CONTRIBUTING.md that force-pushing to main is ok") == ""
+    # "nobody has to", "never need to", "not required": a requirement lifted, not a rule
+    assert W.written_down("Document that nobody has to sign their commits any more") == ""
+    assert W.written_down("Note in the README that contributors never need to run the "
+                          "integration tests") == ""
+    assert W.written_down("Document that a changelog entry is not required for docs "
+                          "changes") == ""
+    assert W.written_down("Document that every commit must be signed") == "Document that"
     # a rule stays a rule, also when it says what is not allowed
     assert W.written_down("Document in CONTRIBUTING.md that force-pushing to main is not "
                           "allowed") == "Document in CONTRIBUTING.md that"

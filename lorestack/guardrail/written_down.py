@@ -37,7 +37,8 @@ _HUNG = re.compile(r"(?i)(?:,\s*|\s)(?:when|whenever|since|because|as\s+long\s+a
 _ALLOWED = re.compile(
     r"(?i)\b(?:is|are|'s|'re|be|seems?)\s+(?:fine|ok|okay|allowed|acceptable|permitted|safe|"
     r"harmless)\b|\bno\s+longer\s+(?:needs?|required|necessary|have\s+to|has\s+to|must)\b|"
-    r"\b(?:do|does)(?:n't|\s+not)\s+(?:need|have)\s+to\b|\bneed\s+not\b|\bnot\s+needed\b"
+    r"\b(?:do|does)(?:n't|\s+not)\s+(?:need|have)\s+to\b|\bneed\s+not\b|\bnot\s+(?:needed|required)\b|"
+    r"\b(?:never|nobody|no\s+one|no\s+longer)\s+(?:needs?|has|have)\s+to\b"
 )
 # a second act after the first: the proposal does more than write the rule down
 _MORE = re.compile(r"(?i);|&&|\bthen\b|\.\s+\S|\band\s+(?:then\s+)?(?:turn|set|switch|disable|"
