@@ -1,5 +1,5 @@
 """Issue 22, twenty-fourth session: a bound a criterion sets on a quantity ("within 12 hours",
-"above 20 workers", "over 50 MB", "at least ten minutes") and a proposal that states a
+"above 20 workers", "over 50 MB", "at least ten minutes", "purged after 14 days") and a proposal that states a
 quantity on the far side of it (lorestack/guardrail/bounds.py): at least "applies,
 undecided", never a block, while a quantity on the near side opens nothing. Our own criteria
 and proposals; real files and the real MiniLM model."""
@@ -23,7 +23,12 @@ def test_the_bounds_a_sentence_sets():
     assert [(b.kind, b.value) for b in bounds("Uploads over 25 MB are rejected")] == [("size", 25e6)]
     assert [(b.kind, b.above) for b in bounds("A pool above 20 workers needs a review")] == [("worker", True)]
     assert bounds("Refunds above 500 EUR need a second approver") == []  # a currency code
-    assert bounds("Sessions expire after 30 days") == []  # "after": which side is not said
+    assert bounds("Reviews start after 2 days") == []  # "after": which side is not said
+    # unless it is how long a thing is kept: at most that long, or "only after" at least
+    assert [(b.value, b.above) for b in bounds("Build caches are purged after 14 days")] == [(14 * 86400, True)]
+    assert [(b.value, b.above) for b in bounds("Guest carts are deleted 7 days after the last visit")] == [(7 * 86400, True)]
+    assert [(b.value, b.above) for b in bounds("A flag is removed only after two releases")] == []  # no time
+    assert [(b.value, b.above) for b in bounds("A field is dropped only after 60 days of notice")] == [(60 * 86400, False)]
     assert bounds("Keep the retry budget small") == []
 
 
@@ -35,6 +40,10 @@ def test_a_quantity_beyond_the_bound_and_one_within_it():
     floor = "Canary stages run for at least ten minutes before promotion"
     assert beyond(floor, "    pause: 90s", applied=True)[0] == "90s"
     assert beyond(floor, "    pause: 15m", applied=True) is None
+    caches = "Build caches are purged after 14 days; nothing keeps them longer"
+    assert beyond(caches, "  cache_ttl_days = 90", applied=True)[0] == "cache_ttl_days = 90"
+    assert beyond(caches, "  cache_ttl_days = 7", applied=True) is None
+    assert beyond(caches, "Keep the build cache forever, restores are slow", applied=False)[0] == "forever"
     workers = "A pool above 20 workers needs a capacity review"
     assert beyond(workers, "  max_workers = 64", applied=False)[0] == "max_workers = 64"
     assert beyond(workers, "  max_workers = 8", applied=False) is None

@@ -40,6 +40,11 @@ _ABOVE = (r"under|below|less than|fewer than|at most|no more than|not more than|
           r"bigger than|longer than|exceeding|a maximum of|maximum of")
 _BELOW = r"at least|no less than|not less than|no fewer than|no shorter than|a minimum of|minimum of"
 _BOUND = re.compile(rf"\b(?P<side>{_ABOVE}|{_BELOW})\s+{_NUM}\s*(?P<unit>[a-z]+)\b", re.I)
+# how long a thing is kept: "deleted after 30 days", "deleted 90 days after …" (at most that
+# long: above it is the rule's side), "removed only after six months" (at least that long)
+_GONE = r"(?:deleted|purged|erased|removed|dropped|discarded|expire[sd]?)"
+_KEPT = re.compile(rf"\b{_GONE}\s+(?P<only>only\s+)?(?:after|within)\s+{_NUM}\s*(?P<unit>[a-z]+)\b"
+                   rf"|\b{_GONE}\s+{_NUM}\s*(?P<unit2>[a-z]+)\s+after\b", re.I)
 _QUANTITY = re.compile(rf"(?<![\w.$/-]){_NUM}(?P<gap>\s?)(?P<unit>[a-z]+)\b", re.I)
 # an identifier naming its unit, then its value: `retention_in_days = 365`, `maxReplicas: 400`
 _KEYED = re.compile(r"\b(?P<key>[A-Za-z_][\w-]*)\"?\s*[:=]\s*\"?(?P<n>\d+(?:\.\d+)?)\b")
@@ -92,6 +97,11 @@ def bounds(sentence: str) -> list[Bound]:
             continue  # "under 50 of", a percent: no unit a proposal states
         kind, scale = got if got else (_noun(unit), 1.0)
         found.append(Bound(m.group(0), kind, _number(m.group(2)) * scale, above))
+    for m in _KEPT.finditer(sentence):
+        unit, number = (m.group("unit"), m.group(2)) if m.group("unit") else (m.group("unit2"), m.group(4))
+        got = _kind(unit, attached=False)
+        if got and got[0] == "time":
+            found.append(Bound(m.group(0), "time", _number(number) * got[1], not m.group("only")))
     return found
 
 
