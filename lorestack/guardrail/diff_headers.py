@@ -73,6 +73,23 @@ def deleted_in_diff(diff: str) -> list[str]:
     return deleted
 
 
+def removed_in_diff(diff: str) -> str:
+    """The lines a `git diff` removes from files it keeps (a deleted file's lines are the
+    deletion itself): what the change takes away (given_up.py)."""
+    removed: list[str] = []
+    in_header, gone = True, False
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            in_header, gone = True, False
+        elif in_header and line.startswith("deleted file mode"):
+            gone = True
+        elif line.startswith("@@"):
+            in_header = False
+        elif not in_header and not gone and line.startswith("-"):
+            removed.append(line[1:])
+    return "\n".join(removed)
+
+
 def moved_in_diff(diff: str) -> dict[str, str]:
     """Where a `git diff -M` moves each file it renames (`rename from` -> `rename to`): the
     file is gone from its old path ("never delete files under X/", "never rename files in

@@ -15,6 +15,7 @@ from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.freeze import feature_named
+from lorestack.guardrail.given_up import open_given_up
 from lorestack.guardrail.guess_checks import (
     after_meaning,
     detail,
@@ -198,6 +199,7 @@ def judge_criterion(
         outcome = writes_down(outcome, prepared)
         outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
     outcome = open_beyond_bound(outcome, sentence, prepared.text)  # `maxReplicas: 400` (bounds.py)
+    outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text)
     return outcome, how
 
 

@@ -23,6 +23,7 @@ from lorestack.guardrail.diff_headers import (  # noqa: F401  (parse_unified_dif
     deleted_in_diff,
     moved_in_diff,
     parse_unified_diff,
+    removed_in_diff,
 )
 from lorestack.guardrail.shell_unwrap import unwrap
 from lorestack.guardrail.terms import normalise_path, paths_in_text
@@ -230,7 +231,8 @@ def from_git_diff(
     created = created_in_diff(diff)
     existing = [p for p in paths if p not in created]
     return Proposal(source="diff", text=text, paths=paths, label=label, existing=existing,
-                    deleted=deleted_in_diff(diff), moved=moved_in_diff(diff))
+                    deleted=deleted_in_diff(diff), moved=moved_in_diff(diff),
+                    replaced=removed_in_diff(diff))
 
 
 # ---- client hook payloads ---------------------------------------------------------------
