@@ -62,6 +62,8 @@ ABLATIONS = {
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),
+    # twenty-fourth session (silent24): a quantity past a bound the criterion sets
+    "bounds": _off("lorestack.guardrail.bounds", "ON", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it
     "taken_away": _off("lorestack.guardrail.taken_away", "ENABLED", False),
     # sixteenth session: a proposal that spells in code what a rule wants keeps it

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
+from lorestack.guardrail.bounds import open_beyond_bound
 from lorestack.guardrail.command_words import only_reads, spelled_flags
 from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.definitions import new_case
@@ -196,6 +197,7 @@ def judge_criterion(
         outcome = takes_away(outcome, sentence, prepared)
         outcome = writes_down(outcome, prepared)
         outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
+    outcome = open_beyond_bound(outcome, sentence, prepared.text)  # `maxReplicas: 400` (bounds.py)
     return outcome, how
 
 
