@@ -31,6 +31,7 @@ from lorestack.guardrail import freeze
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
+from lorestack.guardrail.missing import read_need
 from lorestack.guardrail.sentence_clauses import (
     as_written,
     clauses,
@@ -38,6 +39,7 @@ from lorestack.guardrail.sentence_clauses import (
     pronoun_to_place,
     without_manner,
 )
+from lorestack.guardrail.sentence_needs import needs
 from lorestack.guardrail.sentence_obligations import read_obligation
 from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is public here
     _DETERMINERS,
@@ -364,6 +366,11 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if implied:
             draft.keywords.extend(implied)
             draft.steps.append(f"applies also where the code shows it: {', '.join(implied)}")
+    if not (draft.forbid or draft.require or frozen or read_need(sentence)):
+        needed, step = needs(sentence)  # "carries a severity label" (missing.py's own kept)
+        if needed:
+            draft.kind, draft.require = "obligation", needed
+            draft.steps.append(step)
     spell_and_scope(draft, sentence)  # `CHANGELOG.md`; "outside the cli/ package"
     return draft
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from lorestack.guardrail.sentence_needs import shown_pair
 from lorestack.guardrail.sentence_words import shown as shown_term
 from lorestack.guardrail.sentence_words import symbol_of
 from lorestack.guardrail.switch_off import shown_off
@@ -77,7 +78,7 @@ def _term(t: str) -> str:
     if symbol_of(bare):
         return f"'{symbol_of(bare)}' in code"
     if is_regex(bare):
-        return shown_off(bare) or f"text matching {bare}"
+        return shown_off(bare) or shown_pair(bare) or f"text matching {bare}"
     return f"{bare} (added)" if gate == "added" else bare
 
 
@@ -98,7 +99,8 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     if a.is_empty() and accepted and not spec.drafted and not spec.require:
         applies = ["every proposal (no scope given)"]
     flags = [f"{_term(t)} present" for e in shown.forbid for t in entry_alternatives(e)]
-    flags += [f"none of {' / '.join(_term(t) for t in entry_alternatives(e))} present"
+    flags += [f"{_term(e)} not present" if len(entry_alternatives(e)) == 1 else
+              f"none of {' / '.join(_term(t) for t in entry_alternatives(e))} present"
               for e in shown.require]
     quoted = f"lorestack criteria test {item_id} \"…\"" if item_id else ""
     return Understanding(
