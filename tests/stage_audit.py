@@ -59,6 +59,10 @@ ABLATIONS = {
     "fix_under_freeze": _off("lorestack.guardrail.rule_paths", "FIXES_UNDER_FREEZE", False),
     # twenty-third session (conf23): a copula's forbidden state set false in code
     "state_off": _off("lorestack.guardrail.state_off", "STATE_OFF", False),
+    # twenty-fourth session (conf24): a confirmed draft's forbidden thing outside the source or
+    # means its sentence names; what "without X" requires met by X's head when it names an act
+    "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
+    "without_head": _off("lorestack.guardrail.sentences", "WITHOUT_HEAD", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
+from lorestack.guardrail.act_scope import met_outside
 from lorestack.guardrail.bounds import open_beyond_bound
 from lorestack.guardrail.command_words import only_reads, spelled_flags
 from lorestack.guardrail.concepts import category_members
@@ -139,6 +140,7 @@ def judge_criterion(
         outcome.status = "satisfied"
         outcome.reason = (f"the rule forbids the state '{outcome.forbid_hit}'; the change sets "
                           "it to false")
+    outcome = met_outside(outcome, sentence, prepared, spec.drafted == "confirmed")  # act_scope.py
     if accepted and outcome.status == "violated" and outcome.inside_name:
         outcome.status = "undecided"  # `ast.literal_eval` under a rule forbidding 'eval'
         outcome.reason = (

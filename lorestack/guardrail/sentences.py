@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Literal
 
 from lorestack.guardrail import freeze
+from lorestack.guardrail.act_scope import scope_words
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
@@ -74,8 +75,17 @@ from lorestack.guardrail.sentence_words import (
     add_term as _add,
 )
 from lorestack.guardrail.switch_off import off_forms, switches_off
+from lorestack.guardrail.terms import gate_of
 
 Kind = Literal["prohibition", "obligation", ""]
+WITHOUT_HEAD = True  # what "without X" requires is met by X's head word too (conf24)
+
+
+def _act_noun(head: str) -> bool:
+    """An act named as a thing ("opting" in, an "opt-in", a "sign-off"): code records it by
+    that name (`telemetry_opt_in`, `opt_in_at`), whatever qualifies it in the sentence; a
+    plain noun ("team", "number", "key") says too little alone."""
+    return head.endswith("ing") or ("-" in head and head not in _GENERIC_NOUNS)
 
 
 @dataclass
@@ -90,6 +100,8 @@ class SentenceDraft:
     unless: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     alternatives: list[str] = field(default_factory=list)  # "use X instead": the wanted way
+    # forbidden term -> words of where it is forbidden ("in a URL or query string", act_scope.py)
+    scopes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def decidable(self) -> bool:
@@ -169,6 +181,9 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
                 _add(d.paths, _glob(w))
         if term:
             (r.required if after[cut] == "without" else r.exemptions).append(term)
+            head = term.split()[-1]  # "without a recorded opt-in": by its head too (`opt_in`)
+            if WITHOUT_HEAD and after[cut] == "without" and head != term and _act_noun(head):
+                r.required.append(head)
             d.steps.append(f"'{cue} … {after[cut]} {term}': requires or exempts '{term}'")
         subject = _content(after[:cut])[0] if cue in _NO_VERB_CUES and term else ""
         if subject and after[cut] == "without":  # "No new Android permissions without a
@@ -223,6 +238,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         for form in dict.fromkeys([act, flipped, *_IMPLIED_ACTS.get(act, [])]):
             for place in dict.fromkeys(places or [where]):
                 _add(d.forbid, f"{form} & {place}" if place else form)
+            if not (places or where):  # "never import from apps/": the place is a path
+                d.scopes[form] = scope_words(scope, r.sentence)
         _add(d.keywords, act.split()[-1])
         d.steps.append(f"'{cue} {verb} {' '.join(scope)}': forbids '{act}' with '{where}'")
         return
@@ -242,6 +259,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             if off and not mixed else _forms(t, gate) + _forms_of(code_heads(t, r.sentence), gate)
         for form in forms:
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
+        if scope and not with_:  # "in a URL or query string": where it is forbidden
+            d.scopes.update(dict.fromkeys((gate_of(f)[1] for f in forms), scope_words(scope, r.sentence)))
         _add(d.keywords, t)
         for form in implied(t) + code_heads(t, r.sentence, upper=False):  # code shows it applies
             _add(d.keywords, form)
@@ -415,5 +434,5 @@ def read_sentence(sentence: str) -> SentenceDraft:
     d = _read_cached(" ".join(sentence.split()))
     return SentenceDraft(
         d.kind, list(d.keywords), list(d.paths), list(d.forbid), list(d.require),
-        list(d.unless), list(d.steps), list(d.alternatives),
+        list(d.unless), list(d.steps), list(d.alternatives), dict(d.scopes),
     )  # fmt: skip

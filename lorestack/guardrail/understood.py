@@ -84,7 +84,9 @@ def _term(t: str) -> str:
 
 def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     """Describe `spec` (a stored CriterionSpec) the way `check` will use it."""
+    from lorestack.guardrail.act_scope import scoped
     from lorestack.guardrail.rules import entry_alternatives, sentence_spec
+    from lorestack.guardrail.sentences import read_sentence
 
     terms = bool(spec.forbid or spec.require)
     accepted = not spec.is_guess()
@@ -98,7 +100,9 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     applies += [f"one of {shown_words} occurs"] if words else []
     if a.is_empty() and accepted and not spec.drafted and not spec.require:
         applies = ["every proposal (no scope given)"]
-    flags = [f"{_term(t)} present" for e in shown.forbid for t in entry_alternatives(e)]
+    scopes = read_sentence(sentence).scopes if spec.drafted else {}  # act_scope.py
+    flags = [f"{_term(t)} present{scoped(scopes, t)}" for e in shown.forbid
+             for t in entry_alternatives(e)]
     flags += [f"{_term(e)} not present" if len(entry_alternatives(e)) == 1 else
               f"none of {' / '.join(_term(t) for t in entry_alternatives(e))} present"
               for e in shown.require]
