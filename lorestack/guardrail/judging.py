@@ -13,7 +13,6 @@ from lorestack.guardrail.act_scope import met_outside
 from lorestack.guardrail.bounds import open_beyond_bound
 from lorestack.guardrail.command_words import only_reads, spelled_flags
 from lorestack.guardrail.concepts import category_members
-from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.freeze import feature_named
 from lorestack.guardrail.given_up import open_given_up
@@ -28,7 +27,13 @@ from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
 from lorestack.guardrail.proposals import Proposal
-from lorestack.guardrail.rule_paths import fix_under_freeze, frozen_names, kept_globs, outside
+from lorestack.guardrail.rule_paths import (
+    fix_under_freeze,
+    frozen_names,
+    kept_globs,
+    new_case_under_freeze,
+    outside,
+)
 from lorestack.guardrail.rules import (
     PreparedText,
     RuleOutcome,
@@ -37,9 +42,7 @@ from lorestack.guardrail.rules import (
     evaluate_sentence,
     gate_of,
     gate_user_terms,
-    glob_matches,
     near_forbidden,
-    path_term,
     sentence_spec,
     stem,
 )
@@ -148,7 +151,7 @@ def judge_criterion(
             f"longer name '{outcome.inside_name}': judge whether it is what the rule forbids"
         )
     if outcome.status in ("satisfied", "not_applicable") and not outcome.exempted_by:
-        case = _new_case_under_freeze(gated, prepared, paths)
+        case = new_case_under_freeze(gated, prepared, paths)
         if case:  # a feature that defines nothing: the reader cannot tell it from a fix
             outcome.status, outcome.quote = "undecided", case
             outcome.reason = (
@@ -439,15 +442,3 @@ class MeaningTest:
             "LORESTACK_EMBEDDING__MODEL_DIR (or [embedding] model_dir) to an all-MiniLM-L6-v2 "
             "onnx folder, or run `lorestack reindex` once on a networked machine"
         )
-
-
-def _new_case_under_freeze(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> str:
-    """The line an edit of a file under a freeze on new things (`added:path:X/**`) adds to
-    handle a new case without a definition (a new `elif`, a registry entry), else ''
-    (twentieth session: such a feature passed a confirmed freeze as a fix would)."""
-    if not prepared.change:
-        return ""
-    globs = [path_term(t) for g, t in (gate_of(f) for f in spec.forbid) if g == "added"]
-    inside = [p for p in paths if p in prepared.existing and any(
-        g is not None and glob_matches(g, p) for g in globs)]
-    return new_case(prepared.text, prepared.replaced) if inside else ""

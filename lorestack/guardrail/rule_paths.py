@@ -4,9 +4,10 @@ of the folders a freeze covers. Split out of judging.py (twenty-third session)."
 
 from __future__ import annotations
 
+from lorestack.guardrail.definitions import new_case
 from lorestack.guardrail.freeze import fix_only
 from lorestack.guardrail.kept_folders import all_outside, outside_files
-from lorestack.guardrail.rules import RuleOutcome, gate_of, path_term
+from lorestack.guardrail.rules import PreparedText, RuleOutcome, gate_of, glob_matches, path_term
 from lorestack.memory_layers.models import CriterionSpec
 
 # twenty-third session: a change outside every file and folder a rule forbids changing is
@@ -65,3 +66,15 @@ def fix_under_freeze(outcome: RuleOutcome, spec: CriterionSpec, code: bool, text
         outcome.status, outcome.exempted_by = "satisfied", "a fix"
         outcome.reason = f"under a freeze on new things, it only fixes ('{said[:60]}'): kept"
     return outcome
+
+
+def new_case_under_freeze(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> str:
+    """The line an edit of a file under a freeze on new things (`added:path:X/**`) adds to
+    handle a new case without a definition (a new `elif`, a registry entry), else ''
+    (twentieth session: such a feature passed a confirmed freeze as a fix would)."""
+    if not prepared.change:
+        return ""
+    globs = [path_term(t) for g, t in (gate_of(f) for f in spec.forbid) if g == "added"]
+    inside = [p for p in paths if p in prepared.existing and any(
+        g is not None and glob_matches(g, p) for g in globs)]
+    return new_case(prepared.text, prepared.replaced) if inside else ""
