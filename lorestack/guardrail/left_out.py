@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from lorestack.guardrail.sentence_needs import needs, shown_pair
 from lorestack.guardrail.words import stem
 
 ENABLED = True
@@ -24,7 +25,8 @@ NEAR = 4  # words either side of the cue
 _DEFER = re.compile(
     r"\b(?:later|next\s+(?:sprint|week|release|quarter)|follow[- ]?up|afterwards|to\s+follow"
     r"|catch\s+up|can\s+wait|for\s+now|no\s+(?:\w+\s+)?needed|not\s+needed|no\s+need|without\s+(?:a|an|any|the)"
-    r"|skip(?:ping|s)?)\b",
+    r"|skip(?:ping|s)?|tbd|to\s+be\s+decided|leave\s+(?:\w+\s+){1,3}(?:off|out)"
+    r"|left\s+(?:off|out))\b",
     re.I,
 )
 # words that name no thing a rule wants ("changes", "merge", "pull request", "every")
@@ -54,10 +56,11 @@ def _key(word: str) -> str:
 def _rule_keys(sentence: str) -> frozenset[str]:
     """The stems of what the rule wants (empty when it says it wants nothing)."""
     m = _WANTS.search(" ".join(sentence.split()))
-    if m is None:
-        return frozenset()
+    # and what a verb carries ("carries a severity label": sentence_needs.py)
+    wanted = [shown_pair(t) or t for t in needs(sentence)[0]] + ([m.group(1)] if m else [])
     return frozenset(
-        _key(w) for w in re.findall(r"[A-Za-z]{4,}", m.group(1)) if w.lower() not in _GENERIC
+        _key(w) for said in wanted for w in re.findall(r"[A-Za-z]{4,}", said)
+        if w.lower() not in _GENERIC
     )
 
 
