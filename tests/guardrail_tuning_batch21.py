@@ -50,7 +50,10 @@ FIRST_RUN = {"exact": 96, "wrong_blocks": 0, "silent_passes": 35, "lookalike_pas
 FIRST_RUN_CONFIRMED = {"exact": 61, "wrong_blocks": 5, "silent_passes": 36, "lookalike_pass": 37}
 # kept (twenty-third session, silent23): vend_manifest-v2 (a new file under vendor/) applies by
 # meaning through its path's kind (gloss.path_gloss); `--confirmed` 61/5/35/37
-KEPT = {"exact": 97, "wrong_blocks": 0, "silent_passes": 34, "lookalike_pass": 38}
+# kept (twenty-fourth session, silent24): cost_autoscaling_cap-v1 (`maxReplicas: 400`),
+# alert_for_duration-v1 (`for: 0m`) and alert_silence_expiry-v3 ("for good") are past a bound
+# the criterion sets (bounds.py); `--confirmed` 61/5/32/37
+KEPT = {"exact": 100, "wrong_blocks": 0, "silent_passes": 31, "lookalike_pass": 38}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # ML datasets and model cards

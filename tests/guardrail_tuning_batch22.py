@@ -58,6 +58,10 @@ from tests.guardrail_tuning_batch20 import _gd, _hunk, _new
 # replaces it.
 FIRST_RUN = {"exact": 95, "wrong_blocks": 0, "silent_passes": 46, "lookalike_pass": 42}
 FIRST_RUN_CONFIRMED = {"exact": 62, "wrong_blocks": 4, "silent_passes": 51, "lookalike_pass": 45}
+# kept (twenty-fourth session, silent24): fw_signed_only-v2 (the diff takes the signing out)
+# and a11y_page_lang-v2 (`<html lang=…>` becomes `<html>`) answer "applies, undecided" through
+# given_up.py; `--confirmed` 62/4/49/45
+KEPT = {"exact": 97, "wrong_blocks": 0, "silent_passes": 44, "lookalike_pass": 42}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # payments and refunds
