@@ -108,3 +108,17 @@ def test_remember_shows_what_it_requires():
 def test_a_list_with_a_thing_in_plain_words_is_not_required_in_part():
     assert N.needs("Release emails carry an X-Campaign-Id header and a plain-text part")[0] == []
     assert N.needs("Release emails carry an X-Campaign-Id header")[0] == ["x-campaign-id"]
+
+
+def test_a_part_of_a_camelcase_name_is_no_negation(monkeypatch):
+    # `onDelete` named the handler; it did not delete the aria-label after it
+    from lorestack.guardrail import term_cues
+    from lorestack.guardrail.terms import PreparedText, term_hits
+
+    def negated(text: str) -> list[str]:
+        return [h.negated_by for h in term_hits(PreparedText.of(text), "aria-label", [])]
+
+    assert negated('<button onClick={onDelete} aria-label="Delete order">') == [""]
+    assert negated("Delete the aria-label of the close button") == ["delete"]
+    monkeypatch.setattr(term_cues, "CAMEL_PARTS_NO_CUE", False)
+    assert negated('<button onClick={onDelete} aria-label="Delete order">') == ["delete"]

@@ -75,3 +75,15 @@ _NEGATION_CUES: tuple[tuple[str, ...], ...] = (
 )
 _CUE_WORDS = frozenset(w for cue in _NEGATION_CUES for w in cue)
 _BARRIER_WORDS = frozenset({"and", "but", "then", "however", "so", "while", "although"})
+
+
+CAMEL_PARTS_NO_CUE = True  # twenty-fourth session; the switch its test turns off
+
+
+def camel_part(text: str, start: int, end: int) -> bool:
+    """Is the word at text[start:end] a part of a camelCase name (`Delete` of `onDelete`,
+    `remove` of `removeItem`)? Such a part is no negation cue (terms.py): `onClick={onDelete}
+    aria-label="…"` shows the label it has."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return before.isalnum() or after.isalnum()

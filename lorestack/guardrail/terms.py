@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from lorestack.guardrail import term_cues
 from lorestack.guardrail.definitions import defines_new
 from lorestack.guardrail.globs import (  # noqa: F401 - re-exported
     glob_matches,
@@ -43,6 +44,7 @@ from lorestack.guardrail.term_cues import (  # noqa: F401 - GATES re-exported
     _NEGATION_CUES,
     GATES,
     REMOVAL_CUES,
+    camel_part,
 )
 from lorestack.guardrail.tool_runs import runs_tool
 from lorestack.guardrail.words import _identifier_parts, stem, word_forms  # noqa: F401
@@ -168,9 +170,12 @@ def _negation_before(prepared: PreparedText, first_token: int) -> str:
             start = end - n + 1
             if tokens[start].clause != clause:
                 continue
-            if all(tokens[start + k].word == cue[k] for k in range(n)):
+            if all(tokens[start + k].word == cue[k] for k in range(n)) and not (
+                    term_cues.CAMEL_PARTS_NO_CUE
+                    and camel_part(prepared.text, tokens[start].start, tokens[start].end)):
                 return " ".join(cue)
     return ""
+
 
 
 _TERM_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?\*?")
