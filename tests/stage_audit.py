@@ -63,6 +63,8 @@ ABLATIONS = {
     # means its sentence names; what "without X" requires met by X's head when it names an act
     "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
     "without_head": _off("lorestack.guardrail.sentences", "WITHOUT_HEAD", False),
+    # twenty-fourth session (needs24): a drafted requirement met only when set on a code line
+    "needs_code": _off("lorestack.guardrail.needs_code", "ENABLED", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),

@@ -26,6 +26,7 @@ from lorestack.guardrail.guess_checks import (
 from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
+from lorestack.guardrail.needs_code import judge_set_in_code
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rule_paths import (
     fix_under_freeze,
@@ -114,6 +115,7 @@ def judge_criterion(
     if outcome is None:
         gated = gate_user_terms(spec, sentence)  # the user's words as the rules read them
         outcome, how = evaluate(gated, prepared, paths, by_meaning), "rules"
+        outcome = judge_set_in_code(outcome, sentence, gated.require, prepared, paths)
     # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
     # would ask about every "variable" under `--forbid var`
     if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid

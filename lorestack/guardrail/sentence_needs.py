@@ -167,3 +167,17 @@ def needs(sentence: str) -> tuple[list[str], str]:
         said = ", ".join(f"'{shown_pair(e) or e}'" for e in entries)
         return entries, f"'{verb}': wants {said}"
     return [], ""
+
+
+_NO_SUBJECT = frozenset("every each all any new always our your their its the".split())
+
+
+def subject_words(sentence: str) -> list[str]:
+    """The words naming what the rule is about, before its verb ("Every alerting rule carries
+    …": alerting, rule; "Kubernetes CronJobs set …": CronJobs — a platform's name in plain
+    title case is left out, a manifest does not say it)."""
+    m = _VERB.search(" ".join(sentence.split()))
+    words = [w.strip("`\"'(),") for w in sentence[: m.start()].split()] if m else []
+    words = [w for w in words if len(w) >= 3 and w.lower() not in _NO_SUBJECT]
+    plain_title = [w for w in words if w[:1].isupper() and w[1:].islower()]
+    return [w for w in words if w not in plain_title] or words[-1:]
