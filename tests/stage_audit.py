@@ -62,7 +62,6 @@ ABLATIONS = {
     # twenty-fourth session (conf24): a confirmed draft's forbidden thing outside the source or
     # means its sentence names; what "without X" requires met by X's head when it names an act
     "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
-    "without_head": _off("lorestack.guardrail.sentences", "WITHOUT_HEAD", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),
