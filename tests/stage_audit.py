@@ -62,7 +62,6 @@ ABLATIONS = {
     # twenty-fourth session (conf24): a confirmed draft's forbidden thing outside the source or
     # means its sentence names; what "without X" requires met by X's head when it names an act
     "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
-    "without_head": _off("lorestack.guardrail.sentences", "WITHOUT_HEAD", False),
     # twenty-fourth session (needs24): a drafted requirement met only when set on a code line
     "needs_code": _off("lorestack.guardrail.needs_code", "ENABLED", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off

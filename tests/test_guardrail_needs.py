@@ -101,7 +101,8 @@ def test_remember_shows_what_it_requires():
     spec = draft_rules(sentence, CriterionSpec(verdict="block")).spec
     lines = understand(spec, sentence, "crit-x").lines()
     assert "  answers 'applies, undecided' (a warn, exit 1) on: revisionHistoryLimit: 3 (or " \
-           "revisionHistoryLimit=3) not present" in lines
+           "revisionHistoryLimit=3) not set on a code line of the change (prose never sets " \
+           "it)" in lines
     assert any("a guess" in line for line in lines)
 
 

@@ -78,14 +78,6 @@ from lorestack.guardrail.switch_off import off_forms, switches_off
 from lorestack.guardrail.terms import gate_of
 
 Kind = Literal["prohibition", "obligation", ""]
-WITHOUT_HEAD = True  # what "without X" requires is met by X's head word too (conf24)
-
-
-def _act_noun(head: str) -> bool:
-    """An act named as a thing ("opting" in, an "opt-in", a "sign-off"): code records it by
-    that name (`telemetry_opt_in`, `opt_in_at`), whatever qualifies it in the sentence; a
-    plain noun ("team", "number", "key") says too little alone."""
-    return head.endswith("ing") or ("-" in head and head not in _GENERIC_NOUNS)
 
 
 @dataclass
@@ -181,9 +173,6 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
                 _add(d.paths, _glob(w))
         if term:
             (r.required if after[cut] == "without" else r.exemptions).append(term)
-            head = term.split()[-1]  # "without a recorded opt-in": by its head too (`opt_in`)
-            if WITHOUT_HEAD and after[cut] == "without" and head != term and _act_noun(head):
-                r.required.append(head)
             d.steps.append(f"'{cue} … {after[cut]} {term}': requires or exempts '{term}'")
         subject = _content(after[:cut])[0] if cue in _NO_VERB_CUES and term else ""
         if subject and after[cut] == "without":  # "No new Android permissions without a

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from lorestack.guardrail.sentence_needs import shown_pair
+from lorestack.guardrail.sentence_needs import needs, shown_pair
 from lorestack.guardrail.sentence_words import shown as shown_term
 from lorestack.guardrail.sentence_words import symbol_of
 from lorestack.guardrail.switch_off import shown_off
@@ -103,7 +103,12 @@ def understand(spec, sentence: str, item_id: str = "") -> Understanding:
     scopes = read_sentence(sentence).scopes if spec.drafted else {}  # act_scope.py
     flags = [f"{_term(t)} present{scoped(scopes, t)}" for e in shown.forbid
              for t in entry_alternatives(e)]
-    flags += [f"{_term(e)} not present" if len(entry_alternatives(e)) == 1 else
+    from lorestack.guardrail import needs_code
+
+    drafted = set(needs(sentence)[0]) if spec.require and needs_code.ENABLED else set()
+    flags += [f"{_term(e)} not set on a code line of the change (prose never sets it)"
+              if e in drafted and len(entry_alternatives(e)) == 1 else
+              f"{_term(e)} not present" if len(entry_alternatives(e)) == 1 else
               f"none of {' / '.join(_term(t) for t in entry_alternatives(e))} present"
               for e in shown.require]
     quoted = f"lorestack criteria test {item_id} \"…\"" if item_id else ""
