@@ -19,7 +19,9 @@ recording rule), or the thing written in another spelling (`set -Eeuo pipefail`,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from lorestack.guardrail import sentence_needs
 from lorestack.guardrail.rules import PreparedText, RuleOutcome, entry_alternatives
 from lorestack.guardrail.sentence_needs import (
     _PAIR_REGEX,
@@ -124,10 +126,15 @@ def _subject_shown(sentence: str, prepared: PreparedText, paths: list[str]) -> b
     return all(next(iter_term(hay, w, negation=False), None) is not None for w in words)
 
 
+@lru_cache(maxsize=1024)
+def _drafted(sentence: str, reading_on: bool) -> tuple[str, ...]:
+    return tuple(needs(sentence)[0]) if reading_on else ()
+
+
 def judge_set_in_code(outcome: RuleOutcome, sentence: str, require: list[str],
                       prepared: PreparedText, paths: list[str]) -> RuleOutcome:
     """`outcome` of the rules, with the drafted requirements judged as above."""
-    drafted = [e for e in needs(sentence)[0] if e in require] if ENABLED else []
+    drafted = [e for e in _drafted(sentence, sentence_needs.ENABLED) if e in require] if ENABLED and require else []
     named = {e.lower() for e in drafted}  # "Secure, HttpOnly …" also read as the way it offers
     if (not drafted or outcome.status not in ("satisfied", "violated") or outcome.forbid_hit
             or (outcome.exempted_by and outcome.exempted_by.lower() not in named)
