@@ -136,3 +136,18 @@ def shows_property(outcome: RuleOutcome, sentence: str, prepared: PreparedText, 
         "undecided", f"applies, undecided: {trigger}; judge whether it breaks the rule",
         [trigger], quote=line[:120],
     )
+
+
+def put_off(outcome: RuleOutcome, spec, sentence: str, prepared: PreparedText) -> RuleOutcome:
+    """An accepted rule whose requirement was met, where the proposal's prose puts off or sets
+    aside a thing the rule wants ("collect the sign-off later", "regardless of the user opting
+    in": left_out.py): undecided, never a pass (twenty-fourth session's review)."""
+    if outcome.status != "satisfied" or not spec.require or outcome.exempted_by:
+        return outcome
+    clause = judge_left_out(sentence, prepared.text)
+    if clause is None:
+        return outcome
+    return RuleOutcome(
+        "undecided", f"applies, undecided: it leaves out or puts off what the rule requires "
+        f"('{clause[:60]}'); judge it", [f"leaves out: '{clause[:60]}'"], quote=clause[:120],
+    )

@@ -19,6 +19,7 @@ from lorestack.guardrail.given_up import open_given_up
 from lorestack.guardrail.guess_checks import (
     after_meaning,
     detail,
+    put_off,
     takes_away,
     wanted_thing,
     writes_down,
@@ -205,6 +206,8 @@ def judge_criterion(
         outcome = takes_away(outcome, sentence, prepared)
         outcome = writes_down(outcome, prepared)
         outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
+    else:  # "Merge release/2.3 and collect the sign-off later" (left_out.py)
+        outcome = put_off(outcome, spec, sentence, prepared)
     outcome = open_beyond_bound(outcome, sentence, prepared.text)  # `maxReplicas: 400` (bounds.py)
     outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text)
     return outcome, how

@@ -26,7 +26,7 @@ _DEFER = re.compile(
     r"\b(?:later|next\s+(?:sprint|week|release|quarter)|follow[- ]?up|afterwards|to\s+follow"
     r"|catch\s+up|can\s+wait|for\s+now|no\s+(?:\w+\s+)?needed|not\s+needed|no\s+need|without\s+(?:a|an|any|the)"
     r"|skip(?:ping|s)?|tbd|to\s+be\s+decided|leave\s+(?:\w+\s+){1,3}(?:off|out)"
-    r"|left\s+(?:off|out))\b",
+    r"|left\s+(?:off|out)|regardless\s+of|irrespective\s+of)\b",
     re.I,
 )
 # words that name no thing a rule wants ("changes", "merge", "pull request", "every")
