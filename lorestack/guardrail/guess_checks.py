@@ -56,12 +56,7 @@ def detail(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleO
     if outcome.status in ("satisfied", "not_applicable"):
         clause = judge_left_out(sentence, prepared.text)
         if clause is not None:
-            return RuleOutcome(
-                "undecided",
-                f"applies, undecided: it leaves out or puts off what the rule names "
-                f"('{clause[:60]}'); judge it", [f"leaves out: '{clause[:60]}'"],
-                quote=clause[:120],
-            )
+            return _left_out(clause, "names")
     found = judge_fault(sentence, prepared.text)
     if found is None:
         return outcome
@@ -145,9 +140,13 @@ def put_off(outcome: RuleOutcome, spec, sentence: str, prepared: PreparedText) -
     if outcome.status != "satisfied" or not spec.require or outcome.exempted_by:
         return outcome
     clause = judge_left_out(sentence, prepared.text)
-    if clause is None:
-        return outcome
+    return outcome if clause is None else _left_out(clause, "requires")
+
+
+def _left_out(clause: str, wants: str) -> RuleOutcome:
+    """"Applies, undecided", quoting the clause that leaves out or puts off what the rule
+    names or requires."""
     return RuleOutcome(
-        "undecided", f"applies, undecided: it leaves out or puts off what the rule requires "
+        "undecided", f"applies, undecided: it leaves out or puts off what the rule {wants} "
         f"('{clause[:60]}'); judge it", [f"leaves out: '{clause[:60]}'"], quote=clause[:120],
     )
