@@ -72,6 +72,10 @@ ABLATIONS = {
     # taking away what the rule asks for
     "bounds": _off("lorestack.guardrail.bounds", "ON", False),
     "given_up": _off("lorestack.guardrail.given_up", "ENABLED", False),
+    # twenty-fifth session (batch25): the positive half of "X, never Y"; one word swapped out
+    # of a line edited in place
+    "given_up_contrast": _off("lorestack.guardrail.given_up", "CONTRAST", False),
+    "given_up_swap": _off("lorestack.guardrail.given_up", "SWAP", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it
     "taken_away": _off("lorestack.guardrail.taken_away", "ENABLED", False),
     # sixteenth session: a proposal that spells in code what a rule wants keeps it
