@@ -65,6 +65,16 @@ ABLATIONS = {
     "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
     # twenty-fourth session (needs24): a drafted requirement met only when set on a code line
     "needs_code": _off("lorestack.guardrail.needs_code", "ENABLED", False),
+    # twenty-fifth session (conf25): what "without X" requires met by its act word inside an
+    # identifier on a code line; a file that holds secrets under an accepted rule on secrets;
+    "named_in_code": _off("lorestack.guardrail.named_in_code", "ENABLED", False),
+    "secret_files": _off("lorestack.guardrail.act_scope", "SECRET_FILES", False),
+    # ... and prose naming a confirmed prohibition's thing under none of the acts it forbids
+    "act_dropped": _off("lorestack.guardrail.act_scope", "ACT_DROPPED", False),
+    # ... and a proposal that names the exception a confirmed prohibition makes
+    "exception_named": _off("lorestack.guardrail.act_scope", "EXCEPTIONS", False),
+    # ... and an accepted rule's forbidden word met only on a script's #! line
+    "shebang": _off("lorestack.guardrail.act_scope", "SHEBANG", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),
@@ -72,6 +82,10 @@ ABLATIONS = {
     # taking away what the rule asks for
     "bounds": _off("lorestack.guardrail.bounds", "ON", False),
     "given_up": _off("lorestack.guardrail.given_up", "ENABLED", False),
+    # twenty-fifth session (batch25): the positive half of "X, never Y"; one word swapped out
+    # of a line edited in place
+    "given_up_contrast": _off("lorestack.guardrail.given_up", "CONTRAST", False),
+    "given_up_swap": _off("lorestack.guardrail.given_up", "SWAP", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it
     "taken_away": _off("lorestack.guardrail.taken_away", "ENABLED", False),
     # sixteenth session: a proposal that spells in code what a rule wants keeps it

@@ -104,3 +104,162 @@ def met_outside(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
             f"forbids it ({where}) does: judge whether it breaks the rule"
         )
     return outcome
+
+
+# a file that holds secrets, named on a code line: `.env` (not `.env.example`), an ssh key,
+# a key or certificate store, a cloud credentials file
+_SECRET_FILE = re.compile(
+    r"(?<![\w.-])(?:\.env|id_(?:rsa|dsa|ecdsa|ed25519)|[\w-][\w.-]*\.(?:pem|key|p12|pfx|jks|keystore)"
+    r"|credentials\.json|\.npmrc|\.netrc|\.pgpass)(?![\w.-])")
+_SECRET_WORDS = frozenset("secret secrets credential credentials".split())
+SECRET_FILES = True
+
+
+def secret_file(outcome, forbid: list[str], prepared: PreparedText, accepted: bool):
+    """An accepted rule forbidding secrets, kept by its words, where a change names a file
+    that holds them (`COPY .env /app/.env` under "Don't bake secrets into container images
+    through ENV or ARG"): "applies, undecided", never a pass; never a block (the rule's words
+    did not find it, and its means may differ)."""
+    from lorestack.guardrail.needs_code import _code_line, _line
+
+    if not (SECRET_FILES and accepted and outcome.status == "satisfied" and not outcome.exempted_by
+            and prepared.change):  # a diff or an edit: what the change writes
+        return outcome
+    bare = [gate_of(t.strip())[1].lower() for e in forbid for t in e.split("|")]
+    words = {w for b in bare if not b.startswith(("path:", "/")) for w in re.findall(r"[a-z]+", b)}
+    if not words & _SECRET_WORDS:
+        return outcome
+    for m in _SECRET_FILE.finditer(prepared.text):
+        line, begin, _ = _line(prepared.text, m.start())
+        if _code_line(line, m.start() - begin):
+            outcome.status, outcome.quote = "undecided", line.strip()[:120]
+            outcome.reason = (f"applies, undecided: '{m.group()}' is a file that holds secrets, "
+                              "which the rule forbids: judge whether the change breaks it")
+            return outcome
+    return outcome
+
+
+# the act a prohibition names before its object: "Do not *skip or delete* failing tests",
+# "Never *commit* secrets", "never *refund* a card payment as … store credit". The draft
+# forbids the object; prose that names the object under another act ("Fix the race so the
+# failing integration test passes", "Read the deploy key from the CI secret store") is not
+# the act. Light verbs name no act of their own ("never use X": "Switch to X" does it).
+_CUE = re.compile(r"(?i)\b(?:do not|don't|does not|doesn't|never|must not|mustn't|should not|"
+                  r"shouldn't|may not|cannot|can't)\s+(?:ever\s+)?")
+_LIGHT = frozenset(
+    "use uses put puts add adds make makes be have has get gets do does allow allows let "
+    "include includes introduce introduces write writes call calls run runs go goes keep "
+    "keeps set sets send sends rely depend hard-code hardcode store stores leave propose "
+    "suggest recommend".split())  # a speech act names the proposal itself
+_PREPS = frozenset("over about against without between among than one".split())
+ACT_DROPPED = True
+
+
+def act_verbs(sentence: str, forbidden: str) -> tuple[str, ...]:
+    """The verbs a prohibition puts before the forbidden thing in the same clause ('skip',
+    'delete'), or () when the clause names none or only a light one."""
+    target = forbidden.lower().split()
+    for cue in _CUE.finditer(sentence):
+        clause = re.split(r"[;.:]", sentence[cue.end():], maxsplit=1)[0]
+        words = re.findall(r"[A-Za-z][\w'-]*", clause.lower())
+        at = next((i for i in range(len(words)) if words[i:i + len(target)] == target), -1)
+        if at <= 0:
+            continue
+        if re.search(rf"\b{re.escape(words[0])}\b", sentence, re.I) and not re.search(
+                rf"\b{re.escape(words[0])}\b", sentence):  # "never Unix epoch numbers": a name
+            return ()
+        verbs = [words[0]]
+        i = 1
+        while i + 1 < at and words[i] in ("or", "and"):
+            verbs.append(words[i + 1])
+            i += 2
+        if any(w in _LIGHT for w in words[:at]) or any(
+                v in _STOP or v in _DETERMINERS or v in _SCOPE_PREPS or v in _PREPS for v in verbs):
+            return ()
+        return tuple(verbs)
+    return ()
+
+
+def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool):
+    """A confirmed draft's violation in prose that names the forbidden thing but none of the
+    acts the sentence forbids on it: "applies, undecided" (a person judges), never a block."""
+    if not (ACT_DROPPED and confirmed and outcome.status == "violated" and outcome.forbid_hit
+            and not prepared.code and not prepared.change):
+        return outcome
+    bare = gate_of(outcome.forbid_hit.strip())[1].split(" & ")[0].strip()
+    verbs = act_verbs(sentence, bare)
+    if not verbs or any(not h.negated_by for v in verbs for h in find_term(prepared, v)):
+        return outcome
+    outcome.status = "undecided"
+    outcome.reason = (f"applies, undecided: '{outcome.forbid_hit}' occurs, but not the act the "
+                      f"rule forbids on it ({', '.join(verbs)}): judge whether it breaks the rule")
+    return outcome
+
+
+# an exception the sentence makes: "…; the node-exporter DaemonSet is the only exception",
+# "… except on ports 80 and 443 of the public load balancer". Its distinctive words — a number,
+# a hyphenated, underscored or camelCase name, a name in capitals — are what a proposal that
+# claims it writes; the draft reads none of them, so a confirmed rule blocked the allowed case.
+_EXCEPTION = re.compile(r"(?i)(?:\bexcept(?:\s+(?:on|for|in|at|when))?\s+(?P<after>[^;.]+)"
+                        r"|(?:^|[;,]\s*)(?P<before>[^;,]+?)\s+(?:is|are)\s+the\s+only\s+exceptions?)")
+EXCEPTIONS = True
+
+
+def exception_words(sentence: str) -> tuple[str, ...]:
+    """The distinctive words of the exception a sentence makes, or ()."""
+    m = _EXCEPTION.search(sentence)
+    if m is None:
+        return ()
+    phrase = m.group("after") or m.group("before") or ""
+    words = [w.strip("`'\"(),") for w in phrase.split()]
+    return tuple(dict.fromkeys(
+        w for w in words if w and (w.isdigit() or re.search(r"\w[-_]\w", w)
+                                   or re.search(r"[a-z][A-Z]", w) or (w.isupper() and len(w) > 1))))
+
+
+def exception_named(outcome, sentence: str, prepared: PreparedText, confirmed: bool):
+    """A confirmed violation of a proposal that names the exception the sentence makes:
+    "applies, undecided" (the exception may be claimed and not met), never a pass."""
+    if not (EXCEPTIONS and confirmed and outcome.status == "violated"):
+        return outcome
+    said = [w for w in exception_words(sentence)
+            if re.search(rf"(?i)(?<![\w.-]){re.escape(w)}(?![\w-]|\.\d)", prepared.text)]
+    if said:
+        outcome.status = "undecided"
+        outcome.reason = (f"applies, undecided: the proposal names the exception the rule makes "
+                          f"({', '.join(said)}): judge whether it is that exception")
+    return outcome
+
+
+SHEBANG = True
+
+
+def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted: bool):
+    """An accepted rule's forbidden words met only on a script's `#!` line (`#!/usr/bin/env
+    bash` under a rule forbidding `env`): the line names the interpreter, kept."""
+    if not (SHEBANG and accepted and outcome.status == "violated" and outcome.forbid_hit
+            and prepared.code and "#!" in prepared.text):
+        return outcome
+    terms = [gate_of(t.strip())[1] for e in forbid for t in e.split("|")]
+    if any(t.startswith(("path:", "/")) or "&" in t for t in terms):
+        return outcome  # a regex, a path or an act with its place: read as before
+    text = prepared.text
+    for term in terms:
+        for hit in find_term(prepared, term):
+            begin = text.rfind("\n", 0, max(hit.start, 0)) + 1
+            if not hit.negated_by and not text[begin:].lstrip("+ ").startswith("#!"):
+                return outcome
+    outcome.status = "satisfied"
+    outcome.reason = (f"'{outcome.forbid_hit}' occurs only on the script's #! line, which names "
+                      "its interpreter")
+    return outcome
+
+
+def judge_scope(outcome, sentence: str, forbid: list[str], prepared: PreparedText, accepted: bool,
+                confirmed: bool):
+    """The readings of this module, in order, for one criterion's outcome (judging.py)."""
+    outcome = only_on_shebang(outcome, forbid, prepared, accepted)  # `#!/usr/bin/env bash`
+    outcome = met_outside(outcome, sentence, prepared, confirmed)  # ingress, no 0.0.0.0/0
+    outcome = secret_file(outcome, forbid, prepared, accepted)  # `COPY .env` and no ENV
+    outcome = act_dropped(outcome, sentence, prepared, confirmed)  # "the failing test passes"
+    return exception_named(outcome, sentence, prepared, confirmed)  # "… is the only exception"

@@ -8,11 +8,18 @@ lang=…>` becoming `<html>`. The added lines alone read far from the rule; what
 removes is where it meets it. Two words of what the rule states positively (its stated
 clauses, its required terms, its recommended way) that the removed or replaced text has and
 the new text no longer has make a pass "applies, undecided" (never a block, never a pass).
+
+Twenty-fifth session: the positive half of "X, never Y" / "X, not Y" / "X rather than Y" is
+stated too ("Newsletters … go out on the broadcast message stream, never on the transactional
+one"), and one word is enough when the change swaps it out of a line edited in place
+(`message_stream="broadcast"` -> `"outbound"`, `<script async src=…>` -> `<script src=…>`),
+written there as the rule writes it and not a bound the rule sets ("info or above").
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from lorestack.guardrail.meaning import stated_clauses
 from lorestack.guardrail.rules import RuleOutcome
@@ -41,10 +48,33 @@ def _stems(text: str) -> set[str]:
     return out
 
 
+# "X, never Y", "X, not Y", "X rather than Y", "X so that Y never happens": X is stated (a
+# clause with its own negation is not); the split is at the comma, at "rather than" /
+# "instead of", or at a purpose "so (that)" whose clause is negated
+_CONTRAST = re.compile(r",\s+(?:never|not|no|nor)\b|\s+(?:rather\s+than|instead\s+of)\s+"
+                       r"|,?\s+so\s+(?:that\s+)?(?=[^,;]*\b(?:not|n't|never|no)\b)", re.I)
+_NEGATED = re.compile(r"\b(?:not|n't|never|no|nothing|nobody|avoid)\b", re.I)
+CONTRAST = True  # the positive half of "X, never Y" (switch for tests.stage_audit)
+SWAP = True  # one word swapped out of a line edited in place (switch for tests.stage_audit)
+# a line edited in place: the removed and the added line this alike (difflib's ratio)
+SAME_LINE = 0.6
+# a word followed by these is a bound ("info or above"), not the one value the rule wants
+_BOUND_AFTER = re.compile(r"\s+(?:or|and)\s+(?:above|higher|later|newer|more|up|greater)\b", re.I)
+
+
+def _contrast_heads(sentence: str) -> list[str]:
+    heads = []
+    for clause in re.split(r"[;:]\s+|\.\s+", sentence):
+        m = _CONTRAST.search(clause)
+        if m and not _NEGATED.search(clause[: m.start()]):
+            heads.append(clause[: m.start()])
+    return heads
+
+
 def asked_for(sentence: str, spec: CriterionSpec) -> set[str]:
     """The stems of what a rule states positively: its stated clauses, required terms and
     recommended ways (never a regex or a path)."""
-    said = list(stated_clauses(sentence))
+    said = list(stated_clauses(sentence)) + (_contrast_heads(sentence) if CONTRAST else [])
     said += [gate_of(t)[1] for t in [*spec.require, *spec.alternatives]
              if not gate_of(t)[1].startswith(("/", "path:"))]
     return _stems(" ".join(said))
@@ -57,10 +87,38 @@ def given_up(sentence: str, spec: CriterionSpec, removed: str, added: str) -> st
         return ""
     gone = (asked_for(sentence, spec) & _stems(removed)) - _stems(added)
     if len(gone) < GONE_AT_LEAST:
-        return ""
+        return _swapped(sentence, gone, removed, added) if gone and SWAP else ""
     for line in removed.splitlines():
         if _stems(line) & gone:
             return line.strip()
+    return ""
+
+
+def _as_written(sentence: str, gone: set[str]) -> set[str]:
+    """The words of `gone` as the rule writes them (lower case), where none is a bound."""
+    out = set()
+    for m in re.finditer(r"[A-Za-z][A-Za-z0-9]*", sentence):
+        word = m.group(0)
+        if stem(word) in gone and not _BOUND_AFTER.match(sentence, m.end()):
+            out.add(word.lower())
+    return out
+
+
+def _swapped(sentence: str, gone: set[str], removed: str, added: str) -> str:
+    """The removed line of a line edited in place (an added line as alike as SAME_LINE) that
+    held one word of what the rule asks for, written as the rule writes it, else ''."""
+    written = _as_written(sentence, gone)
+    if not written:
+        return ""
+    new_lines = [a.strip() for a in added.splitlines() if a.strip()]
+    for line in removed.splitlines():
+        line = line.strip()
+        words = {p.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", line)
+                 for _, p in _identifier_parts(w)}
+        if not words & written or not (_stems(line) & _stems(sentence)) - gone:
+            continue  # the line must also name something else the rule is about
+        if any(SequenceMatcher(None, line, a).ratio() >= SAME_LINE for a in new_lines):
+            return line
     return ""
 
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
-from lorestack.guardrail.act_scope import met_outside
+from lorestack.guardrail.act_scope import judge_scope
 from lorestack.guardrail.bounds import open_beyond_bound
 from lorestack.guardrail.command_words import only_reads, spelled_flags
 from lorestack.guardrail.concepts import category_members
@@ -27,6 +27,7 @@ from lorestack.guardrail.guess_checks import (
 from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
+from lorestack.guardrail.named_in_code import met_by_name
 from lorestack.guardrail.needs_code import judge_set_in_code
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rule_paths import (
@@ -117,6 +118,7 @@ def judge_criterion(
         gated = gate_user_terms(spec, sentence)  # the user's words as the rules read them
         outcome, how = evaluate(gated, prepared, paths, by_meaning), "rules"
         outcome = judge_set_in_code(outcome, sentence, gated.require, prepared, paths)
+        outcome = met_by_name(outcome, prepared)  # `if config.telemetry_opt_in:`
     # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
     # would ask about every "variable" under `--forbid var`
     if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid
@@ -146,7 +148,7 @@ def judge_criterion(
         outcome.status = "satisfied"
         outcome.reason = (f"the rule forbids the state '{outcome.forbid_hit}'; the change sets "
                           "it to false")
-    outcome = met_outside(outcome, sentence, prepared, spec.drafted == "confirmed")  # act_scope.py
+    outcome = judge_scope(outcome, sentence, gated.forbid, prepared, accepted, spec.drafted == "confirmed")
     if accepted and outcome.status == "violated" and outcome.inside_name:
         outcome.status = "undecided"  # `ast.literal_eval` under a rule forbidding 'eval'
         outcome.reason = (
