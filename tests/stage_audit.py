@@ -73,6 +73,8 @@ ABLATIONS = {
     "act_dropped": _off("lorestack.guardrail.act_scope", "ACT_DROPPED", False),
     # ... and a proposal that names the exception a confirmed prohibition makes
     "exception_named": _off("lorestack.guardrail.act_scope", "EXCEPTIONS", False),
+    # ... and an accepted rule's forbidden word met only on a script's #! line
+    "shebang": _off("lorestack.guardrail.act_scope", "SHEBANG", False),
     # twenty-second session: prose arguing for a shortcut stays open; switching a thing off
     "shortcut": _off("lorestack.guardrail.shortcut", "ENABLED", False),
     "switch_off": _off("lorestack.guardrail.switch_off", "SWITCH_OFF", False),

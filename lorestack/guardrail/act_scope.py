@@ -231,9 +231,34 @@ def exception_named(outcome, sentence: str, prepared: PreparedText, confirmed: b
     return outcome
 
 
+SHEBANG = True
+
+
+def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted: bool):
+    """An accepted rule's forbidden words met only on a script's `#!` line (`#!/usr/bin/env
+    bash` under a rule forbidding `env`): the line names the interpreter, kept."""
+    if not (SHEBANG and accepted and outcome.status == "violated" and outcome.forbid_hit
+            and prepared.code and "#!" in prepared.text):
+        return outcome
+    terms = [gate_of(t.strip())[1] for e in forbid for t in e.split("|")]
+    if any(t.startswith(("path:", "/")) or "&" in t for t in terms):
+        return outcome  # a regex, a path or an act with its place: read as before
+    text = prepared.text
+    for term in terms:
+        for hit in find_term(prepared, term):
+            begin = text.rfind("\n", 0, max(hit.start, 0)) + 1
+            if not hit.negated_by and not text[begin:].lstrip("+ ").startswith("#!"):
+                return outcome
+    outcome.status = "satisfied"
+    outcome.reason = (f"'{outcome.forbid_hit}' occurs only on the script's #! line, which names "
+                      "its interpreter")
+    return outcome
+
+
 def judge_scope(outcome, sentence: str, forbid: list[str], prepared: PreparedText, accepted: bool,
                 confirmed: bool):
     """The readings of this module, in order, for one criterion's outcome (judging.py)."""
+    outcome = only_on_shebang(outcome, forbid, prepared, accepted)  # `#!/usr/bin/env bash`
     outcome = met_outside(outcome, sentence, prepared, confirmed)  # ingress, no 0.0.0.0/0
     outcome = secret_file(outcome, forbid, prepared, accepted)  # `COPY .env` and no ENV
     outcome = act_dropped(outcome, sentence, prepared, confirmed)  # "the failing test passes"
