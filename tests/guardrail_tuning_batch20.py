@@ -70,6 +70,10 @@ def _gd(*parts: str) -> dict:
 # The batch test keeps the plain first run as the floor until a kept figure replaces it.
 FIRST_RUN = {"exact": 91, "wrong_blocks": 0, "silent_passes": 42, "lookalike_pass": 51}
 FIRST_RUN_CONFIRMED = {"exact": 73, "wrong_blocks": 7, "silent_passes": 44, "lookalike_pass": 52}
+# kept (twenty-fifth session, batch25: the figures of every session's readings since, with
+# iac_private_buckets-v2's `block_public_acls = true` -> `false` now "applies, undecided"
+# through given_up.switched_off); `--confirmed` 78/2/31/57
+KEPT = {"exact": 109, "wrong_blocks": 0, "silent_passes": 29, "lookalike_pass": 56}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # accessibility

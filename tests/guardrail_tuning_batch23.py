@@ -65,8 +65,10 @@ FIRST_RUN = {"exact": 105, "wrong_blocks": 0, "silent_passes": 56, "lookalike_pa
 FIRST_RUN_CONFIRMED = {"exact": 68, "wrong_blocks": 0, "silent_passes": 57, "lookalike_pass": 56}
 # kept (twenty-fifth session, batch25): fe_no_blocking_scripts-v2, mono_affected_only-v1 and
 # ml_dataset_snapshot-v1 answer "applies, undecided" through given_up.py (one word swapped out
-# of a line edited in place; the positive half of "X, never Y"); `--confirmed` 68/0/54/56
-KEPT = {"exact": 108, "wrong_blocks": 0, "silent_passes": 53, "lookalike_pass": 56}
+# of a line edited in place; the positive half of "X, never Y"), and q_ack_after_commit-v2
+# (`task_acks_late = True` -> `False`) and cost_dev_nightly_stop-v1 (`state = "ENABLED"` ->
+# `"DISABLED"`) through given_up.switched_off; `--confirmed` 68/0/52/56
+KEPT = {"exact": 110, "wrong_blocks": 0, "silent_passes": 51, "lookalike_pass": 56}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # mobile apps and app store review

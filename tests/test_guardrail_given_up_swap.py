@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from lorestack.guardrail import given_up as given_up_module
-from lorestack.guardrail.given_up import given_up
+from lorestack.guardrail.given_up import given_up, switched_off
 from lorestack.memory_layers.models import CriterionSpec
 from tests import heldout_eval as E
 from tests.conftest import confirmed_answer
@@ -57,6 +57,28 @@ def test_what_one_word_in_place_does_not_give_up():
                     '    bus.publish(evt, topic="audit", key=evt.id)') == ""
     # a line that is not the same line edited: one word says too little
     assert given_up(rule, SPEC, '    # audit', '    retries = 3') == ""
+
+
+def test_a_setting_switched_off_in_place():
+    rule = "Request bodies are validated against the JSON schema before the handler runs"
+    # the rule applies already and the key names what it asks for, set from true to false on
+    # the same line
+    assert switched_off(rule, "  validate_requests: true", "  validate_requests: false",
+                        applied=True) == "validate_requests: true"
+    assert switched_off(rule, 'VALIDATE_SCHEMA = "enabled"', 'VALIDATE_SCHEMA = "disabled"',
+                        applied=True) == 'VALIDATE_SCHEMA = "enabled"'
+    # where the rule does not apply, a key sharing a word says too little
+    assert switched_off(rule, "  validate_requests: true", "  validate_requests: false",
+                        applied=False) == ""
+    # a rule that forbids disabling, already applying, and a setting turned off
+    rule = "Keep the nightly cleanup schedule; don't disable it to keep old rows around"
+    assert switched_off(rule, '  state = "ENABLED"', '  state = "DISABLED"', applied=True) == 'state = "ENABLED"'
+    assert switched_off(rule, '  state = "ENABLED"', '  state = "DISABLED"', applied=False) == ""
+    # kept: nothing ties the key to the rule; switched on, not off; another key
+    rule = "Request bodies are validated against the JSON schema before the handler runs"
+    assert switched_off(rule, "  debug: true", "  debug: false", applied=True) == ""
+    assert switched_off(rule, "  validate_requests: false", "  validate_requests: true", applied=True) == ""
+    assert switched_off(rule, "  validate_requests: true", "  validate_responses: false", applied=True) == ""
 
 
 CRITERIA = {

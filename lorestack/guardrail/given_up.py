@@ -13,7 +13,11 @@ Twenty-fifth session: the positive half of "X, never Y" / "X, not Y" / "X rather
 stated too ("Newsletters … go out on the broadcast message stream, never on the transactional
 one"), and one word is enough when the change swaps it out of a line edited in place
 (`message_stream="broadcast"` -> `"outbound"`, `<script async src=…>` -> `<script src=…>`),
-written there as the rule writes it and not a bound the rule sets ("info or above").
+written there as the rule writes it and not a bound the rule sets ("info or above"). A setting
+switched off on a line edited in place (`task_acks_late = True` -> `False`, `block_public_acls =
+true` -> `false`, `state = "ENABLED"` -> `"DISABLED"`) takes it away too, where the rule applies
+already (by its words or by meaning) and the key names a word of it or the rule forbids
+disabling.
 """
 
 from __future__ import annotations
@@ -122,6 +126,37 @@ def _swapped(sentence: str, gone: set[str], removed: str, added: str) -> str:
     return ""
 
 
+OFF_SWITCH = True  # a setting switched off in place (switch for tests.stage_audit)
+_ON = re.compile(r"""([A-Za-z][\w.-]*)["']?\s*[:=]\s*["']?(?:true|enabled?|on|yes)\b""", re.I)
+_OFF_VALUE = r"""["']?\s*[:=]\s*["']?(?:false|disabled?|off|no|none)\b"""
+_DISABLING = re.compile(r"\b(?:disabl\w*|deactivat\w*|(?:turn|switch|shut)\w*\s+(?:\w+\s+)?off)\b", re.I)
+
+
+def _short_stems(text: str) -> set[str]:
+    """Stems of three letters or more (`acks` of a key against "ack" of the rule)."""
+    return {stem(p) for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
+            for _, p in _identifier_parts(w) if len(p) >= 3 and p.lower() not in _PLAIN}
+
+
+def switched_off(sentence: str, removed: str, added: str, applied: bool) -> str:
+    """The removed line whose setting (true / enabled / on) the added lines set off on the
+    same key, where the rule applies already and the key names a word of it or the rule
+    forbids disabling; else ''."""
+    if not (ENABLED and OFF_SWITCH and applied) or not removed.strip():
+        return ""
+    rule = _short_stems(sentence)
+    new_lines = [a for a in added.splitlines() if a.strip()]
+    for line in removed.splitlines():
+        for m in _ON.finditer(line):
+            key = m.group(1)
+            off = re.compile(rf"(?<![\w.-]){re.escape(key)}{_OFF_VALUE}", re.I)
+            if not any(off.search(a) for a in new_lines):
+                continue
+            if _short_stems(key) & rule or _DISABLING.search(sentence):
+                return line.strip()
+    return ""
+
+
 def open_given_up(outcome: RuleOutcome, sentence: str, spec: CriterionSpec, removed: str,
                   added: str) -> RuleOutcome:
     """A pass by a change that takes away what the rule asks for becomes "applies,
@@ -129,8 +164,13 @@ def open_given_up(outcome: RuleOutcome, sentence: str, spec: CriterionSpec, remo
     if outcome.status not in ("satisfied", "not_applicable") or outcome.exempted_by:
         return outcome
     line = given_up(sentence, spec, removed, added)
+    off = "" if line else switched_off(sentence, removed, added, outcome.status == "satisfied")
     if line:
         outcome.status, outcome.quote = "undecided", line[:120]
         outcome.reason = (f"applies, undecided: the change takes away '{line[:80]}', which "
                           "holds what the rule asks for: judge whether it breaks the rule")
+    elif off:
+        outcome.status, outcome.quote = "undecided", off[:120]
+        outcome.reason = (f"applies, undecided: the change switches off '{off[:80]}': judge "
+                          "whether it breaks the rule")
     return outcome
