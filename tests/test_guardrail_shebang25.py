@@ -1,8 +1,9 @@
 """Issue 22 (twenty-fifth session, conf25): a forbidden word met only on a script's `#!` line.
 "CI steps never … dump the environment (env, printenv, set -x)" forbids 'env'; once confirmed it
 blocked every script that starts `#!/usr/bin/env bash` — the line names the interpreter, it runs
-nothing the rule forbids. Met only there, an accepted rule's forbidden word is kept; met on any
-other line it blocks as before. Our own sentence and scripts; real files, git and model."""
+nothing the rule forbids. Met only there, an accepted rule's forbidden word makes it "applies,
+undecided" (the review: a script that starts so and then echoes a token must not pass); met on
+any other line it blocks as before. Our own sentence and scripts; real files, git and model."""
 
 from __future__ import annotations
 
@@ -24,7 +25,12 @@ def store(tmp_path_factory):
 
 def test_the_interpreter_line_is_not_the_act(store):
     raw = _diff("scripts/release.sh", "#!/usr/bin/env bash\nset -eu\n./gradlew publish")
-    assert confirmed_answer(store, "envdump", raw) == "pass"
+    assert confirmed_answer(store, "envdump", raw) == "undecided"
+
+
+def test_a_script_that_starts_with_env_is_never_passed_on_that_line(store):
+    raw = _diff("scripts/release.sh", "#!/usr/bin/env bash\necho \"token is $DEPLOY_TOKEN\"\nexport -p")
+    assert confirmed_answer(store, "envdump", raw) in ("block", "undecided")
 
 
 @pytest.mark.parametrize("body", ["env | sort", "printenv"])

@@ -307,7 +307,9 @@ SHEBANG = True
 
 def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted: bool):
     """An accepted rule's forbidden words met only on a script's `#!` line (`#!/usr/bin/env
-    bash` under a rule forbidding `env`): the line names the interpreter, kept."""
+    bash` under a rule forbidding `env`): the line names the interpreter, so the rule's words
+    may not have met the act: "applies, undecided", not a block and never a pass (the review:
+    a script that starts so and then echoes a token breaks "never print secrets")."""
     if not (SHEBANG and accepted and outcome.status == "violated" and outcome.forbid_hit
             and prepared.code and "#!" in prepared.text):
         return outcome
@@ -320,9 +322,9 @@ def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted
             begin = text.rfind("\n", 0, max(hit.start, 0)) + 1
             if not hit.negated_by and not text[begin:].lstrip("+ ").startswith("#!"):
                 return outcome
-    outcome.status = "satisfied"
-    outcome.reason = (f"'{outcome.forbid_hit}' occurs only on the script's #! line, which names "
-                      "its interpreter")
+    outcome.status = "undecided"
+    outcome.reason = (f"applies, undecided: '{outcome.forbid_hit}' occurs only on the script's #! "
+                      "line, which names its interpreter: judge the rest of the script")
     return outcome
 
 

@@ -1,7 +1,6 @@
 """How one criterion is judged against one proposal: by its own terms or its sentence,
 applying by its words or by meaning, and kept apart by who stands behind the rule — a rule
-the user accepted decides (block / warn), a guess answers "applies, undecided".
-"""
+the user accepted decides (block / warn), a guess answers "applies, undecided"."""
 
 from __future__ import annotations
 

@@ -84,14 +84,18 @@ def recorded_in_code(prepared: PreparedText, entry: str) -> str:
 
 def met_by_name(outcome: RuleOutcome, prepared: PreparedText) -> RuleOutcome:
     """A violation only for what "without X" requires, where code records each missing act
-    under its own name: kept (the reason names the identifier)."""
+    under its own name: "applies, undecided", never a pass and never a block. A name says the
+    act is recorded, not that it guards what the rule is about (the session's review:
+    `telemetry_opt_in = True` then `send_telemetry(...)`, `skip_opt_in = True`, `cli_opts`,
+    `if x.opt_in or True:` all hold the name and break the rule)."""
     if not (ENABLED and outcome.status == "violated" and outcome.missing and not outcome.forbid_hit):
         return outcome
     names = [recorded_in_code(prepared, entry) for entry in outcome.missing]
     if not all(names):
         return outcome
-    outcome.status, outcome.missing = "satisfied", []
-    outcome.reason = ("the code records what the rule requires under its own name ("
-                      + ", ".join(f"'{n}'" for n in dict.fromkeys(names)) + ")")
+    outcome.status = "undecided"
+    outcome.reason = ("applies, undecided: the code names what the rule requires ("
+                      + ", ".join(f"'{n}'" for n in dict.fromkeys(names))
+                      + "): judge whether it guards the act")
     outcome.quote = names[0]
     return outcome
