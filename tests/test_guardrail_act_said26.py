@@ -21,6 +21,7 @@ CRITERIA = {
     "log": ("Never log passwords or access tokens", "block"),
     "aud": ("Never truncate the audit log", "block"),
     "pb": ("Never manually edit the generated protobuf code", "block"),
+    "adm": ("Never expose the admin panel to the public internet", "block"),
 }
 
 
@@ -54,6 +55,7 @@ OTHER_ACT = [  # the thing under another act: a person judges it, never a block
     ("tst", "Fix the race in the sync code so the failing integration test passes"),
     ("cs", "Read the deploy key from the CI secret store so CI can clone the private submodule"),
     ("log", "Hash passwords with argon2 before storing them"),
+    ("adm", "Put the admin panel behind the VPN instead of the public internet"),
 ]
 
 

@@ -205,6 +205,9 @@ def _lead_object(text: str, start: int) -> bool:
     on it ("Mark the failing checkout tests as xfail"), not one that keeps or examines it."""
     begin = max(text.rfind(c, 0, start) for c in ".;:!?\n,") + 1
     words = re.findall(r"[A-Za-z][\w'-]*", text[begin:start].lower())
+    end = min((i for i in (text.find(c, start) for c in ".;:!?\n") if i >= 0), default=len(text))
+    if re.search(r"(?i)\b(?:instead|rather than)\b", text[start:end]):
+        return False  # "Put the admin panel behind the VPN instead of the public internet"
     if words[:1] in (["please"], ["let's"]):
         words = words[1:]
     return bool(words) and words[0] not in _KEEPS and not any(w in _NOT_OBJECT for w in words[1:])
