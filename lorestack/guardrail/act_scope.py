@@ -106,11 +106,15 @@ def met_outside(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
     return outcome
 
 
-# a file that holds secrets, named on a code line: `.env` (not `.env.example`), an ssh key,
-# a key or certificate store, a cloud credentials file
+# a file that holds secrets, named on a code line: `.env` or `.env.production` (not a sample),
+# an ssh key, a key or certificate store, a cloud credentials file or service-account key
 _SECRET_FILE = re.compile(
-    r"(?<![\w.-])(?:\.env|id_(?:rsa|dsa|ecdsa|ed25519)|[\w-][\w.-]*\.(?:pem|key|p12|pfx|jks|keystore)"
-    r"|credentials\.json|\.npmrc|\.netrc|\.pgpass)(?![\w.-])")
+    r"(?<![\w.-])(?:\.env(?:\.(?!example|sample|template|dist|defaults?\b)[\w-]+)?"
+    r"|id_(?:rsa|dsa|ecdsa|ed25519)|[\w-][\w.-]*\.(?:pem|key|p12|pfx|jks|keystore)"
+    r"|credentials\.json|\.aws/credentials|[\w-]*service[-_]?account[\w-]*\.json"
+    r"|\.npmrc|\.netrc|\.pgpass|(?P<named>[\w-]+\.env))(?![\w.-])")
+# an instruction that puts a file into an image; a name in quotes elsewhere is a file code reads
+_PUTS = re.compile(r"^[+ ]?\s*(?:COPY|ADD)\b")
 _SECRET_WORDS = frozenset("secret secrets credential credentials".split())
 SECRET_FILES = True
 
@@ -131,6 +135,9 @@ def secret_file(outcome, forbid: list[str], prepared: PreparedText, accepted: bo
         return outcome
     for m in _SECRET_FILE.finditer(prepared.text):
         line, begin, _ = _line(prepared.text, m.start())
+        puts = _PUTS.match(line)
+        if (m.group("named") or prepared.text[m.start() - 1:m.start()] in ("'", '"')) and not puts:
+            continue  # `prod.env` outside COPY/ADD, `load_dotenv('.env')`: not put anywhere
         if _code_line(line, m.start() - begin):
             outcome.status, outcome.quote = "undecided", line.strip()[:120]
             outcome.reason = (f"applies, undecided: '{m.group()}' is a file that holds secrets, "
@@ -168,8 +175,9 @@ def act_verbs(sentence: str, forbidden: str) -> tuple[str, ...]:
         if re.search(rf"\b{re.escape(words[0])}\b", sentence, re.I) and not re.search(
                 rf"\b{re.escape(words[0])}\b", sentence):  # "never Unix epoch numbers": a name
             return ()
-        verbs = [words[0]]
-        i = 1
+        lead = 1 if words[0].endswith("ly") and at > 1 else 0  # "never manually edit"
+        verbs = [words[lead]]
+        i = lead + 1
         while i + 1 < at and words[i] in ("or", "and"):
             verbs.append(words[i + 1])
             i += 2
@@ -180,6 +188,28 @@ def act_verbs(sentence: str, forbidden: str) -> tuple[str, ...]:
     return ()
 
 
+# what a verb does to its object when it keeps or examines it rather than acting on it as the
+# rule forbids ("Encrypt the dumps", "Rotate the keys", "Fix the tests"); and the words after
+# which a thing is no longer the lead verb's object ("from the CI secret store", "so the tests pass")
+_KEEPS = frozenset(
+    "encrypt hash rotate fix repair investigate debug review read inspect archive "
+    "back backup document test verify audit monitor protect secure redact mask scrub "
+    "regenerate rename move".split())
+_NOT_OBJECT = frozenset(
+    "in on at from with by for to into onto of so that which who because when while before "
+    "after until if as than whether where why how and or but".split())
+
+
+def _lead_object(text: str, start: int) -> bool:
+    """Whether the thing at `start` is the object of its clause's lead verb, a verb that acts
+    on it ("Mark the failing checkout tests as xfail"), not one that keeps or examines it."""
+    begin = max(text.rfind(c, 0, start) for c in ".;:!?\n,") + 1
+    words = re.findall(r"[A-Za-z][\w'-]*", text[begin:start].lower())
+    if words[:1] in (["please"], ["let's"]):
+        words = words[1:]
+    return bool(words) and words[0] not in _KEEPS and not any(w in _NOT_OBJECT for w in words[1:])
+
+
 def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool):
     """A confirmed draft's violation in prose that names the forbidden thing but none of the
     acts the sentence forbids on it: "applies, undecided" (a person judges), never a block."""
@@ -188,8 +218,15 @@ def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
         return outcome
     bare = gate_of(outcome.forbid_hit.strip())[1].split(" & ")[0].strip()
     verbs = act_verbs(sentence, bare)
-    if not verbs or any(not h.negated_by for v in verbs for h in find_term(prepared, v)):
+    said = [h for v in verbs for h in find_term(prepared, v)]
+    if any(_REMOVING.fullmatch(v) for v in verbs):  # "Remove the failing tests": delete said
+        said += [h for w in ("remove", "delete", "drop", "erase", "purge", "wipe")
+                 for h in find_term(prepared, w)]
+    if not verbs or any(not h.negated_by for h in said):
         return outcome
+    if not said and any(_lead_object(prepared.text, h.start) for h in find_term(prepared, bare)
+                        if not h.negated_by):
+        return outcome  # "Push the production secrets to the repository": the act in other words
     outcome.status = "undecided"
     outcome.reason = (f"applies, undecided: '{outcome.forbid_hit}' occurs, but not the act the "
                       f"rule forbids on it ({', '.join(verbs)}): judge whether it breaks the rule")
@@ -217,17 +254,51 @@ def exception_words(sentence: str) -> tuple[str, ...]:
                                    or re.search(r"[a-z][A-Z]", w) or (w.isupper() and len(w) > 1))))
 
 
+_NEG = re.compile(r"(?i)\b(?:not|no|never|without|n't)\W+(?:\w+\W+){0,2}$")
+
+
+def _units(prepared: PreparedText) -> list[tuple[int, int]]:
+    """The spans a claimed exception must share with the forbidden thing: a clause of prose
+    ("…; it's not a P0 but …", "… and open a PR afterwards"), a block of a change (an HCL
+    resource, a YAML document, a paragraph)."""
+    text, cuts = prepared.text, [0]
+    if prepared.change or prepared.code:
+        pattern = r"\n(?=[+ ]?\s*\n|[+ ]?---|[+ ]?[A-Za-z_][^\n]*\{[ \t]*\n|diff --git)"
+    else:
+        pattern = r"[;.!?](?=\s)|,\s|\s(?:and|but|then)\s"
+    cuts += [m.end() for m in re.finditer(pattern, text)]
+    return list(zip(cuts, cuts[1:] + [len(text)]))
+
+
+def _claimed(word: str, text: str) -> bool:
+    """`word` written as the sentence writes it (a name in capitals keeps its case), a whole
+    token ("80%" is no port 80), not negated ("it's not a P0")."""
+    flags = 0 if word.isupper() else re.I
+    for m in re.finditer(rf"(?<![\w.%$/-]){re.escape(word)}(?![\w%/-]|\.\w)", text, flags):
+        if not _NEG.search(text[max(0, m.start() - 40):m.start()]):
+            return True
+    return False
+
+
 def exception_named(outcome, sentence: str, prepared: PreparedText, confirmed: bool):
-    """A confirmed violation of a proposal that names the exception the sentence makes:
-    "applies, undecided" (the exception may be claimed and not met), never a pass."""
+    """A confirmed violation where the proposal claims the exception the sentence makes for the
+    forbidden thing (in its clause or block): "applies, undecided" (the exception may be claimed
+    and not met), never a pass."""
     if not (EXCEPTIONS and confirmed and outcome.status == "violated"):
         return outcome
-    said = [w for w in exception_words(sentence)
-            if re.search(rf"(?i)(?<![\w.-]){re.escape(w)}(?![\w-]|\.\d)", prepared.text)]
-    if said:
+    words = exception_words(sentence)
+    if not words:
+        return outcome
+    bare = gate_of((outcome.forbid_hit or "").strip())[1].split(" & ")[0].strip()
+    starts = [h.start for h in find_term(prepared, bare) if not h.negated_by] if bare else []
+    spans = [u for u in _units(prepared) if any(u[0] <= s < u[1] for s in starts)] or [
+        (0, len(prepared.text))]
+    said = [[w for w in words if _claimed(w, prepared.text[a:b])] for a, b in spans]
+    if all(said):
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names the exception the rule makes "
-                          f"({', '.join(said)}): judge whether it is that exception")
+                          f"({', '.join(dict.fromkeys(w for s in said for w in s))}): judge "
+                          "whether it is that exception")
     return outcome
 
 
@@ -257,10 +328,38 @@ def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted
     return outcome
 
 
+# the verbs that take a thing away: one act under a prohibition ("never delete …": "Remove …")
+_REMOVING = re.compile(r"(?:remov|delet|drop|eras|purg|wip)\w*")
+VERB_SAID = True
+
+
+def forbidden_verb_said(outcome, sentence: str, forbid: list[str], prepared: PreparedText):
+    """The act a prohibition names, said on its forbidden thing ("Skip the failing tests" under
+    "Do not skip or delete failing tests"): the verb is read as a negation cue (taking the
+    thing away), but the sentence forbids that verb itself: a violation (a guessed rule asks)."""
+    if not (VERB_SAID and outcome.status == "satisfied" and not outcome.exempted_by
+            and not prepared.code):
+        return outcome
+    for entry in forbid:
+        for term in entry.split("|"):
+            bare = gate_of(term.strip())[1]
+            verbs = act_verbs(sentence, bare) if not bare.startswith(("path:", "/")) else ()
+            for hit in find_term(prepared, bare) if verbs else ():
+                cue = hit.negated_by.lower()
+                if cue and any(cue.startswith(v[:4]) or (_REMOVING.fullmatch(cue) and _REMOVING.fullmatch(v))
+                               for v in verbs):
+                    outcome.status, outcome.forbid_hit = "violated", term.strip()
+                    outcome.reason = (f"forbidden '{bare}' is present under the act the rule "
+                                      f"forbids on it ({cue})")
+                    return outcome
+    return outcome
+
+
 def judge_scope(outcome, sentence: str, forbid: list[str], prepared: PreparedText, accepted: bool,
                 confirmed: bool):
     """The readings of this module, in order, for one criterion's outcome (judging.py)."""
     outcome = only_on_shebang(outcome, forbid, prepared, accepted)  # `#!/usr/bin/env bash`
+    outcome = forbidden_verb_said(outcome, sentence, forbid, prepared)  # "Skip the failing tests"
     outcome = met_outside(outcome, sentence, prepared, confirmed)  # ingress, no 0.0.0.0/0
     outcome = secret_file(outcome, forbid, prepared, accepted)  # `COPY .env` and no ENV
     outcome = act_dropped(outcome, sentence, prepared, confirmed)  # "the failing test passes"
