@@ -16,7 +16,7 @@ CRITERIA = {"tst": ("Do not skip or delete failing tests to get the build green"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    with confirmed_git_store(tmp_path_factory.mktemp("verb26"), CRITERIA, {"README.md": "x\n"}) as made:
+    with confirmed_git_store(tmp_path_factory.mktemp("verb25r"), CRITERIA, {"README.md": "x\n"}) as made:
         yield made
 
 

@@ -26,7 +26,7 @@ def _new_file(path: str, lines: list[str]) -> dict:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    with confirmed_git_store(tmp_path_factory.mktemp("secretfiles26"), CRITERIA, {"README.md": "x\n"}) as made:
+    with confirmed_git_store(tmp_path_factory.mktemp("secretfiles25r"), CRITERIA, {"README.md": "x\n"}) as made:
         yield made
 
 
