@@ -16,14 +16,7 @@ import pytest
 
 from tests.conftest import confirmed_answer, confirmed_git_store
 from tests.guardrail_sentence_cases import _diff
-
-CRITERIA = {
-    "telemetry": ("The CLI must not send telemetry without the user opting in", "block"),
-    "cookies": ("No tracking cookies are set without the visitor opting in", "block"),
-    "sms": ("Don't send promotional text messages without a recorded opt-in", "block"),
-    "newsletter": ("Never send marketing emails without the customer opting in", "block"),
-    "schema": ("Don't merge a schema change without a DBA sign-off", "block"),
-}
+from tests.test_guardrail_without_head24 import CRITERIA  # the same five sentences
 
 
 @pytest.fixture(scope="module")
