@@ -70,12 +70,22 @@ def _present(word: str, prepared: PreparedText) -> bool:
     return any(not h.negated_by for h in find_term(prepared, word.rstrip("/*")))
 
 
+def _thing(term: str) -> str:
+    """The thing a drafted forbidden term names: its gate and its ` & place` taken off."""
+    return gate_of(term.strip())[1].split(" & ")[0].strip()
+
+
+def _terms(forbid: list[str]) -> list[tuple[str, str]]:
+    """Each alternative of the forbidden entries (`a | b`), with its gate taken off."""
+    return [(t.strip(), gate_of(t.strip())[1]) for e in forbid for t in e.split("|")]
+
+
 def outside_scope(scopes: dict[str, tuple[str, ...]], hit: str, prepared: PreparedText) -> str:
     """The scope the reading names for the forbidden `hit`, when none of its words occurs in
     the proposal (the thing is met outside the forbidden act), else ''."""
     if not ACT_SCOPE:
         return ""
-    bare = gate_of(hit.strip())[1].split(" & ")[0].strip()
+    bare = _thing(hit)
     words = scopes.get(bare) or scopes.get(bare.lower(), ())
     if not words or any(_present(w, prepared) for w in words):
         return ""
@@ -84,7 +94,7 @@ def outside_scope(scopes: dict[str, tuple[str, ...]], hit: str, prepared: Prepar
 
 def scoped(scopes: dict[str, tuple[str, ...]], term: str) -> str:
     """How `remember` shows a forbidden term's scope: "" when the reading names none."""
-    words = scopes.get(gate_of(term.strip())[1].split(" & ")[0].strip(), ())
+    words = scopes.get(_thing(term), ())
     return (f" together with one of {', '.join(words)} (without them: applies, undecided)"
             if words else "")
 
@@ -129,7 +139,7 @@ def secret_file(outcome, forbid: list[str], prepared: PreparedText, accepted: bo
     if not (SECRET_FILES and accepted and outcome.status == "satisfied" and not outcome.exempted_by
             and prepared.change):  # a diff or an edit: what the change writes
         return outcome
-    bare = [gate_of(t.strip())[1].lower() for e in forbid for t in e.split("|")]
+    bare = [b.lower() for _, b in _terms(forbid)]
     words = {w for b in bare if not b.startswith(("path:", "/")) for w in re.findall(r"[a-z]+", b)}
     if not words & _SECRET_WORDS:
         return outcome
@@ -219,7 +229,7 @@ def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
     if not (ACT_DROPPED and confirmed and outcome.status == "violated" and outcome.forbid_hit
             and not prepared.code and not prepared.change):
         return outcome
-    bare = gate_of(outcome.forbid_hit.strip())[1].split(" & ")[0].strip()
+    bare = _thing(outcome.forbid_hit)
     verbs = act_verbs(sentence, bare)
     said = [h for v in verbs for h in find_term(prepared, v)]
     if any(_REMOVING.fullmatch(v) for v in verbs):  # "Remove the failing tests": delete said
@@ -292,7 +302,7 @@ def exception_named(outcome, sentence: str, prepared: PreparedText, confirmed: b
     words = exception_words(sentence)
     if not words:
         return outcome
-    bare = gate_of((outcome.forbid_hit or "").strip())[1].split(" & ")[0].strip()
+    bare = _thing(outcome.forbid_hit or "")
     starts = [h.start for h in find_term(prepared, bare) if not h.negated_by] if bare else []
     spans = [u for u in _units(prepared) if any(u[0] <= s < u[1] for s in starts)] or [
         (0, len(prepared.text))]
@@ -316,7 +326,7 @@ def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted
     if not (SHEBANG and accepted and outcome.status == "violated" and outcome.forbid_hit
             and prepared.code and "#!" in prepared.text):
         return outcome
-    terms = [gate_of(t.strip())[1] for e in forbid for t in e.split("|")]
+    terms = [b for _, b in _terms(forbid)]
     if any(t.startswith(("path:", "/")) or "&" in t for t in terms):
         return outcome  # a regex, a path or an act with its place: read as before
     text = prepared.text
@@ -343,18 +353,16 @@ def forbidden_verb_said(outcome, sentence: str, forbid: list[str], prepared: Pre
     if not (VERB_SAID and outcome.status == "satisfied" and not outcome.exempted_by
             and not prepared.code):
         return outcome
-    for entry in forbid:
-        for term in entry.split("|"):
-            bare = gate_of(term.strip())[1]
-            verbs = act_verbs(sentence, bare) if not bare.startswith(("path:", "/")) else ()
-            for hit in find_term(prepared, bare) if verbs else ():
-                cue = hit.negated_by.lower()
-                if cue and any(cue.startswith(v[:4]) or (_REMOVING.fullmatch(cue) and _REMOVING.fullmatch(v))
-                               for v in verbs):
-                    outcome.status, outcome.forbid_hit = "violated", term.strip()
-                    outcome.reason = (f"forbidden '{bare}' is present under the act the rule "
-                                      f"forbids on it ({cue})")
-                    return outcome
+    for term, bare in _terms(forbid):
+        verbs = act_verbs(sentence, bare) if not bare.startswith(("path:", "/")) else ()
+        for hit in find_term(prepared, bare) if verbs else ():
+            cue = hit.negated_by.lower()
+            if cue and any(cue.startswith(v[:4]) or (_REMOVING.fullmatch(cue) and _REMOVING.fullmatch(v))
+                           for v in verbs):
+                outcome.status, outcome.forbid_hit = "violated", term
+                outcome.reason = (f"forbidden '{bare}' is present under the act the rule "
+                                  f"forbids on it ({cue})")
+                return outcome
     return outcome
 
 
