@@ -6,6 +6,7 @@ model, with the cut that loses 2% of the training batches' passing look-alikes.
 
     python -m tests.gate_features tuning-all --others 10 --out /tmp/gate_rows.jsonl
     python -m tests.gate_train /tmp/gate_rows.jsonl [--check]
+    python -m tests.gate_train /tmp/gate_b24.jsonl --score   # a new batch, frozen constants
 
 The rows are the 23 tuning batches (b1 … batch23). Weights are rounded to 6 significant
 digits and the cuts are computed with the rounded weights, as the check scores them, so the
@@ -89,8 +90,32 @@ def render(m: dict) -> str:
     return "\n".join(lines)
 
 
+def frozen(rows: list[dict]) -> dict:
+    """What the wired gate (its frozen constants, lorestack.guardrail.gate.score) flags among
+    the passing pairs of `rows`: converted violations, lost look-alikes, other pairs."""
+    from lorestack.guardrail import gate
+
+    out = {k: {"pass": 0, "flagged": 0} for k in ("violation", "pass", "other")}
+    for r in rows:
+        if r["got"] != "pass":
+            continue
+        s = gate.score(r)
+        out[r["label"]]["pass"] += 1
+        out[r["label"]]["flagged"] += s is not None and s >= gate.W.VIOLATION_CUT
+    return out
+
+
 def main(argv: list[str]) -> None:
     path = next((Path(a) for a in argv if not a.startswith("-")), DEFAULT_FILE)
+    if "--score" in argv:  # a batch scored once on the frozen constants
+        t = frozen(load(path))
+        v, la, o = t["violation"], t["pass"], t["other"]
+        cv, cl = v["flagged"] / max(1, v["pass"]), la["flagged"] / max(1, la["pass"])
+        print(f"frozen gate on {path.name}: violations converted {v['flagged']}/{v['pass']} "
+              f"silent passes ({cv:.1%}), look-alikes lost {la['flagged']}/{la['pass']} passing "
+              f"({cl:.1%}), share ratio {cv / cl if cl else float('inf'):.2f}; other pairs "
+              f"flagged {o['flagged']}/{o['pass']} ({o['flagged'] / max(1, o['pass']):.2%})")
+        return
     text = render(train(load(path)))
     if "--check" in argv:
         same = OUT.exists() and OUT.read_text() == text
