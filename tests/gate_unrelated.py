@@ -1,7 +1,8 @@
 """How many "applies, undecided" answers the calibrated gate (lorestack/guardrail/gate.py)
 adds per check on the latency bench's store (issue 22, twenty-sixth session): 100 criteria
 typed as sentences (lorestack.bench.guardrail_latency.build), the bench's proposals and
-its pre-tool `pip install` calls, each checked with the gate on and off.
+its pre-tool `pip install` calls, each checked with the gate on and off (in-process time of
+each, alternating which runs first).
 
     python -m tests.gate_unrelated [--criteria 100] [--runs 60] [-v]
 """
@@ -11,8 +12,10 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -25,9 +28,11 @@ def measure(n: int = 100, runs: int = 60, verbose: bool = False) -> dict:
     root = Path(tempfile.mkdtemp(prefix="gate-unrelated-"))
     os.environ["LORESTACK_HOME"] = str(root / "home")
     rng = random.Random(9)
-    out = {"checks": 0, "asked": 0, "checks_with_ask": 0, "reader_undecided": 0, "max": 0}
+    out = {"checks": 0, "asked": 0, "checks_with_ask": 0, "reader_undecided": 0, "max": 0,
+           "ms_on": [], "ms_off": []}
     try:
         repo, mem = build(root, n)
+        check(mem, from_text("warm up the model and the criteria vectors"), retrieval=False, llm=False)
         for i in range(runs):
             if i % 2 == 0:
                 text = rng.choice(_PROPOSALS).format(t=rng.choice(_TECH), a=rng.choice(_AREAS))
@@ -36,8 +41,13 @@ def measure(n: int = 100, runs: int = 60, verbose: bool = False) -> dict:
                 text = f"pip install {rng.choice(_TECH).lower()}"
                 proposal = from_hook_payload({"tool_name": "Bash", "cwd": str(repo),
                                               "tool_input": {"command": text}})
-            gate.ENABLED = True
-            on = check(mem, proposal, retrieval=False, llm=False)
+            for enabled in (i % 4 < 2, i % 4 >= 2):  # alternate which runs first
+                gate.ENABLED = enabled
+                started = time.perf_counter()
+                result = check(mem, proposal, retrieval=False, llm=False)
+                out["ms_on" if enabled else "ms_off"].append((time.perf_counter() - started) * 1000)
+                if enabled:
+                    on = result
             asked = [f for f in on.undecided if "calibrated gate" in f.reason]
             out["checks"] += 1
             out["asked"] += len(asked)
@@ -59,7 +69,9 @@ def main(argv: list[str]) -> None:
     print(f"{n} criteria, {r['checks']} checks: the gate asked {r['asked']} times "
           f"({r['asked'] / r['checks']:.2f} per check, {r['checks_with_ask']} checks with one or "
           f"more, at most {r['max']}); the reader's own undecided "
-          f"{r['reader_undecided'] / r['checks']:.2f} per check")
+          f"{r['reader_undecided'] / r['checks']:.2f} per check; in-process check p50 "
+          f"{statistics.median(r['ms_on']):.1f} ms with the gate, {statistics.median(r['ms_off']):.1f} "
+          f"ms without (alternating, load {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":
