@@ -27,8 +27,10 @@ from lorestack.guardrail.rules import RuleOutcome, stem
 if TYPE_CHECKING:  # pragma: no cover
     from lorestack.guardrail.proposals import Proposal
 
-# The module switch (tests/stage_audit.py "gate"). Off until the pre-registered test on a
-# batch nobody had seen (batch 24, docs/guardrail.md "Twenty-sixth session (gate26)") decides.
+# The module switch (tests/stage_audit.py "gate"). Off: on the first batch it never saw
+# (batch 24, scored once after the freeze) it converted 3 of 31 silent passes for 2 of 28
+# passing look-alikes, 1.35x the base share where the bar set in advance was 2x
+# (docs/guardrail.md "Twenty-sixth session (gate26)").
 ENABLED = False
 
 CUES = {
