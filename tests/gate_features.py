@@ -6,7 +6,7 @@ silent-pass bucket a pass falls in, prose / diff / tool call, cue families in th
 so that a model trained to say "violation" on the passes of 21 batches can be scored on the
 22nd (tests/gate_folds.py). Never runs the held-out set.
 
-    python -m tests.gate_features [tuning-all|batch23|...] [--others N] [--out FILE]
+    python -m tests.gate_features [tuning-all|batch24|...] [--others N] [--out FILE]
 
 `--others N`: also N other criteria of the same batch per case (seeded), labelled "other":
 what a gate would flag in a real check where every stored criterion is judged.
@@ -39,7 +39,7 @@ BUCKETS = ("1a", "1b", "1c", "2", "3", "4", "5")
 
 
 def folds_of_keys() -> dict[str, str]:
-    """criterion key -> its batch (b1, b2, b3, batch4 … batch23 where present)."""
+    """criterion key -> its batch (b1, b2, b3, batch4 … batch24 where present)."""
     from tests.heldout_eval import BATCH_MODULES, tuning_set
     from tests.meaning_pairs import batch_of_keys
 

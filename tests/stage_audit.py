@@ -26,7 +26,7 @@ BATCHES = (
     "tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11",
     "batch12", "batch13", "batch14", "batch15", "batch16",
     "batch17", "batch18", "batch19", "batch20", "batch21", "batch22",
-    "batch23",
+    "batch23", "batch24",
 )
 
 
@@ -53,6 +53,8 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
+    # twenty-sixth session (gate26): a pass the calibrated gate scores above its cut is asked
+    "gate": _off("lorestack.guardrail.gate", "ENABLED", False),
     # twenty-third session: a change outside every file and folder a rule guards is not asked
     "paths_outside": _off("lorestack.guardrail.rule_paths", "PATHS_OUTSIDE", False),
     # twenty-third session: prose writing a rule down; a fix under a freeze on new things
