@@ -26,7 +26,7 @@ from lorestack.guardrail.guess_checks import (
 from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
 from lorestack.guardrail.members import member_only
-from lorestack.guardrail.named_in_code import met_by_name
+from lorestack.guardrail.named_in_code import met_by_name, phrase_in_a_name
 from lorestack.guardrail.needs_code import judge_set_in_code
 from lorestack.guardrail.proposals import Proposal
 from lorestack.guardrail.rule_paths import (
@@ -117,7 +117,7 @@ def judge_criterion(
         gated = gate_user_terms(spec, sentence)  # the user's words as the rules read them
         outcome, how = evaluate(gated, prepared, paths, by_meaning), "rules"
         outcome = judge_set_in_code(outcome, sentence, gated.require, prepared, paths)
-        outcome = met_by_name(outcome, prepared)  # `if config.telemetry_opt_in:`
+        outcome = phrase_in_a_name(met_by_name(outcome, prepared), prepared, gated.require)  # a name
     # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
     # would ask about every "variable" under `--forbid var`
     if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid
@@ -209,7 +209,7 @@ def judge_criterion(
         outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
     else:  # "Merge release/2.3 and collect the sign-off later" (left_out.py)
         outcome = put_off(outcome, spec, sentence, prepared)
-    outcome = open_beyond_bound(outcome, sentence, prepared.text)  # `maxReplicas: 400` (bounds.py)
+    outcome = open_beyond_bound(outcome, sentence, prepared.text, gated)  # `maxReplicas: 400`
     outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text)
     return outcome, how
 

@@ -19,7 +19,7 @@ import re
 
 from lorestack.guardrail.needs_code import _code_line, _line
 from lorestack.guardrail.rules import PreparedText, RuleOutcome, entry_alternatives
-from lorestack.guardrail.terms import is_regex, stem
+from lorestack.guardrail.terms import find_term, is_regex, stem
 
 ENABLED = True  # the switch tests and tests.stage_audit turn off
 
@@ -80,6 +80,25 @@ def recorded_in_code(prepared: PreparedText, entry: str) -> str:
         if not false:
             return name
     return ""
+
+
+def phrase_in_a_name(outcome: RuleOutcome, prepared: PreparedText, require: list[str]) -> RuleOutcome:
+    """A pass where what "without X" requires is met only inside one name on code (twenty-sixth
+    session): `window.visitorOptingIn = true` then `setCookie(…)` met 'visitor opting' by the
+    name's split words. A name is no proof (see met_by_name): "applies, undecided"."""
+    if not (ENABLED and outcome.status == "satisfied" and not outcome.exempted_by
+            and (prepared.code or prepared.change)):
+        return outcome
+    text = prepared.text
+    for entry in require:
+        alts = [a for a in entry_alternatives(entry) if act_word(a) and " " in a.strip()]
+        hits = [h for a in alts for h in find_term(prepared, a) if not h.negated_by]
+        if hits and all(h.start >= 0 and not re.search(r"\s", text[h.start:h.end]) for h in hits):
+            outcome.status, outcome.quote = "undecided", text[hits[0].start:hits[0].end]
+            outcome.reason = (f"applies, undecided: the code names what the rule requires "
+                              f"('{outcome.quote}') only inside a name: judge whether it guards the act")
+            return outcome
+    return outcome
 
 
 def met_by_name(outcome: RuleOutcome, prepared: PreparedText) -> RuleOutcome:
