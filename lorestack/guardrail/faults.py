@@ -51,11 +51,13 @@ _FAULTS: tuple[tuple[str, str, str, str], ...] = (
     ("typing.Any", r"typing\.Any\b",
      r"(?::|->)\s*Any\b|\[Any\]|\bimport\s+(?:[\w, ]+,\s*)?Any\b|\bas\s+Any\b",
      _DEF + r"[^)]*:\s*\w"),
-    ("an image not pinned by digest", r"(?i)\bdigests?\b",
+    # "pin a version or digest": a digest is one way, a fixed version another (a floating tag)
+    ("an image not pinned by digest", r"(?i)(?<!version or )(?<!tag or )\bdigests?\b(?!\s+or\b)",
      _IMAGE + r"(?![^\n]*@sha256:)\S|(?i:\b(?:base|image)\b[^.;]*\b[a-z][\w./-]*:[\w.-]+\b)",
      _IMAGE + r"\S"),
     ("a floating image tag",
-     r"(?i)\bimages?\b[^.;]*\b(?:pin\w*|floating|digest)\b|\b(?:pin\w*|floating)\b[^.;]*\bimages?\b",
+     r"(?i)\bimages?\b[^.;]*\b(?:pin\w*|floating|digest)\b|\b(?:pin\w*|floating)\b[^.;]*\bimages?\b"
+     r"|\bpin\w*\s+(?:a\s+|to\s+a\s+)?(?:version|tag)\s+or\s+(?:a\s+)?digest\b",
      _IMAGE + r"(?![^\n]*@sha256:)[\w./-]+(?::(?:latest|lts|stable|edge|current|\d+))?\s*$"
      r"|(?i:\b[\w./-]+:(?:latest|lts|stable|edge)\b)",
      _IMAGE + r"\S"),
