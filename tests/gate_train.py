@@ -1,5 +1,5 @@
-"""Trains the calibrated gate wired into the check (issue 22, twenty-sixth session) and writes
-its constants to lorestack/guardrail/gate_weights.py: the two-stage logistic model the
+"""Trains the calibrated gate (issue 22, twenty-sixth session) and writes its frozen constants to
+tests/gate_weights.py: the two-stage logistic model the
 twenty-fifth session measured by leave-one-batch-out (tests/gate_folds.py `--two 0.03`) — a
 relevance model that keeps at most 3% of other criteria's passing pairs, then the violation
 model, with the cut that loses 2% of the training batches' passing look-alikes.
@@ -12,6 +12,12 @@ The rows are the 23 tuning batches (b1 … batch23). Weights are rounded to 6 si
 digits and the cuts are computed with the rounded weights, as the check scores them, so the
 file comes out byte for byte the same from the same rows; `--check` only compares.
 Never trained on the held-out set, nor on a batch scored after the freeze.
+
+The gate was wired into the check (switched off) while batch 24 was scored once: it converted
+3 of 31 silent passes for 2 of 28 passing look-alikes, 1.35x the base share where the bar set
+in advance was 2x, so the wiring was removed (docs/guardrail.md, "Twenty-sixth session
+(gate26)"). The constants stay here, frozen, so that a later batch can be scored on them
+with `--score` before anyone retrains.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import numpy as np
 from tests.gate_features import DEFAULT_FILE
 from tests.gate_folds import FEATURES, fit_logistic, load, matrix
 
-OUT = Path(__file__).resolve().parents[1] / "lorestack" / "guardrail" / "gate_weights.py"
+OUT = Path(__file__).resolve().parent / "gate_weights.py"
 RELEVANCE_KEEP = 0.03  # share of other criteria's passing pairs the relevance stage keeps
 LOOKALIKE_LOSS = 0.02  # share of the training batches' passing look-alikes the cut loses
 
@@ -70,7 +76,7 @@ def render(m: dict) -> str:
         return "(\n" + "".join(f"    {x!r},\n" for x in xs) + ")"
 
     lines = [
-        '"""The calibrated gate\'s constants (lorestack/guardrail/gate.py), written by',
+        '"""The calibrated gate\'s frozen constants (scored by tests/gate_train.py --score), written by',
         "`python -m tests.gate_train` from the rows of tests/gate_features.py over the tuning",
         f"batches {m['folds'][0]} … {m['folds'][-1]} ({len(m['folds'])} batches, {m['rows']} pairs). Do not edit by hand.",
         '"""',
@@ -90,18 +96,32 @@ def render(m: dict) -> str:
     return "\n".join(lines)
 
 
+def score(row: dict) -> float | None:
+    """A pair's violation score on the frozen constants (tests/gate_weights.py), or None where
+    the relevance stage keeps it out."""
+    from tests import gate_weights as W
+
+    x = np.array([[float(row[n]) for n in W.FEATURES]])
+    stage = {n: {"mean": getattr(W, f"{n.upper()}_MEAN"), "scale": getattr(W, f"{n.upper()}_SCALE"),
+                 "weights": getattr(W, f"{n.upper()}_WEIGHTS"), "bias": getattr(W, f"{n.upper()}_BIAS")}
+             for n in ("relevance", "violation")}
+    if float(_score(stage["relevance"], x)[0]) < W.RELEVANCE_CUT:
+        return None
+    return float(_score(stage["violation"], x)[0])
+
+
 def frozen(rows: list[dict]) -> dict:
-    """What the wired gate (its frozen constants, lorestack.guardrail.gate.score) flags among
-    the passing pairs of `rows`: converted violations, lost look-alikes, other pairs."""
-    from lorestack.guardrail import gate
+    """What the frozen gate flags among the passing pairs of `rows`: converted violations,
+    lost look-alikes, other pairs."""
+    from tests import gate_weights as W
 
     out = {k: {"pass": 0, "flagged": 0} for k in ("violation", "pass", "other")}
     for r in rows:
         if r["got"] != "pass":
             continue
-        s = gate.score(r)
+        s = score(r)
         out[r["label"]]["pass"] += 1
-        out[r["label"]]["flagged"] += s is not None and s >= gate.W.VIOLATION_CUT
+        out[r["label"]]["flagged"] += s is not None and s >= W.VIOLATION_CUT
     return out
 
 

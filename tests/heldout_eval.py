@@ -226,10 +226,6 @@ def main(argv: list[str]) -> None:
 
     which = argv[0] if argv else "heldout"
     confirmed = "--confirmed" in argv
-    if "--gate" in argv or "--no-gate" in argv:  # the calibrated gate on / off
-        from lorestack.guardrail import gate
-
-        gate.ENABLED = "--gate" in argv
     if which in TUNING_NAMES:
         CRITERIA, CASES = tuning_set(which)
     else:

@@ -4,7 +4,6 @@ all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violatio
 passes put in one bucket by what let it through:
 
     python -m tests.silent_passes [tuning-all|batch12|...] [-v] [--jsonl FILE] [--confirmed]
-                                  [--gate]
     python -m tests.silent_passes tuning-all --lookalikes [-v]   (tests/lookalike_buckets.py)
 
 `--confirmed` (twenty-second session): every draft accepted as shown (`criteria confirm`), as
@@ -56,11 +55,7 @@ def bucket(row: dict, threshold: float) -> str:
     return f"{name} [{kind}]"
 
 
-def rows(which: str, *, confirmed: bool = False, gated: bool = True) -> list[dict]:
-    """Each case's answer for its own criterion, as `check` gives it; `gated`: with the
-    calibrated gate where its switch is on (lorestack/guardrail/gate.py), its rank taken among
-    the criteria of the case's own batch (the store tests/gate_features.py trained it on)."""
-    from lorestack.guardrail import gate
+def rows(which: str, *, confirmed: bool = False) -> list[dict]:
     from lorestack.guardrail.check import _load_judged
     from lorestack.guardrail.judging import (
         forbidden_hit,
@@ -69,7 +64,6 @@ def rows(which: str, *, confirmed: bool = False, gated: bool = True) -> list[dic
         prepare,
         stated_hit,
     )
-    from tests.gate_features import folds_of_keys
     from tests.heldout_eval import build, scratch_home, tuning_set
     from tests.test_guardrail_labelled import make_proposal
 
@@ -80,11 +74,6 @@ def rows(which: str, *, confirmed: bool = False, gated: bool = True) -> list[dic
         mem, ids = build(Path(tmp), criteria, confirmed=confirmed)
         loaded, _ = _load_judged(mem, criteria_only=True)
         by_id = {li.item.id: li for li in loaded}
-        fold = folds_of_keys()
-        batch: dict[str, list] = {}
-        for k in criteria:
-            if ids[k] and ids[k] in by_id:
-                batch.setdefault(fold[k], []).append(by_id[ids[k]])
         for case_id, key, raw, expected in cases:
             li = by_id.get(ids[key]) if ids[key] else None
             proposal = make_proposal(raw, mem.project.repo_dir)
@@ -97,9 +86,6 @@ def rows(which: str, *, confirmed: bool = False, gated: bool = True) -> list[dic
                 continue
             meaning = meaning_for(mem.settings, proposal)
             outcome, _ = judge_criterion(li, prepare(proposal), proposal.judged_paths(), meaning)
-            if gated and outcome.status not in ("violated", "undecided"):
-                asked = gate.asked([(li, outcome)], batch[fold[key]], proposal, meaning)
-                outcome = asked[0][1] if asked else outcome
             meaning(li.item.text)  # loads the model for the similarity below
             hit = meaning.judge.best(li.item.text) if meaning.judge else None
             spec = li.item.criterion
@@ -126,10 +112,6 @@ def rows(which: str, *, confirmed: bool = False, gated: bool = True) -> list[dic
 
 def main(argv: list[str]) -> None:
     which = next((a for a in argv if not a.startswith("-") and "/" not in a), "tuning-all")
-    if "--gate" in argv:  # the calibrated gate on, whatever its module switch says
-        from lorestack.guardrail import gate
-
-        gate.ENABLED = True
     found = rows(which, confirmed="--confirmed" in argv)
     if "--jsonl" in argv:
         Path(argv[argv.index("--jsonl") + 1]).write_text("".join(json.dumps(r) + "\n" for r in found))

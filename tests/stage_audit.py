@@ -53,8 +53,6 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
-    # twenty-sixth session (gate26): a pass the calibrated gate scores above its cut is asked
-    "gate": _off("lorestack.guardrail.gate", "ENABLED", False),
     # twenty-third session: a change outside every file and folder a rule guards is not asked
     "paths_outside": _off("lorestack.guardrail.rule_paths", "PATHS_OUTSIDE", False),
     # twenty-third session: prose writing a rule down; a fix under a freeze on new things

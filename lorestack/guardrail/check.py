@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lorestack.core.errors import LorestackError
-from lorestack.guardrail import gate
 from lorestack.guardrail.findings import (  # noqa: F401 - the public names live here too
     CheckResult,
     CriterionTrace,
@@ -176,8 +175,6 @@ def _judge_all(
     decided: set[str] = set()
     possibly: list[Finding] = []
     meaning = meaning_for(settings, proposal, note) if settings is not None else (lambda s: None)
-    judged: list = []
-    passes: list = []
     for item_id, li in by_id.items():
         spec = li.item.criterion
         if li.item.type != "criterion" or spec is None:
@@ -187,10 +184,8 @@ def _judge_all(
             note(f"criterion {item_id} skipped: {'; '.join(problems)}")
             continue
         result.criteria_checked += 1
-        judged.append(li)
         outcome, how = judge_criterion(li, prepared, paths, meaning)
-        if outcome.status not in ("violated", "undecided"):  # a pass: the gate may ask
-            passes.append((li, outcome, how))
+        if outcome.status == "not_applicable":
             continue
         finding = from_rules(li, outcome, how)
         decided.add(item_id)
@@ -200,14 +195,6 @@ def _judge_all(
             "undecided": result.undecided,
         }.get(finding.outcome, possibly)
         bucket.append(finding)
-    asked = {li.item.id: o for li, o in gate.asked([p[:2] for p in passes], judged, proposal, meaning)}
-    for li, outcome, how in passes:
-        outcome = asked.get(li.item.id, outcome)
-        if outcome.status != "not_applicable":
-            decided.add(li.item.id)
-            finding = from_rules(li, outcome, how)
-            {"satisfied": result.satisfied, "undecided": result.undecided}.get(
-                finding.outcome, possibly).append(finding)
     if isinstance(meaning, MeaningTest) and meaning.notice():
         # no sentence model: a pass must not look like "nothing applies"
         result.unjudged_by_meaning = len(meaning.unjudged)

@@ -1,4 +1,4 @@
-"""The calibrated gate's constants (lorestack/guardrail/gate.py), written by
+"""The calibrated gate's frozen constants (scored by tests/gate_train.py --score), written by
 `python -m tests.gate_train` from the rows of tests/gate_features.py over the tuning
 batches b1 … batch23 (23 batches, 31768 pairs). Do not edit by hand.
 """
