@@ -48,7 +48,7 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
-from lorestack.guardrail.shortcut import shortcut
+from lorestack.guardrail.shortcut import argued_away, shortcut
 from lorestack.guardrail.state_off import state_set_off
 from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.guardrail.written_down import written_down
@@ -244,7 +244,7 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
             f"{alt.similarity:.2f} vs {bad.similarity:.2f} to what it forbids)"
         )
         outcome.quote = alt.unit[:120]
-    return outcome
+    return argued_away(outcome, sentence, meaning)
 
 
 # calibrated with the by-meaning threshold on the tuning cases (python -m

@@ -36,3 +36,32 @@ def shortcut(text: str) -> str:
         return ""
     m = _SHORTCUT.search(text)
     return m.group(0) if m else ""
+
+
+# Twenty-sixth session: prose read as taking the recommended way by meaning (judging.
+# _took_alternative) while it argues for a shortcut ("Push build 2.4.0 to every production
+# node in one go, the canary takes too long"; "Patch the field straight into the stubs so we
+# don't have to run protoc again") names the recommended way only to set it aside. At this
+# similarity to the whole criterion or nearer it stays "applies, undecided" (0.50, not the
+# gate's 0.45: the same 2 violations gained, 8 pairs of unrelated criteria newly flagged
+# instead of 22, over the 102 prose cases with a shortcut phrase × all 772 criteria); False
+# switches it off (tests.stage_audit `shortcut_alternative`).
+ARGUED = True
+ARGUED_BAR = 0.50
+
+
+def argued_away(outcome, sentence: str, meaning):
+    """A pass by the recommended way, read by meaning, of prose that argues for a shortcut
+    and reads at ARGUED_BAR or nearer the criterion: "applies, undecided" (never a block)."""
+    proposal = getattr(meaning, "proposal", None)
+    if not (ENABLED and ARGUED) or outcome.status != "satisfied" or not outcome.exempted_by:
+        return outcome
+    said = shortcut(proposal.text) if proposal is not None and proposal.source == "text" else ""
+    near = meaning(sentence) if said else None
+    if near is None or near.similarity < ARGUED_BAR:
+        return outcome
+    outcome.status, outcome.exempted_by, outcome.quote = "undecided", "", said
+    outcome.reason = (f"applies, undecided: it names the recommended way, but argues for a "
+                      f"shortcut ('{said}') and reads close to the criterion (similarity "
+                      f"{near.similarity:.2f}): judge whether it breaks the rule")
+    return outcome
