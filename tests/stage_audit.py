@@ -87,6 +87,8 @@ ABLATIONS = {
     "given_up_contrast": _off("lorestack.guardrail.given_up", "CONTRAST", False),
     "given_up_swap": _off("lorestack.guardrail.given_up", "SWAP", False),
     "given_up_off": _off("lorestack.guardrail.given_up", "OFF_SWITCH", False),
+    # twenty-sixth session (fix26): "Only A once B" scopes to A and wants what B names
+    "only_once": _off("lorestack.guardrail.only_once", "ON", False),
     # twenty-sixth session (fix26): a confirmed draft still asks what its guess asked
     "confirmed_asks": _off("lorestack.guardrail.guess_checks", "CONFIRMED_ASKS", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued

@@ -126,6 +126,10 @@ _SECRET_FILE = re.compile(
 # an instruction that puts a file into an image; a name in quotes elsewhere is a file code reads
 _PUTS = re.compile(r"^[+ ]?\s*(?:COPY|ADD)\b")
 _SECRET_WORDS = frozenset("secret secrets credential credentials".split())
+# an ignore entry (.gitignore, .dockerignore) for such a file: a line that is only its name
+_IGNORED = re.compile(r"^\s*/?(?:\*\*/)?(?:\.env(?:\.\*|\.[\w-]+)?|\*\.(?:pem|key|p12|pfx|jks)|"
+                      r"id_(?:rsa|dsa|ecdsa|ed25519)\*?|credentials\.json|\.npmrc|\.netrc|\.pgpass|"
+                      r"secrets?/?)\s*$")
 SECRET_FILES = True
 
 
@@ -133,15 +137,25 @@ def secret_file(outcome, forbid: list[str], prepared: PreparedText, accepted: bo
     """An accepted rule forbidding secrets, kept by its words, where a change names a file
     that holds them (`COPY .env /app/.env` under "Don't bake secrets into container images
     through ENV or ARG"): "applies, undecided", never a pass; never a block (the rule's words
-    did not find it, and its means may differ)."""
+    did not find it, and its means may differ). A change that takes such a file's ignore entry
+    out (`.env` removed from .gitignore) asks as well, a guessed rule too (twenty-sixth session)."""
     from lorestack.guardrail.needs_code import _code_line, _line
 
-    if not (SECRET_FILES and accepted and outcome.status == "satisfied" and not outcome.exempted_by
-            and prepared.change):  # a diff or an edit: what the change writes
+    if not (SECRET_FILES and outcome.status in ("satisfied", "not_applicable", "undecided")
+            and not outcome.exempted_by and prepared.change):  # what a diff or an edit writes
         return outcome
     bare = [b.lower() for _, b in _terms(forbid)]
     words = {w for b in bare if not b.startswith(("path:", "/")) for w in re.findall(r"[a-z]+", b)}
     if not words & _SECRET_WORDS:
+        return outcome
+    kept = {line.strip() for line in prepared.text.splitlines()}
+    for line in prepared.replaced.splitlines():  # `.env` taken out of .gitignore (fix26)
+        if _IGNORED.match(line) and line.strip() not in kept:
+            outcome.status, outcome.quote, outcome.by_meaning = "undecided", line.strip(), False
+            outcome.reason = (f"applies, undecided: the change stops ignoring '{line.strip()}', a "
+                              "file that holds secrets: judge whether the change breaks the rule")
+            return outcome
+    if not (accepted and outcome.status == "satisfied"):
         return outcome
     for m in _SECRET_FILE.finditer(prepared.text):
         line, begin, _ = _line(prepared.text, m.start())
@@ -237,6 +251,10 @@ def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
                  for h in find_term(prepared, w)]
     if not verbs or any(not h.negated_by for h in said):
         return outcome
+    bypassing = any(_BYPASSING.fullmatch(v) for v in verbs)  # "Do not bypass code review"
+    if bypassing and any(_WITHOUT.search(prepared.text[max(0, h.start - 40):h.start])
+                         for h in find_term(prepared, bare)):
+        return outcome  # "Merge the hotfix without code review": going without it, the act said
     if not said and any(_lead_object(prepared.text, h.start) for h in find_term(prepared, bare)
                         if not h.negated_by):
         return outcome  # "Push the production secrets to the repository": the act in other words
@@ -343,6 +361,10 @@ def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted
 
 # the verbs that take a thing away: one act under a prohibition ("never delete …": "Remove …")
 _REMOVING = re.compile(r"(?:remov|delet|drop|eras|purg|wip)\w*")
+# the verbs of going without a thing ("Do not bypass code review …"), and the cues a proposal
+# says it with: "Merge the hotfix without code review", "Skip code review for the refactor"
+_BYPASSING = re.compile(r"(?:bypass|skip|circumvent|omit|disabl|deactivat)\w*")
+_WITHOUT = re.compile(r"(?i)\b(?:without|skip\w*|bypass\w*|omit\w*|circumvent\w*)(?:\s+\w+){0,2}\s+$")
 VERB_SAID = True
 
 
@@ -358,6 +380,7 @@ def forbidden_verb_said(outcome, sentence: str, forbid: list[str], prepared: Pre
         for hit in find_term(prepared, bare) if verbs else ():
             cue = hit.negated_by.lower()
             if cue and any(cue.startswith(v[:4]) or (_REMOVING.fullmatch(cue) and _REMOVING.fullmatch(v))
+                           or (_BYPASSING.fullmatch(v) and (cue == "without" or _BYPASSING.fullmatch(cue)))
                            for v in verbs):
                 outcome.status, outcome.forbid_hit = "violated", term
                 outcome.reason = (f"forbidden '{bare}' is present under the act the rule "

@@ -15,8 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lorestack.guardrail.rules import RuleOutcome
+from lorestack.guardrail.sentence_words import _DETERMINERS, _content
+from lorestack.guardrail.sentence_words import add_term as _add
+
+if TYPE_CHECKING:
+    from lorestack.core.models import CriterionSpec
+    from lorestack.guardrail.rules import RuleOutcome
+    from lorestack.guardrail.sentences import _Reading
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20,
@@ -35,7 +42,7 @@ _LETTERS = {"s", "m", "h", "d", "w", "y", "b"}
 _NUM = r"(\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(_WORDS) + r")"
 # the side of the number the rule is about: above it ("under 200 kB", "within 24 hours",
 # "over 5 MB", "above 50 replicas") or below it ("at least five minutes")
-_ABOVE = (r"under|below|less than|fewer than|at most|no more than|not more than|no larger than|"
+_ABOVE = (r"under|below|less than|fewer than|at most|no more than|not more than|no larger than|exceeds?|"
           r"no bigger than|no longer than|up to|within|over|above|more than|larger than|"
           r"bigger than|longer than|exceeding|a maximum of|maximum of")
 _BELOW = r"at least|no less than|not less than|no fewer than|no shorter than|a minimum of|minimum of"
@@ -45,6 +52,16 @@ _BOUND = re.compile(rf"\b(?P<side>{_ABOVE}|{_BELOW})\s+{_NUM}\s*(?P<unit>[a-z]+)
 _GONE = r"(?:deleted|purged|erased|removed|dropped|discarded|expire[sd]?)"
 _KEPT = re.compile(rf"\b{_GONE}\s+(?P<only>only\s+)?(?:after|within)\s+{_NUM}\s*(?P<unit>[a-z]+)\b"
                    rf"|\b{_GONE}\s+{_NUM}\s*(?P<unit2>[a-z]+)\s+after\b", re.I)
+# a bound with no unit on a name the sentence spells as code: "Keep max_connections at or
+# under 200" (twenty-sixth session): the bound's kind is that name
+_NAMED = re.compile(rf"(?<![\w.-])(?P<key>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\b"
+                    rf"[^.;,]*?\b(?P<side>{_ABOVE}|{_BELOW})\s+(?P<n>\d+(?:\.\d+)?)(?![\w%]|\s*[A-Za-z%])")
+# a key naming a time without its unit (`timeout=60`, `CACHE_TTL = 86400`): seconds, as the
+# libraries that read such keys count them; one naming a bound (`maxReceiveCount`) counts what
+# a bound of the sentence counts, where the line is about the rule
+_TIME_KEYS = {"timeout", "ttl", "delay", "interval", "duration", "expiry", "expires", "lifetime",
+              "wait", "age"}
+_BOUND_KEYS = {"max", "maximum", "limit", "cap", "ceiling"}
 _QUANTITY = re.compile(rf"(?<![\w.$/-]){_NUM}(?P<gap>\s?)(?P<unit>[a-z]+)\b", re.I)
 # an identifier naming its unit, then its value: `retention_in_days = 365`, `maxReplicas: 400`
 _KEYED = re.compile(r"\b(?P<key>[A-Za-z_][\w-]*)\"?\s*[:=]\s*\"?(?P<n>\d+(?:\.\d+)?)\b")
@@ -97,12 +114,25 @@ def bounds(sentence: str) -> list[Bound]:
             continue  # "under 50 of", a percent: no unit a proposal states
         kind, scale = got if got else (_noun(unit), 1.0)
         found.append(Bound(m.group(0), kind, _number(m.group(2)) * scale, above))
+    for m in _NAMED.finditer(sentence):
+        side = m.group("side").lower()
+        found.append(Bound(m.group(0), "key:" + _key(m.group("key")), _number(m.group("n")),
+                           not re.fullmatch(_BELOW, side)))
     for m in _KEPT.finditer(sentence):
         unit, number = (m.group("unit"), m.group(2)) if m.group("unit") else (m.group("unit2"), m.group(4))
         got = _kind(unit, attached=False)
         if got and got[0] == "time":
             found.append(Bound(m.group(0), "time", _number(number) * got[1], not m.group("only")))
     return found
+
+
+def _parts(key: str) -> list[str]:
+    return [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", key)]
+
+
+def _key(key: str) -> str:
+    """`max_connections`, `maxConnections`, `MAX-CONNECTIONS` alike: 'max connections'."""
+    return " ".join(_parts(key))
 
 
 def _quantities(text: str, kinds: set[str]):
@@ -112,14 +142,23 @@ def _quantities(text: str, kinds: set[str]):
         kind, scale = got if got else (_noun(m.group("unit")), 1.0)
         if kind in kinds:
             yield m.group(0), kind, _number(m.group(1)) * scale
+    counted = [k for k in kinds if k not in ("time", "size") and not k.startswith("key:")]
     for m in _KEYED.finditer(text):
-        parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", m.group("key"))]
+        parts, value = _parts(m.group("key")), float(m.group("n"))
+        if "key:" + " ".join(parts) in kinds:
+            yield m.group(0), "key:" + " ".join(parts), value
+            continue
         for part in reversed(parts):
             got = _kind(part, attached=True) if len(part) > 1 else None
             kind, scale = got if got else (_noun(part), 1.0)
             if kind in kinds:
-                yield m.group(0), kind, float(m.group("n")) * scale
+                yield m.group(0), kind, value * scale
                 break
+        else:
+            if "time" in kinds and _TIME_KEYS & set(parts):
+                yield m.group(0), "time", value
+            elif counted and _BOUND_KEYS & set(parts):
+                yield m.group(0), "bound:" + counted[0], value
 
 
 def _line_of(text: str, at: int) -> str:
@@ -132,7 +171,8 @@ def _shares_word(line: str, sentence: str) -> bool:
     """A word of four letters or more in both, one the start of the other ("data" of
     "datasets", "silence" of "silences")."""
     words = {w for w in re.findall(r"[a-z]{4,}", sentence.lower()) if w not in _STOP}
-    return any(w.startswith(s) or s.startswith(w) for w in re.findall(r"[a-z]{4,}", line.lower())
+    line = re.sub(r"([a-z])([A-Z])", r"\1 \2", line).lower()  # `maxTextureSize`: its words
+    return any(w.startswith(s) or s.startswith(w) for w in re.findall(r"[a-z]{4,}", line)
                if w not in _STOP for s in words)
 
 
@@ -147,8 +187,13 @@ def beyond(sentence: str, text: str, *, applied: bool) -> tuple[str, Bound] | No
     kinds = {b.kind for b in found}
     for said, kind, value in _quantities(text, kinds):
         line = _line_of(text, text.find(said))
-        tied = applied or kind not in ("time", "size") or _shares_word(line, sentence)
+        keyed = kind.startswith("bound:")  # `maxReceiveCount`: only under a limit ("at most 5
+        loose = kind in ("time", "size") or keyed  # …"), not a requirement's scope ("more than
+        tied = applied or not loose or _shares_word(line, sentence)  # one replica")
+        kind = kind.removeprefix("bound:")
         for b in found:
+            if keyed and not re.match(_LIMIT, b.said, re.I):
+                continue
             if b.kind == kind and tied and (value > b.value if b.above else value < b.value):
                 return said.strip(), b
     for m in _FOREVER.finditer(text):
@@ -159,9 +204,11 @@ def beyond(sentence: str, text: str, *, applied: bool) -> tuple[str, Bound] | No
     return None
 
 
-def open_beyond_bound(outcome: RuleOutcome, sentence: str, text: str) -> RuleOutcome:
+def open_beyond_bound(outcome: RuleOutcome, sentence: str, text: str,
+                      spec: CriterionSpec | None = None) -> RuleOutcome:
     """A pass where the proposal states a quantity beyond a bound of the criterion's becomes
     "applies, undecided", quoting both (a pass that took the recommended way stays one)."""
+    outcome = past_bound_term(outcome, spec, text)
     if not ON or outcome.status not in ("satisfied", "not_applicable") or outcome.exempted_by:
         return outcome
     hit = beyond(sentence, text, applied=outcome.status == "satisfied")
@@ -171,4 +218,84 @@ def open_beyond_bound(outcome: RuleOutcome, sentence: str, text: str) -> RuleOut
     outcome.status, outcome.quote = "undecided", said
     outcome.reason = (f"applies, undecided: the proposal says '{said}', past the criterion's "
                       f"'{bound.said}': judge whether it breaks the rule")
+    return outcome
+
+
+_LIMIT = (r"under|below|less than|fewer than|at most|no more than|not more than|no larger than|"
+          r"no bigger than|no longer than|up to|a maximum of|maximum of")
+_PAST = r"above|over|more than|larger than|bigger than|longer than|exceed\w*"
+# words of a clause around its bound that name no thing bounded
+_GRAMMAR = frozenset("never not no must should shall keep kept stay stays remain remains be is "
+                     "are always at or set sets do don't does than".split()) | _DETERMINERS
+
+
+def bound_rule(r: _Reading, words: list[str]) -> bool:
+    """A clause whose rule is a bound on one thing (twenty-sixth session): "Timeouts never
+    above 30 s", "Keep max_connections at or under 200", "Never set a timeout above 30
+    seconds". The bound was read as a thing ("never above 30 s" forbade '30 s' — the value
+    that keeps the rule); now the draft forbids the thing past its bound ('timeouts over 30 s',
+    a term bounds.py reads back), applying where the thing is named."""
+    if not ON or len(words) + 1 < len(r.sentence.split()):
+        return False  # a bound beside other rules ("… imperative mood and keep the subject
+    text = " ".join(words)  # under 50 characters"): a term for it alone would drop the rest
+    found = [b for b in bounds(text) if b.above and text.endswith(b.said)]
+    side = re.search(rf"(?:\b(?:never|not|no)\b(?:\s+\w+){{0,5}}?\s+(?:{_PAST})|\b(?:{_LIMIT}))\s+[\w.,]+(?:\s+\w+)?$",
+                     text)  # a limit, not the scope of a requirement ("more than one maintainer")
+    if not found or side is None:
+        return False
+    before = text[: text.rindex(found[0].said)].split()
+    if found[0].kind.startswith("key:"):  # the name is in what was matched
+        before = found[0].said.split()[:1]
+    named = [w for w in before if w not in _GRAMMAR]
+    if len(named) > 3 or {"and", "or", "but"} & set(before):  # the bound is one rule of several
+        return False
+    thing = _content(named)[0]
+    thing = " ".join(thing.split()[-2:])  # "outgoing HTTP timeouts": 'http timeouts'
+    if not thing:
+        return False
+    number = re.search(r"(?:\d+(?:[.,]\d+)*|\b(?:" + "|".join(_WORDS) + r"))\b.*$", found[0].said)
+    term = f"{thing} over {number.group(0) if number else ''}".strip()
+    _add(r.draft.forbid, term)
+    _add(r.draft.keywords, thing)
+    r.draft.steps.append(f"'{found[0].said}': a bound; forbids '{term}' (a value past it)")
+    return True
+
+
+def bound_term(term: str) -> Bound | None:
+    """The bound a forbidden term states ('timeouts over 30 s'), else None."""
+    if " over " not in term:
+        return None
+    found = [b for b in bounds(term) if b.above and term.endswith(b.said)]
+    return found[0] if found else None
+
+
+def past_bound_term(outcome: RuleOutcome, spec: CriterionSpec | None, text: str) -> RuleOutcome:
+    """A forbidden term that is a bound decides by the value the proposal states: past it, the
+    rule is broken (a block once the rule is accepted, "applies, undecided" while a guess)."""
+    if not ON or spec is None or outcome.status not in ("satisfied", "not_applicable", "undecided"):
+        return outcome
+    if outcome.exempted_by or outcome.forbid_hit:
+        return outcome
+    for term in spec.forbid:
+        bound = bound_term(term)
+        if bound is None:
+            continue
+        thing = term.split(" over ")[0]
+        hit = beyond(term, text, applied=outcome.status != "not_applicable")
+        if hit is None or not _shares_word(_line_of(text, text.find(hit[0])), thing):
+            within = [q[0] for q in _quantities(text, {bound.kind}) if q[1] == bound.kind
+                      and _shares_word(_line_of(text, text.find(q[0])), thing)]
+            if within and outcome.status == "undecided" and len(spec.forbid) == 1 and not outcome.missing:
+                outcome.status, outcome.quote = "satisfied", within[0]  # `timeout=10`: within
+                outcome.reason = f"'{within[0]}' keeps within the bound '{term}'"
+            continue
+        said = hit[0]
+        outcome.quote, outcome.forbid_hit = said, term
+        if spec.is_guess():
+            outcome.status = "undecided"
+            outcome.reason = (f"applies, undecided: the proposal says '{said}', past the "
+                              f"drafted bound '{term}'; a guessed rule never blocks: judge it")
+        else:
+            outcome.status, outcome.reason = "violated", f"'{said}' is past the bound '{term}'"
+        return outcome
     return outcome

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.contrasts import rule_out
+from lorestack.guardrail.only_once import only_once
 from lorestack.guardrail.sentence_words import (
     _COPULAS,
     _GENERIC_NOUNS,
@@ -38,6 +39,8 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
         d.steps.append(f"'new {subject}': applies when {subject} is added")
     if cue in _NEED_CUES and before:
         _read_need(r, cue, before, after)
+        return
+    if cue == "only" and only_once(r, before, after):  # "Only drop an index once …"
         return
     if cue in _VERB_CUES:
         verb = cue

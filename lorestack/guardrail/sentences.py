@@ -29,6 +29,7 @@ from typing import Literal
 
 from lorestack.guardrail import freeze
 from lorestack.guardrail.act_scope import scope_words
+from lorestack.guardrail.bounds import bound_rule
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
@@ -347,6 +348,10 @@ def _read_cached(sentence: str) -> SentenceDraft:
             ruled.extend(words)
             kinds.add("prohibition")
             _read_prohibition(r, "never", act, items)
+            continue
+        if bound_rule(r, words):  # "Timeouts never above 30 s" (bounds.py)
+            kinds.add("prohibition")
+            ruled.extend(words)
             continue
         kind, start, end = _find_cue(words)
         if kind == "prohibition":

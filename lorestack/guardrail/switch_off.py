@@ -15,7 +15,8 @@ SWITCH_OFF = True
 _JOIN = r"[\s_-]?"
 _NAMED = r"(?<![\w-])"
 _VALUE = r"""["']?\s*[:=]\s*["']?(?:false|off|0|no|disabled?|none)\b"""
-_PROSE = r"\b(?:(?:turn|switch|shut)\w*\s+off|disabl\w*|deactivat\w*)\s+(?:the\s+)?(?:\w+\s+)?"
+# skipping or bypassing a check switches it off too ("… to skip TLS certificate verification")
+_PROSE = r"\b(?:(?:turn|switch|shut)\w*\s+off|disabl\w*|deactivat\w*|skip\w*|bypass\w*)\s+(?:the\s+)?(?:\w+\s+)?"
 
 
 def switches_off(verb: str, rest: list[str]) -> str:
