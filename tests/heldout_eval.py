@@ -4,7 +4,7 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|tuning|batch4|...|batch24|tuning-1-4|...|tuning-1-23|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|everyday|tuning|batch4|...|batch24|tuning-1-4|...|tuning-1-23|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
 fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
@@ -31,6 +31,8 @@ seventeen, `tuning-1-18` the first eighteen, `tuning-1-19` the first nineteen, `
 `batch22` the twenty-second (tests/guardrail_tuning_batch22.py), `tuning-1-22` the first twenty-two,
 `batch23` the twenty-third (tests/guardrail_tuning_batch23.py), `tuning-1-23` the first twenty-three,
 `batch24` the twenty-fourth (tests/guardrail_tuning_batch24.py), `tuning-all` all twenty-four.
+`everyday` is the reviewers' everyday cases of sessions 24-26 (tests/guardrail_everyday_cases.py),
+a regression set kept apart from `tuning-all`.
 """
 
 from __future__ import annotations
@@ -228,6 +230,8 @@ def main(argv: list[str]) -> None:
     confirmed = "--confirmed" in argv
     if which in TUNING_NAMES:
         CRITERIA, CASES = tuning_set(which)
+    elif which == "everyday":
+        from tests.guardrail_everyday_cases import CASES, CRITERIA
     else:
         from tests.guardrail_heldout_cases import CASES, CRITERIA
     with tempfile.TemporaryDirectory() as tmp:

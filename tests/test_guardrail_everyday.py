@@ -1,0 +1,42 @@
+"""Issue 22: the reviewers' everyday cases of sessions 24-26 (tests/guardrail_everyday_cases.py)
+are a well-formed labelled set, and the guardrail's figures on them never fall below the floors
+below. A regression set beside the tuning batches, not part of `tuning-all`. Real files and the
+real MiniLM model; one build per mode, every case checked in-process."""
+
+from __future__ import annotations
+
+from tests import guardrail_everyday_cases as every
+from tests import heldout_eval as E
+
+# floors (main at 3a5daf4; every.FIRST_RUN and every.FIRST_RUN_CONFIRMED hold the figures)
+PLAIN_SILENT_PASSES_MAX = 45
+PLAIN_LOOKALIKE_PASS_MIN = 313
+# rules accepted as drafted block 56 look-alikes on main (27 at 745a395): the ceiling is today's
+# figure, to be lowered as the readings behind those blocks are fixed or reverted
+CONFIRMED_WRONG_BLOCKS_MAX = 56
+
+
+def test_everyday_set_is_well_formed():
+    keys = {c[1] for c in every.CASES}
+    assert keys == set(every.CRITERIA)  # every criterion has a case, every case a criterion
+    assert len({c[0] for c in every.CASES}) == len(every.CASES)
+    assert {c[3] for c in every.CASES} == {"violation", "pass"}
+    assert len({(every.CRITERIA[c[1]][0], repr(c[2])) for c in every.CASES}) == len(every.CASES)
+    assert {v for _, v in every.CRITERIA.values()} <= {"block", "warn"}
+    assert not set(every.CRITERIA) & set(E.tuning_set("tuning-all")[0])
+
+
+def test_everyday_plain_figures_do_not_regress(tmp_path):
+    mem, ids = E.build(tmp_path / "plain", every.CRITERIA)
+    s = E.score(mem, ids, every.CRITERIA, every.CASES)
+    assert s["refused"] == 0, E.summary(s)
+    assert s["wrong_blocks"] == 0, E.summary(s)
+    assert s["violation_answers"]["block"] == 0, E.summary(s)  # a guess never blocks
+    assert s["silent_passes"] <= PLAIN_SILENT_PASSES_MAX, E.summary(s)
+    assert s["lookalike_pass"] >= PLAIN_LOOKALIKE_PASS_MIN, E.summary(s)
+
+
+def test_everyday_confirmed_wrong_blocks_stay_under_the_ceiling(tmp_path):
+    mem, ids = E.build(tmp_path / "confirmed", every.CRITERIA, confirmed=True)
+    s = E.score(mem, ids, every.CRITERIA, every.CASES, confirmed=True)
+    assert s["wrong_blocks"] <= CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)
