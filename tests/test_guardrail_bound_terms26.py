@@ -4,7 +4,9 @@ confirmed "Set the HTTP timeouts to 30 s" blocked and `timeout=60` passed; "Keep
 max_connections at or under 200" drafted nothing (a bound with no unit), and a key naming
 neither a unit nor the sentence's noun (`timeout=60`, `maxReceiveCount = 50`) was never read as
 a quantity. Now the draft forbids the thing past its bound ('timeouts over 30 s'), bounds.py
-reads the value a change sets: past it a confirmed rule blocks, a guess asks; within it, a pass.
+reads the value a change sets: past it the rule asks ("applies, undecided", also once confirmed:
+a key's unit is a guess — `timeout: 60000` is milliseconds in JavaScript — and the reviewers'
+look-alikes blocked when it decided); within it, a pass.
 Our own sentences and proposals; real files, git and the model."""
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ CRITERIA = {
     "conn": ("Keep max_connections at or under 200", "block"),
 }
 CASES = [
-    ("tmo", "resp = requests.get(url, timeout=60)\n", "block"),
+    ("tmo", "resp = requests.get(url, timeout=60)\n", "undecided"),
     ("tmo", "resp = requests.get(url, timeout=10)\n", "pass"),
     ("tmo", "Set the client's HTTP timeouts to 30 seconds", "pass"),  # the bound itself keeps it
-    ("conn", "max_connections = 500\n", "block"),
+    ("conn", "max_connections = 500\n", "undecided"),
     ("conn", "max_connections = 150\n", "pass"),
 ]
 
@@ -62,7 +64,7 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("key", "raw", "want"), CASES)
-def test_a_confirmed_bound_decides_by_the_value(store, key, raw, want):
+def test_a_confirmed_bound_asks_by_the_value(store, key, raw, want):
     proposal = _diff(raw) if raw.endswith("\n") else raw
     assert confirmed_answer(store, key, proposal) == want
 
@@ -77,4 +79,4 @@ def test_a_guessed_bound_asks(tmp_path):
         for key, raw, want in CASES:
             proposal = make_proposal(_diff(raw) if raw.endswith("\n") else raw, mem.project.repo_dir)
             got = heldout_eval.answer(check(mem, proposal, retrieval=False, llm=False), ids[key])
-            assert got == ("undecided" if want == "block" else "pass"), (key, raw)
+            assert got == want, (key, raw)

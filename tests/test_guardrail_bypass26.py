@@ -3,9 +3,10 @@ of going without it. "Do not bypass code review for changes under payments/" is 
 `forbid: review`; "Merge the payments/ hotfix without code review" and "Skip code review for
 the refactor" passed, guessed and confirmed, because "without" and "skip" read as negating the
 review. The sentence forbids that very act: a cue of going without (without, skip, bypass,
-omit, disable) on the thing is the act said (act_scope.forbidden_verb_said). Likewise "Never
-disable X": skipping or bypassing X switches it off (switch_off.py). Our own sentences and
-proposals; real files, git and the model."""
+omit, disable) on the thing asks (act_scope.forbidden_verb_said) — "applies, undecided", not a
+block even once confirmed: the reviewers' look-alikes ("skip the scan for docs-only changes as
+the policy allows") blocked when it was one. Our own sentences and proposals; real files, git
+and the model."""
 
 from __future__ import annotations
 
@@ -15,16 +16,12 @@ from tests.conftest import confirmed_answer, confirmed_git_store, isolated_env
 
 CRITERIA = {
     "audit": ("Do not bypass the dependency audit for release branches", "block"),
-    "sig": ("Never disable plugin signature verification", "block"),
 }
 VIOLATIONS = [
     ("audit", "Cut the release branch without the dependency audit, we are late"),
     ("audit", "Skip the dependency audit on the release branch this once"),
-    ("sig", "Skip plugin signature verification for the vendor's plugins, they are trusted"),
 ]
-LOOKALIKES = [
-    ("sig", "Cache the results of plugin signature verification to speed up start-up"),
-]
+
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +31,8 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("key", "raw"), VIOLATIONS)
-def test_going_without_blocks_once_confirmed(store, key, raw):
-    assert confirmed_answer(store, key, raw) == "block"
-
-
-@pytest.mark.parametrize(("key", "raw"), LOOKALIKES)
-def test_doing_it_still_passes(store, key, raw):
-    assert confirmed_answer(store, key, raw) == "pass"
+def test_going_without_asks_once_confirmed(store, key, raw):
+    assert confirmed_answer(store, key, raw) == "undecided"
 
 
 def test_a_guess_asks(tmp_path):

@@ -251,10 +251,6 @@ def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
                  for h in find_term(prepared, w)]
     if not verbs or any(not h.negated_by for h in said):
         return outcome
-    bypassing = any(_BYPASSING.fullmatch(v) for v in verbs)  # "Do not bypass code review"
-    if bypassing and any(_WITHOUT.search(prepared.text[max(0, h.start - 40):h.start])
-                         for h in find_term(prepared, bare)):
-        return outcome  # "Merge the hotfix without code review": going without it, the act said
     if not said and any(_lead_object(prepared.text, h.start) for h in find_term(prepared, bare)
                         if not h.negated_by):
         return outcome  # "Push the production secrets to the repository": the act in other words
@@ -364,7 +360,6 @@ _REMOVING = re.compile(r"(?:remov|delet|drop|eras|purg|wip)\w*")
 # the verbs of going without a thing ("Do not bypass code review …"), and the cues a proposal
 # says it with: "Merge the hotfix without code review", "Skip code review for the refactor"
 _BYPASSING = re.compile(r"(?:bypass|skip|circumvent|omit|disabl|deactivat)\w*")
-_WITHOUT = re.compile(r"(?i)\b(?:without|skip\w*|bypass\w*|omit\w*|circumvent\w*)(?:\s+\w+){0,2}\s+$")
 VERB_SAID = True
 
 
@@ -379,8 +374,13 @@ def forbidden_verb_said(outcome, sentence: str, forbid: list[str], prepared: Pre
         verbs = act_verbs(sentence, bare) if not bare.startswith(("path:", "/")) else ()
         for hit in find_term(prepared, bare) if verbs else ():
             cue = hit.negated_by.lower()
+            if cue and any(_BYPASSING.fullmatch(v) and (cue == "without" or _BYPASSING.fullmatch(cue))
+                           and not cue.startswith(v[:4]) for v in verbs):
+                outcome.status, outcome.quote = "undecided", hit.quote(prepared.text)
+                outcome.reason = (f"applies, undecided: '{bare}' is said with '{cue}', going "
+                                  "without what the rule keeps: judge whether it breaks the rule")
+                return outcome  # never a block: "skip the scan for docs-only changes" complies
             if cue and any(cue.startswith(v[:4]) or (_REMOVING.fullmatch(cue) and _REMOVING.fullmatch(v))
-                           or (_BYPASSING.fullmatch(v) and (cue == "without" or _BYPASSING.fullmatch(cue)))
                            for v in verbs):
                 outcome.status, outcome.forbid_hit = "violated", term
                 outcome.reason = (f"forbidden '{bare}' is present under the act the rule "
