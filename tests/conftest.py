@@ -173,6 +173,13 @@ def fake_llm(monkeypatch):
         server.__exit__(None, None, None)
 
 
+def new_file_diff(path: str, lines: list[str]) -> dict:
+    """A proposal that is a `git diff` creating `path` with `lines`."""
+    plus = "".join(f"+{line}\n" for line in lines)
+    return {"diff": f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2222222\n"
+                    f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{plus}"}
+
+
 @contextmanager
 def confirmed_git_store(base: Path, criteria: dict, files: dict[str, str]):
     """A memory holding `criteria` as typed and confirmed (tests.heldout_eval.build) in a git

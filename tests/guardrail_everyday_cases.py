@@ -43,6 +43,8 @@ floors in tests/test_guardrail_everyday.py. Figures at FIGURES below.
 
 from __future__ import annotations
 
+from tests.conftest import new_file_diff
+
 
 def _d(path: str, minus: list[str], plus: list[str]) -> dict:
     """A `git diff` of one changed file: `minus` lines replaced by `plus` lines."""
@@ -52,11 +54,7 @@ def _d(path: str, minus: list[str], plus: list[str]) -> dict:
                     f"+++ b/{path}\n@@ -1,{len(minus)} +1,{len(plus)} @@\n{m}{p}"}
 
 
-def _nd(path: str, plus: list[str]) -> dict:
-    """A `git diff` creating `path` with `plus`."""
-    p = "".join("+" + line + "\n" for line in plus)
-    return {"diff": f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2222222\n"
-                    f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(plus)} @@\n{p}"}
+_nd = new_file_diff  # a `git diff` creating `path` with `plus`
 
 
 def _dl(path: str, minus: list[str]) -> dict:

@@ -15,7 +15,7 @@ import pytest
 
 from lorestack.guardrail.bounds import beyond
 from lorestack.guardrail.sentences import read_sentence
-from tests.conftest import confirmed_answer, confirmed_git_store, isolated_env
+from tests.conftest import confirmed_answer, confirmed_git_store, isolated_env, new_file_diff
 
 
 def test_a_bound_is_drafted_as_the_thing_past_it():
@@ -51,10 +51,7 @@ CASES = [
 
 
 def _diff(body: str) -> dict:
-    lines = body.splitlines()
-    plus = "".join(f"+{line}\n" for line in lines)
-    return {"diff": "diff --git a/app/db.py b/app/db.py\nnew file mode 100644\nindex 0000000..2222222\n"
-                    f"--- /dev/null\n+++ b/app/db.py\n@@ -0,0 +1,{len(lines)} @@\n{plus}"}
+    return new_file_diff("app/db.py", body.splitlines())
 
 
 @pytest.fixture(scope="module")

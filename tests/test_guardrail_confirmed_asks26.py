@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store, new_file_diff
 
 CRITERIA = {
     "pin": ("Deployed images are pinned to a digest, never to a moving tag", "block"),
@@ -19,10 +19,7 @@ CRITERIA = {
 }
 
 
-def _new(path: str, lines: list[str]) -> dict:
-    plus = "".join(f"+{line}\n" for line in lines)
-    return {"diff": f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2222222\n"
-                    f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{plus}"}
+_new = new_file_diff
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,12 @@ from __future__ import annotations
 import pytest
 
 from lorestack.guardrail.sentences import read_sentence
-from tests.conftest import confirmed_answer, confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store, new_file_diff
 
 CRITERIA = {"chat": ("Don't load the chat widget without the visitor consenting", "block")}
 
 
-def _new(path: str, lines: list[str]) -> dict:
-    plus = "".join(f"+{line}\n" for line in lines)
-    return {"diff": f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2222222\n"
-                    f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{plus}"}
+_new = new_file_diff
 
 
 @pytest.fixture(scope="module")

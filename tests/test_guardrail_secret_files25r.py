@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store, new_file_diff
 from tests.guardrail_sentence_cases import _diff
 
 CRITERIA = {
@@ -18,10 +18,7 @@ CRITERIA = {
 }
 
 
-def _new_file(path: str, lines: list[str]) -> dict:
-    added = "".join(f"+{line}\n" for line in lines)
-    return {"diff": f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2222222\n"
-                    f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{added}"}
+_new_file = new_file_diff
 
 
 @pytest.fixture(scope="module")
