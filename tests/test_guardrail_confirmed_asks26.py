@@ -19,7 +19,6 @@ CRITERIA = {
 }
 
 
-_new = new_file_diff
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +28,8 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("key", "raw", "want"), [
-    ("pin", _new("deploy/Dockerfile", ["FROM node:20-alpine", "COPY . /app"]), "undecided"),
-    ("pin", _new("deploy/Dockerfile", ["FROM node:20-alpine@sha256:" + "a" * 64, "COPY . /app"]), "pass"),
+    ("pin", new_file_diff("deploy/Dockerfile", ["FROM node:20-alpine", "COPY . /app"]), "undecided"),
+    ("pin", new_file_diff("deploy/Dockerfile", ["FROM node:20-alpine@sha256:" + "a" * 64, "COPY . /app"]), "pass"),
     ("tags", "git tag v3.1.0 && git push origin v3.1.0", "block"),  # its words decide: as before
     ("tags", "git tag -s v3.1.0 -m 'v3.1.0' && git push origin v3.1.0", "pass"),
 ])

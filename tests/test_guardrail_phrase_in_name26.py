@@ -15,7 +15,6 @@ from tests.conftest import confirmed_answer, confirmed_git_store, new_file_diff
 CRITERIA = {"chat": ("Don't load the chat widget without the visitor consenting", "block")}
 
 
-_new = new_file_diff
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +28,7 @@ def test_the_requirement_is_the_phrase():
 
 
 def test_a_name_that_holds_the_phrase_asks(store):
-    change = _new("web/chat.js", ["export function boot() {", "  window.visitorConsenting = true;",
+    change = new_file_diff("web/chat.js", ["export function boot() {", "  window.visitorConsenting = true;",
                                   "  loadChatWidget();", "}"])
     assert confirmed_answer(store, "chat", change) == "undecided"
 

@@ -18,7 +18,6 @@ CRITERIA = {
 }
 
 
-_new_file = new_file_diff
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +36,7 @@ SECRET_FILES = [
 KEPT = [
     ("image", _diff("Dockerfile", "FROM node:20\nCOPY .env.sample /srv/app/.env.sample")),
     ("image", _diff("web/app.js", "const key = process.env.API_KEY;\nconst env = process.env;")),
-    ("repo", _new_file("app/config.py", ["from dotenv import load_dotenv", "load_dotenv('.env')",
+    ("repo", new_file_diff("app/config.py", ["from dotenv import load_dotenv", "load_dotenv('.env')",
                                          "API_KEY = os.environ['API_KEY']"])),
 ]
 
