@@ -39,7 +39,7 @@ BUCKETS = ("1a", "1b", "1c", "2", "3", "4", "5")
 
 
 def folds_of_keys() -> dict[str, str]:
-    """criterion key -> its batch (b1, b2, b3, batch4 … batch24 where present)."""
+    """criterion key -> its batch (b1, b2, b3, batch4 … batch25 where present)."""
     from tests.heldout_eval import BATCH_MODULES, tuning_set
     from tests.meaning_pairs import batch_of_keys
 
