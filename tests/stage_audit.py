@@ -60,6 +60,10 @@ ABLATIONS = {
     "fix_under_freeze": _off("lorestack.guardrail.rule_paths", "FIXES_UNDER_FREEZE", False),
     # twenty-third session (conf23): a copula's forbidden state set false in code
     "state_off": _off("lorestack.guardrail.state_off", "STATE_OFF", False),
+    # twenty-seventh session (quiet27): a command that only reads keeps a guess; prose that
+    # only moves things over to the rule's own way keeps a guess
+    "reads_only": _off("lorestack.guardrail.guess_checks", "READS_ONLY", False),
+    "toward_way": _off("lorestack.guardrail.toward_way", "ENABLED", False),
     # twenty-fourth session (conf24): a confirmed draft's forbidden thing outside the source or
     # means its sentence names; what "without X" requires met by X's head when it names an act
     "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
