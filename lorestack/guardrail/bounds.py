@@ -13,6 +13,7 @@ may still be broken), so this only ever opens a pass, never closes one, and neve
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -64,7 +65,11 @@ _TIME_KEYS = {"timeout", "ttl", "delay", "interval", "duration", "expiry", "expi
 _BOUND_KEYS = {"max", "maximum", "limit", "cap", "ceiling"}
 _QUANTITY = re.compile(rf"(?<![\w.$/-]){_NUM}(?P<gap>\s?)(?P<unit>[a-z]+)\b", re.I)
 # an identifier naming its unit, then its value: `retention_in_days = 365`, `maxReplicas: 400`
-_KEYED = re.compile(r"\b(?P<key>[A-Za-z_][\w-]*)\"?\s*[:=]\s*\"?(?P<n>\d+(?:\.\d+)?)\b")
+# (twenty-seventh session) also no limit (`timeout=None`), a product (`2 * 60`) and a pair
+# (`timeout=(3.05, 120)`: connect and read, each a value)
+_KEYED = re.compile(r"\b(?P<key>[A-Za-z_][\w-]*)\"?\s*[:=]\s*\"?(?P<n>\d+(?:\.\d+)?"
+                    r"(?:\s*\*\s*\d+(?:\.\d+)?)*(?![\w.])|\(\s*\d+(?:\.\d+)?\s*,\s*\d+(?:\.\d+)?\s*\)"
+                    r"|(?:None|null|nil|Infinity|math\.inf)\b)")
 _FOREVER = re.compile(r"\b(forever|indefinitely|for good|permanently|never expires?|"
                       r"no expiry|no expiration|unlimited|no limit)\b", re.I)
 ON = True  # tests and tests/stage_audit.py switch the reading off
@@ -144,21 +149,32 @@ def _quantities(text: str, kinds: set[str]):
             yield m.group(0), kind, _number(m.group(1)) * scale
     counted = [k for k in kinds if k not in ("time", "size") and not k.startswith("key:")]
     for m in _KEYED.finditer(text):
-        parts, value = _parts(m.group("key")), float(m.group("n"))
-        if "key:" + " ".join(parts) in kinds:
-            yield m.group(0), "key:" + " ".join(parts), value
-            continue
-        for part in reversed(parts):
-            got = _kind(part, attached=True) if len(part) > 1 else None
-            kind, scale = got if got else (_noun(part), 1.0)
-            if kind in kinds:
-                yield m.group(0), kind, value * scale
-                break
-        else:
-            if "time" in kinds and _TIME_KEYS & set(parts):
-                yield m.group(0), "time", value
-            elif counted and _BOUND_KEYS & set(parts):
-                yield m.group(0), "bound:" + counted[0], value
+        parts = _parts(m.group("key"))
+        for value in _values(m.group("n")):
+            if "key:" + " ".join(parts) in kinds:
+                yield m.group(0), "key:" + " ".join(parts), value
+                continue
+            for part in reversed(parts):
+                got = _kind(part, attached=True) if len(part) > 1 else None
+                kind, scale = got if got else (_noun(part), 1.0)
+                if kind in kinds:
+                    yield m.group(0), kind, value * scale
+                    break
+            else:
+                if "time" in kinds and _TIME_KEYS & set(parts):
+                    yield m.group(0), "time", value
+                elif counted and _BOUND_KEYS & set(parts):
+                    yield m.group(0), "bound:" + counted[0], value
+
+
+def _values(said: str) -> list[float]:
+    """The values a key's right side states: no limit is past every upper bound, a product
+    its result, a pair each of its members."""
+    if said[0].isalpha():
+        return [math.inf]
+    if said.startswith("("):
+        return [float(n) for n in re.findall(r"\d+(?:\.\d+)?", said)]
+    return [math.prod(float(n) for n in said.split("*"))]
 
 
 def _line_of(text: str, at: int) -> str:

@@ -15,6 +15,7 @@ from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.freeze import feature_named
 from lorestack.guardrail.given_up import open_given_up
+from lorestack.guardrail.guarded_act import taken_or_guarded
 from lorestack.guardrail.guess_checks import (
     after_meaning,
     detail,
@@ -50,7 +51,6 @@ from lorestack.guardrail.rules import (
 )
 from lorestack.guardrail.shortcut import argued_away, shortcut
 from lorestack.guardrail.state_off import state_set_off
-from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.guardrail.written_down import written_down
 from lorestack.memory_layers.models import CriterionSpec
 
@@ -137,7 +137,7 @@ def judge_criterion(
         outcome.reason = "the command only reads: it makes nothing the rule could require"
     if (accepted and outcome.status == "violated" and outcome.forbid_hit and not prepared.code
             and ((writes := written_down(prepared.text))  # "Document in SECURITY.md that … never …"
-                 or only_taken_away(sentence, prepared.text, judge_added=False))):  # "Replace the last strcpy …"
+                 or taken_or_guarded(sentence, prepared.text))):  # "Replace the last strcpy …"
         how_named = "a rule it writes down" if writes else "what it takes away"
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as "

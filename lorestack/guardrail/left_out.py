@@ -19,6 +19,7 @@ from lorestack.guardrail.sentence_needs import needs, shown_pair
 from lorestack.guardrail.words import stem
 
 ENABLED = True
+ONLY_ONCE = True  # the condition of "Only A once B" as wanted (tests switch it off)
 NEAR = 4  # words either side of the cue
 
 # a clause that puts something off or goes without it
@@ -26,7 +27,8 @@ _DEFER = re.compile(
     r"\b(?:later|next\s+(?:sprint|week|release|quarter)|follow[- ]?up|afterwards|to\s+follow"
     r"|catch\s+up|can\s+wait|for\s+now|no\s+(?:\w+\s+)?needed|not\s+needed|no\s+need|without\s+(?:a|an|any|the)"
     r"|skip(?:ping|s)?|tbd|to\s+be\s+decided|leave\s+(?:\w+\s+){1,3}(?:off|out)"
-    r"|left\s+(?:off|out)|regardless\s+of|irrespective\s+of)\b",
+    r"|left\s+(?:off|out)|regardless\s+of|irrespective\s+of|tomorrow|without\s+waiting"
+    r"|(?:nobody|no\s+one)\s+(?:has|have)|(?:not|n't)\s+(?:\w+\s+)?yet)\b",
     re.I,
 )
 # words that name no thing a rule wants ("changes", "merge", "pull request", "every")
@@ -44,6 +46,9 @@ _WANTS = re.compile(
     r"|contain|reference|be\s+documented\s+in|be\s+covered\s+by))\s+(.+)",
     re.I,
 )
+# "Only A once B": B, said in words, is what the rule wants where A happens (twenty-seventh
+# session: "Deploy … without waiting for QA sign-off" met `require: deploy` and passed)
+_ONLY = re.compile(r"\bonly\b(.*?)\b(?:once|after|when|whenever|until)\s+(.+)", re.I)
 _ALIAS = {"docs": "document", "doc": "document"}  # "the docs page" is the documentation
 
 
@@ -58,9 +63,11 @@ def _rule_keys(sentence: str) -> frozenset[str]:
     m = _WANTS.search(" ".join(sentence.split()))
     # and what a verb carries ("carries a severity label": sentence_needs.py)
     wanted = [shown_pair(t) or t for t in needs(sentence)[0]] + ([m.group(1)] if m else [])
+    only = _ONLY.search(" ".join(sentence.split())) if ONLY_ONCE else None
+    act = {_key(w) for w in re.findall(r"[A-Za-z]+", only.group(1))} if only else set()
     return frozenset(
-        _key(w) for said in wanted for w in re.findall(r"[A-Za-z]{4,}", said)
-        if w.lower() not in _GENERIC
+        _key(w) for said in wanted + ([only.group(2)] if only else [])
+        for w in re.findall(r"[A-Za-z]{4,}", said) if w.lower() not in _GENERIC and _key(w) not in act
     )
 
 

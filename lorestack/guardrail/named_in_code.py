@@ -91,14 +91,34 @@ def phrase_in_a_name(outcome: RuleOutcome, prepared: PreparedText, require: list
         return outcome
     text = prepared.text
     for entry in require:
-        alts = [a for a in entry_alternatives(entry) if act_word(a) and " " in a.strip()]
-        hits = [h for a in alts for h in find_term(prepared, a) if not h.negated_by]
-        if hits and all(h.start >= 0 and not re.search(r"\s", text[h.start:h.end]) for h in hits):
-            outcome.status, outcome.quote = "undecided", text[hits[0].start:hits[0].end]
+        alts = [a for a in entry_alternatives(entry) if " " in a.strip() and not is_regex(a)]
+        hits = [(a, h) for a in alts for h in find_term(prepared, a) if not h.negated_by]
+        if hits and all(h.start >= 0 and not re.search(r"\s", text[h.start:h.end])
+                        and (act_word(a) or set_true(text, h.start, h.end)) for a, h in hits):
+            first = hits[0][1]
+            outcome.status, outcome.quote = "undecided", text[first.start:first.end]
             outcome.reason = (f"applies, undecided: the code names what the rule requires "
                               f"('{outcome.quote}') only inside a name: judge whether it guards the act")
             return outcome
     return outcome
+
+
+# a statement that sets a name to a constant true: `user_consent = True`, `const ok = true;`
+_BEFORE_NAME = re.compile(r"^[+ ]?\s*(?:(?:const|let|var|val|final|bool|boolean)\s+)?(?:[\w$]+\.)*$")
+_SET_TRUE = re.compile(r"^\s*(?::\s*[\w\[\]]+\s*)?=\s*(?:True|true|1|YES|yes)\s*[;,]?\s*(?:(?:#|//).*)?$")
+
+
+def set_true(text: str, start: int, end: int) -> bool:
+    """Is the name holding text[start:end] set to a constant true by its own line (twenty-
+    seventh session: `user_consent = True` then the send met "… without user consent")? A
+    name the change sets true records nothing a person gave; one it reads is left alone."""
+    begin, stop = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    stop = len(text) if stop < 0 else stop
+    while start > begin and re.match(r"[\w$]", text[start - 1]):
+        start -= 1
+    while end < stop and re.match(r"[\w$]", text[end]):
+        end += 1
+    return bool(_BEFORE_NAME.match(text[begin:start]) and _SET_TRUE.match(text[end:stop]))
 
 
 def met_by_name(outcome: RuleOutcome, prepared: PreparedText) -> RuleOutcome:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from lorestack.guardrail.denied import condition_denied
 from lorestack.guardrail.sentence_words import shown
 from lorestack.guardrail.sentences import SentenceDraft, read_sentence
 from lorestack.guardrail.terms import (  # noqa: F401 - re-exported for callers and tests
@@ -177,7 +178,7 @@ def _evaluate_terms(
         return hit
 
     exempt = affirmed(spec.unless)
-    if exempt is not None:
+    if exempt is not None and not condition_denied(prepared, exempt):  # "X is not set yet"
         out.reason = f"exempted: '{exempt.term}' is present"
         out.quote, out.exempted_by = exempt.quote(text), exempt.term
         return out

@@ -1,0 +1,50 @@
+"""A switching-off act said only as what something lets, allows or tries, in a proposal that
+removes, rejects, reports or fails on it (issue 22, twenty-seventh session, fix27). Under
+"Never disable TLS certificate verification" skipping or bypassing the check is switching it
+off in words (switch_off.py), and a confirmed rule blocked "Remove the option that lets users
+skip TLS certificate verification" and "Log a warning when someone tries to bypass TLS
+certificate verification": the act is the object of what the proposal takes away or guards
+against, not an act it does. Where every such act is so said, a confirmed block becomes
+"applies, undecided" (judging.py's line for what a proposal takes away): never a pass.
+"Add an option that lets users skip …" adds the way to do it and still blocks."""
+
+from __future__ import annotations
+
+import re
+
+from lorestack.guardrail.taken_away import only_taken_away
+
+ON = True  # tests switch the reading off
+_ACT = re.compile(r"\b(?:disabl\w*|deactivat\w*|skip\w*|bypass\w*|circumvent\w*"
+                  r"|(?:turn|switch|shut)\w*\s+(?:\w+\s+)?off)\b", re.I)
+# what lets or tries the act: "lets users", "allows anyone to", "tries to", "can"
+_ENABLED = re.compile(r"\b(?:let|lets|letting|allows?|allowing|enables?|enabling|permits?"
+                      r"|can|could|tries|try|trying|attempts?|attempting|able)\b(?:\s+[\w-]+){0,3}"
+                      r"\s+(?:to\s+)?$", re.I)
+# a proposal whose act removes, rejects or reports it, or that fails when it happens
+_GUARDS = re.compile(r"^\s*(?:please\s+)?(?:remove|delete|drop|block|forbid|prevent|reject|refuse"
+                     r"|deny|disallow|log|print|warn|alert|report|detect|flag|catch|raise|throw)\b"
+                     r"|\b(?:fails?|failing|errors?|refuses?|rejects?|warns?)\s+(?:if|when|whenever)\b",
+                     re.I)
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
+
+
+def guarded_only(text: str) -> str | None:
+    """The switching-off act a proposal names, when every time it names one it is what
+    something lets or tries and the sentence removes, rejects, reports or fails on it."""
+    if not ON:
+        return None
+    found = None
+    for part in _SENTENCE.split(text):
+        for m in _ACT.finditer(part):
+            before = part[: m.start()]
+            if not (_ENABLED.search(before) and _GUARDS.search(before)):
+                return None
+            found = found or m.group(0)
+    return found
+
+
+def taken_or_guarded(sentence: str, text: str) -> str | None:
+    """only_taken_away for a confirmed block (what a replacement brings not judged), or an
+    act the proposal only guards against."""
+    return only_taken_away(sentence, text, judge_added=False) or guarded_only(text)
