@@ -91,6 +91,8 @@ ABLATIONS = {
     "given_up_contrast": _off("lorestack.guardrail.given_up", "CONTRAST", False),
     "given_up_swap": _off("lorestack.guardrail.given_up", "SWAP", False),
     "given_up_off": _off("lorestack.guardrail.given_up", "OFF_SWITCH", False),
+    # twenty-seventh session: one word of what the rule asks for on a line deleted outright
+    "given_up_deleted": _off("lorestack.guardrail.given_up", "PURE_REMOVAL", False),
     # twenty-sixth session (fix26): "Only A once B" scopes to A and wants what B names
     "only_once": _off("lorestack.guardrail.only_once", "ON", False),
     # twenty-sixth session (fix26): a confirmed draft still asks what its guess asked

@@ -210,7 +210,7 @@ def judge_criterion(
     else:  # "Merge release/2.3 and collect the sign-off later" (left_out.py)
         outcome = put_off(outcome, spec, sentence, prepared, paths)  # and what a guess asks
     outcome = open_beyond_bound(outcome, sentence, prepared.text, gated)  # `maxReplicas: 400`
-    outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text)
+    outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text, paths)
     return outcome, how
 
 
