@@ -60,6 +60,10 @@ ABLATIONS = {
     "fix_under_freeze": _off("lorestack.guardrail.rule_paths", "FIXES_UNDER_FREEZE", False),
     # twenty-third session (conf23): a copula's forbidden state set false in code
     "state_off": _off("lorestack.guardrail.state_off", "STATE_OFF", False),
+    # twenty-seventh session (quiet27): a command that only reads keeps a guess; prose that
+    # only moves things over to the rule's own way keeps a guess
+    "reads_only": _off("lorestack.guardrail.guess_checks", "READS_ONLY", False),
+    "toward_way": _off("lorestack.guardrail.toward_way", "ENABLED", False),
     # twenty-fourth session (conf24): a confirmed draft's forbidden thing outside the source or
     # means its sentence names; what "without X" requires met by X's head when it names an act
     "act_scope": _off("lorestack.guardrail.act_scope", "ACT_SCOPE", False),
@@ -87,6 +91,8 @@ ABLATIONS = {
     "given_up_contrast": _off("lorestack.guardrail.given_up", "CONTRAST", False),
     "given_up_swap": _off("lorestack.guardrail.given_up", "SWAP", False),
     "given_up_off": _off("lorestack.guardrail.given_up", "OFF_SWITCH", False),
+    # twenty-seventh session: one word of what the rule asks for on a line deleted outright
+    "given_up_deleted": _off("lorestack.guardrail.given_up", "PURE_REMOVAL", False),
     # twenty-sixth session (fix26): "Only A once B" scopes to A and wants what B names
     "only_once": _off("lorestack.guardrail.only_once", "ON", False),
     # twenty-sixth session (fix26): a confirmed draft still asks what its guess asked

@@ -43,6 +43,9 @@ _LISTING = frozenset(("-l", "--list", "-v", "--verify", "-n", "--contains", "--n
                       "--no-column", "-i", "--ignore-case", "-d", "--delete"))
 _GH_READS = frozenset(("view", "list", "checks", "diff", "status"))
 _KUBECTL_READS = frozenset(("get", "describe", "logs", "top", "explain"))
+# kubectl's global flags that take a value, which may come before the subcommand
+_KUBECTL_VALUED = frozenset("--context --namespace -n --kubeconfig --cluster --user -s --server "
+                            "--as --token".split())
 _WRITES = re.compile(r"(?<![0-9&])>|\btee\b")
 
 
@@ -98,8 +101,11 @@ def _reads(words: list[str]) -> bool:
             len(rest) == 1 or bool(flags & _LISTING) and not flags - _LISTING))
     if name == "gh":
         return len(rest) > 1 and rest[1] in _GH_READS
-    if name == "kubectl":
-        return sub in _KUBECTL_READS
+    if name == "kubectl":  # `kubectl --context prod -n shop get pods` (twenty-seventh session)
+        i = 0
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if rest[i] in _KUBECTL_VALUED else 1
+        return i < len(rest) and rest[i] in _KUBECTL_READS
     if name == "aws":
         return len(rest) > 1 and rest[1].startswith(("describe-", "list-", "get-"))
     if name == "find":

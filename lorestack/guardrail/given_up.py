@@ -18,11 +18,20 @@ switched off on a line edited in place (`task_acks_late = True` -> `False`, `blo
 true` -> `false`, `state = "ENABLED"` -> `"DISABLED"`) takes it away too, where the rule applies
 already (by its words or by meaning) and the key names a word of it or the rule forbids
 disabling.
+
+Twenty-seventh session (`deleted_outright`): a code line deleted outright (no added line
+edited from it) that held one word of what the rule asks for, as the rule writes it —
+`raise NegativeStock(…)` under "an adjustment that would make a count negative is
+rejected", `mlflow.pyfunc.load_model(…)` under "… only from the MLflow model registry" — where
+the change is also about something else the rule names (a word of its path or of the other
+removed code). A name the rule writes in mixed case counts whole (`MLflow`, `ETag`) and so
+does an acronym of three capitals (`CSP`, `CLA`); what a comment says is not code.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from lorestack.guardrail.meaning import stated_clauses
@@ -75,13 +84,17 @@ def _contrast_heads(sentence: str) -> list[str]:
     return heads
 
 
-def asked_for(sentence: str, spec: CriterionSpec) -> set[str]:
-    """The stems of what a rule states positively: its stated clauses, required terms and
-    recommended ways (never a regex or a path)."""
+def _said(sentence: str, spec: CriterionSpec) -> str:
     said = list(stated_clauses(sentence)) + (_contrast_heads(sentence) if CONTRAST else [])
     said += [gate_of(t)[1] for t in [*spec.require, *spec.alternatives]
              if not gate_of(t)[1].startswith(("/", "path:"))]
-    return _stems(" ".join(said))
+    return " ".join(said)
+
+
+def asked_for(sentence: str, spec: CriterionSpec) -> set[str]:
+    """The stems of what a rule states positively: its stated clauses, required terms and
+    recommended ways (never a regex or a path)."""
+    return _stems(_said(sentence, spec))
 
 
 def given_up(sentence: str, spec: CriterionSpec, removed: str, added: str) -> str:
@@ -157,13 +170,63 @@ def switched_off(sentence: str, removed: str, added: str, applied: bool) -> str:
     return ""
 
 
+PURE_REMOVAL = True  # one word on a line deleted outright (switch for tests.stage_audit)
+# what a line says in a comment (`# …`, `// …`, `<!-- … -->`, a `/* … */` block's lines)
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)|(?:^|\s)(?:#|//)(?:\s.*)?$|^\s*(?:/\*|\*).*$")
+
+
+def _code_of(text: str) -> str:
+    return "\n".join(_COMMENT.sub("", line) for line in text.splitlines())
+
+
+def _wide(text: str, *, acronyms_only: bool = False) -> set[str]:
+    """_stems, and a name written in mixed case whole (`MLflow`, `ETag`: `mlflow`, `etag`),
+    and three-letter parts (`cla` of `license/cla`; of a rule, only those in capitals)."""
+    out = _stems(text)
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", text):
+        if len(word) >= 4 and not (word.islower() or word.isupper()):
+            out.add(stem(word.lower()))
+        if acronyms_only and len(word) == 3 and word.isupper():
+            out.add(word.lower())
+        elif not acronyms_only:
+            out.update(p.lower() for _, p in _identifier_parts(word) if len(p) == 3 and p.isalpha())
+    return out
+
+
+def deleted_outright(sentence: str, spec: CriterionSpec, removed: str, added: str,
+                     paths: Sequence[str] = ()) -> str:
+    """The removed code line (no added line edited from it) that held a word of what the rule
+    asks for, as the rule writes it, which the new code no longer has — where the change is
+    also about something else the rule names (a path's or another removed word); else ''."""
+    if not (ENABLED and PURE_REMOVAL) or not removed.strip():
+        return ""
+    removed, added = _code_of(removed), _code_of(added)
+    gone = (_wide(_said(sentence, spec), acronyms_only=True) & _wide(removed)) - _wide(added)
+    written = _as_written(sentence, gone)
+    about = (_stems(removed) | _stems(" ".join(paths))) & (_stems(sentence) - gone)
+    if not written or not about:
+        return ""
+    new_lines = [a.strip() for a in added.splitlines() if a.strip()]
+    for line in removed.splitlines():
+        line = line.strip()
+        names = re.findall(r"[A-Za-z][A-Za-z0-9]*", line)
+        words = {w.lower() for w in names} | {p.lower() for w in names
+                                              for _, p in _identifier_parts(w)}
+        if not words & written:
+            continue
+        if not any(SequenceMatcher(None, line, a).ratio() >= SAME_LINE for a in new_lines):
+            return line
+    return ""
+
+
 def open_given_up(outcome: RuleOutcome, sentence: str, spec: CriterionSpec, removed: str,
-                  added: str) -> RuleOutcome:
+                  added: str, paths: Sequence[str] = ()) -> RuleOutcome:
     """A pass by a change that takes away what the rule asks for becomes "applies,
     undecided", quoting the removed line (a pass that took the recommended way stays one)."""
     if outcome.status not in ("satisfied", "not_applicable") or outcome.exempted_by:
         return outcome
-    line = given_up(sentence, spec, removed, added)
+    line = given_up(sentence, spec, removed, added) or deleted_outright(sentence, spec, removed,
+                                                                        added, paths)
     off = "" if line else switched_off(sentence, removed, added, outcome.status == "satisfied")
     if line:
         outcome.status, outcome.quote = "undecided", line[:120]

@@ -9,28 +9,54 @@ lacks. Never a block: each answers kept, or "applies, undecided". Moved out of j
 from __future__ import annotations
 
 import copy
+import re
 
 from lorestack.guardrail.change_kind import shows
+from lorestack.guardrail.command_words import only_reads
 from lorestack.guardrail.faults import judge_fault
 from lorestack.guardrail.left_out import judge_left_out
 from lorestack.guardrail.missing import judge_missing, judge_topic, wanted_present
-from lorestack.guardrail.rules import PreparedText, RuleOutcome
+from lorestack.guardrail.rules import PreparedText, RuleOutcome, _triggered_words
 from lorestack.guardrail.spellings import spells_wanted
 from lorestack.guardrail.taken_away import only_taken_away
+from lorestack.guardrail.toward_way import moved_to_way
 from lorestack.guardrail.written_down import written_down
 
+READS_ONLY = True  # the switch tests and tests.stage_audit turn off
+# a rule about reading, showing or copying something: a command that only reads can break it
+_ABOUT_READING = re.compile(
+    r"(?i)\b(?:read|reads|look|looks|view|print|prints|printed|show|shows|shown|display\w*|cat"
+    r"|access\w*|open|opens|quer(?:y|ies)|inspect\w*|brows\w*|log|logs|logged|dump\w*|list"
+    r"|lists|explor\w*|cop(?:y|ies)|past\w*|download\w*|export\w*|expos\w*|see|echo\w*"
+    r"|output\w*|fetch\w*|scrap\w*|search\w*|connect\w*|leak\w*|reveal\w*)\b"
+)
 
-def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
+
+def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
+               spec=None) -> RuleOutcome:
     """A guess left open, where the proposal names what the rule forbids only as what it
     removes, replaces, ports or stops (taken_away.py): it keeps the rule. Never for a diff
     or an edit (its added lines are what it brings, not a description of what it removes),
-    nor over a category member that applied (members.py judged that already)."""
-    if outcome.status != "undecided" or outcome.missing or prepared.change or outcome.guessed:
+    nor over a category member that applied (members.py judged that already). A command
+    whose every step only reads (command_words.only_reads) keeps a rule that is not about
+    reading, showing or copying: it changes nothing; prose that only moves things over to
+    the rule's own way (toward_way.py) keeps it too (twenty-seventh session)."""
+    if outcome.status != "undecided" or outcome.missing or prepared.change:
         return outcome
-    word = only_taken_away(sentence, prepared.text)
+    if (READS_ONLY and prepared.code and only_reads(prepared.text)
+            and not _ABOUT_READING.search(sentence)):
+        outcome.status, outcome.exempted_by = "satisfied", "only reads"
+        outcome.reason = "the command only reads: it changes nothing the rule is about: kept"
+        return outcome
+    word = None if outcome.guessed else only_taken_away(sentence, prepared.text)
     if word is not None:
         outcome.status, outcome.exempted_by = "satisfied", word
         outcome.reason = f"it only takes away '{word}', which the rule forbids: kept"
+    elif spec is not None and not prepared.code and (way := moved_to_way(
+            sentence, spec.forbid, spec.require, _triggered_words(outcome.triggers),
+            prepared.text)):
+        outcome.status, outcome.exempted_by = "satisfied", way
+        outcome.reason = f"it only moves things over to the rule's own way ('{way}'): kept"
     return outcome
 
 

@@ -142,7 +142,7 @@ def judge_criterion(
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as "
                           f"{how_named}: judge whether it breaks the rule")
-    if (accepted and outcome.status == "violated" and outcome.forbid_hit and prepared.code
+    if (outcome.status == "violated" and outcome.forbid_hit and prepared.code
             and state_set_off(sentence, outcome.forbid_hit, prepared.text)):  # `debuggable false`
         outcome.status = "satisfied"
         outcome.reason = (f"the rule forbids the state '{outcome.forbid_hit}'; the change sets "
@@ -204,13 +204,13 @@ def judge_criterion(
         # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):
             outcome = detail(outcome, sentence, prepared)
-        outcome = takes_away(outcome, sentence, prepared)
+        outcome = takes_away(outcome, sentence, prepared, spec)
         outcome = writes_down(outcome, prepared)
         outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
     else:  # "Merge release/2.3 and collect the sign-off later" (left_out.py)
         outcome = put_off(outcome, spec, sentence, prepared, paths)  # and what a guess asks
     outcome = open_beyond_bound(outcome, sentence, prepared.text, gated, paths)  # `maxReplicas: 400`
-    outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text)
+    outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text, paths)
     return outcome, how
 
 
