@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from lorestack.guardrail.guarded_act import enforces
 from lorestack.guardrail.sentence_words import (
     _DETERMINERS,
     _GENERIC_NOUNS,
@@ -127,7 +128,8 @@ _SECRET_FILE = re.compile(
 _PUTS = re.compile(r"^[+ ]?\s*(?:COPY|ADD)\b")
 _SECRET_WORDS = frozenset("secret secrets credential credentials".split())
 # an ignore entry (.gitignore, .dockerignore) for such a file: a line that is only its name
-_IGNORED = re.compile(r"^\s*/?(?:\*\*/)?(?:\.env(?:\.\*|\.[\w-]+)?|\*\.(?:pem|key|p12|pfx|jks)|"
+# (not a sample's, `.env.example`: twenty-seventh session)
+_IGNORED = re.compile(r"^\s*/?(?:\*\*/)?(?:\.env(?:\.\*|\.(?!(?:example|sample|template|dist|defaults?)\b)[\w-]+)?|\*\.(?:pem|key|p12|pfx|jks)|"
                       r"id_(?:rsa|dsa|ecdsa|ed25519)\*?|credentials\.json|\.npmrc|\.netrc|\.pgpass|"
                       r"secrets?/?)\s*$")
 SECRET_FILES = True
@@ -375,7 +377,8 @@ def forbidden_verb_said(outcome, sentence: str, forbid: list[str], prepared: Pre
         for hit in find_term(prepared, bare) if verbs else ():
             cue = hit.negated_by.lower()
             if cue and any(_BYPASSING.fullmatch(v) and (cue == "without" or _BYPASSING.fullmatch(cue))
-                           and not cue.startswith(v[:4]) for v in verbs):
+                           and not cue.startswith(v[:4]) for v in verbs) and not (
+                    cue == "without" and enforces(prepared.text, hit.start)):  # "refuse to … without X"
                 outcome.status, outcome.quote = "undecided", hit.quote(prepared.text)
                 outcome.reason = (f"applies, undecided: '{bare}' is said with '{cue}', going "
                                   "without what the rule keeps: judge whether it breaks the rule")

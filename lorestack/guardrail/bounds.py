@@ -22,6 +22,8 @@ from lorestack.guardrail.sentence_words import _DETERMINERS, _content
 from lorestack.guardrail.sentence_words import add_term as _add
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from lorestack.core.models import CriterionSpec
     from lorestack.guardrail.rules import RuleOutcome
     from lorestack.guardrail.sentences import _Reading
@@ -67,12 +69,13 @@ _QUANTITY = re.compile(rf"(?<![\w.$/-]){_NUM}(?P<gap>\s?)(?P<unit>[a-z]+)\b", re
 # an identifier naming its unit, then its value: `retention_in_days = 365`, `maxReplicas: 400`
 # (twenty-seventh session) also no limit (`timeout=None`), a product (`2 * 60`) and a pair
 # (`timeout=(3.05, 120)`: connect and read, each a value)
-_KEYED = re.compile(r"\b(?P<key>[A-Za-z_][\w-]*)\"?\s*[:=]\s*\"?(?P<n>\d+(?:\.\d+)?"
+_KEYED = re.compile(r"\b(?P<key>[A-Za-z_][\w-]*)\"?\s*[:=]\s*\"?(?P<n>\d+(?:_\d{3})*(?:\.\d+)?"
                     r"(?:\s*\*\s*\d+(?:\.\d+)?)*(?![\w.])|\(\s*\d+(?:\.\d+)?\s*,\s*\d+(?:\.\d+)?\s*\)"
                     r"|(?:None|null|nil|Infinity|math\.inf)\b)")
 _FOREVER = re.compile(r"\b(forever|indefinitely|for good|permanently|never expires?|"
                       r"no expiry|no expiration|unlimited|no limit)\b", re.I)
 ON = True  # tests and tests/stage_audit.py switch the reading off
+_JS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")  # a unit-less time key counts milliseconds
 _STOP = {"that", "this", "with", "from", "into", "than", "they", "them", "their", "every",
          "never", "only", "must", "need", "needs", "each", "other", "more", "most", "least",
          "before", "after", "within", "under", "over", "above", "below"}
@@ -140,8 +143,9 @@ def _key(key: str) -> str:
     return " ".join(_parts(key))
 
 
-def _quantities(text: str, kinds: set[str]):
-    """(what the proposal says, kind, value) for each quantity in `text` of one of `kinds`."""
+def _quantities(text: str, kinds: set[str], ms: bool = False):
+    """(what the proposal says, kind, value) for each quantity in `text` of one of `kinds`; a
+    time key without its unit counts milliseconds where `ms` (JavaScript), else seconds."""
     for m in _QUANTITY.finditer(text):
         got = _kind(m.group("unit"), attached=not m.group("gap"))
         kind, scale = got if got else (_noun(m.group("unit")), 1.0)
@@ -162,7 +166,7 @@ def _quantities(text: str, kinds: set[str]):
                     break
             else:
                 if "time" in kinds and _TIME_KEYS & set(parts):
-                    yield m.group(0), "time", value
+                    yield m.group(0), "time", value / 1000 if ms else value
                 elif counted and _BOUND_KEYS & set(parts):
                     yield m.group(0), "bound:" + counted[0], value
 
@@ -174,7 +178,7 @@ def _values(said: str) -> list[float]:
         return [math.inf]
     if said.startswith("("):
         return [float(n) for n in re.findall(r"\d+(?:\.\d+)?", said)]
-    return [math.prod(float(n) for n in said.split("*"))]
+    return [math.prod(float(n.replace("_", "")) for n in said.split("*"))]
 
 
 def _line_of(text: str, at: int) -> str:
@@ -192,7 +196,7 @@ def _shares_word(line: str, sentence: str) -> bool:
                if w not in _STOP for s in words)
 
 
-def beyond(sentence: str, text: str, *, applied: bool) -> tuple[str, Bound] | None:
+def beyond(sentence: str, text: str, *, applied: bool, ms: bool = False) -> tuple[str, Bound] | None:
     """(what the proposal says, the bound) where `text` states a quantity on the side of a
     bound of `sentence` that the rule is about; None if it states none. Unless the criterion
     `applied` already, the line saying it must share a word with the sentence (or count the
@@ -201,7 +205,7 @@ def beyond(sentence: str, text: str, *, applied: bool) -> tuple[str, Bound] | No
     if not found:
         return None
     kinds = {b.kind for b in found}
-    for said, kind, value in _quantities(text, kinds):
+    for said, kind, value in _quantities(text, kinds, ms):
         line = _line_of(text, text.find(said))
         keyed = kind.startswith("bound:")  # `maxReceiveCount`: only under a limit ("at most 5
         loose = kind in ("time", "size") or keyed  # …"), not a requirement's scope ("more than
@@ -221,13 +225,14 @@ def beyond(sentence: str, text: str, *, applied: bool) -> tuple[str, Bound] | No
 
 
 def open_beyond_bound(outcome: RuleOutcome, sentence: str, text: str,
-                      spec: CriterionSpec | None = None) -> RuleOutcome:
+                      spec: CriterionSpec | None = None, paths: Sequence[str] = ()) -> RuleOutcome:
     """A pass where the proposal states a quantity beyond a bound of the criterion's becomes
     "applies, undecided", quoting both (a pass that took the recommended way stays one)."""
-    outcome = past_bound_term(outcome, spec, text)
+    ms = bool(paths) and all(p.endswith(_JS) for p in paths)  # `timeout: 5000` in axios, jest
+    outcome = past_bound_term(outcome, spec, text, ms)
     if not ON or outcome.status not in ("satisfied", "not_applicable") or outcome.exempted_by:
         return outcome
-    hit = beyond(sentence, text, applied=outcome.status == "satisfied")
+    hit = beyond(sentence, text, applied=outcome.status == "satisfied", ms=ms)
     if hit is None:
         return outcome
     said, bound = hit
@@ -285,7 +290,8 @@ def bound_term(term: str) -> Bound | None:
     return found[0] if found else None
 
 
-def past_bound_term(outcome: RuleOutcome, spec: CriterionSpec | None, text: str) -> RuleOutcome:
+def past_bound_term(outcome: RuleOutcome, spec: CriterionSpec | None, text: str,
+                    ms: bool = False) -> RuleOutcome:
     """A forbidden term that is a bound decides by the value the proposal states: past it, the
     rule is broken (a block once the rule is accepted, "applies, undecided" while a guess)."""
     if not ON or spec is None or outcome.status not in ("satisfied", "not_applicable", "undecided"):
@@ -297,9 +303,9 @@ def past_bound_term(outcome: RuleOutcome, spec: CriterionSpec | None, text: str)
         if bound is None:
             continue
         thing = term.split(" over ")[0]
-        hit = beyond(term, text, applied=outcome.status != "not_applicable")
+        hit = beyond(term, text, applied=outcome.status != "not_applicable", ms=ms)
         if hit is None or not _shares_word(_line_of(text, text.find(hit[0])), thing):
-            within = [q[0] for q in _quantities(text, {bound.kind}) if q[1] == bound.kind
+            within = [q[0] for q in _quantities(text, {bound.kind}, ms) if q[1] == bound.kind
                       and _shares_word(_line_of(text, text.find(q[0])), thing)]
             if within and outcome.status == "undecided" and len(spec.forbid) == 1 and not outcome.missing:
                 outcome.status, outcome.quote = "satisfied", within[0]  # `timeout=10`: within

@@ -44,6 +44,23 @@ def guarded_only(text: str) -> str | None:
     return found
 
 
+# an act that keeps the check said with "without" in its own clause: "refuse to run without
+# X", "fail on … without X", "Block logins without X", "Don't publish … without X"
+_ENFORCES = re.compile(r"\b(?:refus(?:e|es|ing)\s+to|fail(?:s|ing)?\s+(?:on|if|when|whenever)|blocks?"
+                       r"|rejects?|prevents?|forbids?|disallows?)\b|^\s*(?:please\s+)?(?:don't|do\s+not"
+                       r"|never)\b", re.I)
+
+
+def enforces(text: str, start: int) -> bool:
+    """Is "without X" at `start` said under an act that refuses, fails on or forbids going
+    without X, in the same clause (twenty-seventh session: "Make the migrate script refuse to
+    run without database backups" asked under "Never skip database backups …")?"""
+    if not ON or start < 0:
+        return False
+    clause = re.split(r"[,;:.!?\n]", text[:start])[-1]
+    return bool(_ENFORCES.search(clause))
+
+
 def taken_or_guarded(sentence: str, text: str) -> str | None:
     """only_taken_away for a confirmed block (what a replacement brings not judged), or an
     act the proposal only guards against."""

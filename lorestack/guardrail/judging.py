@@ -209,7 +209,7 @@ def judge_criterion(
         outcome = fix_under_freeze(outcome, spec, prepared.code, prepared.text)
     else:  # "Merge release/2.3 and collect the sign-off later" (left_out.py)
         outcome = put_off(outcome, spec, sentence, prepared, paths)  # and what a guess asks
-    outcome = open_beyond_bound(outcome, sentence, prepared.text, gated)  # `maxReplicas: 400`
+    outcome = open_beyond_bound(outcome, sentence, prepared.text, gated, paths)  # `maxReplicas: 400`
     outcome = open_given_up(outcome, sentence, spec, prepared.replaced, prepared.text, paths)
     return outcome, how
 
