@@ -60,3 +60,34 @@ def test_prose_that_moves_over_to_the_way_keeps_a_guess(tmp_path, monkeypatch):
     assert answers() == {case_id: now for case_id, _, _, now, _ in CASES}
     monkeypatch.setattr(T, "ENABLED", False)
     assert answers() == {case_id: before for case_id, _, _, _, before in CASES}
+
+
+HEADER = "Never put API tokens in a URL or a query string; send them in a header"
+
+
+def test_a_move_that_goes_on_in_its_own_clause():
+    # "… out of the query string and into a request header": the second clause is where it goes
+    assert T.moved_to_way(HEADER, ["api tokens"], [], [], "Move the API token out of the query "
+                          "string of the billing client and into a request header") == "head"
+    assert T.moved_to_way(HEADER, ["api tokens"], [], [], "Move the API token out of the header "
+                          "and into the query string") == ""
+
+
+CONFIRMED = {"header": (HEADER, "block")}
+CONFIRMED_CASES = [  # (id, key, proposal, answer now, answer without the reading)
+    ("header-p", "header", "Move the API token out of the query string of the billing client "
+     "and into a request header", "undecided", "block"),
+    ("header-v", "header", "Put the API token in the query string of the billing client",
+     "block", "block"),
+]
+
+
+def test_a_confirmed_rule_asks_instead_of_blocking_a_move_to_its_way(tmp_path, monkeypatch):
+    mem, ids = E.build(tmp_path / "confirmed", CONFIRMED, confirmed=True)
+
+    def answers() -> dict[str, str]:
+        return answers_of((mem, ids), CONFIRMED_CASES)
+
+    assert answers() == {case_id: now for case_id, _, _, now, _ in CONFIRMED_CASES}
+    monkeypatch.setattr(T, "ENABLED", False)
+    assert answers() == {case_id: before for case_id, _, _, _, before in CONFIRMED_CASES}

@@ -113,9 +113,16 @@ def only_taken_away(sentence: str, text: str, *, judge_added: bool = True) -> st
     only as what it removes, replaces, ports or stops; else None. `judge_added=False` (a
     confirmed rule's block turned into a question, never a pass): what a replacement brings
     need not be the rule's own way ("Replace eval(x) with ast.literal_eval(x)" under "Do not
-    use eval": the forbidden word only goes away; review of the twenty-second session)."""
+    use eval": the forbidden word only goes away; review of the twenty-second session); there
+    a proposal that only moves things over to the rule's way (toward_way.py) is named too."""
     if not ENABLED:
         return None
+    if not judge_added:  # a confirmed rule's block: a move over to its way asks too
+        from lorestack.guardrail.toward_way import moved_to_way  # (it imports from here)
+
+        moved = moved_to_way(sentence, split_acts(sentence)[0], [], [], text)
+        if moved:
+            return moved
     forbidden = forbidden_stems(sentence)
     if not forbidden:
         return None

@@ -68,15 +68,18 @@ def moved_to_way(sentence: str, forbid: list[str], require: list[str], through: 
     if not way:
         return ""
     applied = {s for t in through for s in _stems(t)}
-    found = ""
+    found, moving = "", False
     for clause in _CLAUSES.split(text):
         words = _words(clause or "")
         while words and words[0] in _LEAD:
             words.pop(0)
         if not words:
             continue
+        if moving and words[0] in _BRINGS:  # "Move X out of Y and into a header"
+            words = ["move", *words]
         verb, rest = words[0], words[1:]
-        if _MOVES.fullmatch(verb) and any(w in _BRINGS for w in rest):
+        moving = bool(_MOVES.fullmatch(verb))
+        if moving and any(w in _BRINGS for w in rest):
             at = next(i for i, w in enumerate(rest) if w in _BRINGS)
             brought = {stem(w) for w in rest[at + 1:] if w not in _GENERIC}
             if brought & bad or (brought & applied) - way or not brought & way:
