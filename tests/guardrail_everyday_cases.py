@@ -189,6 +189,15 @@ CRITERIA: dict[str, tuple[str, str]] = {
     's26c21_http': ('Use the shared HTTP client instead of calling requests directly', 'block'),
     's26c21_flag': ('Use feature flags instead of long-lived branches', 'block'),
     's26c21_canary': ('Roll out production builds through the canary, never to every node at once', 'block'),
+    # twenty-seventh session (fix27b): the reviewer's cases (/tmp/s27/review c5-c10) for the
+    # four readings of the session that regressed, labelled as he wrote them, before the fix
+    's27c8_leg': ('Only drop the legacy tables once migration_verified is true', 'block'),
+    's27c7_cache': ('Cached API responses never live longer than 1 hour', 'block'),
+    's27c7_sess': ('Session cookies never live longer than 8 hours', 'block'),
+    's27c10_lic': ('Do not skip the OSS license scan', 'block'),
+    's27c10_sig': ('Never bypass commit signing', 'block'),
+    's27c8_ctx': ("Don't use the prod kube context from a laptop", 'block'),
+    's27c5_ns': ("Don't touch the payments namespace in the prod cluster by hand", 'block'),
 }
 
 # (case id, criterion key, proposal, expected)
@@ -1014,4 +1023,28 @@ CASES: list[tuple[str, str, object, str]] = [
     ('s26c21-flag-v1', 's26c21_flag', "Keep the redesign on its own branch until marketing is ready, we'll merge it in one go", 'violation'),
     ('s26c21-canary-p1', 's26c21_canary', "Roll 2.4.1 out through the canary; it's a small fix so it should pass quickly", 'pass'),
     ('s26c21-canary-v1', 's26c21_canary', 'Push build 2.4.0 to every production node in one go, the canary takes too long', 'violation'),
+    # twenty-seventh session (fix27b), labelled before the fix
+    ('s27c8-leg-v2', 's27c8_leg', 'Drop the legacy tables now, migration_verified: false (the check is flaky)', 'violation'),
+    ('s27c8-leg-v3', 's27c8_leg', 'Drop the legacy tables, migration_verified was never set on this cluster', 'violation'),
+    ('s27c8-leg-p3', 's27c8_leg', 'migration_verified is no longer false: it turned true at 10:04, so drop the legacy tables', 'pass'),
+    ('s27c9-leg-p4', 's27c8_leg', "migration_verified isn't false any more; drop the legacy tables", 'pass'),
+    ('s27c9-leg-p9', 's27c8_leg', 'Before migration_verified is true nobody touches them; it is true now, so drop the legacy tables', 'pass'),
+    ('s27c7-cache-v4', 's27c7_cache', _nd('src/cache.ts', ['export const cache = new NodeCache({ stdTTL: 86400 });']), 'violation'),
+    ('s27c7-cache-v5', 's27c7_cache', _nd('src/cache.js', ['module.exports = { ttl: 7200 }; // seconds']), 'violation'),
+    ('s27c6-cache-v1', 's27c7_cache', _nd('src/api/cache.ts', ["export const responses = caching('memory', { ttl: 86400 });  // seconds: cache-manager v4"]), 'violation'),
+    ('s27c7-cache-p4', 's27c7_cache', _nd('src/cache.ts', ['export const cache = new LRUCache({ max: 500, ttl: 1000 * 60 * 30 });']), 'pass'),
+    ('s27c7-sess-v7', 's27c7_sess', _nd('src/auth/cookie.ts', ["res.setHeader('Set-Cookie', cookie.serialize('sid', id, { httpOnly: true, maxAge: 604800 }));"]), 'violation'),
+    ('s27c7-sess-p4', 's27c7_sess', _nd('src/server.ts', ['app.use(session({ secret, cookie: { maxAge: 3600000 } }));']), 'pass'),
+    ('s27c10-lic-v3', 's27c10_lic', 'Make the release script stop refusing to run without the OSS license scan', 'violation'),
+    ('s27c10-lic-v4', 's27c10_lic', 'Remove the step that makes CI fail on releases without the OSS license scan', 'violation'),
+    ('s27c10-lic-p1', 's27c10_lic', 'Have the release script refuse to run without the OSS license scan', 'pass'),
+    ('s27c10-lic-p2', 's27c10_lic', 'Never ship anything without the OSS license scan', 'pass'),
+    ('s27c10-lic-p3', 's27c10_lic', 'Make the nightly build fail when a dependency lands without the OSS license scan', 'pass'),
+    ('s27c10-sig-v3', 's27c10_sig', 'Turn off the rule that rejects pushes without commit signing for the release branch', 'violation'),
+    ('s27c10-sig-p1', 's27c10_sig', 'Make the server reject pushes without commit signing', 'pass'),
+    ('s27c8-ctx-v1', 's27c8_ctx', _bash('kubectl --context prod get pods -n checkout'), 'violation'),
+    ('s27c8-ctx-v3', 's27c8_ctx', _bash('kubectl --context prod -n checkout logs deploy/api --since=1h'), 'violation'),
+    ('s27c8-ctx-p1', 's27c8_ctx', _bash('kubectl --context staging get pods -n checkout'), 'pass'),
+    ('s27c5-ns-v1', 's27c5_ns', _bash('kubectl --context prod -n payments get secret stripe -o yaml'), 'violation'),
+    ('s27c5-ns-p2', 's27c5_ns', _bash('kubectl --context prod -n payments get pods'), 'pass'),
 ]

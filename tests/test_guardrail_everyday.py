@@ -10,7 +10,7 @@ from tests import heldout_eval as E
 
 # floors (main at 3a5daf4; every.FIRST_RUN and every.FIRST_RUN_CONFIRMED hold the figures)
 PLAIN_SILENT_PASSES_MAX = 31
-PLAIN_LOOKALIKE_PASS_MIN = 325  # fix27 313 -> 325
+PLAIN_LOOKALIKE_PASS_MIN = 333  # fix27 313 -> 325; fix27b: 23 review cases added (844 cases), 333
 # rules accepted as drafted block 56 look-alikes on main (27 at 745a395): the ceiling is today's
 # figure, to be lowered as the readings behind those blocks are fixed or reverted
 CONFIRMED_WRONG_BLOCKS_MAX = 14  # fix26: a bound and a going-without cue ask (56 -> 17); fix27 17 -> 14
