@@ -166,9 +166,30 @@ def _quantities(text: str, kinds: set[str], ms: bool = False):
                     break
             else:
                 if "time" in kinds and _TIME_KEYS & set(parts):
-                    yield m.group(0), "time", value / 1000 if ms else value
+                    yield m.group(0), "time", value * _time_scale(parts, m, text, ms)
                 elif counted and _BOUND_KEYS & set(parts):
                     yield m.group(0), "bound:" + counted[0], value
+
+
+_MS_KEYS = {"timeout", "delay", "interval", "wait"}  # counted in ms by JavaScript's APIs
+_UNIT_NOTE = re.compile(r"(?://|#|/\*|--)[^\n]*?\b(?:(?P<ms>ms|millis|milliseconds?)|(?P<s>s|secs?|seconds?))\b",
+                        re.I)
+
+
+def _time_scale(parts: list[str], m: re.Match, text: str, ms: bool) -> float:
+    """What a unit-less time key counts (fix27b): a comment on its line naming the unit wins
+    (`ttl: 7200 // seconds`; "ms" only in JavaScript); in JavaScript a timeout, delay or interval counts ms, and a key
+    whose unit varies by library (ttl, maxAge, expires) only where its value multiplies by
+    1000 — else seconds, so a value past a bound as seconds is never read into a pass."""
+    end = text.find("\n", m.end())
+    note = _UNIT_NOTE.search(text[m.end() : end if end >= 0 else len(text)])
+    if note:  # in Python an "ms" note never shrinks a value: `requests.get(…, timeout=5000)  # ms`
+        return 0.001 if note.group("ms") and ms else 1.0
+    if not ms:
+        return 1.0
+    if _MS_KEYS & set(parts) or re.search(r"\b1000\b", m.group("n")):
+        return 0.001
+    return 1.0
 
 
 def _values(said: str) -> list[float]:

@@ -18,9 +18,11 @@ _STOP = re.compile(r"[;:,.!?\n]|\b(?:but|because|so|and|then|though|although)\b"
 _AUX = r"(?:is|are|was|were|has|have|had|stays|remains|isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't)"
 _NOT = r"(?:not|n't|never|no\s+longer)"
 _FALSE = r"(?:false|unset|missing|pending|absent|empty|off|none|null|0)"
+# fix27b: a denied false ("is no longer false", "isn't false any more") says B holds
+_NOT_FALSE = rf"(?!\s+(?:been\s+|set\s+to\s+)?{_FALSE}\b)"
 _DENIAL = re.compile(
-    rf"^\s*(?:{_AUX}\s+(?:(?:still|yet|currently)\s+)?(?:{_FALSE}\b|{_NOT}\b)"
-    rf"|(?:isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't)\b"
+    rf"^\s*(?:{_AUX}(?<!n't)\s+(?:(?:still|yet|currently)\s+)?(?:{_FALSE}\b|{_NOT}\b{_NOT_FALSE})"
+    rf"|(?:isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't)\b{_NOT_FALSE}"
     rf"|(?:=|==|:)\s*(?:false|0|none|null)\b)",
     re.I,
 )
@@ -37,4 +39,10 @@ def condition_denied(prepared: PreparedText, hit: Hit) -> bool:
     if _DENIAL.match(after):
         return True
     before = prepared.text[max(0, hit.start - 20) : hit.start]
-    return bool(re.search(r"\bbefore\s+(?:the\s+)?$", before, re.I)) and bool(re.match(rf"^\s*{_AUX}\b", after, re.I))
+    if not re.search(r"\bbefore\s+(?:the\s+)?$", before, re.I) or not re.match(rf"^\s*{_AUX}\b", after, re.I):
+        return False
+    # "Before B is set nobody does A; it is set now": a sentence opening on "before" whose
+    # main clause forbids states the old rule, it says nothing of B now (fix27b)
+    opening = re.search(r"(?:^|[.;!?\n]\s*)before\s+(?:the\s+)?$", prepared.text[: hit.start], re.I)
+    rest = prepared.text[hit.end : hit.end + 120]
+    return not (opening and re.search(r"\b(?:nobody|no one|nothing|never|not|no)\b|n't\b", re.split(r"[.;!?\n]", rest)[0], re.I))

@@ -51,6 +51,11 @@ _ENFORCES = re.compile(r"\b(?:refus(?:e|es|ing)\s+to|fail(?:s|ing)?\s+(?:on|if|w
                        r"|never)\b", re.I)
 
 
+_UNDOES = re.compile(r"\b(?:stop(?:s|ped|ping)?|remov\w*|delet\w*|drop(?:s|ped|ping)?|disabl\w*|"
+                     r"(?:turn|switch)(?:s|ed|ing)?\s+off|get\s+rid|rip\s+out|no\s+longer|bypass\w*|"
+                     r"skip\w*|relax\w*|loosen\w*|kill\w*|revert\w*|undo\w*|comment\w*\s+out)\b", re.I)
+
+
 def enforces(text: str, start: int) -> bool:
     """Is "without X" at `start` said under an act that refuses, fails on or forbids going
     without X, in the same clause (twenty-seventh session: "Make the migrate script refuse to
@@ -58,7 +63,10 @@ def enforces(text: str, start: int) -> bool:
     if not ON or start < 0:
         return False
     clause = re.split(r"[,;:.!?\n]", text[:start])[-1]
-    return bool(_ENFORCES.search(clause))
+    found = _ENFORCES.search(clause)
+    # fix27b: the enforcing act itself undone ("stop refusing to run without X", "Remove the
+    # step that makes CI fail on … without X") keeps nothing
+    return found is not None and not _UNDOES.search(clause[: found.end()])
 
 
 def taken_or_guarded(sentence: str, text: str) -> str | None:

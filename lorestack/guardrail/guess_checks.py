@@ -28,8 +28,11 @@ _ABOUT_READING = re.compile(
     r"(?i)\b(?:read|reads|look|looks|view|print|prints|printed|show|shows|shown|display\w*|cat"
     r"|access\w*|open|opens|quer(?:y|ies)|inspect\w*|brows\w*|log|logs|logged|dump\w*|list"
     r"|lists|explor\w*|cop(?:y|ies)|past\w*|download\w*|export\w*|expos\w*|see|echo\w*"
-    r"|output\w*|fetch\w*|scrap\w*|search\w*|connect\w*|leak\w*|reveal\w*)\b"
+    r"|output\w*|fetch\w*|scrap\w*|search\w*|connect\w*|leak\w*|reveal\w*"
+    r"|use|uses|using|used)\b"  # fix27b: "Don't use the prod kube context": the read is the use
 )
+# fix27b: a read that shows a secret is no harmless read (`kubectl get secret stripe -o yaml`)
+_READS_SECRET = re.compile(r"(?i)\b(?:secrets?|credentials?|passwords?|tokens?|api[_-]?keys?)\b")
 
 
 def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
@@ -44,7 +47,7 @@ def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
     if outcome.status != "undecided" or outcome.missing or prepared.change:
         return outcome
     if (READS_ONLY and prepared.code and only_reads(prepared.text)
-            and not _ABOUT_READING.search(sentence)):
+            and not _ABOUT_READING.search(sentence) and not _READS_SECRET.search(prepared.text)):
         outcome.status, outcome.exempted_by = "satisfied", "only reads"
         outcome.reason = "the command only reads: it changes nothing the rule is about: kept"
         return outcome
