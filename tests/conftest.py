@@ -180,6 +180,14 @@ def new_file_diff(path: str, lines: list[str]) -> dict:
                     f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{plus}"}
 
 
+
+def edit_diff(path: str, minus: list[str], plus: list[str]) -> dict:
+    """A proposal that is a `git diff` of `path` replacing the lines `minus` with `plus`."""
+    m = "".join(f"-{line}\n" for line in minus)
+    p = "".join(f"+{line}\n" for line in plus)
+    return {"diff": f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n--- a/{path}\n"
+                    f"+++ b/{path}\n@@ -1,{len(minus)} +1,{len(plus)} @@\n{m}{p}"}
+
 @contextmanager
 def confirmed_git_store(base: Path, criteria: dict, files: dict[str, str]):
     """A memory holding `criteria` as typed and confirmed (tests.heldout_eval.build) in a git

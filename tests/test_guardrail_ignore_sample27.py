@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store, edit_diff
 
 CRITERIA = {"cred": ("Credentials are never committed to the repository", "block")}
 
-
-def _edit(path: str, minus: list[str], plus: list[str]) -> dict:
-    m = "".join(f"-{line}\n" for line in minus)
-    p = "".join(f"+{line}\n" for line in plus)
-    return {"diff": f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n--- a/{path}\n"
-                    f"+++ b/{path}\n@@ -1,{len(minus)} +1,{len(plus)} @@\n{m}{p}"}
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +22,9 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("change", "want"), [
-    (_edit(".gitignore", [".env.sample", "build/"], ["build/"]), "pass"),
-    (_edit(".gitignore", [".env.template", "build/"], ["build/"]), "pass"),
-    (_edit(".gitignore", [".env.local", "build/"], ["build/"]), "undecided"),  # a real one
+    (edit_diff(".gitignore", [".env.sample", "build/"], ["build/"]), "pass"),
+    (edit_diff(".gitignore", [".env.template", "build/"], ["build/"]), "pass"),
+    (edit_diff(".gitignore", [".env.local", "build/"], ["build/"]), "undecided"),  # a real one
 ])
 def test_a_sample_is_no_secret_file(store, change, want):
     assert confirmed_answer(store, "cred", change) == want

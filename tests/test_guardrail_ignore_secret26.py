@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store
+from tests.conftest import confirmed_answer, confirmed_git_store, edit_diff
 
 CRITERIA = {"keys": ("Never check private keys or other secrets into git", "block")}
 
-
-def _edit(path: str, minus: list[str], plus: list[str]) -> dict:
-    m = "".join(f"-{line}\n" for line in minus)
-    p = "".join(f"+{line}\n" for line in plus)
-    return {"diff": f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n--- a/{path}\n"
-                    f"+++ b/{path}\n@@ -1,{len(minus)} +1,{len(plus)} @@\n{m}{p}"}
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +22,9 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("change", "want"), [
-    (_edit(".gitignore", ["*.pem", "dist/"], ["dist/"]), "undecided"),
-    (_edit(".gitignore", ["dist/"], ["dist/", "*.pem"]), "pass"),
-    (_edit(".gitignore", ["*.pem", "dist/"], ["dist/", "*.pem"]), "pass"),  # moved, still there
+    (edit_diff(".gitignore", ["*.pem", "dist/"], ["dist/"]), "undecided"),
+    (edit_diff(".gitignore", ["dist/"], ["dist/", "*.pem"]), "pass"),
+    (edit_diff(".gitignore", ["*.pem", "dist/"], ["dist/", "*.pem"]), "pass"),  # moved, still there
 ])
 def test_an_ignore_entry_taken_out_asks(store, change, want):
     assert confirmed_answer(store, "keys", change) == want
