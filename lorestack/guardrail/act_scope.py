@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from lorestack.guardrail.guarded_act import enforces
+from lorestack.guardrail.guarded_act import enforces, required_kept
 from lorestack.guardrail.sentence_words import (
     _DETERMINERS,
     _GENERIC_NOUNS,
@@ -396,6 +396,7 @@ def judge_scope(outcome, sentence: str, forbid: list[str], prepared: PreparedTex
                 confirmed: bool):
     """The readings of this module, in order, for one criterion's outcome (judging.py)."""
     outcome = only_on_shebang(outcome, forbid, prepared, accepted)  # `#!/usr/bin/env bash`
+    outcome = required_kept(outcome, prepared, accepted)  # "Don't publish … without the check"
     outcome = forbidden_verb_said(outcome, sentence, forbid, prepared)  # "Skip the failing tests"
     outcome = met_outside(outcome, sentence, prepared, confirmed)  # ingress, no 0.0.0.0/0
     outcome = secret_file(outcome, forbid, prepared, accepted)  # `COPY .env` and no ENV

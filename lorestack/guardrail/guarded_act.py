@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from lorestack.guardrail.taken_away import only_taken_away
+from lorestack.guardrail.terms import PreparedText, find_term, gate_of
 
 ON = True  # tests switch the reading off
 _ACT = re.compile(r"\b(?:disabl\w*|deactivat\w*|skip\w*|bypass\w*|circumvent\w*"
@@ -62,7 +63,7 @@ def enforces(text: str, start: int) -> bool:
     run without database backups" asked under "Never skip database backups …")?"""
     if not ON or start < 0:
         return False
-    clause = re.split(r"[,;:.!?\n]", text[:start])[-1]
+    clause = re.split(r"[,;:!?\n]|\.(?!\d)", text[:start])[-1]  # "3.1" ends no clause
     found = _ENFORCES.search(clause)
     # fix27b: the enforcing act itself undone ("stop refusing to run without X", "Remove the
     # step that makes CI fail on … without X") keeps nothing
@@ -73,3 +74,22 @@ def taken_or_guarded(sentence: str, text: str) -> str | None:
     """only_taken_away for a confirmed block (what a replacement brings not judged), or an
     act the proposal only guards against."""
     return only_taken_away(sentence, text, judge_added=False) or guarded_only(text)
+
+
+def required_kept(outcome, prepared: PreparedText, accepted: bool):
+    """A requirement missed only where the proposal says "without X" under an act that
+    enforces X (conf27: "Make the publish job fail on any release without the license check",
+    "Don't publish 3.1 without the license check" under "Never publish a release without the
+    license check", drafted `require: license check`): asks, never a block, never a pass."""
+    if not (ON and accepted and outcome.status == "violated" and outcome.missing
+            and not outcome.forbid_hit and not prepared.code):
+        return outcome
+    for entry in outcome.missing:
+        hits = [h for t in entry.split("|") for h in find_term(prepared, gate_of(t.strip())[1])]
+        kept = [h for h in hits if h.negated_by.lower() == "without"]
+        if not kept or not all(enforces(prepared.text, h.start) for h in kept):
+            return outcome
+    outcome.status = "undecided"
+    outcome.reason = (f"applies, undecided: the proposal names '{outcome.missing[0]}' after "
+                      "'without' under an act that enforces it: judge whether it breaks the rule")
+    return outcome
