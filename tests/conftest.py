@@ -181,6 +181,11 @@ def new_file_diff(path: str, lines: list[str]) -> dict:
 
 
 
+def bash_call(command: str) -> dict:
+    """A proposal that is a Claude Code Bash tool call running `command`."""
+    return {"payload": {"tool_name": "Bash", "tool_input": {"command": command}}}
+
+
 def edit_diff(path: str, minus: list[str], plus: list[str]) -> dict:
     """A proposal that is a `git diff` of `path` replacing the lines `minus` with `plus`."""
     m = "".join(f"-{line}\n" for line in minus)

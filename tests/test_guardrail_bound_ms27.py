@@ -9,13 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store
-
-
-def _d(path: str, minus: str, plus: str) -> dict:
-    return {"diff": f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n"
-                    f"--- a/{path}\n+++ b/{path}\n@@ -1,1 +1,1 @@\n-{minus}\n+{plus}\n"}
-
+from tests.conftest import confirmed_answer, confirmed_git_store, edit_diff
 
 CRITERIA = {"req": ("Never set an HTTP request timeout above 20 seconds", "block")}
 OLD = "const http = axios.create({ baseURL });"
@@ -28,10 +22,10 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("raw", "want"), [
-    (_d("web/client.ts", OLD, "const http = axios.create({ baseURL, timeout: 15000 });"), "pass"),
-    (_d("web/client.js", OLD, "const http = axios.create({ baseURL, timeout: 15_000 });"), "pass"),
-    (_d("web/client.ts", OLD, "const http = axios.create({ baseURL, timeout: 90000 });"), "undecided"),
-    (_d("app/client.py", "r = requests.get(url, timeout=5)", "r = requests.get(url, timeout=90)"), "undecided"),
+    (edit_diff("web/client.ts", [OLD], ["const http = axios.create({ baseURL, timeout: 15000 });"]), "pass"),
+    (edit_diff("web/client.js", [OLD], ["const http = axios.create({ baseURL, timeout: 15_000 });"]), "pass"),
+    (edit_diff("web/client.ts", [OLD], ["const http = axios.create({ baseURL, timeout: 90000 });"]), "undecided"),
+    (edit_diff("app/client.py", ["r = requests.get(url, timeout=5)"], ["r = requests.get(url, timeout=90)"]), "undecided"),
 ])
 def test_a_javascript_time_key_counts_milliseconds(store, raw, want):
     assert confirmed_answer(store, "req", raw) == want

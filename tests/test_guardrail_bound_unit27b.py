@@ -10,13 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store
-
-
-def _nd(path: str, line: str) -> dict:
-    return {"diff": f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2222222\n"
-                    f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,1 @@\n+{line}\n"}
-
+from tests.conftest import confirmed_answer, confirmed_git_store, new_file_diff
 
 CRITERIA = {
     "img": ("Cached thumbnails never live longer than 2 hours", "block"),
@@ -31,11 +25,11 @@ def store(tmp_path_factory):
 
 
 @pytest.mark.parametrize(("key", "raw", "want"), [
-    ("img", _nd("web/thumbs.ts", "export const thumbnails = new NodeCache({ stdTTL: 3600 * 48 });"), "undecided"),
-    ("img", _nd("web/thumbs.js", "module.exports = { thumbnailTtl: 172800 }; // seconds, for the cache"), "undecided"),
-    ("tok", _nd("web/reset.ts", "const resetLink = signResetLink(user, { expires: 172800 });"), "undecided"),
-    ("img", _nd("web/thumbs.ts", "export const thumbnails = new LRUCache({ ttl: 1000 * 60 * 45 });"), "pass"),
-    ("img", _nd("web/thumbs.ts", "export const THUMBNAIL_TTL = 5400000; // ms, for the cache"), "pass"),
+    ("img", new_file_diff("web/thumbs.ts", ["export const thumbnails = new NodeCache({ stdTTL: 3600 * 48 });"]), "undecided"),
+    ("img", new_file_diff("web/thumbs.js", ["module.exports = { thumbnailTtl: 172800 }; // seconds, for the cache"]), "undecided"),
+    ("tok", new_file_diff("web/reset.ts", ["const resetLink = signResetLink(user, { expires: 172800 });"]), "undecided"),
+    ("img", new_file_diff("web/thumbs.ts", ["export const thumbnails = new LRUCache({ ttl: 1000 * 60 * 45 });"]), "pass"),
+    ("img", new_file_diff("web/thumbs.ts", ["export const THUMBNAIL_TTL = 5400000; // ms, for the cache"]), "pass"),
 ])
 def test_a_javascript_time_key_counts_what_its_api_counts(store, key, raw, want):
     assert confirmed_answer(store, key, raw) == want

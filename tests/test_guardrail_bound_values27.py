@@ -10,25 +10,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import confirmed_answer, confirmed_git_store, isolated_env
+from tests.conftest import confirmed_answer, confirmed_git_store, edit_diff, isolated_env
 
 CRITERIA = {"hook": ("Never set an HTTP request timeout above 20 seconds", "block")}
 
 
-def _d(minus: str, plus: str) -> dict:
-    return {"diff": "diff --git a/app/hooks.py b/app/hooks.py\nindex 1111111..2222222 100644\n"
-                    f"--- a/app/hooks.py\n+++ b/app/hooks.py\n@@ -1,1 +1,1 @@\n-{minus}\n+{plus}\n"}
-
-
 OLD = "resp = requests.post(webhook_url, json=event, timeout=5)"
 PAST = [
-    _d(OLD, "resp = requests.post(webhook_url, json=event, timeout=None)"),
-    _d("REQUEST_TIMEOUT = 5", "REQUEST_TIMEOUT = 3 * 60"),
-    _d(OLD, "resp = requests.post(webhook_url, json=event, timeout=(2, 90))"),
+    edit_diff("app/hooks.py", [OLD], ["resp = requests.post(webhook_url, json=event, timeout=None)"]),
+    edit_diff("app/hooks.py", ["REQUEST_TIMEOUT = 5"], ["REQUEST_TIMEOUT = 3 * 60"]),
+    edit_diff("app/hooks.py", [OLD], ["resp = requests.post(webhook_url, json=event, timeout=(2, 90))"]),
 ]
 WITHIN = [
-    _d(OLD, "resp = requests.post(webhook_url, json=event, timeout=(2, 15))"),
-    _d("REQUEST_TIMEOUT = 5", "REQUEST_TIMEOUT = 3 * 5"),
+    edit_diff("app/hooks.py", [OLD], ["resp = requests.post(webhook_url, json=event, timeout=(2, 15))"]),
+    edit_diff("app/hooks.py", ["REQUEST_TIMEOUT = 5"], ["REQUEST_TIMEOUT = 3 * 5"]),
 ]
 
 

@@ -14,7 +14,7 @@ above the folder or a path the rule names stays open. The cases are our own. Rea
 from __future__ import annotations
 
 from tests import heldout_eval as E
-from tests.conftest import answers_of
+from tests.conftest import answers_of, bash_call
 
 CRITERIA = {
     "generated": ("clients/gen/ is read-only: it is generated from the protobuf files", "block"),
@@ -29,10 +29,6 @@ def _diff(path: str, added: str) -> dict:
     return {"text": added, "paths": [path]}
 
 
-def _bash(command: str) -> dict:
-    return {"payload": {"tool_name": "Bash", "tool_input": {"command": command}}}
-
-
 def _write(path: str, content: str) -> dict:
     return {"payload": {"tool_name": "Write",
                         "tool_input": {"file_path": "{repo}/" + path, "content": content}}}
@@ -41,31 +37,31 @@ def _write(path: str, content: str) -> dict:
 CASES = [  # (id, key, proposal, answer now, answer without the reading)
     # the change lies outside every path the rule forbids: a pass
     ("generated-p", "generated", _diff("proto/orders.proto", _MESSAGE), "pass", "undecided"),
-    ("scripts-p1", "no_new_scripts", _bash("touch scripts/rotate_logs.sh && chmod +x "
+    ("scripts-p1", "no_new_scripts", bash_call("touch scripts/rotate_logs.sh && chmod +x "
      "scripts/rotate_logs.sh"), "pass", "undecided"),
-    ("scripts-p2", "no_new_scripts", _bash("cp ~/snippets/rotate_logs.sh scripts/"), "pass",
+    ("scripts-p2", "no_new_scripts", bash_call("cp ~/snippets/rotate_logs.sh scripts/"), "pass",
      "undecided"),
     ("cfg-p", "cfg", _diff("pyproject.toml", "[project.optional-dependencies]\n"
      "test = [\"pytest>=8\"]"), "pass", "undecided"),
     # it applied by a word of the folder's name ('helpers'), not by meaning: likewise
-    ("helpers-p", "helpers", _bash("touch tools/helpers/dates.py"), "pass", "undecided"),
+    ("helpers-p", "helpers", bash_call("touch tools/helpers/dates.py"), "pass", "undecided"),
     # inside, above it, or paths named only at run time: as before
-    ("helpers-v", "helpers", _bash("touch app/helpers/dates.py"), "undecided", "undecided"),
+    ("helpers-v", "helpers", bash_call("touch app/helpers/dates.py"), "undecided", "undecided"),
     ("generated-v", "generated", _diff("clients/gen/orders_pb2.py",
      "class OrderCancelled(Message):\n    pass"), "undecided", "undecided"),
-    ("scripts-above", "no_new_scripts", _bash("cp ~/snippets/rotate_logs.sh ops/"), "undecided",
+    ("scripts-above", "no_new_scripts", bash_call("cp ~/snippets/rotate_logs.sh ops/"), "undecided",
      "undecided"),
-    ("scripts-run-time", "no_new_scripts", _bash("xargs -I{} cp {} scripts/ < new_scripts.txt"),
+    ("scripts-run-time", "no_new_scripts", bash_call("xargs -I{} cp {} scripts/ < new_scripts.txt"),
      "undecided", "undecided"),
     # review of the twenty-third session: the folder named by its parent (an option's
     # argument the path reader does not take for a path) or through '..': as before
-    ("generated-parent", "generated", _bash("tar xzf /tmp/gen.tgz -C clients"), "undecided",
+    ("generated-parent", "generated", bash_call("tar xzf /tmp/gen.tgz -C clients"), "undecided",
      "undecided"),
-    ("generated-dotdot", "generated", _bash("touch ../repo/clients/gen/orders_extra.py"),
+    ("generated-dotdot", "generated", bash_call("touch ../repo/clients/gen/orders_extra.py"),
      "undecided", "undecided"),
-    ("helpers-pushd", "helpers", _bash("pushd app && popd; touch tools/helpers/dates.py"),
+    ("helpers-pushd", "helpers", bash_call("pushd app && popd; touch tools/helpers/dates.py"),
      "pass", "undecided"),  # the folder `pushd` goes to is read: no path of app/helpers/
-    ("scripts-parent", "no_new_scripts", _bash("unzip -o /tmp/scripts.zip -d ops"), "undecided",
+    ("scripts-parent", "no_new_scripts", bash_call("unzip -o /tmp/scripts.zip -d ops"), "undecided",
      "undecided"),
 ]
 

@@ -13,11 +13,7 @@ from __future__ import annotations
 from lorestack.guardrail import command_words as C
 from lorestack.guardrail import guess_checks as G
 from tests import heldout_eval as E
-from tests.conftest import answers_of
-
-
-def _bash(command: str) -> dict:
-    return {"payload": {"tool_name": "Bash", "tool_input": {"command": command}}}
+from tests.conftest import answers_of, bash_call
 
 
 def test_kubectl_flags_before_the_subcommand():
@@ -35,15 +31,15 @@ CRITERIA = {
     "secrets": ("Never print secrets or tokens into a terminal or a log", "block"),
 }
 CASES = [  # (id, key, proposal, answer now, answer without the reading)
-    ("helm-p", "helm", _bash("kubectl --context prod-eu -n shop get deploy -o wide"),
+    ("helm-p", "helm", bash_call("kubectl --context prod-eu -n shop get deploy -o wide"),
      "pass", "undecided"),
-    ("migrate-p", "migrate", _bash("ls db/migrate/ | wc -l"), "pass", "undecided"),
-    ("helm-v", "helm", _bash("kubectl --context prod-eu -n shop scale deploy/cart --replicas=5"),
+    ("migrate-p", "migrate", bash_call("ls db/migrate/ | wc -l"), "pass", "undecided"),
+    ("helm-v", "helm", bash_call("kubectl --context prod-eu -n shop scale deploy/cart --replicas=5"),
      "undecided", "undecided"),
-    ("migrate-v", "migrate", _bash("git rm db/migrate/0003_orders.sql"), "undecided",
+    ("migrate-v", "migrate", bash_call("git rm db/migrate/0003_orders.sql"), "undecided",
      "undecided"),
     # a read the rule is about stays open
-    ("secrets-v", "secrets", _bash("kubectl -n shop get secret stripe -o yaml"), "undecided",
+    ("secrets-v", "secrets", bash_call("kubectl -n shop get secret stripe -o yaml"), "undecided",
      "undecided"),
 ]
 

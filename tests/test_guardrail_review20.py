@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from lorestack.guardrail.shell_unwrap import unwrap
-from tests.conftest import confirmed_answer
+from tests.conftest import bash_call, confirmed_answer
 
 
 @pytest.mark.parametrize(
@@ -91,10 +91,6 @@ def store(tmp_path_factory):
 _answer = confirmed_answer
 
 
-def _bash(command: str) -> dict:
-    return {"payload": {"tool_name": "Bash", "tool_input": {"command": command}}}
-
-
 def _edit(path: str, old: str, new: str) -> dict:
     return {"payload": {"tool_name": "Edit", "tool_input": {
         "file_path": "{repo}/" + path, "old_string": old, "new_string": new}}}
@@ -104,17 +100,17 @@ def _edit(path: str, old: str, new: str) -> dict:
     ("raw", "expected"),
     [
         # a file there renamed or moved away
-        (_bash("git mv migrations/0001_init.sql migrations/0001_initial.sql"), "block"),
-        (_bash("mv migrations/0001_init.sql archive/"), "block"),
-        (_bash("mv -t archive/ migrations/0001_init.sql"), "block"),
-        (_bash("git mv migrations/ db/migrations/"), "block"),
+        (bash_call("git mv migrations/0001_init.sql migrations/0001_initial.sql"), "block"),
+        (bash_call("mv migrations/0001_init.sql archive/"), "block"),
+        (bash_call("mv -t archive/ migrations/0001_init.sql"), "block"),
+        (bash_call("git mv migrations/ db/migrations/"), "block"),
         ("Rename migrations/0001_init.sql to 0001_initial.sql", "block"),
         # no rename: an edit in place, a copy or a move into the folder, a read
         (_edit("migrations/0001_init.sql", "id int", "id bigint"), "pass"),
-        (_bash("sed -i 's/int/bigint/' migrations/0001_init.sql"), "pass"),
-        (_bash("cp tmp/0002_add.sql migrations/"), "pass"),
-        (_bash("git mv tmp/0002_add.sql migrations/0002_add.sql"), "pass"),
-        (_bash("cat migrations/0001_init.sql"), "pass"),
+        (bash_call("sed -i 's/int/bigint/' migrations/0001_init.sql"), "pass"),
+        (bash_call("cp tmp/0002_add.sql migrations/"), "pass"),
+        (bash_call("git mv tmp/0002_add.sql migrations/0002_add.sql"), "pass"),
+        (bash_call("cat migrations/0001_init.sql"), "pass"),
     ],
 )
 def test_a_rename_rule_is_met_by_a_move_out_of_place_only(store, raw, expected):
@@ -157,7 +153,7 @@ def test_a_deletion_rule_on_a_thing_is_met_by_deleting_it_only(store, raw, expec
     ],
 )
 def test_a_deletion_by_git_clean_or_a_script_is_read(store, command, expected):
-    got = _answer(store, "golden", _bash(command))
+    got = _answer(store, "golden", bash_call(command))
     assert got == expected if expected == "block" else got != "block", got
 
 
@@ -169,8 +165,8 @@ def test_not_by_hand_keeps_the_path_as_written(store):
     assert read_sentence("Update CHANGELOG.md with towncrier, not by hand").forbid == [
         "changed:path:CHANGELOG.md"]
     assert _answer(store, "changelog", _edit("CHANGELOG.md", "# Changes", "# Changes\n- fix")) == "block"
-    assert _answer(store, "changelog", _bash("towncrier build --yes")) == "pass"
-    assert _answer(store, "changelog", _bash("cat CHANGELOG.md")) == "pass"
+    assert _answer(store, "changelog", bash_call("towncrier build --yes")) == "pass"
+    assert _answer(store, "changelog", bash_call("cat CHANGELOG.md")) == "pass"
 
 
 @pytest.mark.parametrize(
