@@ -97,6 +97,10 @@ ABLATIONS = {
     "only_once": _off("lorestack.guardrail.only_once", "ON", False),
     # twenty-sixth session (fix26): a confirmed draft still asks what its guess asked
     "confirmed_asks": _off("lorestack.guardrail.guess_checks", "CONFIRMED_ASKS", False),
+    # twenty-eighth session (batch28): a shortcut asks at any similarity it applied by
+    # meaning (the gate's 0.45 before); "until" after a past verb is no put-off
+    "shortcut_any_bar": _off("lorestack.guardrail.shortcut", "SHORTCUT_BAR", 0.45),
+    "shortcut_past": _off("lorestack.guardrail.shortcut", "PAST_UNTIL", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

@@ -49,7 +49,7 @@ from lorestack.guardrail.rules import (
     sentence_spec,
     stem,
 )
-from lorestack.guardrail.shortcut import argued_away, shortcut
+from lorestack.guardrail.shortcut import argued_away, shortcut, shortcut_bar
 from lorestack.guardrail.state_off import state_set_off
 from lorestack.guardrail.written_down import written_down
 from lorestack.memory_layers.models import CriterionSpec
@@ -326,14 +326,14 @@ def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
 
 def _shortcut_open(outcome: RuleOutcome, prepared: PreparedText, sentence: str, meaning):
     """Prose the gate let pass that argues for a shortcut ("…, that is good enough", "…
-    until the bot account is set up": shortcut.py) and reads as near the whole criterion as
-    the gate's own bar (FORBIDDEN_SIMILARITY; nearer ones flag fewer unrelated criteria):
+    until the bot account is set up": shortcut.py), at the similarity it applied by
+    (shortcut.shortcut_bar; the gate's 0.45 from the 22nd to the 27th session):
     it stays "applies, undecided" (twenty-second session)."""
     if outcome.status != "satisfied" or prepared.code or prepared.change:
         return outcome
     said = shortcut(prepared.text)
     near = meaning(sentence) if said else None
-    if near is None or near.similarity < FORBIDDEN_SIMILARITY:
+    if near is None or near.similarity < shortcut_bar(sentence, prepared.text):  # 0.45 till 28th
         return outcome
     outcome.status, outcome.quote = "undecided", said
     outcome.reason = (f"applies, undecided: close to the criterion by meaning (similarity "

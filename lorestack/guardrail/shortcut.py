@@ -30,12 +30,64 @@ _SHORTCUT = re.compile(
 )
 
 
+# twenty-eighth session: "until" after a verb in the past in its own clause tells of a past
+# state ("The release job used Bob's token until March; it signs in as the bot now"), not of
+# a shortcut put off to later; False switches it off (tests.stage_audit `shortcut_past`)
+PAST_UNTIL = True
+_PAST = re.compile(r"\b(?:was|were|had|did|used|kept|ran|went|got|stayed|remained|lived|sat)\b", re.I)
+_CLAUSE_END = re.compile(r"[.;:,!?\n]")
+
+
 def shortcut(text: str) -> str:
     """The phrase by which prose argues for a shortcut, else ''."""
     if not ENABLED:
         return ""
-    m = _SHORTCUT.search(text)
-    return m.group(0) if m else ""
+    for m in _SHORTCUT.finditer(text):
+        if PAST_UNTIL and m.group(0).lower() == "until":
+            clause = _CLAUSE_END.split(text[:m.start()])[-1]
+            if _PAST.search(clause):
+                continue
+        return m.group(0)
+    return ""
+
+
+# twenty-eighth session: prose that applied by meaning, that the forbidden-act gate let pass
+# and that argues for a shortcut asks at whatever similarity it applied (the meaning
+# threshold), not only at the gate's 0.45 (judging._shortcut_open); 0.45 switches it back.
+# Below the gate's bar, praise ("it's easier") of a name the rule itself chooses outside
+# what it forbids ("Put the new Stripe key in Vault, it's easier to rotate there" under
+# "Store secrets in Vault, never in environment files") is a reason for keeping the rule.
+SHORTCUT_BAR = 0.0
+GATE_BAR = 0.45
+_PRAISE = re.compile(r"quick(?:ly)?|faster|easier|simpler|good\s+enough|is\s+fine", re.I)
+_CUE = re.compile(r"\b(?:never|not|no|nothing|nobody|without|avoid|instead\s+of|rather\s+than)\b"
+                  r"|n't\b", re.I)
+_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z][\w-]*[._][\w.]*\w|[a-z]*[A-Z][\w-]*)")
+
+
+def own_names(sentence: str) -> set[str]:
+    """Names (a capital inside or after a clause's first word, a dotted or snake name) in
+    the clauses of a rule that forbid nothing: the way the rule itself chooses."""
+    out = set()
+    for clause in re.split(r"[;:]|,(?=\s*(?:never|not|no|don't)\b)", sentence):
+        if _CUE.search(clause):
+            continue
+        lead = len(clause) - len(clause.lstrip())
+        for m in _NAME.finditer(clause):
+            w = m.group(0)
+            if not (m.start() == lead and w[:1].isupper() and w[1:].islower()):
+                out.add(w.lower())
+    return out
+
+
+def shortcut_bar(sentence: str, text: str) -> float:
+    """The similarity from which prose that argues for a shortcut stays open (above)."""
+    said = shortcut(text)
+    if SHORTCUT_BAR < GATE_BAR and _PRAISE.fullmatch(said) and any(
+        re.search(r"(?<![\w.])" + re.escape(w) + r"(?!\w)", text.lower()) for w in own_names(sentence)
+    ):
+        return GATE_BAR
+    return SHORTCUT_BAR
 
 
 # Twenty-sixth session: prose read as taking the recommended way by meaning (judging.
