@@ -97,6 +97,7 @@ ABLATIONS = {
     "only_once": _off("lorestack.guardrail.only_once", "ON", False),
     # twenty-sixth session (fix26): a confirmed draft still asks what its guess asked
     "confirmed_asks": _off("lorestack.guardrail.guess_checks", "CONFIRMED_ASKS", False),
+    "confirmed_as_guess": _off("lorestack.guardrail.drafted_words", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it
