@@ -304,22 +304,29 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
     return result.commit_exit_code(strict)
 
 
+def diff_options(command):
+    """--diff [REV] and --staged, as `check` and `criteria test` both take them."""
+    command = click.option(
+        "--staged", is_flag=True, help="Judge the staged changes (git diff --cached)."
+    )(command)
+    return click.option(
+        "--diff",
+        "diff_rev",
+        is_flag=False,
+        flag_value=WORKTREE,
+        default=None,
+        metavar="[REV]",
+        help="Judge a git diff: the working tree vs HEAD, or what REV introduced "
+        "(a commit, or a range A..B). Use --diff=REV when TEXT follows.",
+    )(command)
+
+
 @click.command(cls=CheckCommand)
 @words_argument("text")
 @click.option(
     "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
 )
-@click.option(
-    "--diff",
-    "diff_rev",
-    is_flag=False,
-    flag_value=WORKTREE,
-    default=None,
-    metavar="[REV]",
-    help="Judge a git diff: the working tree vs HEAD, or what REV introduced "
-    "(a commit, or a range A..B). Use --diff=REV when TEXT follows.",
-)
-@click.option("--staged", is_flag=True, help="Judge the staged changes (git diff --cached).")
+@diff_options
 @click.option(
     "--hook",
     type=click.Choice(["pre-tool", "pre-commit"]),

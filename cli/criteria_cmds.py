@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from lorestack.cli.check_cmds import _proposal, _quiet_stdout, _repo_dir
+from lorestack.cli.check_cmds import _proposal, _quiet_stdout, _repo_dir, diff_options
 from lorestack.cli.main import open_memory
 from lorestack.cli.render import emit_json, words_argument
 
@@ -21,6 +21,7 @@ def criteria():
 @click.option(
     "--file", "file", type=click.Path(dir_okay=False), help="Read the proposal from a file."
 )
+@diff_options
 @click.option(
     "--llm/--no-llm", default=None, help="Ask the configured LLM when the rules cannot decide."
 )
@@ -29,13 +30,14 @@ def criteria():
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
 @click.pass_context
-def criteria_test(ctx, criterion_id, text, file, llm, confirm, as_json):
-    """Show step by step how CRITERION_ID would judge a proposal (TEXT or --file)."""
+def criteria_test(ctx, criterion_id, text, file, diff_rev, staged, llm, confirm, as_json):
+    """Show step by step how CRITERION_ID would judge a proposal (TEXT, '-' for stdin, --file,
+    --diff or --staged; they combine as in `check`)."""
     from lorestack.guardrail.replies import describe
     from lorestack.guardrail.trace import test_criterion
 
     mem = open_memory(ctx)
-    proposal = _proposal(text, file, None, False, _repo_dir(mem))
+    proposal = _proposal(text, file, diff_rev, staged, _repo_dir(mem))
     with _quiet_stdout():
         trace = test_criterion(mem, criterion_id, proposal, llm=llm)
     if confirm:

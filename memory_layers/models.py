@@ -130,6 +130,12 @@ class CriterionSpec(BaseModel):
         missing = []  # applies-to is optional: a sentence alone is judged by its meaning
         if not (self.condition.strip() or self.forbid or self.require):
             missing.append("a condition (condition text, forbid or require terms)")
+        own_terms = self.forbid or self.require or self.unless or any(
+            (self.applies_to.paths, self.applies_to.keywords, self.applies_to.topics))
+        words = re.findall(r"[^\W_]+", self.condition)
+        if len(words) == 1 and not own_terms:  # "ok", "the", "Redis": neither do nor avoid
+            missing.append(f"a rule: '{words[0]}' is one word; say what to do or avoid, "
+                           'e.g. "No cron for one-off tasks"')
         return missing
 
     def blank_terms(self) -> list[str]:

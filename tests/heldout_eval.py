@@ -4,7 +4,7 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|everyday|tuning|batch4|...|batch25|tuning-1-4|...|tuning-1-24|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|everyday|tuning|batch4|...|batch26|tuning-1-4|...|tuning-1-25|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
 fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
@@ -31,7 +31,8 @@ seventeen, `tuning-1-18` the first eighteen, `tuning-1-19` the first nineteen, `
 `batch22` the twenty-second (tests/guardrail_tuning_batch22.py), `tuning-1-22` the first twenty-two,
 `batch23` the twenty-third (tests/guardrail_tuning_batch23.py), `tuning-1-23` the first twenty-three,
 `batch24` the twenty-fourth (tests/guardrail_tuning_batch24.py), `tuning-1-24` the first twenty-four,
-`batch25` the twenty-fifth (tests/guardrail_tuning_batch25.py), `tuning-all` all twenty-five.
+`batch25` the twenty-fifth (tests/guardrail_tuning_batch25.py), `tuning-1-25` the first twenty-five,
+`batch26` the twenty-sixth (tests/guardrail_tuning_batch26.py), `tuning-all` all twenty-six.
 `everyday` is the reviewers' everyday cases of sessions 24-26 (tests/guardrail_everyday_cases.py),
 a regression set kept apart from `tuning-all`.
 """
@@ -183,15 +184,15 @@ def summary(s: dict) -> str:
 
 
 # the tuning batches in the order they were written: `tuning` is the first three
-BATCH_MODULES = ("guardrail_tuning_cases", *(f"guardrail_tuning_batch{n}" for n in range(4, 26)))
-TUNING_NAMES = ("tuning", *(f"batch{n}" for n in range(4, 26)),
-                *(f"tuning-1-{n}" for n in range(4, 25)), "tuning-all")
+BATCH_MODULES = ("guardrail_tuning_cases", *(f"guardrail_tuning_batch{n}" for n in range(4, 27)))
+TUNING_NAMES = ("tuning", *(f"batch{n}" for n in range(4, 27)),
+                *(f"tuning-1-{n}" for n in range(4, 26)), "tuning-all")
 
 
 def tuning_set(which: str = "tuning-all"):
-    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch25`,
-    `tuning-1-4` (the first four) ... `tuning-1-24` (the first twenty-four), `tuning-all` (all
-    twenty-five)."""
+    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch26`,
+    `tuning-1-4` (the first four) ... `tuning-1-25` (the first twenty-five), `tuning-all` (all
+    twenty-six)."""
     import importlib
 
     if which not in TUNING_NAMES:

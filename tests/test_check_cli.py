@@ -180,6 +180,24 @@ def test_diff_of_the_working_tree_and_of_a_commit(git_repo):
     assert invoke("check", "--no-retrieval", "--diff=HEAD~1..HEAD").exit_code == 2
 
 
+def test_criteria_test_judges_a_diff_as_check_does(git_repo, rules):
+    """`criteria test` took TEXT or --file only: a rule could not be tried on the change it is
+    for (review, twenty-seventh session). --diff and --staged read it as `check` does."""
+    (git_repo / "infra").mkdir()
+    (git_repo / "infra" / "main.tf").write_text('resource "x" {}\n')
+    git(git_repo, "add", "infra/main.tf")
+    staged = invoke("criteria", "test", rules["infra"], "--staged")
+    assert staged.exit_code == 0 and "would answer: block" in staged.stdout, staged.output
+    worktree = invoke("criteria", "test", rules["infra"], "--diff", "--json")
+    assert json.loads(worktree.stdout)["verdict"] == "block"
+    git(git_repo, "commit", "-qm", "add infra\n\nReview note: approved by Ana")
+    kept = invoke("criteria", "test", rules["infra"], "--diff=HEAD")
+    assert "would answer: pass" in kept.stdout, kept.output
+    wrong = invoke("criteria", "test", rules["infra"], "--diff=no-such-rev")
+    assert wrong.exit_code == 1 and "not a commit" in wrong.stderr  # an error, as elsewhere
+    assert wrong.stderr.count("\n") == 1
+
+
 def test_git_inputs_outside_git_or_with_a_wrong_revision_say_so(repo, git_repo, monkeypatch):
     """--staged outside a repository, and --diff with a revision git does not know, are one
     line each that names the problem (exit 3), not git's own complaint about an option."""
@@ -245,6 +263,14 @@ def test_remember_says_what_a_criterion_is_missing(repo):
     assert bad.exit_code == 1 and "invalid regex /(oops/" in bad.stderr
     vague = invoke("remember", "--type", "criterion", "Mind the API", "--keyword", "api")
     assert vague.exit_code == 0 and "no terms the rules can check" in vague.stdout
+    # one word is no rule: nothing says what to do or avoid (review, twenty-seventh session)
+    for word in ("ok", "the", "  Redis. "):
+        one = invoke("remember", "--type", "criterion", word)
+        assert one.exit_code == 1 and "one word" in one.stderr and "Traceback" not in one.output
+    assert not list((repo / ".memory" / "criteria").glob("ok*.md"))
+    # with terms of its own a one-word title is still a rule
+    titled = invoke("remember", "--type", "criterion", "Redis", "--forbid", "redis")
+    assert titled.exit_code == 0
 
 
 def test_unless_exempts(repo):
