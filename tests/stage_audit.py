@@ -101,6 +101,7 @@ ABLATIONS = {
     # meaning (the gate's 0.45 before); "until" after a past verb is no put-off
     "shortcut_any_bar": _off("lorestack.guardrail.shortcut", "SHORTCUT_BAR", 0.45),
     "shortcut_past": _off("lorestack.guardrail.shortcut", "PAST_UNTIL", False),
+    "confirmed_as_guess": _off("lorestack.guardrail.drafted_words", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

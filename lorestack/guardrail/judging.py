@@ -26,7 +26,7 @@ from lorestack.guardrail.guess_checks import (
 )
 from lorestack.guardrail.kept_folders import removal_above
 from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
-from lorestack.guardrail.members import member_only
+from lorestack.guardrail.members import asked_by_meaning, member_only
 from lorestack.guardrail.named_in_code import met_by_name, phrase_in_a_name
 from lorestack.guardrail.needs_code import judge_set_in_code
 from lorestack.guardrail.proposals import Proposal
@@ -180,7 +180,7 @@ def judge_criterion(
             f"applies, undecided: {outcome.triggers[0]}; the rules cannot judge this "
             "criterion: judge whether the proposal breaks it"
         )
-    if not accepted:
+    if as_guess := not accepted or asked_by_meaning(outcome, spec):  # drafted_words.py
         how_read = "read from its sentence" if how == "sentence" else (
             f"drafted by {spec.drafted or 'rules'}, not confirmed"
         )
@@ -199,7 +199,7 @@ def judge_criterion(
     ):
         outcome = _unlike_forbidden(outcome, spec, sentence, meaning)
         outcome = _shortcut_open(outcome, prepared, sentence, meaning)
-    if not accepted:
+    if as_guess:
         outcome = after_meaning(outcome, sentence, prepared, paths)
         # a scope the user typed (a path or a keyword) that leaves the proposal out stays so
         if not (outcome.status == "not_applicable" and not spec.drafted and not spec.applies_to.is_empty()):

@@ -8,6 +8,7 @@ import re
 from bisect import bisect_left
 
 from lorestack.guardrail.concepts import category_members
+from lorestack.guardrail.drafted_words import added_words_only, asked_by_meaning  # noqa: F401
 from lorestack.guardrail.rules import PreparedText, RuleOutcome, _triggered_words
 from lorestack.guardrail.terms import iter_term
 from lorestack.memory_layers.models import CriterionSpec
@@ -33,6 +34,15 @@ def _taken_away(prepared: PreparedText, words: list[str]) -> bool:
 
 
 def member_only(
+    outcome: RuleOutcome, spec: CriterionSpec, sentence: str, prepared: PreparedText
+) -> RuleOutcome:
+    """`_member_only`, then a confirmed draft applied only through words its reading added
+    (drafted_words.py, twenty-eighth session)."""
+    return added_words_only(_member_only(outcome, spec, sentence, prepared), spec, sentence,
+                            prepared)
+
+
+def _member_only(
     outcome: RuleOutcome, spec: CriterionSpec, sentence: str, prepared: PreparedText
 ) -> RuleOutcome:
     """A drafted criterion that applies only through a member of a category its sentence
