@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lorestack.guardrail.sentence_words import _DETERMINERS, _content
+from lorestack.guardrail.sentence_words import _DETERMINERS, _SCOPE_PREPS, _content
 from lorestack.guardrail.sentence_words import add_term as _add
 
 if TYPE_CHECKING:
@@ -280,6 +280,8 @@ def bound_rule(r: _Reading, words: list[str]) -> bool:
     if not ON or len(words) + 1 < len(r.sentence.split()):
         return False  # a bound beside other rules ("… imperative mood and keep the subject
     text = " ".join(words)  # under 50 characters"): a term for it alone would drop the rest
+    if within_rule(r, text):
+        return True
     found = [b for b in bounds(text) if b.above and text.endswith(b.said)]
     side = re.search(rf"(?:\b(?:never|not|no)\b(?:\s+\w+){{0,5}}?\s+(?:{_PAST})|\b(?:{_LIMIT}))\s+[\w.,]+(?:\s+\w+)?$",
                      text)  # a limit, not the scope of a requirement ("more than one maintainer")
@@ -338,3 +340,39 @@ def past_bound_term(outcome: RuleOutcome, spec: CriterionSpec | None, text: str,
                           f"'{term}': judge whether it breaks the rule")
         return outcome
     return outcome
+
+
+_CALLS = frozenset("call calls request requests query queries job jobs".split())
+_WITHIN = re.compile(r"(?P<subject>.*?)\s*\b(?:must|should|shall|has to|have to|needs? to)\s+"
+                     r"(?:always\s+)?(?P<verb>[a-z]+)(?P<out>\s+out)?\s+(?P<bound>(?:within|after)\s+\S+\s+[a-z]+)")
+
+
+def within_rule(r: _Reading, text: str) -> bool:
+    """"X must <act> within N units" (twenty-eighth session, fix28): a bound on X, not a
+    requirement of its verb ("Outgoing HTTP calls must time out within 10 seconds" was drafted
+    `require 'time'`: every HTTP call missed it and blocked once confirmed). The draft forbids
+    X past the bound, as `bound_rule` does; "time out" names the timeout, which is also wanted
+    (a call with no timeout never times out)."""
+    m = _WITHIN.fullmatch(text.lower())
+    if m is None or m.group("bound").startswith("after") and not m.group("out"):
+        return False  # "… expire after 30 days": at least that long; "time out after 10 s": at most
+    found = [b for b in bounds(m.group("bound").replace("after", "within", 1)) if b.kind in ("time", "size")]
+    if not found:
+        return False
+    named = [w for w in m.group("subject").split() if w not in _GRAMMAR]
+    subject = named if 0 < len(named) <= 3 and _content(named)[0] else []
+    if m.group("out"):  # "outgoing HTTP calls" -> 'http timeout', "calls to the gateway" ->
+        kind = [w for w in named if w not in _CALLS and w not in _SCOPE_PREPS][-1:]  # 'gateway …'
+        subject = kind + [m.group("verb") + "out"]
+    thing = " ".join(subject[-2:])
+    if not thing:
+        return False
+    term = f"{thing} over {found[0].said.split(None, 1)[1]}"
+    _add(r.draft.forbid, term)
+    if " " in thing or not m.group("out"):  # 'timeout' alone would take every timeout
+        _add(r.draft.keywords, thing)
+    if m.group("out"):
+        _add(r.draft.require, subject[-1])
+    r.draft.steps.append(f"'{found[0].said}': a bound on what must be done within it; forbids "
+                         f"'{term}' (a value past it)")
+    return True

@@ -23,7 +23,12 @@ _NOT_FALSE = rf"(?!\s+(?:been\s+|set\s+to\s+)?{_FALSE}\b)"
 _DENIAL = re.compile(
     rf"^\s*(?:{_AUX}(?<!n't)\s+(?:(?:still|yet|currently)\s+)?(?:{_FALSE}\b|{_NOT}\b{_NOT_FALSE})"
     rf"|(?:isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't)\b{_NOT_FALSE}"
-    rf"|(?:=|==|:)\s*(?:false|0|none|null)\b)",
+    rf"|(?:=|==|:)\s*(?:false|0|none|null|no|off)\b"
+    # fix28: a state reported false ("came back false", "returned false"), a check that failed,
+    # or one that will hold only later ("will flip to true in a minute", "will be set tonight")
+    rf"|(?:came\s+back|returned|returns|reads|read|shows|showed|reported|reports|says|said)\s+(?:as\s+)?{_FALSE}\b"
+    rf"|(?:has\s+|have\s+)?(?:failed|fails)\b"
+    rf"|(?:will|'ll|is\s+going\s+to|should)\s+(?:only\s+)?(?:be|become|flip|turn|get|go)\b)",
     re.I,
 )
 
@@ -39,7 +44,9 @@ def condition_denied(prepared: PreparedText, hit: Hit) -> bool:
     if _DENIAL.match(after):
         return True
     before = prepared.text[max(0, hit.start - 20) : hit.start]
-    if not re.search(r"\bbefore\s+(?:the\s+)?$", before, re.I) or not re.match(rf"^\s*{_AUX}\b", after, re.I):
+    if re.search(r"\bwhether\s+or\s+not\s+(?:the\s+)?$", before, re.I):
+        return True  # "… whether or not B is set": B is not what it waits for (fix28)
+    if not re.search(r"\bbefore\s+(?:the\s+)?$", before, re.I) or not re.match(rf"^\s*(?:{_AUX}|gets|get|becomes)\b", after, re.I):
         return False
     # "Before B is set nobody does A; it is set now": a sentence opening on "before" whose
     # main clause forbids states the old rule, it says nothing of B now (fix27b)

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 ON = True  # tests and tests/stage_audit.py switch the reading off
 _CONDITION = frozenset(("after", "once", "when", "whenever"))
+_FAR = frozenset(("once", "after"))
+_REACH = 10
+_WHERE = _SCOPE_PREPS | {"over", "onto"}
+_BREAK = frozenset(("and", "or", "but", "unless", "except", "if", "until", "before"))
 _BE = frozenset(("is", "are", "was", "were", "be", "been", "gets", "get", "made", "done"))
 
 
@@ -59,12 +63,19 @@ def only_once(r: _Reading, before: list[str], after: list[str]) -> bool:
     the obligation reader (False: no condition word within the act's first words)."""
     if not ON:
         return False
-    cut = next((i for i, w in enumerate(after[:5]) if w in _CONDITION), None)
+    # "once" / "after" further in: the act may take more words ("Only rotate the webhook
+    # signing key once …", "Only cut DNS over to the new cluster once …": fix28)
+    cut = next((i for i, w in enumerate(after[:_REACH]) if w in _CONDITION
+                and (i < 5 or w in _FAR and not _BREAK & set(after[:i]))), None)
     if cut is None or (after[:cut] and after[0] in _SCOPE_PREPS):
         return False  # "runs only in Atlantis after …": a place, read as before
     condition = after[cut + 1 :]
     if after[:cut]:  # "Only drop an index once …", "… is only tagged after …"
-        act = _content(after[:cut])[0]
+        head = after[:cut]  # the act without where it goes ("cut DNS over to the new …")
+        cut_at = next((i for i, w in enumerate(head) if i and w in _WHERE), len(head))
+        act = _content(head[:cut_at])[0]
+        if len(act.split()) < 2:  # "deploy to production": the place is part of the act
+            act = _content(head)[0]
     elif any(w in _BE for w in before):  # "A GraphQL field is removed only after …"
         act = before[-1] if before[-1] not in _BE | _GENERIC_VERBS else ""  # the act: its verb
     else:  # "Merge to main only after CI is green": the words before the cue
