@@ -75,6 +75,8 @@ ABLATIONS = {
     "secret_files": _off("lorestack.guardrail.act_scope", "SECRET_FILES", False),
     # ... and prose naming a confirmed prohibition's thing under none of the acts it forbids
     "act_dropped": _off("lorestack.guardrail.act_scope", "ACT_DROPPED", False),
+    "act_clause": _off("lorestack.guardrail.act_clause", "ON", False),
+    "comment_only": _off("lorestack.guardrail.act_clause", "COMMENTS", False),
     # ... and a proposal that names the exception a confirmed prohibition makes
     "exception_named": _off("lorestack.guardrail.act_scope", "EXCEPTIONS", False),
     # ... and an accepted rule's forbidden word met only on a script's #! line

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from lorestack.guardrail.act_clause import act_elsewhere, says_only
 from lorestack.guardrail.guarded_act import enforces, required_kept
 from lorestack.guardrail.sentence_words import (
     _DETERMINERS,
@@ -251,10 +252,12 @@ def act_dropped(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
     if any(_REMOVING.fullmatch(v) for v in verbs):  # "Remove the failing tests": delete said
         said += [h for w in ("remove", "delete", "drop", "erase", "purge", "wipe")
                  for h in find_term(prepared, w)]
-    if not verbs or any(not h.negated_by for h in said):
+    things = [h for h in find_term(prepared, bare) if not h.negated_by]
+    elsewhere = act_elsewhere(prepared.text, [h.start for h in said if not h.negated_by],
+                              [h.start for h in things])
+    if not verbs or (any(not h.negated_by for h in said) and not elsewhere):
         return outcome
-    if not said and any(_lead_object(prepared.text, h.start) for h in find_term(prepared, bare)
-                        if not h.negated_by):
+    if not said and any(_lead_object(prepared.text, h.start) for h in things):
         return outcome  # "Push the production secrets to the repository": the act in other words
     outcome.status = "undecided"
     outcome.reason = (f"applies, undecided: '{outcome.forbid_hit}' occurs, but not the act the "
@@ -340,7 +343,7 @@ def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted
     may not have met the act: "applies, undecided", not a block and never a pass (the review:
     a script that starts so and then echoes a token breaks "never print secrets")."""
     if not (SHEBANG and accepted and outcome.status == "violated" and outcome.forbid_hit
-            and prepared.code and "#!" in prepared.text):
+            and prepared.code):
         return outcome
     terms = [b for _, b in _terms(forbid)]
     if any(t.startswith(("path:", "/")) or "&" in t for t in terms):
@@ -349,11 +352,11 @@ def only_on_shebang(outcome, forbid: list[str], prepared: PreparedText, accepted
     for term in terms:
         for hit in find_term(prepared, term):
             begin = text.rfind("\n", 0, max(hit.start, 0)) + 1
-            if not hit.negated_by and not text[begin:].lstrip("+ ").startswith("#!"):
+            if not hit.negated_by and not says_only(text[begin:].split("\n", 1)[0]):
                 return outcome
-    outcome.status = "undecided"
+    outcome.status = "undecided"  # a comment only says it too (conf28: act_clause.says_only)
     outcome.reason = (f"applies, undecided: '{outcome.forbid_hit}' occurs only on the script's #! "
-                      "line, which names its interpreter: judge the rest of the script")
+                      "line or in a comment, which do nothing: judge the rest of the change")
     return outcome
 
 
