@@ -104,6 +104,10 @@ ABLATIONS = {
     "shortcut_any_bar": _off("lorestack.guardrail.shortcut", "SHORTCUT_BAR", 0.45),
     "shortcut_past": _off("lorestack.guardrail.shortcut", "PAST_UNTIL", False),
     "confirmed_as_guess": _off("lorestack.guardrail.drafted_words", "ON", False),
+    # twenty-eighth session (fix28b): a wanted thing named only as taken away is not had; a
+    # required word only in a name set False/0/None/off is not met
+    "wanted_affirmed": _off("lorestack.guardrail.wanted_affirmed", "ON", False),
+    "switched_off": _off("lorestack.guardrail.switched_off", "ENABLED", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

@@ -40,3 +40,32 @@ def test_everyday_confirmed_wrong_blocks_stay_under_the_ceiling(tmp_path):
     mem, ids = E.build(tmp_path / "confirmed", every.CRITERIA, confirmed=True)
     s = E.score(mem, ids, every.CRITERIA, every.CASES, confirmed=True)
     assert s["wrong_blocks"] <= CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)
+
+
+# ---- the twenty-eighth session's review (tests/guardrail_review28_cases.py) ---------------------
+REVIEW28_PLAIN_SILENT_MAX = 58  # first run on 9625d4f: 58/164
+REVIEW28_PLAIN_LOOKALIKE_PASS_MIN = 87  # first run: 87/179
+REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX = 40  # first run: 40
+
+
+def test_review28_set_is_well_formed():
+    from tests import guardrail_review28_cases as r28
+
+    assert {c[1] for c in r28.CASES} == set(r28.CRITERIA)
+    assert len({c[0] for c in r28.CASES}) == len(r28.CASES) == 343
+    assert len({(r28.CRITERIA[c[1]][0], repr(c[2])) for c in r28.CASES}) == len(r28.CASES)
+    assert not set(r28.CRITERIA) & (set(every.CRITERIA) | set(E.tuning_set("tuning-all")[0]))
+
+
+def test_review28_figures_do_not_regress(tmp_path):
+    from tests import guardrail_review28_cases as r28
+
+    mem, ids = E.build(tmp_path / "plain", r28.CRITERIA)
+    s = E.score(mem, ids, r28.CRITERIA, r28.CASES)
+    assert s["refused"] == 0 and s["wrong_blocks"] == 0, E.summary(s)
+    assert s["violation_answers"]["block"] == 0, E.summary(s)  # a guess never blocks
+    assert s["silent_passes"] <= REVIEW28_PLAIN_SILENT_MAX, E.summary(s)
+    assert s["lookalike_pass"] >= REVIEW28_PLAIN_LOOKALIKE_PASS_MIN, E.summary(s)
+    mem, ids = E.build(tmp_path / "confirmed", r28.CRITERIA, confirmed=True)
+    s = E.score(mem, ids, r28.CRITERIA, r28.CASES, confirmed=True)
+    assert s["wrong_blocks"] <= REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)

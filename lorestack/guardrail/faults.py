@@ -32,6 +32,7 @@ _STORES = (
     "memcached|clickhouse|influxdb|mysql|mariadb|cockroachdb|scylladb|etcd|sqlite"
 )
 _MSG = r"\bgit\s+commit\b[^\n]*?\s-\w*m\s*['\"]"  # up to a commit message's first character
+_SQL = r"\b(?:SELECT\b.*?\bFROM|INSERT\s+INTO|UPDATE\b.*?\bSET|DELETE\s+FROM|WHERE)\b"  # in a string
 _DEP_CMD = r"\b(?:pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|npm\s+(?:install|i)|yarn\s+add|pnpm\s+add|cargo\s+add)\b"
 
 # (label, sentence regex, fault regex, subject regex); regexes on the proposal run with re.M
@@ -78,6 +79,9 @@ _FAULTS: tuple[tuple[str, str, str, str], ...] = (
     ("SQL built by string formatting",
      r"(?i)\b(?:sql|quer(?:y|ies))\b[^.;]*\b(?:bound|parameters?|placeholders?|formatting|concatenat\w*|interpolat\w*)",
      r"\.execute\(\s*f['\"]|\.execute\([^)\n]*(?:%\s*\(|\.format\(|['\"]\s*\+)"
+     # SQL built on a line of its own, then executed by name (fix28b: `sql = "… LIKE '%" + term`)
+     r"|\bf(['\"])(?:(?!\1).)*" + _SQL + r"(?:(?!\1).)*\{"
+     r"|(['\"])(?:(?!\2).)*" + _SQL + r"(?:(?!\2).)*\2\s*(?:\+|%\s*[(\w]|\.format\()"
      r"|(?i:\b(?:glue|concatenate|splice|paste|append)\w*\b[^.;]*\b(?:where|query|sql)\b)",
      r"\.execute\("),
     ("blocking I/O in an async function",

@@ -20,6 +20,7 @@ from lorestack.guardrail.rules import PreparedText, RuleOutcome, _triggered_word
 from lorestack.guardrail.spellings import spells_wanted
 from lorestack.guardrail.taken_away import only_taken_away
 from lorestack.guardrail.toward_way import moved_to_way
+from lorestack.guardrail.wanted_affirmed import wanted_affirmed
 from lorestack.guardrail.written_down import written_down
 
 READS_ONLY = True  # the switch tests and tests.stage_audit turn off
@@ -123,7 +124,7 @@ def after_meaning(outcome: RuleOutcome, sentence: str, prepared: PreparedText, p
             )
         return shows_property(outcome, sentence, prepared, paths)
     if outcome.status == "undecided" and outcome.by_meaning and not outcome.forbid_hit:
-        if wanted_present(sentence, prepared.text, paths):
+        if wanted_affirmed(sentence, prepared, paths):  # not a mention it takes away
             outcome.status = "satisfied"
             outcome.reason = f"close to it by meaning and has what it wants: kept ({outcome.reason[:80]})"
         elif spells_wanted(sentence, prepared.text, prepared.change):  # spellings.py (sixteenth session)

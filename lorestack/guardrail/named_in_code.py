@@ -19,6 +19,7 @@ import re
 
 from lorestack.guardrail.needs_code import _code_line, _line
 from lorestack.guardrail.rules import PreparedText, RuleOutcome, entry_alternatives
+from lorestack.guardrail.switched_off import switched_off
 from lorestack.guardrail.terms import find_term, is_regex, stem
 
 ENABLED = True  # the switch tests and tests.stage_audit turn off
@@ -86,6 +87,7 @@ def phrase_in_a_name(outcome: RuleOutcome, prepared: PreparedText, require: list
     """A pass where what "without X" requires is met only inside one name on code (twenty-sixth
     session): `window.visitorOptingIn = true` then `setCookie(…)` met 'visitor opting' by the
     name's split words. A name is no proof (see met_by_name): "applies, undecided"."""
+    outcome = switched_off(outcome, prepared, require)  # `verify_signature': False` (fix28b)
     if not (ENABLED and outcome.status == "satisfied" and not outcome.exempted_by
             and (prepared.code or prepared.change)):
         return outcome
