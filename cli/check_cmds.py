@@ -316,8 +316,8 @@ def diff_options(command):
         flag_value=WORKTREE,
         default=None,
         metavar="[REV]",
-        help="Judge a git diff: the working tree vs HEAD, or what REV introduced "
-        "(a commit, or a range A..B). Use --diff=REV when TEXT follows.",
+        help="Judge a git diff: the working tree vs HEAD (untracked files as new), or what REV "
+        "introduced (a commit, or a range A..B). Use --diff=REV when TEXT follows.",
     )(command)
 
 

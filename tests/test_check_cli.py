@@ -180,6 +180,26 @@ def test_diff_of_the_working_tree_and_of_a_commit(git_repo):
     assert invoke("check", "--no-retrieval", "--diff=HEAD~1..HEAD").exit_code == 2
 
 
+def test_working_tree_diff_judges_files_git_does_not_track_yet(git_repo):
+    """Review (twenty-eighth session): `check --diff` on a change that only created a file
+    answered "pass: empty proposal" (exit 0) — `git diff HEAD` leaves untracked files out, so a
+    new file that breaks a rule passed unseen. They are new files of the working tree."""
+    (git_repo / "infra").mkdir()
+    (git_repo / "infra" / "main.tf").write_text('resource "x" {}\n')
+    (git_repo / ".gitignore").write_text("build/\n")
+    (git_repo / "build").mkdir()
+    (git_repo / "build" / "out.txt").write_text("one-off: cron job\n")  # ignored: not judged
+    result = invoke("check", "--no-retrieval", "--json", "--diff")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 2 and data["verdict"] == "block", result.output
+    assert "infra/main.tf" in result.stdout and "build/out.txt" not in result.stdout
+    (git_repo / "infra" / "main.tf").unlink()
+    assert invoke("check", "--no-retrieval", "--diff").exit_code == 0  # .gitignore alone
+    # a revision's diff is what that commit introduced: untracked files are not part of it
+    (git_repo / "infra" / "main.tf").write_text('resource "x" {}\n')
+    assert invoke("check", "--no-retrieval", "--diff", "HEAD").exit_code == 0
+
+
 def test_criteria_test_judges_a_diff_as_check_does(git_repo, rules):
     """`criteria test` took TEXT or --file only: a rule could not be tried on the change it is
     for (review, twenty-seventh session). --diff and --staged read it as `check` does."""

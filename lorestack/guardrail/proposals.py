@@ -187,11 +187,40 @@ def _names(raw: str) -> list[str]:
     return [normalise_path(n) for n in raw.split("\0") if n.strip()]
 
 
+UNTRACKED_MAX_FILES = 200  # a tree that never got a .gitignore (node_modules …): paths only past it
+UNTRACKED_MAX_BYTES = 256_000
+
+
+def _untracked_as_new_files(repo: Path, spec: list[str]) -> str:
+    """The working tree's files git does not track yet (and does not ignore), written as the
+    new-file diffs `git add -N` would show: `git diff HEAD` leaves them out, so a change that
+    only created a file read as "nothing to judge"."""
+    names = _names(_git(repo, "ls-files", "--others", "--exclude-standard", "--full-name",
+                        "-z", *spec))
+    if not names:
+        return ""
+    top = Path(_git(repo, "rev-parse", "--show-toplevel").strip())
+    parts = []
+    for i, name in enumerate(names):
+        lines: list[str] = []
+        if i < UNTRACKED_MAX_FILES:
+            try:
+                raw = (top / name).read_bytes()[:UNTRACKED_MAX_BYTES]
+            except OSError:
+                raw = b""
+            if b"\0" not in raw:  # a binary file counts by its path alone
+                lines = raw.decode("utf-8", "replace").splitlines()
+        body = "".join(f"+{line}\n" for line in lines)
+        parts.append(f"diff --git a/{name} b/{name}\nnew file mode 100644\n--- /dev/null\n"
+                     f"+++ b/{name}\n@@ -0,0 +1,{len(lines)} @@\n{body}")
+    return "".join(parts)
+
+
 def from_git_diff(
     repo_dir: str | os.PathLike, rev: str | None = None, *, staged: bool = False
 ) -> Proposal:
-    """Changed paths and added lines of the staged changes, the working tree (vs HEAD), a
-    revision (what that commit introduced, with its message) or a range `A..B`."""
+    """Changed paths and added lines of the staged changes, the working tree (vs HEAD, with
+    the files git does not track yet as new files), a revision (what that commit introduced, with its message) or a range `A..B`."""
     repo = Path(repo_dir)
     # explicit prefixes: a user's diff.noprefix / diff.mnemonicPrefix must not change paths
     base = ["--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-U0"]
@@ -219,6 +248,10 @@ def from_git_diff(
     # the memory folder holds the rules themselves: committing a criterion is no proposal
     spec = ["--", ":/", ":(exclude).memory"]
     diff = _git(repo, *diff_args, *spec)
+    if not staged and not rev:  # the working tree: files not tracked yet are new files in it
+        untracked = _untracked_as_new_files(repo, spec)
+        diff += ("\n" if diff and not diff.endswith("\n") else "") + untracked
+        label += " (and files not tracked yet)" if untracked else ""
     paths, added = parse_unified_diff(diff)
     names_args = [a for a in diff_args if a not in ("-p", "-U0") and "prefix" not in a] + [
         "--name-only",
