@@ -67,7 +67,9 @@ _WANTED_FORMS: tuple[tuple[frozenset[str], str, str], ...] = (
     (frozenset({"license", "header"}), _LICENCE, ""),
     (frozenset({"request", "id"}), r"(?i)request[_.\s-]?id", ""),
     (frozenset({"gettext"}), r"\b_\(|\bgettext\(|\bngettext\(", ""),
-    (frozenset({"alt", "text"}), r"\balt\s*=", ""),
+    # a placeholder is no alt text (fix28b: `alt="image"`): the word for any image, or nothing
+    (frozenset({"alt", "text"}), r"\balt\s*=(?!\s*([\"'])\s*(?:(?:an?\s+)?(?:image|img|photo|picture"
+     r"|pic|icon|graphic|alt|alt text|placeholder)\s*)?\1)", ""),
     (frozenset({"runbook"}), r"(?i)runbook", ""),
     (frozenset({"health", "check"}), r"(?i)health_?check", ""),
     (frozenset({"down", "step"}),
