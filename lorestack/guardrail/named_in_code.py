@@ -83,11 +83,12 @@ def recorded_in_code(prepared: PreparedText, entry: str) -> str:
     return ""
 
 
-def phrase_in_a_name(outcome: RuleOutcome, prepared: PreparedText, require: list[str]) -> RuleOutcome:
+def phrase_in_a_name(outcome: RuleOutcome, prepared: PreparedText, require: list[str],
+                     sentence: str = "") -> RuleOutcome:
     """A pass where what "without X" requires is met only inside one name on code (twenty-sixth
     session): `window.visitorOptingIn = true` then `setCookie(…)` met 'visitor opting' by the
     name's split words. A name is no proof (see met_by_name): "applies, undecided"."""
-    outcome = switched_off(outcome, prepared, require)  # `verify_signature': False` (fix28b)
+    outcome = switched_off(outcome, prepared, require, sentence)  # `'verify_signature': False`
     if not (ENABLED and outcome.status == "satisfied" and not outcome.exempted_by
             and (prepared.code or prepared.change)):
         return outcome

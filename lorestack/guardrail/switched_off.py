@@ -43,14 +43,27 @@ def set_off(text: str, start: int, end: int) -> str:
     return text[start:end + m.end()].strip() if m else ""
 
 
-def switched_off(outcome: RuleOutcome, prepared: PreparedText, require: list[str]) -> RuleOutcome:
+# a sentence that itself names a value that switches off ("declared with catchup=False", "a
+# feature flag that is off by default", "use 0 or -1"): the name set off may be what it wants
+_OFF_SAID = re.compile(r"(?i)\b(?:false|off|disabled?|none|null)\b|(?<![\w.-])0(?![\w.])")
+
+# a required term that is itself a code name (`changed_when`, `readOnlyRootFilesystem`)
+_CODE_NAME = re.compile(r"\w_\w|[a-z][A-Z]|[=:]")
+
+
+def switched_off(outcome: RuleOutcome, prepared: PreparedText, require: list[str],
+                 sentence: str = "") -> RuleOutcome:
     """A pass where some required thing occurs only inside names the proposal sets off:
     "applies, undecided", quoting the first."""
-    if not (ENABLED and outcome.status == "satisfied" and require and not outcome.exempted_by):
+    if not (ENABLED and outcome.status == "satisfied" and require and not outcome.exempted_by
+            and not _OFF_SAID.search(sentence)):
         return outcome
     text = prepared.text
     for entry in require:
-        hits = [h for a in entry_alternatives(entry) if not is_regex(a)
+        alts = entry_alternatives(entry)
+        if any(_CODE_NAME.search(a) for a in alts):  # "… need changed_when": `changed_when: false`
+            continue  # sets the very name the rule asks for
+        hits = [h for a in alts if not is_regex(a)
                 for h in find_term(prepared, a) if not h.negated_by and h.start >= 0]
         offs = [set_off(text, h.start, h.end) for h in hits]
         if hits and all(offs):

@@ -31,6 +31,15 @@ def wanted_affirmed(sentence: str, prepared: PreparedText, paths: list[str]) -> 
         if on_path and any(re.search(on_path, p) for p in paths):
             return True
         for m in re.finditer(in_text, prepared.text, re.M) if in_text else ():
-            if not _negation_before(prepared, prepared.index_at(m.start())):
+            cue = _negation_before(prepared, prepared.index_at(m.start()))
+            if not cue or _only_in_flags(cue, prepared.text, m.start()):
                 return True
     return False
+
+
+def _only_in_flags(cue: str, text: str, pos: int) -> bool:
+    """The cue's last word occurs before `pos` on its line only inside a command-line flag
+    (`pip install --no-deps --require-hashes -r requirements.lock`): no negation."""
+    line = text[text.rfind("\n", 0, pos) + 1:pos]
+    word = re.escape(cue.split()[-1])
+    return bool(re.search(rf"-{word}\b", line)) and not re.search(rf"(?<![\w-]){word}\b", line)
