@@ -11,7 +11,6 @@ from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.drafted_words import added_words_only, asked_by_meaning  # noqa: F401
 from lorestack.guardrail.rules import PreparedText, RuleOutcome, _triggered_words
 from lorestack.guardrail.terms import iter_term
-from lorestack.guardrail.url_named import url_named_only
 from lorestack.memory_layers.models import CriterionSpec
 
 # a verb that takes a member away ("delete the leftover jest.config.js", "port the last
@@ -39,8 +38,8 @@ def member_only(
 ) -> RuleOutcome:
     """`_member_only`, then a confirmed draft applied only through words its reading added
     (drafted_words.py, twenty-eighth session)."""
-    return added_words_only(_member_only(url_named_only(outcome, spec, sentence, prepared), spec, sentence,
-                                         prepared), spec, sentence, prepared)
+    return added_words_only(_member_only(outcome, spec, sentence, prepared), spec, sentence,
+                            prepared)
 
 
 def _member_only(
