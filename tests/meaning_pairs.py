@@ -120,12 +120,20 @@ def collect(floor: float, which: str = "tuning-1-9") -> dict:
         outcome.reason = "passed by the forced decision"
         return outcome
 
+    from lorestack.guardrail import shortcut
+
     saved = (judging._unlike_forbidden, {k: os.environ.get(k) for k in _ENV})
     judging._took_alternative, judging._unlike_forbidden = deferred, decision
     os.environ["LORESTACK_GUARDRAIL__MEANING_THRESHOLD"] = str(floor)
+    # since the twenty-eighth session prose arguing for a shortcut stays open at whatever
+    # similarity it applied by (shortcut.SHORTCUT_BAR 0.0): with the threshold lowered to the
+    # floor here that would reopen pairs the reader never applies; the reader's threshold it is
+    # (a decision scored at another threshold keeps this bar: a small approximation)
+    bar, shortcut.SHORTCUT_BAR = shortcut.SHORTCUT_BAR, max(shortcut.SHORTCUT_BAR, THRESHOLD)
     try:
         rows = _run(criteria, cases, state)
     finally:  # the reader as it was (the tests run this in a shared process)
+        shortcut.SHORTCUT_BAR = bar
         judging._took_alternative, judging._unlike_forbidden = took_alternative, saved[0]
         for k, v in saved[1].items():
             if v is None:
