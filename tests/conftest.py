@@ -220,6 +220,18 @@ def answers_of(store, cases, key: str | None = None) -> dict[str, str]:
             for row in cases}
 
 
+def answers_in_both_modes(base: Path, criteria: dict, cases) -> dict[bool, dict[str, str]]:
+    """{confirmed: {case id: answer}} with the criteria stored as guesses (False) and with
+    every drafted reading confirmed (True), for rows (case id, criterion key, proposal, ...)."""
+    from tests import heldout_eval
+
+    out = {}
+    for confirmed in (False, True):
+        mem, ids = heldout_eval.build(base / f"confirmed-{confirmed}", criteria, confirmed=confirmed)
+        out[confirmed] = answers_of((mem, ids), cases)
+    return out
+
+
 def confirmed_answer(store, key: str, raw) -> str:
     """The answer (block / warn / undecided / pass) `check` gives for criterion `key` of a
     `confirmed_git_store` to the proposal `raw` (tests.guardrail_sentence_cases' forms)."""

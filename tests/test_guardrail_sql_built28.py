@@ -7,8 +7,7 @@ pass. Our own sentence and code; the real MiniLM model."""
 
 from __future__ import annotations
 
-from tests import heldout_eval as E
-from tests.conftest import answers_of, new_file_diff
+from tests.conftest import answers_in_both_modes, new_file_diff
 
 CRITERIA = {
     "sql": ("Never build SQL queries with string formatting or concatenation; pass values as "
@@ -31,7 +30,5 @@ CASES = [  # (id, key, proposal, answer)
 
 
 def test_sql_built_on_its_own_line_then_executed_asks(tmp_path):
-    for confirmed in (False, True):
-        mem, ids = E.build(tmp_path / f"sql28-{confirmed}", CRITERIA, confirmed=confirmed)
-        answers = answers_of((mem, ids), CASES)
-        assert answers == {case_id: want for case_id, _, _, want in CASES}, confirmed
+    want = {case_id: want for case_id, _, _, want in CASES}
+    assert answers_in_both_modes(tmp_path, CRITERIA, CASES) == {False: want, True: want}

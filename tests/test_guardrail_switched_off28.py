@@ -6,8 +6,7 @@ proposals; the real MiniLM model."""
 
 from __future__ import annotations
 
-from tests import heldout_eval as E
-from tests.conftest import answers_of, new_file_diff
+from tests.conftest import answers_in_both_modes, new_file_diff
 
 CRITERIA = {
     "csrf": ("Every form needs CSRF protection enabled", "block"),
@@ -31,7 +30,5 @@ CASES = [  # (id, key, proposal, answer)
 
 
 def test_a_name_switched_off_is_no_proof_the_rule_is_met(tmp_path):
-    for confirmed in (False, True):
-        mem, ids = E.build(tmp_path / f"off28-{confirmed}", CRITERIA, confirmed=confirmed)
-        answers = answers_of((mem, ids), CASES)
-        assert answers == {case_id: want for case_id, _, _, want in CASES}, confirmed
+    want = {case_id: want for case_id, _, _, want in CASES}
+    assert answers_in_both_modes(tmp_path, CRITERIA, CASES) == {False: want, True: want}
