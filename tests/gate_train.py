@@ -15,7 +15,7 @@ Never trained on the held-out set, nor on a batch scored after the freeze.
 
 The gate was wired into the check (switched off) while batch 24 was scored once: it converted
 3 of 31 silent passes for 2 of 28 passing look-alikes, 1.35x the base share where the bar set
-in advance was 2x, so the wiring was removed (docs/guardrail.md, "Twenty-sixth session
+in advance was 2x, so the wiring was removed (docs/guardrail-log.md, "Twenty-sixth session
 (gate26)"). The constants stay here, frozen, so that a later batch can be scored on them
 with `--score` before anyone retrains.
 """

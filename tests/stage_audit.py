@@ -148,7 +148,7 @@ ABLATIONS = {
         "image",
     ),
     # second session, batch 3 (removed and restored in the eighth session: removing it cost
-    # 3 silent passes on the held-out set, docs/guardrail.md)
+    # 3 silent passes on the held-out set, docs/guardrail-log.md)
     "concepts_b3": _drop_concepts("http", "format", "telemetr", "languag", "migration"),
 }
 

@@ -48,7 +48,7 @@ def test_batch_figures_do_not_regress(tmp_path, n):
     # never below what the kept readings reached (b.KEPT, the ninth session's end), which
     # is itself above the first run (b.FIRST_RUN) on every figure but batch 8's look-alikes:
     # those gained (36 -> 41) only through undo.py, which paid nothing on any other batch and
-    # was removed in the eighth session (docs/guardrail.md)
+    # was removed in the eighth session (docs/guardrail-log.md)
     # batch 10 has no kept figure yet: its first run (b.FIRST_RUN) is its floor
     if not hasattr(b, "KEPT"):
         first = b.FIRST_RUN

@@ -2,7 +2,7 @@
 drove — grammar words that are no term, the clauses of a rule and of a proposal, the code
 forms a term implies, concepts a change shows, "nobody" as a negation, and a guess that
 applied through the whole act it forbids with nothing of the place. Real files and the
-real MiniLM model; the figures on the labelled sets live in docs/guardrail.md."""
+real MiniLM model; the figures on the labelled sets live in docs/guardrail-log.md."""
 
 from __future__ import annotations
 

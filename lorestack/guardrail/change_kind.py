@@ -11,7 +11,7 @@ the rule wants something and the proposal has it (`docs/adr/…` for the design 
 
 It only turns "nothing applied" into "applies"; it never passes what another reader
 flagged. Written for the sixth tuning batch's misses (tests/guardrail_tuning_batch6.py)
-from general knowledge; measured switched off in docs/guardrail.md.
+from general knowledge; measured switched off in docs/guardrail-log.md.
 """
 
 from __future__ import annotations

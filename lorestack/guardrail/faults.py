@@ -12,7 +12,7 @@ answers for a guessed reading and never blocks: the fault shows -> "applies, und
 the subject shows and the fault does not -> kept (a pass: `except FileNotFoundError:`
 under "catch specific exceptions"). Nothing of it shows -> it says nothing. Written from
 general knowledge of these code forms for the seventh tuning batch's misses
-(tests/guardrail_tuning_batch7.py); measured switched off in docs/guardrail.md.
+(tests/guardrail_tuning_batch7.py); measured switched off in docs/guardrail-log.md.
 """
 
 from __future__ import annotations

@@ -248,10 +248,10 @@ def _took_alternative(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
 
 
 # calibrated with the by-meaning threshold on the tuning cases (python -m
-# tests.calibrate_meaning --sweep; the curve is in docs/guardrail.md)
+# tests.calibrate_meaning --sweep; the curve is in docs/guardrail-log.md)
 FORBIDDEN_SIMILARITY = 0.45
 # the forbidden-act gate lets a proposal pass only if it does not read clearly nearer what
-# the rule forbids than what it states positively (seventh session, docs/guardrail.md)
+# the rule forbids than what it states positively (seventh session, docs/guardrail-log.md)
 POSITIVE_MARGIN = 0.20
 
 

@@ -7,7 +7,7 @@ the rule's subject, not like a breach) catch it.
 
 It only answers for a guessed reading that let the proposal pass, and only ever says
 "applies, undecided" (never kept, never a block). Written for the tuning batches' misses
-(batches 6 and 7); measured switched off in docs/guardrail.md.
+(batches 6 and 7); measured switched off in docs/guardrail-log.md.
 """
 
 from __future__ import annotations

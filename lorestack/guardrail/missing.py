@@ -12,7 +12,7 @@ It only ever answers for a guessed reading, and never blocks: the subject is the
 wanted thing is not -> "applies, undecided" (the person or the agent judges); both are
 there -> kept (a pass). No subject form recognised -> it says nothing and the other readers
 decide. Written for the sixth tuning batch's misses (tests/guardrail_tuning_batch6.py) from
-general knowledge of the code forms; measured switched off in docs/guardrail.md.
+general knowledge of the code forms; measured switched off in docs/guardrail-log.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ proposal pass: the proposal applied by meaning (it is about the rule's subject) 
 from the words of what the rule forbids, which the sentence model cannot tell from a
 look-alike (twenty-first session). Such a proposal stays "applies, undecided" (never a
 block). Never for a diff or a tool call: a code comment's "until 2.7" argues nothing.
-Measured on the tuning batches (docs/guardrail.md, twenty-second session): of the prose
+Measured on the tuning batches (docs/guardrail-log.md, twenty-second session): of the prose
 cases, 67 of 473 violations and 2 of 365 look-alikes carry one of these phrases.
 """
 
