@@ -190,22 +190,22 @@ def _painted(line: str, verdict: str, *, err: bool) -> str:
     return paint_verdict(word, err=err) + head[len(word):] + sep + rest
 
 
-def _human(result, strict: bool) -> None:
+def _human(result, strict: bool, *, err: bool = False) -> None:
+    """The verdict and what it rests on, on stdout whatever the verdict (the exit code tells
+    them apart; `check ... | less` shows a block as it shows a pass; a hook passes err=True);
+    notes about the check itself (a setting it could not honour, a missing model) go to
+    stderr."""
     from lorestack.guardrail.replies import report, verdict_line
 
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     body = report(result)
-    if result.verdict == "pass":
-        if body:
-            click.echo(body, err=True)
-        click.echo(_painted(verdict_line(result), "pass", err=False))
-        return
-    click.echo(body, err=True)
+    if body:
+        click.echo(body, err=err)
     click.echo(
-        _painted(verdict_line(result), result.verdict, err=True)
+        _painted(verdict_line(result), result.verdict, err=err)
         + (" [--strict: failing]" if strict and result.verdict == "warn" else ""),
-        err=True,
+        err=err,
     )
 
 
@@ -295,7 +295,7 @@ def _run_pre_commit(ctx, text, file, strict, fail_closed, retrieval, llm) -> int
     for problem in getattr(mem, "config_problems", []):  # judged without it: say so
         click.echo(f"warning: {_broken(problem)}", err=True)
     if result.verdict != "pass" or result.warnings:
-        _human(result, strict)
+        _human(result, strict, err=True)
         if result.verdict == "block":
             click.echo(
                 "commit blocked by lorestack guardrail (bypass once: git commit --no-verify)",

@@ -96,9 +96,10 @@ def git_repo(repo, rules):
 def test_block_exits_2_and_cites_the_rule(rules):
     result = invoke("check", "--no-retrieval", "Add a cron job for the one-off backfill")
     assert result.exit_code == 2
-    assert rules["cron"] in result.stderr and "No cron for one-off tasks" in result.stderr
-    assert "set 20" in result.stderr and "one-off jobs get forgotten" in result.stderr
-    assert result.stdout == ""
+    # the verdict is the command's output whatever it is (a block piped to a pager shows too)
+    assert rules["cron"] in result.stdout and "No cron for one-off tasks" in result.stdout
+    assert "set 20" in result.stdout and "one-off jobs get forgotten" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("block (") and result.stderr == ""
 
 
 def test_pass_exits_0_on_stdout(rules):
@@ -110,7 +111,7 @@ def test_pass_exits_0_on_stdout(rules):
 def test_warn_exits_1_and_2_with_strict(rules):
     plain = invoke("check", "--no-retrieval", "pip install leftpad")
     strict = invoke("check", "--no-retrieval", "--strict", "pip install leftpad")
-    assert plain.exit_code == 1 and "WARN" in plain.stderr and plain.stdout == ""
+    assert plain.exit_code == 1 and "WARN" in plain.stdout and plain.stderr == ""
     assert strict.exit_code == 2
     nothing = invoke("check", "--no-retrieval", "Fix the typo in the changelog")
     assert nothing.exit_code == 0
@@ -174,7 +175,7 @@ def test_diff_of_the_working_tree_and_of_a_commit(git_repo):
     (git_repo / "infra" / "main.tf").write_text('resource "x" {}\n')
     git(git_repo, "add", "infra/main.tf")
     result = invoke("check", "--no-retrieval", "--diff")
-    assert result.exit_code == 2 and "infra/** ~ infra/main.tf" in result.stderr
+    assert result.exit_code == 2 and "infra/** ~ infra/main.tf" in result.stdout
     git(git_repo, "commit", "-qm", "add infra\n\nReview note: approved by Ana")
     assert invoke("check", "--no-retrieval", "--diff", "HEAD").exit_code == 0  # message counts
     assert invoke("check", "--no-retrieval", "--diff=HEAD~1..HEAD").exit_code == 2

@@ -166,7 +166,7 @@ def test_cli_llm_flag_and_criteria_test(api_rule, fake_llm):
     checked = runner.invoke(
         cli, ["check", "--llm", "--no-retrieval", "API: remove the email field from /users"]
     )
-    assert checked.exit_code == 2 and "llm: breaking" in checked.stderr
+    assert checked.exit_code == 2 and "llm: breaking" in checked.stdout
     traced = runner.invoke(
         cli, ["criteria", "test", api_rule, "--llm", "API: remove the email field from /users"]
     )

@@ -135,8 +135,8 @@ def test_undecided_is_a_warn_counted_in_the_summary_never_pass(mem):
     line = verdict_line(result)
     assert "1 applies, undecided" in line and "0 applied" not in line
     cli_run = invoke("check", "--no-retrieval", "--strict", "Speed up app/handlers/orders.py")
-    assert cli_run.exit_code == 2 and "1 applies, undecided" in cli_run.stderr
-    assert "Handlers must not use raw SQL" in cli_run.stderr  # the criterion quoted
+    assert cli_run.exit_code == 2 and "1 applies, undecided" in cli_run.stdout
+    assert "Handlers must not use raw SQL" in cli_run.stdout  # the criterion quoted
     assert invoke("check", "--no-retrieval", "Speed up app/handlers/x.py").exit_code == 1
     assert invoke("check", "--no-retrieval", "Rename the docs page").exit_code == 0
 

@@ -157,7 +157,7 @@ def test_the_llm_judges_what_a_guess_cannot_and_reports_its_cost(repo, fake_llm)
     judged = invoke("check", "--no-retrieval", "--llm",
                     "Let's add Cassandra as a new database for the event store")
     assert judged.exit_code == 2, judged.output
-    assert "[llm: 1 call, 100 + " in judged.stderr  # calls and tokens per check
+    assert "[llm: 1 call, 100 + " in judged.stdout  # calls and tokens per check
     assert STORAGE in server.prompts()[0]
     kept = {"judgements": [{"id": rid, "applies": True, "violated": False,
                             "why": "reads from the existing cache", "quote": ""}]}
