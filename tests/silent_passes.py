@@ -3,7 +3,7 @@ judged against its own criterion only (no other criterion, no retrieval, no LLM;
 all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violation that
 passes put in one bucket by what let it through:
 
-    python -m tests.silent_passes [tuning-all|batch12|...] [-v] [--jsonl FILE] [--confirmed]
+    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28] [-v] [--jsonl FILE] [--confirmed]
     python -m tests.silent_passes tuning-all --lookalikes [-v]   (tests/lookalike_buckets.py)
 
 `--confirmed` (twenty-second session): every draft accepted as shown (`criteria confirm`), as
@@ -55,6 +55,19 @@ def bucket(row: dict, threshold: float) -> str:
     return f"{name} [{kind}]"
 
 
+def case_set(which: str):
+    """(criteria, cases) of a tuning set, or of the reviewers' sets `everyday` / `review28`."""
+    if which == "everyday":
+        from tests.guardrail_everyday_cases import CASES, CRITERIA
+    elif which == "review28":
+        from tests.guardrail_review28_cases import CASES, CRITERIA
+    else:
+        from tests.heldout_eval import tuning_set
+
+        return tuning_set(which)
+    return CRITERIA, CASES
+
+
 def rows(which: str, *, confirmed: bool = False) -> list[dict]:
     from lorestack.guardrail.check import _load_judged
     from lorestack.guardrail.judging import (
@@ -64,10 +77,10 @@ def rows(which: str, *, confirmed: bool = False) -> list[dict]:
         prepare,
         stated_hit,
     )
-    from tests.heldout_eval import build, scratch_home, tuning_set
+    from tests.heldout_eval import build, scratch_home
     from tests.test_guardrail_labelled import make_proposal
 
-    criteria, cases = tuning_set(which)
+    criteria, cases = case_set(which)
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch_home(Path(tmp))

@@ -108,6 +108,14 @@ ABLATIONS = {
     # required word only in a name set False/0/None/off is not met
     "wanted_affirmed": _off("lorestack.guardrail.wanted_affirmed", "ON", False),
     "switched_off": _off("lorestack.guardrail.switched_off", "ENABLED", False),
+    # twenty-ninth session (sil29): well-known faults in everyday forms (only ask); a
+    # recommended clause's "instead of X" read as X ruled out, not as the way
+    "everyday_faults": _off("lorestack.guardrail.everyday_faults", "ON", False),
+    "instead_of": _off("lorestack.guardrail.instead_of", "ON", False),
+    # twenty-ninth session (sil29): the recommended way named only as absent or unfit
+    "way_unfit": _off("lorestack.guardrail.alternative_denied", "ON", False),
+    # twenty-ninth session (sil29): a change that only binds literals calls nothing
+    "binds_only": _off("lorestack.guardrail.binds_only", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lorestack.guardrail.everyday_faults import everyday_fault
+
 ENABLED = True
 
 _DEF = r"^\s*(?:async\s+)?def\s+\w+\s*\("
@@ -159,6 +161,9 @@ def judge_fault(sentence: str, text: str) -> Fault | None:
             if label == "a new datastore" and m.group(0).lower() in exempt:
                 continue  # a store the rule itself names as the one to use
             return Fault(label, True, _line(text, m.start()))
+    everyday = everyday_fault(sentence, text)  # the same faults in everyday forms: only asks
+    if everyday is not None:
+        return Fault(everyday[0], True, _line(text, everyday[1]))
     for label, _, _, subject in found:
         hit = re.search(subject, text, re.M) if subject else None
         if hit is not None:

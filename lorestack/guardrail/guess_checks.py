@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import re
 
+from lorestack.guardrail.binds_only import binds_only
 from lorestack.guardrail.change_kind import shows
 from lorestack.guardrail.command_words import only_reads
 from lorestack.guardrail.faults import judge_fault
@@ -45,6 +46,11 @@ def takes_away(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
     whose every step only reads (command_words.only_reads) keeps a rule that is not about
     reading, showing or copying: it changes nothing; prose that only moves things over to
     the rule's own way (toward_way.py) keeps it too (twenty-seventh session)."""
+    if (outcome.status == "undecided" and not (outcome.missing or outcome.forbid_hit)
+            and binds_only(sentence, prepared.text, prepared.change)):  # `URL = 'https://…'`
+        outcome.status, outcome.exempted_by = "satisfied", "binds only"
+        outcome.reason = "the change only binds literals to names: it calls nothing: kept"
+        return outcome
     if outcome.status != "undecided" or outcome.missing or prepared.change:
         return outcome
     if (READS_ONLY and prepared.code and only_reads(prepared.text)

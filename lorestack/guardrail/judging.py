@@ -25,7 +25,7 @@ from lorestack.guardrail.guess_checks import (
     writes_down,
 )
 from lorestack.guardrail.kept_folders import removal_above
-from lorestack.guardrail.meaning import criterion_parts, split_acts, stated_clauses
+from lorestack.guardrail.meaning import criterion_parts, replaced_acts, split_acts, stated_clauses
 from lorestack.guardrail.members import asked_by_meaning, member_only
 from lorestack.guardrail.named_in_code import met_by_name, phrase_in_a_name
 from lorestack.guardrail.needs_code import judge_set_in_code
@@ -300,7 +300,7 @@ def forbidden_hit(spec: CriterionSpec, sentence: str, meaning):
         p for p in criterion_parts(sentence)[1:]
         if words & set(re.findall(r"[a-z0-9]+", p.lower()))
     ]
-    return meaning(sentence, forbidden + acts)
+    return meaning(sentence, forbidden + acts + replaced_acts(sentence))
 
 
 def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, meaning):

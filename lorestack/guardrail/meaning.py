@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.gloss import gloss, path_gloss
+from lorestack.guardrail.instead_of import cut_instead
 from lorestack.guardrail.sentence_words import CLAUSE_MARKS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,8 +112,18 @@ def split_acts(sentence: str) -> tuple[list[str], list[str]]:
         if _PROHIBITION.search(clause):
             forbidden.append(_topic(clause))
         elif forbidden and len(clause.split()) >= 2 and not _NOT_IMPERATIVE.search(clause):
-            recommended.append(_topic(clause))
+            way, replaced = cut_instead(_topic(clause))  # "add X instead of renaming Y"
+            recommended.append(way)
+            if replaced:
+                forbidden.append(replaced)
     return forbidden, recommended
+
+
+def replaced_acts(sentence: str) -> list[str]:
+    """What the rule's recommended clauses say they replace ("… instead of renaming or
+    removing existing ones"): acts it rules out, for the forbidden-act gate (instead_of.py)."""
+    said = [_topic(c.strip(" ,.")) for c in _CLAUSE.split(" ".join(sentence.split()))]
+    return [r for c in said if not _PROHIBITION.search(c) for r in [cut_instead(c)[1]] if r]
 
 
 @lru_cache(maxsize=4096)

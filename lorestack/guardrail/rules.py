@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from lorestack.guardrail.alternative_denied import alternative_denied
 from lorestack.guardrail.denied import condition_denied
 from lorestack.guardrail.sentence_words import shown
 from lorestack.guardrail.sentences import SentenceDraft, read_sentence
@@ -204,7 +205,8 @@ def _evaluate_terms(
 
 def _alternative_hits(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> list:
     alts = [a for e in spec.alternatives for a in entry_alternatives(e)]
-    return [h for t in alts for h in term_hits(prepared, t, paths) if not h.negated_by]
+    return [h for t in alts for h in term_hits(prepared, t, paths)
+            if not h.negated_by and not alternative_denied(prepared, h)]  # "… lags too much"
 
 
 def _forbidden_outside(spec, prepared, paths, alternative: list, out: RuleOutcome):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from lorestack.guardrail.alternative_denied import unfit_said
+
 ENABLED = True
 
 # put off, temporary, quicker or easier, good enough, or a risk accepted
@@ -48,7 +50,7 @@ def shortcut(text: str) -> str:
             if _PAST.search(clause):
                 continue
         return m.group(0)
-    return ""
+    return unfit_said(text)  # "…, the replica lags too much" (twenty-ninth session)
 
 
 # twenty-eighth session: prose that applied by meaning, that the forbidden-act gate let pass
