@@ -116,6 +116,18 @@ ABLATIONS = {
     "way_unfit": _off("lorestack.guardrail.alternative_denied", "ON", False),
     # twenty-ninth session (sil29): a change that only binds literals calls nothing
     "binds_only": _off("lorestack.guardrail.binds_only", "ON", False),
+    # twenty-ninth session (fix29): drafting no grammar word into a term — a property stated
+    # with a copula ("are always Secure"), an act's object wanted rather than its verb ("must
+    # update the docs"), the act an "only … after" condition is tied to, what "always" keeps
+    # on forbidden switched off, a brand name (iOS) not read as code, an adverb of order
+    "copula_cue": _off("lorestack.guardrail.draft_grammar", "COPULA_CUE", False),
+    "act_object": _off("lorestack.guardrail.draft_grammar", "ACT_OBJECT", False),
+    "only_act": _off("lorestack.guardrail.draft_grammar", "ONLY_ACT", False),
+    "kept_on": _off("lorestack.guardrail.draft_grammar", "KEPT_ON", False),
+    "brand_names": _off("lorestack.guardrail.code_heads", "BRAND_NAMES", False),
+    "order_adverbs": _off("lorestack.guardrail.term_trim", "ORDER_ADVERBS", False),
+    # ... and a confirmed going-without rule ("Don't skip CI") whose thing is only kept asks
+    "going_without": _off("lorestack.guardrail.going_without", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

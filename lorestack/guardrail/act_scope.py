@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from lorestack.guardrail.act_clause import act_elsewhere, says_only
+from lorestack.guardrail.going_without import kept_not_skipped
 from lorestack.guardrail.guarded_act import enforces, required_kept
 from lorestack.guardrail.sentence_words import (
     _DETERMINERS,
@@ -404,4 +405,5 @@ def judge_scope(outcome, sentence: str, forbid: list[str], prepared: PreparedTex
     outcome = met_outside(outcome, sentence, prepared, confirmed)  # ingress, no 0.0.0.0/0
     outcome = secret_file(outcome, forbid, prepared, accepted)  # `COPY .env` and no ENV
     outcome = act_dropped(outcome, sentence, prepared, confirmed)  # "the failing test passes"
+    outcome = kept_not_skipped(outcome, sentence, prepared, confirmed)  # "Make CI faster"
     return exception_named(outcome, sentence, prepared, confirmed)  # "… is the only exception"

@@ -26,13 +26,19 @@ _ACRONYMS = frozenset(
     "ttl dns s3 ecr gke eks k8s cors csrf xss csp sso oauth ldap saml nfs ssd hdd".split()
 )
 _CODE_CHARS = re.compile(r"[_.@<>()#$]")
+# a product's name in its brand's style, one lower-case letter before the capitals ("iOS",
+# "iPhone", "eBay") or a system's "OS" after lower case ("macOS", "tvOS"): a name people
+# write in prose, not a code spelling (twenty-ninth session, fix29: "Never submit an iOS build
+# …" forbade 'ios' alone, and `cd ios && pod install` blocked once confirmed)
+_BRAND = re.compile(r"[a-z][A-Z][A-Za-z]*|[a-z]+OS")
+BRAND_NAMES = True
 
 
 def _spelled_as_code(word: str, upper: bool = True) -> bool:
     if _CODE_CHARS.search(word):
         return True
     if re.search(r"[a-z][A-Z]", word):  # camelCase
-        return True
+        return not (BRAND_NAMES and _BRAND.fullmatch(word))
     if not upper:
         return False
     letters = re.sub(r"[^A-Za-z]", "", word)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.contrasts import rule_out
+from lorestack.guardrail.draft_grammar import kept_on, object_wanted, only_act, states_property
 from lorestack.guardrail.only_once import only_once
 from lorestack.guardrail.sentence_words import (
     _COPULAS,
@@ -25,6 +26,7 @@ from lorestack.guardrail.sentence_words import (
     split_at_or,
 )
 from lorestack.guardrail.sentence_words import add_term as _add
+from lorestack.guardrail.switch_off import off_forms
 
 if TYPE_CHECKING:
     from lorestack.guardrail.sentences import _Reading
@@ -48,7 +50,8 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
         verb, after = after[0], after[1:]
     else:
         return
-    if verb in _COPULAS and after and after[0].endswith("ed") and len(after[0]) > 4:
+    passive = verb in _COPULAS and bool(after) and after[0].endswith("ed") and len(after[0]) > 4
+    if passive:
         verb, after = after[0], after[1:]  # "must be documented": the act is required
     elif verb in _COPULAS:
         r.draft.steps.append(f"'{cue} {verb} {' '.join(after)}': a property, not a term")
@@ -76,6 +79,33 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
     if cue == "only" and trigger and verb not in _GENERIC_VERBS and _only_after(r, verb, term,
                                                                                 before, trigger):
         return
+    if states_property(before, cue, [verb, *after]):  # "Session cookies are always Secure" (draft_grammar.py)
+        d.steps.append(f"'{before[-1]} {cue} {verb}': a property of its subject, not a term")
+        _subject_applies(r, before[:-1])
+        for prop in kept_on(cue, verb, after):
+            for form in off_forms(prop):  # a setting's last part: `SESSION_COOKIE_SECURE = False`
+                _add(d.forbid, form.replace("(?<![\\w-])", "(?<![A-Za-z0-9-])", 1))
+            d.steps.append(f"'{cue} {prop}': forbids {prop} switched off")
+        return
+    if cue not in _VERB_CUES and verb not in _GENERIC_VERBS and not passive:
+        if only_act(cue, trigger):  # "Only merge after review": where the rule applies
+            _add(d.keywords, verb)
+            d.steps.append(f"'only {verb} … {trigger[0]}': applies where '{verb}' is said; "
+                           "the condition is no term")
+            return
+        wanted = object_wanted(cue, obj, term)  # "must update the docs": the docs
+        if wanted == "":
+            d.steps.append(f"'{cue} {verb} {' '.join(obj)}': its object is a clause, no term")
+            _subject_applies(r, before)
+            return
+        if wanted:
+            r.required.append(wanted)
+            d.steps.append(f"'{cue} {verb}': wants '{wanted}' (what the act is on)")
+            for p in paths:
+                _add(d.paths, p)
+            if trigger:
+                _add(d.keywords, _content(trigger)[0])
+            return
     word = term if (verb in _GENERIC_VERBS or cue in _VERB_CUES) else verb
     ways = [_content(g, alternative=True)[0] for g in split_at_or(obj)]
     if cue in _VERB_CUES and len(ways) > 1:  # "use the X fixture or mock the Y": two ways

@@ -8,7 +8,9 @@ term that keeps a function word never occurs in a proposal, so the rule never fi
   before it; first in a term it is a determiner ("such URLs") and goes alone;
 - a head "type" / "kind" / "sort" after a concrete word names that word's category ("a float
   type"): a proposal says the word ("float");
-- "enough" (with "good", "fast", … before it) judges, it names nothing a proposal does.
+- "enough" (with "good", "fast", … before it) judges, it names nothing a proposal does;
+- an adverb of order after the thing ("a dry run first", "a backup beforehand") says when it is
+  done, and goes (twenty-ninth session).
 
 Singular and plural already match each other (terms.PreparedText.indexes_of compares stems).
 """
@@ -23,6 +25,10 @@ _REFERRING = frozenset(
 )
 _CATEGORY_HEADS = frozenset(("type", "types", "kind", "kinds", "sort", "sorts"))
 _JUDGEMENT = frozenset(("enough",))
+# adverbs of order or time that end a phrase ("a dry run first", "a review beforehand"): when
+# the thing is done, which no proposal writes after the thing's name (fix29)
+_ORDER_ADVERBS = frozenset("first beforehand afterwards afterward again later".split())
+ORDER_ADVERBS = True
 
 
 def trim_words(words: list[str]) -> list[str]:
@@ -32,6 +38,8 @@ def trim_words(words: list[str]) -> list[str]:
         kept = kept[1:]
     cut = next((i for i, w in enumerate(kept) if w.lower() in _CUT_OFF), len(kept))
     kept = kept[:cut]  # "fields such (as) email": the examples are items of their own
+    if ORDER_ADVERBS and len(kept) > 1 and kept[-1].lower() in _ORDER_ADVERBS:
+        kept = kept[:-1]  # "a dry run first": the dry run
     if kept and kept[-1].lower() in _PRONOUN_HEADS:
         kept = kept[:-1]
         if all(w.lower() in _REFERRING for w in kept):  # "the next one": nothing left to name
