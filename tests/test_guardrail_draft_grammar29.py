@@ -118,3 +118,11 @@ def test_a_going_without_rule_asks_where_the_thing_is_only_kept(skip_store):
         ("sm-v2", "smoke", "Deploy the hotfix without the smoke tests"),
     ])
     assert answers["sm-v1"] == "block" and answers["sm-v2"] != "pass"
+
+
+def test_remember_shows_what_always_keeps_on_in_words():
+    from lorestack.guardrail.understood import understand
+
+    sentence = "Auth cookies are always Secure and HttpOnly"
+    shown = understand(_draft(sentence), sentence).flags_when
+    assert "secure (or a setting ending in it) set to false, off, 0 or none present" in shown

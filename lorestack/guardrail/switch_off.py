@@ -46,6 +46,7 @@ def shown_off(entry: str) -> str | None:
     """How `remember` says one of `off_forms`' regexes in words; None for any other regex."""
     for head, tail, say in (
         (f"/{_NAMED}", f"{_VALUE}/", "{} set to false, off, 0 or none"),
+        ("/(?<![A-Za-z0-9-])", f"{_VALUE}/", "{} (or a setting ending in it) set to false, off, 0 or none"),
         ("/--no-", "\\b/", "a --no-{} flag"),
         (f"/{_PROSE}", None, "turning {} off or disabling it, in words"),
     ):
