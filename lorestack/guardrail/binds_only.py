@@ -13,7 +13,10 @@ import re
 
 ON = True  # the switch tests and tests.stage_audit turn off
 
-_ABOUT_CALLS = re.compile(r"(?i)\b(?:calls?|calling|requests?|fetch\w*)\b")
+# calls, or requests of the network kind: not pull requests, not a container's CPU requests
+_ABOUT_CALLS = re.compile(
+    r"(?i)\b(?:calls?|calling|fetch\w*)\b"
+    r"|\b(?:network|http|https|api|web|outgoing|outbound|remote)\s+requests?\b")
 _LITERAL = r"(?:'[^'\n]*'|\"[^\"\n]*\"|`[^`$\n]*`|-?\d[\d_.]*|true|false|null|None|True|False|nil)"
 _BINDING = re.compile(
     r"^\s*(?:export\s+)?(?:(?:const|let|var|val|final|static|public|private|internal)\s+)*"
