@@ -108,6 +108,9 @@ ABLATIONS = {
     # required word only in a name set False/0/None/off is not met
     "wanted_affirmed": _off("lorestack.guardrail.wanted_affirmed", "ON", False),
     "switched_off": _off("lorestack.guardrail.switched_off", "ENABLED", False),
+    # twenty-ninth session (other29): a confirmed draft applied only by meaning, its requirement
+    # missing, where the proposal does not show the act the requirement is for, asks
+    "meaning_needs": _off("lorestack.guardrail.meaning_needs", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it
