@@ -128,6 +128,9 @@ ABLATIONS = {
     "order_adverbs": _off("lorestack.guardrail.term_trim", "ORDER_ADVERBS", False),
     # ... and a confirmed going-without rule ("Don't skip CI") whose thing is only kept asks
     "going_without": _off("lorestack.guardrail.going_without", "ON", False),
+    # twenty-ninth session (other29): a confirmed draft applied only by meaning, its requirement
+    # missing, where the proposal does not show the act the requirement is for, asks
+    "meaning_needs": _off("lorestack.guardrail.meaning_needs", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

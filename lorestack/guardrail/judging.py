@@ -173,7 +173,7 @@ def judge_criterion(
         outcome.status, outcome.quote = "undecided", above  # `grep -rl x . | xargs rm`
         outcome.reason = (f"applies, undecided: '{above}' deletes above the folder the rule "
                           "keeps and may reach it: judge whether it deletes a file there")
-    outcome = member_only(outcome, spec, sentence, prepared)
+    outcome = member_only(outcome, spec, sentence, prepared, paths)
     if outcome.status == "possibly_relevant" and outcome.by_meaning:
         outcome.status = "undecided"
         outcome.reason = (

@@ -9,6 +9,7 @@ from bisect import bisect_left
 
 from lorestack.guardrail.concepts import category_members
 from lorestack.guardrail.drafted_words import added_words_only, asked_by_meaning  # noqa: F401
+from lorestack.guardrail.meaning_needs import weak_need
 from lorestack.guardrail.rules import PreparedText, RuleOutcome, _triggered_words
 from lorestack.guardrail.terms import iter_term
 from lorestack.memory_layers.models import CriterionSpec
@@ -34,12 +35,15 @@ def _taken_away(prepared: PreparedText, words: list[str]) -> bool:
 
 
 def member_only(
-    outcome: RuleOutcome, spec: CriterionSpec, sentence: str, prepared: PreparedText
+    outcome: RuleOutcome, spec: CriterionSpec, sentence: str, prepared: PreparedText,
+    paths: list[str] | tuple = (),
 ) -> RuleOutcome:
     """`_member_only`, then a confirmed draft applied only through words its reading added
-    (drafted_words.py, twenty-eighth session)."""
-    return added_words_only(_member_only(outcome, spec, sentence, prepared), spec, sentence,
-                            prepared)
+    (drafted_words.py, twenty-eighth session), then one applied only by meaning whose missing
+    requirement is for an act the proposal does not show (meaning_needs.py, twenty-ninth)."""
+    outcome = added_words_only(_member_only(outcome, spec, sentence, prepared), spec, sentence,
+                               prepared)
+    return weak_need(outcome, spec, sentence, prepared, paths)
 
 
 def _member_only(
