@@ -9,15 +9,16 @@ from tests import guardrail_everyday_cases as every
 from tests import heldout_eval as E
 
 # floors (main at 3a5daf4; every.FIRST_RUN and every.FIRST_RUN_CONFIRMED hold the figures)
-PLAIN_SILENT_PASSES_MAX = 28  # batch28's shortcut bar 31 -> 30; fix29 30 -> 28
+PLAIN_SILENT_PASSES_MAX = 27  # batch28's shortcut bar 31 -> 30; fix29 30 -> 28; sil29 -> 27 (merged)
 PLAIN_LOOKALIKE_PASS_MIN = 333  # fix27 313 -> 325; fix27b: 23 review cases added (844 cases), 333
 # rules accepted as drafted block 56 look-alikes on main (27 at 745a395): the ceiling is today's
 # figure, to be lowered as the readings behind those blocks are fixed or reverted
 CONFIRMED_WRONG_BLOCKS_MAX = 8  # fix26: a bound and a going-without cue ask (56 -> 17); fix27 17 -> 14; conf28 14 -> 11; fix29 11 -> 8
 # look-alikes of one criterion that ANOTHER confirmed criterion blocks (heldout_eval's
 # other_criteria_blocked_lookalike; `python -m tests.cross_blocks everyday -v` lists them):
-# each is a wrong block for a user holding these criteria. other29: 124 -> 62 (meaning_needs)
-CONFIRMED_OTHER_BLOCKS_MAX = 62
+# each is a wrong block for a user holding these criteria. other29: 124 -> 62 (meaning_needs);
+# 60 with fix29's drafts merged
+CONFIRMED_OTHER_BLOCKS_MAX = 60
 
 
 def test_everyday_set_is_well_formed():
@@ -48,10 +49,10 @@ def test_everyday_confirmed_wrong_blocks_stay_under_the_ceiling(tmp_path):
 
 
 # ---- the twenty-eighth session's review (tests/guardrail_review28_cases.py) ---------------------
-REVIEW28_PLAIN_SILENT_MAX = 50  # first run on 9625d4f: 58/164; fix28b 58 -> 52; fix29 -> 50
+REVIEW28_PLAIN_SILENT_MAX = 32  # first run on 9625d4f: 58/164; fix28b 58 -> 52; fix29 -> 50; sil29 (in-sample) -> 32
 REVIEW28_PLAIN_LOOKALIKE_PASS_MIN = 87  # first run: 87/179
-REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX = 25  # first run: 40; fix29 (draft_grammar.py) -> 25; other29 (meaning_needs) alone 40 -> 31
-REVIEW28_CONFIRMED_OTHER_BLOCKS_MAX = 26  # other29: 33 -> 26 (see CONFIRMED_OTHER_BLOCKS_MAX)
+REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX = 19  # first run: 40; fix29 (draft_grammar.py) -> 25; other29 (meaning_needs) alone 40 -> 31; both 19
+REVIEW28_CONFIRMED_OTHER_BLOCKS_MAX = 21  # other29: 33 -> 26 (see CONFIRMED_OTHER_BLOCKS_MAX); merged 21
 
 
 def test_review28_set_is_well_formed():
@@ -76,3 +77,40 @@ def test_review28_figures_do_not_regress(tmp_path):
     s = E.score(mem, ids, r28.CRITERIA, r28.CASES, confirmed=True)
     assert s["wrong_blocks"] <= REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)
     assert s["other_criteria_blocked_lookalike"] <= REVIEW28_CONFIRMED_OTHER_BLOCKS_MAX, E.summary(s)
+
+
+# ---- the twenty-ninth session's review (tests/guardrail_review29_cases.py) ----------------------
+# first run on c041de1: 174/0/52/84, --confirmed 120/26/57/82 with 55 other criteria's blocks; the
+# floors are the session's end (f2724ea: 176/0/50/84, --confirmed 113/18/55/82, 36), nobody having
+# read its cases to change the reader: they guard against regressions, they were not tuned to
+REVIEW29_PLAIN_SILENT_MAX = 50
+REVIEW29_PLAIN_LOOKALIKE_PASS_MIN = 84
+REVIEW29_CONFIRMED_WRONG_BLOCKS_MAX = 18
+REVIEW29_CONFIRMED_OTHER_BLOCKS_MAX = 36
+
+
+def test_review29_set_is_well_formed():
+    from tests import guardrail_review28_cases as r28
+    from tests import guardrail_review29_cases as r29
+
+    assert {c[1] for c in r29.CASES} == set(r29.CRITERIA)
+    assert len({c[0] for c in r29.CASES}) == len(r29.CASES) == 303
+    assert {c[3] for c in r29.CASES} == {"violation", "pass"}
+    assert len({(r29.CRITERIA[c[1]][0], repr(c[2])) for c in r29.CASES}) == len(r29.CASES)
+    others = set(every.CRITERIA) | set(r28.CRITERIA) | set(E.tuning_set("tuning-all")[0])
+    assert not set(r29.CRITERIA) & others
+
+
+def test_review29_figures_do_not_regress(tmp_path):
+    from tests import guardrail_review29_cases as r29
+
+    mem, ids = E.build(tmp_path / "plain", r29.CRITERIA)
+    s = E.score(mem, ids, r29.CRITERIA, r29.CASES)
+    assert s["refused"] == 0 and s["wrong_blocks"] == 0, E.summary(s)
+    assert s["violation_answers"]["block"] == 0, E.summary(s)  # a guess never blocks
+    assert s["silent_passes"] <= REVIEW29_PLAIN_SILENT_MAX, E.summary(s)
+    assert s["lookalike_pass"] >= REVIEW29_PLAIN_LOOKALIKE_PASS_MIN, E.summary(s)
+    mem, ids = E.build(tmp_path / "confirmed", r29.CRITERIA, confirmed=True)
+    s = E.score(mem, ids, r29.CRITERIA, r29.CASES, confirmed=True)
+    assert s["wrong_blocks"] <= REVIEW29_CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)
+    assert s["other_criteria_blocked_lookalike"] <= REVIEW29_CONFIRMED_OTHER_BLOCKS_MAX, E.summary(s)
