@@ -30,7 +30,8 @@ def store(tmp_path_factory):
 @pytest.mark.parametrize(("key", "raw", "want"), [
     ("pin", new_file_diff("deploy/Dockerfile", ["FROM node:20-alpine", "COPY . /app"]), "undecided"),
     ("pin", new_file_diff("deploy/Dockerfile", ["FROM node:20-alpine@sha256:" + "a" * 64, "COPY . /app"]), "pass"),
-    ("tags", "git tag v3.1.0 && git push origin v3.1.0", "block"),  # its words decide: as before
+    # blocked until the twenty-ninth session; meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say 'release': asked
+    ("tags", "git tag v3.1.0 && git push origin v3.1.0", "undecided"),
     ("tags", "git tag -s v3.1.0 -m 'v3.1.0' && git push origin v3.1.0", "pass"),
 ])
 def test_a_confirmed_draft_still_asks_what_its_guess_asked(store, key, raw, want):

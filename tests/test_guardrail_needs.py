@@ -67,7 +67,9 @@ CASES = [  # (id, key, proposal, guessed answer now, before; confirmed answer no
      "pass", "undecided", "pass", "undecided"),
     ("dash-v", "dash", {"text": '{"title": "Payments latency", "tags": ["latency"], '
                                 '"panels": []}', "paths": [_DASH]},
-     "undecided", "undecided", "block", "undecided"),
+     # confirmed: blocked until the twenty-ninth session; meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
+     # 'grafana': asked
+     "undecided", "undecided", "undecided", "undecided"),
     ("bucket-p", "bucket", {"text": 'resource "aws_s3_bucket" "exports" {\n  bucket = "acme-'
                                     'exports"\n  tags = { owner = "payments" }\n}',
                             "paths": [_TF]},

@@ -76,8 +76,10 @@ KEPT = [
     ("sev-set", "sev", _new(_R, _RULE + ["    labels:", "      severity: page"]), "pass", "pass"),
     ("cron-set", "cron", _new(_C, _CRON + ["  concurrencyPolicy: Forbid  # no overlap"]),
      "pass", "pass"),
+    # confirmed: blocked until the twenty-ninth session; meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
+    # 'kubernetes' (the path says k8s): asked
     ("cron-allow", "cron", _new(_C, _CRON + ["  concurrencyPolicy: Allow"]), "undecided",
-     "block"),
+     "undecided"),
     ("cookie-set", "cookie", _new(_S, ["def login(resp, sid):",
                                        "    resp.set_cookie('s', sid, secure=True, "
                                        "httponly=True, samesite='Strict')"]), "pass", "pass"),

@@ -68,7 +68,6 @@ STILL_BLOCKED = [
     ("eval", _diff("calc/api.py", "result = eval(request.args['expr'])")),
     ("eval", _diff("calc/api.py", "exec(request.form['code'])")),
     ("root", _diff("Dockerfile", "USER root")),
-    ("signed", _bash("git tag v2.4.0 && git push origin v2.4.0")),
     ("signed", _bash("git tag -a v2.4.0 -m 'Release 2.4.0'")),
     ("dco", _bash("git commit -m 'Fix retry delay'")),
     ("dco", _bash("git commit -am 'Bump httpx to 0.27.2'")),
@@ -97,6 +96,12 @@ def test_a_block_the_user_did_not_earn_is_gone(store, key, raw):
 @pytest.mark.parametrize(("key", "raw"), STILL_BLOCKED)
 def test_the_violation_beside_it_still_blocks(store, key, raw):
     assert _answer(store, key, raw) == "block"
+
+
+def test_an_unsigned_tag_that_never_says_release_is_asked(store):
+    # a known cost of meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
+    # 'release' (2 of the act's 2 words needed): asked, never passed
+    assert _answer(store, "signed", _bash("git tag v2.4.0 && git push origin v2.4.0")) == "undecided"
 
 
 def test_no_x_without_y_applies_where_x_is_named():
