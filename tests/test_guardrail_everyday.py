@@ -64,19 +64,26 @@ def test_review28_set_is_well_formed():
     assert not set(r28.CRITERIA) & (set(every.CRITERIA) | set(E.tuning_set("tuning-all")[0]))
 
 
+def _review_figures_hold(tmp_path, cases, plain_silent_max, lookalike_pass_min,
+                         confirmed_wrong_max, confirmed_other_max) -> None:
+    mem, ids = E.build(tmp_path / "plain", cases.CRITERIA)
+    s = E.score(mem, ids, cases.CRITERIA, cases.CASES)
+    assert s["refused"] == 0 and s["wrong_blocks"] == 0, E.summary(s)
+    assert s["violation_answers"]["block"] == 0, E.summary(s)  # a guess never blocks
+    assert s["silent_passes"] <= plain_silent_max, E.summary(s)
+    assert s["lookalike_pass"] >= lookalike_pass_min, E.summary(s)
+    mem, ids = E.build(tmp_path / "confirmed", cases.CRITERIA, confirmed=True)
+    s = E.score(mem, ids, cases.CRITERIA, cases.CASES, confirmed=True)
+    assert s["wrong_blocks"] <= confirmed_wrong_max, E.summary(s)
+    assert s["other_criteria_blocked_lookalike"] <= confirmed_other_max, E.summary(s)
+
+
 def test_review28_figures_do_not_regress(tmp_path):
     from tests import guardrail_review28_cases as r28
 
-    mem, ids = E.build(tmp_path / "plain", r28.CRITERIA)
-    s = E.score(mem, ids, r28.CRITERIA, r28.CASES)
-    assert s["refused"] == 0 and s["wrong_blocks"] == 0, E.summary(s)
-    assert s["violation_answers"]["block"] == 0, E.summary(s)  # a guess never blocks
-    assert s["silent_passes"] <= REVIEW28_PLAIN_SILENT_MAX, E.summary(s)
-    assert s["lookalike_pass"] >= REVIEW28_PLAIN_LOOKALIKE_PASS_MIN, E.summary(s)
-    mem, ids = E.build(tmp_path / "confirmed", r28.CRITERIA, confirmed=True)
-    s = E.score(mem, ids, r28.CRITERIA, r28.CASES, confirmed=True)
-    assert s["wrong_blocks"] <= REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)
-    assert s["other_criteria_blocked_lookalike"] <= REVIEW28_CONFIRMED_OTHER_BLOCKS_MAX, E.summary(s)
+    _review_figures_hold(tmp_path, r28, REVIEW28_PLAIN_SILENT_MAX,
+                         REVIEW28_PLAIN_LOOKALIKE_PASS_MIN, REVIEW28_CONFIRMED_WRONG_BLOCKS_MAX,
+                         REVIEW28_CONFIRMED_OTHER_BLOCKS_MAX)
 
 
 # ---- the twenty-ninth session's review (tests/guardrail_review29_cases.py) ----------------------
@@ -104,13 +111,6 @@ def test_review29_set_is_well_formed():
 def test_review29_figures_do_not_regress(tmp_path):
     from tests import guardrail_review29_cases as r29
 
-    mem, ids = E.build(tmp_path / "plain", r29.CRITERIA)
-    s = E.score(mem, ids, r29.CRITERIA, r29.CASES)
-    assert s["refused"] == 0 and s["wrong_blocks"] == 0, E.summary(s)
-    assert s["violation_answers"]["block"] == 0, E.summary(s)  # a guess never blocks
-    assert s["silent_passes"] <= REVIEW29_PLAIN_SILENT_MAX, E.summary(s)
-    assert s["lookalike_pass"] >= REVIEW29_PLAIN_LOOKALIKE_PASS_MIN, E.summary(s)
-    mem, ids = E.build(tmp_path / "confirmed", r29.CRITERIA, confirmed=True)
-    s = E.score(mem, ids, r29.CRITERIA, r29.CASES, confirmed=True)
-    assert s["wrong_blocks"] <= REVIEW29_CONFIRMED_WRONG_BLOCKS_MAX, E.summary(s)
-    assert s["other_criteria_blocked_lookalike"] <= REVIEW29_CONFIRMED_OTHER_BLOCKS_MAX, E.summary(s)
+    _review_figures_hold(tmp_path, r29, REVIEW29_PLAIN_SILENT_MAX,
+                         REVIEW29_PLAIN_LOOKALIKE_PASS_MIN, REVIEW29_CONFIRMED_WRONG_BLOCKS_MAX,
+                         REVIEW29_CONFIRMED_OTHER_BLOCKS_MAX)
