@@ -122,8 +122,15 @@ def split_acts(sentence: str) -> tuple[list[str], list[str]]:
 def replaced_acts(sentence: str) -> list[str]:
     """What the rule's recommended clauses say they replace ("… instead of renaming or
     removing existing ones"): acts it rules out, for the forbidden-act gate (instead_of.py)."""
+    from lorestack.guardrail import instead_of
+
+    return list(_replaced(sentence, instead_of.ON))  # its switch is part of the key
+
+
+@lru_cache(maxsize=4096)
+def _replaced(sentence: str, _on: bool) -> tuple[str, ...]:  # per criterion, not per check
     said = [_topic(c.strip(" ,.")) for c in _CLAUSE.split(" ".join(sentence.split()))]
-    return [r for c in said if not _PROHIBITION.search(c) for r in [cut_instead(c)[1]] if r]
+    return tuple(r for c in said if not _PROHIBITION.search(c) for r in [cut_instead(c)[1]] if r)
 
 
 @lru_cache(maxsize=4096)
