@@ -143,6 +143,8 @@ ABLATIONS = {
     "symbol_kept": _off("lorestack.guardrail.symbol_kept", "ON", False),
     "trigger_words": _off("lorestack.guardrail.trigger_words", "ON", False),
     "act_kept": _off("lorestack.guardrail.act_kept", "ON", False),
+    # ... and code the sentence calls never acceptable (`except Exception: pass`) is forbidden
+    "code_banned": _off("lorestack.guardrail.code_banned", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

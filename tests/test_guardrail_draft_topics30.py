@@ -7,13 +7,15 @@ shows is what a confirmation accepts, so each is fixed in the draft; our own sen
   'merged' is said: any merge of anything. A "before it is …" clause names no place.
 - act_kept.py: "Workers never push artifacts to the public bucket" forbade 'artifacts': any
   change naming artifacts. The thing is forbidden with the push; met without it, the confirmed
-  rule asks."""
+  rule asks.
+- code_banned.py: "… `catch (err) {}` is never acceptable" named the exact code, but the clause
+  had no cue the reader knew: the code span is forbidden as written, any spacing."""
 
 from __future__ import annotations
 
 import pytest
 
-from lorestack.guardrail import act_kept, sentences, symbol_kept, trigger_words
+from lorestack.guardrail import act_kept, code_banned, sentences, symbol_kept, trigger_words
 from lorestack.guardrail.terms import PreparedText, find_term
 
 
@@ -70,3 +72,15 @@ def test_the_thing_of_an_act_is_forbidden_with_the_act(monkeypatch):
 def test_a_thing_whose_presence_is_the_act_stays_alone():
     d = sentences.read_sentence("Never commit artifacts to the repository")
     assert not d.scopes.get("artifacts")
+
+
+def test_code_called_never_acceptable_is_forbidden_as_written(monkeypatch):
+    s = "Handle promise errors explicitly; `catch (err) {}` is never acceptable."
+    forbid = sentences.read_sentence(s).forbid
+    assert any(_hits(t, "try { await sync() } catch (err) {\n}") for t in forbid)
+    assert not any(_hits(t, "try { await sync() } catch (err) { log(err); throw err }") for t in forbid)
+    monkeypatch.setattr(code_banned, "ON", False)
+    sentences._read_cached.cache_clear()
+    # before: the word 'err' read from inside the span was the rule, the look-alike hit
+    assert any(_hits(t, "try { await sync() } catch (err) { log(err); throw err }")
+               for t in sentences.read_sentence(s).forbid)

@@ -31,6 +31,7 @@ from lorestack.guardrail import freeze
 from lorestack.guardrail.act_kept import keep_act
 from lorestack.guardrail.act_scope import scope_words
 from lorestack.guardrail.bounds import bound_rule
+from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
@@ -390,6 +391,10 @@ def _read_cached(sentence: str) -> SentenceDraft:
             draft.kind, draft.require = "obligation", needed
             draft.steps.append(step)
     keep_symbols(draft, sentence)  # "No SELECT * …": the `*` is the rule (symbol_kept.py)
+    for code, words in banned_code(sentence):  # "`except Exception: pass` is never acceptable":
+        draft.forbid = [f for f in draft.forbid if not set(f.split()) <= words]  # not 'pass'
+        _add(draft.forbid, code)
+        draft.kind = draft.kind or "prohibition"
     spell_and_scope(draft, sentence)  # `CHANGELOG.md`; "outside the cli/ package"
     return draft
 

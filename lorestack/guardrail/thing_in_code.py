@@ -31,6 +31,7 @@ ON = True  # the switch tests and tests.stage_audit turn off
 # or a relative clause ("Every endpoint that creates a charge"): its last word is no head noun
 _NOT_A_THING = frozenset(
     "never not no don't dont avoid nothing nobody without that which who whose where when".split())
+_PREPOSITIONS = frozenset("in on at under for of from to with within inside across".split())
 # more words than this before the requirement: a clause, not a noun phrase naming a thing
 _MAX_WORDS = 4
 
@@ -57,7 +58,13 @@ def thing_shown(head_text: str, words: list[str], prepared, paths=()) -> bool:
     """Does the change itself show the thing named by the requirement's subject words?"""
     if not (ON and words and prepared.code and len(words) <= _MAX_WORDS):
         return False
-    if set(re.findall(r"[a-z']+", head_text.lower())) & _NOT_A_THING:
+    said = re.findall(r"[a-z0-9_']+", head_text.lower())
+    if set(said) & _NOT_A_THING:
         return False
-    head = words[-1]
+    # the head noun comes before a place or a part ("Every container in k8s"): not 'k8s'
+    cut = next((i for i, w in enumerate(said) if w in _PREPOSITIONS), len(said))
+    named = [w for w in said[:cut] if w in words]
+    if not named:
+        return False
+    head = named[-1]
     return _whole_word_in(prepared.text, head) or _in_paths(head, paths)
