@@ -78,6 +78,7 @@ def test_code_called_never_acceptable_is_forbidden_as_written(monkeypatch):
     s = "Handle promise errors explicitly; `catch (err) {}` is never acceptable."
     forbid = sentences.read_sentence(s).forbid
     assert any(_hits(t, "try { await sync() } catch (err) {\n}") for t in forbid)
+    assert any(_hits(t, "+  try { await sync() } catch (err) {\n+  }\n") for t in forbid)  # a diff
     assert not any(_hits(t, "try { await sync() } catch (err) { log(err); throw err }") for t in forbid)
     monkeypatch.setattr(code_banned, "ON", False)
     sentences._read_cached.cache_clear()

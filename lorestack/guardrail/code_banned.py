@@ -7,7 +7,8 @@ acceptable"), so the draft forbade only 'exceptions' — the topic word — and 
 that logs and re-raises was the forbidden thing. The code span is the rule: where a sentence
 writes code in backticks as the subject of "is / are never (or not) acceptable, allowed,
 permitted, OK" or "is forbidden / banned", that code is a forbidden term, matched as written
-with any spacing or line breaks between its tokens (`except Exception:\\n    pass`)."""
+with any spacing or line breaks between its tokens (`except Exception:\\n    pass`, in a diff
+`+    except Exception:\\n+        pass`)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def banned_code(sentence: str) -> list[tuple[str, set[str]]]:
         pattern = ""
         for prev, tok in zip([None, *tokens], tokens):
             if prev is not None:
-                pattern += r"\s+" if prev[-1].isalnum() and tok[0].isalnum() else r"\s*"
+                # spaces, or a line break with a diff's `+` after it
+                pattern += r"[\s+]+" if prev[-1].isalnum() and tok[0].isalnum() else r"[\s+]*"
             pattern += re.escape(tok)
         b = r"\b" if tokens[0][0].isalnum() else ""
         out.append((f"/{b}{pattern}/", {t.lower() for t in tokens if t[0].isalnum()}))
