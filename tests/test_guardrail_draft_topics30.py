@@ -3,8 +3,9 @@ shows is what a confirmation accepts, so each is fixed in the draft; our own sen
 
 - symbol_kept.py: "Avoid SELECT * in reporting views" forbade `select *` (the matcher reads
   the `*` as any word) and `/\\bselect\\b/`: every SELECT. The `*` is the rule.
-- trigger_words.py: "Each schema change needs an approval before it is merged" applied where
-  'merged' is said: any merge of anything. A "before it is …" clause names no place.
+- trigger_words.py: "Each storage bucket needs an approval from finance before it is created"
+  applied where 'created' is said: anything created. "before it is <made>" names no place (an
+  act of its own, "before it is merged", stays).
 - act_kept.py: "Workers never push artifacts to the public bucket" forbade 'artifacts': any
   change naming artifacts. The thing is forbidden with the push; met without it, the confirmed
   rule asks.
@@ -33,9 +34,9 @@ def _hits(term: str, text: str) -> bool:
 def test_a_symbol_the_sentence_writes_is_kept():
     d = sentences.read_sentence("Avoid SELECT * in reporting views")
     (entry,) = [f for f in d.forbid if "select" in f]
-    code, said = [t.strip() for t in entry.split("|")]
+    code, said, said_too = [t.strip() for t in entry.split("|")]
     assert not _hits(code, "select id, total from orders")
-    assert _hits(code, "SELECT  * FROM orders") and said == "select star"
+    assert _hits(code, "SELECT  * FROM orders") and (said, said_too) == ("select star", "select all")
     assert "select" in " ".join(d.keywords)  # where it applies
 
 
@@ -46,11 +47,15 @@ def test_without_the_reading_any_select_is_forbidden(monkeypatch):
 
 
 def test_a_when_clause_about_the_subject_adds_no_keyword(monkeypatch):
-    s = "Each schema change needs an approval before it is merged"
-    assert "merged" not in sentences.read_sentence(s).keywords
+    s = "Each storage bucket needs an approval from finance before it is created"
+    assert "created" not in sentences.read_sentence(s).keywords
     monkeypatch.setattr(trigger_words, "ON", False)
     sentences._read_cached.cache_clear()
-    assert "merged" in sentences.read_sentence(s).keywords
+    assert "created" in sentences.read_sentence(s).keywords
+
+
+def test_a_when_clause_naming_an_act_keeps_it():
+    assert "merged" in sentences.read_sentence("Each schema change needs an approval before it is merged").keywords
 
 
 def test_a_when_clause_with_its_own_thing_still_applies():

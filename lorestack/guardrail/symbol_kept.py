@@ -6,7 +6,7 @@ drops it, so every SELECT — an explicit column list too — was the forbidden 
 confirmed it blocked. The symbol is what the rule forbids; the words before it only name where
 it applies (they stay a keyword). So a forbidden term ending in a symbol the sentence writes
 after its words (`SELECT *`, `import *`) becomes that code, spaces free (`select  *`), or the
-symbol said in words ("select star"); the code spellings of its bare words are dropped."""
+symbol said in words ("select star", "select all"); the code spellings of its bare words are dropped."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from lorestack.guardrail.terms import gate_of
 ON = True  # the switch tests and tests.stage_audit turn off
 
 # the symbols a sentence writes after a word as part of the code it forbids, and how they are said
-_SAID = {"*": "star"}
+_SAID = {"*": ("star", "all")}
 _TRAILING = re.compile(r"^([a-z][a-z0-9_ ]*?)\s*([*])$")
 
 
@@ -36,7 +36,7 @@ def keep_symbols(draft, sentence: str) -> None:
             continue
         code = f"/\\b{written}/"
         entry = " | ".join(f"{gate}:{t}" if gate else t
-                           for t in (code, f"{' '.join(words)} {_SAID[symbol]}"))
+                           for t in (code, *(f"{' '.join(words)} {w}" for w in _SAID[symbol])))
         bare_heads = {f"/\\b{re.escape(w)}\\b/" for w in words}
         draft.forbid = [entry if f == term else f for f in draft.forbid
                         if gate_of(f)[1] not in bare_heads]
