@@ -4,7 +4,7 @@ mode (every drafted reading accepted as shown) each such block is a wrong block 
 who holds many confirmed criteria, although the per-criterion figure of heldout_eval does not
 count it (it only counts `other_criteria_blocked_lookalike`).
 
-    python -m tests.cross_blocks everyday|review28|batchN|tuning-all [--plain] [--every] [-v] [--jsonl F]
+    python -m tests.cross_blocks everyday|review28|review29|batchN|tuning-all [--plain] [--every] [-v] [--jsonl F]
 
 Confirmed is the default (plain mode answers a guess, which never blocks). One row per
 (case, blocking criterion): case id, A, B, B's sentence, its terms and scope, how it applied
@@ -101,6 +101,8 @@ def load_set(which: str):
         from tests.guardrail_everyday_cases import CASES, CRITERIA
     elif which == "review28":
         from tests.guardrail_review28_cases import CASES, CRITERIA
+    elif which == "review29":
+        from tests.guardrail_review29_cases import CASES, CRITERIA
     else:
         raise ValueError(f"not a set for tuning: {which}")
     return CRITERIA, CASES

@@ -11,7 +11,9 @@ on the session's start (c041de1; the file's SHA-256 ef02882c…5350 was taken at
 that run). The session's fix helpers (fix29, sil29) were not shown it; the lead committed it
 with its first figure before merging any of their changes. Until a session reads its cases to
 change the reader, figures on it are out-of-sample; the first session that does must say so
-here. Not part of `tuning-all` or `everyday`.
+here. Not part of `tuning-all` or `everyday`. Since the thirtieth session it is a tuning set: the
+session's helpers read its cases (fix30 wrote the confirmed side's readings from them), so its
+figures from then on are in-sample.
 
 Run: `python -m tests.heldout_eval review29 [--confirmed] [-v]`.
 """

@@ -131,6 +131,20 @@ ABLATIONS = {
     # twenty-ninth session (other29): a confirmed draft applied only by meaning, its requirement
     # missing, where the proposal does not show the act the requirement is for, asks
     "meaning_needs": _off("lorestack.guardrail.meaning_needs", "ON", False),
+    # thirtieth session (fix30): ... unless the change names the thing the rule's subject is
+    # (`git tag`, `kind: CronJob`, a file under dashboards/): then it decides again
+    "thing_in_code": _off("lorestack.guardrail.thing_in_code", "ON", False),
+    # thirtieth session (fix30): a forbidden word met only as a part of a path or file name
+    # (`.env`, `/usr/bin/env`) is a longer name: a confirmed rule asks there
+    "path_names": _off("lorestack.guardrail.path_names", "ON", False),
+    # thirtieth session (fix30), drafts whose topic word became the rule: a symbol the
+    # sentence writes (`SELECT *`) is kept; "before it is merged" adds no keyword; the thing of
+    # an act (push, dump, print, log, send …) is forbidden with the act, else asks
+    "symbol_kept": _off("lorestack.guardrail.symbol_kept", "ON", False),
+    "trigger_words": _off("lorestack.guardrail.trigger_words", "ON", False),
+    "act_kept": _off("lorestack.guardrail.act_kept", "ON", False),
+    # ... and code the sentence calls never acceptable (`except Exception: pass`) is forbidden
+    "code_banned": _off("lorestack.guardrail.code_banned", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

@@ -31,6 +31,7 @@ def store(tmp_path_factory):
     ("pin", new_file_diff("deploy/Dockerfile", ["FROM node:20-alpine", "COPY . /app"]), "undecided"),
     ("pin", new_file_diff("deploy/Dockerfile", ["FROM node:20-alpine@sha256:" + "a" * 64, "COPY . /app"]), "pass"),
     # blocked until the twenty-ninth session; meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say 'release': asked
+    # fix30 (30th session, thing_in_code) does not reach it: a proposal in words, not a tool call
     ("tags", "git tag v3.1.0 && git push origin v3.1.0", "undecided"),
     ("tags", "git tag -s v3.1.0 -m 'v3.1.0' && git push origin v3.1.0", "pass"),
 ])

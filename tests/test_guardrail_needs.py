@@ -68,8 +68,9 @@ CASES = [  # (id, key, proposal, guessed answer now, before; confirmed answer no
     ("dash-v", "dash", {"text": '{"title": "Payments latency", "tags": ["latency"], '
                                 '"panels": []}', "paths": [_DASH]},
      # confirmed: blocked until the twenty-ninth session; meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
-     # 'grafana': asked
-     "undecided", "undecided", "undecided", "undecided"),
+     # 'grafana': asked; fix30 (30th session, thing_in_code): the file under dashboards/ is a
+     # dashboard, the subject of "Every Grafana dashboard carries …": blocks again
+     "undecided", "undecided", "block", "undecided"),
     ("bucket-p", "bucket", {"text": 'resource "aws_s3_bucket" "exports" {\n  bucket = "acme-'
                                     'exports"\n  tags = { owner = "payments" }\n}',
                             "paths": [_TF]},

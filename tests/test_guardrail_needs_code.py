@@ -77,9 +77,10 @@ KEPT = [
     ("cron-set", "cron", _new(_C, _CRON + ["  concurrencyPolicy: Forbid  # no overlap"]),
      "pass", "pass"),
     # confirmed: blocked until the twenty-ninth session; meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
-    # 'kubernetes' (the path says k8s): asked
+    # 'kubernetes' (the path says k8s): asked; fix30 (30th session, thing_in_code): `kind: CronJob`
+    # names the thing the rule is about: blocks again
     ("cron-allow", "cron", _new(_C, _CRON + ["  concurrencyPolicy: Allow"]), "undecided",
-     "undecided"),
+     "block"),
     ("cookie-set", "cookie", _new(_S, ["def login(resp, sid):",
                                        "    resp.set_cookie('s', sid, secure=True, "
                                        "httponly=True, samesite='Strict')"]), "pass", "pass"),

@@ -61,5 +61,6 @@ def test_a_tag_command_that_makes_no_tag_is_not_blocked(store, raw):
 ])
 def test_a_tag_command_that_makes_an_unsigned_tag_still_blocks(store, raw):
     # blocked until the twenty-ninth session; since meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
-    # 'release' ("Release tags must be signed": 2 of the act's 2 words needed): asked, never passed
-    assert _answer(store, "signed", _bash(raw)) == "undecided"
+    # 'release' ("Release tags must be signed": 2 of the act's 2 words needed): asked, never passed;
+    # fix30 (30th session, thing_in_code): `git tag` names the thing the rule is about: blocks again
+    assert _answer(store, "signed", _bash(raw)) == "block"

@@ -98,10 +98,11 @@ def test_the_violation_beside_it_still_blocks(store, key, raw):
     assert _answer(store, key, raw) == "block"
 
 
-def test_an_unsigned_tag_that_never_says_release_is_asked(store):
+def test_an_unsigned_tag_that_never_says_release_blocks(store):
     # a known cost of meaning_needs (29th session): the confirmed rule applied by meaning alone and the proposal does not say
-    # 'release' (2 of the act's 2 words needed): asked, never passed
-    assert _answer(store, "signed", _bash("git tag v2.4.0 && git push origin v2.4.0")) == "undecided"
+    # 'release' (2 of the act's 2 words needed): asked, never passed; fix30 (30th session,
+    # thing_in_code): `git tag` names the thing the rule is about (a tag): blocks again
+    assert _answer(store, "signed", _bash("git tag v2.4.0 && git push origin v2.4.0")) == "block"
 
 
 def test_no_x_without_y_applies_where_x_is_named():

@@ -36,6 +36,10 @@ _FILLER = frozenset(
 _CODE_FORMS = {
     "variable": re.compile(r"\$\{?[A-Za-z_]"),
     "request": re.compile(r"\$_(?:POST|GET|REQUEST|COOKIE|FILES)\b|\breq(?:uest)?\.(?:body|form|args|json|query|params)\b"),
+    # the acts act_kept.py keeps with a forbidden thing, as code does them
+    "log": re.compile(r"(?i)\blog(?:ger|ging)?\.\w+\(|\bconsole\.\w+\(|\b(?:log|logger)\b"),
+    "print": re.compile(r"(?i)\b(?:print|printf|puts|echo|console\.log)\b"),
+    "echo": re.compile(r"(?i)\b(?:print|printf|puts|echo|console\.log)\b"),
 }
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from lorestack.guardrail.rules import RuleOutcome
+from lorestack.guardrail.thing_in_code import thing_shown
 from lorestack.guardrail.words import stem
 
 ON = True  # the switch tests and tests.stage_audit turn off
@@ -27,7 +28,9 @@ ON = True  # the switch tests and tests.stage_audit turn off
 _MARKER = re.compile(
     r"\b(?:without|unless|until|once|after|before|except|with|needs?|requires?|gets?|"
     r"(?:must|should)(?!\s+(?:not|never)\b)|has|have|having|only\s+if|only\s+when|"
-    r"in\s+the\s+same|is|are)\b", re.I)
+    r"in\s+the\s+same|is|are|carr(?:y|ies)|declares?|sets?)\b", re.I)
+# carries / declares / sets: the verbs sentence_needs.py reads a requirement after ("Every
+# Grafana dashboard carries a team tag"): what follows is the requirement, not the act
 _CUES = frozenset(
     "never not no don't dont do does avoid always only every each any all a an the to in on "
     "of for from into at by be is are set sets must should may can we you our your it its "
@@ -37,6 +40,10 @@ _CUES = frozenset(
 
 
 def act_words(sentence: str, require: list[str] | tuple = ()) -> list[str]:
+    return act_head(sentence, require)[1]
+
+
+def act_head(sentence: str, require: list[str] | tuple = ()) -> tuple[str, list[str]]:
     """The content words of the act a requirement is tied to: the sentence before its first
     marker, less cue words, numbers and the words of what it requires ("Never merge a
     release branch without a sign-off" -> merge, release, branch)."""
@@ -49,7 +56,7 @@ def act_words(sentence: str, require: list[str] | tuple = ()) -> list[str]:
             head = sentence[: m.start()]
             break
     words = re.findall(r"[a-z][a-z0-9_']*", head.lower())
-    return list(dict.fromkeys(w for w in words if w not in _CUES | wanted and len(w) > 1))
+    return head, list(dict.fromkeys(w for w in words if w not in _CUES | wanted and len(w) > 1))
 
 
 # the share of the act's words the proposal must show (a word of a touched path counts)
@@ -57,10 +64,12 @@ ACT_SHARE = 2 / 3
 
 
 def act_shown(sentence: str, require: list[str], prepared, paths=()) -> bool:
-    words = act_words(sentence, require)
+    head, words = act_head(sentence, require)
     parts = {stem(w) for p in paths for w in re.findall(r"[a-z0-9]+", p.lower())}
     shown = sum(bool(prepared.indexes_of(w)) or stem(w) in parts for w in words)
-    return bool(words) and shown >= ACT_SHARE * len(words)
+    if bool(words) and shown >= ACT_SHARE * len(words):
+        return True
+    return thing_shown(head, words, prepared, paths)  # the change is the thing (fix30)
 
 
 def weak_need(outcome: RuleOutcome, spec, sentence: str, prepared, paths=()) -> RuleOutcome:

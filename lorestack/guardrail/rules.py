@@ -32,6 +32,7 @@ from typing import Literal
 
 from lorestack.guardrail.alternative_denied import alternative_denied
 from lorestack.guardrail.denied import condition_denied
+from lorestack.guardrail.path_names import path_name
 from lorestack.guardrail.sentence_words import shown
 from lorestack.guardrail.sentences import SentenceDraft, read_sentence
 from lorestack.guardrail.terms import (  # noqa: F401 - re-exported for callers and tests
@@ -241,6 +242,8 @@ def longer_name(text: str, hit: Hit) -> str:
     if hit.start < 0 or hit.quoted or is_regex(gate_of(hit.term)[1]):
         return ""
     lo, hi = hit.start, hit.end
+    if in_path := path_name(text, lo, hi, gate_of(hit.term)[1]):  # `.env` (path_names.py)
+        return in_path
     while lo > 0 and _NAME_CHAR.match(text[lo - 1]):
         lo -= 1
     while hi < len(text) and _NAME_CHAR.match(text[hi]):

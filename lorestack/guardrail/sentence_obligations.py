@@ -27,6 +27,7 @@ from lorestack.guardrail.sentence_words import (
 )
 from lorestack.guardrail.sentence_words import add_term as _add
 from lorestack.guardrail.switch_off import off_forms
+from lorestack.guardrail.trigger_words import trigger_keyword
 
 if TYPE_CHECKING:
     from lorestack.guardrail.sentences import _Reading
@@ -104,7 +105,7 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
             for p in paths:
                 _add(d.paths, p)
             if trigger:
-                _add(d.keywords, _content(trigger)[0])
+                _add(d.keywords, trigger_keyword(trigger, _content))
             return
     word = term if (verb in _GENERIC_VERBS or cue in _VERB_CUES) else verb
     ways = [_content(g, alternative=True)[0] for g in split_at_or(obj)]
@@ -117,7 +118,7 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
     for p in paths:
         _add(d.paths, p)
     if trigger:
-        _add(d.keywords, _content(trigger)[0])
+        _add(d.keywords, trigger_keyword(trigger, _content))
 
 
 def _only_after(r: _Reading, verb: str, term: str, before: list[str], trigger: list[str]
@@ -163,4 +164,4 @@ def _read_need(r: _Reading, cue: str, before: list[str], after: list[str]) -> No
     if wanted:
         r.draft.steps.append(f"'{cue}': wants '{' | '.join(dict.fromkeys(wanted))}'")
     if trigger:
-        _add(r.draft.keywords, _content(trigger)[0])
+        _add(r.draft.keywords, trigger_keyword(trigger, _content))

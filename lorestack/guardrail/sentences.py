@@ -28,8 +28,10 @@ from functools import lru_cache
 from typing import Literal
 
 from lorestack.guardrail import freeze
+from lorestack.guardrail.act_kept import keep_act
 from lorestack.guardrail.act_scope import scope_words
 from lorestack.guardrail.bounds import bound_rule
+from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
@@ -76,7 +78,9 @@ from lorestack.guardrail.sentence_words import (
     add_term as _add,
 )
 from lorestack.guardrail.switch_off import off_forms, switches_off
+from lorestack.guardrail.symbol_kept import keep_symbols
 from lorestack.guardrail.terms import gate_of
+from lorestack.guardrail.trigger_words import trigger_keyword
 
 Kind = Literal["prohibition", "obligation", ""]
 
@@ -251,6 +255,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         if scope and not with_:  # "in a URL or query string": where it is forbidden
             d.scopes.update(dict.fromkeys((gate_of(f)[1] for f in forms), scope_words(scope, r.sentence)))
+        if t == term and not off and not with_:  # "never push images": with the push (act_kept.py)
+            keep_act(verb, forms, d.scopes)
         _add(d.keywords, t)
         for form in implied(t) + code_heads(t, r.sentence, upper=False):  # code shows it applies
             _add(d.keywords, form)
@@ -259,7 +265,7 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         how = f" when {gate}" if gate else ""
         d.steps.append(f"'{cue}{' ' + verb if verb else ''}': forbids {', '.join(terms)}{how}")
     if trigger:
-        _add(d.keywords, _content(trigger)[0])
+        _add(d.keywords, trigger_keyword(trigger, _content))
 
 
 def _freeze(r: _Reading, words: list[str], place: str, kind: str) -> None:
@@ -384,6 +390,11 @@ def _read_cached(sentence: str) -> SentenceDraft:
         if needed:
             draft.kind, draft.require = "obligation", needed
             draft.steps.append(step)
+    keep_symbols(draft, sentence)  # "No SELECT * …": the `*` is the rule (symbol_kept.py)
+    for code, words in banned_code(sentence):  # "`except Exception: pass` is never acceptable":
+        draft.forbid = [f for f in draft.forbid if not set(f.split()) <= words]  # not 'pass'
+        _add(draft.forbid, code)
+        draft.kind = draft.kind or "prohibition"
     spell_and_scope(draft, sentence)  # `CHANGELOG.md`; "outside the cli/ package"
     return draft
 
