@@ -391,9 +391,10 @@ def _read_cached(sentence: str) -> SentenceDraft:
             draft.kind, draft.require = "obligation", needed
             draft.steps.append(step)
     keep_symbols(draft, sentence)  # "No SELECT * …": the `*` is the rule (symbol_kept.py)
-    for code, words in banned_code(sentence):  # "`except Exception: pass` is never acceptable":
-        draft.forbid = [f for f in draft.forbid if not set(f.split()) <= words]  # not 'pass'
-        _add(draft.forbid, code)
+    for code, span in banned_code(sentence):  # "`except Exception: pass` is never acceptable":
+        # first, so it decides before a topic word an act scope may ask on (act_kept.py)
+        others = [f for f in draft.forbid if not set(f.split()) <= span and f != code]
+        draft.forbid = [code, *others]
         draft.kind = draft.kind or "prohibition"
     spell_and_scope(draft, sentence)  # `CHANGELOG.md`; "outside the cli/ package"
     return draft
