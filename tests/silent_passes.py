@@ -3,8 +3,9 @@ judged against its own criterion only (no other criterion, no retrieval, no LLM;
 all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violation that
 passes put in one bucket by what let it through:
 
-    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28] [-v] [--jsonl FILE] [--confirmed]
+    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28|review29] [-v] [--jsonl FILE] [--confirmed]
     python -m tests.silent_passes tuning-all --lookalikes [-v]   (tests/lookalike_buckets.py)
+    python -m tests.silent_passes review29 --bands   (nothing applied, by similarity band)
 
 `--confirmed` (twenty-second session): every draft accepted as shown (`criteria confirm`), as
 `tests.heldout_eval --confirmed` runs it; a violated rule then answers its criterion's verdict,
@@ -56,11 +57,14 @@ def bucket(row: dict, threshold: float) -> str:
 
 
 def case_set(which: str):
-    """(criteria, cases) of a tuning set, or of the reviewers' sets `everyday` / `review28`."""
+    """(criteria, cases) of a tuning set, or of the reviewers' sets `everyday` / `review28` /
+    `review29`."""
     if which == "everyday":
         from tests.guardrail_everyday_cases import CASES, CRITERIA
     elif which == "review28":
         from tests.guardrail_review28_cases import CASES, CRITERIA
+    elif which == "review29":
+        from tests.guardrail_review29_cases import CASES, CRITERIA
     else:
         from tests.heldout_eval import tuning_set
 
@@ -123,11 +127,33 @@ def rows(which: str, *, confirmed: bool = False) -> list[dict]:
     return out
 
 
+BANDS = (0.20, 0.25, 0.28, 0.30, 0.32, 0.34)
+
+
+def bands(which: str, found: list[dict]) -> str:
+    """How many cases nothing applied to reach each similarity below the threshold, violations
+    against look-alikes (thirtieth session): what answering "applies, undecided" from that
+    similarity up, with no other step after it, would cost and give."""
+    idle = [r for r in found if r["status"] == "not_applicable" and r["similarity"] is not None]
+    threshold = next((r["threshold"] for r in found if "threshold" in r), 0.35)
+    out = [f"{which}: nothing applied, by best meaning similarity (threshold {threshold:.2f})"]
+    for low in BANDS:
+        got = {e: [r for r in idle if r["expected"] == e and low <= r["similarity"] < threshold]
+               for e in ("violation", "pass")}
+        code = {e: sum(r["source"] in ("diff", "tool") for r in rows) for e, rows in got.items()}
+        out.append(f"  {low:.2f}-{threshold:.2f}: violations {len(got['violation'])} (code "
+                   f"{code['violation']}), look-alikes {len(got['pass'])} (code {code['pass']})")
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> None:
     which = next((a for a in argv if not a.startswith("-") and "/" not in a), "tuning-all")
     found = rows(which, confirmed="--confirmed" in argv)
     if "--jsonl" in argv:
         Path(argv[argv.index("--jsonl") + 1]).write_text("".join(json.dumps(r) + "\n" for r in found))
+    if "--bands" in argv:  # where meaning gives up: "nothing applied" by similarity band
+        print(bands(which, found))
+        return
     if "--lookalikes" in argv:  # the other direction: look-alikes that do not pass
         from tests.lookalike_buckets import report
 
