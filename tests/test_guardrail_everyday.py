@@ -97,16 +97,24 @@ REVIEW29_CONFIRMED_WRONG_BLOCKS_MAX = 15
 REVIEW29_CONFIRMED_OTHER_BLOCKS_MAX = 25
 
 
+def _review_set_is_well_formed(cases, n_cases: int, *earlier) -> None:
+    """Every case names a criterion of its own set, ids and (sentence, proposal) pairs are
+    unique, labels are the two kinds, and no criterion key is shared with an earlier set."""
+    assert {c[1] for c in cases.CASES} == set(cases.CRITERIA)
+    assert len({c[0] for c in cases.CASES}) == len(cases.CASES) == n_cases
+    assert {c[3] for c in cases.CASES} == {"violation", "pass"}
+    assert len({(cases.CRITERIA[c[1]][0], repr(c[2])) for c in cases.CASES}) == len(cases.CASES)
+    others = set(every.CRITERIA) | set(E.tuning_set("tuning-all")[0])
+    for module in earlier:
+        others |= set(module.CRITERIA)
+    assert not set(cases.CRITERIA) & others
+
+
 def test_review29_set_is_well_formed():
     from tests import guardrail_review28_cases as r28
     from tests import guardrail_review29_cases as r29
 
-    assert {c[1] for c in r29.CASES} == set(r29.CRITERIA)
-    assert len({c[0] for c in r29.CASES}) == len(r29.CASES) == 303
-    assert {c[3] for c in r29.CASES} == {"violation", "pass"}
-    assert len({(r29.CRITERIA[c[1]][0], repr(c[2])) for c in r29.CASES}) == len(r29.CASES)
-    others = set(every.CRITERIA) | set(r28.CRITERIA) | set(E.tuning_set("tuning-all")[0])
-    assert not set(r29.CRITERIA) & others
+    _review_set_is_well_formed(r29, 303, r28)
 
 
 def test_review29_figures_do_not_regress(tmp_path):
@@ -133,13 +141,7 @@ def test_review30_set_is_well_formed():
     from tests import guardrail_review29_cases as r29
     from tests import guardrail_review30_cases as r30
 
-    assert {c[1] for c in r30.CASES} == set(r30.CRITERIA)
-    assert len({c[0] for c in r30.CASES}) == len(r30.CASES) == 286
-    assert {c[3] for c in r30.CASES} == {"violation", "pass"}
-    assert len({(r30.CRITERIA[c[1]][0], repr(c[2])) for c in r30.CASES}) == len(r30.CASES)
-    others = (set(every.CRITERIA) | set(r28.CRITERIA) | set(r29.CRITERIA)
-              | set(E.tuning_set("tuning-all")[0]))
-    assert not set(r30.CRITERIA) & others
+    _review_set_is_well_formed(r30, 286, r28, r29)
 
 
 def test_review30_figures_do_not_regress(tmp_path):
