@@ -32,14 +32,19 @@ _FILLER = frozenset(
     "anything something everything that which who must should could might be such nor "
     "their its them it".split()
 )
+# printed or logged output, as code and prose say it (log, print and echo below)
+_OUTPUT = re.compile(r"(?i)\blog(?:ger|ging)?\.\w+\(|\bconsole\.\w+\(|\b(?:log|logger|logs|logged|"
+                     r"logging|print|printf|prints|printed|puts|echo|echoes|echoed|stdout|stderr)\b")
 # code forms of a scope word: a shell variable, data a request carries
 _CODE_FORMS = {
     "variable": re.compile(r"\$\{?[A-Za-z_]"),
     "request": re.compile(r"\$_(?:POST|GET|REQUEST|COOKIE|FILES)\b|\breq(?:uest)?\.(?:body|form|args|json|query|params)\b"),
-    # the acts act_kept.py keeps with a forbidden thing, as code does them
-    "log": re.compile(r"(?i)\blog(?:ger|ging)?\.\w+\(|\bconsole\.\w+\(|\b(?:log|logger)\b"),
-    "print": re.compile(r"(?i)\b(?:print|printf|puts|echo|console\.log)\b"),
-    "echo": re.compile(r"(?i)\b(?:print|printf|puts|echo|console\.log)\b"),
+    # the acts act_kept.py keeps with a forbidden thing, as code does them; logging, printing
+    # and echoing are one act here: what a program prints to stdout or stderr ends in its logs
+    # ("Print the user's password to stdout" logs it), and a log line is printed output
+    "log": _OUTPUT,
+    "print": _OUTPUT,
+    "echo": _OUTPUT,
 }
 
 
