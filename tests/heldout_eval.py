@@ -4,7 +4,7 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|everyday|review28|review29|review30|tuning|batch4|...|batch26|tuning-1-4|...|tuning-1-25|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|everyday|review28|review29|review30|review31|tuning|batch4|...|batch26|tuning-1-4|...|tuning-1-25|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
 fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
@@ -37,7 +37,7 @@ seventeen, `tuning-1-18` the first eighteen, `tuning-1-19` the first nineteen, `
 a regression set kept apart from `tuning-all`; `review28` the twenty-eighth session's review
 (tests/guardrail_review28_cases.py), scored first on that session's start; `review29` the
 twenty-ninth's (tests/guardrail_review29_cases.py), the same way; `review30` the thirtieth's
-(tests/guardrail_review30_cases.py).
+(tests/guardrail_review30_cases.py); `review31` the thirty-first's (tests/guardrail_review31_cases.py).
 """
 
 from __future__ import annotations
@@ -243,6 +243,8 @@ def main(argv: list[str]) -> None:
         from tests.guardrail_review29_cases import CASES, CRITERIA
     elif which == "review30":
         from tests.guardrail_review30_cases import CASES, CRITERIA
+    elif which == "review31":
+        from tests.guardrail_review31_cases import CASES, CRITERIA
     else:
         from tests.guardrail_heldout_cases import CASES, CRITERIA
     with tempfile.TemporaryDirectory() as tmp:

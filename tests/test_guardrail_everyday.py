@@ -150,3 +150,30 @@ def test_review30_figures_do_not_regress(tmp_path):
     _review_figures_hold(tmp_path, r30, REVIEW30_PLAIN_SILENT_MAX,
                          REVIEW30_PLAIN_LOOKALIKE_PASS_MIN, REVIEW30_CONFIRMED_WRONG_BLOCKS_MAX,
                          REVIEW30_CONFIRMED_OTHER_BLOCKS_MAX)
+
+
+# ---- the thirty-first session's review (tests/guardrail_review31_cases.py) ----------------------
+# first run on 7d910f3: 204/0/42/86, --confirmed 131/12/44/89 with 27 other criteria's blocks; the
+# floors are that first run, nobody who changed the reader having read its cases: they guard
+# against regressions, they were not tuned to
+REVIEW31_PLAIN_SILENT_MAX = 42
+REVIEW31_PLAIN_LOOKALIKE_PASS_MIN = 86
+REVIEW31_CONFIRMED_WRONG_BLOCKS_MAX = 12
+REVIEW31_CONFIRMED_OTHER_BLOCKS_MAX = 27
+
+
+def test_review31_set_is_well_formed():
+    from tests import guardrail_review28_cases as r28
+    from tests import guardrail_review29_cases as r29
+    from tests import guardrail_review30_cases as r30
+    from tests import guardrail_review31_cases as r31
+
+    _review_set_is_well_formed(r31, 306, r28, r29, r30)
+
+
+def test_review31_figures_do_not_regress(tmp_path):
+    from tests import guardrail_review31_cases as r31
+
+    _review_figures_hold(tmp_path, r31, REVIEW31_PLAIN_SILENT_MAX,
+                         REVIEW31_PLAIN_LOOKALIKE_PASS_MIN, REVIEW31_CONFIRMED_WRONG_BLOCKS_MAX,
+                         REVIEW31_CONFIRMED_OTHER_BLOCKS_MAX)
