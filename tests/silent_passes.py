@@ -3,7 +3,7 @@ judged against its own criterion only (no other criterion, no retrieval, no LLM;
 all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violation that
 passes put in one bucket by what let it through:
 
-    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28|review29] [-v] [--jsonl FILE] [--confirmed]
+    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28|review29|review30] [-v] [--jsonl FILE] [--confirmed]
     python -m tests.silent_passes tuning-all --lookalikes [-v]   (tests/lookalike_buckets.py)
     python -m tests.silent_passes review29 --bands   (nothing applied, by similarity band)
 
@@ -58,13 +58,15 @@ def bucket(row: dict, threshold: float) -> str:
 
 def case_set(which: str):
     """(criteria, cases) of a tuning set, or of the reviewers' sets `everyday` / `review28` /
-    `review29`."""
+    `review29` / `review30`."""
     if which == "everyday":
         from tests.guardrail_everyday_cases import CASES, CRITERIA
     elif which == "review28":
         from tests.guardrail_review28_cases import CASES, CRITERIA
     elif which == "review29":
         from tests.guardrail_review29_cases import CASES, CRITERIA
+    elif which == "review30":
+        from tests.guardrail_review30_cases import CASES, CRITERIA
     else:
         from tests.heldout_eval import tuning_set
 

@@ -53,6 +53,8 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
+    # thirty-first session (sil31): "Every X has Y" read as "X needs Y" (every_has.py)
+    "every_has": _off("lorestack.guardrail.every_has", "ON", False),
     # twenty-third session: a change outside every file and folder a rule guards is not asked
     "paths_outside": _off("lorestack.guardrail.rule_paths", "PATHS_OUTSIDE", False),
     # twenty-third session: prose writing a rule down; a fix under a freeze on new things

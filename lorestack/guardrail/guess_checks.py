@@ -143,7 +143,7 @@ def wanted_thing(outcome: RuleOutcome, sentence: str, prepared: PreparedText, pa
     """A guess whose sentence wants something of what a change adds ("public classes need
     a docstring"): the change shows the subject's code form — it applies, kept if the
     wanted thing is there too, else undecided (missing.py; never a block)."""
-    found = judge_missing(sentence, prepared.text, paths, prepared.change)
+    found = judge_missing(sentence, prepared.text, paths, prepared.change, prepared.existing)
     if found is None:
         return outcome
     triggers = outcome.triggers or [found.reason.split(":", 1)[-1].strip()[:80]]

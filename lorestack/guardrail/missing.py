@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lorestack.guardrail.every_has import creates_source, need_cue, outside_folder
+
 ENABLED = True
 
 # the top of a file: its first line is an import, a shebang, a package line or a comment
@@ -110,11 +112,12 @@ class MissingOutcome:
     wanted: str = ""
 
 
-def _need_parts(sentence: str) -> tuple[set[str], str, str] | None:
+def _need_parts(sentence: str, every: bool = False) -> tuple[set[str], str, str] | None:
     """(words before the need cue, the subject phrase, the wanted phrase) of the sentence's
-    first clause, or None without a need cue."""
+    first clause, or None without a need cue. `every`: a universal subject's verb is a cue
+    too ("Every new file starts with …", every_has.py) — for the subject's code form only."""
     first = re.split(r"[;:]\s|\.\s", " ".join(sentence.split()))[0]
-    m = _NEED.search(first)
+    m = _NEED.search(first) or (need_cue(first) if every else None)
     if not m:
         return None
     subject = first[: m.start()]
@@ -139,10 +142,11 @@ def _wanted_forms(after: str) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=512)
-def read_need(sentence: str) -> Need | None:
+def read_need(sentence: str, every: bool = False) -> Need | None:
     """The subject and the wanted thing of a "X needs / must have Y" sentence, when the
-    subject has a code form this reader knows; else None."""
-    parts = _need_parts(sentence)
+    subject has a code form this reader knows; else None. `every`: also "Every X has Y"
+    (every_has.py; judge_missing only — drafting's own reading stays as it was)."""
+    parts = _need_parts(sentence, every=every)
     if parts is None:
         return None
     before, _, after = parts
@@ -214,18 +218,27 @@ def _present(form: tuple[str, str], text: str, paths: list[str]) -> bool:
     return bool(in_text) and re.search(in_text, text, re.M) is not None
 
 
-def judge_missing(sentence: str, text: str, paths: list[str], change: bool) -> MissingOutcome | None:
+def judge_missing(sentence: str, text: str, paths: list[str], change: bool,
+                  existing: frozenset[str] = frozenset()) -> MissingOutcome | None:
     """For a change (a diff or an edit) that shows the subject's code form: is the wanted
     thing there? None when the sentence wants nothing this reader knows or no subject shows."""
     if not ENABLED:
         return None
-    need = read_need(sentence)
+    need = read_need(sentence, every=True)
     if need is None or not (change or need.form in _COMMAND_FORMS):
         return None
-    m = re.search(need.form, text, re.M | re.I if need.form in _COMMAND_FORMS else re.M)
-    if m is None:
+    parts = _need_parts(sentence, every=True)
+    subject = parts[1] if parts else ""
+    if outside_folder(subject, paths):  # "in the sdk/ package" (every_has.py)
         return None
-    line = text[text.rfind("\n", 0, m.start()) + 1 :].split("\n", 1)[0].strip()
+    m = re.search(need.form, text, re.M | re.I if need.form in _COMMAND_FORMS else re.M)
+    if m is not None:
+        line = text[text.rfind("\n", 0, m.start()) + 1 :].split("\n", 1)[0].strip()
+    else:  # a new file of code is the subject "new … file" whatever its first line
+        created = creates_source(subject, paths, existing) if change else None
+        if created is None:
+            return None
+        line = created
     if any(_present(f, text, paths) for f in need.forms):
         return MissingOutcome(True, f"adds {need.subject} and has '{need.wanted}': kept", line)
     return MissingOutcome(
