@@ -65,6 +65,8 @@ def case_set(which: str):
         from tests.guardrail_review28_cases import CASES, CRITERIA
     elif which == "review29":
         from tests.guardrail_review29_cases import CASES, CRITERIA
+    elif which == "review30":
+        from tests.guardrail_review30_cases import CASES, CRITERIA
     else:
         from tests.heldout_eval import tuning_set
 
