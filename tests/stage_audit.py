@@ -131,6 +131,7 @@ ABLATIONS = {
     "shown_place": _off("lorestack.guardrail.shown_way", "PLACE_NAMES", False),
     "shown_imperative": _off("lorestack.guardrail.shown_way", "IMPERATIVE_OBJECT", False),
     "shown_reason": _off("lorestack.guardrail.shown_way", "REASON_NOT_RULE", False),
+    "shown_other_kind": _off("lorestack.guardrail.shown_way", "OTHER_OF_KIND", False),
     # twenty-ninth session (fix29): drafting no grammar word into a term — a property stated
     # with a copula ("are always Secure"), an act's object wanted rather than its verb ("must
     # update the docs"), the act an "only … after" condition is tied to, what "always" keeps

@@ -323,6 +323,20 @@ def forbidden_names_shown(sentence: str, spec: CriterionSpec, text: str) -> bool
     return bool(traces & _stems_of(text))
 
 
+# la31: a rule that forbids "another / a second / other X" forbids a kind, not a word: a
+# proposal that names anything the sentence does not (RabbitMQ beside NATS) may be one of it
+OTHER_OF_KIND = True
+_OTHER = re.compile(r"\b(?:another|second|other|additional|extra)\b", re.I)
+
+
+def _other_of_kind(sentence: str, text: str) -> bool:
+    if not any(_OTHER.search(act) for act in split_acts(sentence)[0]):
+        return False
+    known = _stems_of(sentence)
+    words = text.split()
+    return any(_is_name(w, False) and not (_stems_of(w) <= known) for w in words[1:])
+
+
 def kept_by_name(outcome: RuleOutcome, sentence: str, spec: CriterionSpec, text: str) -> RuleOutcome:
     """An undecided guess with nothing forbidden met, where the proposal shows a name of what
     the rule prescribes: kept (a pass), quoting the name."""
@@ -337,6 +351,8 @@ def kept_by_name(outcome: RuleOutcome, sentence: str, spec: CriterionSpec, text:
         names = () if RULES_THAT_FORBID_ONLY else names
     if forbidden_names_shown(sentence, spec, text):
         return outcome  # it names what the rule forbids too: no evidence either way
+    if OTHER_OF_KIND and _other_of_kind(sentence, text):
+        return outcome  # "don't run a second message broker" and the proposal names another
     for name in names:
         word = _shown(name, text)
         if word:
