@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from lorestack.guardrail.value_words import is_value
+
 # upper-case words people write in prose: they name a subject, not a code spelling
 _ACRONYMS = frozenset(
     "api apis http https json csv sql url urls ci cd pr prs ui ux ide aws gcp iam sdk sdks "
@@ -64,8 +66,8 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
         return []
     out = []
     for w in words:
-        if not re.match(r"[a-z]", w):  # `-x` of `set -x`: a flag, not a name
-            continue
+        if not re.match(r"[a-z]", w) or is_value(w):  # `-x` of `set -x`: a flag, not a name;
+            continue  # 'true' of `privileged: true`: a value (value_words.py)
         for m in re.finditer(r"[@<]?[\w.]*" + re.escape(w) + r"[\w.()>]*", sentence, re.I):
             token = m.group(0)
             if token.lower().strip("@<>().") == w.strip(".") and _spelled_as_code(token, upper):
