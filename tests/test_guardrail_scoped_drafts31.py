@@ -28,6 +28,7 @@ from lorestack.guardrail import (
     subject_scope,
     value_words,
 )
+from lorestack.guardrail.terms import PreparedText, find_term
 from tests.conftest import answers_of, bash_call, confirmed_git_store, new_file_diff
 
 CRITERIA = {
@@ -124,6 +125,9 @@ def test_a_value_is_no_forbidden_word_of_its_own(monkeypatch):
     sentences._read_cached.cache_clear()
     forbid = sentences.read_sentence(s).forbid
     assert "true" not in forbid and any("hostnetwork" in f for f in forbid)
+    yaml = PreparedText.of("+      hostNetwork: true\n", change=True, code=True)
+    assert any(find_term(yaml, t) for t in forbid)  # with its key, as YAML writes it
+    assert not any(find_term(PreparedText.of("run(cmd, check=True)", code=True), t) for t in forbid)
     monkeypatch.setattr(value_words, "ON", False)
     sentences._read_cached.cache_clear()
     assert "true" in sentences.read_sentence(s).forbid

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from lorestack.guardrail.value_words import is_value
+from lorestack.guardrail.value_words import keyed
 
 # upper-case words people write in prose: they name a subject, not a code spelling
 _ACRONYMS = frozenset(
@@ -66,8 +66,8 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
         return []
     out = []
     for w in words:
-        if not re.match(r"[a-z]", w) or is_value(w):  # `-x` of `set -x`: a flag, not a name;
-            continue  # 'true' of `privileged: true`: a value (value_words.py)
+        if not re.match(r"[a-z]", w):  # `-x` of `set -x`: a flag, not a name
+            continue
         for m in re.finditer(r"[@<]?[\w.]*" + re.escape(w) + r"[\w.()>]*", sentence, re.I):
             token = m.group(0)
             if token.lower().strip("@<>().") == w.strip(".") and _spelled_as_code(token, upper):
@@ -82,4 +82,4 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
                 # never "cart keys" in prose
                 out.append(rf"/(?-i:\b{re.escape(token)}\b)/")
                 break
-    return out
+    return keyed(words, out)  # 'true' of `privileged: true`: with its key (value_words.py)

@@ -7,7 +7,7 @@ named a release and every proposal at all ('*') blocked. The list does not name 
 rule forbids; it spells out the place of the act ("to shared branches"), the way "Never deploy to
 the production regions (us-east-1, eu-west-1)" or "No direct commits to protected branches
 (main, trunk)" do. Where the parenthesis stands right after the noun of the phrase that says where
-the act goes or happens (to / in / into / onto / at / under), its items are that place's names: the
+the act goes (to / into / onto), its items are that place's names: the
 draft forbids the act's own object, and the items become its scope (they stay keywords: where
 the rule applies) (act_scope.py: met without
 them, a confirmed rule answers "applies, undecided"), shown by `remember` as "together with one
@@ -20,9 +20,11 @@ import re
 
 ON = True  # the switch tests and tests.stage_audit turn off
 
-# where an act goes or happens; not "on", which as often names a means ("on deprecated runtimes
-# (python3.8, nodejs16.x)": the runtimes are the forbidden thing)
-_PLACE_PREPS = frozenset("to in into onto at under".split())
+# where an act goes: not "on", which as often names a means ("on deprecated runtimes (python3.8,
+# nodejs16.x)": the runtimes are the forbidden thing), nor "in" ("No heap allocations in per-frame
+# code (Update, LateUpdate)": the functions are where, but the object is no word code writes, and
+# the list was what found the violation)
+_PLACE_PREPS = frozenset("to into onto".split())
 
 
 def listed_places(scope: list[str], items: list[str], sentence: str) -> tuple[str, ...]:
@@ -32,6 +34,11 @@ def listed_places(scope: list[str], items: list[str], sentence: str) -> tuple[st
         return ()
     last = scope[-1].strip(".,;:")
     if not re.search(rf"(?i)(?<![\w-]){re.escape(last)}\s*\(", sentence):
+        return ()
+    # a name written capitalised is a product ("to another SaaS (Papertrail, Logtail)"): a change
+    # that wires it in (`LogtailHandler(…)`) does the act without naming the object ('logs')
+    if any(re.search(rf"(?<![\w-]){re.escape(i.strip(' */'))[:1].upper()}{re.escape(i.strip(' */'))[1:]}", sentence)
+           for i in items if i.strip(" */")[:1].isalpha()):
         return ()
     names = [i.strip(" */.'\"`").lower() for i in items]
     return tuple(dict.fromkeys(n for n in names if re.search(r"\w", n)))
@@ -101,3 +108,14 @@ def _listed(sentence: str, thing: str) -> tuple[str, ...]:
             if places:
                 return places
     return ()
+
+
+def place_forms(draft, forms: list[str], term: str, places: tuple[str, ...],
+                acts: dict[str, list[str]]) -> None:
+    """The act's forms (and its command forms, act_noun_forms) forbidden with the place's names
+    as their scope; the command forms are where the rule applies too."""
+    extra = [f for f in act_noun_forms(term, acts) if f not in draft.forbid]
+    draft.forbid.extend(extra)
+    draft.keywords.extend(f for f in extra if f not in draft.keywords)
+    for f in [*forms, *extra]:
+        draft.scopes[f.split(":", 1)[1] if f.startswith(("added:", "changed:")) else f] = places

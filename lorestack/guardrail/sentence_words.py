@@ -80,9 +80,7 @@ def implied(term: str) -> list[str]:
     words = set(re.findall(r"[a-z0-9]+", term.lower()))
     out = list(_IMPLIED.get(term, []))
     out += [form for need, form in _IMPLIED_BY_WORDS if IMPLIED_FORMS and need <= words]
-    from lorestack.guardrail.listed_places import act_noun_forms  # "No force pushes"
-
-    return out + act_noun_forms(term, _IMPLIED_ACTS)
+    return out
 
 
 IMPLIED_FORMS = True

@@ -35,7 +35,7 @@ from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
-from lorestack.guardrail.listed_places import listed_places
+from lorestack.guardrail.listed_places import listed_places, place_forms
 from lorestack.guardrail.missing import read_need
 from lorestack.guardrail.sentence_clauses import (
     as_written,
@@ -259,8 +259,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         if scope and not with_:  # "in a URL or query string": where it is forbidden
             d.scopes.update(dict.fromkeys((gate_of(f)[1] for f in forms), scope_words(scope, r.sentence)))
-        if listed and t == term:  # the place's names are where the act is forbidden
-            d.scopes.update(dict.fromkeys((gate_of(f)[1] for f in forms), listed))
+        if listed and t == term:  # the place's names are where the act (and its command
+            place_forms(d, forms, t, listed, _IMPLIED_ACTS)  # forms) is forbidden
         if t == term and not off and not with_:  # "never push images": with the push (act_kept.py)
             keep_act(verb, forms, d.scopes)
         _add(d.keywords, t)

@@ -23,11 +23,17 @@ ON = True  # the switch tests and tests.stage_audit turn off
 def subject_words(subject: list[str], sentence: str) -> tuple[str, ...]:
     """The scope words of a subject that names a thing in code ("the /healthz liveness
     endpoint": /healthz, liveness), else ()."""
-    from lorestack.guardrail.sentence_words import _DETERMINERS, _STOP, _is_path
+    from lorestack.guardrail.sentence_words import _DETERMINERS, _SCOPE_PREPS, _STOP, _is_path
 
     words = [w.strip(".,;'\"`") for w in subject]
-    words = [w for w in words if w and w not in _DETERMINERS | _STOP]
+    words = [w for w in words if w and w not in _DETERMINERS | _STOP | _SCOPE_PREPS]
     if not ON or not 2 <= len(words) <= 5:
+        return ()
+    # a file or a folder ("in package.json", "under core/") is where the change lives, shown by
+    # its path, not by its lines: no scope word here
+    files = [w for w in words if w.endswith("/") or (re.search(r"\.[a-z0-9]{1,5}$", w)
+                                                     and not w.startswith("/"))]
+    if files:
         return ()
     coded = [w for w in words if _is_path(w) or re.search(r"\w[./:]\w", w)]
     if not coded:
