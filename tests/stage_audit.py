@@ -163,6 +163,20 @@ ABLATIONS = {
     "act_kept": _off("lorestack.guardrail.act_kept", "ON", False),
     # ... and code the sentence calls never acceptable (`except Exception: pass`) is forbidden
     "code_banned": _off("lorestack.guardrail.code_banned", "ON", False),
+    # thirty-first session (fix31), the qualifier that limits a forbidden act stays with it: a
+    # list after the place of the act names that place ("to shared branches (main, …)"), the
+    # act said as a noun keeps its command forms, the place is named in the act's own step
+    "listed_places": _off("lorestack.guardrail.listed_places", "ON", False),
+    "act_noun": _off("lorestack.guardrail.listed_places", "ACT_NOUN", False),
+    "same_step": _off("lorestack.guardrail.listed_places", "SAME_STEP", False),
+    # ... elements written as markup and a means said with "with" are scope words; a subject
+    # written as code (/healthz) is where the act is forbidden
+    "scope_code": _off("lorestack.guardrail.scope_code", "ON", False),
+    "subject_scope": _off("lorestack.guardrail.subject_scope", "ON", False),
+    # ... and a proposal naming the forbidden thing only as what it removes or a check fails on
+    "named_as_removed": _off("lorestack.guardrail.named_as_removed", "ON", False),
+    # ... and a value ('true' of `privileged: true`) is no forbidden code word of its own
+    "value_words": _off("lorestack.guardrail.value_words", "ON", False),
     # twenty-sixth session (batch26): the recommended way named while a shortcut is argued
     "shortcut_alternative": _off("lorestack.guardrail.shortcut", "ARGUED", False),
     # sixteenth session: a proposal that only takes away what a rule forbids keeps it

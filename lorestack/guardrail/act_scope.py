@@ -16,6 +16,8 @@ import re
 from lorestack.guardrail.act_clause import act_elsewhere, says_only
 from lorestack.guardrail.going_without import kept_not_skipped
 from lorestack.guardrail.guarded_act import enforces, required_kept
+from lorestack.guardrail.listed_places import place_apart
+from lorestack.guardrail.scope_code import means_at, written_as_code
 from lorestack.guardrail.sentence_words import (
     _DETERMINERS,
     _GENERIC_NOUNS,
@@ -58,7 +60,7 @@ def scope_words(scope: list[str], sentence: str = "") -> tuple[str, ...]:
     """The words of a scope phrase a proposal would show ("from 0.0.0.0/0", "through ENV or
     ARG": env, arg), or () where the scope names no source or means the code would spell: a
     path or literal, a word the sentence writes in capitals, a word with a code form."""
-    scope = scope[next((i for i, w in enumerate(scope) if w in _MEANS), len(scope)):]
+    scope = scope[next((i for i, w in enumerate(scope) if w in _MEANS or means_at(w, i)), len(scope)):]
     kept: list[str] = []
     for raw in scope:
         w = raw.strip(".,;()'\"`")
@@ -69,7 +71,8 @@ def scope_words(scope: list[str], sentence: str = "") -> tuple[str, ...]:
             continue
         kept.append(w)
     coded = [w for w in kept if _is_path(w) or re.search(r"[/.:]", w) or w.rstrip("s") in _CODE_FORMS
-             or re.search(rf"(?<![\w-]){re.escape(w.upper())}(?![\w-])", sentence)]
+             or re.search(rf"(?<![\w-]){re.escape(w.upper())}(?![\w-])", sentence)
+             or written_as_code(w, sentence)]
     return tuple(dict.fromkeys(kept)) if coded else ()
 
 
@@ -119,6 +122,7 @@ def met_outside(outcome, sentence: str, prepared: PreparedText, confirmed: bool)
     if not (confirmed and outcome.status == "violated" and outcome.forbid_hit):
         return outcome
     where = outside_scope(read_sentence(sentence).scopes, outcome.forbid_hit, prepared)
+    where = where or place_apart(sentence, outcome.forbid_hit, prepared)  # listed_places.py
     if where:
         outcome.status = "undecided"
         outcome.reason = (

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from lorestack.guardrail.value_words import keyed
+
 # upper-case words people write in prose: they name a subject, not a code spelling
 _ACRONYMS = frozenset(
     "api apis http https json csv sql url urls ci cd pr prs ui ux ide aws gcp iam sdk sdks "
@@ -80,4 +82,4 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
                 # never "cart keys" in prose
                 out.append(rf"/(?-i:\b{re.escape(token)}\b)/")
                 break
-    return out
+    return keyed(words, out)  # 'true' of `privileged: true`: with its key (value_words.py)

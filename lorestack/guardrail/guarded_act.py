@@ -70,10 +70,14 @@ def enforces(text: str, start: int) -> bool:
     return found is not None and not _UNDOES.search(clause[: found.end()])
 
 
-def taken_or_guarded(sentence: str, text: str) -> str | None:
-    """only_taken_away for a confirmed block (what a replacement brings not judged), or an
-    act the proposal only guards against."""
-    return only_taken_away(sentence, text, judge_added=False) or guarded_only(text)
+def taken_or_guarded(sentence: str, text: str, hit: str = "") -> str | None:
+    """only_taken_away for a confirmed block (what a replacement brings not judged), an act the
+    proposal only guards against, or the forbidden `hit` named only as what it takes away or
+    what a check fails on (named_as_removed.py)."""
+    from lorestack.guardrail.named_as_removed import named_as_removed
+
+    return (only_taken_away(sentence, text, judge_added=False) or guarded_only(text)
+            or named_as_removed(hit, text, sentence))
 
 
 def required_kept(outcome, prepared: PreparedText, accepted: bool):

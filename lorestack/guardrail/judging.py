@@ -137,7 +137,7 @@ def judge_criterion(
         outcome.reason = "the command only reads: it makes nothing the rule could require"
     if (accepted and outcome.status == "violated" and outcome.forbid_hit and not prepared.code
             and ((writes := written_down(prepared.text))  # "Document in SECURITY.md that … never …"
-                 or taken_or_guarded(sentence, prepared.text))):  # "Replace the last strcpy …"
+                 or taken_or_guarded(sentence, prepared.text, outcome.forbid_hit))):
         how_named = "a rule it writes down" if writes else "what it takes away"
         outcome.status = "undecided"
         outcome.reason = (f"applies, undecided: the proposal names '{outcome.forbid_hit}' as "

@@ -35,6 +35,7 @@ from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
 from lorestack.guardrail.contrasts import read_contrast, rule_out
+from lorestack.guardrail.listed_places import listed_places, place_forms
 from lorestack.guardrail.missing import read_need
 from lorestack.guardrail.sentence_clauses import (
     as_written,
@@ -77,6 +78,7 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
 from lorestack.guardrail.sentence_words import (
     add_term as _add,
 )
+from lorestack.guardrail.subject_scope import scope_by_subject
 from lorestack.guardrail.switch_off import off_forms, switches_off
 from lorestack.guardrail.symbol_kept import keep_symbols
 from lorestack.guardrail.terms import gate_of
@@ -242,7 +244,9 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
     if len(groups) > 1:  # "MD5 or SHA-1": each is forbidden on its own
         terms = [t for t in (_content(g)[0] for g in groups) if t] or terms
         term = terms[0] if terms else term
-    terms += [_content(item.split())[0] for item in items]
+    listed = listed_places(scope, items, r.sentence) if term else ()  # "(main, develop)"
+    terms += [_content(item.split())[0] for item in items if not listed]
+    d.keywords.extend(p for p in listed if p not in d.keywords)  # still where it applies
     # "never call subprocess with shell=True": the object only together with what it is
     # used with (subprocess alone is fine)
     with_ = _content(scope[1:])[0] if term and scope and scope[0] in ("with", "using") else ""
@@ -255,6 +259,8 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
             _add(d.forbid, f"{form} & {with_}" if with_ and t == term else form)
         if scope and not with_:  # "in a URL or query string": where it is forbidden
             d.scopes.update(dict.fromkeys((gate_of(f)[1] for f in forms), scope_words(scope, r.sentence)))
+        if listed and t == term:  # the place's names are where the act (and its command
+            place_forms(d, forms, t, listed, _IMPLIED_ACTS)  # forms) is forbidden
         if t == term and not off and not with_:  # "never push images": with the push (act_kept.py)
             keep_act(verb, forms, d.scopes)
         _add(d.keywords, t)
@@ -369,7 +375,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         ruled.extend(words + [w for i in items for w in i.split()])
         cue = " ".join(words[start:end])
         if kind == "prohibition":
-            _read_prohibition(r, cue, words[end:], items)
+            scope_by_subject(r, words[:start], _read_prohibition, cue, words[end:], items)
         else:
             read_obligation(r, cue, words[:start], words[end:])
     draft = _settle(r, kinds)
