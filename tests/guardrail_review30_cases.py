@@ -14,6 +14,9 @@ it; the lead committed it with its first figure before merging any of their chan
 session reads its cases to change the reader, figures on it are out-of-sample; the first session
 that does must say so here. Not part of `tuning-all` or `everyday`.
 
+Read from the thirty-first session on: its helpers (sil31, fix31, la31) wrote readings from its
+cases, so figures on it are IN-SAMPLE from then (a tuning set like review28 and review29).
+
 Run: `python -m tests.heldout_eval review30 [--confirmed] [-v]`.
 """
 

@@ -3,7 +3,7 @@ judged against its own criterion only (no other criterion, no retrieval, no LLM;
 all eighteen batches instead of ~5 for `tests.heldout_eval`), and every violation that
 passes put in one bucket by what let it through:
 
-    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28|review29|review30] [-v] [--jsonl FILE] [--confirmed]
+    python -m tests.silent_passes [tuning-all|batch12|...|everyday|review28|review29|review30|review31] [-v] [--jsonl FILE] [--confirmed]
     python -m tests.silent_passes tuning-all --lookalikes [-v]   (tests/lookalike_buckets.py)
     python -m tests.silent_passes review29 --bands   (nothing applied, by similarity band)
 
@@ -58,7 +58,7 @@ def bucket(row: dict, threshold: float) -> str:
 
 def case_set(which: str):
     """(criteria, cases) of a tuning set, or of the reviewers' sets `everyday` / `review28` /
-    `review29` / `review30`."""
+    `review29` / `review30` / `review31`."""
     if which == "everyday":
         from tests.guardrail_everyday_cases import CASES, CRITERIA
     elif which == "review28":
@@ -67,6 +67,8 @@ def case_set(which: str):
         from tests.guardrail_review29_cases import CASES, CRITERIA
     elif which == "review30":
         from tests.guardrail_review30_cases import CASES, CRITERIA
+    elif which == "review31":
+        from tests.guardrail_review31_cases import CASES, CRITERIA
     else:
         from tests.heldout_eval import tuning_set
 

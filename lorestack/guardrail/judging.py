@@ -319,7 +319,7 @@ def _unlike_forbidden(outcome: RuleOutcome, spec: CriterionSpec, sentence: str, 
     outcome.status = "satisfied"
     outcome.reason = (
         f"close to the criterion by meaning, but far from what it forbids ('{bad.part}', "
-        f"similarity {bad.similarity:.2f} < {FORBIDDEN_SIMILARITY:.2f}): kept"
+        f"similarity {bad.similarity:.3f} < {FORBIDDEN_SIMILARITY:.2f}): kept"
     )
     return outcome
 
