@@ -118,22 +118,6 @@ ABLATIONS = {
     "way_unfit": _off("lorestack.guardrail.alternative_denied", "ON", False),
     # twenty-ninth session (sil29): a change that only binds literals calls nothing
     "binds_only": _off("lorestack.guardrail.binds_only", "ON", False),
-    # thirtieth session (la30): a guess kept where the proposal shows, affirmed, a name of the
-    # way the rule prescribes and nothing it forbids
-    "shown_way": _off("lorestack.guardrail.shown_way", "ON", False),
-    # thirty-first session (la31): a guess kept where the proposal writes a literal the rule
-    # asks for with its value (or the forbidden key at its opposite value) and no trace of
-    # what it forbids
-    "shown_literal": _off("lorestack.guardrail.shown_literal", "ON", False),
-    # la31's guards on both: a trace of the forbidden thing by word, a cue after the name that
-    # takes it away, the subject of a quantified clause and a name of place are no evidence
-    "shown_trace": _off("lorestack.guardrail.shown_way", "TRACE_WORDS", False),
-    "shown_taken_after": _off("lorestack.guardrail.shown_way", "TAKEN_AWAY_AFTER", False),
-    "shown_quantified": _off("lorestack.guardrail.shown_way", "QUANTIFIED_SUBJECT", False),
-    "shown_place": _off("lorestack.guardrail.shown_way", "PLACE_NAMES", False),
-    "shown_imperative": _off("lorestack.guardrail.shown_way", "IMPERATIVE_OBJECT", False),
-    "shown_reason": _off("lorestack.guardrail.shown_way", "REASON_NOT_RULE", False),
-    "shown_other_kind": _off("lorestack.guardrail.shown_way", "OTHER_OF_KIND", False),
     # twenty-ninth session (fix29): drafting no grammar word into a term — a property stated
     # with a copula ("are always Secure"), an act's object wanted rather than its verb ("must
     # update the docs"), the act an "only … after" condition is tied to, what "always" keeps

@@ -36,8 +36,6 @@ from difflib import SequenceMatcher
 
 from lorestack.guardrail.meaning import stated_clauses
 from lorestack.guardrail.rules import RuleOutcome
-from lorestack.guardrail.shown_literal import kept_by_literal
-from lorestack.guardrail.shown_way import kept_by_name
 from lorestack.guardrail.terms import gate_of
 from lorestack.guardrail.words import _identifier_parts, stem
 from lorestack.memory_layers.models import CriterionSpec
@@ -225,8 +223,6 @@ def open_given_up(outcome: RuleOutcome, sentence: str, spec: CriterionSpec, remo
                   added: str, paths: Sequence[str] = ()) -> RuleOutcome:
     """A pass by a change that takes away what the rule asks for becomes "applies,
     undecided", quoting the removed line (a pass that took the recommended way stays one)."""
-    outcome = kept_by_name(outcome, sentence, spec, added)  # a guess that shows the way (la30)
-    outcome = kept_by_literal(outcome, sentence, spec, added, paths)  # or its literal (la31)
     if outcome.status not in ("satisfied", "not_applicable") or outcome.exempted_by:
         return outcome
     line = given_up(sentence, spec, removed, added) or deleted_outright(sentence, spec, removed,
