@@ -90,8 +90,9 @@ def test_review28_figures_do_not_regress(tmp_path):
 # first run on c041de1: 174/0/52/84, --confirmed 120/26/57/82 with 55 other criteria's blocks; the
 # floors are the session's end (f2724ea: 176/0/50/84, --confirmed 113/18/55/82, 36), nobody having
 # read its cases to change the reader: they guard against regressions, they were not tuned to.
-# In-sample from session 30 on: fix30 (read its cases) took --confirmed to 114/15/55/83, 25
-REVIEW29_PLAIN_SILENT_MAX = 50
+# In-sample from session 30 on: fix30 (read its cases) took --confirmed to 114/15/55/83, 25;
+# session 31 (sil31's every_has) plain silent 50 -> 49
+REVIEW29_PLAIN_SILENT_MAX = 49
 REVIEW29_PLAIN_LOOKALIKE_PASS_MIN = 84
 REVIEW29_CONFIRMED_WRONG_BLOCKS_MAX = 15
 REVIEW29_CONFIRMED_OTHER_BLOCKS_MAX = 25
@@ -129,11 +130,12 @@ def test_review29_figures_do_not_regress(tmp_path):
 # first run on 0753feb: 195/0/33/86, --confirmed 129/18/37/86 with 31 other criteria's blocks; the
 # floors are the session's end (2a85f4e, fix30 merged: 195/0/33/86, --confirmed 128/17/37/86, 29),
 # nobody who changed the reader having read its cases: they guard against regressions, they were
-# not tuned to
-REVIEW30_PLAIN_SILENT_MAX = 33
-REVIEW30_PLAIN_LOOKALIKE_PASS_MIN = 86
-REVIEW30_CONFIRMED_WRONG_BLOCKS_MAX = 17
-REVIEW30_CONFIRMED_OTHER_BLOCKS_MAX = 29
+# not tuned to. Session 31 read it (in-sample since): floors at that session's end (sil31's
+# every_has, fix31's scoped drafts: 200/0/30/88, --confirmed 132/11/34/89, 10)
+REVIEW30_PLAIN_SILENT_MAX = 30
+REVIEW30_PLAIN_LOOKALIKE_PASS_MIN = 88
+REVIEW30_CONFIRMED_WRONG_BLOCKS_MAX = 11
+REVIEW30_CONFIRMED_OTHER_BLOCKS_MAX = 10
 
 
 def test_review30_set_is_well_formed():
