@@ -62,7 +62,8 @@ class MemoryIndex:
         self.lexical = LexicalIndex(self.dir / "tantivy")
         self.vectors = VectorStore(self.dir / "chroma", url=self.settings.retrieval.chroma_url,
                                    collection=self._collection_name(), token=self._chroma_token(),
-                                   timeout_s=self.settings.retrieval.chroma_timeout_s)
+                                   timeout_s=self.settings.retrieval.chroma_timeout_s,
+                                   sync_lock=self._sync_lock_now)
         self._catalog: Catalog | None = None
         self._usage: UsageStore | None = None
         self._embedder = None
@@ -253,6 +254,12 @@ class MemoryIndex:
             report = run_sync(self, progress, force=True)
             seal_after_rebuild(self)  # nothing kept from before holds a key-named id raw
             return report
+
+    def _sync_lock_now(self):
+        """The index-sync lock without waiting (LorestackError when it is held)."""
+        from lorestack.memory_layers.fsutil import locked
+
+        return locked(self.mem.primary.locks_dir, "index-sync", timeout=0)
 
     def _locked_sync(self, progress=None, *, quick: bool = False, timeout: float = 60,
                      max_embed: int | None = None) -> SyncReport:

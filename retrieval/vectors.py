@@ -145,8 +145,10 @@ class VectorStore:
     """One Chroma collection per memory root (or per project name on a shared server)."""
 
     def __init__(self, directory: Path, *, url: str = "", collection: str = COLLECTION,
-                 token: str = "", timeout_s: float = 10.0):
+                 token: str = "", timeout_s: float = 10.0, sync_lock=None):
         self.directory = directory
+        # the index-sync lock, tried without waiting (raises when another process holds it)
+        self._sync_lock = sync_lock
         self.url = url
         self.token = token
         self.timeout_s = timeout_s
@@ -243,7 +245,10 @@ class VectorStore:
 
     @_contained
     def count(self) -> int:
-        return self.collection(create=False).count()
+        try:
+            return self.collection(create=False).count()
+        finally:
+            self._clear_after_read()
 
     @_contained
     def doc_ids(self) -> set[str]:
@@ -254,6 +259,7 @@ class VectorStore:
         for offset in range(0, total, 5000):
             got = col.get(include=["metadatas"], limit=5000, offset=offset)
             out.update(m["doc"] for m in got["metadatas"] if m and "doc" in m)
+        self._clear_after_read()
         return out
 
     # ---- writing --------------------------------------------------------------------
@@ -292,6 +298,20 @@ class VectorStore:
             clear_unused_capacity(self.directory)
         self._capacity_checked = True
 
+    def _clear_after_read(self) -> None:
+        """Under 1,000 vectors the HNSW graph is empty, and Chroma writes it again at full
+        capacity (from uncleared memory) the first time a process reads the collection: a
+        search, doctor, a hook. So a read clears too, when the index-sync lock is free; when
+        another process holds it, that process is writing and clears after its writes, and
+        the next read or sync clears what is left (the note's stamp shows the change)."""
+        if self.remote or self._sync_lock is None:
+            return
+        try:
+            with self._sync_lock():
+                self._clear_unused_capacity()
+        except Exception:  # noqa: BLE001, S110 - busy or unwritable: never fails a read
+            pass
+
     def clear_unused_capacity_once(self) -> None:
         """The first sync of a process also clears a segment written before lorestack did so
         (an upgrade), though it writes no vector."""
@@ -320,6 +340,8 @@ class VectorStore:
         except Exception:
             self.close()  # the next call reopens instead of reusing a broken handle
             raise
+        finally:
+            self._clear_after_read()
 
     @staticmethod
     def _query(col, vector, n: int, where) -> list[tuple[str, float]]:
