@@ -187,8 +187,8 @@ def bench_embed(ctx, texts, model_dir, as_json):
 
 
 @bench.command("search")
-@click.option("--items", default="1000,10000", show_default=True,
-              help="Comma-separated store sizes to generate and measure.")
+@click.option("--items", default="1000,10000", show_default=True, metavar="LIST",
+              help="Comma-separated store sizes to generate and measure (10k = 10000).")
 @click.option("--queries", type=click.IntRange(10), default=200, show_default=True,
               help="Warm searches timed per size.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
@@ -198,9 +198,10 @@ def bench_search(items, queries, as_json):
     Per size: full reindex items/s and peak RSS, then warm in-process hybrid search
     p50/p95 (default pipeline), with and without the per-search file sync.
     """
+    from lorestack.bench.latency import parse_sizes
     from lorestack.bench.search import search_latency
 
-    sizes = [int(x) for x in items.split(",") if x.strip()]
+    sizes = parse_sizes(items)
     results = []
     for n in sizes:
         click.echo(f"measuring {n} items…", err=True)

@@ -210,6 +210,10 @@ def doctor(ctx, repair, as_json):
             line = f"{item.title[:60]} — {stale_note(states)}"
             click.echo(f"stale: {seal(item.id, threshold)} {redact_for_reading(line, threshold)[0]}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
+        if (report.issues and not report.repaired and not repair
+                and not any("read-only" in issue for issue in report.issues)):
+            # every `issue:` is the index's, rebuilt from the files (a bad file is a `problem:`)
+            verdict += ": run `lorestack doctor --repair` to rebuild the index from the files"
         if report.secrets:  # not the index's fault, and no repair removes them
             verdict += f"; {len(report.secrets)} secret(s) in memory files"
         click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")

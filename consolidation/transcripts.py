@@ -146,6 +146,8 @@ def read_claude_code(path: Path, text: str | None = None) -> list[UserMessage]:
         if entry.get("toolUseResult") is not None:
             continue
         message = entry.get("message") or {}
+        if not isinstance(message, dict):  # a line of another shape: skip it, not the session
+            continue
         if message.get("role", "user") != "user":
             continue
         content = message.get("content")
@@ -357,5 +359,9 @@ def read_user_messages(path: str | Path, client: str = "auto",
     messages = reader(path, text)
     fallback_session = path.stem
     for message in messages:
+        # a session id of another type (a number, an object) in one line is not a name
+        # (the journal refused it and the whole session was lost): the file's name stands in
+        if not isinstance(message.session, str):
+            message.session = None
         message.session = message.session or fallback_session
     return messages

@@ -4,6 +4,7 @@ atomically."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,8 @@ def write_setting(path: Path, dotted: str, raw: str,
         value = TypeAdapter(annotation).validate_python(raw, strict=False)
     except ValidationError as exc:
         raise ConfigError(f"{dotted}: {exc.errors()[0]['msg']} (got {raw!r})") from exc
+    if isinstance(value, float) and not math.isfinite(value):  # as the settings refuse it
+        raise ConfigError(f"{dotted}: Input should be a finite number (got {raw!r})")
     if check is not None:
         check(dotted, value)
     section, _, key = dotted.partition(".")

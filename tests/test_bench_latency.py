@@ -50,3 +50,13 @@ def test_latency_json_has_every_figure_and_leaves_the_environment_alone(monkeypa
     assert {k: v for k, v in os.environ.items() if k.startswith("LORESTACK_")} == before
     if plot is not None:
         assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("bad", ["abc", "-5", "0", "", ","])
+def test_bench_search_refuses_bad_sizes_in_one_line(bad):
+    """`bench search --items abc` said "unexpected ValueError … this is a bug in lorestack";
+    -5 and 0 built and "measured" a store of one document; '' and ',' printed [] (qa32u)."""
+    result = CliRunner().invoke(cli, ["bench", "search", "--items", bad, "--json"])
+    assert result.exit_code == 1, result.output
+    assert "--items" in result.output and "bug" not in result.output
+    assert result.stdout == ""

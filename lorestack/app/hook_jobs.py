@@ -43,12 +43,30 @@ def extract(root: str, transcript: str, client: str) -> str:
             + (f", {result.redacted} redacted" if result.redacted else ""))
 
 
+def tell_failure(root: str, transcript: str, exc: BaseException) -> None:
+    """One line in the memory's hooks.log, where `lorestack doctor` looks: a failed extraction
+    left only a traceback in extract.log (or the service's log), and the session's words were
+    never written without a word to the user."""
+    from pathlib import Path
+
+    from lorestack.app.hooks import log_failure
+    from lorestack.core.paths import MemoryPaths
+
+    log_failure(f"session-end: extraction of {transcript} failed ({type(exc).__name__}: "
+                f"{exc}); `lorestack extract --transcript {transcript}` runs it again",
+                path=MemoryPaths(Path(root)).index_dir / "hooks.log")
+
+
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "warm":
         warm(argv[1])
         return 0
     if len(argv) == 4 and argv[0] == "extract":
-        print(extract(argv[1], argv[2], argv[3]), flush=True)
+        try:
+            print(extract(argv[1], argv[2], argv[3]), flush=True)
+        except Exception as exc:
+            tell_failure(argv[1], argv[2], exc)
+            raise  # the traceback stays in extract.log
         return 0
     print("usage: python -m lorestack.app.hook_jobs warm ROOT | extract ROOT TRANSCRIPT CLIENT",
           file=sys.stderr)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 import tomllib
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from lorestack.core.errors import ConfigError
@@ -26,22 +26,29 @@ AtLeastOne = Annotated[int, Field(ge=1)]
 Amount = Annotated[float, Field(ge=0)]
 
 
-class TokenSettings(BaseModel):
+class _Section(BaseModel):
+    """A `[section]` of settings. A number is finite: TOML and the environment spell `nan` and
+    `inf`, which no setting means (a share of nan stopped every context build)."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+
+class TokenSettings(_Section):
     encoding: str = "cl100k_base"
 
 
-class GuardSettings(BaseModel):
+class GuardSettings(_Section):
     redact: bool = False
     entropy_threshold: float = 4.2
 
 
-class LimitsSettings(BaseModel):
+class LimitsSettings(_Section):
     max_item_bytes: AtLeastOne = 65536  # remember / log text (CLI, stdin, MCP)
     max_proposal_bytes: AtLeastOne = 262144  # check: text proposals refused; diffs, hooks cut
     max_file_bytes: AtLeastOne = 262144  # a larger memory file is read as a truncated excerpt
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(_Section):
     provider: Literal["onnx", "litellm"] = "onnx"
     model: str = "all-MiniLM-L6-v2"
     model_dir: str = ""
@@ -50,7 +57,7 @@ class EmbeddingSettings(BaseModel):
     max_tokens: AtLeastOne = 256
 
 
-class RetrievalSettings(BaseModel):
+class RetrievalSettings(_Section):
     k: AtLeastOne = 10
     rrf_k: Count = 10
     bm25_weight: float = 1.0
@@ -84,7 +91,7 @@ class RetrievalSettings(BaseModel):
     dense_names: Literal["keep", "drop", "both"] = "both"
 
 
-class DecaySettings(BaseModel):
+class DecaySettings(_Section):
     fact: Amount = 120.0
     decision: Amount = 180.0
     caveat: Amount = 0.0
@@ -95,7 +102,7 @@ class DecaySettings(BaseModel):
     max_strength_factor: Amount = 8.0
 
 
-class LoaderSettings(BaseModel):
+class LoaderSettings(_Section):
     budget: Count = 2000
     resident_budget: Count = 800
     catalog_share: float = 0.25
@@ -111,7 +118,7 @@ class LoaderSettings(BaseModel):
     excerpt_tokens: Count = 160
 
 
-class HookSettings(BaseModel):
+class HookSettings(_Section):
     deadline_ms: Count = 1500
     prompt_deadline_ms: Count = 2500
     # recall modes as in retrieval/modes.py ("hybrid" is an alias of "default")
@@ -122,13 +129,13 @@ class HookSettings(BaseModel):
     client_timeout_s: AtLeastOne = 10
 
 
-class ServiceSettings(BaseModel):
+class ServiceSettings(_Section):
     enabled: bool = True  # the thin client reads LORESTACK_SERVICE__ENABLED from the environment
     idle_exit_s: Amount = 1800.0
     runtime_dir: str = ""  # the thin client reads LORESTACK_SERVICE__RUNTIME_DIR
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(_Section):
     model: str = ""
     api_base: str = ""
     api_key_env: str = ""  # name of the env var holding the key; litellm's defaults otherwise
@@ -137,7 +144,7 @@ class LLMSettings(BaseModel):
     temperature: float = 0.0
 
 
-class ConsolidationSettings(BaseModel):
+class ConsolidationSettings(_Section):
     max_tokens: AtLeastOne = 20000
     ttl_days: Count = 90
     archive_threshold: float = 0.05
@@ -155,7 +162,7 @@ class ConsolidationSettings(BaseModel):
     cron_at: str = "03:17"
 
 
-class GuardrailSettings(BaseModel):
+class GuardrailSettings(_Section):
     llm: bool = False
     retrieval: bool = True
     hook_retrieval: bool = False

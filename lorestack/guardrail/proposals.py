@@ -360,11 +360,11 @@ def from_hook_payload(
         # a rule's forbidden words there blocked a harmless `terraform plan` described as
         # "Preview the changes before terraform apply" (Claude Code describes every Bash call)
         tool_input = {k: v for k, v in tool_input.items() if k != "description"}
-    bases = [
-        Path(b)
-        for b in (repo_dir, payload.get("cwd"), *(payload.get("workspace_roots") or []))
-        if b
-    ]
+    roots = payload.get("workspace_roots")
+    named = [payload.get("cwd"), *(roots if isinstance(roots, list) else [])]
+    # a folder given as anything but text is absent, as the other hooks read it (a TypeError
+    # here failed the check open: a call breaking a block rule went through)
+    bases = [Path(b) for b in (repo_dir, *(n for n in named if isinstance(n, str))) if b]
     label = f"{client} {tool or event or 'tool call'}"
     if tool in READ_ONLY_TOOLS or event in READ_ONLY_TOOLS:
         return Proposal(
@@ -378,7 +378,8 @@ def from_hook_payload(
     raw_paths: list[str] = []
     edited: list[str] = []
     _collect(tool_input if tool_input is not None else {}, texts, raw_paths, "", edited)
-    here = cwd_below_root(payload.get("cwd"), bases)
+    here = cwd_below_root(payload.get("cwd") if isinstance(payload.get("cwd"), str) else None,
+                          bases)
     paths: list[str] = []
     for p in raw_paths:
         rel = relative_path(p, bases, here)

@@ -404,9 +404,14 @@ def queue_session_end(
 
 def run_extraction(job: ExtractionJob) -> None:
     """The queue's worker: the same code as `lorestack extract` (guard, store, journal locks)."""
-    from lorestack.app.hook_jobs import open_leniently
+    from lorestack.app.hook_jobs import open_leniently, tell_failure
     from lorestack.consolidation.extract import extract_session
 
-    # a broken config.toml must not lose the session: read leniently, as the hook was
-    mem = open_leniently(job.root, require_project=True)
-    extract_session(mem, job.transcript, job.client or "auto", session=job.session)
+    try:
+        # a broken config.toml must not lose the session: read leniently, as the hook was
+        mem = open_leniently(job.root, require_project=True)
+        extract_session(mem, job.transcript, job.client or "auto", session=job.session)
+    except Exception as exc:
+        if job.attempts == 0:  # the queue retries it; hooks.log is told once
+            tell_failure(job.root, job.transcript, exc)
+        raise

@@ -1,0 +1,24 @@
+"""`lorestack doctor` on a damaged index says what to run, not only "not ok" (qa32u).
+
+A truncated tantivy meta.json and a Chroma database overwritten with noise printed two
+`issue:` lines and "not ok", exit 1, with no word of `--repair`, which rebuilds both."""
+
+from __future__ import annotations
+
+from tests import test_index_health
+from tests.conftest import run_cli
+
+stocked = test_index_health.stocked  # fixture
+
+
+def test_a_damaged_index_names_the_repair_and_the_repair_works(stocked):
+    index = stocked / ".memory" / ".index"
+    assert run_cli("reindex", cwd=stocked).returncode == 0
+    (index / "tantivy" / "meta.json").write_text("")
+    (index / "chroma" / "chroma.sqlite3").write_bytes(b"\x00noise" * 500)
+    found = run_cli("doctor", cwd=stocked)
+    assert found.returncode == 1 and "corrupt" in found.stdout
+    assert "`lorestack doctor --repair`" in found.stdout.strip().splitlines()[-1]
+    assert run_cli("doctor", "--repair", cwd=stocked).returncode == 0
+    healthy = run_cli("doctor", cwd=stocked)
+    assert healthy.returncode == 0 and "--repair" not in healthy.stdout

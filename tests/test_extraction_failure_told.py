@@ -1,0 +1,53 @@
+"""A session-end extraction that fails is told where `doctor` looks (qa32u, session 32).
+
+The session-end hook hands the transcript to a detached `hook_jobs extract` (no service) or to
+the service's queue. When that failed (a transcript gone or unreadable, a reader error), the
+only trace was a traceback in .memory/.index/extract.log or a line in the service's own log:
+hooks.log had nothing, `lorestack doctor` said "ok", and what the user said in the session
+was never written, without a word."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def _hooks_log(repo) -> str:
+    log = repo / ".memory" / ".index" / "hooks.log"
+    return log.read_text() if log.exists() else ""
+
+
+def test_a_failed_detached_extraction_reaches_hooks_log_and_doctor(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "false")
+    gone = tmp_path / "gone.jsonl"
+    payload = {"session_id": "s-gone", "cwd": str(repo), "hook_event_name": "SessionEnd",
+               "transcript_path": str(gone)}
+    proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    for _ in range(240):  # the detached job it started; polled, no timing asserted
+        if "extraction" in _hooks_log(repo):
+            break
+        time.sleep(0.5)
+    line = next(x for x in _hooks_log(repo).splitlines() if "extraction" in x)
+    assert str(gone) in line and "not found" in line
+    doctor = run_cli("doctor", cwd=repo)
+    assert doctor.returncode == 1 and "extraction" in doctor.stdout
+
+
+def test_the_services_failed_extraction_is_told_once(repo, tmp_path):
+    from lorestack.integrations.service.jobs import ExtractionJob
+    from lorestack.integrations.service.warm import run_extraction
+
+    job = ExtractionJob(key="s-gone", transcript=str(tmp_path / "gone.jsonl"),
+                        client="claude-code", root=str(repo / ".memory"), session="s-gone")
+    for attempt in range(3):  # the queue retries: hooks.log is told at the first only
+        job.attempts = attempt
+        with pytest.raises(Exception, match="not found"):
+            run_extraction(job)
+    lines = [x for x in _hooks_log(repo).splitlines() if "extraction" in x]
+    assert len(lines) == 1 and "gone.jsonl" in lines[0]
