@@ -51,3 +51,19 @@ def test_the_services_failed_extraction_is_told_once(repo, tmp_path):
             run_extraction(job)
     lines = [x for x in _hooks_log(repo).splitlines() if "extraction" in x]
     assert len(lines) == 1 and "gone.jsonl" in lines[0]
+
+
+def test_the_line_told_holds_no_key_from_the_transcripts_name(repo, tmp_path):
+    """The line quotes the transcript and the error, either of which can hold a key (a file
+    named after one, an error quoting a line): hooks.log is a derived file, so log_failure
+    redacts what it writes."""
+    from lorestack.integrations.service.jobs import ExtractionJob
+    from lorestack.integrations.service.warm import run_extraction
+
+    key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    job = ExtractionJob(key="s-key", transcript=str(tmp_path / f"{key}.jsonl"),
+                        client="claude-code", root=str(repo / ".memory"), session="s-key")
+    with pytest.raises(Exception, match="not found"):
+        run_extraction(job)
+    line = next(x for x in _hooks_log(repo).splitlines() if "extraction" in x)
+    assert key not in line and ".jsonl" in line, line

@@ -80,12 +80,15 @@ def _log_to(mem=None, path: Path | None = None) -> None:
 
 
 def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
-    """One line in hooks.log (through the `lorestack` logger); logging itself never raises."""
+    """One line in hooks.log (through the `lorestack` logger); logging itself never raises.
+    What it says is redacted first: an error's text can quote a transcript, a prompt or a
+    file name holding a key, and hooks.log is a derived file like the index."""
     from lorestack.core.logs import get_logger
+    from lorestack.memory_layers.secret_guard import redact_for_reading
 
     _log_to(mem, path)
     try:
-        get_logger("hooks").warning(message.strip())
+        get_logger("hooks").warning(redact_for_reading(message.strip())[0])
     except Exception:  # noqa: BLE001, S110 - a log that cannot be written is skipped
         pass
 
