@@ -49,3 +49,22 @@ def test_torn_entry_is_skipped_and_reported(mem):
     parsed = mem.journal.read_all()
     assert [e.text for e in parsed.events] == ["first whole entry"]
     assert any("ev-torn" in str(p) and "no closing marker" in str(p) for p in parsed.problems)
+
+
+def test_an_append_after_a_hand_edit_without_final_newline_keeps_the_last_entry(repo):
+    # an editor that trims the final newline (VS Code's trimFinalNewlines, `printf >`) left the
+    # day ending in the closing marker; the next `log` glued its heading onto that line, so the
+    # entry the user had just edited vanished from list, search and context ("no closing marker")
+    from tests.conftest import run_cli
+
+    assert run_cli("log", "pinned gin at 1.9.1 because of the regression", cwd=repo).returncode == 0
+    day = next((repo / ".memory" / "journal").glob("*.md"))
+    day.write_bytes(day.read_bytes().rstrip(b"\n"))
+    done = run_cli("log", "second event of the day", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    parsed = Memory.open(repo).journal.read_all()
+    assert not parsed.problems
+    assert [e.text for e in parsed.events] == ["pinned gin at 1.9.1 because of the regression",
+                                               "second event of the day"]
+    listed = run_cli("list", "--type", "event", cwd=repo)
+    assert "pinned gin" in listed.stdout and "skipped" not in listed.stderr
