@@ -119,3 +119,36 @@ def test_config_set_refuses_a_secret_for_the_committed_project_file(repo):
     home = run_cli("config", "set", "llm.api_base",
                    "https://deploy:Xk9vQ2mPzL7rT4@llm-proxy.example.com/v1", "--global", cwd=repo)
     assert home.returncode == 0, home.stderr  # the user's own file is not committed
+
+
+def test_a_secret_in_a_frontmatter_field_a_person_added_is_printed_redacted(repo):
+    """`list --json` and `show --json` print the whole frontmatter, fields a person added
+    (`owner_token:`, `notes:`) too; those went out raw while title, tags and body were redacted.
+    A value that is a secret only beside its key (`db_password: hunter2…`) counts as well."""
+    path = repo / ".memory" / "facts" / "deploy.md"
+    path.write_text(
+        "---\nid: fact-deploy01\ntitle: Deploy notes\ndb_password: Hunter2Xq9Lzw\n"
+        f"owner_token: {TOKEN}\nnotes:\n  db: postgres://admin:S3cr3tPassw0rd@db:5432/x\n"
+        "owner: dana\n---\nDeploy the billing service with the release script\n")
+    before = path.read_bytes()
+    for args in (("list", "--json"), ("show", "fact-deploy01", "--json")):
+        done = run_cli(*args, cwd=repo)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout + done.stderr
+        for raw in (TOKEN, "S3cr3tPassw0rd", "Hunter2Xq9Lzw"):
+            assert raw not in out, (args, raw)
+        assert '"owner": "dana"' in out and "[REDACTED" in out
+    assert path.read_bytes() == before
+
+
+def test_anchors_prints_a_hand_typed_key_in_a_title_or_anchor_redacted(repo):
+    """`lorestack anchors` (and the refusal of `anchors accept`) printed the title and the
+    anchor as the file has them, where `show` and the context redact a key typed into either."""
+    path = repo / ".memory" / "facts" / "deploy.md"
+    path.write_text(f"---\nid: fact-deploy01\ntitle: Deploy uses {TOKEN}\n"
+                    f"anchors: [config/{TOKEN}.yml]\n---\nDeploy notes\n")
+    for args in (("anchors",), ("anchors", "--json"), ("anchors", "accept", "fact-deploy01")):
+        done = run_cli(*args, cwd=repo)
+        out = done.stdout + done.stderr
+        assert "fact-deploy01" in out and "[REDACTED:" in out, (args, out)
+        assert TOKEN not in out, args
