@@ -136,10 +136,11 @@ CONTEXT_RULES: list[Rule] = [
         "v",
         _cred_pair_ok,
     ),
-    # scheme://user:password@host, including an empty user (redis://:pw@host)
+    # scheme://user:password@host, including an empty user (redis://:pw@host); the password
+    # runs to the last `@` before the host, as drivers split it (`p@ssw0rd` typed unescaped)
     _r(
         "password in url",
-        r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<u>[^\s:/@'\"`]*):(?P<v>[^\s@/'\"`]{3,})@[^\s/'\"`]",
+        r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<u>[^\s:/@'\"`]*):(?P<v>[^\s/'\"`]{3,})@[^\s/@'\"`]",
         "://",
         "v",
         _value_ok(),
