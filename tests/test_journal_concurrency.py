@@ -68,3 +68,23 @@ def test_an_append_after_a_hand_edit_without_final_newline_keeps_the_last_entry(
                                                "second event of the day"]
     listed = run_cli("list", "--type", "event", cwd=repo)
     assert "pinned gin" in listed.stdout and "skipped" not in listed.stderr
+
+
+def test_text_typed_into_a_day_file_outside_any_entry_is_told_not_ignored(repo):
+    # a note typed into today's journal by hand, outside the entry markers, was read by
+    # nothing: no search, context or list showed it and doctor said the memory was ok
+    from tests.conftest import run_cli
+
+    assert run_cli("log", "pinned gin at 1.9.1", cwd=repo).returncode == 0
+    day = next((repo / ".memory" / "journal").glob("*.md"))
+    with day.open("a", encoding="utf-8") as f:
+        f.write("## 14:00 · note\nCalled the vendor: the release moved to Friday\n\n"
+                "- hand note: the capybara migration is done\n")
+    before = day.read_bytes()
+    doctor = run_cli("doctor", cwd=repo)
+    assert doctor.returncode == 1
+    told = [line for line in doctor.stdout.splitlines() if "outside any entry" in line]
+    assert [line.split(":")[2] for line in told] == ["8", "11"], doctor.stdout
+    listed = run_cli("list", "--type", "event", cwd=repo)
+    assert "pinned gin" in listed.stdout and "outside any entry" in listed.stderr
+    assert day.read_bytes() == before
