@@ -293,6 +293,7 @@ def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     # the todo's own words, a key typed into them by hand redacted (the guard would refuse the
     # whole entry, and the todo could never be closed); the note is the user's, guarded as usual
     said = redact_for_reading(todo.title, mem.settings.guard.entropy_threshold)[0]
-    text = f"Done: {said}" + (f" — {note.strip()}" if note and note.strip() else "")
+    note = mem.guard(note.strip(), where="note") if note else ""  # `done` has no --redact
+    text = f"Done: {said}" + (f" — {note}" if note else "")
     when = max(now_utc(), todo.time.astimezone(timezone.utc))
     return log_event(mem, text, "progress", tags=[tag], time=when)
