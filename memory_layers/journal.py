@@ -163,6 +163,17 @@ def _stray(lines: list[str], i: int) -> bool:
     return True
 
 
+def entries_only_in(local: bytes, incoming: bytes, path: Path) -> bytes:
+    """The entries of the day file `local` that `incoming` lacks, as lorestack writes them: what
+    a replacement of an append-only day must keep (events logged after an export was taken)."""
+    have = {e.id for e in parse_journal_text(incoming.decode("utf-8", errors="replace"), path).events}
+    mine = parse_journal_text(local.decode("utf-8", errors="replace"), path).events
+    kept = "".join(render_event(e) for e in mine if e.id not in have)
+    if not kept:
+        return b""
+    return (b"" if incoming.endswith(b"\n") or not incoming else b"\n") + kept.encode("utf-8")
+
+
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
     """Entries of a day file. One stray byte (a Latin-1 character typed in an editor) does not
     hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept."""
