@@ -152,3 +152,20 @@ def test_anchors_prints_a_hand_typed_key_in_a_title_or_anchor_redacted(repo):
         out = done.stdout + done.stderr
         assert "fact-deploy01" in out and "[REDACTED:" in out, (args, out)
         assert TOKEN not in out, args
+
+
+def test_a_stray_folder_named_after_a_key_is_told_sealed_and_cached_sealed(repo):
+    """A folder named after a key inside facts/ (markdown there is never read) was named raw by
+    doctor, reindex and search, and written raw into the loader's cache; `list` sealed it."""
+    stray = repo / ".memory" / "facts" / TOKEN
+    stray.mkdir()
+    (stray / "notes.md").write_text("Deploy notes\n")
+    (repo / ".memory" / "journal" / f"{TOKEN}.md").write_text("notes\n")
+    outputs = ""
+    for args in (("reindex",), ("doctor",), ("search", "deploy notes"), ("list",),
+                 ("context", "--query", "deploy")):
+        done = run_cli(*args, cwd=repo)
+        outputs += done.stdout + done.stderr
+    assert "[REDACTED:github token]~" in outputs
+    assert TOKEN not in outputs
+    assert _index_bytes_holding(repo, TOKEN) == []
