@@ -30,7 +30,7 @@ def redacted_item(mem: Memory, item: MemoryItem, key: str | None = None,
     events = [seal(e, threshold) for e in item.source.events]
     # fields a person added to the frontmatter (`owner:`, `notes:`) are printed by `list` and
     # `show --json` with the rest of it
-    extra, extra_found = _redact_fields(dict(item.model_extra or {}), threshold)
+    extra, extra_found = redacted_fields(dict(item.model_extra or {}), threshold)
     (title, body, tags, criterion, anchors, source), found = redact_tree(
         (item.title, item.body, list(item.tags), crit, list(item.anchors), source), threshold)
     found = found or extra_found
@@ -53,7 +53,7 @@ def redacted_item(mem: Memory, item: MemoryItem, key: str | None = None,
     return copy, named
 
 
-def _redact_fields(fields: dict, threshold: float) -> tuple[dict, bool]:
+def redacted_fields(fields: dict, threshold: float) -> tuple[dict, bool]:
     """Frontmatter fields a person added, each value read beside its key as the file shows it
     (`db_password: hunter2x` is a secret where `hunter2x` alone is a word)."""
     from lorestack.memory_layers.secret_guard import redact_for_reading, redact_tree
@@ -61,7 +61,7 @@ def _redact_fields(fields: dict, threshold: float) -> tuple[dict, bool]:
     out, found = {}, False
     for key, value in fields.items():
         if isinstance(value, dict):
-            value, hit = _redact_fields(value, threshold)
+            value, hit = redacted_fields(value, threshold)
         elif isinstance(value, str):
             line = f"{key}: {value}"
             text, kinds = redact_for_reading(line, threshold)

@@ -6,6 +6,8 @@ The file itself is the user's and stays as written; what is derived from it is r
 
 from __future__ import annotations
 
+import json
+
 from lorestack.memory_layers.memory import Memory
 from lorestack.retrieval.loader import assemble_context
 from tests.conftest import run_cli
@@ -169,3 +171,19 @@ def test_a_stray_folder_named_after_a_key_is_told_sealed_and_cached_sealed(repo)
     assert "[REDACTED:github token]~" in outputs
     assert TOKEN not in outputs
     assert _index_bytes_holding(repo, TOKEN) == []
+
+
+def test_a_key_typed_into_a_journal_entrys_metadata_is_printed_redacted(repo):
+    """`show EVENT --json` printed fields typed by hand into an entry's metadata comment raw."""
+    day = repo / ".memory" / "journal" / "2026-12-05.md"
+    meta = ('{"schema": 1, "id": "ev-extra001", "time": "2026-12-05T10:00:00Z", "kind": "note", '
+            f'"tags": [], "source": "user", "ticket": "JIRA-12", "api_token": "{TOKEN}", '
+            '"db_password": "Hunter2Xq9Lzw"}')
+    day.write_text(f"# Journal 2026-12-05\n\n## 10:00 · note · ev-extra001\n"
+                   f"<!-- lorestack:event {meta} -->\nEvent with extra metadata\n"
+                   "<!-- /lorestack:event ev-extra001 -->\n")
+    done = run_cli("show", "ev-extra001", "--json", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["ticket"] == "JIRA-12" and shown["text"] == "Event with extra metadata"
+    assert TOKEN not in done.stdout and "Hunter2Xq9Lzw" not in done.stdout
