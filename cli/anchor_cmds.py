@@ -34,11 +34,14 @@ def anchors(ctx, stale, as_json):
         states = item_states(index, item)
         if stale and all(s.state in ("ok", "unpinned") for s in states):
             continue
-        out.append({"id": item.id, "title": item.title,
-                    "anchors": [{"anchor": s.anchor, "state": s.state, "detail": s.detail}
-                                for s in states]})
+        # a key typed by hand into the title, an anchor or the id is printed redacted (sealed)
+        item_id, title = _id(mem, item.id), _shown(mem, item.title)
+        out.append({"id": item_id, "title": title,
+                    "anchors": [{"anchor": _shown(mem, s.anchor), "state": s.state,
+                                 "detail": _shown(mem, s.detail)} for s in states]})
         for s in states:
-            rows.append([item.id, s.anchor, s.state, s.detail, item.title[:50]])
+            rows.append([item_id, _shown(mem, s.anchor), s.state, _shown(mem, s.detail),
+                         title[:50]])
     if index is not None:
         index.save()
     if as_json:
@@ -59,11 +62,12 @@ def accept(ctx, item_ids, as_json):
 
     mem = open_memory(ctx)
     done = [reanchor(mem, item_id) for item_id in item_ids]
+    shown = [(_id(mem, item.id), [_shown(mem, a) for a in item.anchors]) for item in done]
     if as_json:
-        emit_json([{"id": item.id, "anchors": list(item.anchors)} for item in done])
+        emit_json([{"id": item_id, "anchors": anchors} for item_id, anchors in shown])
         return
-    for item in done:
-        click.echo(f"re-anchored {item.id} to {', '.join(item.anchors)}")
+    for item_id, anchors in shown:
+        click.echo(f"re-anchored {item_id} to {', '.join(anchors)}")
 
 
 @anchors.command("set")
@@ -82,11 +86,28 @@ def set_(ctx, item_id, about, clear, as_json):
         raise click.UsageError("give --about PATH[:SYMBOL] (or --clear to remove every anchor)")
     if about and clear:
         raise click.UsageError("give --about or --clear, not both")
-    item = reanchor(open_memory(ctx), item_id, list(about))
+    mem = open_memory(ctx)
+    item = reanchor(mem, item_id, list(about))
+    shown_id, anchors = _id(mem, item.id), [_shown(mem, a) for a in item.anchors]
     if as_json:
-        emit_json({"id": item.id, "anchors": list(item.anchors)})
+        emit_json({"id": shown_id, "anchors": anchors})
         return
-    click.echo(f"{item.id} is about {', '.join(item.anchors) or 'no code'}")
+    click.echo(f"{shown_id} is about {', '.join(anchors) or 'no code'}")
+
+
+def _shown(mem, text: str) -> str:
+    """`text` (a title, an anchor, a state's detail) as it may be printed: a key typed into it
+    by hand redacted, as `show` prints it."""
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    return redact_for_reading(text, mem.settings.guard.entropy_threshold)[0] if text else text
+
+
+def _id(mem, item_id: str) -> str:
+    """An item id as every command prints it: sealed when a key was typed into it."""
+    from lorestack.memory_layers.sealed_names import seal
+
+    return seal(item_id, mem.settings.guard.entropy_threshold)
 
 
 COMMANDS = [anchors]

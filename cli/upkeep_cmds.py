@@ -182,7 +182,8 @@ def export(ctx, out, scope):
 @click.option(
     "--replace",
     is_flag=True,
-    help="Overwrite files that differ (default: report them as conflicts and leave them).",
+    help="Overwrite files that differ (default: report them as conflicts and leave them); a "
+         "journal day keeps the events only this memory has.",
 )
 @click.option("--dry-run", is_flag=True, help="Show what would be written; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -115,7 +115,7 @@ def reanchor(mem, item_id: str, about: list[str] | None = None):
         specs = [_follow_rename(index, str(index.anchor(spec)), commit,
                                 str(pinned.get(str(index.anchor(spec))) or pinned.get(spec) or ""))
                  for spec in specs]
-        _refuse_gone(index, item.id, specs)
+        _refuse_gone(index, item.id, specs, mem.settings.guard.entropy_threshold)
     if about:
         _refuse_missing(index, specs)
     fields = index.pin(specs) if specs else {"anchored": {}}
@@ -145,16 +145,23 @@ def _follow_rename(index: AnchorIndex, spec: str, commit: str, then: str = "") -
     return str(Anchor(moved, anchor.symbol)) if moved else spec
 
 
-def _refuse_gone(index: AnchorIndex, item_id: str, specs: list[str]) -> None:
+def _refuse_gone(index: AnchorIndex, item_id: str, specs: list[str], threshold: float) -> None:
     """Accepting pins an item to code that is there: to a deleted file (not renamed) or a
-    removed symbol it would say "re-anchored" and leave the item "may be stale" for good."""
+    removed symbol it would say "re-anchored" and leave the item "may be stale" for good.
+    The message names the anchor and the id as everything prints them: a key typed into them
+    by hand redacted (the id sealed)."""
+    from lorestack.memory_layers.sealed_names import seal
+    from lorestack.memory_layers.secret_guard import redact_for_reading
+
+    item_id = seal(item_id, threshold)
     for spec in specs:
         anchor = parse(spec)
         found = None if anchor.is_glob else index.fingerprint(anchor)
         if anchor.is_glob or found:
             continue
-        what = f"{anchor.path} is gone" if found is None else \
-            f"{anchor.path} defines no {anchor.symbol} any more"
+        where = redact_for_reading(anchor.path, threshold)[0]
+        what = f"{where} is gone" if found is None else \
+            f"{where} defines no {anchor.symbol} any more"
         raise AnchorError(
             f"{item_id}: {what}, so there is no code to pin it to; nothing was changed. Say where "
             f"that code went (`lorestack anchors set {item_id} --about PATH[:SYMBOL]`) or, if "

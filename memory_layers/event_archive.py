@@ -65,17 +65,20 @@ def _shown(mem, event_id: str) -> str:
 
 def sealed_event(mem, event: JournalEvent) -> JournalEvent:
     """`event` as an answer shows it: its id, the ids its tags name (`closes:<id>`), its
-    session and speaker sealed (each still a name of its own), its text and source redacted, at
-    the guard's threshold."""
+    session and speaker sealed (each still a name of its own), its text, source and any field
+    typed into its metadata redacted, at the guard's threshold."""
+    from lorestack.memory_layers.redacted_view import redacted_fields
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
     threshold = mem.settings.guard.entropy_threshold
+    # fields typed by hand into the entry's metadata (`"api_token": …`) are printed too
+    extra = redacted_fields(dict(event.model_extra or {}), threshold)[0]
     tags = []
     for tag in event.tags:
         head, colon, rest = tag.partition(":")
         tags.append(f"{head}:{seal(rest, threshold)}" if colon and rest else seal(tag, threshold))
     return event.model_copy(update={
-        "id": seal(event.id, threshold), "tags": tags,
+        **extra, "id": seal(event.id, threshold), "tags": tags,
         "text": redact_for_reading(event.text, threshold)[0],
         "source": redact_for_reading(event.source, threshold)[0],
         "session": seal(event.session, threshold) if event.session else event.session,
@@ -293,6 +296,7 @@ def close_todo(mem, event_id: str, note: str = "") -> JournalEvent:
     # the todo's own words, a key typed into them by hand redacted (the guard would refuse the
     # whole entry, and the todo could never be closed); the note is the user's, guarded as usual
     said = redact_for_reading(todo.title, mem.settings.guard.entropy_threshold)[0]
-    text = f"Done: {said}" + (f" — {note.strip()}" if note and note.strip() else "")
+    note = mem.guard(note.strip(), where="note") if note else ""  # `done` has no --redact
+    text = f"Done: {said}" + (f" — {note}" if note else "")
     when = max(now_utc(), todo.time.astimezone(timezone.utc))
     return log_event(mem, text, "progress", tags=[tag], time=when)

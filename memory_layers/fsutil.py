@@ -104,10 +104,12 @@ def append_durable(path: Path, data: bytes) -> None:
     """One write(2) with O_APPEND, then fsync. Call under a lock.
 
     Only ever into a regular file: a symlink (which could point out of the repository) or a
-    FIFO planted under that name is refused, never followed or blocked on.
+    FIFO planted under that name is refused, never followed or blocked on. `data` starts on a
+    line of its own: a file saved by hand without its final newline gets one first, so the
+    last line there (a journal entry's closing marker) is not glued to what follows.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags, 0o644)
     except OSError as exc:
@@ -120,6 +122,9 @@ def append_durable(path: Path, data: bytes) -> None:
             raise LorestackError(f"{path} is not a regular file; nothing was written — move "
                                  "it away and retry")
         os.set_blocking(fd, True)
+        size = os.fstat(fd).st_size
+        if size and data and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
         view = memoryview(data)
         while view:
             written = os.write(fd, view)

@@ -97,11 +97,18 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
     # its markers would otherwise never match and every entry would vanish without a word
     lines = text.replace("\r\n", "\n").split("\n")
     i = 0
+    stray = -1  # the line a run of text outside any entry started on, -1 when none is open
     while i < len(lines):
         match = _BEGIN_RE.match(lines[i])
         if not match:
+            if stray < 0 and _stray(lines, i):
+                stray = i
+                problems.append(JournalProblem(path, i + 1, STRAY_TEXT))
+            elif stray >= 0 and not lines[i].strip():
+                stray = -1
             i += 1
             continue
+        stray = -1
         start = i
         try:
             meta = json.loads(match.group(2))
@@ -138,6 +145,33 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         else:
             yield event
         i = j + 1
+
+
+STRAY_TEXT = ("text outside any entry: no search or session reads it; record it with "
+              "`lorestack log` (then remove it here)")
+
+
+def _stray(lines: list[str], i: int) -> bool:
+    """Whether line `i`, outside any entry, holds text a person wrote there: not blank, not the
+    file's `# Journal …` title, not the `## HH:MM · kind · id` heading of the entry below it."""
+    line = lines[i]
+    if not line.strip() or line.startswith("# "):
+        return False
+    if line.startswith("## "):
+        following = next((x for x in lines[i + 1:] if x.strip()), "")
+        return not _BEGIN_RE.match(following)
+    return True
+
+
+def entries_only_in(local: bytes, incoming: bytes, path: Path) -> bytes:
+    """The entries of the day file `local` that `incoming` lacks, as lorestack writes them: what
+    a replacement of an append-only day must keep (events logged after an export was taken)."""
+    have = {e.id for e in parse_journal_text(incoming.decode("utf-8", errors="replace"), path).events}
+    mine = parse_journal_text(local.decode("utf-8", errors="replace"), path).events
+    kept = "".join(render_event(e) for e in mine if e.id not in have)
+    if not kept:
+        return b""
+    return (b"" if incoming.endswith(b"\n") or not incoming else b"\n") + kept.encode("utf-8")
 
 
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:

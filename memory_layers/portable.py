@@ -25,7 +25,7 @@ from lorestack.core import legacy
 from lorestack.core.errors import InvalidItem, LorestackError
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.fsutil import write_atomic
-from lorestack.memory_layers.journal import parse_journal_text
+from lorestack.memory_layers.journal import entries_only_in, parse_journal_text
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, MemoryItem
 from lorestack.memory_layers.secret_guard import redact_all
@@ -423,10 +423,13 @@ def import_records(
             # (a duplicate id); renamed in the other clone, it is the user's to reconcile
             report.conflicts.append(f"{name} (its id '{item_id}' is already {other})")
             continue
+        report.redacted += clean != data
+        if replace and _kind(PurePosixPath(name)) == "journal" and target.exists():
+            # a day is append-only: events logged here after the export was taken stay
+            clean += entries_only_in(target.read_bytes(), clean, target)
         if not dry_run:
             write_atomic(target, clean)
         if item_id is not None:
             held.add(item_id, target)
         report.written.append(name)
-        report.redacted += clean != data
     return report

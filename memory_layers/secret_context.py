@@ -136,10 +136,11 @@ CONTEXT_RULES: list[Rule] = [
         "v",
         _cred_pair_ok,
     ),
-    # scheme://user:password@host, including an empty user (redis://:pw@host)
+    # scheme://user:password@host, including an empty user (redis://:pw@host); the password
+    # runs to the last `@` before the host, as drivers split it (`p@ssw0rd` typed unescaped)
     _r(
         "password in url",
-        r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<u>[^\s:/@'\"`]*):(?P<v>[^\s@/'\"`]{3,})@[^\s/'\"`]",
+        r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<u>[^\s:/@'\"`]*):(?P<v>[^\s/'\"`]{3,})@[^\s/@'\"`]",
         "://",
         "v",
         _value_ok(),
@@ -292,6 +293,17 @@ def _mixed_ok(m: re.Match[str]) -> bool:
             and not re.fullmatch(r"v?\d+(?:[.\-]\d+)*[a-z]?", value, re.I))
 
 
+def _set_to_ok(m: re.Match[str]) -> bool:
+    """A value a password was set to: quoted, or not a word, a number or a version."""
+    value = m.group("v").rstrip(".,;:)")
+    if is_placeholder(value) or len(value) < 6:
+        return False
+    if m.group("q"):
+        return True
+    return looks_like_password(value) and not re.fullmatch(
+        r"[A-Za-z]+|\d+(?:[.,]\d+)?%?|v?\d+(?:\.\d+)+", value)
+
+
 SPOKEN_RULES: list[Rule] = [
     # "my password for the VPN is correct horse battery staple"
     _r(
@@ -337,6 +349,15 @@ SPOKEN_RULES: list[Rule] = [
         ":",
         "v",
         lambda m: _mixed_ok(m) and m.group("u").lower() not in _NOT_USERS,
+    ),
+    # "changed the db password to X", "reset the staging pw to 'X'": the verb before the noun
+    _r(
+        "password in prose",
+        r"(?i)\b(?:set|changed?|reset|rotated?|updated?)\b[^\n.;]{0,40}?\b"
+        r"(?:pass(?:word|phrase)|pwd|pw|secret|token|api[_\-\s]?key)\s+to\s+" + _VALUE,
+        ("set", "chang", "reset", "rotat", "updat"),
+        "v",
+        _set_to_ok,
     ),
     # "log into X as seth with Summer8641", "sign in to X with seth and Letmein5626#"
     _r(

@@ -167,6 +167,8 @@ def _public_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    if text[end:end + 1] == "@":
+        return start, end  # a URL's userinfo: what stands before its `@` is all password
     while end > start and text[end - 1] in ".,;:)]}!?":
         end -= 1
     return start, end

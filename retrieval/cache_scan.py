@@ -60,14 +60,18 @@ def quick_scan(paths: MemoryPaths) -> Scan:
     return scan
 
 
-def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None) -> Scan:
+def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None,
+              threshold: float | None = None) -> Scan:
     """Stat every live item file (special files + type folders; archive excluded), through
-    the store's safe scanner: links out of the root, FIFOs and devices land in `skipped`."""
+    the store's safe scanner: links out of the root, FIFOs and devices land in `skipped`
+    (with `threshold`, each names its entry sealed, as a line that is written down must)."""
+    from lorestack.memory_layers.sealed_names import sealed_problem
     from lorestack.memory_layers.store import scan_store
 
     found = scan_store(paths.root, include_archived=False, folders=folders)
     base = str(paths.root)
-    scan = Scan(skipped=[str(e) for e in found.skipped])
+    scan = Scan(skipped=[str(e if threshold is None else sealed_problem(e, threshold))
+                         for e in found.skipped])
     cut = len(base.rstrip(os.sep)) + 1  # entries are base/<name> or base/<folder>/<name>
     for e in found.entries:
         scan.entries.append(ScanEntry(e.path[cut:].replace(os.sep, "/"), e.mtime_ns, e.size))

@@ -281,7 +281,7 @@ class RootCache:
     def _load_slow(self) -> RootView:
         fast = self._read_json(self.resident_file)
         quick = quick_scan(self.paths).fingerprint
-        scan = scan_root(self.paths)
+        scan = scan_root(self.paths, threshold=self.threshold)  # its problems are cached
         if fast and fast.get("fingerprint") == scan.fingerprint:
             view = self._view(fast)
             if view is not None:

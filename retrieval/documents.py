@@ -144,13 +144,15 @@ class SourceList(list):
         self.skipped: list[str] = []
 
 
-def _scan_store(root: Path, kind: str, out: SourceList) -> None:
+def _scan_store(root: Path, kind: str, out: SourceList, threshold: float) -> None:
+    from lorestack.memory_layers.sealed_names import sealed_problem
     from lorestack.memory_layers.store import scan_store
 
     scan = scan_store(root)
     base = str(root)
     out.extend(SourceFile(e.path, kind, e.mtime_ns, e.size, base) for e in scan.entries)
-    out.skipped.extend(str(e) for e in scan.skipped)
+    # a folder or file named after a key is told sealed (doctor, reindex, search warnings)
+    out.skipped.extend(str(sealed_problem(e, threshold)) for e in scan.skipped)
 
 
 def list_sources(mem: Memory) -> SourceList:
@@ -160,19 +162,21 @@ def list_sources(mem: Memory) -> SourceList:
     device is never listed (so never read) and is named in `.skipped`.
     """
     from lorestack.memory_layers.safefiles import FolderScan, real_root, scan_folder
+    from lorestack.memory_layers.sealed_names import sealed_problem
 
     out = SourceList()
+    threshold = mem.settings.guard.entropy_threshold
     if mem.home.root.is_dir():
-        _scan_store(mem.home.root, "item-global", out)
+        _scan_store(mem.home.root, "item-global", out, threshold)
     if mem.project is not None:
-        _scan_store(mem.project.root, "item-project", out)
+        _scan_store(mem.project.root, "item-project", out, threshold)
     if mem.journal is not None:
         journal = FolderScan()
         root = mem.journal.paths.root
         scan_folder(mem.journal.paths.journal_dir, real_root(root), journal)
         out.extend(SourceFile(e.path, "journal", e.mtime_ns, e.size, str(root))
                    for e in journal.entries if _DAY_FILE.fullmatch(e.name))
-        out.skipped.extend(str(e) for e in journal.skipped)
+        out.skipped.extend(str(sealed_problem(e, threshold)) for e in journal.skipped)
     return out
 
 

@@ -6,6 +6,8 @@ The file itself is the user's and stays as written; what is derived from it is r
 
 from __future__ import annotations
 
+import json
+
 from lorestack.memory_layers.memory import Memory
 from lorestack.retrieval.loader import assemble_context
 from tests.conftest import run_cli
@@ -119,3 +121,69 @@ def test_config_set_refuses_a_secret_for_the_committed_project_file(repo):
     home = run_cli("config", "set", "llm.api_base",
                    "https://deploy:Xk9vQ2mPzL7rT4@llm-proxy.example.com/v1", "--global", cwd=repo)
     assert home.returncode == 0, home.stderr  # the user's own file is not committed
+
+
+def test_a_secret_in_a_frontmatter_field_a_person_added_is_printed_redacted(repo):
+    """`list --json` and `show --json` print the whole frontmatter, fields a person added
+    (`owner_token:`, `notes:`) too; those went out raw while title, tags and body were redacted.
+    A value that is a secret only beside its key (`db_password: hunter2…`) counts as well."""
+    path = repo / ".memory" / "facts" / "deploy.md"
+    path.write_text(
+        "---\nid: fact-deploy01\ntitle: Deploy notes\ndb_password: Hunter2Xq9Lzw\n"
+        f"owner_token: {TOKEN}\nnotes:\n  db: postgres://admin:S3cr3tPassw0rd@db:5432/x\n"
+        "owner: dana\n---\nDeploy the billing service with the release script\n")
+    before = path.read_bytes()
+    for args in (("list", "--json"), ("show", "fact-deploy01", "--json")):
+        done = run_cli(*args, cwd=repo)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout + done.stderr
+        for raw in (TOKEN, "S3cr3tPassw0rd", "Hunter2Xq9Lzw"):
+            assert raw not in out, (args, raw)
+        assert '"owner": "dana"' in out and "[REDACTED" in out
+    assert path.read_bytes() == before
+
+
+def test_anchors_prints_a_hand_typed_key_in_a_title_or_anchor_redacted(repo):
+    """`lorestack anchors` (and the refusal of `anchors accept`) printed the title and the
+    anchor as the file has them, where `show` and the context redact a key typed into either."""
+    path = repo / ".memory" / "facts" / "deploy.md"
+    path.write_text(f"---\nid: fact-deploy01\ntitle: Deploy uses {TOKEN}\n"
+                    f"anchors: [config/{TOKEN}.yml]\n---\nDeploy notes\n")
+    for args in (("anchors",), ("anchors", "--json"), ("anchors", "accept", "fact-deploy01")):
+        done = run_cli(*args, cwd=repo)
+        out = done.stdout + done.stderr
+        assert "fact-deploy01" in out and "[REDACTED:" in out, (args, out)
+        assert TOKEN not in out, args
+
+
+def test_a_stray_folder_named_after_a_key_is_told_sealed_and_cached_sealed(repo):
+    """A folder named after a key inside facts/ (markdown there is never read) was named raw by
+    doctor, reindex and search, and written raw into the loader's cache; `list` sealed it."""
+    stray = repo / ".memory" / "facts" / TOKEN
+    stray.mkdir()
+    (stray / "notes.md").write_text("Deploy notes\n")
+    (repo / ".memory" / "journal" / f"{TOKEN}.md").write_text("notes\n")
+    outputs = ""
+    for args in (("reindex",), ("doctor",), ("search", "deploy notes"), ("list",),
+                 ("context", "--query", "deploy")):
+        done = run_cli(*args, cwd=repo)
+        outputs += done.stdout + done.stderr
+    assert "[REDACTED:github token]~" in outputs
+    assert TOKEN not in outputs
+    assert _index_bytes_holding(repo, TOKEN) == []
+
+
+def test_a_key_typed_into_a_journal_entrys_metadata_is_printed_redacted(repo):
+    """`show EVENT --json` printed fields typed by hand into an entry's metadata comment raw."""
+    day = repo / ".memory" / "journal" / "2026-12-05.md"
+    meta = ('{"schema": 1, "id": "ev-extra001", "time": "2026-12-05T10:00:00Z", "kind": "note", '
+            f'"tags": [], "source": "user", "ticket": "JIRA-12", "api_token": "{TOKEN}", '
+            '"db_password": "Hunter2Xq9Lzw"}')
+    day.write_text(f"# Journal 2026-12-05\n\n## 10:00 · note · ev-extra001\n"
+                   f"<!-- lorestack:event {meta} -->\nEvent with extra metadata\n"
+                   "<!-- /lorestack:event ev-extra001 -->\n")
+    done = run_cli("show", "ev-extra001", "--json", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["ticket"] == "JIRA-12" and shown["text"] == "Event with extra metadata"
+    assert TOKEN not in done.stdout and "Hunter2Xq9Lzw" not in done.stdout

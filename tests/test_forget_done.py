@@ -82,3 +82,17 @@ def test_forget_by_short_id_answers_with_the_full_id(repo):
     event = _log("Tried the staging VPN from the cafe", "note")
     data = json.loads(run("forget", short_id(event), "--reason", "noise", "--json").output)
     assert data["id"] == event
+
+
+def test_done_with_a_secret_in_its_note_does_not_advise_a_flag_it_lacks(repo):
+    # the refusal said "pass --redact to store it with the secret replaced", and
+    # `lorestack done --redact` answered "No such option"
+    from tests.conftest import run_cli
+
+    logged = run_cli("log", "--kind", "todo", "rotate the staging credentials", cwd=repo)
+    todo = logged.stdout.split()[-1]
+    token = "ghp_" + "Zq8RtX3mPlwJalrXUtnFEMIK7MDENGbPxRfi"
+    done = run_cli("done", todo, f"rotated; the new one is {token}", cwd=repo)
+    assert done.returncode == 1 and "secret" in done.stderr, done.stderr
+    assert "--redact" not in done.stderr and "note" in done.stderr and token not in done.stderr
+    assert run_cli("done", todo, "rotated in the vault", cwd=repo).returncode == 0

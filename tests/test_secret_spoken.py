@@ -17,6 +17,10 @@ SAID = [
     ("my password for the VPN is correct horse battery staple", "correct horse battery staple"),
     ("the password for the build box is Kettle42", "Kettle42"),
     ("root:Winter2024 works on the bastion", "Winter2024"),
+    # the verb before the noun: stored raw before session 32
+    ("changed the db password to Zx9kLm2pQw7x yesterday", "Zx9kLm2pQw7x"),
+    ("I reset the staging password to 'Kettle42!'", "Kettle42!"),
+    ("set the admin pw to 'correct-horse-battery-staple'", "correct-horse-battery-staple"),
 ]
 LOOK_ALIKES = [
     "the password policy is 12 characters",
@@ -24,6 +28,10 @@ LOOK_ALIKES = [
     "the admin/settings page moved to the footer",
     "my password for the VPN expired again",
     "login for grafana goes through SSO now",
+    "changed the password to something stronger",
+    "reset the token to the default value",
+    "set the minimum password to 12 characters",
+    "rotated the signing key to the new one in the vault",
 ]
 
 

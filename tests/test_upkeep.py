@@ -266,3 +266,20 @@ def test_import_memory_redacts_a_secret_from_the_export_and_counts_it(repo, tmp_
     assert "Billing runs on Postgres 16" in written  # clean files written as they were
     again = run("import-memory", str(dump))
     assert "wrote 0 file(s)" in again.output and "0 conflict(s), 0 redacted" in again.output
+
+
+def test_import_memory_replace_keeps_the_events_logged_after_the_export(repo, tmp_path):
+    """`import-memory --replace` overwrote a journal day with the export's copy, so the events
+    logged on that day after the export was taken were gone without a word ("wrote 1 file")."""
+    from tests.conftest import run_cli
+
+    assert run_cli("log", "morning event alpha", cwd=repo).returncode == 0
+    export = tmp_path / "memory.jsonl"
+    assert run_cli("export", "--out", str(export), cwd=repo).returncode == 0
+    assert run_cli("log", "afternoon event beta", cwd=repo).returncode == 0
+    done = run_cli("import-memory", "--replace", str(export), cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "0 redacted" in done.stdout
+    listed = run_cli("list", "--type", "event", cwd=repo)
+    assert "morning event alpha" in listed.stdout and "afternoon event beta" in listed.stdout
+    assert not listed.stderr.count("warning")

@@ -27,11 +27,13 @@ class InvalidItem(LorestackError):
 
 
 _REDACT = "Remove it, or pass --redact to store it with the secret replaced."
-# where redacting is no way out: a redacted path names no code; `forget`, `edit` take no --redact
+# where redacting is no way out: a redacted path names no code; `forget`, `edit`, `done` take
+# no --redact
 _NO_REDACT = {
     "about": "Remove it: an anchor names a file or symbol as the repository spells it, so it "
              "is never stored redacted.",
     "reason": "Say why without it.",
+    "note": "Say how it was resolved without it.",
     "edited title": "Remove it from the file (the edit is never stored redacted).",
     "edited text": "Remove it from the file (the edit is never stored redacted).",
 }
