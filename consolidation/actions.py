@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from lorestack.core.errors import ConcurrentEdit, InvalidItem
+from lorestack.memory_layers import dup_ids
 from lorestack.memory_layers.fsutil import locked
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import MemoryItem, new_id, now_utc
@@ -142,16 +143,12 @@ class World:
         self.merged.update(extra.get("merged") or [])
 
     def get(self, item_id: str) -> LoadedItem | None:
-        copies = self.by_id.get(item_id) or []
-        archived = [c for c in copies if c.item.status == "archived"]
-        chosen = archived or copies
-        return chosen[0] if chosen else None
+        """The file holding the id, as every command reads it (`dup_ids`)."""
+        return min(self.by_id.get(item_id) or [], key=dup_ids.loaded_rank, default=None)
 
     def live(self, item_id: str) -> LoadedItem | None:
-        for copy in self.by_id.get(item_id) or []:
-            if copy.item.status != "archived":
-                return copy
-        return None
+        copies = [c for c in self.by_id.get(item_id) or [] if c.item.status != "archived"]
+        return min(copies, key=dup_ids.loaded_rank, default=None)
 
     def key_applied(self, key: str) -> bool:
         return key in self.keys or key in self.merged

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lorestack.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
 from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers import dup_ids
 from lorestack.memory_layers.fsutil import checksum, locked, write_atomic
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
@@ -229,14 +230,11 @@ class MemoryStore:
                 result.problems.append(InvalidItem(path, loaded.note.split(": ", 1)[1]
                                                    + " (loaded truncated)"))
             previous = seen.get(loaded.item.id)
-            if previous is not None:
-                # an archive copy next to a live copy (interrupted archive): archived wins
-                other = result.items[previous]
-                if loaded.item.status == "archived" and other.item.status != "archived":
-                    result.items[previous] = loaded
-                result.problems.append(InvalidItem(
-                    path, f"duplicate id '{loaded.item.id}' (also in {other.path}); "
-                          "rename one of the ids"))
+            if previous is not None:  # dup_ids decides which file holds the id
+                kept, dropped = sorted((result.items[previous], loaded), key=dup_ids.loaded_rank)
+                result.items[previous] = kept
+                result.problems.append(InvalidItem(dropped.path,
+                                                   dup_ids.note(kept.path, kept.item.id)))
                 continue
             seen[loaded.item.id] = len(result.items)
             result.items.append(loaded)
@@ -257,6 +255,7 @@ class MemoryStore:
             if found is not None:
                 return found
         needle = item_id.encode("utf-8") if not parse_cache.enabled() else None
+        copies: list[LoadedItem] = []  # every file with the id: dup_ids picks the one
         for path in self.item_files():
             try:
                 if needle is None or path.stem == item_id or self._defaults_for(path)[0]:
@@ -269,7 +268,9 @@ class MemoryStore:
             except (InvalidItem, OSError):
                 continue
             if loaded.item.id == item_id:
-                return loaded
+                copies.append(loaded)
+        if copies:
+            return min(copies, key=dup_ids.loaded_rank)
         raise ItemNotFound(f"no memory item with id '{item_id}' in {self.paths.root}")
 
     def _find_kept(self, item_id: str) -> LoadedItem | None:
@@ -286,7 +287,7 @@ class MemoryStore:
         root = str(self.paths.root) + os.sep
         kept = [p for p in parse_cache.matching(kind, lambda li: li.item.id == item_id)
                 if p.startswith(root)]
-        if len(kept) != 1:
+        if len(kept) != 1:  # none, or two files with the id: `find` scans and picks
             return None
         try:
             loaded = self.load_file(Path(kept[0]))

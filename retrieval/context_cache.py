@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers import dup_ids
 from lorestack.memory_layers.scopes import title_key
 from lorestack.memory_layers.sealed_names import seal, seal_path, sealed_line, unseal_path
 from lorestack.memory_layers.secret_guard import has_secret, redact_for_reading
@@ -42,8 +43,9 @@ from lorestack.retrieval.render_context import (
 )
 
 # 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding a
-# secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold
-CACHE_VERSION = 6
+# secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold;
+# 7: of two files with one id, the one `dup_ids` picks (was: the first by path)
+CACHE_VERSION = 7
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -331,15 +333,14 @@ class RootCache:
         items: list[CachedItem] = []
         problems: list[str] = list(scan.skipped)
         broken: list[list] = []  # [rel (sealed), mtime_ns, size] of each file that did not parse
-        held: dict[str, list] = {}  # id -> [rel (sealed), mtime_ns, size] of the file holding it
+        held: dict[str, tuple] = {}  # id -> (place in items, rel, [rel (sealed), mtime_ns, size])
         for entry in sorted(scan.entries, key=lambda e: e.rel):
             path = self.paths.root / entry.rel
             prev = old.get(entry.rel)
             if prev is None and old:  # a name holding a key is kept sealed
                 prev = old.get(seal_path(entry.rel, self.threshold))
-            cached = None
-            if prev is not None and prev.mtime_ns == entry.mtime_ns and prev.size == entry.size:
-                cached = prev
+            same = prev is not None and (prev.mtime_ns, prev.size) == (entry.mtime_ns, entry.size)
+            cached = prev if same else None
             try:
                 if cached is None:
                     raw, note = store.read_file(path)
@@ -359,11 +360,14 @@ class RootCache:
                 continue  # vanished between scan and read; the next scan settles it
             stat = [seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size]
             if cached.id in held:  # either file may be the one given its own id: both watched
-                problems.append(sealed_line(f"{path}: duplicate id '{cached.id}'", path,
-                                             self.threshold))
-                broken += [stat, held[cached.id]]
+                (at, keep, other_stat), drop = held[cached.id], entry.rel
+                if dup_ids.rank(drop, cached.type, cached.status) < dup_ids.rank(
+                        keep, items[at].type, items[at].status):  # this file holds the id
+                    items[at], held[cached.id], drop, keep = cached, (at, drop, stat), keep, drop
+                problems.append(dup_ids.line(self.paths.root, drop, keep, cached.id, self.threshold))
+                broken += [stat, other_stat]
                 continue
-            held[cached.id] = stat
+            held[cached.id] = (len(items), entry.rel, stat)
             if cached.note:
                 problems.append(cached.note)
             items.append(cached)

@@ -305,9 +305,11 @@ D = TypeVar("D", bound=_Mergeable)
 
 
 def merge_docs(per_file: dict[str, list[D]]) -> tuple[dict[str, D], list[str]]:
-    """Apply Memory.load_items' rules: project overrides global; archived copy wins a dup id.
+    """Apply Memory.load_items' rules: project overrides global; of two files with one id,
+    the one `dup_ids.rank` puts first.
 
     Works on `IndexDoc`s or on the catalog's `DocKey`s (the same fields, without the text)."""
+    from lorestack.memory_layers import dup_ids
     from lorestack.memory_layers.scopes import ProjectShadow
 
     problems: list[str] = []
@@ -315,14 +317,13 @@ def merge_docs(per_file: dict[str, list[D]]) -> tuple[dict[str, D], list[str]]:
     all_docs = [d for docs in per_file.values() for d in docs]
     shadow = ProjectShadow(
         (d.id, d.type, d.title) for d in all_docs if d.file_rank == 1 and d.type != "event")
-    for doc in sorted(all_docs, key=lambda d: (d.file_rank, d.path)):
+    for doc in sorted(all_docs, key=lambda d: (d.file_rank, dup_ids.rank(d.path, d.type,
+                                                                         d.status))):
         if doc.file_rank == 0 and shadow.hides(doc.id, doc.type, doc.title):
             continue
         other = by_id.get(doc.id)
         if other is not None and other.file_rank == doc.file_rank:
-            problems.append(f"{doc.path}: duplicate id '{doc.id}' (also in {other.path})")
-            if doc.status == "archived" and other.status != "archived":
-                by_id[doc.id] = doc
+            problems.append(f"{doc.path}: {dup_ids.note(other.path, doc.id)}")
             continue
         by_id[doc.id] = doc
     return by_id, problems

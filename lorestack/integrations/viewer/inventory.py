@@ -17,6 +17,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from lorestack.core.errors import InvalidItem
+from lorestack.memory_layers import dup_ids
 from lorestack.memory_layers.journal import JournalProblem
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import TYPE_FOLDERS, TYPE_LAYER, CriterionSpec, JournalEvent
@@ -339,10 +340,12 @@ class Inventory:
         merged.extend(project)
         for s in merged:
             previous = snap.by_id.get(s.id)
-            # an archived copy next to a live one (interrupted archive): the archived one wins
-            if previous is not None and not (
-                s.status == "archived" and previous.status != "archived"
-            ):
+            if previous is not None:  # two files with one id: dup_ids decides which holds it
+                kept, dropped = sorted((previous, s), key=lambda x: dup_ids.rank(
+                    str(x.path), x.type, x.status))
+                snap.by_id[s.id] = kept
+                snap.problems.append(dup_ids.line("", str(dropped.path), str(kept.path), s.id,
+                                                  self.mem.settings.guard.entropy_threshold))
                 continue
             snap.by_id[s.id] = s
         snap.items = sorted(snap.by_id.values(), key=lambda s: (s.updated, s.id), reverse=True)

@@ -1,0 +1,76 @@
+"""Two memory files with one id: every command reads, shows and changes the same one of them,
+and the other is named with both paths and how to fix it."""
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+@pytest.mark.parametrize("kind,copied_to", [("caveat", "facts/fm-dupid.md"),
+                                            ("fact", "caveats/aa-copy.md")])
+def test_every_command_takes_the_same_file_for_a_duplicated_id(repo, kind, copied_to):
+    """A caveat copied by hand into facts/ keeping its id: `list`, `show` and `forget` took the
+    copy (the store read facts/ before caveats/) while `search`, `context` and the hooks kept the
+    original (the index sorted by path), so `forget <id>` archived a file other than the one
+    search had shown (a fact copied into caveats/: the other way round). The file in its type's
+    folder is the one every command takes."""
+    made = run_cli("remember", "--type", kind,
+                   "The staging database resets every Sunday at 03:00", "--json", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    item_id = json.loads(made.stdout)["item"]["id"]
+    memory = repo / ".memory"
+    (original,) = (memory / f"{kind}s").glob("*.md")
+    copy = memory / copied_to
+    copy.write_text(original.read_text().replace("Sunday", "Monday"))
+    copy_bytes = copy.read_bytes()
+
+    shown = run_cli("show", item_id, "--json", cwd=repo)
+    assert json.loads(shown.stdout)["path"] == str(original), shown.stdout
+    listed = run_cli("list", "--json", cwd=repo)
+    (row,) = [r for r in json.loads(listed.stdout) if r["id"] == item_id]
+    assert row["path"] == str(original)
+    found = run_cli("search", "staging database resets", "--json", cwd=repo)
+    (hit,) = [h for h in json.loads(found.stdout) if h["id"] == item_id]
+    assert hit["path"] == str(original), found.stdout
+    context = run_cli("context", cwd=repo)
+    assert "Sunday" in context.stdout and "Monday" not in context.stdout, context.stdout
+    assert str(copy) in context.stderr and str(original) in context.stderr, context.stderr
+    # the other file is named, with the one read and how to fix it
+    assert str(copy) in listed.stderr and str(original) in listed.stderr, listed.stderr
+    assert "rename the id in one of them" in listed.stderr, listed.stderr
+
+    from lorestack.integrations.viewer.inventory import Inventory
+    from lorestack.memory_layers.memory import Memory
+
+    viewer = Inventory(Memory.open(repo), len)
+    viewer.refresh()
+    snap = viewer.snapshot()
+    assert snap.by_id[item_id].path == original
+    assert any(str(copy) in p and str(original) in p for p in snap.problems), snap.problems
+
+    forgot = run_cli("forget", item_id, "--reason", "wrong day", cwd=repo)
+    assert forgot.returncode == 0, forgot.stderr
+    assert not original.exists()
+    assert (memory / "archive" / f"{kind}s" / original.name).exists()
+    assert copy.read_bytes() == copy_bytes  # the file search never showed is left as it was
+    after = run_cli("list", "--status", "all", "--json", cwd=repo)
+    assert str(copy) in after.stderr and "duplicate id" in after.stderr, after.stderr
+    (row,) = [r for r in json.loads(after.stdout) if r["id"] == item_id]
+    assert row["status"] == "archived" and "Sunday" in row["title"], row
+
+
+def test_the_rule_reads_a_files_place_from_its_path():
+    """Archived copy first, then the file in its type's folder, then the path."""
+    from lorestack.memory_layers.dup_ids import placed_type, rank
+
+    assert placed_type("/p/.memory/caveats/x.md") == "caveat"
+    assert placed_type("archive/facts/2025/q1/x.md") == "fact"
+    assert placed_type("/p/.memory/archive/facts/caveats/x.md") == "fact"  # a person's sorting
+    assert placed_type("/p/.memory/project.md") == "fact"
+    assert placed_type("/p/.memory/facts/project.md") == "fact"
+    files = [("/m/facts/b.md", "caveat", "active"), ("/m/caveats/z.md", "caveat", "active"),
+             ("/m/facts/a.md", "caveat", "active"), ("/m/archive/facts/y.md", "caveat", "archived")]
+    assert [f[0] for f in sorted(files, key=lambda f: rank(*f))] == [
+        "/m/archive/facts/y.md", "/m/caveats/z.md", "/m/facts/a.md", "/m/facts/b.md"]
