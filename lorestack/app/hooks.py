@@ -80,8 +80,7 @@ def _log_to(mem=None, path: Path | None = None) -> None:
 
 
 def log_failure(message: str, *, mem=None, path: Path | None = None) -> None:
-    """One line in hooks.log (through the `lorestack` logger), redacted (an error's text can
-    quote a prompt or a file name holding a key); logging itself never raises."""
+    """One line in hooks.log, redacted (an error can quote a key); never raises."""
     from lorestack.core.logs import get_logger
     from lorestack.memory_layers.secret_guard import redact_for_reading
 
