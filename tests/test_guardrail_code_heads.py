@@ -79,3 +79,28 @@ def test_prose_naming_the_command_in_its_case(keys_store, text, expected):
     mem, ids = keys_store
     result = check(mem, make_proposal(text, mem.project.repo_dir), retrieval=False, llm=False)
     assert E.answer(result, ids["keys"]) == expected
+
+
+def test_a_pasted_policy_is_read_once_per_word(monkeypatch):
+    """A criterion file with a long pasted text (the busy run of the thirty-second session:
+    'rule text' 20,000 times, read to 16 KB) was read word by word for every word of the
+    phrase, each word again at each of its places: 10.5 million tests of a spelling and
+    20 s of one `check` quiet (over 120 s under load). Each distinct word is read once now;
+    what it finds is unchanged."""
+    from lorestack.guardrail import code_heads as module
+
+    calls = []
+    real = module._spelled_as_code
+
+    def counted(word, upper=True):
+        calls.append(word)
+        return real(word, upper)
+
+    monkeypatch.setattr(module, "_spelled_as_code", counted)
+    sentence = "No rule text may call findAndModify. " + "rule text " * 1_500
+    term = "rule text " * 1_500 + "findandmodify"
+    assert module.code_heads(term, sentence) == ["findandmodify"]
+    calls.clear()
+    module.code_heads(term, sentence)
+    # each of the 3 distinct words at each of its ~1,500 places at most, not once per repetition
+    assert len(calls) < 3 * 1_600 * 2, len(calls)

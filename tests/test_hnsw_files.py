@@ -240,13 +240,15 @@ def _past_live(segment: Path) -> dict[str, int]:
     ("doctor",),
     ("hook", "prompt"),
 ])
-def test_a_read_that_rewrites_the_segment_leaves_no_uncleared_memory(repo, args):
+def test_a_read_that_rewrites_the_segment_leaves_no_uncleared_memory(repo, args,
+                                                                    long_hook_deadlines):
     """Under 1,000 vectors the HNSW graph is empty (count 0) and Chroma writes it again, at
     full capacity, the first time a process reads the collection: a search, doctor, a hook.
     Those processes write no vector, so nothing cleared after them until the next sync of
     another process; a key read by the reader stayed in the files meanwhile (found by CI in
     the thirty-first session). glibc's MALLOC_PERTURB_ makes every uncleared block visible
-    (all its bytes 90), so the check does not hang on what the heap happened to hold."""
+    (all its bytes 90), so the check does not hang on what the heap happened to hold. The
+    hook's deadlines are long: under load its first answer came from BM25 alone, no read."""
     from tests.conftest import run_cli
 
     facts = repo / ".memory" / "facts"

@@ -65,7 +65,7 @@ def code_heads(term: str, sentence: str, *, upper: bool = True) -> list[str]:
     if len(words) < 2:
         return []
     out = []
-    for w in words:
+    for w in dict.fromkeys(words):  # each word once: a pasted policy repeats its words
         if not re.match(r"[a-z]", w):  # `-x` of `set -x`: a flag, not a name
             continue
         for m in re.finditer(r"[@<]?[\w.]*" + re.escape(w) + r"[\w.()>]*", sentence, re.I):
