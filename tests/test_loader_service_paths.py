@@ -109,12 +109,12 @@ def test_requests_that_arrive_together_parse_the_store_once(big, monkeypatch):
         parsed.append(str(path))
         return real_parse(self, path, raw, note)
 
-    def slow_scan(paths, folders=None):
+    def slow_scan(paths, folders=None, **kw):
         if folders is None:
             scans.append(1)
             if len(scans) == 1:
                 time.sleep(0.5)  # the second request arrives while the first one scans
-        return real_scan(paths, folders)
+        return real_scan(paths, folders, **kw)
 
     monkeypatch.setattr(MemoryStore, "parse_loaded", counting_parse)
     monkeypatch.setattr(context_cache, "scan_root", slow_scan)
