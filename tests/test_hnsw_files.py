@@ -75,13 +75,18 @@ def _holding(folder: Path, key: str) -> list[str]:
                   if p.is_file() and key.encode() in p.read_bytes())
 
 
-def test_hnsw_files_hold_no_freed_process_memory(repo):
+def _write_deploy_steps(repo: Path) -> None:
+    """Five facts, 'Deploy step N runs after the build.'"""
     facts = repo / ".memory" / "facts"
     facts.mkdir(parents=True, exist_ok=True)
     for n in range(5):
         (facts / f"step-{n}.md").write_text(
             f"---\nid: fact-step-{n}\ntype: fact\ntitle: Deploy step {n}\n---\n\n"
             f"Deploy step {n} runs after the build.\n")
+
+
+def test_hnsw_files_hold_no_freed_process_memory(repo):
+    _write_deploy_steps(repo)
     proc = subprocess.run([sys.executable, "-c", _FREED_THEN_INDEXED, KEY, str(repo)],
                           capture_output=True, text=True, cwd=repo, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -251,12 +256,7 @@ def test_a_read_that_rewrites_the_segment_leaves_no_uncleared_memory(repo, args,
     hook's deadlines are long: under load its first answer came from BM25 alone, no read."""
     from tests.conftest import run_cli
 
-    facts = repo / ".memory" / "facts"
-    facts.mkdir(parents=True, exist_ok=True)
-    for n in range(5):
-        (facts / f"step-{n}.md").write_text(
-            f"---\nid: fact-step-{n}\ntype: fact\ntitle: Deploy step {n}\n---\n\n"
-            f"Deploy step {n} runs after the build.\n")
+    _write_deploy_steps(repo)
     assert run_cli("reindex", cwd=repo).returncode == 0
     segment = next((repo / ".memory" / ".index" / "chroma").rglob("header.bin")).parent
     assert _past_live(segment) == {"data_level0.bin": 0, "length.bin": 0}
