@@ -47,7 +47,7 @@ _SCOPE_PREPS = frozenset(
 _TRIGGER_PREPS = frozenset("before after when whenever while".split())
 _DETERMINERS = frozenset(
     "a an the any some our your their its this that these those more other another "
-    "additional extra every each new own anything something everything".split()
+    "additional extra every each all both new own anything something everything".split()
 )
 _GENERIC_NOUNS = frozenset(
     "api apis code component components function functions file files module modules "
@@ -318,7 +318,7 @@ _FUNCTION_WORDS = frozenset(
     "add adds added adding task tasks change changes changed thing things way ways work "
     "works also just first only one ones set setup run runs make makes get gets do does "
     "done need needs needed go goes it them there here via instead directly straight even "
-    "accepted start starts released".split()
+    "accepted start starts released same otherwise".split()
 )
 
 
