@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run_cli
 from lorestack.guardrail import sentences
+from tests.conftest import run_cli
 
 
 @pytest.fixture(autouse=True)
