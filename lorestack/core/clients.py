@@ -48,6 +48,7 @@ import re
 from dataclasses import dataclass, field
 
 from lorestack.core import legacy as _legacy
+from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX, OVERSIZE_FIELD
 
 # lorestack's own hook events (what `lorestack hook EVENT` accepts)
 EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end", "pre-tool")
@@ -242,6 +243,7 @@ class HookPayload:
     source: str | None = None
     hook_event_name: str | None = None
     raw: dict = field(default_factory=dict)
+    refused: str | None = None  # why the hook does nothing with it (a payload over the cap)
 
 
 def parse_payload(text: str, client: str, event: str) -> HookPayload:
@@ -257,6 +259,10 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
         raw = {}
     if not isinstance(raw, dict):
         raw = {}
+    if isinstance(size := raw.get(OVERSIZE_FIELD), int):  # core/hook_stdin.py read_payload
+        return HookPayload(client=client, event=event, refused=(
+            f"payload of {size / 2**20:.1f} MiB is over the {HOOK_PAYLOAD_MAX / 2**20:.0f} MiB "
+            "a hook reads; answered empty"))
 
     def text_field(*names: str) -> str | None:
         for name in names:
@@ -286,33 +292,63 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
 # our own name, and the former one (transcripts of sessions from before the rename)
 _OURS = "(?:" + "|".join(_legacy.names()) + ")"
 # blocks that clients or hooks inject into a user turn; never the person's words
-_INJECTED = re.compile(
+_INJECTED_OPEN = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
     r"hook_context|session_context|" + _OURS + r"[\w-]*|command-name|command-message|"
     r"command-args|"
-    r"local-command-stdout|local-command-stderr)\b[^>]*>.*?</\1>",
-    re.DOTALL,
+    r"local-command-stdout|local-command-stderr)\b"
 )
 # lorestack's own recalled-memory block (retrieval/render_context.py): preface + ~~~~ fence
 _RECALLED = re.compile(
     r"(?:^" + _OURS + r": recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
-_UNCLOSED_INJECTED = re.compile(
-    r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b[^>]*>.*\Z", re.DOTALL
-)
+_UNCLOSED_OPEN = re.compile(r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b")
+
+
+def _drop_closed_blocks(text: str) -> str:
+    """`text` without the `<NAME …>…</NAME>` blocks of the injected names, in one pass.
+
+    What `re.sub(r"<(NAMES)\b[^>]*>.*?</\1>", "", text, flags=re.DOTALL)` gives, without its
+    cost: that pattern scans to the end from every opening tag that has no closing one, so a
+    pasted prompt of such tags took seconds at 100 kB (minutes at a few MB), before any
+    deadline. Here a name without a closing tag past some point is never looked for again,
+    and the `>` ending an opening tag is found once for all the tags before it."""
+    kept: list[str] = []
+    pos = 0
+    gt = -1
+    unclosed: set[str] = set()
+    for match in _INJECTED_OPEN.finditer(text):
+        name = match.group(1)
+        if match.start() < pos or name in unclosed:
+            continue
+        if gt < match.end():
+            gt = text.find(">", match.end())
+            if gt < 0:  # no `>` after this tag: none after a later one either
+                break
+        close = text.find(f"</{name}>", gt + 1)
+        if close < 0:
+            unclosed.add(name)
+            continue
+        kept.append(text[pos:match.start()])
+        pos = close + len(name) + 3
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def strip_injected(text: str) -> str:
     """Text without injected blocks (hook context, system reminders, lorestack's own fenced
-    recalled-memory block); stripped of surrounding blank space."""
+    recalled-memory block; an opening tag of a hook's or a reminder's block left unclosed
+    drops the rest); stripped of surrounding blank space. Linear in the text's length."""
     if not text:
         return ""
     if "<" not in text and "~~~~" not in text:
         return text.strip()
-    text = _INJECTED.sub("", text)
+    text = _drop_closed_blocks(text)
     text = _RECALLED.sub("", text)
-    text = _UNCLOSED_INJECTED.sub("", text)
+    unclosed = _UNCLOSED_OPEN.search(text)
+    if unclosed is not None and text.find(">", unclosed.end()) >= 0:
+        text = text[:unclosed.start()]
     return text.strip()
 
 
