@@ -67,3 +67,26 @@ def test_the_line_told_holds_no_key_from_the_transcripts_name(repo, tmp_path):
         run_extraction(job)
     line = next(x for x in _hooks_log(repo).splitlines() if "extraction" in x)
     assert key not in line and ".jsonl" in line, line
+
+
+def test_extract_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, monkeypatch):
+    """The detached extraction's traceback went to .memory/.index/extract.log as Python printed
+    it, quoting the transcript's path raw (hook33, session 33): a folder or file named after a
+    key put the key in a derived file that hooks.log, written through the same redaction,
+    kept out."""
+    monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "false")
+    key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    gone = tmp_path / key / "session.jsonl"
+    payload = {"session_id": "s-key-log", "cwd": str(repo), "hook_event_name": "SessionEnd",
+               "transcript_path": str(gone)}
+    proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    extract_log = repo / ".memory" / ".index" / "extract.log"
+    for _ in range(240):  # the detached job it started; polled, no timing asserted
+        if extract_log.exists() and "not found" in extract_log.read_text():
+            break
+        time.sleep(0.5)
+    text = extract_log.read_text()
+    assert "TranscriptError" in text and "session.jsonl" in text, text
+    assert key not in text, text
