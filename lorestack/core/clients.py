@@ -44,6 +44,7 @@ the tool result; `systemMessage` is shown to the user only and never reaches the
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -247,7 +248,8 @@ class HookPayload:
 
 
 def parse_payload(text: str, client: str, event: str) -> HookPayload:
-    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception.
+    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception; a `cwd`
+    that is not a folder here is left out.
 
     The prompt comes back without blocks a client or a hook injected into it (Gemini CLI
     puts earlier hooks' `<hook_context>` into BeforeAgent's `prompt`), so recall searches
@@ -280,7 +282,9 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
         client=client,
         event=event,
         session_id=text_field("session_id", "conversation_id", "sessionId"),
-        cwd=cwd,
+        # a folder there, or none (the caller's): `Path.is_dir` raised on a name too long
+        # (ENAMETOOLONG) and git's `cwd=` on a NUL, failing the hook
+        cwd=cwd if cwd is not None and os.path.isdir(cwd) else None,
         prompt=strip_injected(prompt),
         transcript_path=text_field("transcript_path", "transcriptPath"),
         source=text_field("source", "trigger", "reason"),
