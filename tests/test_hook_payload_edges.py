@@ -36,3 +36,39 @@ def test_a_cwd_that_cannot_be_a_folder_is_left_out(repo, long_hook_deadlines, cw
     proc = run_cli("hook", "prompt", "--client", "claude-code", input=prompt, cwd=repo)
     assert proc.returncode == 0 and "ledger service" in proc.stdout, (proc.stdout, proc.stderr)
     assert "Traceback" not in _hooks_log(repo), _hooks_log(repo)
+
+
+LONE = "\ud83d"  # the first half of an emoji, alone: text a client cut inside one
+
+
+def test_a_transcript_with_a_lone_surrogate_is_extracted(repo, tmp_path):
+    """JSON can carry a lone surrogate (`"\\ud83d"`), and a JS client's JSON.stringify writes
+    one for text cut inside an emoji. Before: one in a user message made the whole session's
+    extraction fail ("unexpected UnicodeEncodeError … surrogates not allowed") — nothing of
+    the session was written, and the session-end job failed the same way every retry."""
+    transcript = tmp_path / "session.jsonl"
+    lines = [{"type": "user", "sessionId": "s-sur", "timestamp": "2026-12-07T07:00:00Z",
+              "message": {"role": "user", "content": "We decided to route refunds through the "
+                          f"ledger service because direct SQL broke reconciliation {LONE}"}},
+             {"type": "user", "sessionId": "s-sur", "timestamp": "2026-12-07T07:01:00Z",
+              "message": {"role": "user", "content": "Remember that the staging database is "
+                          "reset every Sunday night"}}]
+    transcript.write_text("\n".join(json.dumps(x) for x in lines) + "\n")  # ensure_ascii: \ud83d
+    proc = run_cli("extract", "--transcript", str(transcript), "--client", "claude-code", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    written = "".join(p.read_text() for p in (repo / ".memory").rglob("*.md"))
+    assert "route refunds through the ledger service" in written  # an event
+    assert "reset every Sunday night" in written  # a fact
+
+
+def test_a_prompt_with_a_lone_surrogate_keeps_its_vector_recall(repo, long_hook_deadlines):
+    """Before: the tokenizer refused the prompt (TypeError), so recall lost its vector half
+    and hooks.log said "vector retriever unavailable"."""
+    for args in (("remember", FACT), ("reindex",)):  # a warm index: the vector half is asked
+        proc = run_cli(*args, cwd=repo)
+        assert proc.returncode == 0, proc.stderr
+    payload = json.dumps({"session_id": "s-sur", "cwd": str(repo),
+                          "prompt": f"how do payments reach the ledger? {LONE}"})
+    proc = run_cli("hook", "prompt", "--client", "claude-code", input=payload, cwd=repo)
+    assert proc.returncode == 0 and "ledger service" in proc.stdout, (proc.stdout, proc.stderr)
+    assert "unavailable" not in _hooks_log(repo), _hooks_log(repo)

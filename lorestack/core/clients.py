@@ -307,6 +307,7 @@ _RECALLED = re.compile(
     r"(?:^" + _OURS + r": recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _UNCLOSED_OPEN = re.compile(r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b")
 
 
@@ -343,9 +344,12 @@ def _drop_closed_blocks(text: str) -> str:
 def strip_injected(text: str) -> str:
     """Text without injected blocks (hook context, system reminders, lorestack's own fenced
     recalled-memory block; an opening tag of a hook's or a reminder's block left unclosed
-    drops the rest); stripped of surrounding blank space. Linear in the text's length."""
+    drops the rest); stripped of surrounding blank space. Linear in the text's length.
+    A lone surrogate (JSON can carry `\\ud83d` alone: text cut inside an emoji) becomes
+    U+FFFD: no UTF-8 file takes it (an extraction failed whole on one), nor the tokenizer."""
     if not text:
         return ""
+    text = _LONE_SURROGATE.sub("\ufffd", text)
     if "<" not in text and "~~~~" not in text:
         return text.strip()
     text = _drop_closed_blocks(text)
