@@ -90,3 +90,31 @@ def test_extract_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, monk
     text = extract_log.read_text()
     assert "TranscriptError" in text and "session.jsonl" in text, text
     assert key not in text, text
+
+
+def test_service_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, capsys):
+    """The service's queue logs a failed extraction to service.log (the service's stderr) with
+    the transcript's path and the error: written raw before (hook33, session 33), while the
+    same failure's hooks.log line was redacted."""
+    from lorestack.integrations.service.jobs import ExtractionJob
+    from lorestack.integrations.service.server import Service
+
+    key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    service = Service(runtime, watch=False, retry_pauses=[600])
+    try:
+        service.jobs.start()
+        service.jobs.submit(ExtractionJob(
+            key="s-svc-key", transcript=str(tmp_path / key / "session.jsonl"),
+            client="claude-code", root=str(repo / ".memory"), session="s-svc-key"))
+        err = ""
+        for _ in range(240):  # polled, no timing asserted
+            err += capsys.readouterr().err
+            if "extraction of" in err:
+                break
+            time.sleep(0.5)
+    finally:
+        service.close()
+    line = next(x for x in err.splitlines() if "extraction of" in x)
+    assert "session.jsonl" in line and key not in line, line
