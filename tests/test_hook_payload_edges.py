@@ -72,3 +72,19 @@ def test_a_prompt_with_a_lone_surrogate_keeps_its_vector_recall(repo, long_hook_
     proc = run_cli("hook", "prompt", "--client", "claude-code", input=payload, cwd=repo)
     assert proc.returncode == 0 and "ledger service" in proc.stdout, (proc.stdout, proc.stderr)
     assert "unavailable" not in _hooks_log(repo), _hooks_log(repo)
+
+
+def test_a_transcript_path_that_is_no_file_is_told_in_one_line(repo, tmp_path):
+    """Before: a folder was "not found" in the line the session-end job left in hooks.log, and
+    a name past the file system's limit made `extract` print "unexpected OSError … (this is a
+    bug in lorestack; please report it)"."""
+    from lorestack.consolidation.transcripts import TranscriptError, read_user_messages
+
+    with pytest.raises(TranscriptError, match="is not a file"):
+        read_user_messages(tmp_path)
+    long_name = str(tmp_path / ("b" * 300))
+    with pytest.raises(TranscriptError, match="not found"):
+        read_user_messages(long_name)
+    proc = run_cli("extract", "--transcript", long_name, "--client", "claude-code", cwd=repo)
+    assert proc.returncode == 1 and "not found" in proc.stderr, proc.stderr
+    assert "bug" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
