@@ -128,7 +128,8 @@ def hook(ctx, event: str, client: str):
         from lorestack.integrations.hooks import capture_native_stderr
 
         capture_native_stderr()
-        stdin_text = read_piped_stdin(limit=HOOK_PAYLOAD_MAX) or ""
+        # one stray byte must not cost the answer: read as the thin path (service on) reads it
+        stdin_text = read_piped_stdin(limit=HOOK_PAYLOAD_MAX, replace_undecodable=True) or ""
         with told_after_reply() as held:  # a notice is told once the reply is flushed
             run = app.run(HookRequest(caller=caller_for(ctx), event=event,  # type: ignore[arg-type]
                                       client=client, stdin=stdin_text))

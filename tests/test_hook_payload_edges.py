@@ -4,6 +4,8 @@ answer (hook33, session 33)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -88,3 +90,18 @@ def test_a_transcript_path_that_is_no_file_is_told_in_one_line(repo, tmp_path):
     proc = run_cli("extract", "--transcript", long_name, "--client", "claude-code", cwd=repo)
     assert proc.returncode == 1 and "not found" in proc.stderr, proc.stderr
     assert "bug" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_a_payload_with_a_byte_that_is_not_utf8_is_answered(repo, long_hook_deadlines):
+    """Before: with the service off, one byte that is not UTF-8 in the payload made the hook
+    read no payload at all: an empty answer, nothing in hooks.log; with the service on, the
+    thin path read it (U+FFFD) and answered."""
+    proc = run_cli("remember", FACT, cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    payload = (b'{"session_id": "s-byte", "cwd": "' + str(repo).encode()
+               + b'", "prompt": "how do pay\xffments reach the ledger?"}')
+    proc = subprocess.run([sys.executable, "-m", "lorestack.cli", "hook", "prompt", "--client",
+                           "claude-code"], input=payload, capture_output=True, cwd=repo,
+                          timeout=600)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    assert b"ledger service" in proc.stdout, proc.stdout
