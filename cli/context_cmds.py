@@ -124,10 +124,12 @@ def hook(ctx, event: str, client: str):
         from lorestack.app.models import HookRequest
         from lorestack.app.secret_notice import give_back, hand_on, told_after_reply
         from lorestack.cli.main import caller_for
+        from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX
         from lorestack.integrations.hooks import capture_native_stderr
 
         capture_native_stderr()
-        stdin_text = read_piped_stdin() or ""
+        # one stray byte must not cost the answer: read as the thin path (service on) reads it
+        stdin_text = read_piped_stdin(limit=HOOK_PAYLOAD_MAX, replace_undecodable=True) or ""
         with told_after_reply() as held:  # a notice is told once the reply is flushed
             run = app.run(HookRequest(caller=caller_for(ctx), event=event,  # type: ignore[arg-type]
                                       client=client, stdin=stdin_text))

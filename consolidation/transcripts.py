@@ -27,6 +27,7 @@ Which client writes which format is in the client registry (`lorestack.core.clie
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -347,8 +348,10 @@ def read_user_messages(path: str | Path, client: str = "auto",
     """The user's messages from a client transcript, oldest first; `text` is the file's, when
     the caller has read it already (the file is read once)."""
     path = Path(path).expanduser()
-    if text is None and not path.is_file():
-        raise TranscriptError(f"transcript {path} not found; pass the file the client wrote")
+    # os.path, not Path.is_file: that raised on a name past the file system's limit
+    if text is None and not os.path.isfile(path):
+        what = "is not a file" if os.path.exists(path) else "not found"
+        raise TranscriptError(f"transcript {path} {what}; pass the file the client wrote")
     name = (client or "auto").lower()
     if name == "auto":
         name = detect_format(path, text)

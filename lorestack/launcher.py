@@ -136,11 +136,12 @@ def _terminal() -> dict:
             "no_color": bool(os.environ.get("NO_COLOR"))}
 
 
-def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
+def _read_stdin(strict: bool = True, payload: bool = False, limit: int | None = None) -> str | None:
     """Piped stdin as text. Bytes that are not UTF-8 are handed to the full CLI, which refuses
     them with its one line (never a lossy decode handed on); a hook (`strict=False`) fails open.
     A hook's payload (`payload`) is read so that a client keeping stdin open cannot hold it
-    (core/hook_stdin.py); anything else is read to EOF."""
+    (core/hook_stdin.py), one over `limit` bytes stands as a small one saying so; anything
+    else is read to EOF."""
     if not _stdin_is_piped():
         return None
     try:
@@ -150,7 +151,7 @@ def _read_stdin(strict: bool = True, payload: bool = False) -> str | None:
         if payload:
             from lorestack.core.hook_stdin import read_payload
 
-            raw = read_payload(buffer.fileno())
+            raw = read_payload(buffer.fileno(), limit=limit)
         else:
             raw = buffer.read()
     except (OSError, ValueError):
@@ -202,10 +203,11 @@ def run_hook_thin(event: str, client_name: str, root: str | None, argv: list[str
     """Ask the service; in-process within what is left of the configured deadline otherwise.
     The deadline is never read here: the service acknowledges with it, and the in-process
     path reads it from the settings (`hooks.deadline_ms`, `hooks.prompt_deadline_ms`)."""
+    from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX
     from lorestack.integrations.service import client
 
     started = _handoff[1] if _handoff else time.monotonic()
-    stdin_text = _read_stdin(strict=False, payload=True) or ""
+    stdin_text = _read_stdin(strict=False, payload=True, limit=HOOK_PAYLOAD_MAX) or ""
     root = root or os.environ.get("LORESTACK_ROOT") or None
     if _handoff:  # a start without `site` asked the service already
         reason = _handoff[0]

@@ -67,3 +67,54 @@ def test_the_line_told_holds_no_key_from_the_transcripts_name(repo, tmp_path):
         run_extraction(job)
     line = next(x for x in _hooks_log(repo).splitlines() if "extraction" in x)
     assert key not in line and ".jsonl" in line, line
+
+
+def test_extract_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, monkeypatch):
+    """The detached extraction's traceback went to .memory/.index/extract.log as Python printed
+    it, quoting the transcript's path raw (hook33, session 33): a folder or file named after a
+    key put the key in a derived file that hooks.log, written through the same redaction,
+    kept out."""
+    monkeypatch.setenv("LORESTACK_SERVICE__ENABLED", "false")
+    key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    gone = tmp_path / key / "session.jsonl"
+    payload = {"session_id": "s-key-log", "cwd": str(repo), "hook_event_name": "SessionEnd",
+               "transcript_path": str(gone)}
+    proc = run_cli("hook", "session-end", "--client", "claude-code", input=json.dumps(payload),
+                   cwd=repo)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    extract_log = repo / ".memory" / ".index" / "extract.log"
+    for _ in range(240):  # the detached job it started; polled, no timing asserted
+        if extract_log.exists() and "not found" in extract_log.read_text():
+            break
+        time.sleep(0.5)
+    text = extract_log.read_text()
+    assert "TranscriptError" in text and "session.jsonl" in text, text
+    assert key not in text, text
+
+
+def test_service_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, capsys):
+    """The service's queue logs a failed extraction to service.log (the service's stderr) with
+    the transcript's path and the error: written raw before (hook33, session 33), while the
+    same failure's hooks.log line was redacted."""
+    from lorestack.integrations.service.jobs import ExtractionJob
+    from lorestack.integrations.service.server import Service
+
+    key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    service = Service(runtime, watch=False, retry_pauses=[600])
+    try:
+        service.jobs.start()
+        service.jobs.submit(ExtractionJob(
+            key="s-svc-key", transcript=str(tmp_path / key / "session.jsonl"),
+            client="claude-code", root=str(repo / ".memory"), session="s-svc-key"))
+        err = ""
+        for _ in range(240):  # polled, no timing asserted
+            err += capsys.readouterr().err
+            if "extraction of" in err:
+                break
+            time.sleep(0.5)
+    finally:
+        service.close()
+    line = next(x for x in err.splitlines() if "extraction of" in x)
+    assert "session.jsonl" in line and key not in line, line

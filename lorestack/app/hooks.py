@@ -281,6 +281,9 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
         return HookRun("", ok=False, error="unknown event or client")
     payload = parse_payload(stdin_text, client, event)
     empty = fail_open_output(client, event)
+    if payload.refused:  # e.g. a payload over the size a hook reads: said, not worked on
+        log_failure(f"{event} ({client}): {payload.refused}")
+        return HookRun(empty, ok=False, error="refused")
 
     def pick(hooks: HookSettings) -> int:
         return hooks.prompt_deadline_ms if event == "prompt" else hooks.deadline_ms
@@ -366,7 +369,9 @@ def run_hook(event: str, client: str, stdin_text: str, *, root: str | None = Non
 
     run = run_guarded(work, deadline, name=f"lorestack-hook-{event}")
     if event == "session-start" and run.timed_out:
-        _wait_for_kept(box, deadline, spent, payload, root)
+        from lorestack.app.session_start import wait_for_kept
+
+        wait_for_kept(box, deadline, spent, payload, root)
     return _answer(event, client, payload, run, box, round(deadline.seconds * 1000), empty)
 
 
@@ -387,20 +392,6 @@ def _session_start_work(mem, payload: HookPayload, box: dict[str, Any],
         box["late"] = True  # said here too: the deadline may pass between two polls of the wait
         return None
     return session_start(mem, payload)
-
-
-def _wait_for_kept(box: dict[str, Any], deadline, spent_ms: float, payload: HookPayload,
-                   root: str | None) -> None:
-    """A session start whose deadline passed before its kept answer was made waits for that
-    answer, up to its share of the client's own limit counted from the hook's start: the resident
-    tier costs a few ms of CPU, but a cold process on a loaded machine spent the whole deadline
-    starting up (load ~12: 1.5 s), and an empty answer leaves the session without its criteria."""
-    from lorestack.app.session_start import CLIENT_SHARE
-
-    mem = box.get("mem")
-    hooks = mem.settings.hooks if mem is not None else _configured_hooks(payload, root)
-    used_s = (spent_ms + deadline.elapsed_ms()) / 1000
-    box["ready"].wait(max(0.0, hooks.client_timeout_s * CLIENT_SHARE - used_s))
 
 
 def _answer(event: str, client: str, payload: HookPayload, run, box: dict[str, Any],

@@ -16,6 +16,7 @@ import subprocess
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from lorestack.core.clients import HookPayload
 
@@ -85,3 +86,17 @@ def session_start(mem, payload: HookPayload) -> str | None:
     text = answered(mem, payload, session_context(mem, payload, mem.settings.hooks.session_retrieval))
     _prune_sessions(mem)
     return text
+
+
+def wait_for_kept(box: dict[str, Any], deadline, spent_ms: float, payload: HookPayload,
+                  root: str | None) -> None:
+    """A session start whose deadline passed before its kept answer was made waits for that
+    answer, up to its share of the client's own limit counted from the hook's start: the resident
+    tier costs a few ms of CPU, but a cold process on a loaded machine spent the whole deadline
+    starting up (load ~12: 1.5 s), and an empty answer leaves the session without its criteria."""
+    from lorestack.app.hook_settings import _configured_hooks
+
+    mem = box.get("mem")
+    hooks = mem.settings.hooks if mem is not None else _configured_hooks(payload, root)
+    used_s = (spent_ms + deadline.elapsed_ms()) / 1000
+    box["ready"].wait(max(0.0, hooks.client_timeout_s * CLIENT_SHARE - used_s))

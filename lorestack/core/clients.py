@@ -44,10 +44,12 @@ the tool result; `systemMessage` is shown to the user only and never reaches the
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
 from lorestack.core import legacy as _legacy
+from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX, OVERSIZE_FIELD
 
 # lorestack's own hook events (what `lorestack hook EVENT` accepts)
 EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end", "pre-tool")
@@ -242,10 +244,12 @@ class HookPayload:
     source: str | None = None
     hook_event_name: str | None = None
     raw: dict = field(default_factory=dict)
+    refused: str | None = None  # why the hook does nothing with it (a payload over the cap)
 
 
 def parse_payload(text: str, client: str, event: str) -> HookPayload:
-    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception.
+    """Tolerant: empty or non-JSON stdin gives an empty payload, never an exception; a `cwd`
+    that is not a folder here is left out.
 
     The prompt comes back without blocks a client or a hook injected into it (Gemini CLI
     puts earlier hooks' `<hook_context>` into BeforeAgent's `prompt`), so recall searches
@@ -257,6 +261,10 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
         raw = {}
     if not isinstance(raw, dict):
         raw = {}
+    if isinstance(size := raw.get(OVERSIZE_FIELD), int):  # core/hook_stdin.py read_payload
+        return HookPayload(client=client, event=event, refused=(
+            f"payload of {size / 2**20:.1f} MiB is over the {HOOK_PAYLOAD_MAX / 2**20:.0f} MiB "
+            "a hook reads; answered empty"))
 
     def text_field(*names: str) -> str | None:
         for name in names:
@@ -274,7 +282,9 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
         client=client,
         event=event,
         session_id=text_field("session_id", "conversation_id", "sessionId"),
-        cwd=cwd,
+        # a folder there, or none (the caller's): `Path.is_dir` raised on a name too long
+        # (ENAMETOOLONG) and git's `cwd=` on a NUL, failing the hook
+        cwd=cwd if cwd is not None and os.path.isdir(cwd) else None,
         prompt=strip_injected(prompt),
         transcript_path=text_field("transcript_path", "transcriptPath"),
         source=text_field("source", "trigger", "reason"),
@@ -286,33 +296,67 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
 # our own name, and the former one (transcripts of sessions from before the rename)
 _OURS = "(?:" + "|".join(_legacy.names()) + ")"
 # blocks that clients or hooks inject into a user turn; never the person's words
-_INJECTED = re.compile(
+_INJECTED_OPEN = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
     r"hook_context|session_context|" + _OURS + r"[\w-]*|command-name|command-message|"
     r"command-args|"
-    r"local-command-stdout|local-command-stderr)\b[^>]*>.*?</\1>",
-    re.DOTALL,
+    r"local-command-stdout|local-command-stderr)\b"
 )
 # lorestack's own recalled-memory block (retrieval/render_context.py): preface + ~~~~ fence
 _RECALLED = re.compile(
     r"(?:^" + _OURS + r": recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
-_UNCLOSED_INJECTED = re.compile(
-    r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b[^>]*>.*\Z", re.DOTALL
-)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNCLOSED_OPEN = re.compile(r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b")
+
+
+def _drop_closed_blocks(text: str) -> str:
+    """`text` without the `<NAME …>…</NAME>` blocks of the injected names, in one pass.
+
+    What `re.sub(r"<(NAMES)\b[^>]*>.*?</\1>", "", text, flags=re.DOTALL)` gives, without its
+    cost: that pattern scans to the end from every opening tag that has no closing one, so a
+    pasted prompt of such tags took seconds at 100 kB (minutes at a few MB), before any
+    deadline. Here a name without a closing tag past some point is never looked for again,
+    and the `>` ending an opening tag is found once for all the tags before it."""
+    kept: list[str] = []
+    pos = 0
+    gt = -1
+    unclosed: set[str] = set()
+    for match in _INJECTED_OPEN.finditer(text):
+        name = match.group(1)
+        if match.start() < pos or name in unclosed:
+            continue
+        if gt < match.end():
+            gt = text.find(">", match.end())
+            if gt < 0:  # no `>` after this tag: none after a later one either
+                break
+        close = text.find(f"</{name}>", gt + 1)
+        if close < 0:
+            unclosed.add(name)
+            continue
+        kept.append(text[pos:match.start()])
+        pos = close + len(name) + 3
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def strip_injected(text: str) -> str:
     """Text without injected blocks (hook context, system reminders, lorestack's own fenced
-    recalled-memory block); stripped of surrounding blank space."""
+    recalled-memory block; an opening tag of a hook's or a reminder's block left unclosed
+    drops the rest); stripped of surrounding blank space. Linear in the text's length.
+    A lone surrogate (JSON can carry `\\ud83d` alone: text cut inside an emoji) becomes
+    U+FFFD: no UTF-8 file takes it (an extraction failed whole on one), nor the tokenizer."""
     if not text:
         return ""
+    text = _LONE_SURROGATE.sub("\ufffd", text)
     if "<" not in text and "~~~~" not in text:
         return text.strip()
-    text = _INJECTED.sub("", text)
+    text = _drop_closed_blocks(text)
     text = _RECALLED.sub("", text)
-    text = _UNCLOSED_INJECTED.sub("", text)
+    unclosed = _UNCLOSED_OPEN.search(text)
+    if unclosed is not None and text.find(">", unclosed.end()) >= 0:
+        text = text[:unclosed.start()]
     return text.strip()
 
 

@@ -21,19 +21,35 @@ import time
 IDLE_S = 1.0  # nothing on stdin for this long: no payload
 LULL_S = 0.05  # bytes came, then a pause this long: look whether they are whole
 MAX_S = 10.0  # an unfinished payload still growing this long: stop (the client times out too)
+# A hook's payload is at most this many bytes (`read_payload(limit=…)`); a longer one is read
+# to its end but not kept, and stands as `oversize(size)`. 1 MiB holds any prompt a model can
+# take (~250k tokens) and, re-escaped into a service request (3 bytes a byte at worst), fits
+# the service's 4 MiB request cap, so every payload kept is answered by the warm service.
+HOOK_PAYLOAD_MAX = 1 << 20
+OVERSIZE_FIELD = "lorestack_oversize"
 _SPACE = b" \t\r\n"
 
 
-def read_payload(fd: int, idle_s: float = IDLE_S, max_s: float = MAX_S) -> bytes:
+def oversize(size: int) -> bytes:
+    """The payload that stands for one of `size` bytes over the limit (the hook refuses it)."""
+    return b'{"%s": %d}' % (OVERSIZE_FIELD.encode(), size)
+
+
+def read_payload(fd: int, idle_s: float = IDLE_S, max_s: float = MAX_S,
+                 limit: int | None = None) -> bytes:
     """The bytes on `fd` up to EOF, or up to a pause after which they form one whole JSON
-    value, or nothing if no byte comes within `idle_s`."""
+    value, or nothing if no byte comes within `idle_s`. Past `limit` bytes the rest is read
+    (a client writing it is not left blocked) but dropped, and `oversize(size)` returned."""
     chunks: list[bytes] = []
+    size = 0
     started = 0.0
     while True:
         ready, _, _ = select.select([fd], [], [], LULL_S if started else idle_s)
         if not ready:
             if not started:
                 break
+            if limit is not None and size > limit:
+                return oversize(size)
             data = b"".join(chunks)
             if whole_json(data) or time.monotonic() - started > max_s:
                 return data
@@ -41,10 +57,12 @@ def read_payload(fd: int, idle_s: float = IDLE_S, max_s: float = MAX_S) -> bytes
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             break
-        chunks.append(chunk)
+        size += len(chunk)
+        if limit is None or size <= limit:
+            chunks.append(chunk)
         if not started and chunk.strip(_SPACE):
             started = time.monotonic()
-    return b"".join(chunks)
+    return oversize(size) if limit is not None and size > limit else b"".join(chunks)
 
 
 def whole_json(data: bytes) -> bool:

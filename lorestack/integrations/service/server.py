@@ -89,7 +89,15 @@ class Service:
 
     # ---- lifecycle ----------------------------------------------------------------------
     def log(self, message: str) -> None:
+        """One line in service.log, redacted as hooks.log is: a line can quote a transcript's
+        path or an error, either of which can hold a key."""
+        from lorestack.memory_layers.secret_guard import redact_for_reading
+
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        try:
+            message = redact_for_reading(message)[0]
+        except Exception:  # noqa: BLE001 - the redaction failed: say so rather than quote it
+            message = "(a line not shown: its redaction failed)"
         print(f"{stamp} [{os.getpid()}] {message}", file=sys.stderr, flush=True)
 
     def bind(self, wait_s: float = 5.0) -> None:

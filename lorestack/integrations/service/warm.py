@@ -375,6 +375,9 @@ def queue_session_end(
     """Queue the transcript for extraction and answer at once (fail-open format)."""
     empty = hooks.fail_open_output(client, event)
     payload = hooks.parse_payload(stdin_text, client, event)
+    if payload.refused:  # e.g. over the size a hook reads (run_hook says so the same way)
+        hooks.log_failure(f"{event} ({client}): {payload.refused}")
+        return empty
     if payload.cwd is None and cwd:
         payload.cwd = cwd
     if not payload.transcript_path:
