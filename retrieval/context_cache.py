@@ -44,8 +44,9 @@ from lorestack.retrieval.render_context import (
 
 # 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding a
 # secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold;
-# 7: of two files with one id, the one `dup_ids` picks (was: the first by path)
-CACHE_VERSION = 7
+# 7: of two files with one id, the one `dup_ids` picks (was: the first by path); 8: archived
+# files are read too, so a live copy of a forgotten id is not served
+CACHE_VERSION = 8
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -398,11 +399,14 @@ class RootCache:
 
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
         shown = seal_path(display_path(path, self.repo_dir, self.home), self.threshold)
-        file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
+        # an archived file is kept only to hold its id (never in the catalog): not counted
+        archived = item.status == "archived"
+        file_tokens = 0 if archived else self.memo.exact(raw.decode("utf-8", "replace"))
         verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         # a criterion's verdict travels with its catalog line (when it is not resident)
-        line = catalog_line(shown, f"{item.type}/{verdict}" if verdict else item.type,
-                            file_tokens, item.title, self.threshold)
+        line = "" if archived else catalog_line(
+            shown, f"{item.type}/{verdict}" if verdict else item.type, file_tokens, item.title,
+            self.threshold)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item, self.threshold) if resident else ""
         # a secret typed into the file by hand is kept out of the cache too (the render's
@@ -429,22 +433,3 @@ class RootCache:
             else "",
         )
 
-
-def merged_view(project: RootView | None, global_: RootView):
-    """(resident items, catalog rows iterator): project items override global ones
-    with the same id or (type, title), as `Memory.load_items` does."""
-    import heapq
-
-    from lorestack.memory_layers.scopes import ProjectShadow, visible_global
-
-    p_resident = project.resident if project else []
-    resident = list(visible_global(p_resident, global_.resident, lambda i: (i.id, i.type, i.title)))
-    resident += p_resident
-    if global_.empty:
-        return resident, (project.rows() if project else iter(()))
-    shadow = ProjectShadow()
-    for row in project.rows() if project else ():
-        shadow.add_key(row.id, row.key)
-    g_rows = (r for r in global_.rows() if not shadow.hides_key(r.id, r.key))
-    streams = [project.rows(), g_rows] if project else [g_rows]
-    return resident, heapq.merge(*streams, key=lambda r: r.sort)
