@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -306,11 +307,17 @@ class MemoryStore:
             n += 1
         return candidate
 
-    def create(self, item: MemoryItem) -> Path:
-        """Write a new item file. The caller has already run the secret guard."""
+    def creating(self):
+        """The lock every new item file is written under: held around a check for an existing
+        item and the write, the two are one step (N identical `remember`s make one file)."""
+        return locked(self.paths.locks_dir, "items-create")
+
+    def create(self, item: MemoryItem, *, held: bool = False) -> Path:
+        """Write a new item file (`held`: the caller holds `creating()`). The caller has
+        already run the secret guard."""
         if item.type == "event":
             raise ValueError("events go to the journal, not the item store")
-        with locked(self.paths.locks_dir, "items-create"):
+        with nullcontext() if held else self.creating():
             path = self._new_path(item)
             write_atomic(path, serialize_item(item).encode("utf-8"))
         return path
