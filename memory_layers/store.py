@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lorestack.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
 from lorestack.core.paths import MemoryPaths
-from lorestack.memory_layers import dup_ids
+from lorestack.memory_layers import conflicts, dup_ids
 from lorestack.memory_layers.fsutil import checksum, locked, write_atomic
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
@@ -230,6 +230,8 @@ class MemoryStore:
             if loaded.note:
                 result.problems.append(InvalidItem(path, loaded.note.split(": ", 1)[1]
                                                    + " (loaded truncated)"))
+            if loaded.item.conflict_lines:
+                result.problems.append(InvalidItem(path, str(conflicts.conflict_note(loaded.item))))
             previous = seen.get(loaded.item.id)
             if previous is not None:  # dup_ids decides which file holds the id
                 kept, dropped = sorted((result.items[previous], loaded), key=dup_ids.loaded_rank)
@@ -343,6 +345,7 @@ class MemoryStore:
                     )
 
             still(old)
+            conflicts.refuse_rewrite(path, old)
             item = self._named_sealed(path, item)
             # checked again once the new bytes are on disk: an editor's save during the write
             # and fsync (milliseconds) is refused, not overwritten
@@ -429,6 +432,7 @@ class MemoryStore:
             if checksum(old) != loaded.checksum:
                 raise ConcurrentEdit(
                     f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
+            conflicts.refuse_rewrite(loaded.path, old)
             # the new copy first: a crash in between leaves two copies, never none
             item = self._named_sealed(loaded.path, item)
             write_atomic(target, serialize_item(item, comments_from=old).encode("utf-8"))

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers import dup_ids
+from lorestack.memory_layers.conflicts import conflict_note
 from lorestack.memory_layers.scopes import title_key
 from lorestack.memory_layers.sealed_names import seal, seal_path, sealed_line, unseal_path
 from lorestack.memory_layers.secret_guard import has_secret, redact_for_reading
@@ -45,8 +46,9 @@ from lorestack.retrieval.render_context import (
 # 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding a
 # secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold;
 # 7: of two files with one id, the one `dup_ids` picks (was: the first by path); 8: archived
-# files are read too, so a live copy of a forgotten id is not served
-CACHE_VERSION = 8
+# files are read too, so a live copy of a forgotten id is not served; 9: a file's merge-conflict
+# markers are noted (and left out of its text)
+CACHE_VERSION = 9
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -353,6 +355,9 @@ class RootCache:
                     loaded = store.parse_loaded(path, raw, note)
                     cached = self._entry(loaded.item, path, sha, entry, raw)
                     cached.note = note + " (loaded truncated)" if note else cached.note
+                    if loaded.item.conflict_lines:  # told on every read, as a truncation is
+                        cached.note = sealed_line(f"{path}: {conflict_note(loaded.item)}", path,
+                                                  self.threshold)
             except InvalidItem as exc:
                 problems.append(sealed_line(str(exc), path, self.threshold))
                 broken.append([seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size])
