@@ -32,7 +32,9 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
     """Items by type/layer/status; status `superseded` is the archived items something replaced
     (`archived` lists every archived item, superseded ones included). `offset`/`limit` keep one
     page (a negative offset counts from the end); only that page is redacted."""
-    loaded = mem.load_items(include_archived=status in (None, "archived", "superseded"))
+    # archive/ is read for every status: an archived copy of an id holds it (`dup_ids`), so a
+    # live file left with a forgotten id is not listed as the active item
+    loaded = mem.load_items(include_archived=True)
     items, paths = [], {}
     sums = {id(li.item): f"{li.path}\0{li.checksum}" if li.checksum else None
             for li in loaded.items}

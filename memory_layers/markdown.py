@@ -9,6 +9,7 @@ import yaml
 from pydantic import ValidationError
 
 from lorestack.core.errors import InvalidItem
+from lorestack.memory_layers.conflicts import holds_conflict, without_conflicts
 from lorestack.memory_layers.models import SCHEMA_VERSION, MemoryItem
 
 _FENCE = "---"
@@ -57,6 +58,11 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     try:
         data, body = split_frontmatter(text)
     except (ValueError, yaml.YAMLError) as exc:
+        if holds_conflict(raw):  # a side of its fields is not for lorestack to pick
+            lines = without_conflicts(text)[1]
+            raise InvalidItem(path, "unresolved git merge-conflict markers in the frontmatter "
+                              f"(lines {', '.join(map(str, lines))}): resolve them (keep "
+                              "one side, delete the marker lines); not read until then") from exc
         raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc)}") from exc
     if data is None:
         data = {}
@@ -70,6 +76,10 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     if default_type:
         data.setdefault("type", default_type)
     data.setdefault("scope", default_scope)
+    # markers a merge left are not memory text: both sides are read, the markers noted
+    body, conflicts = without_conflicts(body)
+    if conflicts:  # told by the file's line numbers
+        conflicts = without_conflicts(text)[1]
     body_text = body.strip("\n")
     if "title" not in data:
         first = next((ln.lstrip("# ").strip() for ln in body_text.splitlines() if ln.strip()), "")
@@ -81,6 +91,7 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
         loc = ".".join(str(p) for p in err["loc"]) or "frontmatter"
         raise InvalidItem(path, f"invalid field '{loc}': {err['msg']}") from exc
     item.body = body_text
+    item.conflict_lines = conflicts
     return item
 
 

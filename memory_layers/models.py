@@ -7,7 +7,7 @@ import secrets as _secrets
 from datetime import datetime, timezone
 from typing import Annotated, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr
 
 SCHEMA_VERSION = 1
 
@@ -195,6 +195,16 @@ class MemoryItem(BaseModel):
     anchors: StrList = Field(default_factory=list)
     criterion: CriterionSpec | None = None
     body: str = Field(default="", exclude=True)
+    # line numbers of merge-conflict markers its file holds (`markdown.parse_item`), not saved
+    _conflict_lines: list[int] = PrivateAttr(default_factory=list)
+
+    @property
+    def conflict_lines(self) -> list[int]:
+        return self._conflict_lines
+
+    @conflict_lines.setter
+    def conflict_lines(self, lines: list[int]) -> None:
+        self._conflict_lines = list(lines)
 
     @property
     def layer(self) -> str:

@@ -196,10 +196,6 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
             setattr(item, key, value)
     store = mem.store_for(item.scope)
     store.ensure_layout()
-    if not force and not supersedes and status == "active":
-        duplicate = find_duplicate(mem, item)
-        if duplicate is not None:
-            return _reinforce(mem, duplicate, item)
     old = mem.get(supersedes) if supersedes else None
     if old is not None:  # refused before the new item is written, never half done
         _archivable(mem, old, "supersede")
@@ -207,7 +203,14 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
         from lorestack.memory_layers.sealed_names import seal
 
         item.supersedes = [seal(old.item.id, mem.settings.guard.entropy_threshold)]
-    path = store.create(item)
+    # the duplicate check and the write under one lock: parallel identical remembers (two
+    # sessions, a hook and a person) make one item, and the others reinforce it
+    with store.creating():
+        if not force and not supersedes and status == "active":
+            duplicate = find_duplicate(mem, item)
+            if duplicate is not None:
+                return _reinforce(mem, duplicate, item)
+        path = store.create(item, held=True)
     archived = None
     if old is not None:
         archived = _archive(mem, old, reason=f"superseded by {item.id}", superseded_by=item.id)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lorestack.core.errors import ConcurrentEdit, InvalidItem, ItemNotFound
 from lorestack.core.paths import MemoryPaths
-from lorestack.memory_layers import dup_ids
+from lorestack.memory_layers import conflicts, dup_ids
 from lorestack.memory_layers.fsutil import checksum, locked, write_atomic
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem, now_utc, slugify
@@ -229,6 +230,8 @@ class MemoryStore:
             if loaded.note:
                 result.problems.append(InvalidItem(path, loaded.note.split(": ", 1)[1]
                                                    + " (loaded truncated)"))
+            if loaded.item.conflict_lines:
+                result.problems.append(InvalidItem(path, str(conflicts.conflict_note(loaded.item))))
             previous = seen.get(loaded.item.id)
             if previous is not None:  # dup_ids decides which file holds the id
                 kept, dropped = sorted((result.items[previous], loaded), key=dup_ids.loaded_rank)
@@ -306,11 +309,17 @@ class MemoryStore:
             n += 1
         return candidate
 
-    def create(self, item: MemoryItem) -> Path:
-        """Write a new item file. The caller has already run the secret guard."""
+    def creating(self):
+        """The lock every new item file is written under: held around a check for an existing
+        item and the write, the two are one step (N identical `remember`s make one file)."""
+        return locked(self.paths.locks_dir, "items-create")
+
+    def create(self, item: MemoryItem, *, held: bool = False) -> Path:
+        """Write a new item file (`held`: the caller holds `creating()`). The caller has
+        already run the secret guard."""
         if item.type == "event":
             raise ValueError("events go to the journal, not the item store")
-        with locked(self.paths.locks_dir, "items-create"):
+        with nullcontext() if held else self.creating():
             path = self._new_path(item)
             write_atomic(path, serialize_item(item).encode("utf-8"))
         return path
@@ -336,6 +345,7 @@ class MemoryStore:
                     )
 
             still(old)
+            conflicts.refuse_rewrite(path, old)
             item = self._named_sealed(path, item)
             # checked again once the new bytes are on disk: an editor's save during the write
             # and fsync (milliseconds) is refused, not overwritten
@@ -422,6 +432,7 @@ class MemoryStore:
             if checksum(old) != loaded.checksum:
                 raise ConcurrentEdit(
                     f"{loaded.path} changed on disk since it was read; nothing {done}, re-run")
+            conflicts.refuse_rewrite(loaded.path, old)
             # the new copy first: a crash in between leaves two copies, never none
             item = self._named_sealed(loaded.path, item)
             write_atomic(target, serialize_item(item, comments_from=old).encode("utf-8"))

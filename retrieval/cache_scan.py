@@ -62,13 +62,14 @@ def quick_scan(paths: MemoryPaths) -> Scan:
 
 def scan_root(paths: MemoryPaths, folders: tuple[str, ...] | None = None,
               threshold: float | None = None) -> Scan:
-    """Stat every live item file (special files + type folders; archive excluded), through
-    the store's safe scanner: links out of the root, FIFOs and devices land in `skipped`
-    (with `threshold`, each names its entry sealed, as a line that is written down must)."""
+    """Stat every item file (special files + type folders; with no `folders`, archive/<type>/
+    too: an archived copy of an id holds it, `dup_ids`), through the store's safe scanner:
+    links out of the root, FIFOs and devices land in `skipped` (with `threshold`, each names
+    its entry sealed, as a line that is written down must)."""
     from lorestack.memory_layers.sealed_names import sealed_problem
     from lorestack.memory_layers.store import scan_store
 
-    found = scan_store(paths.root, include_archived=False, folders=folders)
+    found = scan_store(paths.root, include_archived=True, folders=folders)
     base = str(paths.root)
     scan = Scan(skipped=[str(e if threshold is None else sealed_problem(e, threshold))
                          for e in found.skipped])

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers import dup_ids
+from lorestack.memory_layers.conflicts import conflict_note
 from lorestack.memory_layers.scopes import title_key
 from lorestack.memory_layers.sealed_names import seal, seal_path, sealed_line, unseal_path
 from lorestack.memory_layers.secret_guard import has_secret, redact_for_reading
@@ -44,8 +45,10 @@ from lorestack.retrieval.render_context import (
 
 # 2: anchors travel with resident items; 3: titles and bodies redacted; 4: an anchor holding a
 # secret is left out; 5: an id or path holding a key is sealed; 6: redacted at the guard's threshold;
-# 7: of two files with one id, the one `dup_ids` picks (was: the first by path)
-CACHE_VERSION = 7
+# 7: of two files with one id, the one `dup_ids` picks (was: the first by path); 8: archived
+# files are read too, so a live copy of a forgotten id is not served; 9: a file's merge-conflict
+# markers are noted (and left out of its text)
+CACHE_VERSION = 9
 RESIDENT_TYPES = ("criterion", "caveat")
 RESIDENT_IDS = ("project", "profile")
 # catalog order: criteria first (a left-out criterion must stay visible), then caveats, then
@@ -352,6 +355,9 @@ class RootCache:
                     loaded = store.parse_loaded(path, raw, note)
                     cached = self._entry(loaded.item, path, sha, entry, raw)
                     cached.note = note + " (loaded truncated)" if note else cached.note
+                    if loaded.item.conflict_lines:  # told on every read, as a truncation is
+                        cached.note = sealed_line(f"{path}: {conflict_note(loaded.item)}", path,
+                                                  self.threshold)
             except InvalidItem as exc:
                 problems.append(sealed_line(str(exc), path, self.threshold))
                 broken.append([seal_path(entry.rel, self.threshold), entry.mtime_ns, entry.size])
@@ -398,11 +404,14 @@ class RootCache:
 
     def _entry(self, item, path: Path, sha: str, entry: ScanEntry, raw: bytes) -> CachedItem:
         shown = seal_path(display_path(path, self.repo_dir, self.home), self.threshold)
-        file_tokens = self.memo.exact(raw.decode("utf-8", "replace"))
+        # an archived file is kept only to hold its id (never in the catalog): not counted
+        archived = item.status == "archived"
+        file_tokens = 0 if archived else self.memo.exact(raw.decode("utf-8", "replace"))
         verdict = item.criterion.verdict if item.type == "criterion" and item.criterion else ""
         # a criterion's verdict travels with its catalog line (when it is not resident)
-        line = catalog_line(shown, f"{item.type}/{verdict}" if verdict else item.type,
-                            file_tokens, item.title, self.threshold)
+        line = "" if archived else catalog_line(
+            shown, f"{item.type}/{verdict}" if verdict else item.type, file_tokens, item.title,
+            self.threshold)
         resident = is_resident(item.id, item.type) and item.status == "active"
         body = item_body(item, self.threshold) if resident else ""
         # a secret typed into the file by hand is kept out of the cache too (the render's
@@ -429,22 +438,3 @@ class RootCache:
             else "",
         )
 
-
-def merged_view(project: RootView | None, global_: RootView):
-    """(resident items, catalog rows iterator): project items override global ones
-    with the same id or (type, title), as `Memory.load_items` does."""
-    import heapq
-
-    from lorestack.memory_layers.scopes import ProjectShadow, visible_global
-
-    p_resident = project.resident if project else []
-    resident = list(visible_global(p_resident, global_.resident, lambda i: (i.id, i.type, i.title)))
-    resident += p_resident
-    if global_.empty:
-        return resident, (project.rows() if project else iter(()))
-    shadow = ProjectShadow()
-    for row in project.rows() if project else ():
-        shadow.add_key(row.id, row.key)
-    g_rows = (r for r in global_.rows() if not shadow.hides_key(r.id, r.key))
-    streams = [project.rows(), g_rows] if project else [g_rows]
-    return resident, heapq.merge(*streams, key=lambda r: r.sort)

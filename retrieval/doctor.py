@@ -258,7 +258,8 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         _repair(index, report)
         report.repaired = True
     if report.problems:
-        report.actions.append("fix or remove the files listed under problems (they are not indexed)")
+        report.actions.append("fix or remove the files listed under problems (a file that does not parse is "
+                              "not indexed)")
     if report.secrets:  # no repair can do this: the file is the user's
         report.actions.append("remove the secrets listed from the files (a secret in a tracked "
                               "memory file reaches git); the index holds them redacted")

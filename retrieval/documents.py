@@ -237,6 +237,10 @@ def parse_source(mem: Memory, source: SourceFile, raw: bytes, notes: list[str] |
     item.scope = store.scope
     docs = _redacted([item_doc(item, path, 1 if source.kind == "item-project" else 0)], path, raw,
                      mem, notes, spots)
+    if item.conflict_lines:  # indexed without the markers; doctor names the file
+        from lorestack.memory_layers.conflicts import conflict_note
+
+        return docs, [sealed_line(f"{path}: {conflict_note(item)}", source.path)]
     return docs, []
 
 

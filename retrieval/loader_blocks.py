@@ -16,7 +16,7 @@ from pathlib import Path
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import JournalEvent
 from lorestack.memory_layers.sealed_names import DEFAULT_THRESHOLD, is_sealed, names, seal, seals
-from lorestack.retrieval.context_cache import RootCache
+from lorestack.retrieval.context_cache import RootCache, RootView
 from lorestack.retrieval.hits import Hit
 from lorestack.retrieval.render_context import (
     TokenMemo,
@@ -199,8 +199,6 @@ def resident_blocks(items: Sequence, memo: TokenMemo, anchors=None,
 
 def cached_view(mem: Memory, memo: TokenMemo):
     """(resident items, lazy catalog rows, catalog size, problems, views) from the cache."""
-    from lorestack.retrieval.context_cache import merged_view
-
     repo = mem.project.repo_dir if mem.project else None
     home_dir = Path.home()
     rescan = mem.settings.loader.catalog_rescan_s
@@ -407,3 +405,23 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
+
+
+def merged_view(project: RootView | None, global_: RootView):
+    """(resident items, catalog rows iterator): project items override global ones
+    with the same id or (type, title), as `Memory.load_items` does."""
+    import heapq
+
+    from lorestack.memory_layers.scopes import ProjectShadow, visible_global
+
+    p_resident = project.resident if project else []
+    resident = list(visible_global(p_resident, global_.resident, lambda i: (i.id, i.type, i.title)))
+    resident += p_resident
+    if global_.empty:
+        return resident, (project.rows() if project else iter(()))
+    shadow = ProjectShadow()
+    for row in project.rows() if project else ():
+        shadow.add_key(row.id, row.key)
+    g_rows = (r for r in global_.rows() if not shadow.hides_key(r.id, r.key))
+    streams = [project.rows(), g_rows] if project else [g_rows]
+    return resident, heapq.merge(*streams, key=lambda r: r.sort)

@@ -74,3 +74,38 @@ def test_the_rule_reads_a_files_place_from_its_path():
              ("/m/facts/a.md", "caveat", "active"), ("/m/archive/facts/y.md", "caveat", "archived")]
     assert [f[0] for f in sorted(files, key=lambda f: rank(*f))] == [
         "/m/archive/facts/y.md", "/m/caveats/z.md", "/m/facts/a.md", "/m/facts/b.md"]
+
+
+def test_a_forgotten_id_leaves_context_and_hooks_with_its_other_copy(repo, long_hook_deadlines):
+    """The same id in two files of facts/; `forget` archives the one every command reads. The
+    archived copy holds the id (dup_ids), so `show` says archived and `search` finds nothing,
+    but the loader cache read no archive/: `context`, the session-start hook and `list` kept
+    serving the other copy as the active item."""
+    from tests.service_helpers import context_of, hook
+
+    made = run_cli("remember", "The deploy script ops/deploy.sh needs the --staging flag",
+                   "--json", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    item_id = json.loads(made.stdout)["item"]["id"]
+    (original,) = (repo / ".memory" / "facts").glob("*.md")
+    copy = original.with_name("a-hand-made-copy.md")
+    copy.write_text(original.read_text())
+    before = run_cli("context", cwd=repo)
+    assert "ops/deploy.sh" in before.stdout, before.stdout  # served once, from one of them
+
+    forgot = run_cli("forget", item_id, "--reason", "moved to CI", cwd=repo)
+    assert forgot.returncode == 0, forgot.stderr
+    shown = run_cli("show", item_id, "--json", cwd=repo)
+    assert json.loads(shown.stdout)["status"] == "archived", shown.stdout
+    found = run_cli("search", "deploy script staging flag", "--json", cwd=repo)
+    assert item_id not in [h["id"] for h in json.loads(found.stdout)], found.stdout
+
+    context = run_cli("context", cwd=repo)
+    assert "ops/deploy.sh" not in context.stdout, context.stdout
+    assert "duplicate id" in context.stderr and "archive" in context.stderr, context.stderr
+    payload = {"session_id": "s1", "cwd": str(repo), "source": "startup"}
+    started = hook("session-start", payload, repo)
+    assert started.returncode == 0, started.stderr
+    assert "ops/deploy.sh" not in context_of(started), started.stdout
+    listed = run_cli("list", "--json", cwd=repo)
+    assert item_id not in [r["id"] for r in json.loads(listed.stdout)], listed.stdout

@@ -121,3 +121,37 @@ def test_same_digits_in_another_order_are_different_memories(repo):
     assert second.duplicate_of is None and second.item.id != first.item.id
     again = remember(mem, "worker w1 item 4: the w1 service keeps setting 4.", "fact")
     assert again.duplicate_of == first.item.id  # the same statement still reinforces
+
+
+def test_parallel_identical_remembers_make_one_item(repo):
+    """Four `lorestack remember` processes started at once with the same text made two or three
+    files: each looked for a duplicate before any had written (the check ran outside the create
+    lock). One creates the item; the others answer as a second remember does, reinforcing it."""
+    import subprocess
+    import sys
+    import time
+
+    text = "Integration tests need the docker compose stack running first"
+    go = repo.parent / "go"
+    # each process imports the CLI, then waits for one signal: the four checks start together
+    # (started cold, the imports' seconds apart on a loaded machine hid the race)
+    starter = ("import os, sys, time\n"
+               "import lorestack.cli.memory_cmds, lorestack.memory_layers.operations\n"
+               f"while not os.path.exists({str(go)!r}): time.sleep(0.005)\n"
+               "from lorestack.launcher import main\n"
+               "sys.argv[0] = 'lorestack'; raise SystemExit(main())")
+    procs = [subprocess.Popen([sys.executable, "-c", starter, "remember", text, "--json"],
+                              cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    time.sleep(1.0)
+    go.write_text("")
+    answers = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        answers.append(json.loads(out))
+    files = sorted((repo / ".memory" / "facts").glob("*.md"))
+    assert len(files) == 1, [f.name for f in files]
+    (made,) = [a for a in answers if not a["duplicate_of"]]
+    assert [a["duplicate_of"] for a in answers if a["duplicate_of"]] == [made["item"]["id"]] * 3
+    assert "importance: 0.635" in files[0].read_text()  # three reinforcements, none lost
