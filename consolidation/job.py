@@ -185,6 +185,13 @@ class Runner:
             key = claim_key(cluster.ids)
             if self.world.key_applied(key):
                 plan.processed.update({i: key for i in cluster.ids})
+            elif self._deleted_by_hand(key, cluster.ids):
+                plan.processed.update({i: key for i in cluster.ids})
+                reason = ("its claim was deleted by hand since a run made it: not proposed again "
+                          "(a new event on the subject proposes it anew)")
+                plan.skipped.append({"key": key, "events": cluster.ids, "reason": reason,
+                                     "final": True})
+                self.report.skipped.append(SkippedCluster(key, cluster.ids, reason, True))
             elif not worth_a_claim(cluster, self.settings.min_cluster_events):
                 plan.processed.update({i: "" for i in cluster.ids})
             else:
@@ -246,6 +253,12 @@ class Runner:
             return extractive_claim(cluster, rows, self.settings.machine_confidence)
         ranked = rank_candidates(centroid, candidates, self.settings.candidates, 0.35)
         return self.claimer.claim(cluster, ranked)
+
+    def _deleted_by_hand(self, key: str, ids: list[str]) -> bool:
+        """Did an earlier run make a claim of exactly these events that no file holds now (live
+        or archived)? `--since` offers consolidated events again; a person who deleted the
+        claim's file said no to it, and the same events must not write it back."""
+        return bool(ids) and all(self.state.processed.get(i) == key for i in ids)
 
     def _skip(self, plan: Plan, key: str, ids: list[str], reason: str, final: bool) -> None:
         failures = self.state.failures.get(key, 0) + (0 if final else 1)
