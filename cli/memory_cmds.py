@@ -260,9 +260,11 @@ def forget(ctx, item_id, reason, as_json):
     done = app.run(ChangeRequest(caller=caller_for(ctx), action="forget", id=item_id,
                                  reason=reason))
     if as_json:
-        emit_json({"id": done.id, "archived": done.archived})
+        emit_json({"id": done.id, "archived": done.archived, "also_archived": done.also_archived})
     else:
         click.echo(f"archived {done.id} → {done.archived}")
+        for copy in done.also_archived:  # a hand-made copy with the same id goes with it
+            click.echo(f"archived its copy with the same id → {copy}")
 
 
 @click.command()

@@ -381,8 +381,10 @@ def restore(mem: Memory, item_id: str) -> Restored:
     return Restored(fresh, path, replaced_by)
 
 
-def forget(mem: Memory, item_id: str, reason: str) -> Path:
-    """Archive an item or a journal event, by full or short id (never delete)."""
+def forget(mem: Memory, item_id: str, reason: str, *, copies: list[Path] | None = None) -> Path:
+    """Archive an item or a journal event, by full or short id (never delete). Another live
+    file holding the same id (a hand-made copy) is archived too, and its new path added to
+    `copies`: left live, `check` and other readers of the live folders kept it as the item."""
     if not reason or not reason.strip():
         raise LorestackError("say why: --reason is required so the archive explains itself")
     try:
@@ -398,7 +400,22 @@ def forget(mem: Memory, item_id: str, reason: str) -> Path:
             refuse_archived_event(mem, item_id)
             raise
         return archive_event(mem, item_id, reason)
-    return _archive(mem, loaded, reason=mem.guard(reason, where="reason"))
+    reason = mem.guard(reason, where="reason")
+    path = _archive(mem, loaded, reason=reason)
+    store = mem.store_for(loaded.item.scope)
+    needle = loaded.item.id.encode("utf-8")
+    for other_path in store.item_files(include_archived=False):
+        try:  # only a file whose bytes spell the id is parsed (as `store.find` does)
+            raw, note = store.read_file(other_path)
+            other = store.parse_loaded(other_path, raw, note) if needle in raw else None
+            if other is None or other.item.id != loaded.item.id or other_path == loaded.path:
+                continue
+            moved = store.archive(other, reason=reason)
+        except (LorestackError, OSError):  # unreadable, or refused (conflict markers): doctor
+            continue  # names the file left with the id
+        if copies is not None:
+            copies.append(moved)
+    return path
 
 
 def log_event(mem: Memory, text: str, kind: str = "note", *, tags=None, source: str = "user",

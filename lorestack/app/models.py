@@ -123,6 +123,7 @@ class ChangeResponse(BaseModel):
     archived: str | None = None
     item: dict[str, Any] | None = None
     was_superseded_by: str | None = None  # restore: the item that had replaced it, still active
+    also_archived: list[str] = Field(default_factory=list)  # forget: other files with the id
 
 
 # ---- reading -------------------------------------------------------------------------------

@@ -81,8 +81,10 @@ def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeRespon
     mem = opener(request.caller, True)
     if request.action == "forget":
         full_id = _full_id(mem, request.id)  # a short id (as the context shows) answers whole
-        path = operations.forget(mem, request.id, request.reason)
-        done = ChangeResponse(action="forget", id=full_id, archived=str(path))
+        copies: list = []
+        path = operations.forget(mem, request.id, request.reason, copies=copies)
+        done = ChangeResponse(action="forget", id=full_id, archived=str(path),
+                              also_archived=[str(c) for c in copies])
     elif request.action == "supersede":
         written = operations.supersede(mem, request.id, request.text, title=request.title,
                                        tags=request.tags, redact=request.redact)
