@@ -210,6 +210,8 @@ def doctor(ctx, repair, as_json):
             line = f"{item.title[:60]} — {stale_note(states)}"
             click.echo(f"stale: {seal(item.id, threshold)} {redact_for_reading(line, threshold)[0]}")
         verdict = "ok" if report.ok else ("repaired" if report.repaired else "not ok")
+        if report.repaired and report.problems:  # the index is mended; those files are not
+            verdict = f"index repaired; not ok: {len(report.problems)} file problem(s) left"
         if (report.issues and not report.repaired and not repair
                 and not any("read-only" in issue for issue in report.issues)):
             # every `issue:` is the index's, rebuilt from the files (a bad file is a `problem:`)
@@ -217,7 +219,9 @@ def doctor(ctx, repair, as_json):
         if report.secrets:  # not the index's fault, and no repair removes them
             verdict += f"; {len(report.secrets)} secret(s) in memory files"
         click.echo(verdict if hooks.ok else f"{verdict} (index); hooks: not ok")
-    if (not report.ok and not report.repaired) or not hooks.ok or report.secrets:
+    # a file that does not parse is the user's to mend: no repair clears it
+    if (not report.ok and (not report.repaired or report.problems)) or not hooks.ok \
+            or report.secrets:
         sys.exit(1)
 
 

@@ -22,3 +22,20 @@ def test_a_damaged_index_names_the_repair_and_the_repair_works(stocked):
     assert run_cli("doctor", "--repair", cwd=stocked).returncode == 0
     healthy = run_cli("doctor", cwd=stocked)
     assert healthy.returncode == 0 and "--repair" not in healthy.stdout
+
+
+def test_repair_does_not_say_repaired_while_a_file_still_does_not_parse(stocked):
+    """A hand-truncated item (frontmatter cut off) leaves the index stale too: `--repair`
+    rebuilt the index and printed "repaired", exit 0, while the file it cannot mend still kept
+    the item out of every search; the next plain `doctor` said "not ok", exit 1 (edit33)."""
+    item = stocked / ".memory" / "facts" / "f0.md"
+    item.write_text(item.read_text()[:30])  # cut inside the frontmatter
+    fixed = run_cli("doctor", "--repair", cwd=stocked)
+    assert "Traceback" not in fixed.stderr, fixed.stderr
+    assert "rebuilt" in fixed.stdout and "f0.md" in fixed.stdout
+    assert fixed.returncode == 1, fixed.stdout
+    assert fixed.stdout.strip().splitlines()[-1] != "repaired"
+    again = run_cli("doctor", cwd=stocked)
+    assert again.returncode == 1 and "f0.md" in again.stdout
+    assert "--repair" not in again.stdout.strip().splitlines()[-1]  # a repair cannot mend it
+    assert run_cli("doctor", "--repair", "--json", cwd=stocked).returncode == 1
