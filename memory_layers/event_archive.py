@@ -89,6 +89,8 @@ def _entry_span(lines: list[str], event_id: str) -> tuple[int, int] | None:
     """(first, last+1) line numbers of the entry with this id: its `## … · id` heading (when
     present) through its closing marker and the blank line after it."""
     lines = [line[:-1] if line.endswith("\r") else line for line in lines]  # CRLF-saved days
+    if lines:  # a day an editor saved with a BOM: its first entry is found too
+        lines[0] = lines[0].removeprefix("\ufeff")
     for i, line in enumerate(lines):
         name = next((n for n in legacy.names() if line.startswith(f"<!-- {n}:event ")), None)
         if name is None:

@@ -95,7 +95,8 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
     are found): a reader that wants one entry stops there."""
     # a day file saved with CRLF endings (git's autocrlf, a Windows editor) reads the same:
     # its markers would otherwise never match and every entry would vanish without a word
-    lines = text.replace("\r\n", "\n").split("\n")
+    # and so does one an editor saved with a BOM (Notepad): else line 1 never matches
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
     i = 0
     stray = -1  # the line a run of text outside any entry started on, -1 when none is open
     while i < len(lines):
