@@ -189,6 +189,9 @@ def doctor(ctx, repair, as_json):
             click.echo(f"secret: {secret}")
         for path in report.unread:
             click.echo(f"note: not read: {path}")
+        for path in report.empty:
+            click.echo(f"note: {path} is empty: read as an item named after the file, with no "
+                       "text; if a save cut it short, get it back from git")
         for action in report.actions:
             click.echo(f"action: {action}")
         for problem in hooks.problems:

@@ -45,13 +45,14 @@ class DoctorReport:
     problems: list[str] = field(default_factory=list)   # files that do not parse (schema)
     secrets: list[str] = field(default_factory=list)    # file and line of a hand-typed secret
     unread: list[str] = field(default_factory=list)     # markdown no scan reads (a note only)
+    empty: list[str] = field(default_factory=list)      # item files with nothing in them (a note)
     issues: list[str] = field(default_factory=list)     # what is wrong with the indexes
     repaired: bool = False
     actions: list[str] = field(default_factory=list)
 
 
-def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot],
-                   unread: list[str]) -> tuple[set[str], int, list[str]]:
+def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot], unread: list[str],
+                   empty: list[str]) -> tuple[set[str], int, list[str]]:
     """Doc ids the files define right now (parses everything: doctor is not a hot path);
     where a file holds a secret goes to `secrets`, markdown no scan reads (a README, a
     sub-folder of notes) to `unread`: named, but no fault of the memory's."""
@@ -74,6 +75,8 @@ def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot],
                                         threshold))
             continue
         problems.extend(notes)
+        if src.kind != "journal" and not raw.strip():  # a save cut short reads as a new item
+            empty.append(sealed_line(src.path, src.path, threshold))
         docs, file_problems = parse_source(index.mem, src, raw, spots=secrets)
         per_file[src.path] = docs
         problems.extend(file_problems)
@@ -196,7 +199,8 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
 
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     spots: list[SecretSpot] = []
-    expected, report.files, report.problems = _expected_docs(index, spots, report.unread)
+    expected, report.files, report.problems = _expected_docs(index, spots, report.unread,
+                                                                  report.empty)
     threshold = index.mem.settings.guard.entropy_threshold
     report.secrets = [spot.describe(threshold=threshold) for spot in spots]
     report.problems.extend(_criterion_problems(index))

@@ -39,3 +39,18 @@ def test_repair_does_not_say_repaired_while_a_file_still_does_not_parse(stocked)
     assert again.returncode == 1 and "f0.md" in again.stdout
     assert "--repair" not in again.stdout.strip().splitlines()[-1]  # a repair cannot mend it
     assert run_cli("doctor", "--repair", "--json", cwd=stocked).returncode == 1
+
+
+def test_an_item_file_cut_to_nothing_is_named(stocked):
+    """A file emptied by a crashed save read as a new item named after the file (id `f1`, no
+    text): `doctor` said "ok" and nothing named the file whose memory was gone (edit33). It is
+    named now, as a note (an empty file is also how a placeholder starts)."""
+    (stocked / ".memory" / "facts" / "f1.md").write_bytes(b"")
+    found = run_cli("doctor", "--repair", cwd=stocked)
+    assert "Traceback" not in found.stderr, found.stderr
+    assert any("f1.md" in line and "empty" in line for line in found.stdout.splitlines()), \
+        found.stdout
+    import json
+
+    report = json.loads(run_cli("doctor", "--json", cwd=stocked).stdout)
+    assert [p for p in report["empty"] if p.endswith("f1.md")], report
