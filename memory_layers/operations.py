@@ -403,16 +403,11 @@ def forget(mem: Memory, item_id: str, reason: str, *, copies: list[Path] | None 
     reason = mem.guard(reason, where="reason")
     path = _archive(mem, loaded, reason=reason)
     store = mem.store_for(loaded.item.scope)
-    needle = loaded.item.id.encode("utf-8")
-    for other_path in store.item_files(include_archived=False):
-        try:  # only a file whose bytes spell the id is parsed (as `store.find` does)
-            raw, note = store.read_file(other_path)
-            other = store.parse_loaded(other_path, raw, note) if needle in raw else None
-            if other is None or other.item.id != loaded.item.id or other_path == loaded.path:
-                continue
+    for other in store.copies(loaded.item.id, include_archived=False):
+        try:
             moved = store.archive(other, reason=reason)
-        except (LorestackError, OSError):  # unreadable, or refused (conflict markers): doctor
-            continue  # names the file left with the id
+        except (LorestackError, OSError):  # refused (conflict markers): doctor names the file
+            continue  # left with the id
         if copies is not None:
             copies.append(moved)
     return path

@@ -248,18 +248,24 @@ class MemoryStore:
         return result
 
     def find(self, item_id: str) -> LoadedItem:
-        # the file's name is a slug of the title, so scan; outside the service (no parse cache)
-        # a file whose bytes never spell the id is not parsed: the id is written in its
-        # frontmatter, or it is the file's stem or a special file's fixed id
         from lorestack.memory_layers import parse_cache
 
         if parse_cache.enabled():  # the resident service: the file it parsed with this id
             found = self._find_kept(item_id)
             if found is not None:
                 return found
+        if copies := self.copies(item_id):  # every file with the id: dup_ids picks the one
+            return min(copies, key=dup_ids.loaded_rank)
+        raise ItemNotFound(f"no memory item with id '{item_id}' in {self.paths.root}")
+
+    def copies(self, item_id: str, include_archived: bool = True) -> list[LoadedItem]:
+        """Every readable file holding the id (`find` takes one, `forget` all): a scan, where
+        outside the service a file whose bytes never spell the id (nor its stem) is not parsed."""
+        from lorestack.memory_layers import parse_cache
+
         needle = item_id.encode("utf-8") if not parse_cache.enabled() else None
-        copies: list[LoadedItem] = []  # every file with the id: dup_ids picks the one
-        for path in self.item_files():
+        copies: list[LoadedItem] = []
+        for path in self.item_files(include_archived):
             try:
                 if needle is None or path.stem == item_id or self._defaults_for(path)[0]:
                     loaded = self.load_file(path)
@@ -272,9 +278,7 @@ class MemoryStore:
                 continue
             if loaded.item.id == item_id:
                 copies.append(loaded)
-        if copies:
-            return min(copies, key=dup_ids.loaded_rank)
-        raise ItemNotFound(f"no memory item with id '{item_id}' in {self.paths.root}")
+        return copies
 
     def _find_kept(self, item_id: str) -> LoadedItem | None:
         """The item with this id among the files the service keeps parsed, when exactly one of
