@@ -50,6 +50,8 @@ def without_conflicts(text: str) -> tuple[str, list[int]]:
     """`text` with each conflict block's marker lines (and its base section, the version both
     sides changed) left out, both sides' text kept in order; and the markers' line numbers
     (1-based, in `text`)."""
+    if _OURS not in text:  # every file is parsed through here: no line loop without a start
+        return text, []
     lines = text.splitlines(keepends=True)
     blocks = conflict_blocks(lines)
     if not blocks:
