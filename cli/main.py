@@ -90,6 +90,7 @@ _OS_REFUSALS = {
     errno.ENOENT: "check the path (its folder must exist)",
     errno.ENOTDIR: "check the path (a part of it is a file, not a folder)",
     errno.EISDIR: "it is a folder; name a file",
+    errno.ENAMETOOLONG: "use a shorter name",
 }
 
 
@@ -109,7 +110,7 @@ def unexpected_line(exc: BaseException) -> str:
             return (f"Error: {blocker} is a file where lorestack needs a folder; move it aside "
                     "(or rename it) and re-run")
     if isinstance(exc, OSError) and exc.errno in _OS_REFUSALS:
-        where = f" {exc.filename}" if exc.filename else ""
+        where = f" {_shown_path(str(exc.filename))}" if exc.filename else ""
         line = f"Error: cannot use{where}: {exc.strerror or exc}; {_OS_REFUSALS[exc.errno]}"
         own = not exc.filename or ".index" in str(exc.filename).replace("\\", "/").split("/")
         if exc.errno in _OWN_PATH_FAULTS or (own and exc.errno not in _NEVER_OURS):
@@ -117,6 +118,14 @@ def unexpected_line(exc: BaseException) -> str:
         return line
     return (f"Error: unexpected {type(exc).__name__}: {exc} "
             "(this is a bug in lorestack; please report it)")
+
+
+def _shown_path(path: str, most: int = 160) -> str:
+    """A path as the error line shows it: a name of thousands of characters (a paste gone
+    wrong) is cut in the middle, so the line stays one line a terminal can show."""
+    if len(path) <= most:
+        return path
+    return f"{path[:most // 2]}…{path[-most // 2:]} ({len(path):,} characters)"
 
 
 _LAYOUT = {".memory", ".lorestack"}  # the folders lorestack lays out (a memory, the home)

@@ -129,3 +129,17 @@ def test_an_os_refusal_inside_the_index_asks_to_be_reported():
     own = OSError(13, "Permission denied", "/tmp/p/.memory/.index/catalog.sqlite")
     assert "check its permissions" in unexpected_line(own)
     assert "please report it" in unexpected_line(own)
+
+
+def test_a_name_too_long_is_one_short_line_not_a_bug_report(repo):
+    """`lorestack import <a pasted paragraph>`: the file system refuses the name. The user
+    gets one line that says so, with the name cut to a length a terminal shows, not a 100 kB
+    line calling it a bug in lorestack."""
+    name = "x" * 5000
+    result = CliRunner().invoke(cli, ["import", name])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output[:500]
+    assert "too long" in lines[0] and "use a shorter name" in lines[0] and " characters)" in lines[0]
+    assert "bug" not in lines[0] and "unexpected" not in lines[0]
+    assert len(lines[0]) < 400
