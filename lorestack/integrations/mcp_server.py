@@ -8,6 +8,10 @@ read). The SDK is imported only when the server is built.
 
 from __future__ import annotations
 
+import json
+import os
+import re
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +132,12 @@ def build_server(root: str | None = None, *, cwd: Path | None = None):
                     raise ToolError(argument_problems(name, cause.errors())) from cause
                 raise
 
+        async def run_stdio_async(self) -> None:
+            # the SDK's transport, with each line's lone surrogates replaced before it is parsed
+            async with _stdio_transport() as (read_stream, write_stream):
+                low = self._lowlevel_server
+                await low.run(read_stream, write_stream, low.create_initialization_options())
+
     server = LorestackMCPServer("lorestack", instructions=INSTRUCTIONS, version=package_version())
 
     def memory():
@@ -205,3 +215,68 @@ def serve(root: str | None = None) -> None:
     # (list_memories at 10k items parsed every file every time)
     parse_cache.enable(True)
     build_server(root).run("stdio")
+
+
+# a JSON escape of a UTF-16 surrogate (half of a pair, or alone)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _no_lone_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, list):
+        return [_no_lone_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_no_lone_surrogates(k): _no_lone_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def scrubbed_line(line: str) -> str:
+    """A JSON-RPC line whose strings carry no lone surrogate (U+FFFD in its place).
+
+    JSON may escape half a pair alone (`\\ud83d`: text cut inside an emoji, which a JS client
+    sends as is); the SDK's parser refuses such a line, and a line it cannot parse gets no
+    reply at all, so the client's call waited for its own timeout. Only a line with a
+    surrogate escape is parsed here; a line that is no JSON is left to the SDK."""
+    if "\\u" not in line or _SURROGATE_ESCAPE.search(line) is None:
+        return line
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line
+    return json.dumps(_no_lone_surrogates(message), ensure_ascii=False) + "\n"
+
+
+class _ScrubbedLines:
+    """The stdin text stream as the SDK reads it (line by line), each line scrubbed."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def readline(self) -> str:
+        line = self._stream.readline()
+        return scrubbed_line(line) if line else line
+
+
+@asynccontextmanager
+async def _stdio_transport():
+    """The SDK's stdio transport reading our scrubbed stdin. As the SDK does for its own,
+    fd 0 points at the null device while serving, so a child process (git) cannot read
+    the client's messages; the SDK still claims stdout."""
+    import io
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    private = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        text = io.TextIOWrapper(os.fdopen(private, "rb", closefd=False), encoding="utf-8",
+                                errors="replace")
+        async with stdio_server(stdin=anyio.wrap_file(_ScrubbedLines(text))) as streams:
+            yield streams
+    finally:
+        os.dup2(private, 0)
+        os.close(private)
