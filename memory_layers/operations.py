@@ -161,6 +161,8 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
     nearly the same text) reinforces that item instead of storing a copy, and the result says
     so (`duplicate_of`); `force` stores a second one anyway."""
     mem.check_input(text or "", where="text")
+    if title is not None:  # the title is stored as typed: the same refusals (a NUL, 100 kB)
+        mem.check_input(title, where="title")
     # guard first: the title and the file name are derived from what is left
     text = mem.guard(text or "", redact=redact, where="text")
     if title is not None:

@@ -143,3 +143,22 @@ def test_a_name_too_long_is_one_short_line_not_a_bug_report(repo):
     assert "too long" in lines[0] and "use a shorter name" in lines[0] and " characters)" in lines[0]
     assert "bug" not in lines[0] and "unexpected" not in lines[0]
     assert len(lines[0]) < 400
+
+
+def test_a_title_gets_the_same_refusals_as_the_text(repo):
+    """The title was stored as typed with no check: a 100 kB `--title` made a 100 kB item
+    (over limits.max_item_bytes, which the text is held to), and a NUL in an MCP call's
+    title went into the file, then out of `list` and `show` to the terminal."""
+    from lorestack.core.errors import InputRejected
+    from lorestack.integrations import mcp_tools
+    from lorestack.memory_layers.memory import Memory
+
+    facts = repo / ".memory" / "facts"
+    before = sorted(p.name for p in facts.iterdir())
+    result = CliRunner().invoke(cli, ["remember", "--title", "t" * 100_000, "Ship on Tuesdays"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "title is 98 kB, over the 64 kB limit" in lines[0], lines
+    with pytest.raises(InputRejected, match="title contains NUL"):
+        mcp_tools.remember(Memory.open(repo), "Ship on Tuesdays", title="a\x00b")
+    assert sorted(p.name for p in facts.iterdir()) == before
