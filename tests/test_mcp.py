@@ -116,6 +116,9 @@ def test_check_tool_blocks_a_proposal_against_a_criterion(repo):
             assert verdict["violations"][0]["type"] == "criterion"
             ok = _json(await client.call_tool("check", {"proposal": "Rename a CSS class"}))
             assert ok["verdict"] == "pass"
+            # an empty proposal answered 'pass' (nothing had been checked); the CLI refuses it
+            empty = await client.call_tool("check", {"proposal": "  "})
+            assert empty.is_error and "nothing to check" in empty.content[0].text
 
     anyio.run(main)
 

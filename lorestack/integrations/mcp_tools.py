@@ -112,7 +112,11 @@ def list_memories(mem: Memory,
 def check(mem: Memory, proposal: str, paths: list[str] | None = None) -> dict[str, Any]:
     from lorestack.app.models import CheckRequest
     from lorestack.app.reading import check as app_check
+    from lorestack.core.errors import LorestackError
 
+    if not proposal.strip() and not paths:  # 'pass' would say something was checked
+        raise LorestackError("nothing to check: give the proposal (a plan, a design or a diff) "
+                             "or the paths it touches")
     answer = app_check(CheckRequest(text=proposal, label="mcp", paths=list(paths or [])),
                        _given(mem))
     out = dict(answer.result)
