@@ -45,6 +45,11 @@ _SCOPE_PREPS = frozenset(
     "through via with before after when whenever while".split()
 )
 _TRIGGER_PREPS = frozenset("before after when whenever while".split())
+# a relative clause of its own ("code you did not write", "files we are not changing") is
+# cut from the object when it is negated: its words ('not changing') are nothing a proposal says
+_CLAUSE_SUBJECTS = frozenset("you we they i someone somebody".split())
+_NEGATIONS = frozenset("not n't never didn't don't doesn't aren't isn't haven't hasn't weren't "
+                       "wasn't won't cannot can't".split())
 _DETERMINERS = frozenset(
     "a an the any some our your their its this that these those more other another "
     "additional extra every each all both new own anything something everything".split()
@@ -389,7 +394,9 @@ def _split_scope(rest: list[str]) -> tuple[list[str], list[str], list[str]]:
     scope: list[str] = []
     trigger: list[str] = []
     target = obj
-    for w in rest:
+    for i, w in enumerate(rest):
+        if target is obj and obj and w in _CLAUSE_SUBJECTS and _NEGATIONS & set(rest[i + 1:]):
+            break  # "files you are not otherwise changing": the clause's words are no term
         if w in _TRIGGER_PREPS:
             target = trigger
             continue
