@@ -244,6 +244,8 @@ class ExportRequest(Request):
 class ExportResponse(BaseModel):
     records: list[dict[str, Any]]  # the header first, then one record per file
     root: str = ""  # the memory folder exported
+    redacted: list[str] = []  # the ids (sealed) or paths whose text had a secret redacted
+    redacted_files: int = 0
 
 
 class ImportMemoryRequest(Request):
