@@ -63,3 +63,48 @@ def test_export_redacts_secrets_typed_into_files_and_says_which(repo, tmp_path):
     assert not json.loads(back.stdout)["problems"]
     copied = (other / ".memory" / "facts" / fact.path.name).read_text()
     assert "The deploy uses the release script" in copied and AWS not in copied
+
+
+def test_an_archived_file_moved_back_by_hand_is_named_and_restored_in_place(repo):
+    mem = Memory.open(repo)
+    written = remember(mem, "Builds use the ninja generator", "decision")
+    item_id = written.item.id
+    assert run_cli("forget", item_id, "--reason", "we went back to make", cwd=repo).returncode == 0
+    archived = next((repo / ".memory" / "archive" / "decisions").glob("*.md"))
+    live = repo / ".memory" / "decisions" / archived.name
+    archived.rename(live)  # the user moves it back by hand; its status still says archived
+
+    listed = run_cli("list", cwd=repo)
+    assert listed.returncode == 0 and item_id not in listed.stdout  # not active, and...
+    assert live.name in listed.stderr and "archived in a live folder" in listed.stderr
+    assert f"lorestack restore {item_id}" in listed.stderr  # ...it says so, and what to do
+
+    doctor = run_cli("doctor", cwd=repo)
+    lines = [ln for ln in doctor.stdout.splitlines() if live.name in ln]
+    assert len(lines) == 1 and "status: archived in a live folder (decisions/)" in lines[0]
+    assert json.loads(run_cli("doctor", "--json", cwd=repo).stdout)["misfiled"]
+
+    done = run_cli("restore", item_id, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (repo / ".memory" / "decisions").glob("*.md")) == [live.name]
+    assert "status: active" in live.read_text() and "Builds use the ninja generator" in live.read_text()
+    assert item_id in run_cli("list", cwd=repo).stdout
+    assert "archived in a live folder" not in run_cli("doctor", cwd=repo).stdout
+
+
+def test_doctor_names_a_type_that_disagrees_with_its_folder(repo):
+    mem = Memory.open(repo)
+    written = remember(mem, "Never deploy on Fridays", "caveat")
+    written.path.write_text(written.path.read_text().replace("type: caveat", "type: fact"))
+    kept = remember(mem, "Tests run with pytest", "fact")
+
+    doctor = run_cli("doctor", cwd=repo)
+    named = [ln for ln in doctor.stdout.splitlines() if "its frontmatter" in ln]
+    assert len(named) == 1, doctor.stdout
+    line = named[0]
+    assert written.path.name in line and "caveats/" in line
+    assert "type: fact" in line and "(type caveat)" in line
+    assert kept.path.name not in doctor.stdout
+    report = json.loads(run_cli("doctor", "--json", cwd=repo).stdout)
+    assert len(report["misfiled"]) == 1 and written.path.name in report["misfiled"][0]
+
