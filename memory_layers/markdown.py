@@ -80,7 +80,8 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     body, conflicts = without_conflicts(body)
     if conflicts:  # told by the file's line numbers
         conflicts = without_conflicts(text)[1]
-    body_text = body.strip("\n")
+    # a file saved with CRLF (or a stray CR) reads as lines: no `\r` printed, indexed or rewritten
+    body_text = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     if "title" not in data:
         first = next((ln.lstrip("# ").strip() for ln in body_text.splitlines() if ln.strip()), "")
         data["title"] = first or path.stem

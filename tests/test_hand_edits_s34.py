@@ -8,6 +8,8 @@ dropped or moved; a CRLF-saved file prints clean lines.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.operations import log_event, remember
@@ -108,3 +110,18 @@ def test_doctor_names_a_type_that_disagrees_with_its_folder(repo):
     report = json.loads(run_cli("doctor", "--json", cwd=repo).stdout)
     assert len(report["misfiled"]) == 1 and written.path.name in report["misfiled"][0]
 
+
+def test_show_prints_a_crlf_saved_file_as_clean_lines(repo):
+    mem = Memory.open(repo)
+    written = remember(mem, "The staging database is read only", "fact")
+    text = written.path.read_text() + "Ask Dana before writing to it.\n"
+    written.path.write_bytes(text.replace("\n", "\r\n").encode())
+
+    # bytes as they reach the terminal (run_cli's text mode would turn CRLF into LF)
+    shown = subprocess.run([sys.executable, "-m", "lorestack.cli", "show", written.item.id],
+                           capture_output=True, cwd=repo, timeout=600)
+    assert shown.returncode == 0, shown.stderr
+    assert b"\r" not in shown.stdout
+    assert b"The staging database is read only\nAsk Dana before writing to it." in shown.stdout
+    body = json.loads(run_cli("show", written.item.id, "--json", cwd=repo).stdout)["body"]
+    assert body == "The staging database is read only\nAsk Dana before writing to it."
