@@ -235,8 +235,11 @@ def show(ctx, item_id, as_json):
             if reason:  # forgotten: kept in archive/events/, not in the journal
                 click.echo(f"forgotten ({reason}); kept in archive/events/")
         return
+    for note in found.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
-        emit_json({**found.item, "path": found.path})
+        emit_json({**found.item, "path": found.path, **({"notes": found.notes} if found.notes
+                                                         else {})})
         return
     item = MemoryItem.model_validate({k: v for k, v in found.item.items() if k != "body"})
     item.body = found.item.get("body", "")

@@ -7,11 +7,15 @@ in silence.
   frontmatter says, and `forget`/`restore` file it under that type's folder, away from where
   the user put it.
 
-`doctor` names each (one line: the file and both values); `list` says when it leaves one out.
+- a frontmatter key typed twice: YAML reads the last, and a rewrite keeps only that one.
+
+`doctor` names each (one line: the file and both values); `list` and `show` say when `list`
+leaves one out.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lorestack.memory_layers.models import FOLDER_TYPES, TYPE_FOLDERS, MemoryItem
@@ -47,7 +51,8 @@ def disagreements(mem, threshold: float) -> list[str]:
     from lorestack.memory_layers.sealed_names import seal, seal_path
 
     out = []
-    for loaded in mem.load_items(include_archived=True).items:
+    loaded_items = mem.load_items(include_archived=True).items
+    for loaded in loaded_items:
         place = _place(mem, loaded.path)
         if place is None:
             continue
@@ -61,4 +66,33 @@ def disagreements(mem, threshold: float) -> list[str]:
                        "make them agree")
         if not archived and item.status == "archived":
             out.append(f"{shown}: {hidden_note(seal(item.id, threshold), folder)}")
+    for loaded in loaded_items:
+        for key, lines in _repeated_keys(loaded.path):
+            out.append(f"{seal_path(str(loaded.path), threshold)}: key '{key}' typed "
+                       f"{len(lines)} times in the frontmatter (lines {', '.join(map(str, lines))}):"
+                       " only the last is read, and a rewrite by lorestack keeps only it")
     return out
+
+
+_TOP_KEY = re.compile(r"^([^\s#'\"\-][^:#]*?)\s*:(?:\s|$)")
+
+
+def _repeated_keys(path: Path) -> list[tuple[str, list[int]]]:
+    """Top-level frontmatter keys typed more than once (YAML reads the last), with the file's
+    line numbers; a file over a megabyte or unreadable is not looked at."""
+    try:
+        if path.stat().st_size > 1 << 20:
+            return []
+        lines = path.read_text("utf-8").lstrip("\ufeff").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not lines or lines[0].rstrip() != "---":
+        return []
+    seen: dict[str, list[int]] = {}
+    for number, line in enumerate(lines[1:], 2):
+        if line.rstrip() == "---":
+            break
+        match = _TOP_KEY.match(line)  # indented lines (nested values, block text) are not keys
+        if match:
+            seen.setdefault(match.group(1), []).append(number)
+    return [(key, found) for key, found in seen.items() if len(found) > 1]

@@ -35,15 +35,34 @@ def split_frontmatter(text: str) -> tuple[dict | None, str]:
     raise ValueError("frontmatter has no closing '---' line")
 
 
-def _yaml_problem(exc: Exception) -> str:
+def _yaml_problem(exc: Exception, text: str = "") -> str:
     """`, line 5: expected ',' or ']', but got ':' (while parsing a flow sequence on line 4)`:
     what is wrong and where, in the file's line numbers (the frontmatter starts on line 2)."""
     problem, mark = getattr(exc, "problem", None), getattr(exc, "problem_mark", None)
     if not problem or mark is None:
         return ": " + str(exc).splitlines()[0]
+    lines = text.lstrip("\ufeff").splitlines()
+    at = lines[mark.line + 1][:mark.column + 1] if mark.line + 1 < len(lines) else ""
+    if "\t" in problem or "\t" in at:  # `found character that cannot start any token`
+        return (f", line {mark.line + 2}: a tab indents it, and YAML indents with spaces "
+                "only (replace the tab with spaces)")
     context, opened = getattr(exc, "context", None), getattr(exc, "context_mark", None)
     after = f" ({context} on line {opened.line + 2})" if context and opened is not None else ""
     return f", line {mark.line + 2}: {problem}{after}"
+
+
+_FIELDS = frozenset({"schema", *MemoryItem.model_fields} - {"schema_", "body"})
+
+
+def _fields_in_any_case(data: dict) -> dict:
+    """`Title:` or `TYPE:` typed by hand is the field the user meant (read as `title`, `type`),
+    unless the lowercase key is there too; before, it was an unknown key, silently ignored."""
+    lowered = [k.lower() for k in data if isinstance(k, str)]
+    moved = {k: k.lower() for k in data if isinstance(k, str) and k not in _FIELDS
+             and k.lower() in _FIELDS and lowered.count(k.lower()) == 1}  # `Title` and `TITLE`: kept
+    if not moved:
+        return data
+    return {moved.get(k, k): v for k, v in data.items()}
 
 
 def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
@@ -63,9 +82,10 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
             raise InvalidItem(path, "unresolved git merge-conflict markers in the frontmatter "
                               f"(lines {', '.join(map(str, lines))}): resolve them (keep "
                               "one side, delete the marker lines); not read until then") from exc
-        raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc)}") from exc
+        raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc, text)}") from exc
     if data is None:
         data = {}
+    data = _fields_in_any_case(data)
     schema = data.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION:
         raise InvalidItem(

@@ -125,3 +125,46 @@ def test_show_prints_a_crlf_saved_file_as_clean_lines(repo):
     assert b"The staging database is read only\nAsk Dana before writing to it." in shown.stdout
     body = json.loads(run_cli("show", written.item.id, "--json", cwd=repo).stdout)["body"]
     assert body == "The staging database is read only\nAsk Dana before writing to it."
+
+
+def test_frontmatter_keys_typed_in_another_case_are_read(repo):
+    facts = repo / ".memory" / "facts"
+    (facts / "upper.md").write_text("---\nTitle: Staging is read only\nTags: [db, staging]\n"
+                                    "Importance: 0.9\n---\n\nAsk Dana before writing to it.\n")
+    shown = json.loads(run_cli("show", "upper", "--json", cwd=repo).stdout)
+    assert shown["title"] == "Staging is read only"
+    assert shown["tags"] == ["db", "staging"] and shown["importance"] == 0.9
+    assert "Staging is read only" in run_cli("list", cwd=repo).stdout
+
+
+def test_doctor_names_a_frontmatter_key_typed_twice(repo):
+    (repo / ".memory" / "facts" / "dup.md").write_text(
+        "---\ntitle: The first title\ntags: [a]\ntitle: The second title\n---\n\nBody.\n")
+    doctor = run_cli("doctor", cwd=repo)
+    named = [ln for ln in doctor.stdout.splitlines() if "dup.md" in ln]
+    assert len(named) == 1 and "key 'title' typed 2 times" in named[0], doctor.stdout
+    assert "lines 2, 4" in named[0] and "Traceback" not in doctor.stderr
+
+
+def test_a_tab_indenting_the_frontmatter_is_named_as_such(repo):
+    (repo / ".memory" / "facts" / "tabbed.md").write_text(
+        "---\ntitle: Tabbed\ntags:\n\t- one\n---\n\nBody.\n")
+    listed = run_cli("list", cwd=repo)
+    assert listed.returncode == 0
+    assert "tabbed.md: malformed frontmatter, line 4: a tab indents it" in listed.stderr
+
+
+def test_show_says_when_the_body_it_prints_is_cut_or_hidden_from_list(repo):
+    big = "".join(f"line {n} of a long note written by hand\n" for n in range(20000))
+    (repo / ".memory" / "facts" / "huge.md").write_text(f"---\ntitle: Huge\n---\n\n{big}")
+    shown = run_cli("show", "huge", cwd=repo)
+    assert shown.returncode == 0 and "line 0 of a long note" in shown.stdout
+    assert "over limits.max_file_bytes" in shown.stderr and "the body shown is cut" in shown.stderr
+    assert json.loads(run_cli("show", "huge", "--json", cwd=repo).stdout)["notes"]
+
+    (repo / ".memory" / "facts" / "old.md").write_text(
+        "---\ntitle: Old\nstatus: archived\n---\n\nOld.\n")
+    shown = run_cli("show", "old", cwd=repo)
+    assert "archived in a live folder (facts/)" in shown.stderr
+    small = run_cli("show", "old", "--json", cwd=repo)
+    assert "notes" in json.loads(small.stdout)

@@ -154,6 +154,7 @@ class ShowResponse(BaseModel):
     kind: Literal["item", "event"]
     item: dict[str, Any]  # an item's frontmatter and body, or an event's fields
     path: str | None = None
+    notes: list[str] = []  # an item read truncated, or archived in a live folder
 
 
 class SearchRequest(Request):
