@@ -186,6 +186,8 @@ def list_cmd(ctx, item_type, layer, status, limit, offset, as_json):
                                   status=status, offset=offset, limit=limit))
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
+    for note in listing.notes:  # read and listed: not "skipped"
+        click.echo(f"warning: {note}", err=True)
     if as_json:
         emit_json([{k: v for k, v in it.items() if k != "shown_status"}
                    for it in listing.items], plain=True)  # the application layer's JSON

@@ -21,6 +21,8 @@ class Listing:
     problems: list[InvalidItem]
     total: int = 0  # how many matched before `offset`/`limit` kept a page of them
     named: set[str] = field(default_factory=set)  # redacted: ids whose id or file name holds a key
+    read: set[str] = field(default_factory=set)  # the files read as items (a problem of one is
+    # told, not "skipped": read truncated, or with merge-conflict markers)
 
 
 def display_status(item: MemoryItem) -> str:
@@ -78,7 +80,8 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             if holds_key:
                 named.add(it.id)
         items = shown
-    return Listing(items, paths, loaded.problems, total, named)
+    read = {str(li.path) for li in loaded.items if li.note or li.item.conflict_lines}
+    return Listing(items, paths, loaded.problems, total, named, read)
 
 
 def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],

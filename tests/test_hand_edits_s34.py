@@ -168,3 +168,16 @@ def test_show_says_when_the_body_it_prints_is_cut_or_hidden_from_list(repo):
     assert "archived in a live folder (facts/)" in shown.stderr
     small = run_cli("show", "old", "--json", cwd=repo)
     assert "notes" in json.loads(small.stdout)
+
+
+def test_list_does_not_call_a_file_it_lists_skipped(repo):
+    """A file read with a problem (merge-conflict markers, over max_file_bytes) is listed; its
+    warning said "skipped" all the same, which told the user it was left out."""
+    (repo / ".memory" / "facts" / "conf.md").write_text(
+        "---\ntitle: Conflicted\n---\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n")
+    (repo / ".memory" / "facts" / "bad.md").write_text("---\nconfidence: high\n---\n\nBad.\n")
+    listed = run_cli("list", cwd=repo)
+    assert "Conflicted" in listed.stdout
+    conf = [ln for ln in listed.stderr.splitlines() if "conf.md" in ln]
+    assert conf and "merge-conflict markers" in conf[0] and "skipped" not in conf[0]
+    assert "warning: skipped " in listed.stderr and "bad.md" in listed.stderr  # left out: said so

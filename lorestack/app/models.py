@@ -143,6 +143,7 @@ class ListResponse(BaseModel):
     # archived item something replaced) for the table
     items: list[dict[str, Any]]
     problems: list[str] = Field(default_factory=list)  # files skipped, and why
+    notes: list[str] = Field(default_factory=list)  # files read (and listed) with a problem
     total: int = 0  # how many matched; `items` is the page `offset`/`limit` asked for
 
 

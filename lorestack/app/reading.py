@@ -39,8 +39,11 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
             for it in listing.items]
     if listing.named:  # an id or file name holding a key (typed by hand) is shown redacted
         rows = [named(r, threshold) if r["id"] in listing.named else r for r in rows]
-    return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
-                        total=listing.total)
+    return ListResponse(items=rows, total=listing.total,
+                        problems=[str(p) for p in listing.problems
+                                  if str(getattr(p, "path", "")) not in listing.read],
+                        notes=[str(p) for p in listing.problems
+                               if str(getattr(p, "path", "")) in listing.read])
 
 
 def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
