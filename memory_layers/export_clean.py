@@ -23,6 +23,8 @@ def clean_record(record: dict, rel: PurePosixPath, path: Path, raw: bytes, scope
     from lorestack.memory_layers.markdown import parse_item
     from lorestack.memory_layers.sealed_names import seal
 
+    if "base64" in record:
+        return clean_bytes(record, rel, raw, threshold)
     text = record["text"]
     new_rel, data = portable.sealed_path(rel, threshold), raw
     item = None
@@ -57,6 +59,24 @@ def clean_record(record: dict, rel: PurePosixPath, path: Path, raw: bytes, scope
     if not names:
         names.append(str(new_rel))
     return out, names
+
+
+def clean_bytes(record: dict, rel: PurePosixPath, raw: bytes,
+                threshold: float) -> tuple[dict, list[str]]:
+    """A file that is not UTF-8 (exported as base64), such as a note saved as Latin-1, holding a
+    secret: redacted in that text, the markers being ASCII, so the rest of its bytes are kept.
+    A binary file (one with NUL bytes: an image) is not text to redact, and is kept as it is."""
+    import base64
+
+    if b"\x00" in raw:
+        return record, []
+    text = raw.decode("latin-1")  # every byte one character: the offsets are the bytes'
+    if not has_secret(text, threshold):
+        return record, []
+    clean = redact_all(text, threshold)[0].encode("latin-1")
+    out = {**record, "sha256": hashlib.sha256(clean).hexdigest(),
+           "base64": base64.b64encode(clean).decode("ascii")}
+    return out, [str(rel)]
 
 
 def safe_problem(record: dict, threshold: float) -> dict:

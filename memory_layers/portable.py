@@ -131,11 +131,9 @@ def export_records(paths: MemoryPaths, *, scope: str = "project", entropy_thresh
         try:
             text = raw.decode("utf-8")
             record["text"] = text
-        except UnicodeDecodeError:
+        except UnicodeDecodeError:  # bytes: still redacted, as text in that encoding
             record["base64"] = base64.b64encode(raw).decode("ascii")
             record["kind"] = "file"
-            yield record
-            continue
         if record["kind"] == "item":
             try:
                 item = parse_item(path, raw, default_type=_default_type(rel),

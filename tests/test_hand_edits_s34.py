@@ -181,3 +181,20 @@ def test_list_does_not_call_a_file_it_lists_skipped(repo):
     conf = [ln for ln in listed.stderr.splitlines() if "conf.md" in ln]
     assert conf and "merge-conflict markers" in conf[0] and "skipped" not in conf[0]
     assert "warning: skipped " in listed.stderr and "bad.md" in listed.stderr  # left out: said so
+
+
+def test_export_redacts_a_secret_in_a_file_not_saved_as_utf8(repo):
+    """A note saved as Latin-1 is exported as base64, which carried a key typed into it."""
+    import base64
+
+    latin = repo / ".memory" / "facts" / "latin.md"
+    latin.write_bytes(f"---\ntitle: Caf\xe9 key\n---\n\nThe caf\xe9 key is {AWS}\n".encode("latin-1"))
+    (repo / ".memory" / "photo.bin").write_bytes(b"\x89PNG\x00\x00" + AWS.encode())  # binary: kept
+    done = run_cli("export", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    records = {r.get("path"): r for r in map(json.loads, done.stdout.splitlines())}
+    data = base64.b64decode(records["facts/latin.md"]["base64"])
+    assert AWS.encode() not in data and b"[REDACTED:aws access key]" in data
+    assert data.startswith(b"---\ntitle: Caf\xe9 key")  # its other bytes as they were
+    assert "facts/latin.md" in done.stderr
+    assert base64.b64decode(records["photo.bin"]["base64"]).startswith(b"\x89PNG\x00\x00")
