@@ -85,7 +85,28 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
         raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc, text)}") from exc
     if data is None:
         data = {}
-    data = _fields_in_any_case(data)
+    # markers a merge left are not memory text: both sides are read, the markers noted
+    body, conflicts = without_conflicts(body)
+    if conflicts:  # told by the file's line numbers
+        conflicts = without_conflicts(text)[1]
+    # a file saved with CRLF (or a stray CR) reads as lines: no `\r` printed, indexed or rewritten
+    body_text = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    cased = _fields_in_any_case(data)
+    try:
+        item = _validated(path, cased, body_text, default_type, default_scope)
+    except InvalidItem:
+        if cased is data:
+            raise
+        # a key typed in another case whose value is not valid: read as before (kept as is)
+        item = _validated(path, data, body_text, default_type, default_scope)
+    item.body = body_text
+    item.conflict_lines = conflicts
+    return item
+
+
+def _validated(path: Path, data: dict, body_text: str, default_type: str | None,
+               default_scope: str) -> MemoryItem:
+    data = dict(data)
     schema = data.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION:
         raise InvalidItem(
@@ -96,24 +117,15 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     if default_type:
         data.setdefault("type", default_type)
     data.setdefault("scope", default_scope)
-    # markers a merge left are not memory text: both sides are read, the markers noted
-    body, conflicts = without_conflicts(body)
-    if conflicts:  # told by the file's line numbers
-        conflicts = without_conflicts(text)[1]
-    # a file saved with CRLF (or a stray CR) reads as lines: no `\r` printed, indexed or rewritten
-    body_text = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     if "title" not in data:
         first = next((ln.lstrip("# ").strip() for ln in body_text.splitlines() if ln.strip()), "")
         data["title"] = first or path.stem
     try:
-        item = MemoryItem.model_validate(data)
+        return MemoryItem.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"]) or "frontmatter"
         raise InvalidItem(path, f"invalid field '{loc}': {err['msg']}") from exc
-    item.body = body_text
-    item.conflict_lines = conflicts
-    return item
 
 
 def serialize_item(item: MemoryItem, *, comments_from: bytes | None = None) -> str:

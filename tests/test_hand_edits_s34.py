@@ -135,6 +135,10 @@ def test_frontmatter_keys_typed_in_another_case_are_read(repo):
     assert shown["title"] == "Staging is read only"
     assert shown["tags"] == ["db", "staging"] and shown["importance"] == 0.9
     assert "Staging is read only" in run_cli("list", cwd=repo).stdout
+    # a key in another case whose value is not the field's kind: the file is read as before
+    (facts / "other.md").write_text("---\ntitle: Other\nSource: the wiki\n---\n\nOther.\n")
+    listed = run_cli("list", cwd=repo)
+    assert "Other" in listed.stdout and "other.md" not in listed.stderr
 
 
 def test_doctor_names_a_frontmatter_key_typed_twice(repo):
