@@ -134,7 +134,8 @@ def reindex(ctx, as_json):
 @click.pass_context
 def doctor(ctx, repair, as_json):
     """Check the index against the files (drift, missing or corrupt indexes, bad files, a
-    secret typed into a memory file: its file and line) and the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
+    secret typed into a memory file: its file and line; a file whose folder and frontmatter
+    disagree: a `type:` not its folder's, `status: archived` in a live folder) and the client hooks (deadline misses and errors in the last 24 h of hooks.log; installed
     hooks a client will not run, e.g. untrusted Codex hooks or a command that moved). Items
     whose anchors are kept in an old form (an absolute path) are named; --repair rewrites them.
 
@@ -164,6 +165,10 @@ def doctor(ctx, repair, as_json):
 
     # a misspelt setting is ignored by every command: said here, not counted as a fault
     config = unknown_keys(mem.project.root if mem.project else None, mem.home.root)
+    from lorestack.memory_layers.hand_edits import disagreements
+
+    # a file whose folder and frontmatter disagree (moved or retyped by hand): named, not a fault
+    misfiled = disagreements(mem, threshold)
     if as_json:
         import dataclasses
 
@@ -172,6 +177,7 @@ def doctor(ctx, repair, as_json):
                        {**dataclasses.asdict(s), "anchor": seal_path(s.anchor, threshold)}
                        for s in states]}
                              for item, states in stale], "config": config,
+                   "misfiled": misfiled,
                    "old_form_anchors": [{"id": seal(one.item_id, threshold), "rewritten":
                                          one.rewritten, "renames": [
                        {"from": seal_path(a, threshold), "to": seal_path(b, threshold)}
@@ -200,6 +206,8 @@ def doctor(ctx, repair, as_json):
             click.echo(f"note: hooks: {note}")
         for line in config:
             click.echo(f"config: {line}")
+        for line in misfiled:
+            click.echo(f"note: {line}")
         for one in old_form:
             said = ", ".join(f"{seal_path(a, threshold)} -> {seal_path(b, threshold)}"
                              for a, b in one.renames)

@@ -186,6 +186,8 @@ def list_cmd(ctx, item_type, layer, status, limit, offset, as_json):
                                   status=status, offset=offset, limit=limit))
     for problem in listing.problems:
         click.echo(f"warning: skipped {problem}", err=True)
+    for note in listing.notes:  # read and listed: not "skipped"
+        click.echo(f"warning: {note}", err=True)
     if as_json:
         emit_json([{k: v for k, v in it.items() if k != "shown_status"}
                    for it in listing.items], plain=True)  # the application layer's JSON
@@ -235,8 +237,11 @@ def show(ctx, item_id, as_json):
             if reason:  # forgotten: kept in archive/events/, not in the journal
                 click.echo(f"forgotten ({reason}); kept in archive/events/")
         return
+    for note in found.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
-        emit_json({**found.item, "path": found.path})
+        emit_json({**found.item, "path": found.path, **({"notes": found.notes} if found.notes
+                                                         else {})})
         return
     item = MemoryItem.model_validate({k: v for k, v in found.item.items() if k != "body"})
     item.body = found.item.get("body", "")

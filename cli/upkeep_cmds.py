@@ -145,7 +145,10 @@ def restore(ctx, item_id, as_json):
 @click.pass_context
 def export(ctx, out, scope):
     """Write the whole memory as JSON lines: every item (archive included), journal day and
-    setting, with exact file text and parsed fields. `lorestack import-memory` reads it back."""
+    setting, with exact file text and parsed fields. `lorestack import-memory` reads it back.
+
+    A secret typed into a file by hand is redacted in the export (a file or id named after one
+    is sealed): said on stderr, and in the header line's "redacted" (files, ids)."""
     import json
 
     from lorestack import app
@@ -153,6 +156,11 @@ def export(ctx, out, scope):
 
     exported = app.run(ExportRequest(caller=caller_for(ctx), scope=scope))
     lines = (json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in exported.records)
+    if exported.redacted:  # a secret typed into a file by hand does not leave in the export
+        shown = ", ".join(exported.redacted[:10]) + (", …" if len(exported.redacted) > 10 else "")
+        click.echo(f"warning: redacted secrets in {exported.redacted_files} file(s) of the export "
+                   f"({shown}); the files themselves still hold them (`lorestack doctor` names "
+                   "the lines)", err=True)
     if out:
         count = 0
         try:

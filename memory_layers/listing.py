@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lorestack.core.errors import InvalidItem, ItemNotFound
+from lorestack.memory_layers.hand_edits import archived_in_live_folder, hidden_note
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import TYPE_LAYER, MemoryItem, Source
+from lorestack.memory_layers.sealed_names import seal
 
 
 @dataclass
@@ -19,6 +21,8 @@ class Listing:
     problems: list[InvalidItem]
     total: int = 0  # how many matched before `offset`/`limit` kept a page of them
     named: set[str] = field(default_factory=set)  # redacted: ids whose id or file name holds a key
+    read: set[str] = field(default_factory=set)  # the files read as items (a problem of one is
+    # told, not "skipped": read truncated, or with merge-conflict markers)
 
 
 def display_status(item: MemoryItem) -> str:
@@ -36,6 +40,7 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
     # live file left with a forgotten id is not listed as the active item
     loaded = mem.load_items(include_archived=True)
     items, paths = [], {}
+    hidden: list[InvalidItem] = []  # a file moved back by hand into a live folder, archived
     sums = {id(li.item): f"{li.path}\0{li.checksum}" if li.checksum else None
             for li in loaded.items}
     for li in loaded.items:
@@ -48,9 +53,17 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             if display_status(it) != "superseded":
                 continue
         elif status and it.status != status:
+            if archived_in_live_folder(mem, li.path, it) and status != "archived":
+                hidden.append(InvalidItem(li.path, hidden_note(
+                    seal(it.id, mem.settings.guard.entropy_threshold), li.path.parent.name)))
             continue
         items.append(it)
         paths[it.id] = li.path
+    if hidden:  # named as every problem is: a file named after a key sealed
+        from lorestack.memory_layers.sealed_names import sealed_problem
+
+        threshold = mem.settings.guard.entropy_threshold
+        loaded.problems = [*loaded.problems, *(sealed_problem(p, threshold) for p in hidden)]
     if include_events and item_type in (None, "event") and layer in (None, "L3"):
         _add_events(mem, status, items, paths, loaded.problems)
     items.sort(key=lambda i: (TYPE_LAYER[i.type], i.type, i.created))
@@ -67,7 +80,8 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
             if holds_key:
                 named.add(it.id)
         items = shown
-    return Listing(items, paths, loaded.problems, total, named)
+    read = {str(li.path) for li in loaded.items if li.note or li.item.conflict_lines}
+    return Listing(items, paths, loaded.problems, total, named, read)
 
 
 def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],

@@ -35,15 +35,34 @@ def split_frontmatter(text: str) -> tuple[dict | None, str]:
     raise ValueError("frontmatter has no closing '---' line")
 
 
-def _yaml_problem(exc: Exception) -> str:
+def _yaml_problem(exc: Exception, text: str = "") -> str:
     """`, line 5: expected ',' or ']', but got ':' (while parsing a flow sequence on line 4)`:
     what is wrong and where, in the file's line numbers (the frontmatter starts on line 2)."""
     problem, mark = getattr(exc, "problem", None), getattr(exc, "problem_mark", None)
     if not problem or mark is None:
         return ": " + str(exc).splitlines()[0]
+    lines = text.lstrip("\ufeff").splitlines()
+    at = lines[mark.line + 1][:mark.column + 1] if mark.line + 1 < len(lines) else ""
+    if "\t" in problem or "\t" in at:  # `found character that cannot start any token`
+        return (f", line {mark.line + 2}: a tab indents it, and YAML indents with spaces "
+                "only (replace the tab with spaces)")
     context, opened = getattr(exc, "context", None), getattr(exc, "context_mark", None)
     after = f" ({context} on line {opened.line + 2})" if context and opened is not None else ""
     return f", line {mark.line + 2}: {problem}{after}"
+
+
+_FIELDS = frozenset({"schema", *MemoryItem.model_fields} - {"schema_", "body"})
+
+
+def _fields_in_any_case(data: dict) -> dict:
+    """`Title:` or `TYPE:` typed by hand is the field the user meant (read as `title`, `type`),
+    unless the lowercase key is there too; before, it was an unknown key, silently ignored."""
+    lowered = [k.lower() for k in data if isinstance(k, str)]
+    moved = {k: k.lower() for k in data if isinstance(k, str) and k not in _FIELDS
+             and k.lower() in _FIELDS and lowered.count(k.lower()) == 1}  # `Title` and `TITLE`: kept
+    if not moved:
+        return data
+    return {moved.get(k, k): v for k, v in data.items()}
 
 
 def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
@@ -63,9 +82,31 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
             raise InvalidItem(path, "unresolved git merge-conflict markers in the frontmatter "
                               f"(lines {', '.join(map(str, lines))}): resolve them (keep "
                               "one side, delete the marker lines); not read until then") from exc
-        raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc)}") from exc
+        raise InvalidItem(path, f"malformed frontmatter{_yaml_problem(exc, text)}") from exc
     if data is None:
         data = {}
+    # markers a merge left are not memory text: both sides are read, the markers noted
+    body, conflicts = without_conflicts(body)
+    if conflicts:  # told by the file's line numbers
+        conflicts = without_conflicts(text)[1]
+    # a file saved with CRLF (or a stray CR) reads as lines: no `\r` printed, indexed or rewritten
+    body_text = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    cased = _fields_in_any_case(data)
+    try:
+        item = _validated(path, cased, body_text, default_type, default_scope)
+    except InvalidItem:
+        if cased is data:
+            raise
+        # a key typed in another case whose value is not valid: read as before (kept as is)
+        item = _validated(path, data, body_text, default_type, default_scope)
+    item.body = body_text
+    item.conflict_lines = conflicts
+    return item
+
+
+def _validated(path: Path, data: dict, body_text: str, default_type: str | None,
+               default_scope: str) -> MemoryItem:
+    data = dict(data)
     schema = data.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION:
         raise InvalidItem(
@@ -76,23 +117,15 @@ def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
     if default_type:
         data.setdefault("type", default_type)
     data.setdefault("scope", default_scope)
-    # markers a merge left are not memory text: both sides are read, the markers noted
-    body, conflicts = without_conflicts(body)
-    if conflicts:  # told by the file's line numbers
-        conflicts = without_conflicts(text)[1]
-    body_text = body.strip("\n")
     if "title" not in data:
         first = next((ln.lstrip("# ").strip() for ln in body_text.splitlines() if ln.strip()), "")
         data["title"] = first or path.stem
     try:
-        item = MemoryItem.model_validate(data)
+        return MemoryItem.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"]) or "frontmatter"
         raise InvalidItem(path, f"invalid field '{loc}': {err['msg']}") from exc
-    item.body = body_text
-    item.conflict_lines = conflicts
-    return item
 
 
 def serialize_item(item: MemoryItem, *, comments_from: bytes | None = None) -> str:

@@ -379,7 +379,11 @@ def restore(mem: Memory, item_id: str) -> Restored:
     fresh = MemoryItem.model_validate(data)
     fresh.body = loaded.item.body
     fresh.updated = now_utc()
-    path = mem.store_for(fresh.scope).unarchive(loaded, fresh)
+    store = mem.store_for(fresh.scope)
+    if store.paths.archive_dir not in loaded.path.parents:  # moved back by hand: live there
+        store.replace(loaded.path, fresh, loaded.checksum)
+        return Restored(fresh, loaded.path, replaced_by)
+    path = store.unarchive(loaded, fresh)
     return Restored(fresh, path, replaced_by)
 
 

@@ -2,8 +2,9 @@
 
 Line 1 is a header naming the format and its version; then one line per file of the memory
 folder (items, archive, journal days, project.md, config, .gitignore — everything except the
-derived `.index/`). Each line carries the file's exact text (so a round trip is byte for byte)
-and, for people and other tools, the parsed fields: an item's frontmatter and body, a journal
+derived `.index/`). Each line carries the file's exact text (so a round trip is byte for byte),
+but for a secret typed into it, redacted (`export_clean`), and, for people and other tools, the
+parsed fields: an item's frontmatter and body, a journal
 day's events. Importing writes the files back: identical files are left alone, differing ones
 are reported as conflicts (or replaced with `replace=True`), and nothing is written outside the
 memory folder. A secret in an item or a journal day is redacted before it is written; an item
@@ -24,6 +25,7 @@ from pathlib import Path, PurePosixPath
 from lorestack.core import legacy
 from lorestack.core.errors import InvalidItem, LorestackError
 from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.export_clean import ExportedHere, clean_record, safe_problem
 from lorestack.memory_layers.fsutil import write_atomic
 from lorestack.memory_layers.journal import entries_only_in, parse_journal_text
 from lorestack.memory_layers.markdown import parse_item, serialize_item
@@ -110,8 +112,10 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[dict]:
-    """The header, then one record per file (see the module docstring)."""
+def export_records(paths: MemoryPaths, *, scope: str = "project", entropy_threshold: float = 4.2,
+                   redacted: dict[str, list[str]] | None = None) -> Iterator[dict]:
+    """The header, then one record per file (see the module docstring), each with any secret
+    typed into it redacted (`export_clean`); `redacted` gets each such file's names by path."""
     files = memory_files(paths)
     yield {
         "format": EXPORT_FORMAT,
@@ -127,11 +131,9 @@ def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[di
         try:
             text = raw.decode("utf-8")
             record["text"] = text
-        except UnicodeDecodeError:
+        except UnicodeDecodeError:  # bytes: still redacted, as text in that encoding
             record["base64"] = base64.b64encode(raw).decode("ascii")
             record["kind"] = "file"
-            yield record
-            continue
         if record["kind"] == "item":
             try:
                 item = parse_item(path, raw, default_type=_default_type(rel),
@@ -144,7 +146,10 @@ def export_records(paths: MemoryPaths, *, scope: str = "project") -> Iterator[di
             record["events"] = [
                 e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in parsed.events
             ]
-        yield record
+        record, names = clean_record(record, rel, path, raw, scope, entropy_threshold)
+        if names and redacted is not None:
+            redacted[record["path"]] = names
+        yield safe_problem(record, entropy_threshold)
 
 
 @dataclass
@@ -396,14 +401,15 @@ def import_records(
         planned.append((target, exported, clean, str(rel), named_raw, item_id))
     if report.problems:
         return report  # nothing is written from an export that does not read cleanly
-    held = _IdsHeld(paths, scope)
+    held, here = _IdsHeld(paths, scope), ExportedHere(paths, scope, entropy_threshold)
     for target, data, clean, name, named_raw, item_id in planned:
+        named_raw = named_raw or here.raw_twin(PurePosixPath(name))  # an export names it sealed
         if named_raw is not None and named_raw.exists():
             # the user's own file, named after a key, is here: the item is, and stays theirs
             # (its name, told sealed as `list` shows it); --replace gives it the export's
             # content as an import writes it
             name = seal_path(named_raw.relative_to(paths.root).as_posix(), entropy_threshold)
-            if named_raw.read_bytes() in (data, clean):
+            if here.same(named_raw, data, clean):
                 report.unchanged.append(name)
                 continue
             if not replace:
@@ -412,7 +418,7 @@ def import_records(
             target = named_raw
         elif target.exists():
             # the file as exported is already here (a secret typed into it stays the user's)
-            if target.read_bytes() in (data, clean):
+            if here.same(target, data, clean):
                 report.unchanged.append(name)
                 continue
             if not replace:

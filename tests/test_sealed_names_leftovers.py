@@ -345,7 +345,7 @@ def test_import_memory_writes_an_item_named_after_a_key_sealed(repo, tmp_path):
         f"supersedes: [fact-{GH}]\n---\n\nThe deploy token rotates weekly.\n")
     runner = CliRunner()
     dump = runner.invoke(cli, ["export"])
-    assert dump.exit_code == 0 and GH in dump.stdout  # the export copies the user's files
+    assert dump.exit_code == 0 and GH not in dump.stdout  # names sealed, as `list` shows them
     (tmp_path / "dump.jsonl").write_text(dump.stdout)
     other = tmp_path / "other"
     other.mkdir()

@@ -145,7 +145,7 @@ def test_import_memory_writes_a_folder_named_after_a_key_sealed(repo, tmp_path):
     (memory / "attachments" / f"{AK}.txt").write_text("the old deploy notes\n")
     runner = CliRunner()
     dump = runner.invoke(cli, ["export"])
-    assert dump.exit_code == 0 and GH in dump.stdout
+    assert dump.exit_code == 0 and GH not in dump.stdout and AK not in dump.stdout
     (tmp_path / "dump.jsonl").write_text(dump.stdout)
     other = tmp_path / "other"
     other.mkdir()

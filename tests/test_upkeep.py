@@ -237,8 +237,11 @@ def test_export_then_import_memory_keeps_files_written_by_hand(repo, tmp_path, m
 
 
 def test_import_memory_redacts_a_secret_from_the_export_and_counts_it(repo, tmp_path, monkeypatch):
-    """An export carries a hand-typed secret as the file held it; the import writes it
-    redacted (items field by field, journal text), as `import` does, and says how many."""
+    """An export that carries a hand-typed secret as the file held it (written before `export`
+    redacted, or by hand); the import writes it redacted (items field by field, journal text),
+    as `import` does, and says how many."""
+    from tests.raw_export import unredacted_export
+
     token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
     run("log", "Rotated the deploy credentials", "--kind", "progress")
     day = next((repo / ".memory" / "journal").glob("*.md"))
@@ -250,8 +253,9 @@ def test_import_memory_redacts_a_secret_from_the_export_and_counts_it(repo, tmp_
         f"---\ntitle: {token}\ncreated: 2025-01-02T03:04:05Z\nupdated: 2025-01-02T03:04:05Z\n"
         "---\nThe bot's key.\n")
     run("remember", "Billing runs on Postgres 16", "--type", "fact")  # a clean item
-    exported = run("export").stdout
-    assert token in exported  # the export is the files as they are
+    assert token not in run("export").output  # `export` redacts it (tests/test_hand_edits_s34)
+    exported = unredacted_export(repo / ".memory")
+    assert token in exported
 
     other, dump = _fresh_project_with_export(tmp_path, monkeypatch, exported)
     dry = json.loads(run("import-memory", str(dump), "--dry-run", "--json").stdout)

@@ -143,6 +143,7 @@ class ListResponse(BaseModel):
     # archived item something replaced) for the table
     items: list[dict[str, Any]]
     problems: list[str] = Field(default_factory=list)  # files skipped, and why
+    notes: list[str] = Field(default_factory=list)  # files read (and listed) with a problem
     total: int = 0  # how many matched; `items` is the page `offset`/`limit` asked for
 
 
@@ -154,6 +155,7 @@ class ShowResponse(BaseModel):
     kind: Literal["item", "event"]
     item: dict[str, Any]  # an item's frontmatter and body, or an event's fields
     path: str | None = None
+    notes: list[str] = []  # an item read truncated, or archived in a live folder
 
 
 class SearchRequest(Request):
@@ -244,6 +246,8 @@ class ExportRequest(Request):
 class ExportResponse(BaseModel):
     records: list[dict[str, Any]]  # the header first, then one record per file
     root: str = ""  # the memory folder exported
+    redacted: list[str] = []  # the ids (sealed) or paths whose text had a secret redacted
+    redacted_files: int = 0
 
 
 class ImportMemoryRequest(Request):

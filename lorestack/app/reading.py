@@ -39,8 +39,11 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
             for it in listing.items]
     if listing.named:  # an id or file name holding a key (typed by hand) is shown redacted
         rows = [named(r, threshold) if r["id"] in listing.named else r for r in rows]
-    return ListResponse(items=rows, problems=[str(p) for p in listing.problems],
-                        total=listing.total)
+    return ListResponse(items=rows, total=listing.total,
+                        problems=[str(p) for p in listing.problems
+                                  if str(getattr(p, "path", "")) not in listing.read],
+                        notes=[str(p) for p in listing.problems
+                               if str(getattr(p, "path", "")) in listing.read])
 
 
 def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
@@ -53,12 +56,19 @@ def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:
     if isinstance(found, JournalEvent):
         return ShowResponse(kind="event", item=jsonable(found))
     from lorestack.app.item_json import named
+    from lorestack.memory_layers.hand_edits import archived_in_live_folder, hidden_note
+    from lorestack.memory_layers.sealed_names import sealed_line
 
-    shown = named({"id": found.item.id, "path": str(found.path)},
-                  mem.settings.guard.entropy_threshold)
+    threshold = mem.settings.guard.entropy_threshold
+    shown = named({"id": found.item.id, "path": str(found.path)}, threshold)
+    notes = []  # what the body shown is not (all of the file), or why `list` leaves it out
+    if found.note:
+        notes.append(sealed_line(found.note, found.path, threshold) + " (the body shown is cut)")
+    if archived_in_live_folder(mem, found.path, found.item):
+        notes.append(hidden_note(shown["id"], found.path.parent.name))
     return ShowResponse(kind="item", item={**jsonable(found.item.frontmatter()),
                                            "body": found.item.body, "id": shown["id"]},
-                        path=shown["path"])
+                        path=shown["path"], notes=notes)
 
 
 def search(request: SearchRequest, opener: Opener = open_memory) -> SearchResponse:

@@ -26,8 +26,14 @@ def export(request: ExportRequest, opener: Opener = open_memory) -> ExportRespon
     mem = opener(request.caller, request.scope == "project")
     paths = mem.project if request.scope == "project" else mem.home
     assert paths is not None  # a project scope required the project to open
-    return ExportResponse(records=list(export_records(paths, scope=request.scope)),
-                          root=str(paths.root))
+    redacted: dict[str, list[str]] = {}
+    records = list(export_records(paths, scope=request.scope, redacted=redacted,
+                                  entropy_threshold=mem.settings.guard.entropy_threshold))
+    ids = [name for names in redacted.values() for name in names]
+    if ids:  # the header says it too: a tool reading the export knows it is not byte for byte
+        records[0]["redacted"] = {"files": len(redacted), "ids": ids}
+    return ExportResponse(records=records, root=str(paths.root), redacted=ids,
+                          redacted_files=len(redacted))
 
 
 def import_memory(request: ImportMemoryRequest,
