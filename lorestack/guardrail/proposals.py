@@ -119,6 +119,8 @@ class Proposal(BaseModel):
     deleted: list[str] = Field(default_factory=list)
     # touched paths the change renames away, with where they go (a diff's `rename from/to`)
     moved: dict[str, str] = Field(default_factory=dict)
+    # a hook payload over the bytes a hook reads: judged on what its first `payload_cut` held
+    payload_cut: int = 0
 
     def is_change(self) -> bool:
         """A diff or a tool's edit: its text is what would be added (not a description)."""
@@ -328,13 +330,11 @@ def from_hook_payload(
     `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""
     if client not in CLIENTS:
         raise ProposalError(f"unknown client '{client}'; use one of: {', '.join(CLIENTS)}")
+    cut = 0
     if isinstance(payload, str):
         if not payload.strip():
             raise ProposalError("the hook payload on stdin is empty")
-        try:
-            payload = json.loads(payload)
-        except json.JSONDecodeError as exc:
-            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
+        payload, cut = _json_payload(payload)
     if not isinstance(payload, dict):
         raise ProposalError("the hook payload must be a JSON object")
     tool = payload.get("tool_name") or payload.get("toolName")
@@ -398,7 +398,27 @@ def from_hook_payload(
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
         existing += [p for p in paths_in_text(text) if on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
-                    existing=existing, replaced=_replaced(tool_input), deleted=deleted)
+                    existing=existing, replaced=_replaced(tool_input), deleted=deleted,
+                    payload_cut=cut)
+
+
+def _json_payload(text: str) -> tuple[Any, int]:
+    """The payload's JSON value, and 0 or, for one cut at the bytes a hook reads (it was
+    longer: core/hook_stdin.py `prefix`), that many bytes: what they hold is judged."""
+    from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX
+    from lorestack.guardrail.payload_cut import closed
+
+    try:
+        return json.loads(text), 0
+    except json.JSONDecodeError as exc:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        whole = closed(text) if size > HOOK_PAYLOAD_MAX - 4 else None  # 3: a character cut
+        if whole is None:
+            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
+        try:
+            return json.loads(whole), size
+        except json.JSONDecodeError:
+            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
 
 
 def _patch_deletions(value: Any) -> list[str]:

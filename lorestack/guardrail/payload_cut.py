@@ -1,0 +1,80 @@
+"""A pre-tool payload cut short, made whole again so its start can be judged.
+
+A hook reads at most `HOOK_PAYLOAD_MAX` bytes of a tool call (core/hook_stdin.py, `prefix`):
+reading and judging a 5 MB Write whole took seconds and hundreds of MB, and skipping it would
+let a rule it breaks through unsaid. What was read is the start of one JSON object, cut
+anywhere: `closed(text)` ends it where it can — inside the string value it was cut in (the
+content of the Write), else after the last whole value — and closes every open bracket, so
+the tool, its path and the first part of its content are judged, and the reply says the rest
+was not (`check_cmds`).
+"""
+
+from __future__ import annotations
+
+import re
+from json.decoder import scanstring  # type: ignore[attr-defined]  # json's own, in C
+
+# a bracket or separator, a bare word (number, true, false, null), space; strings are
+# scanned by json's own scanner (a regex backtracks over a cut one: 0.35 s a MiB)
+_TOKEN = re.compile(r'[{}\[\]:,]|[^\s{}\[\]:,"]+|\s+')
+# the whole characters and escapes at the start of a string's body
+_BODY = re.compile(r'(?:[^"\\]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
+_CLOSE = {"{": "}", "[": "]"}
+
+
+def closed(text: str) -> str | None:
+    """`text` (the start of a JSON object) ended and closed, or None if it is not one."""
+    text = text.lstrip()
+    if not text.startswith("{"):
+        return None
+    stack: list[str] = []  # open brackets
+    wants_key: list[bool] = []  # per open bracket: an object expecting a key next
+    good = (0, 0)  # (where, depth): the end of the last whole value and how deep it sat
+    pos = 0
+    while pos < len(text):
+        if text[pos] == '"':
+            try:
+                pos = scanstring(text, pos + 1)[1]
+            except ValueError:  # an unterminated string: the cut fell in it
+                if not stack or wants_key[-1]:
+                    break  # a key cut short: end after the last whole value
+                end = _BODY.match(text, pos + 1).end()  # type: ignore[union-attr]
+                return text[:end] + '"' + _closers(stack, len(stack))
+            token = '"'
+        else:
+            match = _TOKEN.match(text, pos)
+            if match is None:
+                break
+            token = match.group()
+            pos = match.end()
+        if token in ("{", "["):
+            stack.append(token)
+            wants_key.append(token == "{")
+        elif token in ("}", "]"):
+            if not stack:
+                break
+            stack.pop()
+            wants_key.pop()
+            good = (pos, len(stack))
+            if not stack:
+                return text[:pos]  # whole after all
+        elif token == ",":
+            if stack:
+                wants_key[-1] = stack[-1] == "{"
+        elif token == ":":
+            if stack:
+                wants_key[-1] = False
+        elif token[0] == '"':
+            if stack and wants_key[-1]:
+                continue  # a key: its value is still to come
+            good = (pos, len(stack))
+        elif not token.isspace() and pos < len(text):  # a number or literal followed by more
+            good = (pos, len(stack))
+    where, depth = good
+    if where == 0:
+        return None
+    return text[:where] + _closers(stack, depth)
+
+
+def _closers(stack: list[str], depth: int) -> str:
+    return "".join(_CLOSE[b] for b in reversed(stack[:depth]))
