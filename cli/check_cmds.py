@@ -243,7 +243,8 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
     run = _guarded_check(
         ctx,
         "pre-tool",
-        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem)),
+        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem),
+                                      max_bytes=mem.settings.limits.max_proposal_bytes),
         retrieval,
         llm,
     )

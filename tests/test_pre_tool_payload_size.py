@@ -128,3 +128,28 @@ def test_a_cut_payload_is_closed_into_json_that_keeps_what_was_whole(cut):
     assert json.loads(closed(full)) == json.loads(full)
     assert json.loads(closed(full[:full.index(', {"n"') + 3])) == {"tool_name": "Edit", "tool_input": {
         "file_path": "a.py", "edits": [{"old_string": 'a\\"b', "new_string": "c\u00e9"}]}}
+
+
+def test_a_command_of_many_cds_is_judged_within_the_hook_deadline(repo, monkeypatch):
+    """110,000 `cd a && ` (880 kB, under the cap): every `cd` was read from a folder path that
+    grew with each (seconds per 20,000), all of the command before the 256 kB cut, so the
+    check missed the shipped 5 s deadline and failed open: the write to src/ went unchecked."""
+    _rule(repo)
+    monkeypatch.setenv("LORESTACK_GUARDRAIL__HOOK_DEADLINE_MS", "5000")
+    command = "echo 'eval(input())' > src/app.py; " + "cd a && " * 110_000 + "ls"
+    payload = json.dumps({"session_id": "s", "cwd": str(repo), "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "tool_input": {"command": command}})
+    out = _check(repo, "claude-code", payload)
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny", out
+    assert "checked only the start" in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_a_call_naming_thousands_of_files_is_judged_on_the_first_and_told(repo):
+    _rule(repo)
+    edits = [{"file_path": str(repo / "src" / f"m{i}.py"), "old_string": "a",
+              "new_string": "eval(x)" if i == 0 else "b"} for i in range(5_000)]
+    payload = json.dumps({"session_id": "s", "cwd": str(repo), "hook_event_name": "PreToolUse",
+                          "tool_name": "MultiEdit", "tool_input": {"edits": edits}})
+    out = _check(repo, "claude-code", payload)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny", out
+    assert "the call names 5000 paths; judged its first 1000" in out["permissionDecisionReason"]

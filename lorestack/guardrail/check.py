@@ -157,6 +157,8 @@ def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None
     if proposal.payload_cut:
         note(f"{CUT_NOTE} hook payload is over the {human_size(proposal.payload_cut)} a hook "
              "reads; judged what that much of it holds")
+    for left_out in proposal.cut_notes:
+        note(f"{CUT_NOTE} {left_out}")
     size = len(proposal.text.encode("utf-8", "surrogatepass"))
     if max_bytes <= 0 or (size <= max_bytes and len(proposal.replaced) <= max_bytes):
         return proposal

@@ -11,8 +11,12 @@ was not (`check_cmds`).
 
 from __future__ import annotations
 
+import json
 import re
 from json.decoder import scanstring  # type: ignore[attr-defined]  # json's own, in C
+from typing import Any
+
+from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX
 
 # a bracket or separator, a bare word (number, true, false, null), space; strings are
 # scanned by json's own scanner (a regex backtracks over a cut one: 0.35 s a MiB)
@@ -20,6 +24,7 @@ _TOKEN = re.compile(r'[{}\[\]:,]|[^\s{}\[\]:,"]+|\s+')
 # the whole characters and escapes at the start of a string's body
 _BODY = re.compile(r'(?:[^"\\]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
 _CLOSE = {"{": "}", "[": "]"}
+MAX_PATHS = 1000  # the paths of one tool call judged (a MultiEdit of 15,000 files took seconds)
 
 
 def closed(text: str) -> str | None:
@@ -78,3 +83,38 @@ def closed(text: str) -> str | None:
 
 def _closers(stack: list[str], depth: int) -> str:
     return "".join(_CLOSE[b] for b in reversed(stack[:depth]))
+
+
+def json_payload(text: str) -> tuple[Any, int]:
+    """The payload's JSON value, and 0 or, for one cut at the bytes a hook reads (it was
+    longer: core/hook_stdin.py `prefix`), that many bytes: what they hold is judged."""
+    from lorestack.guardrail.proposals import ProposalError
+
+    try:
+        return json.loads(text), 0
+    except json.JSONDecodeError as exc:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        whole = closed(text) if size > HOOK_PAYLOAD_MAX - 4 else None  # 3: a character cut
+        if whole is None:
+            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
+        try:
+            return json.loads(whole), size
+        except json.JSONDecodeError:
+            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
+
+
+def within(texts: list[str], paths: list[str], max_bytes: int) -> tuple[str, list[str], list[str]]:
+    """(the text judged, what was cut and why, the paths judged): the first `max_bytes` of
+    the tool's texts (limits.max_proposal_bytes) and its first `MAX_PATHS` paths."""
+    from lorestack.memory_layers.input_check import human_size
+
+    text, notes = "\n".join(texts), []
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if 0 < max_bytes < size:
+        text = text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
+        notes.append(f"proposal is {human_size(size)}; judged its first {human_size(max_bytes)} "
+                     "(limits.max_proposal_bytes)")
+    paths = list(dict.fromkeys(paths))
+    if len(paths) > MAX_PATHS:
+        notes.append(f"the call names {len(paths)} paths; judged its first {MAX_PATHS}")
+    return text, notes, paths[:MAX_PATHS]
