@@ -92,6 +92,8 @@ def json_payload(text: str) -> tuple[Any, int]:
 
     try:
         return json.loads(text), 0
+    except RecursionError:
+        raise ProposalError("the hook payload is nested deeper than JSON is read") from None
     except json.JSONDecodeError as exc:
         size = len(text.encode("utf-8", "surrogatepass"))
         whole = closed(text) if size > HOOK_PAYLOAD_MAX - 4 else None  # 3: a character cut
@@ -99,7 +101,7 @@ def json_payload(text: str) -> tuple[Any, int]:
             raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
         try:
             return json.loads(whole), size
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
 
 
