@@ -26,3 +26,15 @@ def test_a_payload_nested_too_deep_is_read_as_empty(repo, payload, event, client
     assert done.returncode == 0 and done.stderr == "", done.stderr
     log = repo / ".memory" / ".index" / "hooks.log"
     assert "Traceback" not in (log.read_text() if log.exists() else "")
+
+
+def test_the_guardrail_says_a_tool_input_is_nested_too_deep_in_words(repo):
+    """900 levels: json reads it, but the guardrail's walk of it failed with a bare
+    "RecursionError: maximum recursion depth exceeded"."""
+    payload = ('{"tool_name": "Write", "tool_input": {"file_path": "src/a.py", "content": '
+               + "[" * 900 + '"eval("' + "]" * 900 + "}}")
+    done = run_cli("check", "--hook", "pre-tool", "--client", "claude-code", input=payload,
+                   cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "nested more than 100 levels deep" in done.stderr, done.stderr
+    assert "RecursionError" not in done.stderr

@@ -24,6 +24,7 @@ _TOKEN = re.compile(r'[{}\[\]:,]|[^\s{}\[\]:,"]+|\s+')
 # the whole characters and escapes at the start of a string's body
 _BODY = re.compile(r'(?:[^"\\]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
 _CLOSE = {"{": "}", "[": "]"}
+MAX_DEPTH = 100  # a tool input nested deeper is not walked (no client's tool takes one)
 MAX_PATHS = 1000  # the paths of one tool call judged (a MultiEdit of 15,000 files took seconds)
 
 
@@ -120,3 +121,18 @@ def within(texts: list[str], paths: list[str], max_bytes: int) -> tuple[str, lis
     if len(paths) > MAX_PATHS:
         notes.append(f"the call names {len(paths)} paths; judged its first {MAX_PATHS}")
     return text, notes, paths[:MAX_PATHS]
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether `value` nests lists or objects more than `limit` levels deep (read without
+    recursion: json reads up to ~1,000 levels, more than a recursive walk of it can)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False

@@ -334,7 +334,7 @@ def from_hook_payload(
     (reading all of a 1 MiB command or 15,000 paths took seconds)."""
     if client not in CLIENTS:
         raise ProposalError(f"unknown client '{client}'; use one of: {', '.join(CLIENTS)}")
-    from lorestack.guardrail.payload_cut import json_payload, within
+    from lorestack.guardrail.payload_cut import MAX_DEPTH, json_payload, too_deep, within
 
     cut = 0
     if isinstance(payload, str):
@@ -383,6 +383,8 @@ def from_hook_payload(
     texts: list[str] = []
     raw_paths: list[str] = []
     edited: list[str] = []
+    if too_deep(tool_input):  # walked by recursion below: a RecursionError said nothing
+        raise ProposalError(f"the tool input is nested more than {MAX_DEPTH} levels deep")
     _collect(tool_input if tool_input is not None else {}, texts, raw_paths, "", edited)
     here = cwd_below_root(payload.get("cwd") if isinstance(payload.get("cwd"), str) else None,
                           bases)
