@@ -140,11 +140,27 @@ def _hook_notices(mem, payload: str, client: str, result) -> str | None:
     from lorestack.core.clients import parse_payload
 
     unjudged = getattr(result, "unjudged_by_meaning", 0)
+    cut = _cut_notice(mem, client, result)
     if not getattr(mem, "config_problems", None) and not unjudged:
-        return None
+        return cut
     session_id = parse_payload(payload, client, "pre-tool").session_id
     told = config_notice(mem, session_id) if getattr(mem, "config_problems", None) else None
-    return with_notice(told, model_notice(mem, session_id, unjudged))
+    return with_notice(with_notice(told, model_notice(mem, session_id, unjudged)), cut)
+
+
+def _cut_notice(mem, client: str, result) -> str | None:
+    """A tool call judged only in part (too big to judge whole in a hook's time): said to
+    the agent on every such call, whatever the verdict, and one line in hooks.log."""
+    from lorestack.guardrail.check import CUT_NOTE
+    from lorestack.integrations.hooks import log_failure
+
+    cut = [w for w in result.warnings if w.startswith(CUT_NOTE)]
+    if not cut:
+        return None
+    said = "; ".join(w.removeprefix(CUT_NOTE).strip() for w in cut)
+    log_failure(f"check --hook pre-tool ({client}): {CUT_NOTE} {said}", mem=mem)
+    return (f"lorestack notice: the guardrail checked only the start of this tool call "
+            f"({said}); the rest was not held against the user's rules.")
 
 
 def _guarded_check(ctx, name: str, build_proposal, retrieval, llm):
@@ -211,10 +227,13 @@ def _human(result, strict: bool, *, err: bool = False) -> None:
 
 def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, llm) -> int:
     from lorestack.core.errors import InputRejected
+    from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX
     from lorestack.guardrail.proposals import from_hook_payload
 
     try:
-        payload = read_piped_stdin(refuse_undecodable="nothing was checked") or ""
+        # at most the bytes a hook reads; a longer tool call is judged on what they hold
+        payload = read_piped_stdin(refuse_undecodable="nothing was checked",
+                                   limit=HOOK_PAYLOAD_MAX, prefix=True) or ""
     except InputRejected as exc:  # as the thin client refuses it: one line, exit 1 (not 2)
         click.echo(f"Error: {exc}", err=True)
         return 1
@@ -224,7 +243,8 @@ def _run_pre_tool(ctx, client: str, strict: bool, fail_closed: bool, retrieval, 
     run = _guarded_check(
         ctx,
         "pre-tool",
-        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem)),
+        lambda mem: from_hook_payload(payload, client, repo_dir=_repo_dir(mem),
+                                      max_bytes=mem.settings.limits.max_proposal_bytes),
         retrieval,
         llm,
     )

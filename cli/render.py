@@ -20,11 +20,12 @@ def to_jsonable(value: Any) -> Any:
 
 
 def read_piped_stdin(refuse_undecodable: str = "", limit: int | None = None,
-                     replace_undecodable: bool = False) -> str | None:
+                     replace_undecodable: bool = False, prefix: bool = False) -> str | None:
     """A hook's piped payload, or None for a terminal or no stdin at all (closed under CI or
     cron). Bytes that are not UTF-8 read as None too, unless `refuse_undecodable` says what
     did not happen: then they are refused with the one line `check -` gives (InputRejected).
-    A payload over `limit` bytes stands as a small one saying so (core/hook_stdin.py).
+    A payload over `limit` bytes stands as a small one saying so, or with `prefix` as its
+    first `limit` bytes (core/hook_stdin.py).
     `replace_undecodable` (a hook): such bytes read as U+FFFD, as the thin path reads them."""
     import sys
 
@@ -45,7 +46,7 @@ def read_piped_stdin(refuse_undecodable: str = "", limit: int | None = None,
             from lorestack.core.hook_stdin import read_payload
 
             # a client that keeps stdin open after its payload must not hold the hook
-            raw = read_payload(fd, limit=limit)
+            raw = read_payload(fd, limit=limit, prefix=prefix)
         if refuse_undecodable:
             from lorestack.memory_layers.input_check import decode_input_bytes
 

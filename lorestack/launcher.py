@@ -136,12 +136,13 @@ def _terminal() -> dict:
             "no_color": bool(os.environ.get("NO_COLOR"))}
 
 
-def _read_stdin(strict: bool = True, payload: bool = False, limit: int | None = None) -> str | None:
+def _read_stdin(strict: bool = True, payload: bool = False, limit: int | None = None,
+                prefix: bool = False) -> str | None:
     """Piped stdin as text. Bytes that are not UTF-8 are handed to the full CLI, which refuses
     them with its one line (never a lossy decode handed on); a hook (`strict=False`) fails open.
     A hook's payload (`payload`) is read so that a client keeping stdin open cannot hold it
-    (core/hook_stdin.py), one over `limit` bytes stands as a small one saying so; anything
-    else is read to EOF."""
+    (core/hook_stdin.py), one over `limit` bytes stands as a small one saying so (with
+    `prefix`: as its first `limit` bytes); anything else is read to EOF."""
     if not _stdin_is_piped():
         return None
     try:
@@ -151,7 +152,7 @@ def _read_stdin(strict: bool = True, payload: bool = False, limit: int | None = 
         if payload:
             from lorestack.core.hook_stdin import read_payload
 
-            raw = read_payload(buffer.fileno(), limit=limit)
+            raw = read_payload(buffer.fileno(), limit=limit, prefix=prefix)
         else:
             raw = buffer.read()
     except (OSError, ValueError):
@@ -305,6 +306,7 @@ def _end_without_service(event: str, client_name: str, stdin_text: str, root: st
 
 def run_command_thin(root: str | None, rest: list[str]) -> None:
     """Forward a read/write command to the service; in-process on any failure."""
+    from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX
     from lorestack.integrations.service import client
 
     argv = list(rest)
@@ -312,7 +314,9 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
     if root:
         argv = ["--root", root, *argv]
     hook = any(a == "--hook" or a.startswith("--hook=") for a in rest)
-    stdin_text = _read_stdin(payload=hook) if "-" in rest or hook else None
+    # a guardrail hook reads what a hook reads; a longer tool call is judged on its start
+    cap: dict = {"limit": HOOK_PAYLOAD_MAX, "prefix": True} if hook else {}
+    stdin_text = _read_stdin(payload=hook, **cap) if "-" in rest or hook else None
     request: dict = {
         "op": "cli",
         "argv": argv,
@@ -329,7 +333,7 @@ def run_command_thin(root: str | None, rest: list[str]) -> None:
         except client.Unavailable as exc:
             reason = exc.reason
             if reason == "needs-stdin" and request["stdin"] is None:
-                request["stdin"] = _read_stdin(payload=hook) or ""
+                request["stdin"] = _read_stdin(payload=hook, **cap) or ""
                 continue
             break
         except Exception as exc:  # noqa: BLE001 - run it here instead

@@ -3,6 +3,7 @@ was found cold, the loader cache built after a session start missed its deadline
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -52,3 +53,17 @@ def spawn_warmup(mem) -> None:
         subprocess.Popen(command, **kwargs)
     except Exception as exc:  # noqa: BLE001
         log_failure(f"cache warm-up not started: {exc!r}", mem=mem)
+
+
+def transcript_problem(path: str) -> str | None:
+    """Why `path` (a payload's transcript_path) can name no file, or None: one that holds a
+    NUL byte or is longer than the system allows started an extraction that could only fail
+    (and the pointer event recorded instead was refused, with a traceback in hooks.log)."""
+    try:
+        os.stat(path)
+    except ValueError:
+        return "holds a NUL byte"
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return f"is longer than a file name can be ({len(path)} characters)"
+    return None

@@ -195,8 +195,14 @@ def prompt(mem, payload: HookPayload) -> str | None:
 
 def session_end(mem, payload: HookPayload) -> None:
     """Hand the transcript to extraction; record the pointer as an L3 event if that is not possible."""
+    from lorestack.app.hook_spawns import transcript_problem
+
     transcript = payload.transcript_path
     if not transcript:
+        return
+    if problem := transcript_problem(transcript):  # said in one line, not extracted
+        log_failure(f"session-end ({payload.client}): transcript_path {problem}; nothing "
+                    "extracted", mem=mem)
         return
     if payload.hook_event_name in client_spec(payload.client).per_turn_end_events:
         # e.g. Codex fires Stop after every turn: extract at most every N seconds per session

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from itertools import islice
 from pathlib import Path
 
 PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add) File: (.+)$", re.MULTILINE)
@@ -21,11 +22,16 @@ MAX_WORDS = 200
 def files_in_command(command: str, cwd: Path, repo: Path) -> list[str]:
     """Repository-relative paths of the existing files `command` names, in order, at most
     MAX_FILES (relative words are read from `cwd`, where the command runs)."""
-    words = [m.strip() for m in PATCH_FILE.findall(command)]
+    # each name once, the first MAX_WORDS only: a patch naming one file 25,000 times, or a
+    # 1 MiB command split whole before its first words were kept, outlasted the deadline
+    words = list(dict.fromkeys(m.strip() for m in PATCH_FILE.findall(command)))[:MAX_WORDS]
+    lexer = shlex.shlex(command, posix=True)  # as shlex.split, read only as far as needed
+    lexer.whitespace_split, lexer.commenters = True, ""
     try:
-        words += shlex.split(command)[:MAX_WORDS]
+        named = list(islice(lexer, MAX_WORDS))
     except ValueError:  # an unbalanced quote: the plain words still name files
-        words += command.split()[:MAX_WORDS]
+        named = command.split(maxsplit=MAX_WORDS)[:MAX_WORDS]
+    words += named
     root = repo.resolve()
     found: list[str] = []
     for word in words:

@@ -257,7 +257,7 @@ def parse_payload(text: str, client: str, event: str) -> HookPayload:
     """
     try:
         raw = json.loads(text) if text and text.strip() else {}
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # nested deeper than json reads, too
         raw = {}
     if not isinstance(raw, dict):
         raw = {}

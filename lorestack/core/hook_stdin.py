@@ -36,20 +36,26 @@ def oversize(size: int) -> bytes:
 
 
 def read_payload(fd: int, idle_s: float = IDLE_S, max_s: float = MAX_S,
-                 limit: int | None = None) -> bytes:
+                 limit: int | None = None, prefix: bool = False) -> bytes:
     """The bytes on `fd` up to EOF, or up to a pause after which they form one whole JSON
     value, or nothing if no byte comes within `idle_s`. Past `limit` bytes the rest is read
-    (a client writing it is not left blocked) but dropped, and `oversize(size)` returned."""
+    (a client writing it is not left blocked) but dropped, and `oversize(size)` returned;
+    with `prefix`, the first `limit` bytes are returned instead (cut after a whole UTF-8
+    character): the guardrail judges what it can of a tool call too big to read whole."""
     chunks: list[bytes] = []
     size = 0
     started = 0.0
+
+    def over() -> bytes:
+        return _whole_chars(b"".join(chunks)) if prefix else oversize(size)
+
     while True:
         ready, _, _ = select.select([fd], [], [], LULL_S if started else idle_s)
         if not ready:
             if not started:
                 break
             if limit is not None and size > limit:
-                return oversize(size)
+                return over()
             data = b"".join(chunks)
             if whole_json(data) or time.monotonic() - started > max_s:
                 return data
@@ -57,12 +63,26 @@ def read_payload(fd: int, idle_s: float = IDLE_S, max_s: float = MAX_S,
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             break
-        size += len(chunk)
-        if limit is None or size <= limit:
+        if limit is None or size + len(chunk) <= limit:
             chunks.append(chunk)
+        elif prefix and size < limit:
+            chunks.append(chunk[:limit - size])
+        size += len(chunk)
         if not started and chunk.strip(_SPACE):
             started = time.monotonic()
-    return oversize(size) if limit is not None and size > limit else b"".join(chunks)
+    return over() if limit is not None and size > limit else b"".join(chunks)
+
+
+def _whole_chars(data: bytes) -> bytes:
+    """`data` without a UTF-8 character cut at its end."""
+    end = len(data)
+    while end > 0 and len(data) - end < 3 and data[end - 1] & 0xC0 == 0x80:
+        end -= 1  # continuation bytes
+    if end > 0 and data[end - 1] >= 0xC0:  # a lead byte: whole if all its bytes are there
+        need = 2 if data[end - 1] < 0xE0 else 3 if data[end - 1] < 0xF0 else 4
+        if len(data) - end + 1 < need:
+            return data[:end - 1]
+    return data
 
 
 def whole_json(data: bytes) -> bool:

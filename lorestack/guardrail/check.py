@@ -147,22 +147,34 @@ def _retrieved(mem, proposal, by_id, decided, note) -> list[Finding]:
 
 
 # ---- the check -------------------------------------------------------------------------
+CUT_NOTE = "only a part was judged:"  # a warning's start: the rest went unchecked
 def _within_limit(proposal: Proposal, max_bytes: int, note: Callable[[str], None]) -> Proposal:
     """A text proposal over the limit is refused; a diff, a file or a hook payload (which the
-    user did not size by hand) is judged on its first `max_bytes` with a warning."""
+    user did not size by hand) is judged on its first `max_bytes` with a warning, and so is
+    the text an edit replaces (judging a 5 MB `old_string` whole took seconds)."""
     from lorestack.memory_layers.input_check import check_input_text, human_size
 
+    if proposal.payload_cut:
+        note(f"{CUT_NOTE} hook payload is over the {human_size(proposal.payload_cut)} a hook "
+             "reads; judged what that much of it holds")
+    for left_out in proposal.cut_notes:
+        note(f"{CUT_NOTE} {left_out}")
     size = len(proposal.text.encode("utf-8", "surrogatepass"))
-    if max_bytes <= 0 or size <= max_bytes:
+    if max_bytes <= 0 or (size <= max_bytes and len(proposal.replaced) <= max_bytes):
         return proposal
     if proposal.source == "text":
         check_input_text(proposal.text, where="the proposal", max_bytes=max_bytes,
                          setting="limits.max_proposal_bytes",
                          outcome="nothing was checked", advice="Check a smaller part")
-    cut = proposal.text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
-    note(f"proposal is {human_size(size)}; judged its first {human_size(max_bytes)} "
-         "(limits.max_proposal_bytes)")
-    return proposal.model_copy(update={"text": cut})
+
+    def cut(text: str) -> str:
+        return text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
+
+    if size > max_bytes:
+        note(f"{CUT_NOTE} proposal is {human_size(size)}; judged its first "
+             f"{human_size(max_bytes)} (limits.max_proposal_bytes)")
+    return proposal.model_copy(update={"text": cut(proposal.text),
+                                       "replaced": cut(proposal.replaced)})
 
 
 def _judge_all(
@@ -228,6 +240,7 @@ def check(
         "" if proposal.text.strip() or proposal.paths else "empty proposal: nothing to judge"
     )
     if result.skipped:
+        result.warnings = warnings  # e.g. a payload cut before its text: said, not lost
         return result
     use_retrieval = (g.hook_retrieval if hook else g.retrieval) if retrieval is None else retrieval
     use_llm = (g.llm if llm is None else llm) and llm_configured(mem.settings.llm)

@@ -119,6 +119,9 @@ class Proposal(BaseModel):
     deleted: list[str] = Field(default_factory=list)
     # touched paths the change renames away, with where they go (a diff's `rename from/to`)
     moved: dict[str, str] = Field(default_factory=dict)
+    # a hook payload over the bytes a hook reads: judged on what its first `payload_cut` held
+    payload_cut: int = 0
+    cut_notes: list[str] = Field(default_factory=list)  # what else was left unjudged, and why
 
     def is_change(self) -> bool:
         """A diff or a tool's edit: its text is what would be added (not a description)."""
@@ -322,19 +325,22 @@ def _collect(
 
 
 def from_hook_payload(
-    payload: str | dict, client: str = DEFAULT_CLIENT, *, repo_dir: str | os.PathLike | None = None
+    payload: str | dict, client: str = DEFAULT_CLIENT, *, repo_dir: str | os.PathLike | None = None,
+    max_bytes: int = 0,
 ) -> Proposal:
     """A pre-tool hook's stdin. Claude Code / Codex PreToolUse and Gemini BeforeTool send
-    `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`."""
+    `tool_name` + `tool_input`; Cursor's beforeShellExecution sends a top-level `command`.
+    Only what is judged is read for paths: its first `max_bytes` and `MAX_PATHS` paths
+    (reading all of a 1 MiB command or 15,000 paths took seconds)."""
     if client not in CLIENTS:
         raise ProposalError(f"unknown client '{client}'; use one of: {', '.join(CLIENTS)}")
+    from lorestack.guardrail.payload_cut import MAX_DEPTH, json_payload, too_deep, within
+
+    cut = 0
     if isinstance(payload, str):
         if not payload.strip():
             raise ProposalError("the hook payload on stdin is empty")
-        try:
-            payload = json.loads(payload)
-        except json.JSONDecodeError as exc:
-            raise ProposalError(f"the hook payload is not JSON ({exc.msg} at {exc.pos})") from exc
+        payload, cut = json_payload(payload)
     if not isinstance(payload, dict):
         raise ProposalError("the hook payload must be a JSON object")
     tool = payload.get("tool_name") or payload.get("toolName")
@@ -377,20 +383,20 @@ def from_hook_payload(
     texts: list[str] = []
     raw_paths: list[str] = []
     edited: list[str] = []
+    if too_deep(tool_input):  # walked by recursion below: a RecursionError said nothing
+        raise ProposalError(f"the tool input is nested more than {MAX_DEPTH} levels deep")
     _collect(tool_input if tool_input is not None else {}, texts, raw_paths, "", edited)
     here = cwd_below_root(payload.get("cwd") if isinstance(payload.get("cwd"), str) else None,
                           bases)
-    paths: list[str] = []
-    for p in raw_paths:
-        rel = relative_path(p, bases, here)
-        if rel and rel not in paths:
-            paths.append(rel)
-    text = "\n".join(texts)
+    text, cut_notes, raw_paths = within(texts, raw_paths, max_bytes)
+    paths = list(dict.fromkeys(r for r in (relative_path(p, bases, here) for p in raw_paths) if r))
     if not paths:  # a command, read from where it runs: the hook's cwd, then its `cd`s
         # (`cd lib && touch helpers/x.py`, `sh -c '…'`: shell_unwrap.py), then the project's
-        # files it names absolutely, as the project names them
+        # files it names absolutely, as the project names them (each name resolved once)
         text = unwrap(text, here, bases[0] if bases else None)
-        text = ABSOLUTE.sub(lambda m: in_project(m.group(0), bases), text)
+        named_once: dict[str, str] = {}
+        text = ABSOLUTE.sub(lambda m: named_once.get(m.group(0)) or named_once.setdefault(
+            m.group(0), in_project(m.group(0), bases)), text)
     deleted = [relative_path(p, bases, here) for p in _patch_deletions(tool_input)]
     edited += [p for p in deleted if p not in edited]  # a file deleted was there
     edited_rel = {relative_path(p, bases, here) for p in edited}
@@ -398,7 +404,8 @@ def from_hook_payload(
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
         existing += [p for p in paths_in_text(text) if on_disk(p, bases)]
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
-                    existing=existing, replaced=_replaced(tool_input), deleted=deleted)
+                    existing=existing, replaced=_replaced(tool_input), deleted=deleted,
+                    payload_cut=cut, cut_notes=cut_notes)
 
 
 def _patch_deletions(value: Any) -> list[str]:

@@ -63,6 +63,9 @@ class _Place:
         return _Place(self.where, self.before, list(self.stack), self.root)
 
 
+PATH_MAX = 1024  # deeper than a command cds into in practice (the longest path macOS takes)
+
+
 def unwrap(text: str, where: str = "", root: Path | None = None) -> str:
     """The command `text` with wrapped commands opened and paths read from where it runs:
     `where` (the hook's cwd, relative to the project `root`) and the `cd`s in it."""
@@ -199,6 +202,8 @@ def _join(where: str, target: str | None, root: Path | None = None) -> str:
         return ""
     if target.startswith("-"):
         return where
+    if len(where) > PATH_MAX:  # no folder is that deep: reading it on cost each `cd` more
+        return ""  # (110k `cd a && ` took seconds); unknown, as for `cd "$DIR"`
     joined = _up(where, target.rstrip("/"))
     return where if joined is None else joined
 
