@@ -90,6 +90,8 @@ def test_extract_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, monk
     text = extract_log.read_text()
     assert "TranscriptError" in text and "session.jsonl" in text, text
     assert key not in text, text
+    # an error named for the user is one line there, not a traceback (session 34)
+    assert "Traceback" not in text and len(text.strip().splitlines()) == 1, text
 
 
 def test_service_log_holds_no_key_from_the_transcripts_name(repo, tmp_path, capsys):

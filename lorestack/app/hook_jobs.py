@@ -57,15 +57,20 @@ def tell_failure(root: str, transcript: str, exc: BaseException) -> None:
                 path=MemoryPaths(Path(root)).index_dir / "hooks.log")
 
 
-def tell_traceback() -> None:
+def tell_traceback(exc: BaseException | None = None) -> None:
     """The traceback on stderr, which is extract.log: redacted as hooks.log is (a transcript's
-    name or an error quoting a line can hold a key, and the log is a derived file)."""
+    name or an error quoting a line can hold a key, and the log is a derived file). An error
+    lorestack names for the user (a transcript gone, a file not UTF-8) is one line, no trace."""
     import traceback
+
+    from lorestack.core.errors import LorestackError
 
     try:
         from lorestack.memory_layers.secret_guard import redact_for_reading
 
-        text = redact_for_reading(traceback.format_exc())[0]
+        told = (f"{type(exc).__name__}: {exc}\n" if isinstance(exc, LorestackError)
+                else traceback.format_exc())
+        text = redact_for_reading(told)[0]
     except Exception as exc:  # noqa: BLE001 - the redaction failed: its kind only, no text
         text = f"traceback not shown ({type(exc).__name__} redacting it)\n"
     print(text, end="", file=sys.stderr, flush=True)
@@ -80,7 +85,7 @@ def main(argv: list[str]) -> int:
             print(extract(argv[1], argv[2], argv[3]), flush=True)
         except Exception as exc:
             tell_failure(argv[1], argv[2], exc)
-            tell_traceback()
+            tell_traceback(exc)
             return 1
         return 0
     print("usage: python -m lorestack.app.hook_jobs warm ROOT | extract ROOT TRANSCRIPT CLIENT",
