@@ -441,6 +441,31 @@ def test_claude_code_guardrail_deny_reaches_the_model(client_bin, project, tmp_p
     assert "KESTREL-5150" in told and "BLOCK" in told  # only in the session-start context
 
 
+def test_claude_code_is_told_a_big_write_was_checked_only_in_part(client_bin, project, tmp_path):
+    """A tool call past the 1 MiB a hook reads goes through (a block on a guess is ruled out),
+    and Claude Code hands the hook's notice to the model: only its start was checked (hook34)."""
+    proc = run_cli("remember", "Never call eval() in application code", "--type", "criterion",
+                   "--applies-path", "src/**", "--forbid", "eval(", "--verdict", "block",
+                   cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    install("claude-code", project, "--guardrail")
+    target = project / "src" / "big.py"
+    target.parent.mkdir(exist_ok=True)
+    content = "x = 1\n" * 200_000  # 1.2 MB: past the 1 MiB a hook reads
+    call = {"name": "Write", "input": {"file_path": str(target), "content": content}}
+    with FakeModelServer(reply="Done.", max_seconds=RUN_TIMEOUT_S + 30,
+                         tool_calls=[call]) as server:
+        env = claude_env(client_bin, tmp_path / "home", server)
+        run = run_client(["claude", "-p", "Write src/big.py.", "--allowedTools", "Write"],
+                         project, env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert target.exists() and target.stat().st_size == len(content)  # not blocked: a guess
+    after = server.model_requests()[-1].body  # the request after the tool call
+    assert "checked only the start" in after, json.loads(after)["messages"][-1]
+    log = (project / ".memory" / ".index" / "hooks.log").read_text()
+    assert "only a part was judged" in log
+
+
 def test_gemini_cli_receives_session_and_prompt_memory(client_bin, project, tmp_path):
     home = tmp_path / "home"
     install("gemini", project)
