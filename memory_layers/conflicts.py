@@ -88,3 +88,12 @@ def refuse_rewrite(path: Path, old: bytes | None) -> None:
         raise ConcurrentEdit(f"{path} holds unresolved git merge-conflict markers; nothing was "
                              "written: resolve them (keep what is right, delete the marker "
                              "lines) and re-run")
+    if old and old.startswith((b"---", b"\xef\xbb\xbf---")):
+        # a key typed twice: YAML reads the last, and the rewrite would keep only that one
+        from lorestack.memory_layers.hand_edits import repeated_keys
+
+        head = old[:1 << 20].decode("utf-8", "replace")
+        for key, lines in repeated_keys(head)[:1]:
+            raise ConcurrentEdit(f"{path} has the key '{key}' typed {len(lines)} times in its "
+                                 f"frontmatter (lines {', '.join(map(str, lines))}); nothing was "
+                                 "written, as a rewrite keeps only the last: keep one and re-run")

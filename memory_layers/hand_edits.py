@@ -83,9 +83,14 @@ def _repeated_keys(path: Path) -> list[tuple[str, list[int]]]:
     try:
         if path.stat().st_size > 1 << 20:
             return []
-        lines = path.read_text("utf-8").lstrip("\ufeff").splitlines()
+        return repeated_keys(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError):
         return []
+
+
+def repeated_keys(text: str) -> list[tuple[str, list[int]]]:
+    """As `_repeated_keys`, of a file's text."""
+    lines = text.lstrip("\ufeff").splitlines()
     if not lines or lines[0].rstrip() != "---":
         return []
     seen: dict[str, list[int]] = {}

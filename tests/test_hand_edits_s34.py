@@ -202,3 +202,19 @@ def test_export_redacts_a_secret_in_a_file_not_saved_as_utf8(repo):
     assert data.startswith(b"---\ntitle: Caf\xe9 key")  # its other bytes as they were
     assert "facts/latin.md" in done.stderr
     assert base64.b64decode(records["photo.bin"]["base64"]).startswith(b"\x89PNG\x00\x00")
+
+
+def test_a_file_with_a_key_typed_twice_is_not_rewritten(repo):
+    """`forget` of such a file rewrote it with only the last value: the first title the user
+    typed was gone without a word (doctor named the file, the rewrite did not look)."""
+    path = repo / ".memory" / "facts" / "dup.md"
+    typed = ("---\nid: fact-dup00001\ntitle: The first title\ntags: [a]\n"
+             "title: The second title\n---\n\nBody.\n")
+    path.write_text(typed)
+    forget = run_cli("forget", "fact-dup00001", "--reason", "obsolete", cwd=repo)
+    assert forget.returncode == 1, forget.stdout + forget.stderr
+    assert "key 'title' typed 2 times" in forget.stderr and "nothing was written" in forget.stderr
+    assert "Traceback" not in forget.stderr
+    assert path.read_text() == typed
+    path.write_text(typed.replace("title: The second title\n", ""))  # mended: forget runs
+    assert run_cli("forget", "fact-dup00001", "--reason", "obsolete", cwd=repo).returncode == 0
