@@ -6,13 +6,12 @@ Every write runs the secret guard before anything touches disk.
 
 from __future__ import annotations
 
-import difflib
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from lorestack.core.errors import ItemNotFound, LorestackError
+from lorestack.memory_layers.duplicates import duplicate_held, find_duplicate
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import (
     CriterionSpec,
@@ -30,46 +29,6 @@ class Written:
     path: Path
     archived: Path | None = None
     duplicate_of: str | None = None  # set when an existing item was reinforced instead
-
-
-NEAR_DUPLICATE = 0.9  # similarity of the normalised texts above which it is the same memory
-
-
-def _normalised(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
-def _numbers(text: str) -> list[str]:
-    """The numbers in the order they are written: "w1 item 4" and "w4 item 1" hold the same
-    digits but are different memories (sorting them once merged such pairs)."""
-    return re.findall(r"\d+(?:[.,:]\d+)*", text)
-
-
-def find_duplicate(mem: Memory, item: MemoryItem):
-    """An active item of the same type and scope saying the same thing (exactly, or near:
-    case, punctuation and small wording changes aside), else None."""
-    wanted = _normalised(item.text)
-    if not wanted:
-        return None
-    numbers = _numbers(item.text)
-    store = mem.store_for(item.scope)
-    best, best_ratio = None, 0.0
-    for loaded in store.load_all(include_archived=False).items:
-        other = loaded.item
-        if other.type != item.type or other.status != "active" or other.id in ("project", "profile"):
-            continue
-        text = _normalised(other.text)
-        if text == wanted:
-            return loaded
-        if _numbers(other.text) != numbers:
-            continue  # "Python 3.10" and "Python 3.12", "batch 1" and "batch 2" differ
-        matcher = difflib.SequenceMatcher(None, wanted, text, autojunk=False)
-        if matcher.real_quick_ratio() < NEAR_DUPLICATE or matcher.quick_ratio() < NEAR_DUPLICATE:
-            continue
-        ratio = matcher.ratio()
-        if ratio >= NEAR_DUPLICATE and ratio > best_ratio:
-            best, best_ratio = loaded, ratio
-    return best
 
 
 def _reinforce(mem: Memory, loaded, item: MemoryItem) -> Written:
@@ -206,10 +165,15 @@ def remember(mem: Memory, text: str, item_type: str = "fact", *, title: str | No
 
         item.supersedes = [seal(old.item.id, mem.settings.guard.entropy_threshold)]
     # the duplicate check and the write under one lock: parallel identical remembers (two
-    # sessions, a hook and a person) make one item, and the others reinforce it
+    # sessions, a hook and a person) make one item, and the others reinforce it. The scan of
+    # every item runs before the lock; under it, only what it found and files written since
+    # (the whole scan held the lock long enough for a writer beside it to give up, at load 8)
+    check = not force and not supersedes and status == "active"
+    seen: set[Path] = set()
+    found = find_duplicate(mem, item, seen=seen) if check else None
     with store.creating():
-        if not force and not supersedes and status == "active":
-            duplicate = find_duplicate(mem, item)
+        if check:
+            duplicate = duplicate_held(mem, item, found, seen)
             if duplicate is not None:
                 return _reinforce(mem, duplicate, item)
         path = store.create(item, held=True)
