@@ -8,11 +8,8 @@ what to do, before anything touches disk.
 
 from __future__ import annotations
 
-import re
-
 from lorestack.core.errors import InputRejected
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+from lorestack.core.surrogates import first_lone_surrogate
 
 
 def human_size(n: int) -> str:
@@ -39,11 +36,11 @@ def check_input_text(
         raise InputRejected(
             f"refused: {where} contains NUL bytes (binary data?); {outcome}. Give plain text."
         )
-    bad = _SURROGATE.search(text)
-    if bad:
+    bad = first_lone_surrogate(text)
+    if bad is not None:
         raise InputRejected(
             f"refused: {where} is not valid UTF-8 (undecodable bytes at character "
-            f"{bad.start()}); {outcome}. Convert it first, e.g. `iconv -t UTF-8`."
+            f"{bad}); {outcome}. Convert it first, e.g. `iconv -t UTF-8`."
         )
     if max_bytes > 0:
         size = len(text.encode("utf-8"))

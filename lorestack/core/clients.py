@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 from lorestack.core import legacy as _legacy
 from lorestack.core.hook_stdin import HOOK_PAYLOAD_MAX, OVERSIZE_FIELD
+from lorestack.core.surrogates import replace_lone_surrogates
 
 # lorestack's own hook events (what `lorestack hook EVENT` accepts)
 EVENTS: tuple[str, ...] = ("session-start", "prompt", "session-end", "pre-tool")
@@ -307,7 +308,6 @@ _RECALLED = re.compile(
     r"(?:^" + _OURS + r": recalled memory[^\n]*\n)?^(~{4,}) memory[ \t]*\n.*?(?:^\1[ \t]*$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _UNCLOSED_OPEN = re.compile(r"<(system-reminder|hook_context|" + _OURS + r"[\w-]*)\b")
 
 
@@ -349,7 +349,7 @@ def strip_injected(text: str) -> str:
     U+FFFD: no UTF-8 file takes it (an extraction failed whole on one), nor the tokenizer."""
     if not text:
         return ""
-    text = _LONE_SURROGATE.sub("\ufffd", text)
+    text = replace_lone_surrogates(text)
     if "<" not in text and "~~~~" not in text:
         return text.strip()
     text = _drop_closed_blocks(text)

@@ -15,6 +15,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from lorestack.core.surrogates import replace_lone_surrogates_in
+
 INSTRUCTIONS = (
     "lorestack is this project's long-term memory: facts, decisions, caveats, the user's "
     "decision criteria and a journal of what happened. Call `recall` before answering a "
@@ -221,16 +223,6 @@ def serve(root: str | None = None) -> None:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def _no_lone_surrogates(value: Any) -> Any:
-    if isinstance(value, str):
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    if isinstance(value, list):
-        return [_no_lone_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_no_lone_surrogates(k): _no_lone_surrogates(v) for k, v in value.items()}
-    return value
-
-
 def scrubbed_line(line: str) -> str:
     """A JSON-RPC line whose strings carry no lone surrogate (U+FFFD in its place).
 
@@ -244,7 +236,7 @@ def scrubbed_line(line: str) -> str:
         message = json.loads(line)
     except ValueError:
         return line
-    return json.dumps(_no_lone_surrogates(message), ensure_ascii=False) + "\n"
+    return json.dumps(replace_lone_surrogates_in(message), ensure_ascii=False) + "\n"
 
 
 class _ScrubbedLines:
