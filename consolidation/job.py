@@ -202,6 +202,7 @@ class Runner:
                     claim = self._claim(cluster, rows, centroid, candidates)
                 except (BudgetExhausted, ModelUnreachable) as exc:
                     plan.stopped = str(exc)
+                    self.report.model_failed = isinstance(exc, ModelUnreachable)
                     self.report.deferred_events += sum(len(c.events) for c in clusters[number:])
                     break
                 except ClaimSkipped as exc:

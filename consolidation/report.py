@@ -38,6 +38,7 @@ class ConsolidationReport:
     skipped: list[SkippedCluster] = field(default_factory=list)
     deferred_events: int = 0
     stopped: str = ""
+    model_failed: bool = False  # stopped because the model could not be called: exit 1
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -131,3 +131,15 @@ def test_an_event_with_an_unresolved_merge_conflict_waits(repo):
     later = run_consolidation(direct_mem(repo), now=BASE + timedelta(days=5))
     assert later.added and "ev-css00001" in {
         e for item in items_by_id(mem).values() for e in item.source.events}
+
+
+def test_a_run_the_model_stopped_exits_1(repo, fake_llm):
+    """Before: `consolidate` with a wrong key said 'stopped early … 8 event(s) wait' and 'nothing
+    changed' with exit 0, `--require-llm` included: a systemd timer or a script saw success."""
+    fake_llm(responder=lambda request: {"status": 401})
+    seed(direct_mem(repo))
+    for args in (["consolidate", "--no-diff"], ["consolidate", "--json", "--require-llm"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "the model turned the call away" in result.output and "Traceback" not in result.output
+    assert json.loads(result.output)["model_failed"] is True
