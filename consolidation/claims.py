@@ -60,8 +60,9 @@ class ModelUnreachable(LorestackError):
 class ClaimSkipped(LorestackError):
     """The cluster yields no claim this run (reason in the message)."""
 
-    def __init__(self, reason: str, *, final: bool):
+    def __init__(self, reason: str, *, final: bool, server: bool = False):
         self.final = final  # True: nothing stable to say; False: a failure worth retrying later
+        self.server = server  # the server failed (timeout, 5xx), not the reply: never counted
         super().__init__(reason)
 
 
@@ -303,7 +304,8 @@ class LLMClaimer:
             if exc.refused:  # credentials, model name, rate limit: nor is this
                 raise ModelUnreachable(f"the model turned the call away ({message})") from exc
             detail = f" (last: {self._redact(problems[-1])})" if problems else ""
-            raise ClaimSkipped(f"LLM reply rejected: {message}{detail}", final=False) from exc
+            raise ClaimSkipped(f"LLM reply rejected: {message}{detail}", final=False,
+                               server=exc.transient) from exc
         self.spent += max(self.client.usage.total_tokens - before, result.prompt_tokens
                           + result.completion_tokens)
         reply = result.value

@@ -145,3 +145,11 @@ def git_commit(repo_dir: Path, memory_dir: Path, message: str) -> tuple[str | No
         return git("rev-parse", "HEAD").stdout.strip(), "committed"
     except GitError as exc:
         return None, f"{exc}; nothing committed"
+
+
+def commit_message(report: ConsolidationReport) -> str:
+    """The git commit message of a run: what it did, in counts."""
+    return (f"lorestack consolidate {report.run}: +{len(report.added)} added, "
+            f"{len(report.proposed)} proposed, {len(report.merged)} merged, "
+            f"{len(report.superseded)} superseded, "
+            f"{len(report.archived_items) + len(report.archived_days)} archived")

@@ -234,7 +234,7 @@ class LLMClient:
         litellm = _import_litellm()
         clean = self._clean(messages)
         last_error = "no attempt"
-        unreachable = refused = False
+        unreachable = refused = transient = False
         attempts = 0
         prompt_tokens = completion_tokens = 0
         cost = 0.0
@@ -244,7 +244,7 @@ class LLMClient:
                 response = self._call(litellm, clean, max_tokens)
             except LLMError as exc:
                 last_error = str(exc)
-                unreachable, refused = exc.unreachable, exc.refused
+                unreachable, refused, transient = exc.unreachable, exc.refused, exc.transient
                 if not exc.transient:
                     break
                 time.sleep(min(0.2 * 2 ** attempt, 2.0))
@@ -263,7 +263,7 @@ class LLMClient:
                 call_cost = 0.0
             cost += call_cost
             self.usage.cost_usd += call_cost
-            unreachable = refused = False
+            unreachable = refused = transient = False
             content = response.choices[0].message.content or ""
             try:
                 # JSON may escape half a surrogate pair: no file or tokenizer takes one
@@ -273,5 +273,7 @@ class LLMClient:
                 continue
             return LLMResult(value, prompt_tokens, completion_tokens, cost, attempts)
         self.usage.failures.append(last_error)
-        raise LLMError(f"{last_error} (after {attempts} attempt(s))", unreachable=unreachable,
-                       refused=refused)
+        # `transient`: the last attempt failed on the server's side (timeout, 5xx), not on
+        # what the model answered
+        raise LLMError(f"{last_error} (after {attempts} attempt(s))", transient=transient,
+                       unreachable=unreachable, refused=refused)

@@ -143,3 +143,23 @@ def test_a_run_the_model_stopped_exits_1(repo, fake_llm):
         assert result.exit_code == 1, (args, result.output)
         assert "the model turned the call away" in result.output and "Traceback" not in result.output
     assert json.loads(result.output)["model_failed"] is True
+
+
+def test_a_server_failing_with_500s_stops_the_run_and_drops_nothing(repo, fake_llm):
+    """Before: a server answering 500 (or garbage bytes, or timing out) on every call was
+    blamed on each cluster in turn, 3 calls each, every failure counted; after max_failures
+    nights every cluster was dropped and its events never consolidated. Now such a failure is
+    not counted, and a second one in a row stops the run: the events wait."""
+    server = fake_llm(responder=lambda request: {"status": 500})
+    mem = direct_mem(repo, **{"consolidation.max_failures": 1})
+    seed(mem)
+    report = run_consolidation(mem, now=BASE + timedelta(days=6))
+    assert report.stopped.startswith("the model's server failed twice in a row"), report.stopped
+    assert report.model_failed and len(server.requests) == 6  # two clusters, 3 attempts each
+    assert len(report.skipped) == 1 and not report.skipped[0].final
+    state = Checkpoint(mem.project).load_state()
+    assert not any(state.failures.values()) and "ev-pg000001" not in state.processed
+    server.responder = responder
+    back = run_consolidation(direct_mem(repo), now=BASE + timedelta(days=6))
+    assert back.stopped == "" and {"Job queue on PostgreSQL", "CSS: tailwind"} <= {
+        i.title for i in items_by_id(mem).values()}
