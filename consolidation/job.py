@@ -51,6 +51,7 @@ from lorestack.consolidation.report import (
     snapshot,
 )
 from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.conflicts import without_conflicts
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import JournalEvent, now_utc
 from lorestack.retrieval.llm import llm_configured
@@ -302,7 +303,9 @@ class Runner:
             pending = [e for e in journal.events if e.time >= since]
         else:
             pending = [e for e in journal.events if e.id not in processed]
-        pending = self._settled(pending, journal.files)
+        # an event a git merge left with its conflict unresolved holds two versions: which is
+        # true is the person's to settle (the journal names it); it waits, uncounted
+        pending = [e for e in pending if not without_conflicts(e.text)[1]]
         self.report.events_considered = len(pending)
         windows: dict[date, list[JournalEvent]] = {}
         for event in pending:
@@ -328,24 +331,6 @@ class Runner:
             self.report.prompt_tokens = usage.prompt_tokens
             self.report.completion_tokens = usage.completion_tokens
             self.report.cost_usd = round(usage.cost_usd, 6)
-
-    def _settled(self, events: list[JournalEvent], files: dict[str, Path]) -> list[JournalEvent]:
-        """The events without git's conflict markers in their text. One merged with its
-        conflict unresolved holds two versions: which is true is the person's to settle, so
-        it waits (uncounted, its day not archived) and the report names it."""
-        from lorestack.memory_layers.conflicts import without_conflicts
-
-        settled = []
-        for event in events:
-            markers = without_conflicts(event.text)[1]
-            if not markers:
-                settled.append(event)
-                continue
-            where = files[event.id].name if event.id in files else "the journal"
-            self.report.notes.append(
-                f"journal: {event.id} ({where}) holds an unresolved merge conflict; resolve it "
-                "and the next run consolidates it")
-        return settled
 
     def forget(self, now: datetime) -> None:
         self.world.refresh()

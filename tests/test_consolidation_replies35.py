@@ -124,7 +124,7 @@ def test_an_event_with_an_unresolved_merge_conflict_waits(repo):
     report = run_consolidation(mem, now=BASE + timedelta(days=5))
     cited = {e for item in items_by_id(mem).values() for e in item.source.events}
     assert "ev-pg000001" in cited and "ev-css00001" not in cited
-    assert any("ev-css00001" in n and "merge conflict" in n and day.name in n
+    assert any("ev-css00001" in n and "conflict markers" in n and day.name in n
                for n in report.notes), report.notes
     assert "ev-css00001" not in Checkpoint(mem.project).load_state().processed
     day.write_text(clean, "utf-8")  # the person settles it
@@ -163,3 +163,19 @@ def test_a_server_failing_with_500s_stops_the_run_and_drops_nothing(repo, fake_l
     back = run_consolidation(direct_mem(repo), now=BASE + timedelta(days=6))
     assert back.stopped == "" and {"Job queue on PostgreSQL", "CSS: tailwind"} <= {
         i.title for i in items_by_id(mem).values()}
+
+
+def test_conflict_markers_between_journal_entries_are_named_as_such(repo):
+    """Before: a day file where git left both sides' appended entries inside '<<<<<<< HEAD …
+    >>>>>>> other' had each marker line called 'text outside any entry: … record it with
+    `lorestack log`' (doctor, consolidate): advice to log '<<<<<<< HEAD' as an event."""
+    mem = direct_mem(repo)
+    seed(mem, rows=[row for row in SEED if row[1] == 4])  # two entries on one day
+    day = mem.project.journal_dir / f"{(BASE + timedelta(days=4)).date().isoformat()}.md"
+    head, first, second = day.read_text("utf-8").split("## ")
+    day.write_text(f"{head}<<<<<<< HEAD\n## {first}=======\n## {second}>>>>>>> other\n", "utf-8")
+    journal = mem.require_project().journal.read_all()
+    assert {e.id for e in journal.events} == {"ev-rd000001", "ev-css00001"}
+    problems = [str(p) for p in journal.problems]
+    assert len(problems) == 1 and "git conflict markers between entries" in problems[0], problems
+    assert not any("record it with" in p for p in problems)
