@@ -113,8 +113,12 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, requi
         report = app.run(request, progress=None if as_json else bar).report
     if as_json:
         emit_json(report)
-        return
-    _render_report(report, show_diff)
+    else:
+        _render_report(report, show_diff)
+    if report.get("model_failed"):
+        # a wrong key or a server down leaves every event waiting: a scheduler (systemd,
+        # launchd) and a person at the prompt see a failed run, not "nothing changed"
+        ctx.exit(1)
 
 
 @click.group(invoke_without_command=True)

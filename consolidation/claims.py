@@ -43,19 +43,26 @@ _REJECTION = re.compile(r"^\s*(?:we\s+)?(?:rejected|decided against|ruled out|tu
                         r"declined|dropped the idea of)\b", re.IGNORECASE)
 
 
+# a claim is one or two sentences: a reply of pages is no claim, and its file would pass
+# limits.max_file_bytes (read truncated, never rewritten by a merge)
+MAX_CLAIM_CHARS = 2000
+
+
 class BudgetExhausted(LorestackError):
     """The run's token budget cannot pay for the next LLM call."""
 
 
 class ModelUnreachable(LorestackError):
-    """The model's server cannot be reached: the run stops and its events wait, uncounted."""
+    """The model's server cannot be reached, or turns every call away (credentials, model name,
+    rate limit): the run stops and its events wait, uncounted."""
 
 
 class ClaimSkipped(LorestackError):
     """The cluster yields no claim this run (reason in the message)."""
 
-    def __init__(self, reason: str, *, final: bool):
+    def __init__(self, reason: str, *, final: bool, server: bool = False):
         self.final = final  # True: nothing stable to say; False: a failure worth retrying later
+        self.server = server  # the server failed (timeout, 5xx), not the reply: never counted
         super().__init__(reason)
 
 
@@ -113,6 +120,9 @@ class ClaimReply(BaseModel):
         if not self.skip:
             if len(self.claim.strip()) < 8:
                 raise ValueError("claim is empty; give one sentence or set skip")
+            if len(self.claim) > MAX_CLAIM_CHARS:
+                raise ValueError(f"claim is {len(self.claim)} characters; state it in one or two "
+                                 f"sentences (at most {MAX_CLAIM_CHARS})")
             if not self.cited_events:
                 raise ValueError("cited_events is empty; cite the events that support the claim")
             if self.relation != "new" and not self.existing_id:
@@ -264,6 +274,9 @@ class LLMClaimer:
         self.machine_confidence = machine_confidence
         self.spent = 0
 
+    def _redact(self, text: str, where: str = "LLM reply") -> str:
+        return self.client.redact_text(text, where)
+
     def estimate(self, messages: list[dict]) -> int:
         from lorestack.retrieval.tokens import count_tokens
 
@@ -283,17 +296,23 @@ class LLMClaimer:
             result = self.client.complete_json(messages, schema, max_tokens=self.max_tokens)
         except LLMError as exc:
             self.spent += max(self.client.usage.total_tokens - before, 0)
+            # the model's words (a cited id, an error body) reach the report, the plan file
+            # and the cron log: the secret guard sees them first, as it sees every prompt
+            message = self._redact(str(exc))
             if exc.unreachable:  # not this cluster's fault: never counted towards dropping it
-                raise ModelUnreachable(f"the model could not be reached ({exc})") from exc
-            detail = f" (last: {problems[-1]})" if problems else ""
-            raise ClaimSkipped(f"LLM reply rejected: {exc}{detail}", final=False) from exc
+                raise ModelUnreachable(f"the model could not be reached ({message})") from exc
+            if exc.refused:  # credentials, model name, rate limit: nor is this
+                raise ModelUnreachable(f"the model turned the call away ({message})") from exc
+            detail = f" (last: {self._redact(problems[-1])})" if problems else ""
+            raise ClaimSkipped(f"LLM reply rejected: {message}{detail}", final=False,
+                               server=exc.transient) from exc
         self.spent += max(self.client.usage.total_tokens - before, result.prompt_tokens
                           + result.completion_tokens)
         reply = result.value
         if reply.skip:
-            raise ClaimSkipped(f"model found nothing durable: {reply.reason or 'no reason given'}",
-                               final=True)
-        text = reply.claim.strip()
+            reason = self._redact(reply.reason[:300]) or "no reason given"
+            raise ClaimSkipped(f"model found nothing durable: {reason}", final=True)
+        text = self._redact(reply.claim.strip(), "claim text")
         kinds = {e.id: e.kind for e in cluster.events}
         cited_kinds = {kinds.get(i, "") for i in reply.cited_events}
         if cited_kinds <= NEVER_CLAIMED:  # the same rule as the extractive path
@@ -303,7 +322,8 @@ class LLMClaimer:
                 and "rejected" in cited_kinds:
             text = rejection_text(text)
         return Claim(
-            text=text, title=_title(reply.title or text), type=reply.type,
+            text=text, title=_title(self._redact(reply.title, "claim title") or text),
+            type=reply.type,
             confidence=round(min(reply.confidence, self.machine_confidence), 3),
             cited=sorted(set(reply.cited_events)), relation=reply.relation,
             existing_id=reply.existing_id, tags=_tags(cluster),

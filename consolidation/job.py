@@ -45,11 +45,13 @@ from lorestack.consolidation.reconcile import RESTATEMENT, decide, rank_candidat
 from lorestack.consolidation.report import (
     ConsolidationReport,
     SkippedCluster,
+    commit_message,
     git_commit,
     render_diff,
     snapshot,
 )
 from lorestack.core.paths import MemoryPaths
+from lorestack.memory_layers.conflicts import without_conflicts
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import JournalEvent, now_utc
 from lorestack.retrieval.llm import llm_configured
@@ -118,6 +120,7 @@ class Runner:
         self.state = self.checkpoint.load_state()
         self.claimer = None
         self.client = None
+        self.server_failed = False  # the last cluster's call failed on the server's side
         if llm_configured(mem.settings.llm):
             from lorestack.retrieval.llm import LLMClient
 
@@ -202,10 +205,11 @@ class Runner:
                     claim = self._claim(cluster, rows, centroid, candidates)
                 except (BudgetExhausted, ModelUnreachable) as exc:
                     plan.stopped = str(exc)
+                    self.report.model_failed = isinstance(exc, ModelUnreachable)
                     self.report.deferred_events += sum(len(c.events) for c in clusters[number:])
                     break
                 except ClaimSkipped as exc:
-                    self._skip(plan, key, cluster.ids, str(exc), exc.final)
+                    self._skip(plan, key, cluster.ids, str(exc), exc.final, counted=not exc.server)
                 else:
                     claim_vec = self.vectors([claim.text])[0]
                     if claim.method == "llm":  # the model named its target among those shown
@@ -252,7 +256,16 @@ class Runner:
         if self.claimer is None:
             return extractive_claim(cluster, rows, self.settings.machine_confidence)
         ranked = rank_candidates(centroid, candidates, self.settings.candidates, 0.35)
-        return self.claimer.claim(cluster, ranked)
+        try:
+            claim = self.claimer.claim(cluster, ranked)
+        except ClaimSkipped as exc:
+            # one cluster's timeout may be its own; two in a row are the server's: stop asking
+            if exc.server and self.server_failed:
+                raise ModelUnreachable(f"the model's server failed twice in a row ({exc})") from exc
+            self.server_failed = exc.server
+            raise
+        self.server_failed = False
+        return claim
 
     def _deleted_by_hand(self, key: str, ids: list[str]) -> bool:
         """Did an earlier run make a claim of exactly these events that no file holds now (live
@@ -260,8 +273,9 @@ class Runner:
         claim's file said no to it, and the same events must not write it back."""
         return bool(ids) and all(self.state.processed.get(i) == key for i in ids)
 
-    def _skip(self, plan: Plan, key: str, ids: list[str], reason: str, final: bool) -> None:
-        failures = self.state.failures.get(key, 0) + (0 if final else 1)
+    def _skip(self, plan: Plan, key: str, ids: list[str], reason: str, final: bool,
+              counted: bool = True) -> None:
+        failures = self.state.failures.get(key, 0) + (1 if counted and not final else 0)
         give_up = final or failures >= self.settings.max_failures
         if give_up:
             plan.processed.update({i: "" for i in ids})
@@ -289,6 +303,9 @@ class Runner:
             pending = [e for e in journal.events if e.time >= since]
         else:
             pending = [e for e in journal.events if e.id not in processed]
+        # an event a git merge left with its conflict unresolved holds two versions: which is
+        # true is the person's to settle (the journal names it); it waits, uncounted
+        pending = [e for e in pending if not without_conflicts(e.text)[1]]
         self.report.events_considered = len(pending)
         windows: dict[date, list[JournalEvent]] = {}
         for event in pending:
@@ -376,8 +393,7 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
                  crash=crash)
         wants_commit = mem.settings.consolidation.git_commit if commit is None else commit
         if wants_commit and report.changed:
-            report.commit, note = git_commit(paths.repo_dir, paths.root,
-                                             _commit_message(report))
+            report.commit, note = git_commit(paths.repo_dir, paths.root, commit_message(report))
             report.notes.append(f"git: {note}")
         return report
     # a dry run is a real run on a scratch copy: what it shows is exactly what a run would do
@@ -414,9 +430,3 @@ def _llm_fallback(mem: Memory, require_llm: bool) -> tuple[Memory, str] | None:
     without = Memory(mem.project, mem.home, settings, project_name=mem.project_name)
     return without, f"{problem}; using the extractive path instead"
 
-
-def _commit_message(report: ConsolidationReport) -> str:
-    return (f"lorestack consolidate {report.run}: +{len(report.added)} added, "
-            f"{len(report.proposed)} proposed, {len(report.merged)} merged, "
-            f"{len(report.superseded)} superseded, "
-            f"{len(report.archived_items) + len(report.archived_days)} archived")

@@ -38,6 +38,7 @@ class ConsolidationReport:
     skipped: list[SkippedCluster] = field(default_factory=list)
     deferred_events: int = 0
     stopped: str = ""
+    model_failed: bool = False  # stopped because the model could not be called: exit 1
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -144,3 +145,11 @@ def git_commit(repo_dir: Path, memory_dir: Path, message: str) -> tuple[str | No
         return git("rev-parse", "HEAD").stdout.strip(), "committed"
     except GitError as exc:
         return None, f"{exc}; nothing committed"
+
+
+def commit_message(report: ConsolidationReport) -> str:
+    """The git commit message of a run: what it did, in counts."""
+    return (f"lorestack consolidate {report.run}: +{len(report.added)} added, "
+            f"{len(report.proposed)} proposed, {len(report.merged)} merged, "
+            f"{len(report.superseded)} superseded, "
+            f"{len(report.archived_items) + len(report.archived_days)} archived")

@@ -97,12 +97,16 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
     # its markers would otherwise never match and every entry would vanish without a word
     # and so does one an editor saved with a BOM (Notepad): else line 1 never matches
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+    markers = _conflict_markers(lines)
     i = 0
     stray = -1  # the line a run of text outside any entry started on, -1 when none is open
     while i < len(lines):
         match = _BEGIN_RE.match(lines[i])
         if not match:
-            if stray < 0 and _stray(lines, i):
+            if i in markers:  # a git merge of two appends: both sides' entries are real
+                if markers[i]:
+                    problems.append(JournalProblem(path, i + 1, CONFLICT_BETWEEN))
+            elif stray < 0 and _stray(lines, i):
                 stray = i
                 problems.append(JournalProblem(path, i + 1, STRAY_TEXT))
             elif stray >= 0 and not lines[i].strip():
@@ -137,6 +141,8 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
             i = j + 1
             continue
         meta["text"] = _unescape("\n".join(lines[start + 1:j]))
+        if any(start < m < j for m in markers):
+            problems.append(JournalProblem(path, start + 1, CONFLICT_INSIDE.format(event_id)))
         try:
             event = JournalEvent.model_validate(meta)
         except ValidationError as exc:
@@ -146,6 +152,26 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         else:
             yield event
         i = j + 1
+
+
+CONFLICT_BETWEEN = ("git conflict markers between entries: both sides' entries are read; "
+                    "delete the marker lines")
+CONFLICT_INSIDE = ("entry {} holds git conflict markers (<<<<<<< … >>>>>>>): keep the text that "
+                   "holds and delete the rest; consolidation leaves it until then")
+
+
+def _conflict_markers(lines: list[str]) -> dict[int, bool]:
+    """The marker lines of each whole conflict block (True for the block's first)."""
+    from lorestack.memory_layers.conflicts import conflict_blocks
+
+    out: dict[int, bool] = {}
+    if not any(line.startswith("<<<<<<<") for line in lines):
+        return out
+    for start, base, split, end in conflict_blocks(lines):
+        out.update({start: True, split: False, end: False})
+        if base >= 0:
+            out[base] = False
+    return out
 
 
 STRAY_TEXT = ("text outside any entry: no search or session reads it; record it with "

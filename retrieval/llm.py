@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from lorestack.core.errors import LLMError
 from lorestack.core.settings import LLMSettings
+from lorestack.core.surrogates import replace_lone_surrogates_in
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -126,6 +127,16 @@ def extract_json(content: str) -> Any:
         raise
 
 
+def _why(exc: Exception) -> str:
+    """What was wrong with a reply, in one line: a validation error's first complaint (its
+    own first line only counts the errors)."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc") or ())
+        return f"{where + ': ' if where else ''}{first.get('msg', '')}"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 @dataclass
 class LLMResult(Generic[T]):
     value: T
@@ -161,14 +172,15 @@ class LLMClient:
         self.entropy_threshold = entropy_threshold
         self.usage = LLMUsage()
 
-    def _clean(self, messages: list[dict]) -> list[dict]:
+    def redact_text(self, text: str, where: str = "LLM prompt") -> str:
+        """`text` with every secret the guard finds replaced (prompts out, replies in)."""
         from lorestack.memory_layers.secret_guard import guard_text
 
-        return [
-            {**m, "content": guard_text(str(m.get("content", "")), redact_secrets=True,
-                                        where="LLM prompt", entropy_threshold=self.entropy_threshold)}
-            for m in messages
-        ]
+        return guard_text(text, redact_secrets=True, where=where,
+                          entropy_threshold=self.entropy_threshold)
+
+    def _clean(self, messages: list[dict]) -> list[dict]:
+        return [{**m, "content": self.redact_text(str(m.get("content", "")))} for m in messages]
 
     def _kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"timeout": self.settings.timeout_s,
@@ -189,8 +201,12 @@ class LLMClient:
                 response_format={"type": "json_object"}, num_retries=0, **self._kwargs(),
             )
         except (litellm.exceptions.AuthenticationError, litellm.exceptions.PermissionDeniedError,
-                litellm.exceptions.NotFoundError, litellm.exceptions.BadRequestError) as exc:
-            # retrying cannot fix a wrong key, a missing model or a malformed request
+                litellm.exceptions.NotFoundError) as exc:
+            # retrying cannot fix a wrong key or a missing model, and no other request fares better
+            raise LLMError(f"LLM call failed ({type(exc).__name__}): {str(exc)[:200]}",
+                           refused=True) from exc
+        except litellm.exceptions.BadRequestError as exc:
+            # this request only (too long, filtered): another one may pass
             raise LLMError(f"LLM call failed ({type(exc).__name__}): {str(exc)[:200]}") from exc
         except (litellm.exceptions.Timeout, litellm.exceptions.APIConnectionError,
                 litellm.exceptions.RateLimitError, litellm.exceptions.InternalServerError,
@@ -202,7 +218,8 @@ class LLMClient:
             unreachable = isinstance(exc, litellm.exceptions.APIConnectionError) or bool(
                 _UNREACHABLE.search(text))
             raise LLMError(f"LLM call failed ({type(exc).__name__}): {text[:200]}",
-                           transient=not permanent, unreachable=unreachable and not permanent) \
+                           transient=not permanent, unreachable=unreachable and not permanent,
+                           refused=permanent or isinstance(exc, litellm.exceptions.RateLimitError)) \
                 from exc
         except litellm.exceptions.APIError as exc:
             status = getattr(exc, "status_code", 0) or 0
@@ -217,7 +234,7 @@ class LLMClient:
         litellm = _import_litellm()
         clean = self._clean(messages)
         last_error = "no attempt"
-        unreachable = False
+        unreachable = refused = transient = False
         attempts = 0
         prompt_tokens = completion_tokens = 0
         cost = 0.0
@@ -227,7 +244,7 @@ class LLMClient:
                 response = self._call(litellm, clean, max_tokens)
             except LLMError as exc:
                 last_error = str(exc)
-                unreachable = exc.unreachable
+                unreachable, refused, transient = exc.unreachable, exc.refused, exc.transient
                 if not exc.transient:
                     break
                 time.sleep(min(0.2 * 2 ** attempt, 2.0))
@@ -246,13 +263,17 @@ class LLMClient:
                 call_cost = 0.0
             cost += call_cost
             self.usage.cost_usd += call_cost
-            unreachable = False
+            unreachable = refused = transient = False
             content = response.choices[0].message.content or ""
             try:
-                value = schema.model_validate(extract_json(content))
+                # JSON may escape half a surrogate pair: no file or tokenizer takes one
+                value = schema.model_validate(replace_lone_surrogates_in(extract_json(content)))
             except (json.JSONDecodeError, ValidationError, ValueError) as exc:
-                last_error = f"reply did not validate as {schema.__name__}: {str(exc).splitlines()[0][:160]}"
+                last_error = f"reply did not validate as {schema.__name__}: {_why(exc)[:160]}"
                 continue
             return LLMResult(value, prompt_tokens, completion_tokens, cost, attempts)
         self.usage.failures.append(last_error)
-        raise LLMError(f"{last_error} (after {attempts} attempt(s))", unreachable=unreachable)
+        # `transient`: the last attempt failed on the server's side (timeout, 5xx), not on
+        # what the model answered
+        raise LLMError(f"{last_error} (after {attempts} attempt(s))", transient=transient,
+                       unreachable=unreachable, refused=refused)

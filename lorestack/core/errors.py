@@ -71,11 +71,15 @@ class MissingExtra(LorestackError):
 
 class LLMError(LorestackError):
     """An LLM call failed. `transient` tells whether a retry may help; `unreachable` that the
-    model's server could not be reached at all (a problem of the server, not of the request)."""
+    model's server could not be reached at all (a problem of the server, not of the request);
+    `refused` that the provider turns every call away (credentials, model name, rate limit):
+    not the request's fault either."""
 
-    def __init__(self, message: str, transient: bool = False, unreachable: bool = False):
+    def __init__(self, message: str, transient: bool = False, unreachable: bool = False,
+                 refused: bool = False):
         self.transient = transient
         self.unreachable = unreachable
+        self.refused = refused
         super().__init__(message)
 
 
