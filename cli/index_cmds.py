@@ -189,6 +189,12 @@ def doctor(ctx, repair, as_json):
         click.echo(table(rows, ["index", "status", "docs", "missing", "stale"]))
         for issue in report.issues:
             click.echo(f"issue: {issue}")
+        if report.not_built:
+            click.echo("note: the index is not built yet: the first search builds it "
+                       "(`lorestack reindex` builds it now)")
+        elif report.changed_files and not report.repaired:
+            click.echo(f"note: {report.changed_files} file(s) written since the last sync: the "
+                       "next search or hook indexes them (`lorestack doctor --repair` now)")
         for problem in report.problems:
             click.echo(f"problem: {problem}")
         for secret in report.secrets:

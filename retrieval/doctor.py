@@ -22,7 +22,9 @@ if TYPE_CHECKING:  # pragma: no cover
 @dataclass
 class IndexHealth:
     name: str
-    status: str = "ok"  # ok | missing | corrupt | drift | unavailable
+    # ok | missing | corrupt | drift | unavailable; pending: it differs from the files only
+    # by what was written since the last sync, which the next search or hook indexes
+    status: str = "ok"
     docs: int = 0
     missing: list[str] = field(default_factory=list)  # doc ids the index lacks
     extra: list[str] = field(default_factory=list)    # doc ids the index has but files don't
@@ -36,9 +38,11 @@ class DoctorReport:
     files: int = 0
     documents: int = 0
     changed_files: int = 0              # files edited since the last sync
+    pending: list[str] = field(default_factory=list)  # doc ids those files held or hold now
+    not_built: bool = False             # no index yet: the first search builds it
     lexical: IndexHealth = field(default_factory=lambda: IndexHealth("lexical"))
     vector: IndexHealth = field(default_factory=lambda: IndexHealth("vector"))
-    catalog: str = "ok"                 # ok | missing | stale: … | corrupt: …
+    catalog: str = "ok"                 # ok | missing | pending | stale: … | corrupt: …
     usage: str = "ok"                   # usage stats (usage.sqlite)
     caches: str = "ok"                  # the loader's cache files
     raw_names: list[str] = field(default_factory=list)  # index files holding a key-named id raw
@@ -52,10 +56,11 @@ class DoctorReport:
 
 
 def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot], unread: list[str],
-                   empty: list[str]) -> tuple[set[str], int, list[str]]:
+                   empty: list[str]) -> tuple[set[str], int, list[str], dict[str, set[str]]]:
     """Doc ids the files define right now (parses everything: doctor is not a hot path);
     where a file holds a secret goes to `secrets`, markdown no scan reads (a README, a
-    sub-folder of notes) to `unread`: named, but no fault of the memory's."""
+    sub-folder of notes) to `unread`: named, but no fault of the memory's. Last, the doc ids
+    each file path holds."""
     from lorestack.memory_layers.safefiles import STRAY_NOTE
 
     sources = list_sources(index.mem)
@@ -81,7 +86,8 @@ def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot], unread: list[s
         per_file[src.path] = docs
         problems.extend(file_problems)
     merged, merge_problems = merge_docs(per_file)
-    return set(merged), len(sources), problems + merge_problems
+    ids_of = {path: {doc.id for doc in docs} for path, docs in per_file.items()}
+    return set(merged), len(sources), problems + merge_problems, ids_of
 
 
 def _criterion_problems(index: MemoryIndex) -> list[str]:
@@ -117,7 +123,8 @@ def _check(health: IndexHealth, expected: set[str], read_ids) -> None:
         health.status = "drift"
 
 
-def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str]) -> None:
+def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str],
+                   ids_of: dict[str, set[str]]) -> None:
     """The catalog is what search trusts for "what is indexed": its marks must be complete."""
     from lorestack.retrieval.catalog import Catalog
     from lorestack.retrieval.catalog_paths import StoreRoots
@@ -140,24 +147,35 @@ def _check_catalog(index: MemoryIndex, report: DoctorReport, expected: set[str])
             return
         states = catalog.doc_states()
         known = catalog.file_stats()
+        indexed_ids = {key: {k.id for k in keys} for key, keys in catalog.file_doc_keys()[0].items()}
     except Exception as exc:  # noqa: BLE001
         report.catalog = f"corrupt: {type(exc).__name__}: {exc}"
         return
     finally:
         catalog.close()
-    live = {i: s for i, s in states.items() if s.doc_hash != "removed"}
-    unlexed = sum(1 for s in live.values() if s.lex_hash != s.doc_hash)
-    unembedded = sum(1 for s in live.values() if s.vec_hash != s.content_hash)
-    lacking = len(expected - set(live))
-    if lacking:
-        report.catalog = f"stale: {lacking} item(s) not recorded"
-    elif unembedded or unlexed:
-        report.catalog = (f"stale: {unembedded} item(s) not marked embedded, {unlexed} not "
-                          "marked lexically indexed (search would skip or redo them)")
+    # files written since the last sync: what they held and hold now is the next sync's to index
     key_of = StoreRoots.of(index.mem).key
-    stats = {key_of(s.path, s.kind, known): (s.mtime_ns, s.size) for s in list_sources(index.mem)}
-    report.changed_files = sum(1 for p, st in stats.items() if known.get(p, (None, None))[:2] != st)
-    report.changed_files += sum(1 for p in known if p not in stats)
+    sources = {key_of(s.path, s.kind, known): s for s in list_sources(index.mem)}
+    changed = [k for k, s in sources.items() if known.get(k, (None, None))[:2] != (s.mtime_ns, s.size)]
+    changed += [k for k in known if k not in sources]
+    report.changed_files = len(changed)
+    pending: set[str] = set()
+    for key in changed:
+        pending |= indexed_ids.get(key, set())
+        if key in sources:
+            pending |= ids_of.get(sources[key].path, set())
+    report.pending = sorted(pending)
+    live = {i: s for i, s in states.items() if s.doc_hash != "removed"}
+    unlexed = {i for i, s in live.items() if s.lex_hash != s.doc_hash}
+    unembedded = {i for i, s in live.items() if s.vec_hash != s.content_hash}
+    lacking = expected - set(live)
+    if (lacking | unlexed | unembedded) <= pending:
+        report.catalog = "pending" if lacking | unlexed | unembedded else "ok"
+    elif lacking:
+        report.catalog = f"stale: {len(lacking)} item(s) not recorded"
+    else:
+        report.catalog = (f"stale: {len(unembedded)} item(s) not marked embedded, {len(unlexed)} "
+                          "not marked lexically indexed (search would skip or redo them)")
 
 
 def _check_usage(index: MemoryIndex, report: DoctorReport) -> None:
@@ -199,8 +217,8 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
 
     report = DoctorReport(ok=True, index_dir=str(index.dir))
     spots: list[SecretSpot] = []
-    expected, report.files, report.problems = _expected_docs(index, spots, report.unread,
-                                                                  report.empty)
+    expected, report.files, report.problems, ids_of = _expected_docs(index, spots, report.unread,
+                                                                      report.empty)
     threshold = index.mem.settings.guard.entropy_threshold
     report.secrets = [spot.describe(threshold=threshold) for spot in spots]
     report.problems.extend(_criterion_problems(index))
@@ -219,7 +237,7 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.ok = False
         return report
     else:
-        _check_catalog(index, report, expected)
+        _check_catalog(index, report, expected, ids_of)
         _check_usage(index, report)
         _check_loader_cache(index, report)
         if spots:  # a file holding a key: does an index from before sealing still hold it?
@@ -232,22 +250,21 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         index.vectors.close()
         _check(report.vector, expected, index.vectors.doc_ids)
         index.vectors.close()
+    _pending(report, expected)
 
     for health in (report.lexical, report.vector):
         if health.status == "drift":
             report.issues.append(
                 f"{health.name} index: {len(health.missing)} item(s) missing, "
                 f"{len(health.extra)} stale")
-        elif health.status != "ok" and index.dir.is_dir():
+        elif health.status not in ("ok", "pending") and index.dir.is_dir():
             report.issues.append(f"{health.name} index {health.status}: {health.detail}")
-    if report.catalog != "ok" and index.dir.is_dir() and report.documents:
+    if report.catalog not in ("ok", "pending") and index.dir.is_dir() and report.documents:
         report.issues.append(f"catalog {report.catalog}")
     if report.usage != "ok":
         report.issues.append(f"usage stats {report.usage}")
     if report.caches != "ok":
         report.issues.append(f"loader cache {report.caches}")
-    if report.changed_files:
-        report.issues.append(f"{report.changed_files} file(s) changed since the last sync")
     if report.raw_names:
         report.issues.append(
             f"{len(report.raw_names)} index file(s) still hold an id or file name with a key in "
@@ -258,7 +275,7 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     if any("read-only" in i for i in report.issues):
         report.issues.append(read_only_message(index.dir, "a write was refused"))
         repair = False  # a rebuild would delete indexes it cannot write back
-    if repair and report.issues:
+    if repair and (report.issues or report.not_built or report.changed_files):
         _repair(index, report)
         report.repaired = True
     if report.problems:
@@ -268,6 +285,24 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.actions.append("remove the secrets listed from the files (a secret in a tracked "
                               "memory file reaches git); the index holds them redacted")
     return report
+
+
+def _pending(report: DoctorReport, expected: set[str]) -> None:
+    """An index that differs from the files only by what was written since the last sync is
+    "pending" (the next search, hook or the service indexes it), and one never built is
+    "not built" (the first search builds it): neither is a fault to repair (a `remember` and
+    then `doctor` said "not ok: run `lorestack doctor --repair` to rebuild the index")."""
+    healths = (report.lexical, report.vector)
+    if report.catalog == "missing" and all(h.status == "missing" for h in healths):
+        report.not_built = bool(expected)
+        if report.not_built:
+            report.catalog = "pending"
+            for health in healths:
+                health.status, health.detail = "pending", "not built yet"
+        return
+    for health in healths:
+        if health.status == "drift" and set(health.missing) | set(health.extra) <= set(report.pending):
+            health.status = "pending"
 
 
 def _repair(index: MemoryIndex, report: DoctorReport) -> None:
@@ -282,9 +317,9 @@ def _repair(index: MemoryIndex, report: DoctorReport) -> None:
     if report.caches != "ok":
         shutil.rmtree(index.dir / "loader", ignore_errors=True)
         report.actions.append("dropped the loader cache (rebuilt on the next context)")
-    broken = report.catalog not in ("ok", "missing") or bool(report.raw_names) or any(
-        h.status != "ok" for h in (report.lexical, report.vector))
-    if broken or report.catalog == "missing":
+    broken = report.catalog not in ("ok", "missing", "pending") or bool(report.raw_names) or any(
+        h.status not in ("ok", "pending") for h in (report.lexical, report.vector))
+    if broken or report.catalog == "missing" or report.not_built:
         index.close()
         if report.catalog.startswith("corrupt"):
             for suffix in ("", "-wal", "-shm"):

@@ -151,7 +151,7 @@ def test_doctor_reports_drift_and_schema_problems(mem, index):
     report = index.doctor()
     assert not report.ok
     assert report.changed_files == 2
-    assert report.lexical.status == "drift" and len(report.lexical.missing) == 1
+    assert report.lexical.status == "pending" and len(report.lexical.missing) == 1
     assert any("schema" in p for p in report.problems)
     index.doctor(repair=True)
     after = index.doctor()
