@@ -1,0 +1,96 @@
+"""Hand edits the memory commands must not leak, hide or change the wrong file of (session 35).
+
+Each test drives whole `lorestack` processes over real files, as a user would: a key inside a
+binary file, or a file an editor saved as UTF-16, never leaves in an export or lands through
+an import.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from lorestack.memory_layers.memory import Memory
+from tests.conftest import run_cli
+
+OPENAI = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4"
+AWS = "AKIAIOSFODNN7EXAMPLQ"
+GITHUB = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+KEYS = (OPENAI, AWS, GITHUB)
+
+
+def _leaks(data: bytes) -> list[str]:
+    """The keys `data` holds, read as bytes or as UTF-16 (its NUL bytes dropped)."""
+    views = (data.decode("latin-1"), data.replace(b"\x00", b"").decode("latin-1"))
+    return [k for k in KEYS if any(k in view for view in views)]
+
+
+def _exported(stdout: str) -> dict[str, bytes]:
+    out = {}
+    for record in map(json.loads, stdout.splitlines()[1:]):
+        data = record.get("text", "").encode("utf-8") or base64.b64decode(record["base64"])
+        out[record["path"]] = data
+    return out
+
+
+def test_export_redacts_a_key_in_a_binary_or_utf16_file(repo, tmp_path):
+    """Such files were exported as they were: a key in an image copied into .memory/, in a
+    .md holding NUL bytes, or in a note saved as UTF-16 left in the export, key and all."""
+    memory = repo / ".memory"
+    files = {
+        "photo.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR " + OPENAI.encode() + b"\x00\xff",
+        "facts/stray.md": (b"---\ntitle: Stray\n---\n\x00\xfe aws " + AWS.encode() + b"\n"),
+        "facts/bom16.md": f"---\ntitle: Saved as UTF-16\n---\n\ntoken {GITHUB}\n".encode("utf-16"),
+        "facts/le16.md": f"---\ntitle: LE\n---\n\nkey {OPENAI}\n".encode("utf-16-le"),
+        "notes/be16.txt": f"the aws key is {AWS}\n".encode("utf-16-be"),
+    }
+    for rel, data in files.items():
+        (memory / rel).parent.mkdir(parents=True, exist_ok=True)
+        (memory / rel).write_bytes(data)
+        assert _leaks(data)  # the check below can see a key in each
+    done = run_cli("export", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    exported = _exported(done.stdout)
+    for rel, data in files.items():
+        assert not _leaks(exported[rel]), rel
+        assert b"[\x00R\x00E\x00D\x00" in exported[rel] or b"[REDACTED:" in exported[rel], rel
+        assert rel in done.stderr
+        assert (memory / rel).read_bytes() == data  # the user's file is theirs to clean
+    assert exported["photo.png"].startswith(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR ")
+    assert exported["photo.png"].endswith(b"]\x00\xff")  # the bytes around the key kept
+    assert exported["facts/bom16.md"].decode("utf-16").startswith("---\ntitle: Saved as UTF-16")
+    assert exported["notes/be16.txt"].decode("utf-16-be").startswith("the aws key is [REDACTED:")
+    header = json.loads(done.stdout.splitlines()[0])
+    assert set(header["redacted"]["ids"]) == set(files)
+    assert not any(k in done.stderr for k in KEYS)
+
+    # read back into the memory it came from: each file is that file, not a conflict (a .md
+    # under facts/ that is no item is refused by an import, and said so: left out here)
+    kept = [ln for ln in done.stdout.splitlines() if '"path": "facts/' not in ln]
+    back = run_cli("import-memory", "-", "--json", input="\n".join(kept) + "\n",
+                   cwd=repo, env={"LORESTACK_SERVICE__ENABLED": "false"})
+    report = json.loads(back.stdout)
+    assert not report["conflicts"], report
+    assert {"photo.png", "notes/be16.txt"} <= set(report["unchanged"])
+
+
+def test_import_writes_a_binary_file_holding_a_key_redacted(repo, tmp_path):
+    """An export line from before the export redacted bytes (or written by hand) carrying a
+    key inside a binary file was written into the memory as it was."""
+    photo = b"\x89PNG\x00\x01 " + OPENAI.encode() + b" \x00\x02"
+    note16 = f"aws {AWS}\n".encode("utf-16")
+    lines = [{"format": "lorestack-export", "version": 1, "scope": "project"}]
+    for rel, data in (("photo.png", photo), ("notes/n16.txt", note16)):
+        lines.append({"kind": "file", "path": rel, "base64": base64.b64encode(data).decode()})
+    other = tmp_path / "other"
+    other.mkdir()
+    Memory.init(other)
+    done = run_cli("import-memory", "-", input="".join(json.dumps(x) + "\n" for x in lines),
+                   cwd=other, env={"LORESTACK_SERVICE__ENABLED": "false"})
+    assert done.returncode == 0, done.stderr
+    assert "2 redacted" in done.stdout + done.stderr
+    written = (other / ".memory" / "photo.png").read_bytes()
+    assert not _leaks(written) and written.startswith(b"\x89PNG\x00\x01 [REDACTED:")
+    assert written.endswith(b" \x00\x02")
+    n16 = (other / ".memory" / "notes" / "n16.txt").read_bytes()
+    assert not _leaks(n16) and n16.decode("utf-16").startswith("aws [REDACTED:")
