@@ -94,3 +94,75 @@ def test_import_writes_a_binary_file_holding_a_key_redacted(repo, tmp_path):
     assert written.endswith(b" \x00\x02")
     n16 = (other / ".memory" / "notes" / "n16.txt").read_bytes()
     assert not _leaks(n16) and n16.decode("utf-16").startswith("aws [REDACTED:")
+
+
+def _git(repo, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@e", "PATH": "/usr/bin:/bin"})
+
+
+def _forgotten_with_a_live_leftover(repo, *remember: str) -> tuple[str, object]:
+    """An item remembered, forgotten, and its live file back as it was: what a `forget` cut
+    short between writing the archived copy and removing the live file leaves."""
+    made = run_cli("remember", *remember, "--json", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    shown = json.loads(made.stdout)
+    item_id, live = shown["item"]["id"], repo / ".memory" / shown["path"].split(".memory/")[1]
+    typed = live.read_bytes()
+    assert run_cli("forget", item_id, "--reason", "no longer true", cwd=repo).returncode == 0
+    live.write_bytes(typed)
+    assert json.loads(run_cli("show", item_id, "--json", cwd=repo).stdout)["status"] == "archived"
+    return item_id, live
+
+
+def test_readers_of_live_items_leave_out_a_file_an_archived_copy_holds_the_id_of(repo):
+    """`show`, `list` and `forget` read the archived copy (dup_ids), but `anchors`, `review`,
+    `check` and `remember`'s duplicate check read the live leftover as the item: its code
+    change was listed as stale, a forgotten criterion went on blocking, and remembering the
+    same thing again was written into the leftover, which `list` does not show."""
+    (repo / "src").mkdir()
+    (repo / "src" / "deploy.py").write_text("def deploy():\n    pass\n")
+    _git(repo, "init", "-q", ".")
+    _git(repo, "add", "src")
+    _git(repo, "commit", "-qm", "one")
+    text = "Deploys go through the deploy function, never by hand"
+    fact_id, leftover = _forgotten_with_a_live_leftover(repo, text, "--about", "src/deploy.py")
+    rule_id, _ = _forgotten_with_a_live_leftover(
+        repo, "--type", "criterion", "Never use pickle for caches", "--forbid", "pickle",
+        "--verdict", "block")
+    (repo / "src" / "deploy.py").write_text("def deploy():\n    return 1\n")
+    _git(repo, "commit", "-qam", "two")
+
+    anchors = run_cli("anchors", "--json", cwd=repo)
+    assert anchors.returncode == 0, anchors.stderr
+    assert fact_id not in anchors.stdout, anchors.stdout
+    review = run_cli("review", "--json", cwd=repo)
+    assert review.returncode == 0, review.stderr
+    assert fact_id not in review.stdout, review.stdout
+    for retrieval in ("--retrieval", "--no-retrieval"):
+        check = run_cli("check", retrieval, "Use pickle for the cache", cwd=repo)
+        assert check.returncode == 0, check.stdout + check.stderr
+        assert rule_id not in check.stdout
+        assert "an archived copy holds it" in check.stderr and "delete this file" in check.stderr
+
+    typed = leftover.read_bytes()
+    again = run_cli("remember", text, "--json", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["duplicate_of"] is None, again.stdout
+    new_id = json.loads(again.stdout)["item"]["id"]
+    assert new_id != fact_id and leftover.read_bytes() == typed
+    listed = run_cli("list", "--json", cwd=repo)
+    assert new_id in [r["id"] for r in json.loads(listed.stdout)]
+
+
+def test_review_does_not_list_a_claim_an_archived_copy_rejected(repo):
+    """A pending claim rejected by a `review reject` cut short: its archived copy holds the id
+    (`show` says archived), but `review` listed the leftover as waiting."""
+    claim_id, live = _forgotten_with_a_live_leftover(repo, "The CI runs on Tuesdays")
+    live.write_text(live.read_text().replace("status: active", "status: pending"))
+    review = run_cli("review", "--json", cwd=repo)
+    assert review.returncode == 0, review.stderr
+    assert claim_id not in review.stdout, review.stdout
