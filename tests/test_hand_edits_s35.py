@@ -166,3 +166,57 @@ def test_review_does_not_list_a_claim_an_archived_copy_rejected(repo):
     review = run_cli("review", "--json", cwd=repo)
     assert review.returncode == 0, review.stderr
     assert claim_id not in review.stdout, review.stdout
+
+
+SETTINGS = '{\n    "model": "opus",\n    "permissions": {"allow": ["Bash(ls)"]}\n}\n'
+
+
+def _hooks_in(raw: bytes, encoding: str) -> dict:
+    return json.loads(raw.decode(encoding))["hooks"]
+
+
+def test_install_claude_code_reads_and_keeps_a_settings_file_saved_with_a_bom(repo, tmp_path):
+    """A settings.json a Windows editor saved with a BOM, or as UTF-16 (PowerShell's `>`),
+    which Claude Code reads (tests/test_real_clients.py runs it on one): `install` refused it
+    as "not valid JSON (Unexpected UTF-8 BOM …)" and `doctor` reported it as a problem."""
+    import os
+
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    assert str(settings.parent.parent) == os.environ["HOME"]
+    settings.parent.mkdir(parents=True)
+    for saved, encoding in ((b"\xef\xbb\xbf" + SETTINGS.encode(), "utf-8-sig"),
+                            (SETTINGS.encode("utf-16"), "utf-16")):
+        settings.write_bytes(saved)
+        done = run_cli("install", "claude-code", cwd=repo)
+        assert done.returncode == 0, done.stderr
+        written = settings.read_bytes()
+        assert written[:2] == saved[:2]  # the BOM kept, in its encoding
+        assert "SessionStart" in _hooks_in(written, encoding)
+        assert written.decode(encoding).startswith('{\n    "model": "opus",\n    "permissions"')
+        doctor = run_cli("doctor", cwd=repo)
+        assert "claude-code" not in doctor.stdout + doctor.stderr, doctor.stdout
+        removed = run_cli("uninstall", "claude-code", cwd=repo)
+        assert removed.returncode == 0, removed.stderr
+        assert settings.read_bytes() == saved  # the user's bytes back, BOM and all
+
+
+def test_install_refuses_a_bom_the_client_cannot_read_and_says_how_to_fix_it(repo, tmp_path):
+    """Gemini CLI will not start on a settings.json with a BOM, and Codex runs no hook of a
+    hooks.json with one: `install` keeps refusing such a file, now with the way to fix it (it
+    said "not valid JSON (Unexpected UTF-8 BOM (decode using utf-8-sig) …)"), and `doctor`
+    names it the same way."""
+    home = tmp_path / "home"
+    for client, rel in (("gemini", ".gemini/settings.json"), ("codex", ".codex/hooks.json")):
+        path = home / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        saved = b"\xef\xbb\xbf" + SETTINGS.encode()
+        path.write_bytes(saved)
+        done = run_cli("install", client, cwd=repo)
+        assert done.returncode == 1
+        line = done.stderr.strip()
+        assert "\n" not in line and "Traceback" not in line, line
+        assert "byte-order mark" in line and "save it as UTF-8 without a BOM" in line, line
+        assert path.read_bytes() == saved
+        doctor = run_cli("doctor", cwd=repo)
+        assert any(client in ln and "save it as UTF-8 without a BOM" in ln
+                   for ln in doctor.stdout.splitlines()), doctor.stdout
