@@ -220,3 +220,22 @@ def test_install_refuses_a_bom_the_client_cannot_read_and_says_how_to_fix_it(rep
         doctor = run_cli("doctor", cwd=repo)
         assert any(client in ln and "save it as UTF-8 without a BOM" in ln
                    for ln in doctor.stdout.splitlines()), doctor.stdout
+
+
+def test_a_memory_file_saved_as_utf16_is_named_as_such(repo):
+    """Notepad's "Unicode" (UTF-16, with or without its BOM): `list` and `doctor` called the
+    fact a "binary file (contains NUL bytes); not a memory item", which says nothing of the
+    fix (re-save it as UTF-8). A real binary file is still called binary."""
+    facts = repo / ".memory" / "facts"
+    text = "---\ntitle: The build uses make\n---\n\nRun make before each commit.\n"
+    (facts / "bom16.md").write_bytes(text.encode("utf-16"))
+    (facts / "le16.md").write_bytes(text.encode("utf-16-le"))
+    (facts / "image.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01")
+    listed = run_cli("list", cwd=repo)
+    doctor = run_cli("doctor", cwd=repo)
+    for out in (listed.stderr, doctor.stdout):
+        for name in ("bom16.md", "le16.md"):
+            (line,) = [ln for ln in out.splitlines() if name in ln]
+            assert "saved as UTF-16" in line and "re-save it as UTF-8" in line, line
+        (line,) = [ln for ln in out.splitlines() if "image.md" in ln]
+        assert "binary file" in line and "UTF-16" not in line, line
