@@ -239,3 +239,19 @@ def test_a_memory_file_saved_as_utf16_is_named_as_such(repo):
             assert "saved as UTF-16" in line and "re-save it as UTF-8" in line, line
         (line,) = [ln for ln in out.splitlines() if "image.md" in ln]
         assert "binary file" in line and "UTF-16" not in line, line
+
+
+def test_a_file_saved_with_another_markdown_suffix_is_told_to_be_renamed(repo):
+    """facts/redis.markdown or decisions/Docker.MD (an editor's default, a case-insensitive
+    file system's rename): `list` said "move it there", of a file already in facts/. It says
+    the name to give it; renamed so, it is read."""
+    memory = repo / ".memory"
+    for path in (memory / "facts" / "redis.markdown", memory / "decisions" / "Docker.MD"):
+        path.write_text("---\ntitle: Redis runs with 2 GB\n---\n\nRedis runs with 2 GB.\n")
+    listed = run_cli("list", cwd=repo)
+    for name, fixed in (("redis.markdown", "redis.md"), ("Docker.MD", "Docker.md")):
+        (line,) = [ln for ln in listed.stderr.splitlines() if name in ln]
+        assert f"rename it to {fixed}" in line and "move it there" not in line, line
+    (memory / "facts" / "redis.markdown").rename(memory / "facts" / "redis.md")
+    again = run_cli("list", "--json", cwd=repo)
+    assert "Redis runs with 2 GB" in again.stdout and "redis.markdown" not in again.stderr
