@@ -160,7 +160,7 @@ def export(ctx, out, scope):
         shown = ", ".join(exported.redacted[:10]) + (", …" if len(exported.redacted) > 10 else "")
         click.echo(f"warning: redacted secrets in {exported.redacted_files} file(s) of the export "
                    f"({shown}); the files themselves still hold them (`lorestack doctor` names "
-                   "the lines)", err=True)
+                   "the lines of items and journal days)", err=True)
     if out:
         count = 0
         try:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from lorestack.core.errors import LorestackError
+from lorestack.memory_layers import dup_ids
 from lorestack.memory_layers.memory import Memory
 from lorestack.memory_layers.models import MemoryItem
 
@@ -60,12 +61,15 @@ def _live_items(store, skip: set[Path] | None):
     if skip is None:
         yield from store.load_all(include_archived=False).items
         return
+    fresh = []
     for path in store.item_files(include_archived=False):
         if path not in skip:
             try:
-                yield store.load_file(path)
+                fresh.append(store.load_file(path))
             except (OSError, LorestackError):  # gone meanwhile, or not an item: as load_all
                 continue
+    # as load_all: a live file whose id an archived copy holds is not the item (`dup_ids`)
+    yield from dup_ids.live_only(store, fresh, [])
 
 
 def duplicate_held(mem: Memory, item: MemoryItem, found, seen: set[Path]):

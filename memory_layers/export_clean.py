@@ -23,8 +23,8 @@ def clean_record(record: dict, rel: PurePosixPath, path: Path, raw: bytes, scope
     from lorestack.memory_layers.markdown import parse_item
     from lorestack.memory_layers.sealed_names import seal
 
-    if "base64" in record:
-        return clean_bytes(record, rel, raw, threshold)
+    if "base64" in record or "\x00" in record["text"]:
+        return clean_bytes(record, rel, path, raw, threshold)
     text = record["text"]
     new_rel, data = portable.sealed_path(rel, threshold), raw
     item = None
@@ -61,22 +61,39 @@ def clean_record(record: dict, rel: PurePosixPath, path: Path, raw: bytes, scope
     return out, names
 
 
-def clean_bytes(record: dict, rel: PurePosixPath, raw: bytes,
+def clean_bytes(record: dict, rel: PurePosixPath, path: Path, raw: bytes,
                 threshold: float) -> tuple[dict, list[str]]:
-    """A file that is not UTF-8 (exported as base64), such as a note saved as Latin-1, holding a
-    secret: redacted in that text, the markers being ASCII, so the rest of its bytes are kept.
-    A binary file (one with NUL bytes: an image) is not text to redact, and is kept as it is."""
+    """A file that is not plain UTF-8 text holding a secret: a note saved as Latin-1 or UTF-16
+    (the latter, for ASCII characters, is UTF-8 with NUL bytes, where the guard reads no key),
+    or a binary file (an image, a .md holding NUL bytes) with a key inside. What the guard finds
+    in its bytes is replaced by the marker, in place (`secret_bytes`); its other bytes are kept.
+    A binary file was once exported as it was, key and all."""
     import base64
 
-    if b"\x00" in raw:
+    from lorestack.memory_layers import portable
+    from lorestack.memory_layers.secret_bytes import redact_bytes
+
+    new_rel = portable.sealed_path(rel, threshold)
+    clean, kinds = redact_bytes(raw, threshold)
+    if not kinds and new_rel == rel:
         return record, []
-    text = raw.decode("latin-1")  # every byte one character: the offsets are the bytes'
-    if not has_secret(text, threshold):
-        return record, []
-    clean = redact_all(text, threshold)[0].encode("latin-1")
-    out = {**record, "sha256": hashlib.sha256(clean).hexdigest(),
-           "base64": base64.b64encode(clean).decode("ascii")}
-    return out, [str(rel)]
+    out = {**record, "path": str(new_rel), "sha256": hashlib.sha256(clean).hexdigest()}
+    try:
+        text = clean.decode("utf-8") if "text" in record else None
+    except UnicodeDecodeError:  # a marker may split what read as UTF-8: bytes then
+        text = None
+    if text is None:
+        out.pop("text", None)
+        out.pop("events", None)
+        out.update(kind="file", base64=base64.b64encode(clean).decode("ascii"))
+    else:
+        out["text"] = text
+    if "events" in out and text is not None:
+        from lorestack.memory_layers.journal import parse_journal_text
+
+        out["events"] = [e.model_dump(mode="json", by_alias=True, exclude_none=True)
+                         for e in parse_journal_text(text, path).events]
+    return out, [str(new_rel)]
 
 
 def safe_problem(record: dict, threshold: float) -> dict:
@@ -109,7 +126,11 @@ class ExportedHere:
         try:
             text = current.decode("utf-8")
         except UnicodeDecodeError:
-            return False
+            text = "\x00"
+        if "\x00" in text:  # bytes, exported as `clean_bytes` redacts them
+            from lorestack.memory_layers.secret_bytes import redact_bytes
+
+            return redact_bytes(current, self.threshold)[0] in (data, clean)
         record: dict = {"kind": portable._kind(rel), "path": str(rel), "text": text}
         if record["kind"] == "item":
             try:

@@ -65,10 +65,22 @@ def _fields_in_any_case(data: dict) -> dict:
     return {moved.get(k, k): v for k, v in data.items()}
 
 
+def saved_as_utf16(raw: bytes) -> bool:
+    """Whether `raw` reads as UTF-16 text: its byte-order mark, or (without one) a NUL in
+    every other byte of its start, as ASCII characters have in UTF-16."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    head = raw[:64]
+    return len(head) >= 8 and any(not any(head[i::2]) for i in (0, 1))
+
+
 def parse_item(path: Path, raw: bytes, *, default_type: str | None = None,
                default_scope: str = "project") -> MemoryItem:
     """Parse one item file. Raises InvalidItem naming the file and the problem."""
     if b"\x00" in raw:
+        if saved_as_utf16(raw):  # Notepad's "Unicode": a NUL beside every ASCII character
+            raise InvalidItem(path, "saved as UTF-16; re-save it as UTF-8 (your editor's "
+                              "'UTF-8'), as lorestack reads memory files; not read until then")
         raise InvalidItem(path, "binary file (contains NUL bytes); not a memory item")
     try:
         text = raw.decode("utf-8")

@@ -212,12 +212,14 @@ def _redacted(data: bytes, rel: PurePosixPath, target: Path, scope: str,
               threshold: float) -> bytes:
     """The file as it may be written: a secret in an item's fields or a journal's text is
     replaced, as `import` and `remember --redact` do (a file without one is kept byte for
-    byte). Other files (config, .gitignore) are not markdown memory and are kept as they are."""
+    byte). Any other file (a note, an image) has what the guard finds replaced in place, as
+    `export` writes it: such a file from an older export was written key and all."""
+    from lorestack.memory_layers.secret_bytes import redact_file
     from lorestack.memory_layers.secret_guard import has_secret, redact_all, redact_tree
 
     kind = _kind(rel)
-    if kind not in ("item", "journal"):
-        return data
+    if kind not in ("item", "journal") or b"\x00" in data:
+        return redact_file(data, threshold)
     text = data.decode("utf-8")
     if not has_secret(text, threshold):
         return data

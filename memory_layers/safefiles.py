@@ -123,6 +123,15 @@ STRAY_NOTE = ("markdown that is never read (items are NAME.md files directly in 
               "decisions/, caveats/, preferences/ or criteria/); move it there")
 
 
+_RENAME_NOTE = "markdown that is never read: only "  # then the suffix read, the name to give
+
+
+def never_read(line: str) -> bool:
+    """Whether a skipped entry's line names markdown no scan reads (a note in a sub-folder, a
+    file with another suffix): the user's to move or rename, no fault of the memory's."""
+    return line.endswith(STRAY_NOTE) or f": {_RENAME_NOTE}" in line
+
+
 def holds_markdown(folder: str, depth: int = 4) -> bool:
     """Whether a folder (not followed through links) has a markdown file within `depth`."""
     try:
@@ -141,13 +150,18 @@ def holds_markdown(folder: str, depth: int = 4) -> bool:
     return False
 
 
-def _stray(entry: os.DirEntry, suffix: str) -> bool:
-    """A markdown file the scan would pass over without a word: another spelling of the
-    suffix (`.markdown`, `.MD`), or a sub-folder holding some."""
+def _stray(entry: os.DirEntry, suffix: str) -> str | None:
+    """What is said of a markdown file the scan would pass over without a word: another
+    spelling of the suffix (`.markdown`, `.MD`: renamed, it is read where it is), or a
+    sub-folder holding some (None: neither)."""
     name = entry.name
     if name.lower().endswith(_MARKDOWN) and not name.endswith(suffix):
-        return entry.is_file(follow_symlinks=False)
-    return entry.is_dir(follow_symlinks=False) and holds_markdown(entry.path)
+        if not entry.is_file(follow_symlinks=False):
+            return None
+        stem = name[:name.rfind(".")]
+        return f"{_RENAME_NOTE}{suffix} files are items; rename it to {stem}{suffix}"
+    return STRAY_NOTE if entry.is_dir(follow_symlinks=False) and holds_markdown(entry.path) \
+        else None
 
 
 def scan_folder(
@@ -190,8 +204,8 @@ def scan_folder(
                 below.append(entry.path)
                 continue
             if not name.endswith(suffix):
-                if strays and _stray(entry, suffix):
-                    out.skipped.append(UnsafeEntry(entry.path, STRAY_NOTE))
+                if strays and (said := _stray(entry, suffix)):
+                    out.skipped.append(UnsafeEntry(entry.path, said))
                 continue
             try:
                 if entry.is_symlink():

@@ -232,15 +232,10 @@ class MemoryStore:
                                                    + " (loaded truncated)"))
             if loaded.item.conflict_lines:
                 result.problems.append(InvalidItem(path, str(conflicts.conflict_note(loaded.item))))
-            previous = seen.get(loaded.item.id)
-            if previous is not None:  # dup_ids decides which file holds the id
-                kept, dropped = sorted((result.items[previous], loaded), key=dup_ids.loaded_rank)
-                result.items[previous] = kept
-                result.problems.append(InvalidItem(dropped.path,
-                                                   dup_ids.note(kept.path, kept.item.id)))
-                continue
-            seen[loaded.item.id] = len(result.items)
-            result.items.append(loaded)
+            if not dup_ids.kept_over(result.items, seen, loaded, result.problems):
+                result.items.append(loaded)  # else dup_ids decided which file holds the id
+        if not include_archived:  # an archived copy holds its id, even when it is not read
+            result.items = dup_ids.live_only(self, result.items, result.problems, types)
         if result.problems:  # a file named after a key is told sealed (hooks.log, caches)
             from lorestack.memory_layers.sealed_names import sealed_problem
 

@@ -61,12 +61,12 @@ def _expected_docs(index: MemoryIndex, secrets: list[SecretSpot], unread: list[s
     where a file holds a secret goes to `secrets`, markdown no scan reads (a README, a
     sub-folder of notes) to `unread`: named, but no fault of the memory's. Last, the doc ids
     each file path holds."""
-    from lorestack.memory_layers.safefiles import STRAY_NOTE
+    from lorestack.memory_layers.safefiles import never_read
 
     sources = list_sources(index.mem)
     per_file: dict = {}
-    unread.extend(s for s in sources.skipped if s.endswith(STRAY_NOTE))
-    problems = [f"not read: {s}" for s in sources.skipped if not s.endswith(STRAY_NOTE)]
+    unread.extend(s for s in sources.skipped if never_read(s))
+    problems = [f"not read: {s}" for s in sources.skipped if not never_read(s)]
     threshold = index.mem.settings.guard.entropy_threshold
     for src in sources:
         notes: list[str] = []

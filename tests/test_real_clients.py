@@ -250,6 +250,28 @@ def test_claude_code_receives_session_and_prompt_memory(client_bin, project, tmp
     assert "Noted." in run.stdout
 
 
+def test_claude_code_runs_the_hooks_installed_into_a_settings_file_saved_with_a_bom(
+        client_bin, project, tmp_path):
+    """A settings.json a Windows editor saved with a UTF-8 BOM (or as UTF-16, PowerShell's
+    `>`): Claude Code reads it, so `install` edits it and keeps its encoding (it refused it as
+    "not valid JSON"), and the hooks it wrote there bring the memory to the model."""
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    # (not "model": "opus": Claude Code rewrites a file holding that, a migration of its own)
+    typed = '{\n  "permissions": {"allow": ["Bash(ls)"]}\n}\n'
+    for saved in (b"\xef\xbb\xbf" + typed.encode(), typed.encode("utf-16")):
+        settings.write_bytes(saved)
+        install("claude-code", project)
+        assert settings.read_bytes()[:2] == saved[:2]
+        with FakeModelServer(reply="Noted.", max_seconds=RUN_TIMEOUT_S + 30) as server:
+            env = claude_env(client_bin, tmp_path / "home", server)
+            run = run_client(["claude", "-p", PROMPT], project, env)
+        assert_both_facts_reached_the_model(server, run, project)
+        assert settings.read_bytes()[:2] == saved[:2]  # Claude Code left it as it was
+        assert run_cli("uninstall", "claude-code", cwd=project).returncode == 0
+        assert settings.read_bytes() == saved
+
+
 # ---- with the resident service on, as a user has it ---------------------------------------------
 @pytest.fixture
 def service_on(long_hook_deadlines, monkeypatch):

@@ -87,6 +87,9 @@ class ClientSpec:
     #   "features" (config.toml `[features] hooks|codex_hooks = false`) | "hooksConfig"
     #   (settings.json `hooksConfig.enabled = false`, or a handler's name in `.disabled`)
     npm_package: str | None = None  # where the real client comes from (e2e tests)
+    # the byte-order marks ("utf-8", "utf-16-le") a settings file may begin with and still be
+    # read by the client, tried with the real client; None: not known
+    settings_boms: tuple[str, ...] | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)  # printed after `install CLIENT`
 
     def client_event(self, event: str) -> str | None:
@@ -126,6 +129,9 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
             guardrail_install=True,
             aliases=("claude",),
             npm_package="@anthropic-ai/claude-code",
+            # 2.1.197 runs the hooks of a file saved by a Windows editor with a BOM, or as
+            # UTF-16 (little-endian, with its BOM); a big-endian one it ignores
+            settings_boms=("utf-8", "utf-16-le"),
         ),
         ClientSpec(
             name="codex",
@@ -150,6 +156,7 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
             per_turn_end_events=("Stop",),
             off_switch="features",
             npm_package="@openai/codex",
+            settings_boms=(),  # 0.171: "failed to parse hooks config", and runs no hook
             notes=(
                 "Codex releases before hooks were on by default need "
                 "`[features] codex_hooks = true` in ~/.codex/config.toml",
@@ -201,6 +208,7 @@ CLIENT_SPECS: dict[str, ClientSpec] = {
             tool_reply="decision",
             off_switch="hooksConfig",
             npm_package="@google/gemini-cli",
+            settings_boms=(),  # "Unexpected token" and exits: it does not start
             notes=(
                 "older Gemini CLI releases need hooks enabled in settings.json "
                 "(see `gemini` docs: hooks)",

@@ -62,7 +62,7 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
         result = mem.load_items(include_archived=False, types=JUDGED_TYPES)
         return [li for li in result.items if li.item.type in JUDGED_TYPES], result.problems
     from lorestack.core.errors import InvalidItem
-    from lorestack.memory_layers import parse_cache
+    from lorestack.memory_layers import dup_ids, parse_cache
 
     per_store: list[list] = []
     problems: list = []
@@ -94,7 +94,10 @@ def _load_judged(mem: Memory, *, criteria_only: bool) -> tuple[list, list]:
         problems.extend(invalid)
         if parse_cache.enabled():
             _LOADED[key] = (stamp, list(items), invalid)
-    project, global_ = per_store
+    # a criterion forgotten by an archive that was cut short: its archived copy holds the id
+    project, global_ = (dup_ids.live_only(store, items, problems, ("criterion",)) if store
+                        else items for store, items in zip((mem.project_store, mem.global_store),
+                                                           per_store))
     merged = project + list(
         visible_global(project, global_, lambda li: (li.item.id, li.item.type, li.item.title))
     )

@@ -112,7 +112,7 @@ def installed_hooks(project_dir: Path | None) -> list[InstalledHooks]:
             if not path.is_file():
                 continue
             try:
-                data, _ = installers._read(path)
+                data, _ = installers._read(path, name)
             except installers.InstallerError as exc:
                 found.append(InstalledHooks(name, scope, str(path), problems=[str(exc)]))
                 continue

@@ -102,7 +102,7 @@ def hook_trust(client: str, path: Path) -> list[HookTrust]:
     run them ([] for clients that run every configured hook)."""
     if not registry.get(client).hooks_need_trust:
         return []
-    data, _ = _read(path)
+    data, _ = _read(path, client)
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
         return []
@@ -148,7 +148,7 @@ def hooks_turned_off(client: str, path: Path) -> list[tuple[str | None, str]]:
                 if features.get(key) is False:
                     return [(None, f"hooks are turned off in {config} ([features] {key} = false)")]
     if switch == "hooksConfig":  # Gemini CLI: settings.json hooksConfig.enabled / .disabled
-        data, _ = _read(path)
+        data, _ = _read(path, client)
         hooks_config = data.get("hooksConfig")
         if not isinstance(hooks_config, dict):
             return []

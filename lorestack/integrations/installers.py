@@ -42,7 +42,7 @@ from lorestack.core import clients as registry
 from lorestack.core import legacy
 from lorestack.core.clients import CLIENTS  # noqa: F401 - re-exported
 from lorestack.core.errors import LorestackError
-from lorestack.integrations.settings_text import render_json
+from lorestack.integrations.settings_text import BOM_NAMES, FileText, render_json
 
 BACKUP_SUFFIX = ".lorestack-backup"
 GUARDRAIL_MATCHER = "Edit|MultiEdit|Write|NotebookEdit|Bash"
@@ -180,14 +180,27 @@ def _flat(client: str) -> bool:
     return registry.get(client).layout == "flat"
 
 
-def _read(path: Path) -> tuple[dict, str | None]:
+def _read(path: Path, client: str) -> tuple[dict, FileText | None]:
     try:
-        text = path.read_text("utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return {}, None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise InstallerError(f"cannot read {path}: {exc}; nothing was changed") from exc
-    return _parse(text, path), text
+    try:
+        text = FileText.of(raw)
+    except UnicodeDecodeError as exc:
+        raise InstallerError(f"cannot read {path}: {exc}; nothing was changed") from exc
+    spec = registry.get(client)
+    if text.bom is not None and text.bom not in (spec.settings_boms or ()):
+        # a Windows editor's save: lorestack could read it, but a client that cannot would
+        # not run the hooks written into it (Codex skips the file, Gemini CLI will not start)
+        reads = "may not read it" if spec.settings_boms is None else "does not read it"
+        raise InstallerError(
+            f"{path} begins with {BOM_NAMES[text.bom]}, and {spec.title} {reads}: save it as "
+            "UTF-8 without a BOM (your editor's 'UTF-8', not 'UTF-8 with BOM') and run again; "
+            "nothing was changed")
+    return _parse(text.text, path), text
 
 
 def _parse(text: str, path: Path) -> dict:
@@ -291,10 +304,11 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def _write(path: Path, data: dict, original: dict, original_text: str | None,
+def _write(path: Path, data: dict, original: dict, original_file: FileText | None,
            result: InstallResult) -> None:
     from lorestack.memory_layers.fsutil import write_atomic
 
+    original_text = original_file.text if original_file is not None else None
     result.changed = data != original
     version = registry.get(result.client).settings_version
     empty = not data or (version is not None and data == {"version": version})
@@ -305,12 +319,12 @@ def _write(path: Path, data: dict, original: dict, original_text: str | None,
         # an exact uninstall: the file is back to what it was before our first install
         try:
             saved = backup.read_bytes()
-            if _parse(saved.decode("utf-8"), backup) == data:
+            if _parse(FileText.of(saved).text, backup) == data:
                 restore = saved
         except (OSError, UnicodeDecodeError, InstallerError):
             restore = None
     if restore is not None:
-        result.content = restore.decode("utf-8")
+        result.content = FileText.of(restore).text
     elif remove_file:
         result.content = ""
     elif result.changed or original_text is None:
@@ -334,7 +348,8 @@ def _write(path: Path, data: dict, original: dict, original_text: str | None,
         path.unlink()  # nothing left but what we had added
         _remove_empty_dir(path.parent)
         return
-    write_atomic(path, result.content.encode("utf-8"))
+    # saved with a BOM (a Windows editor), or as UTF-16: written back the same way
+    write_atomic(path, (original_file or FileText("")).encode(result.content))
 
 
 def _has_ours(client: str, data: dict) -> bool:
@@ -356,7 +371,7 @@ def install(client: str, scope: str = "user", *, project_dir: Path | None = None
     """Add (or refresh) lorestack's hook entries; running it twice changes nothing."""
     _known(client)
     path = settings_path(client, scope, project_dir)
-    data, text = _read(path)
+    data, text = _read(path, client)
     original = json.loads(json.dumps(data))
     result = InstallResult(client, scope, path, False, dry_run)
     if command is None and scope != "project":
@@ -376,7 +391,7 @@ def uninstall(client: str, scope: str = "user", *, project_dir: Path | None = No
     """Remove exactly the entries `install` adds (and containers that became empty)."""
     _known(client)
     path = settings_path(client, scope, project_dir)
-    data, text = _read(path)
+    data, text = _read(path, client)
     original = json.loads(json.dumps(data))
     result = InstallResult(client, scope, path, False, dry_run)
     _apply_uninstall(client, data, result)

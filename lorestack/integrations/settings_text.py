@@ -4,6 +4,34 @@ top-level member the installer did not change (a user's file stays theirs, line 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+
+# the byte-order marks a Windows editor (or PowerShell's `>`) may start a file with
+_BOMS = {"utf-8": b"\xef\xbb\xbf", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}
+BOM_NAMES = {"utf-8": "a UTF-8 byte-order mark", "utf-16-le": "a UTF-16 byte-order mark (the "
+             "file is saved as UTF-16)", "utf-16-be": "a UTF-16 big-endian byte-order mark"}
+
+
+@dataclass(frozen=True)
+class FileText:
+    """A settings file's text, and the byte-order mark it began with (None: plain UTF-8), so
+    it is written back as it was saved."""
+    text: str
+    bom: str | None = None
+
+    @classmethod
+    def of(cls, raw: bytes) -> FileText:
+        """Raises UnicodeDecodeError when the bytes are not text in that encoding."""
+        for name, mark in _BOMS.items():
+            if raw.startswith(mark):
+                return cls(raw[len(mark):].decode(name), name)
+        return cls(raw.decode("utf-8"))
+
+    def encode(self, text: str) -> bytes:
+        """`text` in this file's encoding, its byte-order mark first."""
+        if self.bom is None:
+            return text.encode("utf-8")
+        return _BOMS[self.bom] + text.encode(self.bom)
 
 
 def _indent_of(text: str | None) -> str:
