@@ -4,7 +4,7 @@ verdict and nothing else, stored through the same path as `remember --type crite
 (drafted when `[guardrail] draft` is on), then every case run through `check` without
 retrieval and without an LLM. Used by tests/test_guardrail_heldout.py and for the report:
 
-    python -m tests.heldout_eval [heldout|everyday|review28|review29|review30|review31|tuning|batch4|...|batch26|tuning-1-4|...|tuning-1-25|tuning-all] [--confirmed]
+    python -m tests.heldout_eval [heldout|everyday|review28|review29|review30|review31|tuning|batch4|...|batch27|tuning-1-4|...|tuning-1-26|tuning-all] [--confirmed]
 
 `tuning` is the first three tuning batches (tests/guardrail_tuning_cases.py), `batch4` the
 fourth (tests/guardrail_tuning_batch4.py), `batch5` the fifth
@@ -32,7 +32,8 @@ seventeen, `tuning-1-18` the first eighteen, `tuning-1-19` the first nineteen, `
 `batch23` the twenty-third (tests/guardrail_tuning_batch23.py), `tuning-1-23` the first twenty-three,
 `batch24` the twenty-fourth (tests/guardrail_tuning_batch24.py), `tuning-1-24` the first twenty-four,
 `batch25` the twenty-fifth (tests/guardrail_tuning_batch25.py), `tuning-1-25` the first twenty-five,
-`batch26` the twenty-sixth (tests/guardrail_tuning_batch26.py), `tuning-all` all twenty-six.
+`batch26` the twenty-sixth (tests/guardrail_tuning_batch26.py), `tuning-1-26` the first twenty-six,
+`batch27` the twenty-seventh (tests/guardrail_tuning_batch27.py), `tuning-all` all twenty-seven.
 `everyday` is the reviewers' everyday cases of sessions 24-26 (tests/guardrail_everyday_cases.py),
 a regression set kept apart from `tuning-all`; `review28` the twenty-eighth session's review
 (tests/guardrail_review28_cases.py), scored first on that session's start; `review29` the
@@ -187,15 +188,15 @@ def summary(s: dict) -> str:
 
 
 # the tuning batches in the order they were written: `tuning` is the first three
-BATCH_MODULES = ("guardrail_tuning_cases", *(f"guardrail_tuning_batch{n}" for n in range(4, 27)))
-TUNING_NAMES = ("tuning", *(f"batch{n}" for n in range(4, 27)),
-                *(f"tuning-1-{n}" for n in range(4, 26)), "tuning-all")
+BATCH_MODULES = ("guardrail_tuning_cases", *(f"guardrail_tuning_batch{n}" for n in range(4, 28)))
+TUNING_NAMES = ("tuning", *(f"batch{n}" for n in range(4, 28)),
+                *(f"tuning-1-{n}" for n in range(4, 27)), "tuning-all")
 
 
 def tuning_set(which: str = "tuning-all"):
-    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch26`,
-    `tuning-1-4` (the first four) ... `tuning-1-25` (the first twenty-five), `tuning-all` (all
-    twenty-six)."""
+    """(criteria, cases) of the tuning batches: `tuning` (1-3), `batch4` ... `batch27`,
+    `tuning-1-4` (the first four) ... `tuning-1-26` (the first twenty-six), `tuning-all` (all
+    twenty-seven)."""
     import importlib
 
     if which not in TUNING_NAMES:

@@ -26,7 +26,7 @@ BATCHES = (
     "tuning", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11",
     "batch12", "batch13", "batch14", "batch15", "batch16",
     "batch17", "batch18", "batch19", "batch20", "batch21", "batch22",
-    "batch23", "batch24", "batch25", "batch26",
+    "batch23", "batch24", "batch25", "batch26", "batch27",
 )
 
 
