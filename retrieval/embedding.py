@@ -84,6 +84,11 @@ class OnnxMiniLMEmbedder:
         options = ort.SessionOptions()
         options.log_severity_level = 3
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # idle intra-op threads sleep instead of spinning: on 2 busy cores a spinning thread
+        # burns the CPU the other processes (a hook, the client, a test worker) wait for.
+        # Measured beside three other jobs (load 5.6): a query's p50 11 ms against 22 ms, a
+        # guardrail set's CPU 24 s against 38 s, the same vectors (docs/benchmarks.md)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         if threads:
             options.intra_op_num_threads = threads
         self._session = ort.InferenceSession(

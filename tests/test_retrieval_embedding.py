@@ -100,3 +100,26 @@ def test_threads_asking_at_once_share_one_model(monkeypatch):
     assert len(got) == 4
     assert len({id(e) for e in got}) == 1
     assert len(embedding._CACHE) == 1
+
+
+def test_idle_model_threads_sleep_instead_of_spinning(ours):
+    """onnxruntime's intra-op threads spin while they wait by default; on 2 shared cores that
+    spinning took the CPU a hook and the client were waiting for (a guardrail set's CPU 38 s
+    against 24 s with the threads asleep, docs/benchmarks.md). Every local model session is
+    made with spinning off, and the vectors are those of a session made without the entry."""
+    import onnxruntime as ort
+
+    options = ours._session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    plain = ort.SessionOptions()
+    plain.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    spinning = ort.InferenceSession(str(ours.folder / "model.onnx"), sess_options=plain,
+                                    providers=["CPUExecutionProvider"])
+    texts = ["Caroline went to the support group", "pin numpy below 2", "x"]
+    mine = ours.embed(texts)
+    ours._session, kept = spinning, ours._session
+    try:
+        theirs = ours.embed(texts)
+    finally:
+        ours._session = kept
+    assert np.allclose(mine, theirs, atol=1e-6)
