@@ -23,6 +23,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from lorestack.core import legacy
+from lorestack.core.errors import LorestackError
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.fsutil import append_durable, locked
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
@@ -98,6 +99,8 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
     # and so does one an editor saved with a BOM (Notepad): else line 1 never matches
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
     markers = _conflict_markers(lines)
+    if any(markers.values()):
+        lines = _without_base_sections(lines, path, problems)
     i = 0
     stray = -1  # the line a run of text outside any entry started on, -1 when none is open
     while i < len(lines):
@@ -105,7 +108,7 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         if not match:
             if i in markers:  # a git merge of two appends: both sides' entries are real
                 if markers[i]:
-                    problems.append(JournalProblem(path, i + 1, CONFLICT_BETWEEN))
+                    problems.append(JournalProblem(path, i + 1, markers[i]))
             elif stray < 0 and _stray(lines, i):
                 stray = i
                 problems.append(JournalProblem(path, i + 1, STRAY_TEXT))
@@ -156,22 +159,64 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
 
 CONFLICT_BETWEEN = ("git conflict markers between entries: both sides' entries are read; "
                     "delete the marker lines")
+CONFLICT_BETWEEN_DIFF3 = (
+    "git conflict markers (diff3 style) between entries: both sides' entries are read, not the "
+    "older copies in the base section (||||||| … =======); delete the marker lines and the base "
+    "section")
+BASE_ONLY = ("entry {} is only in the base section (||||||| … =======) of a git conflict, the "
+             "version before both sides' changes: not read; to keep it, move it out of the base "
+             "section before you delete that")
 CONFLICT_INSIDE = ("entry {} holds git conflict markers (<<<<<<< … >>>>>>>): keep the text that "
                    "holds and delete the rest; consolidation leaves it until then")
 
 
-def _conflict_markers(lines: list[str]) -> dict[int, bool]:
-    """The marker lines of each whole conflict block (True for the block's first)."""
+def _conflict_markers(lines: list[str]) -> dict[int, str]:
+    """The marker lines of each whole conflict block: its first maps to what is said of the
+    block, the others to ""."""
     from lorestack.memory_layers.conflicts import conflict_blocks
 
-    out: dict[int, bool] = {}
+    out: dict[int, str] = {}
     if not any(line.startswith("<<<<<<<") for line in lines):
         return out
     for start, base, split, end in conflict_blocks(lines):
-        out.update({start: True, split: False, end: False})
+        out.update({start: CONFLICT_BETWEEN if base < 0 else CONFLICT_BETWEEN_DIFF3,
+                    split: "", end: ""})
         if base >= 0:
-            out[base] = False
+            out[base] = ""
     return out
+
+
+def _without_base_sections(lines: list[str], path: Path, problems: list[JournalProblem]) -> list[str]:
+    """`lines` with the base section of each diff3 conflict block (`|||||||` … `=======`, the
+    version before both sides changed it) blanked, line numbers kept: its entries are older
+    copies of what the sides hold, and read with them every id would be read twice. An entry
+    that only the base holds is named, since neither side has it. A base section within one
+    entry's text is left as it is (that entry waits for the person anyway)."""
+    from lorestack.memory_layers.conflicts import conflict_blocks
+
+    base_lines: set[int] = set()
+    for _start, base, split, _end in conflict_blocks(lines):
+        if base >= 0 and any(_entry_id(lines[n]) for n in range(base + 1, split)):
+            base_lines.update(range(base + 1, split))
+    if not base_lines:
+        return lines
+    outside = {_entry_id(line) for n, line in enumerate(lines) if n not in base_lines}
+    for n in sorted(base_lines):
+        event_id = _entry_id(lines[n])
+        if event_id and event_id not in outside:
+            problems.append(JournalProblem(path, n + 1, BASE_ONLY.format(event_id)))
+    return [("" if n in base_lines else line) for n, line in enumerate(lines)]
+
+
+def _entry_id(line: str) -> str:
+    """The id an entry's opening comment gives, "" for any other line."""
+    match = _BEGIN_RE.match(line)
+    if not match:
+        return ""
+    try:
+        return str(json.loads(match.group(2)).get("id", ""))
+    except (json.JSONDecodeError, AttributeError):
+        return ""
 
 
 STRAY_TEXT = ("text outside any entry: no search or session reads it; record it with "
@@ -201,9 +246,31 @@ def entries_only_in(local: bytes, incoming: bytes, path: Path) -> bytes:
     return (b"" if incoming.endswith(b"\n") or not incoming else b"\n") + kept.encode("utf-8")
 
 
+SAVED_AS_UTF16 = ("saved as UTF-16; its entries are not read until you re-save it as UTF-8 "
+                  "(your editor's 'UTF-8')")
+
+
+def _utf16(raw: bytes) -> bool:
+    from lorestack.memory_layers.markdown import saved_as_utf16
+
+    return b"\x00" in raw[:4096] and saved_as_utf16(raw)
+
+
+def _refuse_utf16(path: Path) -> None:
+    """UTF-8 appended to a UTF-16 day would be unread now and garbled once the day is re-saved."""
+    with open(path, "rb") as handle:
+        head = handle.read(64)
+    if _utf16(head):
+        raise LorestackError(f"{path} is saved as UTF-16; nothing was written: re-save it as "
+                             "UTF-8 (your editor's 'UTF-8') and run this again")
+
+
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
     """Entries of a day file. One stray byte (a Latin-1 character typed in an editor) does not
-    hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept."""
+    hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept. A day
+    an editor saved as UTF-16 is named as such, its entries unread (as an item file's are)."""
+    if _utf16(raw):
+        return ParsedJournal(problems=[JournalProblem(path, 1, SAVED_AS_UTF16)])
     try:
         return parse_journal_text(raw.decode("utf-8"), path)
     except UnicodeDecodeError as exc:
@@ -234,6 +301,8 @@ class Journal:
             header = ""
             if not path.exists() or path.stat().st_size == 0:
                 header = f"# Journal {path.stem}\n\n"
+            else:
+                _refuse_utf16(path)
             append_durable(path, (header + entry).encode("utf-8"))
         return path
 
@@ -259,6 +328,8 @@ class Journal:
                 header = ""
                 if not path.exists() or path.stat().st_size == 0:
                     header = f"# Journal {path.stem}\n\n"
+                else:
+                    _refuse_utf16(path)
                 append_durable(path, (header + "".join(entries)).encode("utf-8"))
         return {path: len(entries) for path, entries in by_file.items()}
 
@@ -300,6 +371,8 @@ class Journal:
         try:
             data = read_memory_file(path, self.paths.root, self.read_limit).data
         except (FileNotFoundError, UnsafeEntry, OSError):
+            return
+        if _utf16(data):
             return
         try:
             text = data.decode("utf-8")
