@@ -285,6 +285,7 @@ class ConsolidateRequest(Request):
     max_tokens: int | None = None
     commit: bool | None = None
     require_llm: bool = False
+    retry_dropped: bool = False
 
 
 class ConsolidateResponse(BaseModel):
