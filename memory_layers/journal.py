@@ -25,7 +25,8 @@ from pydantic import ValidationError
 from lorestack.core import legacy
 from lorestack.core.errors import LorestackError
 from lorestack.core.paths import MemoryPaths
-from lorestack.memory_layers.fsutil import append_durable, locked
+from lorestack.memory_layers.day_encoding import decode_day, utf16_day
+from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
@@ -238,48 +239,30 @@ def _stray(lines: list[str], i: int) -> bool:
 def entries_only_in(local: bytes, incoming: bytes, path: Path) -> bytes:
     """The entries of the day file `local` that `incoming` lacks, as lorestack writes them: what
     a replacement of an append-only day must keep (events logged after an export was taken)."""
-    have = {e.id for e in parse_journal_text(incoming.decode("utf-8", errors="replace"), path).events}
-    mine = parse_journal_text(local.decode("utf-8", errors="replace"), path).events
+    have = {e.id for e in parse_bytes(incoming, path).events}
+    mine = parse_bytes(local, path).events
     kept = "".join(render_event(e) for e in mine if e.id not in have)
     if not kept:
         return b""
     return (b"" if incoming.endswith(b"\n") or not incoming else b"\n") + kept.encode("utf-8")
 
 
-SAVED_AS_UTF16 = ("saved as UTF-16; its entries are not read until you re-save it as UTF-8 "
-                  "(your editor's 'UTF-8')")
+class _SavedAsUtf16(Exception):
+    """The day about to be appended to is saved as UTF-16 (raised under its lock)."""
 
 
-def _utf16(raw: bytes) -> bool:
-    from lorestack.memory_layers.markdown import saved_as_utf16
-
-    return b"\x00" in raw[:4096] and saved_as_utf16(raw)
-
-
-def _refuse_utf16(path: Path) -> None:
-    """UTF-8 appended to a UTF-16 day would be unread now and garbled once the day is re-saved."""
-    with open(path, "rb") as handle:
-        head = handle.read(64)
-    if _utf16(head):
-        raise LorestackError(f"{path} is saved as UTF-16; nothing was written: re-save it as "
-                             "UTF-8 (your editor's 'UTF-8') and run this again")
+def _refuse_utf16(head: bytes) -> None:
+    if utf16_day(head):
+        raise _SavedAsUtf16
 
 
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
-    """Entries of a day file. One stray byte (a Latin-1 character typed in an editor) does not
-    hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept. A day
-    an editor saved as UTF-16 is named as such, its entries unread (as an item file's are)."""
-    if _utf16(raw):
-        return ParsedJournal(problems=[JournalProblem(path, 1, SAVED_AS_UTF16)])
-    try:
-        return parse_journal_text(raw.decode("utf-8"), path)
-    except UnicodeDecodeError as exc:
-        parsed = parse_journal_text(raw.decode("utf-8", errors="replace"), path)
-        parsed.problems.insert(0, JournalProblem(
-            path, raw.count(b"\n", 0, exc.start) + 1,
-            f"not valid UTF-8 (byte {exc.start}); its entries are read with U+FFFD in place of "
-            "the bad bytes — re-save it as UTF-8"))
-        return parsed
+    """Entries of a day file, read as `decode_day` reads it; its encoding named if not UTF-8."""
+    text, note, line = decode_day(raw)
+    parsed = parse_journal_text(text, path)
+    if note:
+        parsed.problems.insert(0, JournalProblem(path, line, note))
+    return parsed
 
 
 class Journal:
@@ -289,6 +272,7 @@ class Journal:
         self.paths = paths
         self.max_file_bytes = max_file_bytes
         self.read_limit = journal_read_limit(max_file_bytes)  # day files grow past hand-edit size
+        self.resaved: list[Path] = []  # days saved as UTF-16 that an append rewrote as UTF-8
 
     def day_file(self, day: date) -> Path:
         return self.paths.journal_dir / f"{day.isoformat()}.md"
@@ -296,15 +280,39 @@ class Journal:
     def append(self, event: JournalEvent) -> Path:
         """Atomically and durably append one event to its day's file."""
         path = self.day_file(event.time.astimezone(timezone.utc).date())
-        entry = render_event(event)
+        self._append(path, render_event(event))
+        return path
+
+    def _append(self, path: Path, entries: str) -> None:
+        """Under the day's lock, one write. A day an editor saved as UTF-16 is first rewritten
+        as UTF-8 (UTF-8 after UTF-16 is garbled once an editor re-saves the day)."""
         with locked(self.paths.locks_dir, f"journal-{path.name}"):
             header = ""
             if not path.exists() or path.stat().st_size == 0:
                 header = f"# Journal {path.stem}\n\n"
-            else:
-                _refuse_utf16(path)
-            append_durable(path, (header + entry).encode("utf-8"))
-        return path
+            data = (header + entries).encode("utf-8")
+            try:
+                append_durable(path, data, check=_refuse_utf16)
+            except _SavedAsUtf16:
+                self._resave_utf8(path)
+                append_durable(path, data)
+
+    def resave_utf8(self, path: Path) -> bool:
+        """Rewrite a day saved as UTF-16 as UTF-8, under its lock (`doctor --repair`); True if
+        it was."""
+        with locked(self.paths.locks_dir, f"journal-{path.name}"):
+            return self._resave_utf8(path)
+
+    def _resave_utf8(self, path: Path) -> bool:
+        result = read_memory_file(path, self.paths.root, self.read_limit)
+        if not utf16_day(result.data):
+            return False
+        if result.truncated:
+            raise LorestackError(f"{path} is saved as UTF-16 and past {JOURNAL_LIMIT_NAME}: "
+                                 "nothing was written; re-save it as UTF-8 in an editor")
+        write_atomic(path, decode_day(result.data)[0].encode("utf-8"))
+        self.resaved.append(path)
+        return True
 
     def scan(self) -> FolderScan:
         """Day files through the safe scanner (links out of the root, FIFOs… are skipped)."""
@@ -324,13 +332,7 @@ class Journal:
             path = self.day_file(event.time.astimezone(timezone.utc).date())
             by_file.setdefault(path, []).append(render_event(event))
         for path, entries in sorted(by_file.items()):
-            with locked(self.paths.locks_dir, f"journal-{path.name}"):
-                header = ""
-                if not path.exists() or path.stat().st_size == 0:
-                    header = f"# Journal {path.stem}\n\n"
-                else:
-                    _refuse_utf16(path)
-                append_durable(path, (header + "".join(entries)).encode("utf-8"))
+            self._append(path, "".join(entries))
         return {path: len(entries) for path, entries in by_file.items()}
 
     def days(self) -> list[date]:
@@ -372,13 +374,7 @@ class Journal:
             data = read_memory_file(path, self.paths.root, self.read_limit).data
         except (FileNotFoundError, UnsafeEntry, OSError):
             return
-        if _utf16(data):
-            return
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("utf-8", errors="replace")
-        yield from iter_journal_text(text, path, [])
+        yield from iter_journal_text(decode_day(data)[0], path, [])
 
     def _read_file(self, path: Path) -> ParsedJournal:
         try:

@@ -101,6 +101,7 @@ class LogRequest(Request):
 
 class LogResponse(BaseModel):
     event: dict[str, Any]
+    notes: list[str] = []  # a day saved as UTF-16 that the append rewrote as UTF-8
 
 
 class ChangeRequest(Request):
