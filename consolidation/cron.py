@@ -325,27 +325,34 @@ def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
     return ScheduleResult("launchd", path.stem, exists, dry_run, [path] if exists else [])
 
 
-def cap_log(index_dir: Path, limit: int = LOG_LIMIT_BYTES) -> bool:
-    """Keep the nightly job's log from growing without end: past `limit` bytes its text moves
-    to `consolidate.log.1` (the one before is replaced) and the log is emptied in place.
+def cap_log(index_dir: Path, limit: int = LOG_LIMIT_BYTES) -> str:
+    """Keep the nightly job's log from growing without end: past `limit` bytes its last
+    `limit` bytes (from a line's start) go to `consolidate.log.1` (the one before replaced)
+    and the log is emptied in place. What is to be said of it, "" when it was left alone.
 
     In place, not renamed: the scheduler opened the log for appending before this process
     started (`>> consolidate.log`, launchd's StandardOutPath), and an append after a truncate
     goes to the start of the same file, where a renamed file would take tonight's output with
-    it (logrotate's `copytruncate`). True when it was capped."""
+    it (logrotate's `copytruncate`). A log that cannot be read or moved is no reason to skip
+    the run: it is named and left as it is."""
     log = index_dir / LOG_NAME
     try:
         if log.is_symlink() or not log.is_file() or log.stat().st_size <= limit:
-            return False
-        data = log.read_bytes()
-    except OSError:
-        return False  # a log that cannot be read is no reason to skip the run
-    from lorestack.memory_layers.fsutil import write_atomic
+            return ""
+        with open(log, "rb") as handle:
+            handle.seek(-(limit + 1), os.SEEK_END)
+            data = handle.read(limit + 1)
+        data = data[max(data.find(b"\n") + 1, 1):]  # from the first whole line
+        from lorestack.memory_layers.fsutil import write_atomic
 
-    write_atomic(log.with_name(LOG_NAME + ".1"), data)
-    with open(log, "r+b") as handle:
-        handle.truncate(0)
-    return True
+        write_atomic(log.with_name(LOG_NAME + ".1"), data)
+        with open(log, "r+b") as handle:
+            handle.truncate(0)
+    except OSError as exc:
+        return (f"{LOG_NAME} passed {limit:,} bytes and could not be moved to {LOG_NAME}.1 "
+                f"({exc.strerror or exc}); left as it is")
+    return (f"{LOG_NAME} passed {limit:,} bytes: its last {limit:,} bytes moved to "
+            f"{LOG_NAME}.1 (one kept), the older text dropped")
 
 
 # ---- entry points -----------------------------------------------------------------------

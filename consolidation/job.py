@@ -41,7 +41,7 @@ from lorestack.consolidation.claims import (
     worth_a_claim,
 )
 from lorestack.consolidation.cluster import cluster_events
-from lorestack.consolidation.cron import LOG_LIMIT_BYTES, LOG_NAME, cap_log
+from lorestack.consolidation.cron import cap_log
 from lorestack.consolidation.forgetting import plan_forgetting
 from lorestack.consolidation.reconcile import RESTATEMENT, decide, rank_candidates
 from lorestack.consolidation.report import (
@@ -365,9 +365,8 @@ def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now
     paths = mem.require_project().paths
     checkpoint = Checkpoint(paths)
     with checkpoint.lock():
-        if not report.dry_run and cap_log(paths.index_dir):
-            report.notes.append(f"{LOG_NAME} passed {LOG_LIMIT_BYTES:,} bytes: its text moved "
-                                f"to {LOG_NAME}.1 (one kept)")
+        if not report.dry_run and (capped := cap_log(paths.index_dir)):
+            report.notes.append(capped)
         before = snapshot(paths.root)
         runner = Runner(mem, report, max_tokens=max_tokens, progress=progress, crash=crash)
         runner.run(since=since, now=now, retry_dropped=retry_dropped)
