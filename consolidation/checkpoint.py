@@ -29,6 +29,8 @@ from lorestack.core.errors import LorestackError
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.fsutil import write_atomic
 
+# bumped only for a change that files written before cannot be read by: a run refuses any
+# other version. A field added with a default (`dropped`) is not one.
 STATE_VERSION = 1
 CRASH_ENV = "LORESTACK_CONSOLIDATE_CRASH_AT"
 

@@ -34,29 +34,33 @@ def _cited(mem) -> set[str]:
 def test_a_cluster_given_up_is_told_on_every_run_and_can_be_asked_again(repo, fake_llm):
     """Before: after max_failures (3) nights of broken replies the CSS cluster was 'dropped'
     once, in that night's report, and never asked about again: no later report named it, no
-    option brought it back (its day was even archived as consolidated after 90 days)."""
+    option brought it back (its day was even archived as consolidated after 90 days, the cluster's events in it)."""
     server = fake_llm(responder=_bad_for_css)
     base = (now_utc() - timedelta(days=5)).replace(hour=0, minute=0, second=0, microsecond=0)
     seed(direct_mem(repo), base=base, rows=TWO)
+    day = direct_mem(repo).project.journal_dir / f"{base.date().isoformat()}.md"
+    late = base + timedelta(days=91)  # the nights run past the day's 90 days (its archive TTL)
     for night in (1, 2, 3):
-        report = run_consolidation(direct_mem(repo), now=base + timedelta(days=night))
+        report = run_consolidation(direct_mem(repo), now=late + timedelta(days=night))
     assert "ev-pg000001" in _cited(direct_mem(repo)) and "ev-css00001" not in _cited(direct_mem(repo))
     assert report.skipped[0].final and "--retry-dropped" in report.skipped[0].reason
+    assert day.exists() and report.archived_days == []  # its given-up cluster waits in it
     # a later night, nothing new: the report still says what was given up, and how to retry
     later = CliRunner().invoke(cli, ["consolidate", "--json", "--no-commit"])
     given_up = json.loads(later.stdout)["given_up"]
     assert [row["events"] for row in given_up] == [["ev-css00001"]], given_up
     text = CliRunner().invoke(cli, ["consolidate", "--no-diff", "--no-commit"]).output
     assert "given up: 1 event(s)" in text and "--retry-dropped" in text, text
+    assert day.exists()
     calls = len(server.requests)
     server.responder = responder  # a better model
-    retried = CliRunner().invoke(cli, ["consolidate", "--retry-dropped", "--json", "--no-commit"])
-    answer = json.loads(retried.stdout)
-    assert retried.exit_code == 0 and answer["retried"] == 1 and answer["given_up"] == []
-    assert len(server.requests) == calls + 1
-    assert len(answer["added"] + answer["proposed"]) == 1
+    retried = run_consolidation(direct_mem(repo), now=late + timedelta(days=4), retry_dropped=True,
+                                commit=False)
+    assert retried.retried == 1 and retried.given_up == [] and len(server.requests) == calls + 1
+    assert len(retried.added + retried.proposed) == 1, retried
     assert "ev-css00001" in _cited(direct_mem(repo))
     assert Checkpoint(direct_mem(repo).project).load_state().dropped == {}
+    assert not day.exists() and retried.archived_days, retried.archived_days  # consolidated now
 
 
 def test_the_count_of_what_waits_includes_a_skipped_clusters_events(repo, fake_llm):
