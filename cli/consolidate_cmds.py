@@ -59,13 +59,22 @@ def _render_report(report: dict, show_diff: bool) -> None:
         click.echo(f"  {step}")
     for skipped in r["skipped"]:
         click.echo(f"  skipped {len(skipped['events'])} event(s): {skipped['reason']}")
+    if r["retried"]:
+        click.echo(f"{r['retried']} given-up event(s) put back in the queue (--retry-dropped)")
     if r["method"] == "llm":
         click.echo(f"LLM: {r['llm_calls']} call(s), {r['total_tokens']} tokens "
                    f"({r['prompt_tokens']} prompt + {r['completion_tokens']} completion), "
                    f"~${r['cost_usd']:.4f}")
     if r["stopped"]:
-        click.echo(f"stopped early: {r['stopped']}; {r['deferred_events']} event(s) wait "
+        click.echo(f"stopped early: {r['stopped']}; {r['waiting_events']} event(s) wait "
                    "for the next run")
+    elif r["waiting_events"]:
+        click.echo(f"{r['waiting_events']} event(s) wait for the next run")
+    if r["given_up"]:
+        events = sum(len(row["events"]) for row in r["given_up"])
+        click.echo(f"given up: {events} event(s) of {len(r['given_up'])} cluster(s) the model "
+                   "never answered validly are not consolidated; `lorestack consolidate "
+                   "--retry-dropped` asks again")
     for note in r["notes"]:
         click.echo(f"note: {note}", err=True)
     if r["commit"]:
@@ -91,9 +100,13 @@ def _render_report(report: dict, show_diff: bool) -> None:
 @click.option("--require-llm", is_flag=True,
               help="Fail (exit 1) instead of falling back to the extractive path when the "
               "model cannot be called (no credentials, litellm missing).")
+@click.option("--retry-dropped", is_flag=True,
+              help="Put back in the queue the events of clusters given up after "
+              "[consolidation] max_failures refused model replies (the report lists them).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report (with the diff) as JSON.")
 @click.pass_context
-def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, require_llm, as_json):
+def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, require_llm,
+                retry_dropped, as_json):
     """Fold new journal events into stable facts, decisions and caveats.
 
     Clusters the events since the last run by topic, states one claim per cluster (with the
@@ -108,7 +121,7 @@ def consolidate(ctx, dry_run, since, model, max_tokens, commit, show_diff, requi
 
     request = ConsolidateRequest(caller=caller_for(ctx), dry_run=dry_run, since=since,
                                  model=model, max_tokens=max_tokens, commit=commit,
-                                 require_llm=require_llm)
+                                 require_llm=require_llm, retry_dropped=retry_dropped)
     with ProgressCallback("consolidating") as bar:  # a terminal only; silent when piped
         report = app.run(request, progress=None if as_json else bar).report
     if as_json:

@@ -155,12 +155,14 @@ def log_cmd(ctx, text, kind, tags, redact, as_json):
     from lorestack import app
     from lorestack.app.models import LogRequest
 
-    event = app.run(LogRequest(caller=caller_for(ctx), text=_read_text(text), kind=kind,
-                               tags=_tags(tags), redact=redact)).event
+    done = app.run(LogRequest(caller=caller_for(ctx), text=_read_text(text), kind=kind,
+                              tags=_tags(tags), redact=redact))
+    for note in done.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
-        emit_json(event)
+        emit_json(done.event)
         return
-    click.echo(f"logged {event['kind']} {event['id']}")
+    click.echo(f"logged {done.event['kind']} {done.event['id']}")
 
 
 @click.command(name="list")

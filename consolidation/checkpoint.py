@@ -1,8 +1,9 @@
 """Run state under `.memory/.index/consolidation/`: lock, checkpoint, current plan.
 
 - `state.json`: which events have been consolidated (event id → claim key, "" for none),
-  failure counts per cluster, the last run's summary. It is a cache like the rest of
-  `.index/`: lost, it is rebuilt from the event ids every item cites.
+  failure counts per cluster, the clusters given up (`given_up.py`), the last run's summary.
+  It is a cache like the rest of `.index/`: lost, it is rebuilt from the event ids every item
+  cites (and given-up events are simply asked about again).
 - `plan.json`: the steps of the window being applied. It is written (atomically) before
   the first step, so a crash at any point resumes the same steps; each step is idempotent.
 - `run.lock`: one run at a time.
@@ -28,6 +29,8 @@ from lorestack.core.errors import LorestackError
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.fsutil import write_atomic
 
+# bumped only for a change that files written before cannot be read by: a run refuses any
+# other version. A field added with a default (`dropped`) is not one.
 STATE_VERSION = 1
 CRASH_ENV = "LORESTACK_CONSOLIDATE_CRASH_AT"
 
@@ -44,6 +47,8 @@ class State(BaseModel):
     version: int = STATE_VERSION
     processed: dict[str, str] = Field(default_factory=dict)
     failures: dict[str, int] = Field(default_factory=dict)
+    # clusters given up after max_failures refused replies: key -> events, reason, at
+    dropped: dict[str, dict[str, Any]] = Field(default_factory=dict)
     last_run: dict[str, Any] | None = None
 
 
@@ -56,6 +61,7 @@ class Plan(BaseModel):
     processed: dict[str, str] = Field(default_factory=dict)
     failures: dict[str, int] = Field(default_factory=dict)
     skipped: list[dict[str, Any]] = Field(default_factory=list)
+    dropped: dict[str, dict[str, Any]] = Field(default_factory=dict)  # given up in this window
     stopped: str = ""  # why the run stops after this window (budget), if it does
 
 

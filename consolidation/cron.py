@@ -28,6 +28,9 @@ from lorestack.core.errors import LorestackError
 from lorestack.memory_layers.memory import Memory
 
 MARKER = "# lorestack-consolidate"
+LOG_NAME = "consolidate.log"  # under .memory/.index/: the nightly job's output (cron, launchd)
+# past this size the log is moved to consolidate.log.1 (one kept) when a run starts
+LOG_LIMIT_BYTES = 1_000_000
 
 
 class ScheduleError(LorestackError):
@@ -322,6 +325,36 @@ def _launchd_uninstall(repo: Path, dry_run: bool) -> ScheduleResult:
     return ScheduleResult("launchd", path.stem, exists, dry_run, [path] if exists else [])
 
 
+def cap_log(index_dir: Path, limit: int = LOG_LIMIT_BYTES) -> str:
+    """Keep the nightly job's log from growing without end: past `limit` bytes its last
+    `limit` bytes (from a line's start) go to `consolidate.log.1` (the one before replaced)
+    and the log is emptied in place. What is to be said of it, "" when it was left alone.
+
+    In place, not renamed: the scheduler opened the log for appending before this process
+    started (`>> consolidate.log`, launchd's StandardOutPath), and an append after a truncate
+    goes to the start of the same file, where a renamed file would take tonight's output with
+    it (logrotate's `copytruncate`). A log that cannot be read or moved is no reason to skip
+    the run: it is named and left as it is."""
+    log = index_dir / LOG_NAME
+    try:
+        if log.is_symlink() or not log.is_file() or log.stat().st_size <= limit:
+            return ""
+        with open(log, "rb") as handle:
+            handle.seek(-(limit + 1), os.SEEK_END)
+            data = handle.read(limit + 1)
+        data = data[max(data.find(b"\n") + 1, 1):]  # from the first whole line
+        from lorestack.memory_layers.fsutil import write_atomic
+
+        write_atomic(log.with_name(LOG_NAME + ".1"), data)
+        with open(log, "r+b") as handle:
+            handle.truncate(0)
+    except OSError as exc:
+        return (f"{LOG_NAME} passed {limit:,} bytes and could not be moved to {LOG_NAME}.1 "
+                f"({exc.strerror or exc}); left as it is")
+    return (f"{LOG_NAME} passed {limit:,} bytes: its last {limit:,} bytes moved to "
+            f"{LOG_NAME}.1 (one kept), the older text dropped")
+
+
 # ---- entry points -----------------------------------------------------------------------
 def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
                      dry_run: bool = False) -> ScheduleResult:
@@ -329,7 +362,7 @@ def install_schedule(mem: Memory, *, at: str, scheduler: str = "auto",
     paths = mem.require_project().paths
     parse_at(at)
     repo = paths.repo_dir.resolve()
-    log = paths.index_dir.resolve() / "consolidate.log"
+    log = paths.index_dir.resolve() / LOG_NAME
     kind = choose(scheduler)
     if kind == "cron":
         result = _cron_install(repo, log, at, dry_run)

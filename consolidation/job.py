@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from lorestack.consolidation import given_up
 from lorestack.consolidation.actions import (
     Action,
     World,
@@ -40,6 +41,7 @@ from lorestack.consolidation.claims import (
     worth_a_claim,
 )
 from lorestack.consolidation.cluster import cluster_events
+from lorestack.consolidation.cron import cap_log
 from lorestack.consolidation.forgetting import plan_forgetting
 from lorestack.consolidation.reconcile import RESTATEMENT, decide, rank_candidates
 from lorestack.consolidation.report import (
@@ -149,6 +151,7 @@ class Runner:
                 self.state.failures[key] = count
             else:
                 self.state.failures.pop(key, None)
+        self.state.dropped.update(plan.dropped)
         self.checkpoint.save_state(self.state)
         self.crash("state")
         self.checkpoint.clear_plan()
@@ -281,20 +284,24 @@ class Runner:
             plan.processed.update({i: "" for i in ids})
             plan.failures[key] = 0
             if not final:
-                reason += f" (failed {failures} runs; dropped)"
+                reason += f" (failed {failures} runs; given up: `{given_up.RETRY_OPTION}` asks again)"
+                plan.dropped[key] = given_up.entry(ids, reason, self.report.run)
         else:
             plan.failures[key] = failures
         plan.skipped.append({"key": key, "events": ids, "reason": reason, "final": give_up})
         self.report.skipped.append(SkippedCluster(key, ids, reason, give_up))
 
     # ---- the run -------------------------------------------------------------------------
-    def run(self, *, since: datetime | None, now: datetime) -> None:
+    def run(self, *, since: datetime | None, now: datetime, retry_dropped: bool = False) -> None:
         leftover = self.checkpoint.load_plan()
         if leftover is not None:
             self.report.resumed = True
             self.apply_plan(leftover)
             if leftover.stopped:
                 self.report.stopped = leftover.stopped
+        if retry_dropped:
+            self.report.retried = len(given_up.requeue(self.state))
+            self.checkpoint.save_state(self.state)
         journal = self.mem.require_project().journal.read_all()
         for problem in journal.problems:
             self.report.notes.append(f"journal: {problem}")
@@ -325,6 +332,10 @@ class Runner:
             if plan.stopped:
                 self.report.stopped = plan.stopped
         self.forget(now)
+        # the true count of what waits: a skipped cluster's events, the days after a stop
+        processed = _processed_ids(self.state, self.world)
+        self.report.waiting_events = sum(1 for e in pending if e.id not in processed)
+        self.report.given_up = given_up.given_up_rows(self.state)
         if self.client is not None:
             usage = self.client.usage
             self.report.llm_calls = usage.calls
@@ -334,7 +345,8 @@ class Runner:
 
     def forget(self, now: datetime) -> None:
         self.world.refresh()
-        processed = _processed_ids(self.state, self.world)
+        # a given-up event is no reason to archive its day: `--retry-dropped` reads it there
+        processed = _processed_ids(self.state, self.world) - given_up.dropped_ids(self.state)
         actions = plan_forgetting(self.mem, self.world, processed, now)
         if actions:
             plan = Plan(run=self.report.run, stage="forget", actions=actions)
@@ -349,13 +361,15 @@ def _run_id(now: datetime) -> str:
 
 
 def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now, progress,
-             crash: CrashPoints) -> None:
+             crash: CrashPoints, retry_dropped: bool = False) -> None:
     paths = mem.require_project().paths
     checkpoint = Checkpoint(paths)
     with checkpoint.lock():
+        if not report.dry_run and (capped := cap_log(paths.index_dir)):
+            report.notes.append(capped)
         before = snapshot(paths.root)
         runner = Runner(mem, report, max_tokens=max_tokens, progress=progress, crash=crash)
-        runner.run(since=since, now=now)
+        runner.run(since=since, now=now, retry_dropped=retry_dropped)
         report.diff = render_diff(before, snapshot(paths.root))
         state = runner.state
         state.last_run = {"run": report.run, "at": now_utc().isoformat(), "added": len(report.added),
@@ -369,7 +383,8 @@ def _execute(mem: Memory, report: ConsolidationReport, *, since, max_tokens, now
 def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | date | None = None,
                       max_tokens: int | None = None, now: datetime | None = None,
                       progress: Progress | None = None, commit: bool | None = None,
-                      crash_at: int | None = None, require_llm: bool = False) -> ConsolidationReport:
+                      crash_at: int | None = None, require_llm: bool = False,
+                      retry_dropped: bool = False) -> ConsolidationReport:
     """Consolidate the project journal; return what changed (with a reviewable diff).
 
     A configured model that cannot be called (litellm missing, no credentials) is found before
@@ -390,7 +405,7 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
     crash = CrashPoints(crash_at)
     if not dry_run:
         _execute(mem, report, since=since, max_tokens=max_tokens, now=now, progress=progress,
-                 crash=crash)
+                 crash=crash, retry_dropped=retry_dropped)
         wants_commit = mem.settings.consolidation.git_commit if commit is None else commit
         if wants_commit and report.changed:
             report.commit, note = git_commit(paths.repo_dir, paths.root, commit_message(report))
@@ -407,7 +422,7 @@ def run_consolidation(mem: Memory, *, dry_run: bool = False, since: datetime | d
                 shutil.copy2(state_dir / name, copy / ".index" / "consolidation" / name)
         scratch = Memory(MemoryPaths(copy), mem.home, mem.settings, project_name=mem.project_name)
         _execute(scratch, report, since=since, max_tokens=max_tokens, now=now, progress=progress,
-                 crash=CrashPoints(0))
+                 crash=CrashPoints(0), retry_dropped=retry_dropped)
     return report
 
 

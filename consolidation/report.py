@@ -36,7 +36,10 @@ class ConsolidationReport:
     archived_items: list[str] = field(default_factory=list)
     archived_days: list[str] = field(default_factory=list)
     skipped: list[SkippedCluster] = field(default_factory=list)
-    deferred_events: int = 0
+    deferred_events: int = 0  # of the windows after a stop
+    waiting_events: int = 0  # every considered event still not consolidated after the run
+    given_up: list[dict] = field(default_factory=list)  # given_up.given_up_rows
+    retried: int = 0  # events put back in the queue by --retry-dropped
     stopped: str = ""
     model_failed: bool = False  # stopped because the model could not be called: exit 1
     llm_calls: int = 0

@@ -100,7 +100,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True,
         _fsync_dir(path.parent)
 
 
-def append_durable(path: Path, data: bytes) -> None:
+def append_durable(path: Path, data: bytes, check: Callable[[bytes], None] | None = None) -> None:
     """One write(2) with O_APPEND, then fsync. Call under a lock.
 
     Only ever into a regular file: a symlink (which could point out of the repository) or a
@@ -123,6 +123,8 @@ def append_durable(path: Path, data: bytes) -> None:
                                  "it away and retry")
         os.set_blocking(fd, True)
         size = os.fstat(fd).st_size
+        if check is not None and size:  # it sees the file's first bytes; raising writes nothing
+            check(os.pread(fd, 64, 0))
         if size and data and os.pread(fd, 1, size - 1) != b"\n":
             data = b"\n" + data
         view = memoryview(data)

@@ -23,8 +23,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from lorestack.core import legacy
+from lorestack.core.errors import LorestackError
 from lorestack.core.paths import MemoryPaths
-from lorestack.memory_layers.fsutil import append_durable, locked
+from lorestack.memory_layers.day_encoding import decode_day, utf16_day
+from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from lorestack.memory_layers.safefiles import (
     DEFAULT_MAX_FILE_BYTES,
@@ -98,6 +100,8 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
     # and so does one an editor saved with a BOM (Notepad): else line 1 never matches
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
     markers = _conflict_markers(lines)
+    if any(markers.values()):
+        lines = _without_base_sections(lines, path, problems)
     i = 0
     stray = -1  # the line a run of text outside any entry started on, -1 when none is open
     while i < len(lines):
@@ -105,7 +109,7 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         if not match:
             if i in markers:  # a git merge of two appends: both sides' entries are real
                 if markers[i]:
-                    problems.append(JournalProblem(path, i + 1, CONFLICT_BETWEEN))
+                    problems.append(JournalProblem(path, i + 1, markers[i]))
             elif stray < 0 and _stray(lines, i):
                 stray = i
                 problems.append(JournalProblem(path, i + 1, STRAY_TEXT))
@@ -156,22 +160,64 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
 
 CONFLICT_BETWEEN = ("git conflict markers between entries: both sides' entries are read; "
                     "delete the marker lines")
+CONFLICT_BETWEEN_DIFF3 = (
+    "git conflict markers (diff3 style) between entries: both sides' entries are read, not the "
+    "older copies in the base section (||||||| … =======); delete the marker lines and the base "
+    "section")
+BASE_ONLY = ("entry {} is only in the base section (||||||| … =======) of a git conflict, the "
+             "version before both sides' changes: not read; to keep it, move it out of the base "
+             "section before you delete that")
 CONFLICT_INSIDE = ("entry {} holds git conflict markers (<<<<<<< … >>>>>>>): keep the text that "
                    "holds and delete the rest; consolidation leaves it until then")
 
 
-def _conflict_markers(lines: list[str]) -> dict[int, bool]:
-    """The marker lines of each whole conflict block (True for the block's first)."""
+def _conflict_markers(lines: list[str]) -> dict[int, str]:
+    """The marker lines of each whole conflict block: its first maps to what is said of the
+    block, the others to ""."""
     from lorestack.memory_layers.conflicts import conflict_blocks
 
-    out: dict[int, bool] = {}
+    out: dict[int, str] = {}
     if not any(line.startswith("<<<<<<<") for line in lines):
         return out
     for start, base, split, end in conflict_blocks(lines):
-        out.update({start: True, split: False, end: False})
+        out.update({start: CONFLICT_BETWEEN if base < 0 else CONFLICT_BETWEEN_DIFF3,
+                    split: "", end: ""})
         if base >= 0:
-            out[base] = False
+            out[base] = ""
     return out
+
+
+def _without_base_sections(lines: list[str], path: Path, problems: list[JournalProblem]) -> list[str]:
+    """`lines` with the base section of each diff3 conflict block (`|||||||` … `=======`, the
+    version before both sides changed it) blanked, line numbers kept: its entries are older
+    copies of what the sides hold, and read with them every id would be read twice. An entry
+    that only the base holds is named, since neither side has it. A base section within one
+    entry's text is left as it is (that entry waits for the person anyway)."""
+    from lorestack.memory_layers.conflicts import conflict_blocks
+
+    base_lines: set[int] = set()
+    for _start, base, split, _end in conflict_blocks(lines):
+        if base >= 0 and any(_entry_id(lines[n]) for n in range(base + 1, split)):
+            base_lines.update(range(base + 1, split))
+    if not base_lines:
+        return lines
+    outside = {_entry_id(line) for n, line in enumerate(lines) if n not in base_lines}
+    for n in sorted(base_lines):
+        event_id = _entry_id(lines[n])
+        if event_id and event_id not in outside:
+            problems.append(JournalProblem(path, n + 1, BASE_ONLY.format(event_id)))
+    return [("" if n in base_lines else line) for n, line in enumerate(lines)]
+
+
+def _entry_id(line: str) -> str:
+    """The id an entry's opening comment gives, "" for any other line."""
+    match = _BEGIN_RE.match(line)
+    if not match:
+        return ""
+    try:
+        return str(json.loads(match.group(2)).get("id", ""))
+    except (json.JSONDecodeError, AttributeError):
+        return ""
 
 
 STRAY_TEXT = ("text outside any entry: no search or session reads it; record it with "
@@ -193,26 +239,30 @@ def _stray(lines: list[str], i: int) -> bool:
 def entries_only_in(local: bytes, incoming: bytes, path: Path) -> bytes:
     """The entries of the day file `local` that `incoming` lacks, as lorestack writes them: what
     a replacement of an append-only day must keep (events logged after an export was taken)."""
-    have = {e.id for e in parse_journal_text(incoming.decode("utf-8", errors="replace"), path).events}
-    mine = parse_journal_text(local.decode("utf-8", errors="replace"), path).events
+    have = {e.id for e in parse_bytes(incoming, path).events}
+    mine = parse_bytes(local, path).events
     kept = "".join(render_event(e) for e in mine if e.id not in have)
     if not kept:
         return b""
     return (b"" if incoming.endswith(b"\n") or not incoming else b"\n") + kept.encode("utf-8")
 
 
+class _SavedAsUtf16(Exception):
+    """The day about to be appended to is saved as UTF-16 (raised under its lock)."""
+
+
+def _refuse_utf16(head: bytes) -> None:
+    if utf16_day(head):
+        raise _SavedAsUtf16
+
+
 def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
-    """Entries of a day file. One stray byte (a Latin-1 character typed in an editor) does not
-    hide the day: the bad bytes read as U+FFFD and the file is reported, entries kept."""
-    try:
-        return parse_journal_text(raw.decode("utf-8"), path)
-    except UnicodeDecodeError as exc:
-        parsed = parse_journal_text(raw.decode("utf-8", errors="replace"), path)
-        parsed.problems.insert(0, JournalProblem(
-            path, raw.count(b"\n", 0, exc.start) + 1,
-            f"not valid UTF-8 (byte {exc.start}); its entries are read with U+FFFD in place of "
-            "the bad bytes — re-save it as UTF-8"))
-        return parsed
+    """Entries of a day file, read as `decode_day` reads it; its encoding named if not UTF-8."""
+    text, note, line = decode_day(raw)
+    parsed = parse_journal_text(text, path)
+    if note:
+        parsed.problems.insert(0, JournalProblem(path, line, note))
+    return parsed
 
 
 class Journal:
@@ -222,6 +272,7 @@ class Journal:
         self.paths = paths
         self.max_file_bytes = max_file_bytes
         self.read_limit = journal_read_limit(max_file_bytes)  # day files grow past hand-edit size
+        self.resaved: list[Path] = []  # days saved as UTF-16 that an append rewrote as UTF-8
 
     def day_file(self, day: date) -> Path:
         return self.paths.journal_dir / f"{day.isoformat()}.md"
@@ -229,13 +280,39 @@ class Journal:
     def append(self, event: JournalEvent) -> Path:
         """Atomically and durably append one event to its day's file."""
         path = self.day_file(event.time.astimezone(timezone.utc).date())
-        entry = render_event(event)
+        self._append(path, render_event(event))
+        return path
+
+    def _append(self, path: Path, entries: str) -> None:
+        """Under the day's lock, one write. A day an editor saved as UTF-16 is first rewritten
+        as UTF-8 (UTF-8 after UTF-16 is garbled once an editor re-saves the day)."""
         with locked(self.paths.locks_dir, f"journal-{path.name}"):
             header = ""
             if not path.exists() or path.stat().st_size == 0:
                 header = f"# Journal {path.stem}\n\n"
-            append_durable(path, (header + entry).encode("utf-8"))
-        return path
+            data = (header + entries).encode("utf-8")
+            try:
+                append_durable(path, data, check=_refuse_utf16)
+            except _SavedAsUtf16:
+                self._resave_utf8(path)
+                append_durable(path, data)
+
+    def resave_utf8(self, path: Path) -> bool:
+        """Rewrite a day saved as UTF-16 as UTF-8, under its lock (`doctor --repair`); True if
+        it was."""
+        with locked(self.paths.locks_dir, f"journal-{path.name}"):
+            return self._resave_utf8(path)
+
+    def _resave_utf8(self, path: Path) -> bool:
+        result = read_memory_file(path, self.paths.root, self.read_limit)
+        if not utf16_day(result.data):
+            return False
+        if result.truncated:
+            raise LorestackError(f"{path} is saved as UTF-16 and past {JOURNAL_LIMIT_NAME}: "
+                                 "nothing was written; re-save it as UTF-8 in an editor")
+        write_atomic(path, decode_day(result.data)[0].encode("utf-8"))
+        self.resaved.append(path)
+        return True
 
     def scan(self) -> FolderScan:
         """Day files through the safe scanner (links out of the root, FIFOs… are skipped)."""
@@ -255,11 +332,7 @@ class Journal:
             path = self.day_file(event.time.astimezone(timezone.utc).date())
             by_file.setdefault(path, []).append(render_event(event))
         for path, entries in sorted(by_file.items()):
-            with locked(self.paths.locks_dir, f"journal-{path.name}"):
-                header = ""
-                if not path.exists() or path.stat().st_size == 0:
-                    header = f"# Journal {path.stem}\n\n"
-                append_durable(path, (header + "".join(entries)).encode("utf-8"))
+            self._append(path, "".join(entries))
         return {path: len(entries) for path, entries in by_file.items()}
 
     def days(self) -> list[date]:
@@ -301,11 +374,7 @@ class Journal:
             data = read_memory_file(path, self.paths.root, self.read_limit).data
         except (FileNotFoundError, UnsafeEntry, OSError):
             return
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("utf-8", errors="replace")
-        yield from iter_journal_text(text, path, [])
+        yield from iter_journal_text(decode_day(data)[0], path, [])
 
     def _read_file(self, path: Path) -> ParsedJournal:
         try:

@@ -347,8 +347,25 @@ def restore(mem: Memory, item_id: str) -> Restored:
     if store.paths.archive_dir not in loaded.path.parents:  # moved back by hand: live there
         store.replace(loaded.path, fresh, loaded.checksum)
         return Restored(fresh, loaded.path, replaced_by)
+    _refuse_live_copy(mem, store, loaded)
     path = store.unarchive(loaded, fresh)
     return Restored(fresh, path, replaced_by)
+
+
+def _refuse_live_copy(mem: Memory, store, archived) -> None:
+    """A live file with the id already (a `forget` cut short between writing the archived copy
+    and removing the live one; a copy put back by hand): a restore beside it would make two live
+    files of one id, the one read being the restored copy, not the live file a person may have
+    edited since. Which holds is theirs to say."""
+    live = [c for c in store.copies(archived.item.id, include_archived=False)
+            if c.path != archived.path]
+    if live:
+        raise LorestackError(
+            f"'{_shown(mem, archived.item.id)}' is live already in "
+            f"{_shown(mem, str(live[0].path), path=True)} beside its archived copy "
+            f"{_shown(mem, str(archived.path), path=True)} (a `forget` cut short leaves both); "
+            "nothing restored: keep the live file and delete the archived copy, or delete the "
+            "live file and restore again")
 
 
 def forget(mem: Memory, item_id: str, reason: str, *, copies: list[Path] | None = None) -> Path:

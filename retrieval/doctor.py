@@ -216,6 +216,8 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
     from lorestack.retrieval.readonly import read_only_message, read_only_reason
 
     report = DoctorReport(ok=True, index_dir=str(index.dir))
+    if repair:  # before the files are read, so that what it rewrote reads as it now is
+        report.actions.extend(_resave_utf16_days(index))
     spots: list[SecretSpot] = []
     expected, report.files, report.problems, ids_of = _expected_docs(index, spots, report.unread,
                                                                       report.empty)
@@ -285,6 +287,27 @@ def run_doctor(index: MemoryIndex, repair: bool = False) -> DoctorReport:
         report.actions.append("remove the secrets listed from the files (a secret in a tracked "
                               "memory file reaches git); the index holds them redacted")
     return report
+
+
+def _resave_utf16_days(index: MemoryIndex) -> list[str]:
+    """Journal days an editor saved as UTF-16, rewritten as UTF-8 (with any entries appended
+    to them in UTF-8 since): what `doctor` advises for them."""
+    from lorestack.core.errors import LorestackError
+    from lorestack.memory_layers.safefiles import UnsafeEntry
+
+    journal, done = index.mem.journal, list[str]()
+    if journal is None:
+        return done
+    for day in journal.days():
+        path = journal.day_file(day)
+        try:
+            if journal.resave_utf8(path):
+                done.append(f"rewrote {path} (saved as UTF-16) as UTF-8")
+        except UnsafeEntry:
+            continue  # named among the problems already
+        except (OSError, LorestackError) as exc:
+            done.append(f"could not rewrite {path} as UTF-8: {getattr(exc, 'strerror', exc)}")
+    return done
 
 
 def _pending(report: DoctorReport, expected: set[str]) -> None:

@@ -101,6 +101,7 @@ class LogRequest(Request):
 
 class LogResponse(BaseModel):
     event: dict[str, Any]
+    notes: list[str] = []  # a day saved as UTF-16 that the append rewrote as UTF-8
 
 
 class ChangeRequest(Request):
@@ -285,6 +286,7 @@ class ConsolidateRequest(Request):
     max_tokens: int | None = None
     commit: bool | None = None
     require_llm: bool = False
+    retry_dropped: bool = False
 
 
 class ConsolidateResponse(BaseModel):

@@ -86,7 +86,8 @@ def consolidate(request: ConsolidateRequest, opener: Opener = open_memory,
     mem = opener(caller, True)
     report = run_consolidation(mem, dry_run=request.dry_run, since=since,
                                max_tokens=request.max_tokens, progress=progress,
-                               commit=request.commit, require_llm=request.require_llm)
+                               commit=request.commit, require_llm=request.require_llm,
+                               retry_dropped=request.retry_dropped)
     data = jsonable(report)
     data["changed"] = report.changed
     data["total_tokens"] = report.total_tokens

@@ -70,7 +70,9 @@ def log(request: LogRequest, opener: Opener = open_memory) -> LogResponse:
 
     mem = opener(request.caller, True)
     event = log_event(mem, request.text, request.kind, tags=request.tags, redact=request.redact)
-    return LogResponse(event=jsonable(event))
+    notes = [f"{path} was saved as UTF-16 (an editor's 'Unicode'): rewritten as UTF-8, every "
+             "entry kept, and this one added" for path in mem.require_project().journal.resaved]
+    return LogResponse(event=jsonable(event), notes=notes)
 
 
 def change(request: ChangeRequest, opener: Opener = open_memory) -> ChangeResponse:

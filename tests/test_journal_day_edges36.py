@@ -1,0 +1,125 @@
+"""Journal day files as a merge or an editor leaves them: a diff3 conflict between entries,
+a day saved as UTF-16 (session 36)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+
+from click.testing import CliRunner
+
+from lorestack.cli.main import cli
+from lorestack.memory_layers.journal import render_event
+from lorestack.memory_layers.memory import Memory
+from lorestack.memory_layers.models import JournalEvent
+from tests.test_consolidation import BASE, SEED, seed
+
+
+def _entries(day_text: str) -> tuple[str, list[str]]:
+    """The day's title and its entries, each as lorestack wrote it."""
+    head, *rest = day_text.split("## ")
+    return head, ["## " + entry for entry in rest]
+
+
+def test_a_diff3_conflict_between_entries_reads_each_entry_once(repo):
+    """Before: a day merged with `merge.conflictStyle=diff3` (no union driver) whose base
+    section (||||||| … =======) held an entry the other side kept read that entry twice
+    (`list` showed its id twice, consolidation counted it twice), and the advice was 'delete
+    the marker lines', which leaves the copy in place. An entry only the base held was read as
+    if a side had it."""
+    mem = Memory.open(repo)
+    seed(mem, rows=[row for row in SEED if row[1] == 4])  # ev-rd000001, ev-css00001
+    day = mem.project.journal_dir / f"{(BASE + timedelta(days=4)).date().isoformat()}.md"
+    head, (redis, css) = _entries(day.read_text("utf-8"))
+    seed(mem, rows=[("ev-ours0001", 4, 12, "decision", [], "Deploys go through fly.io"),
+                    ("ev-gone0001", 4, 13, "note", [], "An entry both sides removed")])
+    _, (_, _, ours, gone) = _entries(day.read_text("utf-8"))
+    # ours forgot the CSS entry and logged one; theirs kept it and logged nothing new
+    day.write_text(f"{head}{redis}<<<<<<< HEAD\n{ours}||||||| base\n{css}{gone}=======\n{css}"
+                   ">>>>>>> theirs\n", "utf-8")
+    listed = CliRunner().invoke(cli, ["list", "--type", "event", "--json"])
+    assert listed.exit_code == 0, listed.output
+    ids = [row["id"] for row in json.loads(listed.stdout)]
+    assert sorted(ids) == ["ev-css00001", "ev-ours0001", "ev-rd000001"], ids
+    problems = [str(p) for p in mem.require_project().journal.read_all().problems]
+    assert any("diff3" in p and "delete the marker lines and the base section" in p
+               for p in problems), problems
+    assert any("ev-gone0001 is only in the base section" in p for p in problems), problems
+    doctor = CliRunner().invoke(cli, ["doctor"])
+    assert "ev-gone0001 is only in the base section" in doctor.output, doctor.output
+
+
+def _day_with_one_entry(repo):
+    mem = Memory.open(repo)
+    day = mem.require_project().journal.append(
+        JournalEvent(id="ev-today001", kind="decision", text="The queue runs on Redis streams"))
+    return mem, day, day.read_text("utf-8")
+
+
+def _listed() -> list[str]:
+    listed = CliRunner().invoke(cli, ["list", "--type", "event", "--json"])
+    assert listed.exit_code == 0, listed.output
+    return sorted(row["id"] for row in json.loads(listed.stdout))
+
+
+def test_a_day_saved_as_utf16_with_utf8_entries_after_it_reads_both(repo):
+    """Before the upgrade `log` and the hooks appended UTF-8 to a day an editor had saved as
+    UTF-16, and the lenient read found those entries. Before this fix the day was 'saved as
+    UTF-16; its entries are not read' (`list` and `search` found nothing), and its advice,
+    're-save it as UTF-8', garbles the UTF-8 entries (an editor reads the whole file as
+    UTF-16 because of its byte-order mark)."""
+    mem, day, text = _day_with_one_entry(repo)
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):  # with its byte-order mark, and without
+        # what lorestack before session 36 wrote after the editor's save: a line break, UTF-8
+        tail = render_event(JournalEvent(id="ev-after001", kind="note",
+                                         text="Deploys go through fly.io"))
+        day.write_bytes(text.encode(encoding) + b"\n" + tail.encode("utf-8"))
+        assert _listed() == ["ev-after001", "ev-today001"], encoding
+        found = CliRunner().invoke(cli, ["search", "Redis streams queue", "--json"])
+        assert "ev-today001" in found.stdout, (encoding, found.output)
+        doctor = CliRunner().invoke(cli, ["doctor"])
+        named = [line for line in doctor.output.splitlines() if day.name in line]
+        assert len(named) == 1 and "saved as UTF-16 up to line" in named[0], doctor.output
+        assert "Do not re-save it in an editor" in named[0] and "doctor --repair" in named[0]
+    repaired = CliRunner().invoke(cli, ["doctor", "--repair"])
+    assert f"rewrote {day} (saved as UTF-16) as UTF-8" in repaired.output, repaired.output
+    events = mem.require_project().journal.read_all()
+    assert [e.id for e in events.events] == ["ev-today001", "ev-after001"], events
+    assert events.problems == [] and day.read_bytes().decode("utf-8").startswith("# Journal")
+
+
+def test_logging_to_a_day_saved_as_utf16_rewrites_it_as_utf8_first(repo):
+    """Before: `log` to a day saved as UTF-16 refused ('re-save it as UTF-8 … and run this
+    again'), and hooks' appends failed the same way; before that it appended UTF-8 after the
+    UTF-16, which an editor's next save garbled."""
+    _mem, day, text = _day_with_one_entry(repo)
+    ids = ["ev-today001"]
+    for encoding in ("utf-16", "utf-16-le"):  # with its byte-order mark, and without
+        day.write_bytes(text.encode(encoding))
+        assert _listed() == sorted(ids), encoding
+        logged = CliRunner().invoke(cli, ["log", "--json", f"Deploys go through fly.io ({encoding})"])
+        assert logged.exit_code == 0, logged.output
+        assert f"{day} was saved as UTF-16" in logged.stderr, logged.stderr
+        ids.append(json.loads(logged.stdout)["id"])
+        text = day.read_bytes().decode("utf-8")  # UTF-8 throughout now
+        events = Memory.open(repo).require_project().journal.read_day(date.fromisoformat(day.stem))
+        assert [e.id for e in events.events] == ids and events.problems == [], events
+
+
+def test_a_folder_or_a_link_under_the_day_file_name_is_refused_as_before(repo, tmp_path):
+    """Before: a folder named as today's day file made `log` say 'cannot use …: Is a
+    directory … this is a bug in lorestack' (the UTF-16 check opened it first), and a symlink
+    there was followed to read its target."""
+    _mem, day, text = _day_with_one_entry(repo)
+    day.unlink()
+    day.mkdir()
+    logged = CliRunner().invoke(cli, ["log", "Deploys go through fly.io"])
+    assert logged.exit_code == 1 and "is not a regular file" in logged.output, logged.output
+    assert "bug" not in logged.output
+    day.rmdir()
+    outside = tmp_path / "elsewhere.md"
+    outside.write_bytes(text.encode("utf-16"))
+    day.symlink_to(outside)
+    logged = CliRunner().invoke(cli, ["log", "Deploys go through fly.io"])
+    assert logged.exit_code == 1 and "is not a regular file" in logged.output, logged.output
+    assert outside.read_bytes() == text.encode("utf-16")
