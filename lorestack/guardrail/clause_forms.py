@@ -1,4 +1,4 @@
-"""Two forms of a prohibition the clause reader (sentences.py) did not read as one (thirty-fifth
+"""Forms of a prohibition the clause reader (sentences.py) did not read as one (thirty-fifth
 session, issue 22: drafting never turns a function word into a term; tuning cases in
 tests/guardrail_tuning_batch27.py and tests/test_guardrail_clause_forms35.py).
 
@@ -12,15 +12,21 @@ tests/guardrail_tuning_batch27.py and tests/test_guardrail_clause_forms35.py).
   proposal shows broken; what is forbidden is the act on the object (`merge & prs`, or the
   object with the act's gate, `removed:branches`), unless the word that says the condition
   was met is said ('reviewed'; "not reviewed", "nobody reviewed" still count as the act, as
-  every exemption's negation does).
+  every exemption's negation does). Where the object is nothing of its own ("code whose
+  license …": 'code' names no thing), the clause is read as before.
+- **A file named as an example** ("platform headers such as windows.h"): it was dropped as a
+  path; it is forbidden as the word it is.
 """
 
 from __future__ import annotations
+
+import copy
 
 from lorestack.guardrail.subject_scope import scope_by_subject
 
 FREE_OF = True  # the switches tests and tests.stage_audit turn off
 CONDITION = True
+SUCH_FILE = True
 
 _KEEP = frozenset(("keep", "keeps"))
 _STAYS = frozenset("stay stays remain remains is are be kept".split())
@@ -74,6 +80,11 @@ def conditioned_scope(reading, subject: list[str], read, cue: str, after: list[s
     if cut is None:
         scope_by_subject(reading, subject, read, cue, after, items)
         return
+    trial = copy.deepcopy(reading)
+    read(trial, cue, after[:cut], items)
+    if trial.draft.forbid == reading.draft.forbid:  # "code whose license …": no object of
+        scope_by_subject(reading, subject, read, cue, after, items)  # its own; as before
+        return
     d = reading.draft
     forbid, forbidden, steps = list(d.forbid), list(reading.forbidden), len(d.steps)
     scope_by_subject(reading, subject, read, cue, after[:cut], items)
@@ -113,3 +124,12 @@ def condition_kept(clause: list[str]) -> str:
     if len(rest) > 2 and rest[0] in ("tried", "bothered", "managed") and rest[1] == "to":
         rest = rest[2:]
     return rest[0] if rest and meaningful(rest[0]) else ""
+
+
+def such_file(item: str) -> str:
+    """A file a list names as an example ("platform headers such as windows.h", "(e.g.
+    moment.js)"): forbidden as the word it is (`#include <windows.h>`); '' for anything else (thirty-fifth
+    session: the item was dropped as a path, and the rule forbade 'platform headers' only)."""
+    import re
+
+    return item if SUCH_FILE and re.fullmatch(r"[\w-]+\.[a-z0-9]{1,4}", item) else ""

@@ -31,7 +31,7 @@ from lorestack.guardrail import freeze
 from lorestack.guardrail.act_kept import keep_act
 from lorestack.guardrail.act_scope import scope_words
 from lorestack.guardrail.bounds import bound_rule
-from lorestack.guardrail.clause_forms import conditioned_scope, free_of
+from lorestack.guardrail.clause_forms import conditioned_scope, free_of, such_file
 from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
@@ -245,7 +245,7 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         terms = [t for t in (_content(g)[0] for g in groups) if t] or terms
         term = terms[0] if terms else term
     listed = listed_places(scope, items, r.sentence) if term else ()  # "(main, develop)"
-    terms += [_content(item.split())[0] for item in items if not listed]
+    terms += [_content(item.split())[0] or such_file(item) for item in items if not listed]
     d.keywords.extend(p for p in listed if p not in d.keywords)  # still where it applies
     # "never call subprocess with shell=True": the object only together with what it is
     # used with (subprocess alone is fine)
