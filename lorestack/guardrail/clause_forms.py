@@ -4,7 +4,9 @@ tests/guardrail_tuning_batch27.py and tests/test_guardrail_clause_forms35.py).
 
 - **"Keep X free of Y"** ("Keep the core package free of network calls", "The domain layer
   stays free of SQL"): nothing was drafted, the rule was answered by meaning only. It says
-  what "No Y in X" says, and is read as that clause: Y is forbidden, X is where.
+  what "No Y in X" says, and is read as that clause: Y is forbidden, X is where. Off since
+  the thirty-sixth session (FREE_OF): X is not read as a place, so a confirmed draft blocked
+  Y outside X, and as a guess the forbidden-act gate let pass what drafting nothing asked.
 - **A forbidden act with a negated condition** ("Do not merge PRs you have not reviewed",
   "Never merge a pull request that has not been approved", "Don't close bug reports nobody
   has tried to reproduce"): the object was forbidden alone ('prs'), or with the clause's
@@ -24,8 +26,12 @@ import copy
 
 from lorestack.guardrail.subject_scope import scope_by_subject
 
-FREE_OF = True  # the switches tests and tests.stage_audit turn off
-CONDITION = True
+# off (thirty-sixth session): confirmed, its drafts block Y wherever it occurs, for the place X
+# is not read (`#include <windows.h>` in src/win/, SQL moved *out of* the domain package: 3
+# wrong blocks on batch27), and as a guess the forbidden-act gate passed 2 violations that
+# drafting nothing had asked about (docs/guardrail-log.md, thirty-sixth session)
+FREE_OF = False
+CONDITION = True  # the switches tests and tests.stage_audit turn off
 SUCH_FILE = True
 
 _KEEP = frozenset(("keep", "keeps"))
