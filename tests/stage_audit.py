@@ -53,6 +53,16 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
+    # thirty-fifth session (batch27): a required file is the file, not the verb; "keep X free
+    # of Y" read as "no Y in X"; a negated condition clause is no term (clause_forms.py)
+    "artefact": _off("lorestack.guardrail.draft_grammar", "ARTEFACT", False),
+    "free_of": _off("lorestack.guardrail.clause_forms", "FREE_OF", False),
+    "condition": _off("lorestack.guardrail.clause_forms", "CONDITION", False),
+    "such_file": _off("lorestack.guardrail.clause_forms", "SUCH_FILE", False),
+    # thirty-sixth session: an exception said not to hold ("no review yet") is no sign the rule
+    # is kept; a required file named as left alone ("# CHANGELOG.md untouched") is missing
+    "unmet": _off("lorestack.guardrail.rules", "UNMET_APART", False),
+    "left_alone": _off("lorestack.guardrail.rules", "LEFT_ALONE", False),
     # thirty-first session (sil31): "Every X has Y" read as "X needs Y" (every_has.py)
     "every_has": _off("lorestack.guardrail.every_has", "ON", False),
     # twenty-third session: a change outside every file and folder a rule guards is not asked

@@ -16,6 +16,11 @@ proposal that did what the sentence asks in other words was blocked.
   acted on: the object's noun phrase is required instead ('docs'); where the object is a
   clause of its own ("the user is staff") there is no noun phrase to look for, and nothing is
   required (the rule stays a sentence, undecided where it applies).
+- **An artefact an act is on** (thirty-fifth session: "Every PR must *update* CHANGELOG.md",
+  "Breaking changes must add a section to UPGRADING.md"): the object is a file, so there was
+  no noun phrase and the verb was required ('update'), and the file became where the rule
+  applies (a change that left CHANGELOG.md alone was never asked). The file is what is
+  required; "a line / an entry / a section in FILE" is the file too.
 - **The act an "only … after / before / when" condition is tied to** ("Only merge after
   review"): the act is where the rule applies, not what it wants; required, it blocked every
   proposal that did not say the act ("Request a review from the platform team").
@@ -37,6 +42,10 @@ COPULA_CUE = True
 ACT_OBJECT = True
 ONLY_ACT = True
 KEPT_ON = True
+ARTEFACT = True
+
+# what an act adds to a file, no thing of its own ("add a line to CHANGELOG.md")
+_PARTS = frozenset("line lines entry entries section note notes mention bullet paragraph".split())
 
 
 def states_property(before: list[str], cue: str, after: list[str]) -> bool:
@@ -70,9 +79,22 @@ def object_wanted(cue: str, obj: list[str], term: str) -> str | None:
     return term
 
 
+def artefact_wanted(cue: str, term: str, paths: list[str], scope: list[str],
+                    scope_files: list[str]) -> list[str]:
+    """The files an obligation's act is on ("must update CHANGELOG.md", "must add an entry to
+    HISTORY.md"), each wanted in place of the verb; [] when the object is not a file."""
+    if not (ARTEFACT and cue in _MODAL_CUES):
+        return []
+    if paths and (not term or term.split()[-1] in _PARTS):  # "a CHANGELOG.md entry"
+        return paths
+    if term and term.split()[-1] in _PARTS and scope[:1] in (["to"], ["in"], ["into"], ["under"]):
+        return scope_files
+    return []
+
+
 def only_act(cue: str, trigger: list[str]) -> bool:
     """"Only merge after review": the verb names the act the condition is tied to."""
     return ONLY_ACT and cue == "only" and bool(trigger)
 
 
-__all__ = ["kept_on", "object_wanted", "only_act", "states_property"]
+__all__ = ["artefact_wanted", "kept_on", "object_wanted", "only_act", "states_property"]

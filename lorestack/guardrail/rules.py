@@ -69,6 +69,9 @@ class RuleOutcome:
     missing: list[str] = field(default_factory=list)
     exempted_by: str = ""
     ignored: list[str] = field(default_factory=list)  # negated occurrences, explained
+    # exceptions said not to hold ("no review yet" under "… unless 'reviewed'"): no sign the
+    # rule is kept, so kept apart from `ignored` (thirty-sixth session)
+    unmet: list[str] = field(default_factory=list)
     by_meaning: bool = False  # it applied by meaning only (none of its words occur)
     # it applied only through a member of a category the rule names (concepts.py): a guess
     guessed: bool = False
@@ -171,15 +174,15 @@ def _evaluate_terms(
     out = RuleOutcome("satisfied", "no forbidden term, every required term present", triggers)
     text = prepared.text
 
-    def affirmed(entries: list[str]) -> Hit | None:
+    def affirmed(entries: list[str], into: list[str]) -> Hit | None:
         hit, negated = first_affirmed(
             prepared, [a for e in entries for a in entry_alternatives(e)], paths
         )
         for h in negated:
-            out.ignored.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
+            into.append(f"'{h.term}' negated by '{h.negated_by}': {h.quote(text, 30)}")
         return hit
 
-    exempt = affirmed(spec.unless)
+    exempt = affirmed(spec.unless, out.unmet if UNMET_APART else out.ignored)
     if exempt is not None and not condition_denied(prepared, exempt):  # "X is not set yet"
         out.reason = f"exempted: '{exempt.term}' is present"
         out.quote, out.exempted_by = exempt.quote(text), exempt.term
@@ -195,13 +198,24 @@ def _evaluate_terms(
         out.quote, out.forbid_hit = forbidden.quote(text), forbidden.term
         out.inside_name = longer_name(text, forbidden)
         return out
-    out.missing = [entry for entry in spec.require if affirmed([entry]) is None]
+    out.missing = [entry for entry in spec.require if _left_alone(affirmed([entry], out.ignored), text)]
     if out.missing and _only_negated_mentions(spec, prepared, paths):
         out.reason = "it only mentions what the rule is about in the negative"
     elif out.missing:
         listed = ", ".join(f"'{m}'" for m in out.missing)
         out.status, out.reason = "violated", f"required {listed} not present"
     return out
+
+
+# a required thing named only to say it is left as it was ("… # CHANGELOG.md untouched")
+_LEFT_ALONE = re.compile(r"[`'\"]?\s+(?:(?:is|was|stays|remains|left)\s+)?(?:untouched|unchanged|"
+                         r"unmodified|not\s+(?:updated|touched|changed|edited))\b", re.I)
+UNMET_APART = LEFT_ALONE = True  # the switches tests.stage_audit turns off
+
+
+def _left_alone(hit: Hit | None, text: str) -> bool:
+    """No affirmed occurrence, or only one the proposal says it leaves as it was."""
+    return hit is None or (LEFT_ALONE and hit.end >= 0 and bool(_LEFT_ALONE.match(text, hit.end)))
 
 
 def _alternative_hits(spec: CriterionSpec, prepared: PreparedText, paths: list[str]) -> list:

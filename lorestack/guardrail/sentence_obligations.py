@@ -9,8 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lorestack.guardrail.contrasts import rule_out
-from lorestack.guardrail.draft_grammar import kept_on, object_wanted, only_act, states_property
+from lorestack.guardrail.draft_grammar import (
+    artefact_wanted,
+    kept_on,
+    object_wanted,
+    only_act,
+    states_property,
+)
 from lorestack.guardrail.only_once import only_once
+from lorestack.guardrail.sentence_clauses import as_written
 from lorestack.guardrail.sentence_words import (
     _COPULAS,
     _GENERIC_NOUNS,
@@ -87,6 +94,13 @@ def read_obligation(r: _Reading, cue: str, before: list[str], after: list[str]) 
             for form in off_forms(prop):  # a setting's last part: `SESSION_COOKIE_SECURE = False`
                 _add(d.forbid, form.replace("(?<![\\w-])", "(?<![A-Za-z0-9-])", 1))
             d.steps.append(f"'{cue} {prop}': forbids {prop} switched off")
+        return
+    files = [w.strip(".,") for w in scope if _is_path(w) and "." in w.rsplit("/", 1)[-1]]
+    artefacts = [as_written(r.sentence, a) for a in artefact_wanted(cue, term, paths, scope, files)]
+    if artefacts and not passive:  # "must update CHANGELOG.md": the file, not 'update'
+        r.required.extend(artefacts)
+        _subject_applies(r, before)
+        d.steps.append(f"'{cue} {verb}': wants {', '.join(artefacts)} changed")
         return
     if cue not in _VERB_CUES and verb not in _GENERIC_VERBS and not passive:
         if only_act(cue, trigger):  # "Only merge after review": where the rule applies

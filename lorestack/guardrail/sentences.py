@@ -31,6 +31,7 @@ from lorestack.guardrail import freeze
 from lorestack.guardrail.act_kept import keep_act
 from lorestack.guardrail.act_scope import scope_words
 from lorestack.guardrail.bounds import bound_rule
+from lorestack.guardrail.clause_forms import conditioned_scope, free_of, such_file
 from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
@@ -78,7 +79,6 @@ from lorestack.guardrail.sentence_words import (  # noqa: F401 - meaningful is p
 from lorestack.guardrail.sentence_words import (
     add_term as _add,
 )
-from lorestack.guardrail.subject_scope import scope_by_subject
 from lorestack.guardrail.switch_off import off_forms, switches_off
 from lorestack.guardrail.symbol_kept import keep_symbols
 from lorestack.guardrail.terms import gate_of
@@ -245,7 +245,7 @@ def _read_prohibition(r: _Reading, cue: str, after: list[str], items: list[str])
         terms = [t for t in (_content(g)[0] for g in groups) if t] or terms
         term = terms[0] if terms else term
     listed = listed_places(scope, items, r.sentence) if term else ()  # "(main, develop)"
-    terms += [_content(item.split())[0] for item in items if not listed]
+    terms += [_content(item.split())[0] or such_file(item) for item in items if not listed]
     d.keywords.extend(p for p in listed if p not in d.keywords)  # still where it applies
     # "never call subprocess with shell=True": the object only together with what it is
     # used with (subprocess alone is fine)
@@ -323,7 +323,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             _add(r.draft.paths, kept)
             r.draft.steps.append(f"'keep … files in': deleting or moving out of {kept} is forbidden")
             continue
-        words, by_hand = without_manner(words)
+        words, by_hand = without_manner(free_of(words))
         if by_hand and len(words) <= 1:  # "…, not by hand": no thing; editing what it names
             kinds.add("prohibition")
             for p in places[-1:]:
@@ -375,7 +375,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
         ruled.extend(words + [w for i in items for w in i.split()])
         cue = " ".join(words[start:end])
         if kind == "prohibition":
-            scope_by_subject(r, words[:start], _read_prohibition, cue, words[end:], items)
+            conditioned_scope(r, words[:start], _read_prohibition, cue, words[end:], items)
         else:
             read_obligation(r, cue, words[:start], words[end:])
     draft = _settle(r, kinds)
