@@ -52,6 +52,10 @@ from tests.guardrail_tuning_batch20 import _gd, _hunk, _new
 # kept figure replaces it.
 FIRST_RUN = {"exact": 60, "wrong_blocks": 0, "silent_passes": 12, "lookalike_pass": 26}
 FIRST_RUN_CONFIRMED = {"exact": 30, "wrong_blocks": 0, "silent_passes": 16, "lookalike_pass": 27}
+# the thirty-sixth session's kept readings (a required file is the file, a negated condition is
+# an exception left unmet, a required file "left untouched" is missing): 67/0/12/33, --confirmed
+# 36/0/16/33; every other batch, review28-31, everyday and held-out equal case by case
+FLOOR = {"exact": 67, "wrong_blocks": 0, "silent_passes": 12, "lookalike_pass": 33}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a required artefact
