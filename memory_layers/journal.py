@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from lorestack.core import legacy
 from lorestack.core.errors import LorestackError
 from lorestack.core.paths import MemoryPaths
-from lorestack.memory_layers.day_encoding import decode_day, utf16_day
+from lorestack.memory_layers.day_encoding import decode_day, exact_utf16_day, utf16_day
 from lorestack.memory_layers.fsutil import append_durable, locked, write_atomic
 from lorestack.memory_layers.models import SCHEMA_VERSION, JournalEvent
 from lorestack.memory_layers.safefiles import (
@@ -273,6 +273,7 @@ class Journal:
         self.max_file_bytes = max_file_bytes
         self.read_limit = journal_read_limit(max_file_bytes)  # day files grow past hand-edit size
         self.resaved: list[Path] = []  # days saved as UTF-16 that an append rewrote as UTF-8
+        self.kept_utf16: list[tuple[Path, str]] = []  # such days an append left as they were
 
     def day_file(self, day: date) -> Path:
         return self.paths.journal_dir / f"{day.isoformat()}.md"
@@ -294,7 +295,10 @@ class Journal:
             try:
                 append_durable(path, data, check=_refuse_utf16)
             except _SavedAsUtf16:
-                self._resave_utf8(path)
+                try:
+                    self._resave_utf8(path)
+                except LorestackError as exc:  # left as it was: the entry goes after it in
+                    self.kept_utf16.append((path, str(exc)))  # UTF-8, read as before
                 append_durable(path, data)
 
     def resave_utf8(self, path: Path) -> bool:
@@ -304,13 +308,22 @@ class Journal:
             return self._resave_utf8(path)
 
     def _resave_utf8(self, path: Path) -> bool:
+        """Replace the day by its exact UTF-8 text; a day past the read limit, one with a byte
+        that would read as U+FFFD, or one saved again meanwhile is left as it was (raised)."""
         result = read_memory_file(path, self.paths.root, self.read_limit)
         if not utf16_day(result.data):
             return False
-        if result.truncated:
-            raise LorestackError(f"{path} is saved as UTF-16 and past {JOURNAL_LIMIT_NAME}: "
-                                 "nothing was written; re-save it as UTF-8 in an editor")
-        write_atomic(path, decode_day(result.data)[0].encode("utf-8"))
+        text = None if result.truncated else exact_utf16_day(result.data)
+        if text is None:
+            raise LorestackError(f"{path} is saved as UTF-16 and is past {JOURNAL_LIMIT_NAME} or "
+                                 "holds bytes that do not decode: left as it was")
+
+        def unchanged() -> None:
+            if path.read_bytes() != result.data:
+                raise LorestackError(f"{path} was saved again while it was rewritten as UTF-8: "
+                                     "left as it was")
+
+        write_atomic(path, text.encode("utf-8"), before_replace=unchanged)
         self.resaved.append(path)
         return True
 

@@ -66,3 +66,17 @@ def test_a_confirmed_keep_free_of_does_not_block_outside_its_place():
                       "windows.h", "block")}
     got = _answers(criteria, [("h", {"diff": diff})], confirmed=True)
     assert got != ["block"], got
+
+
+def test_a_required_file_left_alone_once_and_updated_later_is_present():
+    """Review of session 36: only the first mention was looked at, so a confirmed "must update
+    CHANGELOG.md" blocked a proposal that says the file is untouched so far and then adds to
+    it; and "is not changed by hand, it is generated" read as left alone."""
+    criteria = {"c": ("Every pull request must update CHANGELOG.md", "block")}
+    updated_later = _bash("git commit -am 'docs: typo'  # CHANGELOG.md untouched; next: "
+                          "echo '- docs: fix a typo' >> CHANGELOG.md && git commit -am 'changelog' "
+                          "&& gh pr create --fill")
+    left_alone = _bash("git commit -am 'cli: add --json' && gh pr create --fill  # CHANGELOG.md "
+                       "untouched")
+    got = _answers(criteria, [("c", updated_later), ("c", left_alone)], confirmed=True)
+    assert got[0] == "pass" and got[1] in {"undecided", "block"}, got

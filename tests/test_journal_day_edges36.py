@@ -123,3 +123,35 @@ def test_a_folder_or_a_link_under_the_day_file_name_is_refused_as_before(repo, t
     logged = CliRunner().invoke(cli, ["log", "Deploys go through fly.io"])
     assert logged.exit_code == 1 and "is not a regular file" in logged.output, logged.output
     assert outside.read_bytes() == text.encode("utf-16")
+
+
+def test_a_utf16_day_ending_in_cjk_keeps_every_character_through_the_rewrite(repo):
+    """Review of session 36: the UTF-16 part was taken to end at its last NUL byte, so a note
+    ending in characters whose UTF-16 bytes hold no NUL (Chinese typed at the end, no final
+    newline) was read as UTF-8 — U+FFFD — and the rewrite on the next `log` saved the damage."""
+    _mem, day, text = _day_with_one_entry(repo)
+    note = "部署走临时环境"  # no byte of these seven in UTF-16-LE is NUL
+    assert b"\x00" not in note.encode("utf-16-le")
+    tail = render_event(JournalEvent(id="ev-after002", kind="note", text="Deploys go through fly.io"))
+    day.write_bytes((text + note).encode("utf-16") + b"\n" + tail.encode("utf-8"))
+    assert _listed() == ["ev-after002", "ev-today001"]
+    logged = CliRunner().invoke(cli, ["log", "Staging is reset on Mondays"])
+    assert logged.exit_code == 0, logged.output
+    assert f"{day} was saved as UTF-16" in logged.stderr, logged.stderr
+    now = day.read_bytes().decode("utf-8")
+    assert note in now and "\ufffd" not in now, now
+
+
+def test_a_utf16_day_that_does_not_decode_is_left_as_it_was_and_the_entry_still_added(repo):
+    """A UTF-16 day holding a byte pair that is no character (a lone surrogate) cannot be
+    rewritten exactly: it is left as it was, the entry goes after it in UTF-8 (read as such)
+    and `log` says so; nothing is replaced by U+FFFD."""
+    mem, day, text = _day_with_one_entry(repo)
+    raw = text.encode("utf-16") + "\n".encode("utf-16-le") + b"\x00\xd8" + "x\n".encode("utf-16-le")
+    day.write_bytes(raw)
+    logged = CliRunner().invoke(cli, ["log", "--json", "Staging is reset on Mondays"])
+    assert logged.exit_code == 0, logged.output
+    assert "left as it was" in logged.stderr and "do not re-save" in logged.stderr, logged.stderr
+    assert day.read_bytes().startswith(raw)  # the user's bytes, untouched
+    new_id = json.loads(logged.stdout)["id"]
+    assert _listed() == sorted(["ev-today001", new_id])

@@ -70,8 +70,13 @@ def log(request: LogRequest, opener: Opener = open_memory) -> LogResponse:
 
     mem = opener(request.caller, True)
     event = log_event(mem, request.text, request.kind, tags=request.tags, redact=request.redact)
+    journal = mem.require_project().journal
     notes = [f"{path} was saved as UTF-16 (an editor's 'Unicode'): rewritten as UTF-8, every "
-             "entry kept, and this one added" for path in mem.require_project().journal.resaved]
+             "entry kept, and this one added" for path in journal.resaved]
+    notes += [f"{why}; this entry was added after it in UTF-8 and every entry is read — do not "
+              "re-save the day in an editor" for _, why in journal.kept_utf16]
+    journal.resaved.clear()  # a long-lived process (MCP, viewer) tells each day once
+    journal.kept_utf16.clear()
     return LogResponse(event=jsonable(event), notes=notes)
 
 
