@@ -31,7 +31,7 @@ def still_dropped(state: State) -> dict[str, dict[str, Any]]:
 
 def dropped_ids(state: State) -> set[str]:
     """The events of every given-up cluster still waiting to be asked again."""
-    return {e for found in still_dropped(state).values() for e in found.get("events", [])
+    return {e for found in state.dropped.values() for e in found.get("events", [])
             if state.processed.get(e) == ""}
 
 

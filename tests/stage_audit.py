@@ -53,10 +53,9 @@ def _keep(outcome, *args, **kwargs):
 
 
 ABLATIONS = {
-    # thirty-fifth session (batch27): a required file is the file, not the verb; "keep X free
-    # of Y" read as "no Y in X"; a negated condition clause is no term (clause_forms.py)
+    # thirty-fifth session (batch27): a required file is the file, not the verb; a negated
+    # condition clause is no term (clause_forms.py)
     "artefact": _off("lorestack.guardrail.draft_grammar", "ARTEFACT", False),
-    "free_of": _off("lorestack.guardrail.clause_forms", "FREE_OF", False),
     "condition": _off("lorestack.guardrail.clause_forms", "CONDITION", False),
     "such_file": _off("lorestack.guardrail.clause_forms", "SUCH_FILE", False),
     # thirty-sixth session: an exception said not to hold ("no review yet") is no sign the rule

@@ -2,11 +2,6 @@
 session, issue 22: drafting never turns a function word into a term; tuning cases in
 tests/guardrail_tuning_batch27.py and tests/test_guardrail_clause_forms35.py).
 
-- **"Keep X free of Y"** ("Keep the core package free of network calls", "The domain layer
-  stays free of SQL"): nothing was drafted, the rule was answered by meaning only. It says
-  what "No Y in X" says, and is read as that clause: Y is forbidden, X is where. Off since
-  the thirty-sixth session (FREE_OF): X is not read as a place, so a confirmed draft blocked
-  Y outside X, and as a guess the forbidden-act gate let pass what drafting nothing asked.
 - **A forbidden act with a negated condition** ("Do not merge PRs you have not reviewed",
   "Never merge a pull request that has not been approved", "Don't close bug reports nobody
   has tried to reproduce"): the object was forbidden alone ('prs'), or with the clause's
@@ -26,40 +21,18 @@ import copy
 
 from lorestack.guardrail.subject_scope import scope_by_subject
 
-# off (thirty-sixth session): confirmed, its drafts block Y wherever it occurs, for the place X
-# is not read (`#include <windows.h>` in src/win/, SQL moved *out of* the domain package: 3
-# wrong blocks on batch27), and as a guess the forbidden-act gate passed 2 violations that
-# drafting nothing had asked about (docs/guardrail-log.md, thirty-sixth session)
-FREE_OF = False
+# "keep X free of Y" read as "no Y in X" was tried and removed (thirty-sixth session): X was
+# not read as a place, so confirmed drafts blocked Y outside X (3 wrong blocks on batch27),
+# and as a guess the forbidden-act gate passed 2 violations drafting nothing had asked about
+# (docs/guardrail-log.md, thirty-sixth session)
 CONDITION = True  # the switches tests and tests.stage_audit turn off
 SUCH_FILE = True
 
-_KEEP = frozenset(("keep", "keeps"))
-_STAYS = frozenset("stay stays remain remains is are be kept".split())
 # where a condition clause starts after the object: its own subject, a relative pronoun, or
 # "nobody" (its own negation)
 _CLAUSE_STARTS = frozenset("you we they i someone somebody that which who whose nobody".split())
 _NEGATED = frozenset("not n't never didn't don't doesn't aren't isn't haven't hasn't weren't "
                      "wasn't won't cannot can't nobody".split())
-
-
-def free_of(words: list[str]) -> list[str]:
-    """"keep X free of Y" / "X stays free of Y" as "no Y in X"; else `words` as they are."""
-    if not FREE_OF or "free" not in words:
-        return words
-    at = words.index("free")
-    if at + 2 >= len(words) or words[at + 1] != "of":
-        return words
-    head, tail = words[:at], words[at + 2:]
-    if head and head[0] in ("please", "always"):
-        head = head[1:]
-    if head and head[0] in _KEEP and len(head) > 1:  # "keep the core package free of …"
-        place = head[1:]
-    elif len(head) > 1 and head[-1] in _STAYS:  # "the parser (must) stay(s) free of …"
-        place = [w for w in head[:-1] if w not in ("must", "should", "shall", "will")]
-    else:
-        return words
-    return ["no", *tail, "in", *place] if place else ["no", *tail]
 
 
 def condition_start(after: list[str]) -> int | None:
@@ -124,7 +97,7 @@ def condition_kept(clause: list[str]) -> str:
     at = next((i for i, w in enumerate(clause) if w in _NEGATED), None)
     if at is None:
         return ""
-    rest = [w for w in clause[at + 1:]]
+    rest = clause[at + 1:]
     while rest and (rest[0] in _AUX or rest[0] in _NEGATED):
         rest = rest[1:]
     if len(rest) > 2 and rest[0] in ("tried", "bothered", "managed") and rest[1] == "to":

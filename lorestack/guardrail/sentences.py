@@ -31,7 +31,7 @@ from lorestack.guardrail import freeze
 from lorestack.guardrail.act_kept import keep_act
 from lorestack.guardrail.act_scope import scope_words
 from lorestack.guardrail.bounds import bound_rule
-from lorestack.guardrail.clause_forms import conditioned_scope, free_of, such_file
+from lorestack.guardrail.clause_forms import conditioned_scope, such_file
 from lorestack.guardrail.code_banned import banned_code
 from lorestack.guardrail.code_heads import code_heads
 from lorestack.guardrail.concepts import concept_keywords
@@ -323,7 +323,7 @@ def _read_cached(sentence: str) -> SentenceDraft:
             _add(r.draft.paths, kept)
             r.draft.steps.append(f"'keep … files in': deleting or moving out of {kept} is forbidden")
             continue
-        words, by_hand = without_manner(free_of(words))
+        words, by_hand = without_manner(words)
         if by_hand and len(words) <= 1:  # "…, not by hand": no thing; editing what it names
             kinds.add("prohibition")
             for p in places[-1:]:
