@@ -167,15 +167,21 @@ def test_rebuild_keeps_usage_state(mem, index):
 
 
 def test_long_items_are_chunked_and_found_by_their_tail(mem, index):
+    """The model reads 256 tokens: a long item gets one vector per chunk, and a question about
+    its last paragraph finds it by that chunk. The tail is a paragraph of its own (a single
+    sentence after filler left its chunk at cosine .09 against unrelated items' .07-.10, and
+    CI's run once ranked it fourth), and every chunk must be in the vector store."""
     filler = " ".join(f"Paragraph {n} talks about ordinary configuration details." for n in range(150))
-    item = remember(mem, "Operations handbook\n\n" + filler +
-                    " Finally, the quarterly disaster recovery drill restores the vault from "
-                    "offsite tape backups.", "fact").item
+    tail = ("Disaster recovery: every quarter we restore the vault from the offsite tape "
+            "backups. The restore from tape takes four hours. The last disaster recovery "
+            "drill restored every tape without errors.")
+    item = remember(mem, "Operations handbook\n\n" + filler + "\n\n" + tail, "fact").item
     index.sync()
     states = index.catalog.doc_states()
     assert states[item.id].chunks > 1
+    assert index.vectors.count() == sum(s.chunks for s in states.values())
     hits = index.search("restoring from tape after a disaster", k=3, mode="vector")
-    assert item.id in [h.id for h in hits]
+    assert [h.id for h in hits][:1] == [item.id]
 
 
 def test_sync_interval_lets_a_long_lived_process_skip_sweeps(mem, index):
