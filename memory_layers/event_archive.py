@@ -182,6 +182,11 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         **event.model_dump(by_alias=True), "id": shown.id, "tags": shown.tags,
         "archived_reason": reason, "archived_at": now_utc().isoformat()})
     target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
+    try:  # a day an editor saved as UTF-16 is rewritten as UTF-8 first, as `log` does
+        journal.resave_utf8(found.path)
+    except LorestackError as exc:
+        raise LorestackError(f"{exc}; to forget {_shown(mem, event.id)}, re-save the day as "
+                             "UTF-8 (or take the entry out by hand)") from None
     with locked(journal.paths.locks_dir, f"journal-{found.path.name}"):
         # as saved: CRLF endings and any byte that is not UTF-8 stay as they were
         before = found.path.read_bytes()

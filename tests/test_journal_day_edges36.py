@@ -155,3 +155,29 @@ def test_a_utf16_day_that_does_not_decode_is_left_as_it_was_and_the_entry_still_
     assert day.read_bytes().startswith(raw)  # the user's bytes, untouched
     new_id = json.loads(logged.stdout)["id"]
     assert _listed() == sorted(["ev-today001", new_id])
+
+
+def test_forgetting_an_event_of_a_day_saved_as_utf16_rewrites_the_day_as_utf8(repo):
+    """Before: `forget` of an event in a day an editor saved as UTF-16 said the entry 'is not
+    whole; fix the file by hand', though `list` read it. The day is rewritten as UTF-8 first (as
+    `log` does), the event goes to the archive and the other entry stays; a day that does not
+    decode exactly is left as it was, and forget says so in one line."""
+    mem, day, text = _day_with_one_entry(repo)
+    kept = render_event(JournalEvent(id="ev-other001", kind="note", text="Deploys go through fly.io"))
+    day.write_bytes((text + kept).encode("utf-16"))
+    assert _listed() == ["ev-other001", "ev-today001"]
+    forgot = CliRunner().invoke(cli, ["forget", "ev-today001", "--reason", "moved to Kafka"])
+    assert forgot.exit_code == 0, forgot.output
+    assert _listed() == ["ev-other001"]
+    after = day.read_bytes().decode("utf-8")  # UTF-8 throughout now
+    assert "ev-other001" in after and "ev-today001" not in after
+    restored = CliRunner().invoke(cli, ["restore", "ev-today001"])
+    assert restored.exit_code == 0, restored.output
+    assert _listed() == ["ev-other001", "ev-today001"]
+
+    broken = text.encode("utf-16") + "\n".encode("utf-16-le") + b"\x00\xd8" + "x\n".encode("utf-16-le")
+    day.write_bytes(broken)
+    refused = CliRunner().invoke(cli, ["forget", "ev-today001", "--reason", "moved to Kafka"])
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
+    assert "re-save the day as UTF-8" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert day.read_bytes() == broken
