@@ -76,3 +76,43 @@ def test_vectors_survive_a_cache_cleared_by_another_thread(monkeypatch):
     stacked = meaning._vectors(ClearsOnEmbed(), ["kept", "new"])
     assert stacked.shape == (2, 3)
     assert stacked[0].tolist() == [1.0, 1.0, 1.0] and stacked[1].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_a_proposals_lines_are_embedded_once_per_process(monkeypatch):
+    """Checking the same lines again (a repeated command, a diff's unchanged added lines, the
+    same proposal checked again `--confirmed`) embeds only what is new, with the same vectors;
+    a full cache forgets its oldest quarter, not everything."""
+    import numpy as np
+
+    from lorestack.guardrail import meaning
+    from lorestack.guardrail.proposals import Proposal
+    from lorestack.retrieval.embedding import OnnxMiniLMEmbedder
+
+    from .conftest import model_dir
+
+    model = OnnxMiniLMEmbedder(model_dir())
+    asked: list[str] = []
+
+    class Counting:
+        def embed(self, texts):
+            asked.extend(texts)
+            return model.embed(texts)
+
+    monkeypatch.setattr(meaning, "_UNITS", {})
+    first = Proposal(text="pip install brotli && echo brotli >> requirements.txt")
+    units = meaning.proposal_units(first)
+    vectors = meaning._unit_vectors(Counting(), units)
+    assert sorted(asked) == sorted(set(units)) and len(units) >= 2
+    asked.clear()
+    assert np.array_equal(meaning._unit_vectors(Counting(), units), vectors)
+    assert asked == []
+    second = meaning.proposal_units(Proposal(text="pip install brotli && pytest -q tests/"))
+    meaning._unit_vectors(Counting(), second)
+    assert "pip install brotli" in second and "pip install brotli" not in asked
+    assert asked and set(asked) <= set(second) - set(units)
+    assert np.allclose(vectors, model.embed(units), atol=1e-6)
+
+    monkeypatch.setattr(meaning, "_UNIT_LIMIT", 8)
+    monkeypatch.setattr(meaning, "_UNITS", {f"old {n}": vectors[0] for n in range(8)})
+    meaning._unit_vectors(Counting(), ["new line one", "new line two"])
+    assert list(meaning._UNITS) == [f"old {n}" for n in range(4, 8)] + ["new line one", "new line two"]

@@ -11,7 +11,9 @@ lowest value at which no tuning violation passes unnoticed, weighed against how 
 proposal "applies" to an unrelated criterion of the same set.
 
 Criterion vectors are cached per process by text (the resident service judges every hook
-with them warm); a proposal is embedded once per check, in one batch.
+with them warm). A proposal's units are embedded in one batch and kept too, the oldest
+forgotten first: a line checked again (the same command, a diff's unchanged added lines, a
+check repeated with `--confirmed`) is not embedded again.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ _PROPOSAL_CLAUSE = re.compile(r",\s+|\s+(?:and|but|so|then|while)\s+")
 _CACHE: dict[str, np.ndarray] = {}
 _STACKS: dict[tuple[str, ...], np.ndarray] = {}  # a criterion's parts, stacked once
 _CACHE_LIMIT = 4096
+_UNITS: dict[str, np.ndarray] = {}  # proposal units, oldest first
+_UNIT_LIMIT = 8192  # 384 floats each: at most 12.6 MB
 
 
 @dataclass
@@ -208,6 +212,27 @@ def _vectors(embedder, texts: list[str] | tuple[str, ...]) -> np.ndarray:
     return stacked
 
 
+def _unit_vectors(embedder, units: list[str]) -> np.ndarray:
+    """The stacked vectors of a proposal's units: those seen lately from the cache, the rest
+    embedded in one batch. Full, it forgets its oldest quarter (not all: a set of checks
+    larger than the cache still finds most of its units)."""
+    import numpy as np
+
+    found = {t: v for t in units if (v := _UNITS.get(t)) is not None}
+    missing = [t for t in dict.fromkeys(units) if t not in found]
+    if missing:
+        for t, v in zip(missing, embedder.embed(missing)):
+            found[t] = v
+        if len(_UNITS) + len(missing) > _UNIT_LIMIT:
+            try:  # another service thread may be evicting too: then this one need not
+                for old in list(_UNITS)[:_UNIT_LIMIT // 4 + len(missing)]:
+                    _UNITS.pop(old, None)
+            except RuntimeError:  # the dict changed while it was listed
+                pass
+        _UNITS.update((t, found[t]) for t in missing)
+    return np.stack([found[t] for t in units])
+
+
 class MeaningJudge:
     """One check's view: the proposal embedded once, criteria compared on demand."""
 
@@ -217,7 +242,7 @@ class MeaningJudge:
         self.embedder = get_embedder(settings)
         self.threshold = threshold
         self.units = proposal_units(proposal)
-        self._unit_vectors = self.embedder.embed(self.units) if self.units else None
+        self._unit_vectors = _unit_vectors(self.embedder, self.units) if self.units else None
 
     def best(self, sentence: str) -> MeaningHit | None:
         """The closest (criterion part, proposal unit) pair, or None without units."""
