@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -26,7 +27,7 @@ from lorestack.core import legacy
 from lorestack.core.errors import InvalidItem, LorestackError
 from lorestack.core.paths import MemoryPaths
 from lorestack.memory_layers.export_clean import ExportedHere, clean_record, safe_problem
-from lorestack.memory_layers.fsutil import write_atomic
+from lorestack.memory_layers.fsutil import locked, write_atomic
 from lorestack.memory_layers.journal import entries_only_in, parse_journal_text
 from lorestack.memory_layers.markdown import parse_item, serialize_item
 from lorestack.memory_layers.models import FOLDER_TYPES, MemoryItem
@@ -432,11 +433,16 @@ def import_records(
             report.conflicts.append(f"{name} (its id '{item_id}' is already {other})")
             continue
         report.redacted += clean != data
-        if replace and _kind(PurePosixPath(name)) == "journal" and target.exists():
-            # a day is append-only: events logged here after the export was taken stay
-            clean += entries_only_in(target.read_bytes(), clean, target)
-        if not dry_run:
-            write_atomic(target, clean)
+        day = _kind(PurePosixPath(name)) == "journal"
+        # under the day's lock, as `log` and the hooks append: an event logged while the day
+        # is imported is in the day read here, or appended after it is written, never lost
+        with locked(paths.locks_dir, f"journal-{target.name}") if day else nullcontext():
+            if day and target.exists():
+                # a day is append-only: events logged here after the export was taken stay (a
+                # day that appeared since the plan, from a `log` meanwhile, is merged too)
+                clean += entries_only_in(target.read_bytes(), clean, target)
+            if not dry_run:
+                write_atomic(target, clean)
         if item_id is not None:
             held.add(item_id, target)
         report.written.append(name)
