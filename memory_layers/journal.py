@@ -74,6 +74,7 @@ class JournalProblem:
     path: Path
     line: int
     problem: str
+    read: bool = False  # a note on how the day was read (its encoding): its entries were
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.problem}"
@@ -261,7 +262,7 @@ def parse_bytes(raw: bytes, path: Path) -> ParsedJournal:
     text, note, line = decode_day(raw)
     parsed = parse_journal_text(text, path)
     if note:
-        parsed.problems.insert(0, JournalProblem(path, line, note))
+        parsed.problems.insert(0, JournalProblem(path, line, note, read=True))
     return parsed
 
 

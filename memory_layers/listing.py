@@ -93,7 +93,7 @@ def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],
     live: set[str] = set()
     if status in (None, "active"):
         journal = mem.journal.read_all()
-        problems.extend(InvalidItem(p.path, p.problem) for p in journal.problems)
+        problems.extend(InvalidItem(p.path, p.problem, read=p.read) for p in journal.problems)
         for ev in journal.events:
             items.append(_event_row(ev))
             live.add(ev.id)

@@ -181,3 +181,18 @@ def test_forgetting_an_event_of_a_day_saved_as_utf16_rewrites_the_day_as_utf8(re
     assert refused.exit_code != 0 and "Traceback" not in refused.output
     assert "re-save the day as UTF-8" in refused.output and len(refused.output.strip().splitlines()) == 1
     assert day.read_bytes() == broken
+
+
+def test_list_says_a_day_saved_as_utf16_was_read_not_skipped(repo):
+    """Before: `list --type event` listed the day's entries and warned "skipped <day>: saved as
+    UTF-16 (its entries are read)" in the same breath. The note is a note; a day that cannot be
+    read at all is still "skipped"."""
+    _mem, day, text = _day_with_one_entry(repo)
+    day.write_bytes(text.encode("utf-16"))
+    listed = CliRunner().invoke(cli, ["list", "--type", "event"])
+    assert listed.exit_code == 0 and "ev-today001" in listed.stdout, listed.output
+    warned = [line for line in listed.stderr.splitlines() if day.name in line]
+    assert len(warned) == 1 and "saved as UTF-16" in warned[0], listed.stderr
+    assert "skipped" not in warned[0]
+    as_json = CliRunner().invoke(cli, ["list", "--type", "event", "--json"])
+    assert [r["id"] for r in json.loads(as_json.stdout)] == ["ev-today001"]

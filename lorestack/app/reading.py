@@ -40,10 +40,14 @@ def list_(request: ListRequest, opener: Opener = open_memory) -> ListResponse:
     if listing.named:  # an id or file name holding a key (typed by hand) is shown redacted
         rows = [named(r, threshold) if r["id"] in listing.named else r for r in rows]
     return ListResponse(items=rows, total=listing.total,
-                        problems=[str(p) for p in listing.problems
-                                  if str(getattr(p, "path", "")) not in listing.read],
-                        notes=[str(p) for p in listing.problems
-                               if str(getattr(p, "path", "")) in listing.read])
+                        problems=[str(p) for p in listing.problems if not _was_read(p, listing)],
+                        notes=[str(p) for p in listing.problems if _was_read(p, listing)])
+
+
+def _was_read(problem, listing) -> bool:
+    """A note on a file listed all the same (read truncated, a day saved as UTF-16), not a
+    file skipped."""
+    return getattr(problem, "read", False) or str(getattr(problem, "path", "")) in listing.read
 
 
 def show(request: ShowRequest, opener: Opener = open_memory) -> ShowResponse:

@@ -20,9 +20,10 @@ class ItemNotFound(LorestackError):
 class InvalidItem(LorestackError):
     """A memory file that cannot be parsed (bad frontmatter, unknown schema, not UTF-8)."""
 
-    def __init__(self, path, problem: str):
+    def __init__(self, path, problem: str, *, read: bool = False):
         self.path = path
         self.problem = problem
+        self.read = read  # a note on a file whose contents were read all the same
         super().__init__(f"{path}: {problem}")
 
 
