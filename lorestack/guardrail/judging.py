@@ -12,6 +12,7 @@ from lorestack.guardrail.act_scope import judge_scope
 from lorestack.guardrail.bounds import open_beyond_bound
 from lorestack.guardrail.command_words import only_reads, spelled_flags
 from lorestack.guardrail.concepts import category_members
+from lorestack.guardrail.file_written import file_written
 from lorestack.guardrail.findings import JudgedBy, rule_text
 from lorestack.guardrail.freeze import feature_named
 from lorestack.guardrail.given_up import open_given_up
@@ -88,10 +89,8 @@ def judge_criterion(
     sentence = rule_text(loaded.item)
     accepted = not spec.is_guess()
     by_meaning: Callable[[], str | None] | None = None
-    # by meaning where the user did not type the scope: a draft (confirmed or not), or a
-    # sentence stored without one. A rule of the user's that only forbids and has no scope
-    # applies everywhere (its terms decide); one that requires applies by meaning only, or
-    # every proposal would miss what it requires.
+    # by meaning where the user did not type the scope (a draft, or a sentence without one); a
+    # user's rule that only forbids, with no scope, applies everywhere (its terms decide)
     everywhere = accepted and spec.applies_to.is_empty() and not spec.require
     # members of a category the sentence names (concepts.py) are a guess at its scope, not one
     # the user chose: they must not switch meaning off ("Use the logging module rather than
@@ -117,6 +116,7 @@ def judge_criterion(
         gated = gate_user_terms(spec, sentence)  # the user's words as the rules read them
         outcome, how = evaluate(gated, prepared, paths, by_meaning), "rules"
         outcome = judge_set_in_code(outcome, sentence, gated.require, prepared, paths)
+        outcome = file_written(outcome, sentence, prepared, paths)  # a required file written
         outcome = phrase_in_a_name(met_by_name(outcome, prepared), prepared, gated.require, sentence)  # a name
     # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
     # would ask about every "variable" under `--forbid var`

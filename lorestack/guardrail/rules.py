@@ -200,8 +200,7 @@ def _evaluate_terms(
         return out
     out.missing = [
         entry for entry in spec.require
-        if not _file_changed(entry, prepared, paths)
-        and _left_alone(affirmed([entry], out.ignored), entry, prepared, paths)
+        if _left_alone(affirmed([entry], out.ignored), entry, prepared, paths)
     ]
     if out.missing and _only_negated_mentions(spec, prepared, paths):
         out.reason = "it only mentions what the rule is about in the negative"
@@ -217,29 +216,6 @@ _LEFT_ALONE = re.compile(r"[`'\"]?\s+(?:(?:is|was|stays|remains|left)\s+)?(?:unt
                          r"unmodified|not\s+(?:updated|touched|changed|edited))\b"
                          r"(?=\s*(?:$|[.,;:!)#\n]|--|\band\b|\bbut\b))", re.I | re.M)
 UNMET_APART = LEFT_ALONE = True  # the switches tests.stage_audit turns off
-
-
-# a required term written as a file name ("Every PR must update CHANGELOG.md")
-_FILE_NAME = re.compile(r"[\w.-]*\w\.[A-Za-z][\w-]{0,9}")
-FILE_CHANGED = True  # the switch tests.stage_audit turns off
-
-
-def _file_changed(entry: str, prepared: PreparedText, paths: list[str]) -> bool:
-    """A required file name that is one of the files a change writes (a diff of CHANGELOG.md,
-    an edit of docs/CHANGELOG.md; not one it deletes) is present, whatever its added lines
-    say; it was asked about since the file's name is not in its own lines. A command or prose
-    only naming the file is read as before ("# CHANGELOG.md untouched")."""
-    if not FILE_CHANGED or not prepared.change:
-        return False
-    paths = [p for p in paths if p not in prepared.deleted]
-    for alt in entry_alternatives(entry):
-        gate, name = gate_of(alt)
-        if gate == "removed" or not _FILE_NAME.fullmatch(name):
-            continue
-        name = name.lower()
-        if any(p.lower() == name or p.lower().endswith("/" + name) for p in paths):
-            return True
-    return False
 
 
 def _left_alone(hit: Hit | None, entry: str, prepared: PreparedText, paths: list[str]) -> bool:
@@ -426,3 +402,4 @@ def evaluate_sentence(
             "occurs as such"
         )
     return out
+
