@@ -183,7 +183,8 @@ def archive_event(mem, event_id: str, reason: str) -> Path:
         "archived_reason": reason, "archived_at": now_utc().isoformat()})
     target = mem.require_project().paths.archive_dir / ARCHIVE_FOLDER / found.path.name
     try:  # a day an editor saved as UTF-16 is rewritten as UTF-8 first, as `log` does
-        journal.resave_utf8(found.path)
+        if journal.resave_utf8(found.path):  # not for a later `log` of this process to report
+            journal.resaved.remove(found.path)
     except LorestackError as exc:
         raise LorestackError(f"{exc}; to forget {_shown(mem, event.id)}, re-save the day as "
                              "UTF-8 (or take the entry out by hand)") from None

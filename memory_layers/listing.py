@@ -103,7 +103,7 @@ def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],
         from lorestack.memory_layers.event_archive import archived_events
 
         gone = archived_events(mem)
-        problems.extend(InvalidItem(p.path, p.problem) for p in gone.problems)
+        problems.extend(InvalidItem(p.path, p.problem, read=p.read) for p in gone.problems)
         for ev in gone.events:
             if ev.id in live:  # a forget cut short: still in its day file, listed there once
                 continue

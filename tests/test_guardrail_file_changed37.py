@@ -12,7 +12,7 @@ import pytest
 
 from lorestack.guardrail import file_written as rules
 from lorestack.guardrail.check import check
-from lorestack.guardrail.proposals import Proposal, from_git_diff
+from lorestack.guardrail.proposals import Proposal, from_git_diff, from_hook_payload
 from tests import heldout_eval as E
 from tests.conftest import isolated_env
 
@@ -47,7 +47,7 @@ def _diff(repo, path: str, added: str, before: str = "# Changelog\n") -> Proposa
     return from_git_diff(repo, staged=True)
 
 
-@pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/CHANGELOG.md", "changelog.md"])
+@pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/CHANGELOG.md"])
 def test_a_diff_of_the_required_file_keeps_the_rule(store, path, tmp_path):
     mem, ids, _confirmed = store
     crit = ids["changelog"]
@@ -106,3 +106,52 @@ def _with_and_without(mem, proposal, crit) -> tuple[str, str]:
         return answer, E.answer(check(mem, proposal, retrieval=False, llm=False), crit)
     finally:
         rules.FILE_CHANGED = True
+
+
+def _staged(repo, files: dict[str, str], changes: dict[str, str | None]) -> Proposal:
+    """Commit `files`, then stage `changes` (None: `git mv` to HISTORY.md)."""
+    _git(repo, "init", "-q")
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "init")
+    for name, text in changes.items():
+        if text is None:
+            _git(repo, "mv", name, "HISTORY.md")
+        else:
+            (repo / name).write_text(text)
+    _git(repo, "add", "-A")
+    return from_git_diff(repo, staged=True)
+
+
+@pytest.mark.parametrize("changes", [
+    {"CHANGELOG.md": "# Changelog\n", "app.py": "x = 1\nprint(x)\n"},  # out of it, code added
+    {"CHANGELOG.md": None, "app.py": "x = 1\nprint(x)\n"},  # renamed away, code added
+], ids=["lines-taken-out", "renamed"])
+def test_lines_added_to_another_file_are_no_update_of_it(store, tmp_path, changes):
+    """The review's cases: the lines a change adds must be in the required file itself."""
+    mem, ids, _confirmed = store
+    proposal = _staged(tmp_path, {"CHANGELOG.md": "# Changelog\n- Added CSV export\n",
+                                  "app.py": "x = 1\n"}, changes)
+    assert "CHANGELOG.md" not in proposal.written and "app.py" in proposal.written
+    answer, before = _with_and_without(mem, proposal, ids["changelog"])
+    assert answer == before
+
+
+def test_an_edit_of_the_file_adding_a_line_keeps_the_rule_and_one_taking_a_line_out_does_not(
+        store, tmp_path):
+    mem, ids, _confirmed = store
+    target = str(tmp_path / "CHANGELOG.md")
+    (tmp_path / "CHANGELOG.md").write_text("## 1.4\n- Added CSV export\n")
+
+    def edit(old: str, new: str) -> Proposal:
+        return from_hook_payload({"tool_name": "Edit", "cwd": str(tmp_path), "tool_input": {
+            "file_path": target, "old_string": old, "new_string": new}}, repo_dir=tmp_path)
+
+    adds = edit("## 1.4\n", "## 1.4\n- Fixed the retry loop\n")
+    assert adds.written == ["CHANGELOG.md"]
+    assert E.answer(check(mem, adds, retrieval=False, llm=False), ids["changelog"]) == "pass"
+    takes_out = edit("## 1.4\n- Added CSV export\n", "## 1.4\n")
+    assert takes_out.written == []
+    answer, before = _with_and_without(mem, takes_out, ids["changelog"])
+    assert answer == before

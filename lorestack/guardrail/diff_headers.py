@@ -103,3 +103,20 @@ def moved_in_diff(diff: str) -> dict[str, str]:
             moved[source] = normalise_path(line[len("rename to "):])
             source = ""
     return moved
+
+
+def written_in_diff(diff: str) -> list[str]:
+    """The paths a `git diff` adds at least one line to (under a rename, the new name): a
+    change that only takes lines out of a file, renames it or changes its mode writes none."""
+    written: list[str] = []
+    current, in_header = "", True
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            current, in_header = normalise_path(line.rsplit(" b/", 1)[-1]), True
+        elif line.startswith("@@"):
+            in_header = False
+        elif in_header and line.startswith("+++ ") and line[4:].strip() != "/dev/null":
+            current = normalise_path(line[4:].split("\t")[0].strip().removeprefix("b/"))
+        elif not in_header and line.startswith("+") and current and current not in written:
+            written.append(current)
+    return written

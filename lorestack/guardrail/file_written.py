@@ -5,8 +5,9 @@ adds lines that do not name the file, so the rule asked about the very change it
 passed `echo … >> CHANGELOG.md`, which names it). Where the sentence says the file itself is
 written to ("update X", "an entry in X", "add … to X") and the change adds lines to a file of
 that name, the requirement is met. Not where the file is only the place of what is required
-("an owner and a description in its schema.yml"), not for a change that only deletes lines,
-and not for a command or a plan that only names the file."""
+("an owner and a description in its schema.yml"), not for a change that only takes lines out
+of the file, renames it or adds its lines to another file, and not for a command or a plan
+that only names the file."""
 
 from __future__ import annotations
 
@@ -19,23 +20,21 @@ _FILE_NAME = re.compile(r"[\w.-]*\w\.[A-Za-z][\w-]{0,9}")
 # the sentence says the file itself is written to: "update X", "an entry in X", "add … to X"
 # (not "an owner and a description in its schema.yml": there the file is only the place)
 _UPDATED = (r"\b(?:updat\w*|edit\w*|touch\w*|(?:an?\s+|one\s+)?(?:entry|entries|line|note|item)"
-            r"\s+(?:in|to)|add\w*\s+(?:\w+\s+){{0,3}}(?:to|in))\s+(?:the\s+|its\s+|our\s+|a\s+)?"
-            r"`?{}\b")
+            r"\s+(?:in|to)|add(?:s|ed|ing)?\s+(?:\w+\s+){{0,3}}(?:to|in))\s+"
+            r"(?:the\s+|its\s+|our\s+|a\s+)?`?{}\b")
 FILE_CHANGED = True  # the switch tests.stage_audit turns off
 
 
 def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
                  paths: list[str]) -> RuleOutcome:
     """A required file the sentence says is updated ("Every PR must update CHANGELOG.md",
-    "… gets an entry in CHANGELOG.md"), which a change writes lines to (a diff or an edit of
-    it, not one that only deletes), is present, whatever its added lines say: the file's name
-    is not in its own lines, so such a diff was asked about. A command or a plan that only
-    names the file is read as before."""
+    "… gets an entry in CHANGELOG.md") that the change adds a line to (a diff's lines in that
+    file, a one-file edit's new line: `prepared.written`) is present, whatever its added lines
+    say: the file's name is not in its own lines, so such a diff was asked about."""
     if (not FILE_CHANGED or outcome.status != "violated" or not outcome.missing
-            or outcome.forbid_hit or not prepared.change or not prepared.text.strip()):
+            or outcome.forbid_hit or not prepared.written):
         return outcome
-    written = [p.lower() for p in paths if p not in prepared.deleted]
-    kept = [m for m in outcome.missing if not _written(m, sentence, written)]
+    kept = [m for m in outcome.missing if not _written(m, sentence, prepared.written)]
     if len(kept) == len(outcome.missing):
         return outcome
     outcome.missing = kept
@@ -46,13 +45,15 @@ def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
     return outcome
 
 
-def _written(entry: str, sentence: str, written: list[str]) -> bool:
+def _written(entry: str, sentence: str, written) -> bool:
+    """The entry names a file (as the sentence spells it, or below a folder: docs/CHANGELOG.md)
+    that the sentence says is written to, and the change adds a line to it."""
     for alt in entry_alternatives(entry):
         gate, name = gate_of(alt)
         if gate == "removed" or not _FILE_NAME.fullmatch(name):
             continue
         if not re.search(_UPDATED.format(re.escape(name)), sentence, re.I):
             continue
-        if any(p == name.lower() or p.endswith("/" + name.lower()) for p in written):
+        if any(p == name or p.endswith("/" + name) for p in written):
             return True
     return False

@@ -64,12 +64,14 @@ def prepare(proposal: Proposal) -> PreparedText:
     """The proposal's text, tokenised once for every criterion; a command's flags that say a
     thing in a letter are spelled out after it (`git tag -s`: "signed tag", command_words.py)."""
     spelled = spelled_flags(proposal.text)
-    return PreparedText.of(
+    made = PreparedText.of(
         proposal.text + ("\n" + spelled if spelled else ""), change=proposal.is_change(),
         code=proposal.source in ("diff", "tool"),
         existing=frozenset(proposal.existing), replaced=proposal.replaced,
         deleted=frozenset(proposal.deleted), moved=tuple(proposal.moved.items()),
     )
+    made.written = frozenset(proposal.written)
+    return made
 
 
 def judge_criterion(
@@ -92,9 +94,8 @@ def judge_criterion(
     # by meaning where the user did not type the scope (a draft, or a sentence without one); a
     # user's rule that only forbids, with no scope, applies everywhere (its terms decide)
     everywhere = accepted and spec.applies_to.is_empty() and not spec.require
-    # members of a category the sentence names (concepts.py) are a guess at its scope, not one
-    # the user chose: they must not switch meaning off ("Use the logging module rather than
-    # print()" gained loguru, pino, … and stopped applying to a debug print)
+    # members of a category the sentence names (concepts.py) guess its scope: they must not switch
+    # meaning off ("Use the logging module rather than print()" gained loguru, pino, …)
     guessed = category_members(sentence)
     chosen = spec.applies_to.paths or [k for k in spec.applies_to.keywords if k not in guessed]
     # a change that names only paths outside every file and folder the rule guards
@@ -118,8 +119,7 @@ def judge_criterion(
         outcome = judge_set_in_code(outcome, sentence, gated.require, prepared, paths)
         outcome = file_written(outcome, sentence, prepared, paths)  # a required file written
         outcome = phrase_in_a_name(met_by_name(outcome, prepared), prepared, gated.require, sentence)  # a name
-    # only inside the rule's own scope (paths or keywords): a rule that applies everywhere
-    # would ask about every "variable" under `--forbid var`
+    # only inside the rule's scope: one applying everywhere would ask on every "variable" (var)
     if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid
             and not spec.applies_to.is_empty()):
         near = near_forbidden(gated, prepared, paths)

@@ -24,6 +24,7 @@ from lorestack.guardrail.diff_headers import (  # noqa: F401  (parse_unified_dif
     moved_in_diff,
     parse_unified_diff,
     removed_in_diff,
+    written_in_diff,
 )
 from lorestack.guardrail.shell_unwrap import unwrap
 from lorestack.guardrail.terms import normalise_path, paths_in_text
@@ -119,6 +120,7 @@ class Proposal(BaseModel):
     deleted: list[str] = Field(default_factory=list)
     # touched paths the change renames away, with where they go (a diff's `rename from/to`)
     moved: dict[str, str] = Field(default_factory=dict)
+    written: list[str] = Field(default_factory=list)  # touched paths it adds a line to
     # a hook payload over the bytes a hook reads: judged on what its first `payload_cut` held
     payload_cut: int = 0
     cut_notes: list[str] = Field(default_factory=list)  # what else was left unjudged, and why
@@ -152,6 +154,7 @@ class Proposal(BaseModel):
             existing=list(dict.fromkeys(self.existing + other.existing)),
             deleted=list(dict.fromkeys(self.deleted + other.deleted)),
             moved={**self.moved, **other.moved},
+            written=list(dict.fromkeys(self.written + other.written)),
             replaced="\n".join(t for t in (self.replaced, other.replaced) if t),
         )
 
@@ -268,7 +271,7 @@ def from_git_diff(
     existing = [p for p in paths if p not in created]
     return Proposal(source="diff", text=text, paths=paths, label=label, existing=existing,
                     deleted=deleted_in_diff(diff), moved=moved_in_diff(diff),
-                    replaced=removed_in_diff(diff))
+                    replaced=removed_in_diff(diff), written=written_in_diff(diff))
 
 
 # ---- client hook payloads ---------------------------------------------------------------
@@ -403,9 +406,22 @@ def from_hook_payload(
     existing = [p for p in paths if p in edited_rel or on_disk(p, bases)]
     if not paths:  # a command: `>> x`, `touch x`, `cat > x` on a file there already edit it
         existing += [p for p in paths_in_text(text) if on_disk(p, bases)]
+    replaced = _replaced(tool_input)
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
-                    existing=existing, replaced=_replaced(tool_input), deleted=deleted,
+                    existing=existing, replaced=replaced, deleted=deleted,
+                    written=_written(paths, deleted, text, replaced),
                     payload_cut=cut, cut_notes=cut_notes)
+
+
+def _written(paths: list[str], deleted: list[str], text: str, replaced: str) -> list[str]:
+    """The file a one-file edit or write adds a line to (a line of its new text that its old
+    text lacks); none for a command or a patch of several files (whose lines are not told
+    apart by file here)."""
+    old = {line.strip() for line in replaced.splitlines()}
+    if len(paths) != 1 or deleted or not any(
+            line.strip() and line.strip() not in old for line in text.splitlines()):
+        return []
+    return list(paths)
 
 
 def _patch_deletions(value: Any) -> list[str]:

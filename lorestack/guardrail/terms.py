@@ -57,7 +57,6 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
 _HARD_BREAK = re.compile(r"[;:!?,\n]|\.(?=\s)")  # "Context.invoke" stays one clause
 
 
-# ---- text preparation -----------------------------------------------------------------
 @dataclass
 class Token:
     word: str  # lower-case
@@ -81,6 +80,7 @@ class PreparedText:
     replaced: str = ""  # the text an edit replaces (definitions.py)
     deleted: frozenset[str] = frozenset()  # touched paths the change deletes
     moved: tuple[tuple[str, str], ...] = ()  # (path, where it goes) a diff renames away
+    written: frozenset[str] = frozenset()  # touched paths the change adds lines to
 
     def __post_init__(self) -> None:
         for i, tok in enumerate(self.tokens):
