@@ -86,13 +86,15 @@ def _from_git_diff_text(diff: str):
         moved_in_diff,
         parse_unified_diff,
         removed_in_diff,
+        written_in_diff,
     )
 
     paths, added = parse_unified_diff(diff)
     created = created_in_diff(diff)
     return Proposal(source="diff", text="\n".join(added), paths=paths, label="case git diff",
                     existing=[p for p in paths if p not in created], deleted=deleted_in_diff(diff),
-                    moved=moved_in_diff(diff), replaced=removed_in_diff(diff))
+                    moved=moved_in_diff(diff), replaced=removed_in_diff(diff),
+                    written=written_in_diff(diff))
 
 
 def run_case(mem, raw):
