@@ -136,7 +136,9 @@ def _preload_vector_store() -> None:
 
     def load() -> None:
         try:
-            import chromadb  # noqa: F401
+            from lorestack.retrieval.vectors import import_chromadb
+
+            import_chromadb()
         except Exception:  # noqa: BLE001, S110 - the search reports what is missing
             pass
 

@@ -54,6 +54,7 @@ def _written(entry: str, sentence: str, written) -> bool:
             continue
         if not re.search(_UPDATED.format(re.escape(name)), sentence, re.I):
             continue
-        if any(p == name or p.endswith("/" + name) for p in written):
+        name = name.lower()  # drafted terms are lower-cased: "changelog.md"
+        if any(p.lower() == name or p.lower().endswith("/" + name) for p in written):
             return True
     return False
