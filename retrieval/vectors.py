@@ -40,10 +40,19 @@ def import_chromadb():
     process (still stored: a new process found them). Write 11, read, write 9, query, in fresh
     folders: 20 runs of 1,000 lost vectors with the default pool on 2 cores, 82 with 8 threads,
     0 with 1 (thirty-seventh session). The resident service writes and reads in one process."""
-    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    one_chroma_thread()
     import chromadb
 
     return chromadb
+
+
+def one_chroma_thread() -> None:
+    """RAYON_NUM_THREADS=1 unless set (see import_chromadb); on the main thread, before any
+    thread that reads the environment starts (setenv beside a reader may crash old glibc)."""
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+
+
+one_chroma_thread()  # at import, which is on the main thread in every entry point we have
 
 
 def _widen_search(collection) -> None:

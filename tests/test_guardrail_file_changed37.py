@@ -47,7 +47,7 @@ def _diff(repo, path: str, added: str, before: str = "# Changelog\n") -> Proposa
     return from_git_diff(repo, staged=True)
 
 
-@pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/CHANGELOG.md"])
+@pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/CHANGELOG.md", "changelog.md"])
 def test_a_diff_of_the_required_file_keeps_the_rule(store, path, tmp_path):
     mem, ids, _confirmed = store
     crit = ids["changelog"]
@@ -135,7 +135,7 @@ def test_lines_added_to_another_file_are_no_update_of_it(store, tmp_path, change
                                   "app.py": "x = 1\n"}, changes)
     assert "CHANGELOG.md" not in proposal.written and "app.py" in proposal.written
     answer, before = _with_and_without(mem, proposal, ids["changelog"])
-    assert answer == before
+    assert answer == before != "pass"
 
 
 def test_an_edit_of_the_file_adding_a_line_keeps_the_rule_and_one_taking_a_line_out_does_not(
@@ -154,4 +154,26 @@ def test_an_edit_of_the_file_adding_a_line_keeps_the_rule_and_one_taking_a_line_
     takes_out = edit("## 1.4\n- Added CSV export\n", "## 1.4\n")
     assert takes_out.written == []
     answer, before = _with_and_without(mem, takes_out, ids["changelog"])
-    assert answer == before
+    assert answer == before != "pass"
+
+    def write(content: str) -> Proposal:
+        return from_hook_payload({"tool_name": "Write", "cwd": str(tmp_path), "tool_input": {
+            "file_path": target, "content": content}}, repo_dir=tmp_path)
+
+    assert write("## 1.4\n- Added CSV export\n- Fixed the retry loop\n").written == ["CHANGELOG.md"]
+    assert write("## 1.4\n").written == []  # the file rewritten without an entry
+    assert write("## 1.4\n\n- Added CSV export\n").written == []  # a blank line is no entry
+
+
+def test_a_diff_writes_a_file_only_with_a_line_it_did_not_hold():
+    from lorestack.guardrail.diff_headers import written_in_diff
+
+    def diff(path, *lines):
+        return f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,2 +1,2 @@\n" + (
+            "\n".join(lines) + "\n")
+
+    assert written_in_diff(diff("CHANGELOG.md", "+- Fixed the retry loop")) == ["CHANGELOG.md"]
+    assert written_in_diff(diff("CHANGELOG.md", "-- Added CSV export", "+")) == []  # blank left
+    assert written_in_diff(diff("CHANGELOG.md", "-- Added CSV export", "+- Added CSV export")) == []
+    both = diff("CHANGELOG.md", "-- Added CSV export") + diff("app.py", "+print(1)")
+    assert written_in_diff(both) == ["app.py"]

@@ -2,7 +2,7 @@
 vectors on several threads after a read in the same process (thirty-seventh session; it failed
 tests/test_retrieval_sync.py once in CI: the one chunk that held the answer was never
 returned). lorestack imports chromadb with its thread pool at one thread unless the user set
-RAYON_NUM_THREADS. A fresh interpreter, the real chromadb and the real model: write 11 chunk
+RAYON_NUM_THREADS. A fresh interpreter, lorestack's own VectorStore, the real chromadb and the real model: write 11 chunk
 vectors, read, write 9 more, query; 200 times in fresh folders (before the fix about 2 runs in
 100 lost vectors on 2 cores)."""
 
@@ -21,11 +21,10 @@ pytestmark = pytest.mark.slow
 
 SCRIPT = r"""
 import json, os, shutil, sys, tempfile
+from pathlib import Path
 from lorestack.retrieval.embedding import OnnxMiniLMEmbedder
-from lorestack.retrieval.vectors import import_chromadb, chroma_settings
+from lorestack.retrieval.vectors import VectorStore
 
-chromadb = import_chromadb()
-threads = os.environ.get("RAYON_NUM_THREADS")
 filler = " ".join(f"Paragraph {n} talks about ordinary configuration details." for n in range(20))
 texts = [f"{filler} item {n}" for n in range(11)] + [
     f"Chunk {n}: the quarterly disaster recovery drill restores the vault from tape" for n in range(9)]
@@ -34,17 +33,16 @@ ids = [f"doc-{n}::0" for n in range(11)] + [f"long::{n}" for n in range(9)]
 lost = 0
 for _ in range(int(sys.argv[2])):
     folder = tempfile.mkdtemp()
-    client = chromadb.PersistentClient(path=folder, settings=chroma_settings())
-    col = client.get_or_create_collection(
-        "memory", configuration={"hnsw": {"space": "cosine"}}, embedding_function=None)
+    store = VectorStore(Path(folder))  # lorestack's own client and collection
+    col = store.collection(create=True)
     col.upsert(ids=ids[:11], embeddings=vectors[:11])
     col.query(query_embeddings=[vectors[0]], n_results=20)
     col.upsert(ids=ids[11:], embeddings=vectors[11:])
     found = col.query(query_embeddings=[vectors[-1]], n_results=20)["ids"][0]
     lost += len(set(ids) - set(found))
-    client.clear_system_cache()
+    store.close()
     shutil.rmtree(folder, ignore_errors=True)
-print(json.dumps({"threads": threads, "lost": lost}))
+print(json.dumps({"threads": os.environ.get("RAYON_NUM_THREADS"), "lost": lost}))
 """
 
 

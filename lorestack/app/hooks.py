@@ -129,16 +129,17 @@ def _preload_vector_store() -> None:
     """
     if "chromadb" in sys.modules:  # imported already (the service): no thread per prompt
         return
-    # numpy first, on this thread: chromadb (side thread) and the embedding (this one) both
-    # import it, and two threads importing it at once made the loser's `from numpy._typing
-    # import NDArray` fail as a circular import, so a cold prompt lost its vector half
+    # numpy first, on this thread: chromadb (side thread) and the embedding both import it, and
+    # two threads at once failed the loser's `from numpy._typing …`: a cold prompt lost vectors
     import numpy  # noqa: F401
+
+    from lorestack.retrieval.vectors import one_chroma_thread
+
+    one_chroma_thread()  # here, not on the side thread
 
     def load() -> None:
         try:
-            from lorestack.retrieval.vectors import import_chromadb
-
-            import_chromadb()
+            import chromadb  # noqa: F401
         except Exception:  # noqa: BLE001, S110 - the search reports what is missing
             pass
 

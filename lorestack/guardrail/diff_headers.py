@@ -106,17 +106,19 @@ def moved_in_diff(diff: str) -> dict[str, str]:
 
 
 def written_in_diff(diff: str) -> list[str]:
-    """The paths a `git diff` adds at least one line to (under a rename, the new name): a
-    change that only takes lines out of a file, renames it or changes its mode writes none."""
-    written: list[str] = []
+    """The paths a `git diff` adds a line to that they did not hold (under a rename, the new
+    name): a change that only takes lines out of a file, leaves a blank line where an entry
+    was, moves a line within it, renames it or changes its mode writes none."""
+    added: dict[str, set[str]] = {}
+    removed: dict[str, set[str]] = {}
     current, in_header = "", True
     for line in diff.splitlines():
-        if line.startswith("diff --git "):
+        if line.startswith("diff "):
             current, in_header = normalise_path(line.rsplit(" b/", 1)[-1]), True
         elif line.startswith("@@"):
             in_header = False
         elif in_header and line.startswith("+++ ") and line[4:].strip() != "/dev/null":
             current = normalise_path(line[4:].split("\t")[0].strip().removeprefix("b/"))
-        elif not in_header and line.startswith("+") and current and current not in written:
-            written.append(current)
-    return written
+        elif not in_header and current and line[:1] in "+-" and line[1:].strip():
+            (added if line[0] == "+" else removed).setdefault(current, set()).add(line[1:].strip())
+    return [p for p, lines in added.items() if lines - removed.get(p, set())]

@@ -35,6 +35,7 @@ from lorestack.guardrail.tool_paths import (
     on_disk,
     relative_path,
 )
+from lorestack.guardrail.written_lines import on_disk_text, written
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
@@ -409,19 +410,8 @@ def from_hook_payload(
     replaced = _replaced(tool_input)
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
                     existing=existing, replaced=replaced, deleted=deleted,
-                    written=_written(paths, deleted, text, replaced),
+                    written=written(paths, deleted, text, replaced or on_disk_text(paths, bases)),
                     payload_cut=cut, cut_notes=cut_notes)
-
-
-def _written(paths: list[str], deleted: list[str], text: str, replaced: str) -> list[str]:
-    """The file a one-file edit or write adds a line to (a line of its new text that its old
-    text lacks); none for a command or a patch of several files (whose lines are not told
-    apart by file here)."""
-    old = {line.strip() for line in replaced.splitlines()}
-    if len(paths) != 1 or deleted or not any(
-            line.strip() and line.strip() not in old for line in text.splitlines()):
-        return []
-    return list(paths)
 
 
 def _patch_deletions(value: Any) -> list[str]:
