@@ -25,8 +25,7 @@ _UPDATED = (r"\b(?:updat\w*|edit\w*|touch\w*|(?:an?\s+|one\s+)?(?:entry|entries|
 FILE_CHANGED = True  # the switch tests.stage_audit turns off
 
 
-def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText,
-                 paths: list[str]) -> RuleOutcome:
+def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
     """A required file the sentence says is updated ("Every PR must update CHANGELOG.md",
     "… gets an entry in CHANGELOG.md") that the change adds a line to (a diff's lines in that
     file, a one-file edit's new line: `prepared.written`) is present, whatever its added lines

@@ -117,7 +117,7 @@ def judge_criterion(
         gated = gate_user_terms(spec, sentence)  # the user's words as the rules read them
         outcome, how = evaluate(gated, prepared, paths, by_meaning), "rules"
         outcome = judge_set_in_code(outcome, sentence, gated.require, prepared, paths)
-        outcome = file_written(outcome, sentence, prepared, paths)  # a required file written
+        outcome = file_written(outcome, sentence, prepared)  # a required file written
         outcome = phrase_in_a_name(met_by_name(outcome, prepared), prepared, gated.require, sentence)  # a name
     # only inside the rule's scope: one applying everywhere would ask on every "variable" (var)
     if (accepted and outcome.status == "satisfied" and not outcome.exempted_by and spec.forbid
