@@ -47,6 +47,16 @@ def _diff(repo, path: str, added: str, before: str = "# Changelog\n") -> Proposa
     return from_git_diff(repo, staged=True)
 
 
+@pytest.mark.parametrize("path", ["vendor/requests/CHANGELOG.md",
+                                  "web/node_modules/left-pad/CHANGELOG.md"])
+def test_a_vendored_copy_of_the_file_is_not_the_projects(store, path, tmp_path):
+    """Thirty-eighth session: a line added to another project's CHANGELOG.md kept the rule."""
+    mem, ids, _confirmed = store
+    proposal = _diff(tmp_path, path, "- Fixed the retry loop in the HTTP client")
+    assert proposal.written == [path]
+    assert E.answer(check(mem, proposal, retrieval=False, llm=False), ids["changelog"]) != "pass"
+
+
 @pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/CHANGELOG.md", "changelog.md"])
 def test_a_diff_of_the_required_file_keeps_the_rule(store, path, tmp_path):
     mem, ids, _confirmed = store
@@ -177,3 +187,49 @@ def test_a_diff_writes_a_file_only_with_a_line_it_did_not_hold():
     assert written_in_diff(diff("CHANGELOG.md", "-- Added CSV export", "+- Added CSV export")) == []
     both = diff("CHANGELOG.md", "-- Added CSV export") + diff("app.py", "+print(1)")
     assert written_in_diff(both) == ["app.py"]
+
+
+def _codex_patch(tmp_path, *sections: str, argv: bool = False) -> Proposal:
+    """A Codex apply_patch call as its PreToolUse hook sends it (`input`, or the argv form)."""
+    patch = "*** Begin Patch\n" + "\n".join(sections) + "\n*** End Patch"
+    tool_input = {"command": ["apply_patch", patch]} if argv else {"input": patch}
+    return from_hook_payload({"tool_name": "apply_patch", "cwd": str(tmp_path),
+                              "tool_input": tool_input}, client="codex", repo_dir=tmp_path)
+
+
+@pytest.mark.parametrize("argv", [False, True], ids=["input", "argv"])
+def test_a_codex_patch_of_several_files_writes_the_files_it_adds_lines_to(store, tmp_path, argv):
+    """Thirty-eighth session: a patch of several files wrote none (its lines were not told
+    apart by file), so "Every PR must update CHANGELOG.md" asked about a patch adding an
+    entry to CHANGELOG.md beside the fix."""
+    mem, ids, _confirmed = store
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/http.py").write_text("def retry():\n    time.sleep(1)\n")
+    (tmp_path / "CHANGELOG.md").write_text("## Unreleased\n- Added CSV export\n")
+    fix = ("*** Update File: src/http.py\n@@ def retry():\n-    time.sleep(1)\n"
+           "+    time.sleep(backoff)")
+    entry = "*** Update File: CHANGELOG.md\n@@ ## Unreleased\n+- Fixed the retry loop"
+    both = _codex_patch(tmp_path, fix, entry, argv=argv)
+    assert sorted(both.written) == ["CHANGELOG.md", "src/http.py"]
+    answer, before = _with_and_without(mem, both, ids["changelog"])
+    assert answer == "pass" and before != "pass"
+
+    out = _codex_patch(tmp_path, fix, "*** Update File: CHANGELOG.md\n@@\n-- Added CSV export",
+                       argv=argv)  # the entry taken out: CHANGELOG.md is not written
+    assert out.written == ["src/http.py"]
+    assert E.answer(check(mem, out, retrieval=False, llm=False), ids["changelog"]) != "pass"
+
+
+def test_patch_sections_are_read_per_file():
+    from lorestack.guardrail.written_lines import patch_written
+
+    def patch(*sections):
+        return {"input": "*** Begin Patch\n" + "\n".join(sections) + "\n*** End Patch"}
+
+    assert patch_written(patch("*** Add File: docs/new.md\n+# New", "*** Delete File: old.py")) \
+        == ["docs/new.md"]
+    moved = "*** Update File: a.py\n*** Move to: b.py\n@@\n-x = 1\n+x = 2"
+    assert patch_written(patch(moved)) == ["b.py"]
+    same = "*** Update File: CHANGELOG.md\n@@\n-- Added CSV export\n+- Added CSV export"
+    assert patch_written(patch(same, "*** Update File: app.py\n@@\n+")) == []  # moved, blank
+    assert patch_written({"command": "git status"}) == []

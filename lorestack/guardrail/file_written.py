@@ -23,6 +23,9 @@ _UPDATED = (r"\b(?:updat\w*|edit\w*|touch\w*|(?:an?\s+|one\s+)?(?:entry|entries|
             r"\s+(?:in|to)|add(?:s|ed|ing)?\s+(?:\w+\s+){{0,3}}(?:to|in))\s+"
             r"(?:the\s+|its\s+|our\s+|a\s+)?`?{}\b")
 FILE_CHANGED = True  # the switch tests.stage_audit turns off
+# a copy of another project's file: `vendor/requests/CHANGELOG.md` is not the project's own
+_THIRD_PARTY = re.compile(
+    r"(?:^|/)(?:vendors?|third[_-]party|node_modules|site-packages|\.?venv)/", re.I)
 
 
 def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
@@ -45,8 +48,9 @@ def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText) ->
 
 
 def _written(entry: str, sentence: str, written) -> bool:
-    """The entry names a file (as the sentence spells it, or below a folder: docs/CHANGELOG.md)
-    that the sentence says is written to, and the change adds a line to it."""
+    """The entry names a file (as the sentence spells it, or below a folder: docs/CHANGELOG.md,
+    not below a third-party one: vendor/x/CHANGELOG.md) that the sentence says is written to,
+    and the change adds a line to it."""
     for alt in entry_alternatives(entry):
         gate, name = gate_of(alt)
         if gate == "removed" or not _FILE_NAME.fullmatch(name):
@@ -54,6 +58,7 @@ def _written(entry: str, sentence: str, written) -> bool:
         if not re.search(_UPDATED.format(re.escape(name)), sentence, re.I):
             continue
         name = name.lower()  # drafted terms are lower-cased: "changelog.md"
-        if any(p.lower() == name or p.lower().endswith("/" + name) for p in written):
+        if any(p.lower() == name or p.lower().endswith("/" + name) and not _THIRD_PARTY.search(p)
+               for p in written):
             return True
     return False

@@ -35,7 +35,7 @@ from lorestack.guardrail.tool_paths import (
     on_disk,
     relative_path,
 )
-from lorestack.guardrail.written_lines import on_disk_text, written
+from lorestack.guardrail.written_lines import on_disk_text, patch_written, written
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
@@ -410,8 +410,15 @@ def from_hook_payload(
     replaced = _replaced(tool_input)
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
                     existing=existing, replaced=replaced, deleted=deleted,
-                    written=written(paths, deleted, text, replaced or on_disk_text(paths, bases)),
+                    written=written(paths, deleted, text, replaced or on_disk_text(paths, bases))
+                    or _in(paths, [relative_path(p, bases, here) for p in patch_written(tool_input)]),
                     payload_cut=cut, cut_notes=cut_notes)
+
+
+def _in(paths: list[str], names: list[str]) -> list[str]:
+    """Of a patch of several files (one file is compared with the file on disk above),
+    `names` that are among the judged paths (a path cut from the judged text is not)."""
+    return [p for p in dict.fromkeys(names) if p in paths] if len(paths) > 1 else []
 
 
 def _patch_deletions(value: Any) -> list[str]:
