@@ -38,3 +38,28 @@ def test_an_event_logged_while_a_day_is_imported_is_kept(repo, monkeypatch):
     assert day.name in " ".join(report.written + report.unchanged)
     ids = [e.id for e in journal.read_all().events]
     assert sorted(ids) == ["ev-before01", "ev-during01", "ev-export01"], ids
+
+
+def test_a_dry_run_takes_no_day_lock(repo, monkeypatch):
+    """Thirty-eighth session: `import --dry-run` writes nothing, so it waits for no `log` or
+    hook holding a day (it took each day's lock, and timed out behind a long one)."""
+    mem = Memory.open(repo)
+    journal = mem.require_project().journal
+    day = journal.append(JournalEvent(id="ev-export02", kind="decision", text="Queue on Redis streams"))
+    records = list(portable.export_records(mem.project))[1:]
+    journal.append(JournalEvent(id="ev-after02", kind="note", text="Logged after the export"))
+    taken: list[str] = []
+    real = portable.locked
+
+    def recorded(lock_dir, name, *args, **kwargs):
+        taken.append(name)
+        return real(lock_dir, name, *args, **kwargs)
+
+    monkeypatch.setattr(portable, "locked", recorded)
+    before = day.read_bytes()
+    report = portable.import_records(mem.project, records, replace=True, dry_run=True)
+    assert f"journal/{day.name}" in report.written, report  # what it would write
+    assert not [n for n in taken if n.startswith("journal-")], taken
+    assert day.read_bytes() == before
+    portable.import_records(mem.project, records, replace=True)  # a real import still locks
+    assert f"journal-{day.name}" in taken
