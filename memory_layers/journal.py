@@ -401,8 +401,9 @@ class Journal:
             return ParsedJournal(problems=[JournalProblem(path, 0, f"cannot read ({exc.strerror})")])
         parsed = parse_bytes(result.data, path)
         if result.truncated:
-            parsed.problems.append(JournalProblem(
-                path, 0, result.note(path, self.read_limit, JOURNAL_LIMIT_NAME).split(": ", 1)[1]))
+            parsed.problems.append(JournalProblem(  # its entries up to the limit are read
+                path, 0, result.note(path, self.read_limit, JOURNAL_LIMIT_NAME).split(": ", 1)[1],
+                read=True))
         return parsed
 
     def read_all(self, since: datetime | None = None) -> ParsedJournal:

@@ -84,6 +84,12 @@ def list_items(mem: Memory, *, item_type: str | None = None, layer: str | None =
     return Listing(items, paths, loaded.problems, total, named, read)
 
 
+def _day_problem(p) -> InvalidItem:
+    """A journal problem as a list row's: one at a line (an entry skipped, the day's other
+    entries listed) is a note on a day read, not a day skipped."""
+    return InvalidItem(p.path, p.problem, read=p.read or p.line > 0, line=p.line)
+
+
 def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],
                 paths: dict[str, Path], problems: list[InvalidItem]) -> None:
     """The journal's events (all active) and the forgotten ones `forget` moved to
@@ -93,7 +99,7 @@ def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],
     live: set[str] = set()
     if status in (None, "active"):
         journal = mem.journal.read_all()
-        problems.extend(InvalidItem(p.path, p.problem, read=p.read) for p in journal.problems)
+        problems.extend(map(_day_problem, journal.problems))
         for ev in journal.events:
             items.append(_event_row(ev))
             live.add(ev.id)
@@ -103,7 +109,7 @@ def _add_events(mem: Memory, status: str | None, items: list[MemoryItem],
         from lorestack.memory_layers.event_archive import archived_events
 
         gone = archived_events(mem)
-        problems.extend(InvalidItem(p.path, p.problem, read=p.read) for p in gone.problems)
+        problems.extend(map(_day_problem, gone.problems))
         for ev in gone.events:
             if ev.id in live:  # a forget cut short: still in its day file, listed there once
                 continue

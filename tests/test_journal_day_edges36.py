@@ -196,3 +196,39 @@ def test_list_says_a_day_saved_as_utf16_was_read_not_skipped(repo):
     assert "skipped" not in warned[0]
     as_json = CliRunner().invoke(cli, ["list", "--type", "event", "--json"])
     assert [r["id"] for r in json.loads(as_json.stdout)] == ["ev-today001"]
+
+
+def test_list_says_which_entry_of_a_day_it_skipped_and_that_the_day_was_read(repo):
+    """Thirty-eighth session: a day cut off inside its last entry (a crash while writing, a
+    bad copy) listed its first entry and warned "skipped <day>: entry … has no closing
+    marker" as if the whole day were skipped. Now the warning names the entry's line."""
+    _mem, day, text = _day_with_one_entry(repo)
+    second = Memory.open(repo).require_project().journal.append(
+        JournalEvent(id="ev-today002", kind="note", text="The deploy pipeline is slow today"))
+    assert second == day
+    whole = day.read_text("utf-8")
+    day.write_text(whole[: whole.index("The deploy pipeline") + 10], "utf-8")  # cut inside it
+    listed = CliRunner().invoke(cli, ["list", "--type", "event"])
+    assert listed.exit_code == 0 and "ev-today001" in listed.stdout, listed.output
+    warned = [line for line in listed.stderr.splitlines() if day.name in line]
+    line = next(n for n, at in enumerate(whole.splitlines(), 1)  # the cut entry's opening marker
+                if at.startswith("<!-- lorestack:event") and "ev-today002" in at)
+    assert warned == [f"warning: {day}:{line}: entry ev-today002 has no closing marker; skipped"], (
+        listed.stderr)
+    assert _listed() == ["ev-today001"]
+
+
+def test_list_says_a_day_over_the_read_limit_was_read_up_to_it(repo, monkeypatch):
+    """A day larger than the journal's read limit is read up to the limit: its first entries
+    are listed, and the warning is a note on how it was read, not "skipped <day>"."""
+    monkeypatch.setenv("LORESTACK_LIMITS__MAX_FILE_BYTES", "1024")  # read limit 64 x 1 KiB
+    mem, day, _text = _day_with_one_entry(repo)
+    journal = mem.require_project().journal
+    for i in range(400):
+        journal.append(JournalEvent(id=f"ev-filler{i:03d}", kind="note", text=f"Routine note {i}"))
+    assert day.stat().st_size > 64 * 1024
+    listed = CliRunner().invoke(cli, ["list", "--type", "event"])
+    assert listed.exit_code == 0 and "ev-today001" in listed.stdout, listed.output
+    warned = [line for line in listed.stderr.splitlines() if day.name in line]
+    over = [w for w in warned if "over the journal's limit" in w]
+    assert len(over) == 1 and over[0].startswith(f"warning: {day}: "), listed.stderr

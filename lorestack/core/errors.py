@@ -20,11 +20,12 @@ class ItemNotFound(LorestackError):
 class InvalidItem(LorestackError):
     """A memory file that cannot be parsed (bad frontmatter, unknown schema, not UTF-8)."""
 
-    def __init__(self, path, problem: str, *, read: bool = False):
+    def __init__(self, path, problem: str, *, read: bool = False, line: int = 0):
         self.path = path
         self.problem = problem
         self.read = read  # a note on a file whose contents were read all the same
-        super().__init__(f"{path}: {problem}")
+        self.line = line  # the line of one part skipped (a journal entry); 0: the whole file
+        super().__init__(f"{path}:{line}: {problem}" if line else f"{path}: {problem}")
 
 
 _REDACT = "Remove it, or pass --redact to store it with the secret replaced."
