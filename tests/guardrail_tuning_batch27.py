@@ -55,7 +55,9 @@ FIRST_RUN_CONFIRMED = {"exact": 30, "wrong_blocks": 0, "silent_passes": 16, "loo
 # the thirty-sixth session's kept readings (a required file is the file, a negated condition is
 # an exception left unmet, a required file "left untouched" is missing): 67/0/12/33, --confirmed
 # 36/0/16/33; every other batch, review28-31, everyday and held-out equal case by case
-FLOOR = {"exact": 67, "wrong_blocks": 0, "silent_passes": 12, "lookalike_pass": 33}
+# the thirty-seventh session's required-file rule (file_written.py) added 2 exact look-alikes:
+# 69/0/12/35, --confirmed 38/0/16/35 (measured again on the thirty-eighth session's main)
+FLOOR = {"exact": 69, "wrong_blocks": 0, "silent_passes": 12, "lookalike_pass": 35}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a required artefact
