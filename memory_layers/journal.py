@@ -123,7 +123,7 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         try:
             meta = json.loads(match.group(2))
         except json.JSONDecodeError:
-            problems.append(JournalProblem(path, i + 1, "entry header is not valid JSON"))
+            problems.append(JournalProblem(path, i + 1, "entry header is not valid JSON; skipped"))
             i += 1
             continue
         event_id = str(meta.get("id", ""))
@@ -142,7 +142,7 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         schema = meta.get("schema", SCHEMA_VERSION)
         if schema != SCHEMA_VERSION:
             problems.append(JournalProblem(
-                path, start + 1, f"entry {event_id}: unknown schema version {schema!r}"))
+                path, start + 1, f"entry {event_id}: unknown schema version {schema!r}; skipped"))
             i = j + 1
             continue
         meta["text"] = _unescape("\n".join(lines[start + 1:j]))
@@ -153,7 +153,7 @@ def iter_journal_text(text: str, path: Path, problems: list[JournalProblem]) -> 
         except ValidationError as exc:
             err = exc.errors()[0]
             loc = ".".join(str(p) for p in err["loc"])
-            problems.append(JournalProblem(path, start + 1, f"entry {event_id}: {loc}: {err['msg']}"))
+            problems.append(JournalProblem(path, start + 1, f"entry {event_id}: {loc}: {err['msg']}; skipped"))
         else:
             yield event
         i = j + 1

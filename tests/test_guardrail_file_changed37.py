@@ -233,3 +233,16 @@ def test_patch_sections_are_read_per_file():
     same = "*** Update File: CHANGELOG.md\n@@\n-- Added CSV export\n+- Added CSV export"
     assert patch_written(patch(same, "*** Update File: app.py\n@@\n+")) == []  # moved, blank
     assert patch_written({"command": "git status"}) == []
+
+
+def test_patch_names_are_read_as_the_judged_paths_are(tmp_path):
+    """A review of the thirty-eighth session: from a folder below the root, `./a.py` in the
+    patch and the judged path `sub/a.py` were compared unnormalised (`sub/./a.py`), and
+    nothing was written."""
+    (tmp_path / "sub").mkdir()
+    patch = ("*** Begin Patch\n*** Update File: ./a.py\n@@\n+x = 2\n"
+             "*** Update File: \"./CHANGELOG.md\"\n@@\n+- Fixed x\n*** End Patch")
+    p = from_hook_payload({"tool_name": "apply_patch", "cwd": str(tmp_path / "sub"),
+                           "tool_input": {"input": patch}}, client="codex", repo_dir=tmp_path)
+    assert sorted(p.paths) == ["sub/CHANGELOG.md", "sub/a.py"]
+    assert sorted(p.written) == ["sub/CHANGELOG.md", "sub/a.py"]

@@ -232,3 +232,18 @@ def test_list_says_a_day_over_the_read_limit_was_read_up_to_it(repo, monkeypatch
     warned = [line for line in listed.stderr.splitlines() if day.name in line]
     over = [w for w in warned if "over the journal's limit" in w]
     assert len(over) == 1 and over[0].startswith(f"warning: {day}: "), listed.stderr
+
+
+def test_an_entry_left_out_for_its_header_says_it_was_skipped(repo):
+    """A review of the thirty-eighth session: once a problem at a line became a note, an entry
+    left out for its header (not JSON) said only "entry header is not valid JSON"."""
+    _mem, day, text = _day_with_one_entry(repo)
+    broken = text.replace('{"schema"', '{schema', 1)
+    day.write_text(broken + "\n" + text.split("\n", 1)[1].replace("ev-today001", "ev-today003"),
+                   "utf-8")
+    listed = CliRunner().invoke(cli, ["list", "--type", "event"])
+    assert listed.exit_code == 0 and "ev-today003" in listed.stdout, listed.output
+    warned = [line for line in listed.stderr.splitlines() if day.name in line]
+    assert warned[0].endswith("entry header is not valid JSON; skipped"), listed.stderr
+    assert "text outside any entry" in warned[1]  # the broken entry's text, left unread
+    assert _listed() == ["ev-today003"]

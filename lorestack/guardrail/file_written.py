@@ -25,7 +25,8 @@ _UPDATED = (r"\b(?:updat\w*|edit\w*|touch\w*|(?:an?\s+|one\s+)?(?:entry|entries|
 FILE_CHANGED = True  # the switch tests.stage_audit turns off
 # a copy of another project's file: `vendor/requests/CHANGELOG.md` is not the project's own
 _THIRD_PARTY = re.compile(
-    r"(?:^|/)(?:vendors?|third[_-]party|node_modules|site-packages|\.?venv)/", re.I)
+    r"(?:^|/)(?:_?vendor(?:ed|s)?|third[_-]party|node_modules|bower_components|Pods|"
+    r"site-packages|\.?venv|\.tox)/", re.I)
 
 
 def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:
@@ -58,7 +59,7 @@ def _written(entry: str, sentence: str, written) -> bool:
         if not re.search(_UPDATED.format(re.escape(name)), sentence, re.I):
             continue
         name = name.lower()  # drafted terms are lower-cased: "changelog.md"
-        if any(p.lower() == name or p.lower().endswith("/" + name) and not _THIRD_PARTY.search(p)
+        if any(p.lower() == name or (p.lower().endswith("/" + name) and not _THIRD_PARTY.search(p))
                for p in written):
             return True
     return False

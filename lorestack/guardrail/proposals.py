@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -411,14 +412,16 @@ def from_hook_payload(
     return Proposal(source="tool", text=text, paths=paths, tool=tool, client=client, label=label,
                     existing=existing, replaced=replaced, deleted=deleted,
                     written=written(paths, deleted, text, replaced or on_disk_text(paths, bases))
-                    or _in(paths, [relative_path(p, bases, here) for p in patch_written(tool_input)]),
+                    or _in(paths, tool_input, lambda p: relative_path(p, bases, here)),
                     payload_cut=cut, cut_notes=cut_notes)
 
 
-def _in(paths: list[str], names: list[str]) -> list[str]:
-    """Of a patch of several files (one file is compared with the file on disk above),
-    `names` that are among the judged paths (a path cut from the judged text is not)."""
-    return [p for p in dict.fromkeys(names) if p in paths] if len(paths) > 1 else []
+def _in(paths: list[str], tool_input: Any, relative: Callable[[str], str]) -> list[str]:
+    """Of a patch of several files (one file is compared with the file on disk above), the
+    files it writes that are among the judged paths (a path cut from the judged text is not)."""
+    if len(paths) < 2:
+        return []
+    return [p for p in dict.fromkeys(map(relative, patch_written(tool_input))) if p in paths]
 
 
 def _patch_deletions(value: Any) -> list[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from lorestack.guardrail.globs import normalise_path
+
 
 def on_disk_text(paths: list[str], bases: list[Path]) -> str:
     """What a one-file write replaces: the file as it is (its first 1 MB), '' when new."""
@@ -52,9 +54,9 @@ def patch_written(value: Any) -> list[str]:
     for line in value.splitlines():
         marker = next((m for m in _SECTION if line.startswith(m)), "")
         if marker:
-            current = "" if marker == _SECTION[2] else line[len(marker):].strip()
+            current = "" if marker == _SECTION[2] else normalise_path(line[len(marker):])
         elif line.startswith("*** Move to: ") and current:
-            moved = line[len("*** Move to: "):].strip()
+            moved = normalise_path(line[len("*** Move to: "):])
             added[moved], removed[moved] = added.pop(current, set()), removed.pop(current, set())
             current = moved
         elif line.startswith("*** "):  # End Patch, End of File
