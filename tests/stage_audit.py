@@ -64,6 +64,8 @@ ABLATIONS = {
     "left_alone": _off("lorestack.guardrail.rules", "LEFT_ALONE", False),
     # thirty-seventh session: a required file name the change writes is present
     "file_changed": _off("lorestack.guardrail.file_written", "FILE_CHANGED", False),
+    # thirty-eighth session: a proposal's act apart from its purpose ("… to fix the rows")
+    "purpose": _off("lorestack.guardrail.meaning", "PURPOSE", False),
     # thirty-first session (sil31): "Every X has Y" read as "X needs Y" (every_has.py)
     "every_has": _off("lorestack.guardrail.every_has", "ON", False),
     # twenty-third session: a change outside every file and folder a rule guards is not asked
