@@ -31,11 +31,11 @@ def store(tmp_path_factory):
 
 
 def _answer(mem, ids, key, text, *, purpose=True):
-    units.PURPOSE = purpose
+    was, units.PURPOSE = units.PURPOSE, purpose
     try:
         return E.answer(check(mem, Proposal(text=text), retrieval=False, llm=False), ids[key])
     finally:
-        units.PURPOSE = True
+        units.PURPOSE = was
 
 
 @pytest.mark.parametrize("key,text", [
@@ -52,15 +52,26 @@ def test_a_purpose_is_cut_only_before_a_verb_and_its_object():
     said = proposal_units(Proposal(text="Run an UPDATE against the production database to fix the rows"))
     assert "Run an UPDATE against the production database" in said
     for text in ("git push --force to main", "Migrate the jobs to the new cluster"):
-        units.PURPOSE = False
+        was, units.PURPOSE = units.PURPOSE, False
         try:
             before = proposal_units(Proposal(text=text))
         finally:
-            units.PURPOSE = True
+            units.PURPOSE = was
         assert proposal_units(Proposal(text=text)) == before
 
 
 def test_a_look_alike_with_a_purpose_still_passes(store):
     mem, ids = store
-    text = "Ask the DBA to run the reviewed migration on the production database tonight"
-    assert _answer(mem, ids, "prod", text) == _answer(mem, ids, "prod", text, purpose=False)
+    assert _answer(mem, ids, "prod", "Use the admin API to cancel the stuck orders") == "pass"
+
+
+def test_an_act_with_a_purpose_is_answered_as_the_act_alone(store):
+    """The reading's cost (a review of the thirty-eighth session): an act that only reads is
+    asked about once its purpose is cut off, as the act alone already was; it passed before
+    only because the purpose pulled the line below the threshold."""
+    mem, ids = store
+    alone = _answer(mem, ids, "prod", "Query the production database")
+    assert alone == "undecided"
+    text = "Query the production database to count the stuck orders"
+    assert _answer(mem, ids, "prod", text) == alone
+    assert _answer(mem, ids, "prod", text, purpose=False) == "pass"

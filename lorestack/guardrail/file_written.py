@@ -25,8 +25,8 @@ _UPDATED = (r"\b(?:updat\w*|edit\w*|touch\w*|(?:an?\s+|one\s+)?(?:entry|entries|
 FILE_CHANGED = True  # the switch tests.stage_audit turns off
 # a copy of another project's file: `vendor/requests/CHANGELOG.md` is not the project's own
 _THIRD_PARTY = re.compile(
-    r"(?:^|/)(?:_?vendor(?:ed|s)?|third[_-]party|node_modules|bower_components|Pods|"
-    r"site-packages|\.?venv|\.tox)/", re.I)
+    r"(?:^|/)(?:_?vendor(?:ed|s)?|third[_-]party|node_modules|bower_components|(?-i:Pods)|"
+    r"site-packages|\.?venv|\.tox)/", re.I)  # Pods: CocoaPods' folder, not k8s/pods/
 
 
 def file_written(outcome: RuleOutcome, sentence: str, prepared: PreparedText) -> RuleOutcome:

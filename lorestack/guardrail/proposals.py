@@ -321,7 +321,7 @@ def _collect(
             patch_paths, added = _parse_apply_patch(value)
             paths.extend(patch_paths)
             existing.extend(  # `*** Update File:` changes a file that is there
-                ln[len("*** Update File: "):] for ln in value.splitlines()
+                normalise_path(ln[len("*** Update File: "):]) for ln in value.splitlines()
                 if ln.startswith("*** Update File: ")
             )
             texts.append("\n".join(added))
