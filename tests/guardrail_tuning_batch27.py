@@ -56,8 +56,10 @@ FIRST_RUN_CONFIRMED = {"exact": 30, "wrong_blocks": 0, "silent_passes": 16, "loo
 # an exception left unmet, a required file "left untouched" is missing): 67/0/12/33, --confirmed
 # 36/0/16/33; every other batch, review28-31, everyday and held-out equal case by case
 # the thirty-seventh session's required-file rule (file_written.py) added 2 exact look-alikes:
-# 69/0/12/35, --confirmed 38/0/16/35 (measured again on the thirty-eighth session's main)
-FLOOR = {"exact": 69, "wrong_blocks": 0, "silent_passes": 12, "lookalike_pass": 35}
+# 69/0/12/35, --confirmed 38/0/16/35 (measured again on the thirty-eighth session's main); the
+# thirty-eighth's purpose cut (meaning.PURPOSE) surfaced free_parser_deps-v2: 70/0/11/35,
+# --confirmed 38/0/15/35
+FLOOR = {"exact": 70, "wrong_blocks": 0, "silent_passes": 11, "lookalike_pass": 35}
 
 CRITERIA: dict[str, tuple[str, str]] = {
     # a required artefact
