@@ -3,7 +3,7 @@
 One thread per watched folder. A change outside `.index/` calls `on_change(root, paths)`
 (the service syncs that project's open index at once, so a search need not stat every file
 and a hand edit is seen within about a second). When the folder disappears (deleted or
-renamed), `on_gone(root)` drops the project; the next request opens it again if it is back.
+renamed; or only its derived `.index/` is left), `on_gone(root)` drops the project; the next request opens it again if it is back.
 """
 
 from __future__ import annotations
@@ -16,6 +16,16 @@ from pathlib import Path
 def _outside_index(change, path: str) -> bool:
     parts = Path(path).parts
     return ".index" not in parts and not path.endswith((".tmp", "~"))
+
+
+def _gone(root: Path) -> bool:
+    """The memory folder is gone, or holds nothing but its derived `.index/`: a sync or a lock
+    taken as the folder was deleted makes `.memory/.index/…` again (its parents too), and
+    that folder alone kept the deleted project watched (thirty-eighth session's CI)."""
+    try:
+        return not any(entry.name != ".index" for entry in root.iterdir())
+    except OSError:  # not there, or no longer a folder
+        return True
 
 
 class FolderWatcher:
@@ -83,7 +93,7 @@ class FolderWatcher:
                 yield_on_timeout=True,
                 raise_interrupt=False,
             ):
-                if not root.is_dir():
+                if _gone(root):
                     break
                 if changes:
                     try:
