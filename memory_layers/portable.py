@@ -436,8 +436,8 @@ def import_records(
         day = _kind(PurePosixPath(name)) == "journal"
         # under the day's lock, as `log` and the hooks append: an event logged while the day
         # is imported is in the day read here, or appended after it is written, never lost
-        with locked(paths.locks_dir, f"journal-{target.name}") if day and not dry_run else (
-                nullcontext()):  # a dry run writes nothing: it waits for no one
+        lock = day and not dry_run  # a dry run writes nothing: it waits for no one
+        with locked(paths.locks_dir, f"journal-{target.name}") if lock else nullcontext():
             if day and target.exists():
                 # a day is append-only: events logged here after the export was taken stay (a
                 # day that appeared since the plan, from a `log` meanwhile, is merged too)

@@ -3,7 +3,8 @@
 One thread per watched folder. A change outside `.index/` calls `on_change(root, paths)`
 (the service syncs that project's open index at once, so a search need not stat every file
 and a hand edit is seen within about a second). When the folder disappears (deleted or
-renamed; or only its derived `.index/` is left), `on_gone(root)` drops the project; the next request opens it again if it is back.
+renamed; or only its derived `.index/` is left), `on_gone(root)` drops the project; the next
+request opens it again if it is back.
 """
 
 from __future__ import annotations
